@@ -1,0 +1,22 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='only']", message: 'focused tests skip the rest' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/config/**', 'src/cli/**', 'src/main.ts', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'read configuration from AppConfig (house rule 8)' }],
+    },
+  },
+);
