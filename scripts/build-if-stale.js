@@ -1,0 +1,31 @@
+'use strict';
+// Compiles src/ into dist/ when any source is newer than the last build (or there is none),
+// so `npm start` and `npm test` work on a fresh clone without a separate build step.
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..');
+const stamp = path.join(root, 'dist', '.tsbuildinfo');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else if (/\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function stale() {
+  if (!fs.existsSync(stamp) || !fs.existsSync(path.join(root, 'dist', 'main.js'))) return true;
+  const built = fs.statSync(stamp).mtimeMs;
+  return newestMtime(path.join(root, 'src')) > built || fs.statSync(path.join(root, 'tsconfig.build.json')).mtimeMs > built;
+}
+
+if (stale()) {
+  process.stderr.write('building dist/ ...\n');
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  fs.utimesSync(stamp, new Date(), new Date());
+}

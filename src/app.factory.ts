@@ -1,0 +1,52 @@
+import { ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Logger } from 'pino';
+import { AppModule } from './app.module';
+import { ProblemDetailsFilter } from './common/errors/problem.filter';
+import { requestValidationError } from './common/errors/validation';
+import { RouteTable } from './common/http/route-table';
+import { httpLogger, PinoLoggerService } from './common/logging/logger';
+import type { AppConfig } from './config/config.types';
+import type { DatabaseHandle } from './database/database-handle';
+import { buildOpenApiDocument, mountOpenApi } from './openapi/openapi';
+
+export interface CreateAppOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  logger: Logger;
+}
+
+/** The HTTP pipeline every app shares: logging, body parsing, validation, problem+json, OpenAPI. */
+export function configureHttp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(httpLogger(logger));
+  app.useBodyParser('json', { limit: '1mb' });
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      exceptionFactory: requestValidationError,
+    }),
+  );
+  app.useGlobalFilters(app.get(ProblemDetailsFilter));
+  mountOpenApi(app, buildOpenApiDocument(app, config.baseUrl));
+}
+
+/** Builds the whole HTTP application; `serve`, `start:prod` and the end-to-end tests all use it. */
+export async function createApp({ config, database, logger }: CreateAppOptions): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
+    logger: new PinoLoggerService(logger),
+    bodyParser: false,
+    // Raw bytes are kept (req.rawBody) for webhook signature checks: HMAC over the exact body.
+    rawBody: true,
+    abortOnError: false,
+  });
+  configureHttp(app, config, logger);
+  await app.init();
+  const express = app.getHttpAdapter().getInstance() as unknown as { router?: { stack: Parameters<RouteTable['load']>[0] } };
+  app.get(RouteTable).load(express.router?.stack ?? []);
+  return app;
+}

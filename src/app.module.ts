@@ -1,0 +1,17 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { CommonModule } from './common/common.module';
+import { ConfigModule } from './config/config.module';
+import type { AppConfig } from './config/config.types';
+import type { DatabaseHandle } from './database/database-handle';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, database: DatabaseHandle): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), CommonModule, DatabaseModule.forRoot(database), HealthModule],
+    };
+  }
+}

@@ -1,0 +1,71 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/config.types';
+import { DomainError } from './domain-error';
+import { RouteTable } from '../http/route-table';
+import { internalProblem, type Problem, problemFromDomainError, problemFromHttpException, problemType } from './problem';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+}
+
+/** Every error leaves the process as RFC 9457 problem+json; nothing internal leaks. */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ProblemDetails');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly routes: RouteTable,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const problem = this.toProblem(exception, request, response);
+    if (problem.status >= 500) {
+      this.logger.error(`${request.method} ${request.path} failed: ${(exception as Error)?.stack ?? String(exception)}`);
+    }
+    if (response.headersSent) return;
+    response.status(problem.status).type('application/problem+json').setHeader('Cache-Control', 'no-store');
+    response.send(JSON.stringify(problem));
+  }
+
+  private toProblem(exception: unknown, request: Request, response: Response): Problem {
+    const baseUrl = this.config.baseUrl;
+    if (exception instanceof DomainError) return problemFromDomainError(exception, baseUrl);
+    if (exception instanceof HttpException) {
+      if (exception.getStatus() === 404) {
+        const allowed = this.routes.methodsFor(request.path);
+        if (allowed.length && !allowed.includes(request.method)) {
+          response.setHeader('Allow', allowed.join(', '));
+          return {
+            type: problemType(baseUrl, 'method-not-allowed'),
+            title: 'Method Not Allowed',
+            status: 405,
+            detail: `${request.method} is not allowed here; allowed: ${allowed.join(', ')}`,
+          };
+        }
+      }
+      return problemFromHttpException(exception, baseUrl);
+    }
+    const parserError = exception as BodyParserError;
+    const status = parserError?.status ?? parserError?.statusCode;
+    if (parserError?.expose && typeof status === 'number' && status >= 400 && status < 500) {
+      const detail =
+        parserError.type === 'entity.parse.failed'
+          ? 'the request body is not valid JSON'
+          : parserError.type === 'entity.too.large'
+            ? 'the request body is too large'
+            : 'the request body could not be read';
+      const code = status === 413 ? 'payload-too-large' : status === 415 ? 'unsupported-media-type' : 'bad-request';
+      return { type: problemType(baseUrl, code), title: status === 413 ? 'Payload Too Large' : 'Bad Request', status, detail };
+    }
+    return internalProblem(baseUrl);
+  }
+}

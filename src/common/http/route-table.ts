@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+
+interface RouterLayer {
+  route?: { path: string; methods: Record<string, boolean> };
+  match(path: string): boolean;
+}
+
+/**
+ * Knows which methods each registered route accepts, so an unknown method on a known path is
+ * answered 405 with `Allow` rather than a misleading 404.
+ */
+@Injectable()
+export class RouteTable {
+  private layers: RouterLayer[] = [];
+
+  /** Called once the HTTP adapter has every route registered. */
+  load(layers: RouterLayer[]): void {
+    this.layers = layers.filter((layer) => layer.route);
+  }
+
+  methodsFor(path: string): string[] {
+    const methods = new Set<string>();
+    for (const layer of this.layers) {
+      if (!layer.match(path)) continue;
+      for (const [method, on] of Object.entries(layer.route!.methods)) {
+        if (on && method !== '_all') methods.add(method.toUpperCase());
+      }
+    }
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods].sort();
+  }
+}

@@ -1,0 +1,110 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from './config';
+import { ConfigError } from './config.error';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      port: 3000,
+      baseUrl: 'http://localhost:3000',
+      databaseUrl: null,
+      redisUrl: null,
+      hashBudgetBytes: 524_288_000,
+      initToken: null,
+      logLevel: 'info',
+      migrateOnStart: true,
+    });
+    expect(config.forges.map((f) => f.name)).toEqual(['github', 'gitlab', 'codeberg']);
+    expect(config.keyEncryptionKey).toHaveLength(32);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('derives BASE_URL from PORT and reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u@db:5432/registry',
+      REDIS_URL: 'redis://cache:6379',
+      HASH_BUDGET_BYTES: '1024',
+      FETCH_ALLOW_HOSTS: 'forge.internal:8443, Mirror.local',
+      MIGRATE_ON_START: '0',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config.baseUrl).toBe('http://localhost:8080');
+    expect(config.databaseUrl).toBe('postgres://u@db:5432/registry');
+    expect(config.redisUrl).toBe('redis://cache:6379');
+    expect(config.hashBudgetBytes).toBe(1024);
+    expect(config.fetchAllowHosts).toEqual(['forge.internal:8443', 'mirror.local']);
+    expect(config.migrateOnStart).toBe(false);
+  });
+
+  it('names every bad variable in one error', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        BASE_URL: 'ftp://x',
+        DATABASE_URL: 'mysql://x',
+        REDIS_URL: 'http://x',
+        KEY_ENCRYPTION_KEY: 'short',
+        HASH_BUDGET_BYTES: '-5',
+        FORGES: '[{"name":"Bad Name","type":"svn","webUrl":"x","apiUrl":"https://a"}]',
+        FETCH_ALLOW_HOSTS: 'ok.host,not a host',
+        LOG_LEVEL: 'loud',
+        MIGRATE_ON_START: 'maybe',
+        NODE_ENV: 'staging',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const variables = new Set((error as ConfigError).problems.map((p) => p.variable));
+    expect([...variables].sort()).toEqual(
+      [
+        'BASE_URL',
+        'DATABASE_URL',
+        'FETCH_ALLOW_HOSTS',
+        'FORGES',
+        'HASH_BUDGET_BYTES',
+        'KEY_ENCRYPTION_KEY',
+        'LOG_LEVEL',
+        'MIGRATE_ON_START',
+        'NODE_ENV',
+        'PORT',
+        'REDIS_URL',
+      ].sort(),
+    );
+    expect((error as Error).message).not.toMatch(/short/);
+  });
+
+  it('requires real secrets in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET[\s\S]*KEY_ENCRYPTION_KEY/);
+  });
+
+  it('keeps generated development secrets in DATA_DIR across restarts', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'registry-config-'));
+    try {
+      const first = loadConfig({ DATA_DIR: dataDir }, { persistSecrets: true });
+      const second = loadConfig({ DATA_DIR: dataDir }, { persistSecrets: true });
+      expect(second.sessionSecret).toBe(first.sessionSecret);
+      expect(second.keyEncryptionKey.equals(first.keyEncryptionKey)).toBe(true);
+      expect(readFileSync(join(dataDir, 'session-secret'), 'utf8').trim()).toBe(first.sessionSecret);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('parses forge instances, including ones under a path', () => {
+    const config = loadConfig({
+      FORGES: JSON.stringify([
+        { name: 'corp', type: 'gitlab', webUrl: 'https://git.corp/gitlab/', apiUrl: 'https://git.corp/gitlab/api/v4', clientId: 'a', clientSecret: 'b' },
+      ]),
+    });
+    expect(config.forges).toEqual([
+      { name: 'corp', type: 'gitlab', webUrl: 'https://git.corp/gitlab', apiUrl: 'https://git.corp/gitlab/api/v4', clientId: 'a', clientSecret: 'b' },
+    ]);
+  });
+});

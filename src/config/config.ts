@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, type ConfigProblem } from './config.error';
+import type { AppConfig, LogLevel } from './config.types';
+import { DEFAULT_FORGES, parseForges } from './forges';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+/** Every variable the service reads, with its default; `.env.example` mirrors this list. */
+export const CONFIG_VARIABLES = [
+  'NODE_ENV',
+  'PORT',
+  'BASE_URL',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SESSION_SECRET',
+  'KEY_ENCRYPTION_KEY',
+  'HASH_BUDGET_BYTES',
+  'FORGES',
+  'FETCH_ALLOW_HOSTS',
+  'INIT_TOKEN',
+  'LOG_LEVEL',
+  'MIGRATE_ON_START',
+] as const;
+
+function blank(value: string | undefined): value is undefined {
+  return value === undefined || value.trim() === '';
+}
+
+function parseBoolean(value: string): boolean | null {
+  const v = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  return null;
+}
+
+function parseUrl(value: string, protocols: string[]): URL | null {
+  try {
+    const url = new URL(value);
+    return protocols.includes(url.protocol) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
+
+/**
+ * Secrets that may be generated outside production are kept in DATA_DIR so restarts keep
+ * sessions valid and encrypted keys readable.
+ */
+function persistedSecret(dataDir: string, fileName: string, make: () => string): string {
+  const path = join(dataDir, fileName);
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const value = make();
+  writeFileSync(path, value + '\n', { mode: 0o600, flag: 'wx' });
+  return value;
+}
+
+export interface LoadConfigOptions {
+  /** Generate missing development secrets under DATA_DIR (the server and operator CLI do; unit tests need not). */
+  persistSecrets?: boolean;
+}
+
+/** Reads the environment once into a frozen, typed object; lists every bad variable in one error. */
+export function loadConfig(env: Environment, options: LoadConfigOptions = {}): AppConfig {
+  const problems: ConfigProblem[] = [];
+  const bad = (variable: string, message: string) => problems.push({ variable, message });
+
+  const nodeEnvRaw = blank(env.NODE_ENV) ? 'development' : env.NODE_ENV!.trim();
+  const nodeEnv = (NODE_ENVS as readonly string[]).includes(nodeEnvRaw) ? (nodeEnvRaw as AppConfig['nodeEnv']) : 'development';
+  if (nodeEnv !== nodeEnvRaw) bad('NODE_ENV', `must be one of ${NODE_ENVS.join(', ')}`);
+  const isProduction = nodeEnv === 'production';
+
+  let port = 3000;
+  if (!blank(env.PORT)) {
+    port = Number(env.PORT);
+    if (!/^\d+$/.test(env.PORT!.trim()) || port > 65535) bad('PORT', 'must be an integer from 0 to 65535');
+  }
+
+  let baseUrl = `http://localhost:${port}`;
+  if (!blank(env.BASE_URL)) {
+    const url = parseUrl(env.BASE_URL!.trim(), ['http:', 'https:']);
+    if (!url) bad('BASE_URL', 'must be an http(s) URL');
+    else baseUrl = url.toString().replace(/\/+$/, '');
+  }
+
+  const dataDir = resolve(blank(env.DATA_DIR) ? './data' : env.DATA_DIR!.trim());
+
+  let databaseUrl: string | null = null;
+  if (!blank(env.DATABASE_URL)) {
+    if (!parseUrl(env.DATABASE_URL!.trim(), ['postgres:', 'postgresql:'])) bad('DATABASE_URL', 'must be a postgres:// URL');
+    else databaseUrl = env.DATABASE_URL!.trim();
+  }
+
+  let redisUrl: string | null = null;
+  if (!blank(env.REDIS_URL)) {
+    if (!parseUrl(env.REDIS_URL!.trim(), ['redis:', 'rediss:'])) bad('REDIS_URL', 'must be a redis:// or rediss:// URL');
+    else redisUrl = env.REDIS_URL!.trim();
+  }
+
+  let sessionSecret = '';
+  if (!blank(env.SESSION_SECRET)) {
+    sessionSecret = env.SESSION_SECRET!;
+    if (sessionSecret.length < 32) bad('SESSION_SECRET', 'must be at least 32 characters');
+  } else if (isProduction) {
+    bad('SESSION_SECRET', 'is required when NODE_ENV=production');
+  }
+
+  let keyEncryptionKey: Buffer = Buffer.alloc(0);
+  if (!blank(env.KEY_ENCRYPTION_KEY)) {
+    if (!/^[0-9a-fA-F]{64}$/.test(env.KEY_ENCRYPTION_KEY!.trim())) bad('KEY_ENCRYPTION_KEY', 'must be 32 bytes as 64 hex characters');
+    else keyEncryptionKey = Buffer.from(env.KEY_ENCRYPTION_KEY!.trim(), 'hex');
+  } else if (isProduction) {
+    bad('KEY_ENCRYPTION_KEY', 'is required when NODE_ENV=production');
+  }
+
+  let hashBudgetBytes = 524_288_000;
+  if (!blank(env.HASH_BUDGET_BYTES)) {
+    hashBudgetBytes = Number(env.HASH_BUDGET_BYTES);
+    if (!/^\d+$/.test(env.HASH_BUDGET_BYTES!.trim()) || !Number.isSafeInteger(hashBudgetBytes)) {
+      bad('HASH_BUDGET_BYTES', 'must be a non-negative integer number of bytes');
+    }
+  }
+
+  let forges = DEFAULT_FORGES;
+  if (!blank(env.FORGES)) {
+    const parsed = parseForges(env.FORGES!);
+    if ('errors' in parsed) parsed.errors.forEach((e) => bad('FORGES', e));
+    else forges = parsed.forges;
+  }
+
+  const fetchAllowHosts: string[] = [];
+  if (!blank(env.FETCH_ALLOW_HOSTS)) {
+    for (const entry of env.FETCH_ALLOW_HOSTS!.split(',').map((s) => s.trim()).filter(Boolean)) {
+      if (HOST_PORT.test(entry)) fetchAllowHosts.push(entry.toLowerCase());
+      else bad('FETCH_ALLOW_HOSTS', `"${entry}" is not host or host:port`);
+    }
+  }
+
+  let initToken: string | null = null;
+  if (!blank(env.INIT_TOKEN)) {
+    initToken = env.INIT_TOKEN!.trim();
+    if (initToken.length < 16) bad('INIT_TOKEN', 'must be at least 16 characters');
+  }
+
+  let logLevel: LogLevel = nodeEnv === 'test' ? 'silent' : 'info';
+  if (!blank(env.LOG_LEVEL)) {
+    if (!LOG_LEVELS.includes(env.LOG_LEVEL!.trim() as LogLevel)) bad('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+    else logLevel = env.LOG_LEVEL!.trim() as LogLevel;
+  }
+
+  let migrateOnStart = true;
+  if (!blank(env.MIGRATE_ON_START)) {
+    const parsed = parseBoolean(env.MIGRATE_ON_START!);
+    if (parsed === null) bad('MIGRATE_ON_START', 'must be a boolean (1/0, true/false)');
+    else migrateOnStart = parsed;
+  }
+
+  if (problems.length) throw new ConfigError(problems);
+
+  if (!sessionSecret) {
+    sessionSecret = options.persistSecrets
+      ? persistedSecret(dataDir, 'session-secret', () => randomBytes(32).toString('hex'))
+      : randomBytes(32).toString('hex');
+  }
+  if (keyEncryptionKey.length === 0) {
+    const hex = options.persistSecrets
+      ? persistedSecret(dataDir, 'key-encryption-key', () => randomBytes(32).toString('hex'))
+      : randomBytes(32).toString('hex');
+    keyEncryptionKey = Buffer.from(hex, 'hex');
+  }
+
+  return Object.freeze({
+    nodeEnv,
+    isProduction,
+    port,
+    baseUrl,
+    dataDir,
+    databaseUrl,
+    redisUrl,
+    sessionSecret,
+    keyEncryptionKey,
+    hashBudgetBytes,
+    forges: Object.freeze([...forges]),
+    fetchAllowHosts: Object.freeze(fetchAllowHosts),
+    initToken,
+    logLevel,
+    migrateOnStart,
+  });
+}
+
+/** Reads `.env` (when present) beneath the real environment, which wins. */
+export function environmentWithDotenv(env: Environment, cwd: string): Environment {
+  const path = join(cwd, '.env');
+  if (!existsSync(path)) return env;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { parse } = require('dotenv') as typeof import('dotenv');
+  return { ...parse(readFileSync(path)), ...env };
+}

@@ -1,0 +1,35 @@
+export type ForgeType = 'github' | 'gitlab' | 'gitea';
+
+export interface ForgeInstanceConfig {
+  readonly name: string;
+  readonly type: ForgeType;
+  readonly webUrl: string;
+  readonly apiUrl: string;
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly token?: string;
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface AppConfig {
+  readonly nodeEnv: 'development' | 'production' | 'test';
+  readonly isProduction: boolean;
+  readonly port: number;
+  readonly baseUrl: string;
+  readonly dataDir: string;
+  /** Null selects the embedded PGlite under dataDir. */
+  readonly databaseUrl: string | null;
+  /** Null keeps caches and rate-limit counters in process memory. */
+  readonly redisUrl: string | null;
+  readonly sessionSecret: string;
+  /** 32 bytes; encrypts signing keys and stored provider tokens at rest. */
+  readonly keyEncryptionKey: Buffer;
+  readonly hashBudgetBytes: number;
+  readonly forges: readonly ForgeInstanceConfig[];
+  /** `host` or `host:port` entries that may be fetched over http and resolve to private addresses. */
+  readonly fetchAllowHosts: readonly string[];
+  readonly initToken: string | null;
+  readonly logLevel: LogLevel;
+  readonly migrateOnStart: boolean;
+}

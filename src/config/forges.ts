@@ -1,0 +1,75 @@
+import type { ForgeInstanceConfig, ForgeType } from './config.types';
+
+export const DEFAULT_FORGES: readonly ForgeInstanceConfig[] = [
+  { name: 'github', type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com' },
+  { name: 'gitlab', type: 'gitlab', webUrl: 'https://gitlab.com', apiUrl: 'https://gitlab.com/api/v4' },
+  { name: 'codeberg', type: 'gitea', webUrl: 'https://codeberg.org', apiUrl: 'https://codeberg.org/api/v1' },
+];
+
+const FORGE_TYPES: readonly ForgeType[] = ['github', 'gitlab', 'gitea'];
+const NAME_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
+
+function httpUrl(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    return value.replace(/\/+$/, '');
+  } catch {
+    return null;
+  }
+}
+
+/** Parses FORGES; returns the instances or the list of what is wrong with it. */
+export function parseForges(raw: string): { forges: ForgeInstanceConfig[] } | { errors: string[] } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return { errors: ['must be a JSON array of forge instances'] };
+  }
+  if (!Array.isArray(parsed)) return { errors: ['must be a JSON array of forge instances'] };
+  const errors: string[] = [];
+  const forges: ForgeInstanceConfig[] = [];
+  const names = new Set<string>();
+  parsed.forEach((item: Record<string, unknown>, index) => {
+    const at = `[${index}]`;
+    if (typeof item !== 'object' || item === null) {
+      errors.push(`${at} must be an object`);
+      return;
+    }
+    const name = item.name;
+    if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
+      errors.push(`${at}.name must match ${NAME_PATTERN}`);
+    } else if (names.has(name)) {
+      errors.push(`${at}.name "${name}" is used twice`);
+    } else {
+      names.add(name);
+    }
+    if (!FORGE_TYPES.includes(item.type as ForgeType)) errors.push(`${at}.type must be one of ${FORGE_TYPES.join(', ')}`);
+    const webUrl = httpUrl(item.webUrl);
+    const apiUrl = httpUrl(item.apiUrl);
+    if (!webUrl) errors.push(`${at}.webUrl must be an http(s) URL`);
+    if (!apiUrl) errors.push(`${at}.apiUrl must be an http(s) URL`);
+    for (const key of ['clientId', 'clientSecret', 'token'] as const) {
+      if (item[key] !== undefined && typeof item[key] !== 'string') errors.push(`${at}.${key} must be a string`);
+    }
+    if ((item.clientId === undefined) !== (item.clientSecret === undefined)) {
+      errors.push(`${at} needs both clientId and clientSecret, or neither`);
+    }
+    if (webUrl && apiUrl && typeof name === 'string') {
+      forges.push(
+        Object.freeze({
+          name,
+          type: item.type as ForgeType,
+          webUrl,
+          apiUrl,
+          ...(typeof item.clientId === 'string' ? { clientId: item.clientId } : {}),
+          ...(typeof item.clientSecret === 'string' ? { clientSecret: item.clientSecret } : {}),
+          ...(typeof item.token === 'string' ? { token: item.token } : {}),
+        }),
+      );
+    }
+  });
+  return errors.length ? { errors } : { forges };
+}

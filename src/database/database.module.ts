@@ -1,0 +1,28 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { DatabaseHandle } from './database-handle';
+import { ENTITIES } from './entities';
+
+export const DATABASE_HANDLE = Symbol('DATABASE_HANDLE');
+
+/**
+ * Hands Nest the DataSource that bootstrap already opened and migrated, so migrations finish
+ * before any provider touches a table.
+ */
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(handle: DatabaseHandle): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({ ...handle.dataSource.options, entities: ENTITIES }),
+          dataSourceFactory: async () => handle.dataSource,
+        }),
+      ],
+      providers: [{ provide: DATABASE_HANDLE, useValue: handle }],
+      exports: [DATABASE_HANDLE],
+    };
+  }
+}

@@ -1,0 +1,166 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+export type ForgeKind = 'github' | 'gitlab' | 'gitea' | 'forgejo';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string>, body: Buffer) => void | Promise<void>;
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  keys: string[];
+  handler: Handler;
+}
+
+export interface AssetSpec {
+  /** Total bytes served. */
+  size: number;
+  /** Deterministic content: byte i is (seed + i) mod 251. */
+  seed?: number;
+  contentType?: string;
+  /** Lie in Content-Length (to test that the registry judges by bytes streamed). */
+  declaredLength?: number;
+}
+
+/** The bytes `AssetSpec` describes, generated in chunks so huge assets never sit in memory. */
+export function* assetChunks(spec: AssetSpec, chunkSize = 64 * 1024): Generator<Buffer> {
+  const seed = spec.seed ?? 0;
+  for (let offset = 0; offset < spec.size; offset += chunkSize) {
+    const length = Math.min(chunkSize, spec.size - offset);
+    const chunk = Buffer.allocUnsafe(length);
+    for (let i = 0; i < length; i++) chunk[i] = (seed + offset + i) % 251;
+    yield chunk;
+  }
+}
+
+/**
+ * A forge on 127.0.0.1 that tests drive: arbitrary JSON/REST routes, release assets of chosen
+ * size and content, and signed webhook deliveries in each forge's own header scheme. Later
+ * capabilities add OAuth and repository endpoints through `route`.
+ */
+export class FakeForge {
+  private server: Server | null = null;
+  private readonly routes: Route[] = [];
+  /** Every request the forge saw, for assertions such as "zero requests reached me". */
+  readonly requests: { method: string; url: string; headers: IncomingMessage['headers'] }[] = [];
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.dispatch(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
+    this.url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  route(method: string, path: string, handler: Handler): this {
+    const keys: string[] = [];
+    const pattern = new RegExp(
+      '^' +
+        path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z_]+)/g, (_, key: string) => {
+          keys.push(key);
+          return '([^/]+)';
+        }) +
+        '$',
+    );
+    this.routes.unshift({ method: method.toUpperCase(), pattern, keys, handler });
+    return this;
+  }
+
+  json(method: string, path: string, body: unknown, status = 200): this {
+    return this.route(method, path, (_req, res) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+  }
+
+  /** Serves a release asset; returns its absolute URL. */
+  asset(path: string, spec: AssetSpec): string {
+    this.route('GET', path, async (_req, res) => {
+      res.writeHead(200, {
+        'Content-Type': spec.contentType ?? 'application/octet-stream',
+        'Content-Length': String(spec.declaredLength ?? spec.size),
+      });
+      for (const chunk of assetChunks(spec)) {
+        if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+      }
+      res.end();
+    });
+    return `${this.url}${path}`;
+  }
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    this.requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers });
+    const path = (req.url ?? '/').split('?')[0];
+    for (const route of this.routes) {
+      if (route.method !== req.method) continue;
+      const match = route.pattern.exec(path);
+      if (!match) continue;
+      const params = Object.fromEntries(route.keys.map((k, i) => [k, decodeURIComponent(match[i + 1])]));
+      try {
+        await route.handler(req, res, params, Buffer.concat(chunks));
+      } catch {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      }
+      return;
+    }
+    res.writeHead(404, { 'Content-Type': 'application/json' });
+    res.end('{"message":"Not Found"}');
+  }
+}
+
+/** The headers a forge sends with a webhook body (as shared/fixtures/webhooks/sign.mjs prints them). */
+export function webhookHeaders(kind: ForgeKind, secret: string, body: Buffer | string, event = 'release'): Record<string, string> {
+  const hex = createHmac('sha256', secret).update(body).digest('hex');
+  const id = randomUUID();
+  const headers: Record<ForgeKind, Record<string, string>> = {
+    github: {
+      'X-GitHub-Event': event,
+      'X-GitHub-Delivery': id,
+      'X-GitHub-Hook-ID': '1',
+      'X-Hub-Signature-256': `sha256=${hex}`,
+      'User-Agent': 'GitHub-Hookshot/test',
+    },
+    gitlab: {
+      'X-Gitlab-Event': event === 'release' ? 'Release Hook' : event,
+      'X-Gitlab-Token': secret,
+      'X-Gitlab-Event-UUID': id,
+      'X-Gitlab-Webhook-UUID': randomUUID(),
+      'Idempotency-Key': id,
+      'User-Agent': 'GitLab/18.0.0',
+    },
+    gitea: {
+      'X-Gitea-Event': event,
+      'X-Gitea-Event-Type': event,
+      'X-Gitea-Delivery': id,
+      'X-Gitea-Signature': hex,
+      'X-Gogs-Event': event,
+      'X-Gogs-Signature': hex,
+      'X-Hub-Signature-256': `sha256=${hex}`,
+      'X-GitHub-Event': event,
+      'X-GitHub-Delivery': id,
+    },
+    forgejo: {
+      'X-Forgejo-Event': event,
+      'X-Forgejo-Event-Type': event,
+      'X-Forgejo-Delivery': id,
+      'X-Forgejo-Signature': hex,
+      'X-Gitea-Event': event,
+      'X-Gitea-Signature': hex,
+      'X-Hub-Signature-256': `sha256=${hex}`,
+      'X-GitHub-Event': event,
+      'X-GitHub-Delivery': id,
+    },
+  };
+  return { 'Content-Type': 'application/json', ...headers[kind] };
+}
