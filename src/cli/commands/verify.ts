@@ -1,0 +1,207 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import type { CliIo } from '../command';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../command';
+import {
+  checkAsset,
+  verifyRelease,
+  VERIFICATION_ERRORS,
+  type AssetCheckResult,
+  type AssetToVerify,
+  type IntegrityAsset,
+  type KeySet,
+  type KeySetSource,
+  type ReleaseAssetLink,
+  type ReleaseRecord,
+  type SignedPayload,
+  type VerificationFailure,
+} from '../../lib/integrity';
+
+export const summary = 'verify a release signature and its assets against the registry key set';
+
+const USAGE = `usage: registry verify <slug>@<version> [--registry URL] [--asset NAME] [--file PATH] [--keys FILE]
+
+  --registry URL  registry base URL (default: $REGISTRY_URL or http://localhost:3000)
+  --asset NAME    verify only this asset (default: every asset of the release)
+  --file PATH     hash this local file as the asset instead of downloading it
+  --keys FILE     use a saved key set instead of fetching it (no refresh on an unknown kid)
+
+exit status: 0 verified, 1 verification failed, 2 usage error or registry unreachable
+`;
+
+interface VerifyOptions {
+  slug: string;
+  version: string;
+  registry: string;
+  assetName?: string;
+  filePath?: string;
+  keysPath?: string;
+}
+
+/** Not a verdict on the release: the registry, a download or a local file could not be read. */
+class OperationalError extends Error {}
+
+/** The command line itself is wrong; the usage text is shown. */
+class UsageError extends OperationalError {}
+
+const VALUE_FLAGS = { '--registry': 'registry', '--asset': 'assetName', '--file': 'filePath', '--keys': 'keysPath' } as const;
+
+function parseArgs(args: string[], io: CliIo): VerifyOptions {
+  const values: Partial<Record<(typeof VALUE_FLAGS)[keyof typeof VALUE_FLAGS], string>> = {};
+  const positional: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (Object.hasOwn(VALUE_FLAGS, flag)) {
+      const value = inline ?? args[++index];
+      if (value === undefined || value === '') throw new UsageError(`${flag} needs a value`);
+      values[VALUE_FLAGS[flag as keyof typeof VALUE_FLAGS]] = value;
+    } else if (arg.startsWith('-')) {
+      throw new UsageError(`unknown option ${arg}`);
+    } else {
+      positional.push(arg);
+    }
+  }
+  if (positional.length !== 1) throw new UsageError('expected exactly one <slug>@<version>');
+  const target = positional[0] as string;
+  const at = target.lastIndexOf('@');
+  if (at <= 0 || at === target.length - 1) throw new UsageError(`'${target}' is not <slug>@<version>`);
+  const registry = (values.registry ?? io.env.REGISTRY_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(registry) || !URL.canParse(registry)) throw new UsageError(`registry '${registry}' is not an http(s) URL`);
+  return {
+    slug: target.slice(0, at),
+    version: target.slice(at + 1),
+    registry,
+    assetName: values.assetName,
+    filePath: values.filePath,
+    keysPath: values.keysPath,
+  };
+}
+
+async function fetchOrFail(io: CliIo, url: string): Promise<Response> {
+  let response: Response;
+  try {
+    response = await io.fetch(url);
+  } catch (error) {
+    throw new OperationalError(`cannot reach ${url}: ${(error as Error).message}`);
+  }
+  if (!response.ok) throw new OperationalError(`${url} answered HTTP ${response.status}`);
+  return response;
+}
+
+async function fetchJson(io: CliIo, url: string): Promise<unknown> {
+  const response = await fetchOrFail(io, url);
+  try {
+    return await response.json();
+  } catch {
+    throw new OperationalError(`${url} did not return JSON`);
+  }
+}
+
+function asReleaseRecord(value: unknown, url: string): ReleaseRecord {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new OperationalError(`${url} did not return a release record`);
+  const record = value as Partial<ReleaseRecord>;
+  const assets = Array.isArray(record.assets) ? record.assets : [];
+  return { ...record, assets } as ReleaseRecord;
+}
+
+async function keySource(io: CliIo, options: VerifyOptions): Promise<KeySetSource> {
+  if (options.keysPath === undefined) {
+    const url = `${options.registry}/.well-known/registry-key.json`;
+    return { fetchKeySet: async () => (await fetchJson(io, url)) as KeySet };
+  }
+  const path = isAbsolute(options.keysPath) ? options.keysPath : resolve(io.cwd, options.keysPath);
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as KeySet;
+  } catch (error) {
+    throw new OperationalError(`cannot read key set ${options.keysPath}: ${(error as Error).message}`);
+  }
+}
+
+/** The assets to check: the named one, or every asset the release offers for download. */
+function selectAssets(release: ReleaseRecord, options: VerifyOptions): string[] {
+  const offered = release.assets.map((link) => link.name);
+  if (options.assetName !== undefined) return [options.assetName];
+  if (options.filePath !== undefined) {
+    if (offered.length !== 1) throw new UsageError(`--file needs --asset NAME: the release has ${offered.length} assets`);
+    return offered;
+  }
+  return offered;
+}
+
+/** Where the asset's bytes come from: the local file, else a streamed download of its release URL. */
+async function assetSource(io: CliIo, options: VerifyOptions, name: string, links: ReleaseAssetLink[]): Promise<AssetToVerify> {
+  if (options.filePath !== undefined) {
+    return { name, path: isAbsolute(options.filePath) ? options.filePath : resolve(io.cwd, options.filePath) };
+  }
+  const link = links.find((candidate) => candidate.name === name);
+  if (!link || typeof link.url !== 'string') {
+    throw new UsageError(`the release offers no download for asset '${name}'; give its bytes with --file PATH`);
+  }
+  const url = new URL(link.url, `${options.registry}/`).toString();
+  const response = await fetchOrFail(io, url);
+  if (!response.body) return { name, bytes: new Uint8Array() };
+  // Node's web ReadableStream is async-iterable; hashing it chunk by chunk keeps memory flat.
+  return { name, stream: response.body as unknown as AsyncIterable<Uint8Array> };
+}
+
+async function checkOneAsset(io: CliIo, options: VerifyOptions, payload: SignedPayload, name: string, links: ReleaseAssetLink[]): Promise<AssetCheckResult> {
+  // Decide whether the name is signed before fetching anything: an unsigned asset is not worth downloading.
+  const signed = await checkAsset(payload, { name });
+  if (!signed.ok) return signed;
+  const source = await assetSource(io, options, name, links);
+  try {
+    return await checkAsset(payload, source);
+  } catch (error) {
+    throw new OperationalError(`cannot read asset '${name}': ${(error as Error).message}`);
+  }
+}
+
+function reportFailure(io: CliIo, what: string, result: VerificationFailure): number {
+  const { meaning } = VERIFICATION_ERRORS[result.code];
+  io.stderr(`verification FAILED for ${what}: ${result.code}: ${meaning}\n  ${result.message}\n`);
+  return EXIT_FAILURE;
+}
+
+function describeAsset(asset: IntegrityAsset): string {
+  return `  asset ${asset.name}  sha256 ${asset.sha256}  ${asset.size} bytes`;
+}
+
+async function verify(io: CliIo, options: VerifyOptions): Promise<number> {
+  const target = `${options.slug}@${options.version}`;
+  const releaseUrl = `${options.registry}/api/plugins/${encodeURIComponent(options.slug)}/releases/${encodeURIComponent(options.version)}`;
+  const release = asReleaseRecord(await fetchJson(io, releaseUrl), releaseUrl);
+  const keys = await keySource(io, options);
+
+  const signature = await verifyRelease({ release, keys, expected: { slug: options.slug, version: options.version } });
+  if (!signature.ok) return reportFailure(io, target, signature);
+
+  const names = selectAssets(release, options);
+  const verified: IntegrityAsset[] = [];
+  for (const name of names) {
+    const result = await checkOneAsset(io, options, signature.payload, name, release.assets);
+    if (!result.ok) return reportFailure(io, `${target} asset ${name}`, result);
+    verified.push(result.asset);
+  }
+
+  const lines = [`verified ${target}`, `  signed by kid ${signature.kid}`, ...verified.map(describeAsset)];
+  if (names.length === 0) lines.push('  (release has no assets; signature only)');
+  if (release.yanked === true) lines.push('  note: this release is yanked');
+  io.stdout(lines.join('\n') + '\n');
+  return EXIT_OK;
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(USAGE);
+    return EXIT_OK;
+  }
+  try {
+    return await verify(io, parseArgs(args, io));
+  } catch (error) {
+    if (!(error instanceof OperationalError)) throw error;
+    io.stderr(`registry verify: ${error.message}\n`);
+    if (error instanceof UsageError) io.stderr(USAGE);
+    return EXIT_USAGE;
+  }
+}
