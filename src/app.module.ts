@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { AuditModule } from './audit/audit.module';
 import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
 import type { AppConfig } from './config/config.types';
@@ -11,7 +12,13 @@ export class AppModule {
   static forRoot(config: AppConfig, database: DatabaseHandle): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), CommonModule, DatabaseModule.forRoot(database), HealthModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        CommonModule,
+        DatabaseModule.forRoot(database),
+        AuditModule,
+        HealthModule,
+      ],
     };
   }
 }

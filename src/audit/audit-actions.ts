@@ -1,0 +1,30 @@
+/** Every audited action: the spec's failure actions plus DECISIONS 11's successful ones. */
+export const AUDIT_ACTIONS = [
+  'plugin.publish_denied',
+  'plugin.publish_conflict',
+  'plugin.publish_invalid',
+  'plugin.publish_asset_fail',
+  'plugin.manifest_asset_missing',
+  'plugin.claim',
+  'plugin.publish',
+  'plugin.yank',
+  'plugin.unyank',
+  'plugin.verify',
+  'plugin.unverify',
+  'plugin.feature',
+  'plugin.unfeature',
+  'plugin.manifest_refresh',
+  'release.delete',
+  'token.create',
+  'token.revoke',
+  'kind.create',
+  'kind.update',
+  'kind.delete',
+  'key.rotate',
+  'settings.update',
+  'user.create',
+  'user.role_change',
+  'webhook.delivery_failed',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
