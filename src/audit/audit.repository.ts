@@ -16,7 +16,7 @@ export class AuditRepository {
   /** Inserts through the caller's transaction when one is given, so the entry commits or rolls back with the work. */
   async insert(entry: Omit<AuditEntryEntity, 'id' | 'createdAt'>, manager?: EntityManager): Promise<void> {
     const repository = manager ? manager.getRepository(AuditEntryEntity) : this.entries;
-    await repository.insert(entry);
+    await repository.insert(repository.create(entry));
   }
 
   async page(filter: AuditFilter, page: number, limit: number): Promise<{ entries: AuditEntryEntity[]; total: number }> {
