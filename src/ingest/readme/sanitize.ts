@@ -1,0 +1,58 @@
+import sanitizeHtml from 'sanitize-html';
+
+/** Elements a rendered README may contain. `sup`, `sub` and `kbd` cannot come out of markdown today; they are harmless if a plugin ever emits them. */
+export const README_TAGS: readonly string[] = Object.freeze([
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'em', 'strong', 'del', 's',
+  'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub', 'kbd',
+]);
+
+/** Attributes per element; anything else (`style`, `class` outside code, `id`, `on*`, `target`) is dropped. */
+export const README_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  a: ['href', 'title', 'rel'],
+  img: ['src', 'alt', 'title', 'width', 'height'],
+  ol: ['start'],
+  th: ['align'],
+  td: ['align'],
+  code: ['class'],
+});
+
+export const LINK_REL = 'nofollow noopener noreferrer ugc';
+
+const ALIGN_VALUES = ['left', 'right', 'center'];
+
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [...README_TAGS],
+  allowedAttributes: {
+    ...Object.fromEntries(Object.entries(README_ATTRIBUTES).map(([tag, names]) => [tag, names.filter((n) => n !== 'align')])),
+    th: [{ name: 'align', multiple: false, values: ALIGN_VALUES }],
+    td: [{ name: 'align', multiple: false, values: ALIGN_VALUES }],
+  },
+  // Only the `language-*` class markdown-it puts on fenced code, so a client highlighter can work.
+  allowedClasses: { code: [/^language-[A-Za-z0-9_+#.-]{1,40}$/] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowedSchemesAppliedToAttributes: ['href', 'src'],
+  allowProtocolRelative: false,
+  allowedIframeHostnames: [],
+  disallowedTagsMode: 'discard',
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'template'],
+  allowVulnerableTags: false,
+  transformTags: {
+    a: (tagName, attribs) => {
+      const kept: sanitizeHtml.Attributes = {};
+      if (attribs.href) kept.href = attribs.href;
+      if (attribs.title) kept.title = attribs.title;
+      return { tagName, attribs: { ...kept, rel: LINK_REL } };
+    },
+  },
+  exclusiveFilter: (frame) => {
+    if (frame.tag === 'img') return !frame.attribs.src;
+    if (frame.tag === 'a' && !frame.attribs.href) return 'excludeTag';
+    return false;
+  },
+};
+
+/** The last word on what reaches a browser, whatever the renderer produced. */
+export function sanitizeReadmeHtml(html: string): string {
+  return sanitizeHtml(html, OPTIONS);
+}
