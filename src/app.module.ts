@@ -6,6 +6,9 @@ import type { AppConfig } from './config/config.types';
 import type { DatabaseHandle } from './database/database-handle';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { AuthModule } from './auth/auth.module';
+import { InitModule } from './init/init.module';
+import { TokensModule } from './tokens/tokens.module';
 
 @Module({})
 export class AppModule {
@@ -18,6 +21,9 @@ export class AppModule {
         DatabaseModule.forRoot(database),
         AuditModule,
         HealthModule,
+        AuthModule,
+        TokensModule,
+        InitModule,
       ],
     };
   }

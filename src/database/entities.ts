@@ -1,5 +1,8 @@
 import { AuditEntryEntity } from '../audit/entities/audit-entry.entity';
+import { SessionEntity } from '../auth/entities/session.entity';
 import { AppSettingEntity } from '../settings/entities/app-setting.entity';
+import { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity';
+import { UserEntity } from '../users/entities/user.entity';
 
 /** Every entity, listed explicitly so the compiled server and the TS tests load the same set. */
-export const ENTITIES = [AppSettingEntity, AuditEntryEntity];
+export const ENTITIES = [AppSettingEntity, AuditEntryEntity, UserEntity, SessionEntity, PublisherTokenEntity];

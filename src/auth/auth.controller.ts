@@ -1,0 +1,30 @@
+import { Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { UserDto } from '../users/dto/user.dto';
+import type { AuthContext } from './auth-context';
+import { Auth, SignedIn } from './auth.decorators';
+import { AuthService } from './auth.service';
+import { SESSION_COOKIE } from './session-tokens';
+
+@ApiTags('auth')
+@Controller('api/auth')
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Get('me')
+  @SignedIn()
+  @ApiOkResponse({ type: UserDto })
+  me(@Auth() auth: AuthContext): UserDto {
+    return this.auth.me(auth);
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  @SignedIn()
+  @ApiNoContentResponse({ description: 'The session is revoked on every instance and the cookie cleared' })
+  async logout(@Auth() auth: AuthContext, @Res({ passthrough: true }) response: Response): Promise<void> {
+    response.clearCookie(SESSION_COOKIE, { path: '/' });
+    return this.auth.logout(auth);
+  }
+}

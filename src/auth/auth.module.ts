@@ -1,0 +1,36 @@
+import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { ForgesModule } from '../forges/forges.module';
+import { UsersModule } from '../users/users.module';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { AdminGuard, SessionGuard } from './guards';
+import { OAuthController } from './oauth/oauth.controller';
+import { OAuthService } from './oauth/oauth.service';
+import { SessionService } from './session.service';
+import { SessionsRepository } from './sessions.repository';
+import { SessionTokens } from './session-tokens';
+
+
+@Module({
+  imports: [UsersModule, ForgesModule],
+  controllers: [AuthController, OAuthController],
+  providers: [
+    { provide: SessionsRepository, useFactory: (dataSource: DataSource) => new SessionsRepository(dataSource), inject: [DataSource] },
+    {
+      provide: SessionTokens,
+      useFactory: (config: AppConfig, sessions: SessionsRepository, clock: Clock) => new SessionTokens(config.sessionSecret, sessions, clock),
+      inject: [APP_CONFIG, SessionsRepository, Clock],
+    },
+    SessionService,
+    AuthService,
+    OAuthService,
+    SessionGuard,
+    AdminGuard,
+  ],
+  exports: [SessionService, SessionTokens, SessionGuard, AdminGuard, UsersModule],
+})
+export class AuthModule {}

@@ -1,0 +1,28 @@
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ApiFoundResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ProblemDto } from '../../openapi/problem.dto';
+import { SessionIssuedDto } from '../dto/session-issued.dto';
+import { OAuthService } from './oauth.service';
+
+@ApiTags('auth')
+@Controller('auth')
+export class OAuthController {
+  constructor(private readonly oauth: OAuthService) {}
+
+  @Get(':instance/login')
+  @ApiFoundResponse({ description: "Redirect to the forge's authorization page (with a state cookie)" })
+  @ApiNotFoundResponse({ type: ProblemDto, description: 'No sign-in configured for that forge instance' })
+  login(@Param('instance') instance: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.oauth.login(instance, request, response);
+  }
+
+  @Get(':instance/callback')
+  @ApiQuery({ name: 'format', required: false, enum: ['json'], description: 'Answer {token, user} instead of redirecting to /' })
+  @ApiFoundResponse({ description: 'Signed in: session cookie set, redirect to /' })
+  @ApiOkResponse({ type: SessionIssuedDto, description: 'Signed in (format=json)' })
+  @ApiUnauthorizedResponse({ type: ProblemDto, description: 'State mismatch or the forge refused the code' })
+  callback(@Param('instance') instance: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.oauth.callback(instance, request, response);
+  }
+}

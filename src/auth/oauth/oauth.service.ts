@@ -1,0 +1,93 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Passport } from 'passport';
+import { seal } from '../../common/crypto/secret-box';
+import { DomainError, notFound, upstreamFailed } from '../../common/errors/domain-error';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/config.types';
+import { ForgeRegistry } from '../../forges/forge-registry';
+import type { UserEntity } from '../../users/entities/user.entity';
+import { UsersRepository } from '../../users/users.repository';
+import { toUserDto } from '../../users/users.mapper';
+import { SESSION_COOKIE, SESSION_LIFETIME_MS, SessionTokens } from '../session-tokens';
+import { CookieStateStore } from './oauth-state-store';
+import { strategyFor } from './strategies';
+
+/** Provider sign-in: one passport strategy per forge instance with OAuth credentials. */
+@Injectable()
+export class OAuthService implements OnModuleInit {
+  private readonly passport = new Passport();
+  private readonly instances = new Set<string>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly forges: ForgeRegistry,
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionTokens,
+  ) {}
+
+  onModuleInit(): void {
+    const secure = this.config.baseUrl.startsWith('https:');
+    for (const forge of this.forges.signInCapable()) {
+      const callbackPath = `/auth/${forge.name}/callback`;
+      const strategy = strategyFor(
+        forge,
+        `${this.config.baseUrl}${callbackPath}`,
+        new CookieStateStore(callbackPath, secure),
+        (accessToken, profile, done) => {
+          this.users
+            .upsertFromProvider({
+              instance: forge.name,
+              providerUserId: profile.id,
+              login: profile.login,
+              email: profile.email,
+              avatarUrl: profile.avatarUrl,
+              providerTokenSealed: seal(this.config.keyEncryptionKey, Buffer.from(accessToken), `provider-token:${forge.name}:${profile.id}`),
+            })
+            .then((user) => done(null, user), done);
+        },
+      );
+      this.passport.use(forge.name, strategy);
+      this.instances.add(forge.name);
+    }
+  }
+
+  private run(instance: string, request: Request, response: Response): Promise<UserEntity | null> {
+    if (!this.instances.has(instance)) throw notFound(`no sign-in is configured for "${instance}"`);
+    return new Promise((resolve, reject) => {
+      response.once('finish', () => resolve(null));
+      this.passport.authenticate(instance, { session: false }, (error: unknown, user: UserEntity | false, info?: { message?: string }) => {
+        if (error) return reject(upstreamFailed('oauth-failed', `signing in with ${instance} failed at the forge`));
+        if (!user) {
+          return reject(new DomainError('unauthorized', 'oauth-refused', info?.message ?? 'the sign-in was refused'));
+        }
+        resolve(user);
+      })(request, response, (error: unknown) => reject(error));
+    });
+  }
+
+  /** Redirects to the forge's authorization page. */
+  async login(instance: string, request: Request, response: Response): Promise<void> {
+    await this.run(instance, request, response);
+  }
+
+  /** Finishes the dance: sets the session cookie and goes home, or answers `{token, user}` with `?format=json`. */
+  async callback(instance: string, request: Request, response: Response): Promise<void> {
+    const user = await this.run(instance, request, response);
+    if (!user) return;
+    const session = await this.sessions.issue(user.id);
+    response.cookie(SESSION_COOKIE, session.token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.config.baseUrl.startsWith('https:'),
+      path: '/',
+      maxAge: SESSION_LIFETIME_MS,
+    });
+    response.setHeader('Cache-Control', 'no-store');
+    if (request.query.format === 'json') {
+      response.status(200).json({ token: session.token, user: toUserDto(user) });
+    } else {
+      response.redirect(302, '/');
+    }
+  }
+}

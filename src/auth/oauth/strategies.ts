@@ -1,0 +1,114 @@
+import type { Request } from 'express';
+import { Strategy as GitHubStrategy } from 'passport-github2';
+import OAuth2Strategy, { type VerifyCallback } from 'passport-oauth2';
+import type { ForgeInstanceConfig } from '../../config/config.types';
+import type { CookieStateStore } from './oauth-state-store';
+
+/** What every forge tells us about the person signing in. */
+export interface ForgeProfile {
+  id: string;
+  login: string;
+  email: string | null;
+  avatarUrl: string | null;
+}
+
+export type ProfileVerify = (accessToken: string, profile: ForgeProfile, done: (error: Error | null, user?: unknown) => void) => void;
+
+interface OAuthEndpoints {
+  authorizationURL: string;
+  tokenURL: string;
+  userURL: string;
+  scope: string[];
+}
+
+function endpoints(forge: ForgeInstanceConfig): OAuthEndpoints {
+  switch (forge.type) {
+    case 'github':
+      return {
+        authorizationURL: `${forge.webUrl}/login/oauth/authorize`,
+        tokenURL: `${forge.webUrl}/login/oauth/access_token`,
+        userURL: `${forge.apiUrl}/user`,
+        scope: ['read:user', 'admin:repo_hook'],
+      };
+    case 'gitlab':
+      return {
+        authorizationURL: `${forge.webUrl}/oauth/authorize`,
+        tokenURL: `${forge.webUrl}/oauth/token`,
+        userURL: `${forge.apiUrl}/user`,
+        scope: ['read_user', 'api'],
+      };
+    case 'gitea':
+      return {
+        authorizationURL: `${forge.webUrl}/login/oauth/authorize`,
+        tokenURL: `${forge.webUrl}/login/oauth/access_token`,
+        userURL: `${forge.apiUrl}/user`,
+        scope: ['read:user', 'write:repository'],
+      };
+  }
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+/** Reads the forge's user document; GitLab names the login `username`, the others `login`. */
+export function profileFromUserDocument(json: Record<string, unknown>): ForgeProfile | null {
+  const id = json.id;
+  const login = stringOrNull(json.login) ?? stringOrNull(json.username);
+  if ((typeof id !== 'number' && typeof id !== 'string') || !/^\d+$/.test(String(id)) || !login) return null;
+  return { id: String(id), login, email: stringOrNull(json.email), avatarUrl: stringOrNull(json.avatar_url) };
+}
+
+/** GitLab and Gitea: generic OAuth 2 plus the forge's `/user` document. */
+class ForgeOAuth2Strategy extends OAuth2Strategy {
+  constructor(
+    options: OAuth2Strategy.StrategyOptions,
+    private readonly userURL: string,
+    verify: OAuth2Strategy.VerifyFunction,
+  ) {
+    super(options, verify);
+    this._oauth2.useAuthorizationHeaderforGET(true);
+  }
+
+  override userProfile(accessToken: string, done: (err?: unknown, profile?: unknown) => void): void {
+    this._oauth2.get(this.userURL, accessToken, (error, body) => {
+      if (error) return done(new Error('the forge did not return the user'));
+      try {
+        done(null, JSON.parse(String(body)));
+      } catch {
+        done(new Error('the forge returned an unreadable user document'));
+      }
+    });
+  }
+}
+
+/** A passport strategy for one forge instance, verifying through `verify`. */
+export function strategyFor(
+  forge: ForgeInstanceConfig,
+  callbackURL: string,
+  stateStore: CookieStateStore,
+  verify: ProfileVerify,
+): OAuth2Strategy {
+  const urls = endpoints(forge);
+  const common = {
+    clientID: forge.clientId!,
+    clientSecret: forge.clientSecret!,
+    callbackURL,
+    authorizationURL: urls.authorizationURL,
+    tokenURL: urls.tokenURL,
+    scope: urls.scope,
+    store: stateStore as unknown as OAuth2Strategy.StateStore,
+  };
+  const onProfile = (accessToken: string, _refresh: string, raw: unknown, done: VerifyCallback) => {
+    const json = (raw as { _json?: Record<string, unknown> })._json ?? (raw as Record<string, unknown>);
+    const profile = profileFromUserDocument(json);
+    if (!profile) return done(new Error('the forge returned a user without a numeric id or login'));
+    verify(accessToken, profile, done as (error: Error | null, user?: unknown) => void);
+  };
+  if (forge.type === 'github') {
+    return new GitHubStrategy({ ...common, userProfileURL: urls.userURL }, onProfile) as unknown as OAuth2Strategy;
+  }
+  return new ForgeOAuth2Strategy(common, urls.userURL, onProfile);
+}
+
+export type { Request };

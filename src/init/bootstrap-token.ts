@@ -1,0 +1,26 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * The install wizard's bootstrap token: held only in this process's memory (or fixed by
+ * INIT_TOKEN), compared in constant time.
+ */
+export class BootstrapToken {
+  private digest: Buffer | null = null;
+
+  constructor(fixed: string | null) {
+    this.value = fixed ?? randomBytes(24).toString('base64url');
+    this.digest = createHash('sha256').update(this.value).digest();
+  }
+
+  readonly value: string;
+
+  matches(candidate: string | null): boolean {
+    if (!candidate || !this.digest) return false;
+    return timingSafeEqual(createHash('sha256').update(candidate).digest(), this.digest);
+  }
+
+  /** After the first admin exists the token is useless; drop it. */
+  retire(): void {
+    this.digest = null;
+  }
+}

@@ -1,0 +1,42 @@
+import { Body, Controller, Get, Header, HttpCode, Post, Put, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiGoneResponse, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { bearerToken, clientIp } from '../auth/auth-context';
+import { SessionIssuedDto } from '../auth/dto/session-issued.dto';
+import { ProblemDto } from '../openapi/problem.dto';
+import { CreateAdminDto, InitSettingsDto, InitSettingsResultDto, InitStatusDto } from './dto/init.dto';
+import { InitService } from './init.service';
+
+@ApiTags('install wizard')
+@Controller('api/init')
+export class InitController {
+  constructor(private readonly init: InitService) {}
+
+  @Get('status')
+  @Header('Cache-Control', 'no-store')
+  @ApiOkResponse({ type: InitStatusDto })
+  status(): Promise<InitStatusDto> {
+    return this.init.status();
+  }
+
+  @Post('admin')
+  @HttpCode(201)
+  @Header('Cache-Control', 'no-store')
+  @ApiBearerAuth()
+  @ApiCreatedResponse({ type: SessionIssuedDto, description: 'The first admin and a session for it; the wizard closes' })
+  @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Missing or wrong bootstrap token' })
+  @ApiGoneResponse({ type: ProblemDto, description: 'An admin already exists' })
+  createAdmin(@Req() request: Request, @Body() body: CreateAdminDto): Promise<SessionIssuedDto> {
+    return this.init.createAdmin(bearerToken(request), body, clientIp(request));
+  }
+
+  @Put('settings')
+  @Header('Cache-Control', 'no-store')
+  @ApiBearerAuth()
+  @ApiOkResponse({ type: InitSettingsResultDto, description: 'Site name and public base URL, before the first admin is created' })
+  @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Missing or wrong bootstrap token' })
+  @ApiGoneResponse({ type: ProblemDto, description: 'An admin already exists' })
+  putSettings(@Req() request: Request, @Body() body: InitSettingsDto): Promise<InitSettingsResultDto> {
+    return this.init.putSettings(bearerToken(request), body);
+  }
+}

@@ -1,0 +1,15 @@
+import { SessionsRepository } from '../../src/auth/sessions.repository';
+import { SessionTokens } from '../../src/auth/session-tokens';
+import { SystemClock } from '../../src/common/clock';
+import type { UserRole } from '../../src/users/entities/user.entity';
+import { UsersRepository } from '../../src/users/users.repository';
+import type { TestApp } from './test-app';
+
+/** Creates a local user directly in the app's database and a session JWT for it. */
+export async function userWithSession(app: TestApp, login: string, role: UserRole = 'user') {
+  const dataSource = app.database.dataSource;
+  const user = await new UsersRepository(dataSource).createLocal({ login, email: null, role });
+  const tokens = new SessionTokens(app.config.sessionSecret, new SessionsRepository(dataSource), new SystemClock());
+  const session = await tokens.issue(user.id);
+  return { user, jwt: session.token, sessionId: session.sessionId };
+}
