@@ -9,6 +9,7 @@ import { HealthModule } from './health/health.module';
 import { AuthModule } from './auth/auth.module';
 import { InitModule } from './init/init.module';
 import { TokensModule } from './tokens/tokens.module';
+import { IntegrityModule } from './integrity/integrity.module';
 
 @Module({})
 export class AppModule {
@@ -24,6 +25,7 @@ export class AppModule {
         AuthModule,
         TokensModule,
         InitModule,
+        IntegrityModule,
       ],
     };
   }

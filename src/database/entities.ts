@@ -1,8 +1,9 @@
 import { AuditEntryEntity } from '../audit/entities/audit-entry.entity';
+import { SigningKeyEntity } from '../integrity/entities/signing-key.entity';
 import { SessionEntity } from '../auth/entities/session.entity';
 import { AppSettingEntity } from '../settings/entities/app-setting.entity';
 import { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity';
 import { UserEntity } from '../users/entities/user.entity';
 
 /** Every entity, listed explicitly so the compiled server and the TS tests load the same set. */
-export const ENTITIES = [AppSettingEntity, AuditEntryEntity, UserEntity, SessionEntity, PublisherTokenEntity];
+export const ENTITIES = [AppSettingEntity, AuditEntryEntity, UserEntity, SessionEntity, PublisherTokenEntity, SigningKeyEntity];

@@ -1,0 +1,52 @@
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { SigningKeyState } from '../signing-key.types';
+
+/**
+ * One Ed25519 release-signing key (DECISIONS 7). The private key is kept only as AES-256-GCM
+ * ciphertext under `KEY_ENCRYPTION_KEY`, with the kid as additional authenticated data, and is
+ * wiped when the key retires. The partial unique indexes make "at most one current, at most one
+ * previous" a database fact that every server instance and the operator CLI share.
+ */
+@Entity('signing_key')
+@Index('uq_signing_key_current', ['state'], { unique: true, where: `"state" = 'current'` })
+@Index('uq_signing_key_previous', ['state'], { unique: true, where: `"state" = 'previous'` })
+@Check('chk_signing_key_state', `"state" IN ('current', 'previous', 'retired')`)
+@Check(
+  'chk_signing_key_private_key',
+  `"state" = 'retired' OR ("private_key_ciphertext" IS NOT NULL AND "private_key_iv" IS NOT NULL AND "private_key_tag" IS NOT NULL)`,
+)
+export class SigningKeyEntity {
+  /** RFC 7638 JWK thumbprint of the public key (43 base64url characters). */
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  kid: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  state: SigningKeyState;
+
+  /** The public key: base64url of the 32 raw Ed25519 bytes (the JWK `x`). */
+  @Column({ name: 'public_x', type: 'varchar', length: 64 })
+  publicX: string;
+
+  /** AES-256-GCM ciphertext of the PKCS#8 DER private key; null once retired. */
+  @Column({ name: 'private_key_ciphertext', type: 'bytea', nullable: true })
+  privateKeyCiphertext: Buffer | null;
+
+  /** The 12-byte GCM nonce, random per encryption. */
+  @Column({ name: 'private_key_iv', type: 'bytea', nullable: true })
+  privateKeyIv: Buffer | null;
+
+  /** The 16-byte GCM authentication tag. */
+  @Column({ name: 'private_key_tag', type: 'bytea', nullable: true })
+  privateKeyTag: Buffer | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  /** When a rotation made this key `previous`. */
+  @Column({ name: 'demoted_at', type: 'timestamptz', nullable: true })
+  demotedAt: Date | null;
+
+  /** When a rotation displaced this key from the key set. */
+  @Column({ name: 'retired_at', type: 'timestamptz', nullable: true })
+  retiredAt: Date | null;
+}

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { signPayload, type KeySet } from '../lib/integrity';
+import { signedPayloadOf } from './signed-release';
+import { SigningKeyManager } from './signing-key-manager';
+import type { ReleaseSignature, SignReleaseInput } from './signing-key.types';
+
+/** Release signing and the published key set; what the Publish module and the key-set route use. */
+@Injectable()
+export class IntegrityService {
+  constructor(private readonly keys: SigningKeyManager) {}
+
+  /**
+   * Signs a release: JWS compact, protected header exactly `{"alg":"EdDSA","kid":…}`, payload the
+   * RFC 8785 bytes of `{slug, version, manifest_sha256, assets}`. The current key is read from the
+   * database for every signing. Pass the ingest's `manager` to sign inside its transaction.
+   */
+  async signRelease(input: SignReleaseInput, manager?: EntityManager): Promise<ReleaseSignature> {
+    const payload = signedPayloadOf(input);
+    const { kid, privateKey } = await this.keys.signingKey(manager);
+    return { jws: signPayload(payload, privateKey, kid), kid };
+  }
+
+  /** The key set clients verify against: the current key, then the previous one. */
+  async keySet(): Promise<KeySet> {
+    return { keys: await this.keys.publishedKeys() };
+  }
+}

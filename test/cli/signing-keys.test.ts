@@ -1,0 +1,165 @@
+/**
+ * `registry keys list|rotate`: the built binary, run as a child process against a test database,
+ * while the server runs (joining it) and while it is stopped (owning the embedded files itself).
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+
+const REPO_ROOT = join(__dirname, '..', '..');
+const BIN = join(REPO_ROOT, 'bin', 'registry.js');
+const BUILT_COMMAND = join(REPO_ROOT, 'dist', 'cli', 'commands', 'keys.js');
+const KEY_SET_PATH = '/.well-known/registry-key.json';
+const KID = /^[A-Za-z0-9_-]{43}$/;
+const LIST_LINE = /^([A-Za-z0-9_-]{43}) {2}(current|previous|retired) * {2}(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)$/;
+
+function newestSourceMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtime(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/ when the keys command is missing or older than any source (entities and migrations included). */
+function ensureBuilt(): void {
+  if (existsSync(BUILT_COMMAND) && statSync(BUILT_COMMAND).mtimeMs >= newestSourceMtime(join(REPO_ROOT, 'src'))) return;
+  // Type errors from other in-progress files are tolerated: tsc still emits JavaScript.
+  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (!existsSync(BUILT_COMMAND)) throw new Error(`build did not emit ${BUILT_COMMAND}:\n${build.stdout}${build.stderr}`);
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runNode(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd, env: { PATH: process.env.PATH, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
+    });
+  });
+}
+
+describe('registry keys', () => {
+  const kekHex = randomBytes(32).toString('hex');
+  let db: TestDatabase;
+  let cwd: string;
+  let env: Record<string, string>;
+  let app: TestApp | null = null;
+
+  const cli = (...args: string[]) => runNode([BIN, 'keys', ...args], env, cwd);
+  const servedKids = async (server: TestApp) =>
+    (await request(server.url).get(KEY_SET_PATH).expect(200)).body.keys.map((key: { kid: string }) => key.kid) as string[];
+  const listed = (run: Run) =>
+    run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const match = LIST_LINE.exec(line);
+        if (!match) throw new Error(`unexpected list line: ${JSON.stringify(line)}`);
+        return { kid: match[1], state: match[2], createdAt: match[3] };
+      });
+
+  beforeAll(async () => {
+    ensureBuilt();
+    db = await createTestDatabase();
+    cwd = mkdtempSync(join(tmpdir(), 'registry-keys-cwd-'));
+    // The server and the CLI must share the key-encryption key, as in production.
+    env = { ...db.env, KEY_ENCRYPTION_KEY: kekHex, SESSION_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' };
+    app = await startTestApp({ KEY_ENCRYPTION_KEY: kekHex }, db);
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await db?.drop();
+    if (cwd) rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it('answers usage errors with exit 2 and --help with exit 0', async () => {
+    const none = await cli();
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('usage: registry keys <list|rotate>');
+    const unknown = await cli('frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown subcommand 'frobnicate'");
+    const extra = await cli('list', '--all');
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain("unexpected argument '--all'");
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('usage: registry keys');
+    const overview = await runNode([BIN, '--help'], env, cwd);
+    expect(overview.stderr).toMatch(/ keys +list or rotate the release-signing keys/);
+  });
+
+  it('lists and rotates while the server runs, and the server serves the new key set', async () => {
+    const [firstKid] = await servedKids(app!);
+    const list = await cli('list');
+    expect(list).toMatchObject({ code: 0, stderr: '' });
+    const keys = listed(list);
+    expect(keys).toEqual([{ kid: firstKid, state: 'current', createdAt: expect.any(String) }]);
+    expect(Math.abs(Date.parse(keys[0]!.createdAt) - Date.now())).toBeLessThan(10 * 60_000);
+
+    const rotate = await cli('rotate');
+    expect(rotate.code).toBe(0);
+    const newKid = rotate.stdout.trim();
+    expect(newKid).toMatch(KID);
+    expect(rotate.stdout).toBe(`${newKid}\n`);
+    expect(await servedKids(app!)).toEqual([newKid, firstKid]);
+    expect(listed(await cli('list')).map((key) => [key.kid, key.state])).toEqual([
+      [newKid, 'current'],
+      [firstKid, 'previous'],
+    ]);
+
+    const audit = await app!.database.dataSource.query("SELECT actor_user_id, details FROM audit_entry WHERE action = 'key.rotate'");
+    expect(audit).toEqual([{ actor_user_id: null, details: { newKid, previousKid: firstKid, retiredKid: null, via: 'cli' } }]);
+    // The running server signs with the key the CLI made current.
+    const { IntegrityService } = await import('../../src/integrity/integrity.service');
+    const { PINNED_PAYLOAD } = await import('../../src/lib/integrity/testdata/signing-fixtures');
+    expect((await app!.app.get(IntegrityService).signRelease(PINNED_PAYLOAD)).kid).toBe(newKid);
+  });
+
+  it('rotates while the server is stopped, and the restarted server serves that key set', async () => {
+    const before = listed(await cli('list'));
+    await app!.close();
+    app = null;
+
+    const rotate = await cli('rotate');
+    expect(rotate.code).toBe(0);
+    const newKid = rotate.stdout.trim();
+    expect(newKid).toMatch(KID);
+    const after = listed(await cli('list'));
+    expect(after.map((key) => [key.kid, key.state])).toEqual([
+      [newKid, 'current'],
+      [before[0]!.kid, 'previous'],
+      [before[1]!.kid, 'retired'],
+    ]);
+
+    app = await startTestApp({ KEY_ENCRYPTION_KEY: kekHex }, db);
+    expect(await servedKids(app)).toEqual([newKid, before[0]!.kid]);
+  });
+
+  it('loads neither Nest nor the server to do its work', async () => {
+    const script = `
+      const { main } = require(${JSON.stringify(join(REPO_ROOT, 'dist', 'cli', 'main.js'))});
+      const io = { stdout: () => {}, stderr: (t) => process.stderr.write(t), cwd: process.cwd(), env: process.env, fetch };
+      main(['keys', 'list'], io).then((code) => {
+        const nest = Object.keys(require.cache).filter((path) => path.includes('@nestjs'));
+        process.stdout.write(JSON.stringify({ code, nest: nest.length }));
+      });`;
+    const run = await runNode(['-e', script], env, cwd);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ code: 0, nest: 0 });
+  });
+});
