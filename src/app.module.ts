@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { AdminModule } from './admin/admin.module';
 import { AuditModule } from './audit/audit.module';
 import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
@@ -10,6 +11,10 @@ import { AuthModule } from './auth/auth.module';
 import { InitModule } from './init/init.module';
 import { TokensModule } from './tokens/tokens.module';
 import { IntegrityModule } from './integrity/integrity.module';
+import { KindsModule } from './kinds/kinds.module';
+import { PluginsModule } from './plugins/plugins.module';
+import { PublishModule } from './publish/publish.module';
+import { SchemasModule } from './schemas/schemas.module';
 
 @Module({})
 export class AppModule {
@@ -26,6 +31,11 @@ export class AppModule {
         TokensModule,
         InitModule,
         IntegrityModule,
+        KindsModule,
+        PluginsModule,
+        PublishModule,
+        AdminModule,
+        SchemasModule,
       ],
     };
   }

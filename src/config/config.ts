@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { InvalidAllowHostError, parseAllowedHost } from '../ingest/fetch/address-policy';
 import { ConfigError, type ConfigProblem } from './config.error';
 import type { AppConfig, LogLevel } from './config.types';
 import { DEFAULT_FORGES, parseForges } from './forges';
@@ -47,8 +48,6 @@ function parseUrl(value: string, protocols: string[]): URL | null {
     return null;
   }
 }
-
-const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 
 /**
  * Secrets that may be generated outside production are kept in DATA_DIR so restarts keep
@@ -139,8 +138,14 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
   const fetchAllowHosts: string[] = [];
   if (!blank(env.FETCH_ALLOW_HOSTS)) {
     for (const entry of env.FETCH_ALLOW_HOSTS!.split(',').map((s) => s.trim()).filter(Boolean)) {
-      if (HOST_PORT.test(entry)) fetchAllowHosts.push(entry.toLowerCase());
-      else bad('FETCH_ALLOW_HOSTS', `"${entry}" is not host or host:port`);
+      // The fetcher's own grammar, so a typo stops the start instead of the first fetch.
+      try {
+        parseAllowedHost(entry);
+        fetchAllowHosts.push(entry.toLowerCase());
+      } catch (error) {
+        if (!(error instanceof InvalidAllowHostError)) throw error;
+        bad('FETCH_ALLOW_HOSTS', `"${entry}" is not host or host:port`);
+      }
     }
   }
 

@@ -1,0 +1,27 @@
+import { Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { type AuthContext, clientIp } from '../auth/auth-context';
+import { AdminOnly, Auth } from '../auth/auth.decorators';
+import { KeyRotationDto, SigningKeyListDto } from '../integrity/dto/signing-key.dto';
+import { AdminKeysService } from './admin-keys.service';
+
+@ApiTags('admin')
+@Controller('api/admin/keys')
+@AdminOnly()
+export class AdminKeysController {
+  constructor(private readonly keys: AdminKeysService) {}
+
+  @Get()
+  @ApiOkResponse({ type: SigningKeyListDto, description: 'Every signing key: current, previous, retired' })
+  list(): Promise<SigningKeyListDto> {
+    return this.keys.list();
+  }
+
+  @Post('rotate')
+  @HttpCode(200)
+  @ApiOkResponse({ type: KeyRotationDto, description: 'New key current, current → previous, previous retired (audited key.rotate)' })
+  rotate(@Auth() auth: AuthContext, @Req() request: Request): Promise<KeyRotationDto> {
+    return this.keys.rotate(auth, clientIp(request));
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Fetching publisher-supplied URLs for the ingest under DECISIONS 5: https only (http and private
+ * addresses only for FETCH_ALLOW_HOSTS), every hop vetted at connect time, streaming hashes.
+ * Framework-free: node built-ins only.
+ */
+import { fetchAndHashAsset, fetchAndHashAssets } from './asset-fetcher';
+import { fetchText } from './fetch-text';
+
+export { AssetFetchError } from './fetch-error';
+export type { AssetFetchErrorDetails, AssetFetchFailure } from './fetch-error';
+export { fetchAndHashAsset, fetchAndHashAssets } from './asset-fetcher';
+export type { AssetFetchOptions, FetchedAsset, FetchedReleaseAsset, NamedAssetUrl } from './asset-fetcher';
+export { fetchText } from './fetch-text';
+export type { FetchedText } from './fetch-text';
+export type { FetchedBody, GuardedFetchOptions } from './guarded-fetch';
+export type { LookupFunction } from './fetch-target';
+export type { FetchTimers } from './fetch-timers';
+export { InvalidAllowHostError, parseAllowedHost } from './address-policy';
+export type { AllowedHost } from './address-policy';
+export { USER_AGENT } from './http-exchange';
+
+/** The three operations as one value, for the ingest to take as an injectable dependency. */
+export interface AssetFetcher {
+  fetchAndHashAsset: typeof fetchAndHashAsset;
+  fetchAndHashAssets: typeof fetchAndHashAssets;
+  fetchText: typeof fetchText;
+}
+
+export const nodeAssetFetcher: AssetFetcher = { fetchAndHashAsset, fetchAndHashAssets, fetchText };

@@ -1,0 +1,40 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class ExtensionFieldDto {
+  @ApiProperty()
+  key: string;
+
+  @ApiProperty({ enum: ['string', 'number', 'boolean', 'string[]'] })
+  type: string;
+
+  @ApiProperty({ required: false })
+  required?: boolean;
+
+  @ApiProperty({ required: false, type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }] } })
+  enum?: (string | number)[];
+
+  @ApiProperty({ required: false })
+  maxLength?: number;
+}
+
+export class KindDto {
+  @ApiProperty({ example: 'theme' })
+  key: string;
+
+  @ApiProperty({ example: 'Themes' })
+  label: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+
+  @ApiProperty({ type: [ExtensionFieldDto] })
+  extensionFields: ExtensionFieldDto[];
+}
+
+export class KindListDto {
+  @ApiProperty({ type: [KindDto] })
+  kinds: KindDto[];
+
+  @ApiProperty({ type: [ExtensionFieldDto], description: 'Extension fields declared for every kind' })
+  extensionFields: ExtensionFieldDto[];
+}

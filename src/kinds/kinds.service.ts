@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import type { ExtensionFieldDeclaration, Kind } from '../lib/manifest';
+import { SettingsRepository } from '../settings/settings.repository';
+import type { KindListDto } from './dto/kind.dto';
+import { KindsRepository } from './kinds.repository';
+import { toKindDto } from './kinds.mapper';
+
+export const GLOBAL_EXTENSION_FIELDS_SETTING = 'extension_fields.global';
+
+/** What the manifest validator needs from the registry: its kinds and extension fields. */
+export interface ManifestRegistryContext {
+  kinds: Kind[];
+  globalExtensionFields: ExtensionFieldDeclaration[];
+}
+
+@Injectable()
+export class KindsService {
+  constructor(
+    private readonly kinds: KindsRepository,
+    private readonly settings: SettingsRepository,
+  ) {}
+
+  /** Enabled kinds, in the shape `registry validate --kinds` reads. */
+  async publicList(): Promise<KindListDto> {
+    const [kinds, globalFields] = await Promise.all([this.kinds.enabled(), this.globalExtensionFields()]);
+    return { kinds: kinds.map(toKindDto), extensionFields: globalFields };
+  }
+
+  /** Every kind (disabled ones too: the validator must say "disabled", not "unknown"). */
+  async validationContext(): Promise<ManifestRegistryContext> {
+    const [kinds, globalExtensionFields] = await Promise.all([this.kinds.all(), this.globalExtensionFields()]);
+    return {
+      kinds: kinds.map((k) => ({ key: k.key, label: k.label, description: k.description, enabled: k.enabled, extensionFields: k.extensionFields })),
+      globalExtensionFields,
+    };
+  }
+
+  private async globalExtensionFields(): Promise<ExtensionFieldDeclaration[]> {
+    return (await this.settings.get<ExtensionFieldDeclaration[]>(GLOBAL_EXTENSION_FIELDS_SETTING)) ?? [];
+  }
+}

@@ -1,0 +1,76 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+/**
+ * A plugin: its slug (pinned at the first submit), the repository it is anchored to, and the
+ * catalogue fields of its latest release's manifest.
+ */
+@Entity('plugin')
+@Index('uq_plugin_slug', ['slug'], { unique: true })
+@Index('uq_plugin_repo_identity', ['repoIdentity'], { unique: true })
+export class PluginEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  slug: string;
+
+  /** Display name: the latest manifest's `name` (the slug itself never changes). */
+  @Column({ type: 'varchar', length: 64 })
+  name: string;
+
+  @Column({ name: 'repo_url', type: 'varchar', length: 2048 })
+  repoUrl: string;
+
+  /** Normalized repository URL: one repository, one slug. */
+  @Column({ name: 'repo_identity', type: 'varchar', length: 2048 })
+  repoIdentity: string;
+
+  @Column({ type: 'varchar', length: 280, nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  category: string | null;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  kind: string | null;
+
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  tags: string[];
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  license: string | null;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  icon: string | null;
+
+  /** The latest manifest's fields, as published. */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata: Record<string, unknown>;
+
+  @Column({ type: 'jsonb', nullable: true })
+  extensions: Record<string, unknown> | null;
+
+  @Column({ name: 'latest_version', type: 'varchar', length: 40, nullable: true })
+  latestVersion: string | null;
+
+  @Column({ name: 'latest_release_at', type: 'timestamptz', nullable: true })
+  latestReleaseAt: Date | null;
+
+  @Column({ type: 'boolean', default: false })
+  featured: boolean;
+
+  @Column({ name: 'verified_at', type: 'timestamptz', nullable: true })
+  verifiedAt: Date | null;
+
+  @Column({ name: 'verified_by', type: 'uuid', nullable: true })
+  verifiedBy: string | null;
+
+  @Column({ type: 'bigint', default: 0 })
+  downloads: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

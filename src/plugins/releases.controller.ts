@@ -1,0 +1,45 @@
+import { Controller, Get, Header, Param, Redirect } from '@nestjs/common';
+import { ApiFoundResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ProblemDto } from '../openapi/problem.dto';
+import { ReleaseDto } from './dto/release.dto';
+import { ReleasesService } from './releases.service';
+
+@ApiTags('releases')
+@Controller('api/plugins/:slug/releases')
+export class ReleasesController {
+  constructor(private readonly releases: ReleasesService) {}
+
+  @Get('latest')
+  @Header('Cache-Control', 'public, max-age=60')
+  @ApiOkResponse({ type: ReleaseDto, description: 'The SemVer-highest release that is neither yanked nor a prerelease' })
+  @ApiNotFoundResponse({ type: ProblemDto })
+  latest(@Param('slug') slug: string): Promise<ReleaseDto> {
+    return this.releases.latest(slug);
+  }
+
+  @Get(':version')
+  @Header('Cache-Control', 'public, max-age=60')
+  @ApiOkResponse({ type: ReleaseDto })
+  @ApiNotFoundResponse({ type: ProblemDto })
+  byVersion(@Param('slug') slug: string, @Param('version') version: string): Promise<ReleaseDto> {
+    return this.releases.byVersion(slug, version);
+  }
+
+  @Get(':version/manifest')
+  @Header('Content-Type', 'application/json')
+  @Header('Cache-Control', 'public, max-age=300')
+  @ApiProduces('application/json')
+  @ApiOkResponse({ description: 'The parsed manifest as RFC 8785 canonical JSON: its SHA-256 is the signed manifest_sha256' })
+  @ApiNotFoundResponse({ type: ProblemDto })
+  manifest(@Param('slug') slug: string, @Param('version') version: string): Promise<string> {
+    return this.releases.manifest(slug, version);
+  }
+
+  @Get(':version/assets/:name')
+  @Redirect()
+  @ApiFoundResponse({ description: 'Counts the download and redirects to the asset' })
+  @ApiNotFoundResponse({ type: ProblemDto })
+  async download(@Param('slug') slug: string, @Param('version') version: string, @Param('name') name: string): Promise<{ url: string; statusCode: number }> {
+    return { url: await this.releases.download(slug, version, name), statusCode: 302 };
+  }
+}

@@ -1,0 +1,197 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+  Min,
+  registerDecorator,
+  ValidateNested,
+  type ValidationOptions,
+} from 'class-validator';
+import { MAX_MANIFEST_BYTES } from '../../lib/manifest';
+
+export const MANIFEST_SOURCES = ['plugin.yaml', 'plugin.yml', 'plugin.json', '.plugin', '.plugin.yaml', '.plugin.yml', '.plugin.json'];
+const VERSION_WITH_OPTIONAL_V = /^v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+
+function MaxUtf8Bytes(max: number, options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'maxUtf8Bytes',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && Buffer.byteLength(value, 'utf8') <= max,
+        defaultMessage: () => `${propertyName}: must be at most ${max} bytes of UTF-8`,
+      },
+    });
+}
+
+/** Any absolute http(s) URL as WHATWG parses it; which addresses may be fetched is the fetch policy's call. */
+function IsHttpUrl(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isHttpUrl',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => {
+          if (typeof value !== 'string') return false;
+          try {
+            const url = new URL(value);
+            return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+          } catch {
+            return false;
+          }
+        },
+        defaultMessage: () => `${propertyName}: must be an absolute http(s) URL`,
+      },
+    });
+}
+
+function NoControlCharacters(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'noControlCharacters',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && ![...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+        defaultMessage: () => `${propertyName}: must not contain control characters`,
+      },
+    });
+}
+
+function UniqueNames(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'uniqueNames',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => {
+          if (!Array.isArray(value)) return true;
+          const names = value.map((a) => (a as { name?: unknown })?.name);
+          return new Set(names).size === names.length;
+        },
+        defaultMessage: () => `${propertyName}: asset names must be unique within a release`,
+      },
+    });
+}
+
+export class PublishAssetDto {
+  @ApiProperty({ minLength: 1, maxLength: 255, example: 'tool-linux-x64.tar.gz' })
+  @IsString()
+  @Length(1, 255)
+  @Matches(/^[^/\\]+$/, { message: 'name: must not contain / or \\' })
+  @NoControlCharacters()
+  name: string;
+
+  @ApiProperty({ example: 'https://github.com/acme/tool/releases/download/v1.0.0/tool-linux-x64.tar.gz' })
+  @IsString()
+  @MaxLength(2048)
+  @IsHttpUrl()
+  url: string;
+
+  @ApiPropertyOptional({ description: 'Expected hex SHA-256; a mismatch with what was fetched is 422' })
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'sha256: must be 64 hex characters' })
+  sha256?: string;
+
+  @ApiPropertyOptional({ description: 'Expected size in bytes; a mismatch is 422' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  size?: number;
+}
+
+export class PublishDto {
+  @ApiProperty({ description: `Raw YAML or JSON manifest text, at most ${MAX_MANIFEST_BYTES} bytes` })
+  @IsString()
+  @MaxUtf8Bytes(MAX_MANIFEST_BYTES)
+  manifest: string;
+
+  @ApiProperty({ enum: MANIFEST_SOURCES, example: 'plugin.yaml' })
+  @IsIn(MANIFEST_SOURCES)
+  manifestSource: string;
+
+  @ApiProperty({ example: 'v1.2.0', description: 'SemVer, with or without a leading v; must equal the manifest version' })
+  @IsString()
+  @MaxLength(41)
+  @Matches(VERSION_WITH_OPTIONAL_V, { message: 'version: must be a semantic version, optionally with a leading v' })
+  version: string;
+
+  @ApiProperty({ type: [PublishAssetDto], minItems: 1, maxItems: 32 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(32)
+  @UniqueNames()
+  @ValidateNested({ each: true })
+  @Type(() => PublishAssetDto)
+  assets: PublishAssetDto[];
+
+  @ApiPropertyOptional({ description: 'Forge repository URL; required on the first push (the auto-claim anchor)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  repoUrl?: string;
+
+  @ApiPropertyOptional({ type: Object, description: 'Build-provenance attestation bundle, passed through unverified' })
+  @IsOptional()
+  @IsObject()
+  attestation?: Record<string, unknown>;
+}
+
+export class PublishResultDto {
+  @ApiProperty()
+  slug: string;
+
+  @ApiProperty()
+  version: string;
+
+  @ApiProperty({ description: 'True on the push that created (claimed) the slug' })
+  claimed: boolean;
+}
+
+export class YankDto {
+  @ApiProperty({ example: '1.2.0' })
+  @IsString()
+  @MaxLength(41)
+  @Matches(VERSION_WITH_OPTIONAL_V, { message: 'version: must be a semantic version, optionally with a leading v' })
+  version: string;
+
+  @ApiPropertyOptional({ maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  reason?: string;
+
+  @ApiPropertyOptional({ description: 'true un-yanks the release' })
+  @IsOptional()
+  @IsBoolean()
+  undo?: boolean;
+}
+
+export class YankResultDto {
+  @ApiProperty()
+  slug: string;
+
+  @ApiProperty()
+  version: string;
+
+  @ApiProperty()
+  yanked: boolean;
+}

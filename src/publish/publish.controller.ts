@@ -1,0 +1,46 @@
+import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import {
+  ApiBadGatewayResponse,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import { type AuthContext, clientIp } from '../auth/auth-context';
+import { Auth } from '../auth/auth.decorators';
+import { ProblemDto } from '../openapi/problem.dto';
+import { PublisherTokenAuth } from '../tokens/publisher-token.guard';
+import { PublishDto, PublishResultDto, YankDto, YankResultDto } from './dto/publish.dto';
+import { PublishService } from './publish.service';
+
+@ApiTags('publish')
+@Controller('api/publish/:slug')
+@PublisherTokenAuth()
+export class PublishController {
+  constructor(private readonly publishing: PublishService) {}
+
+  @Post()
+  @ApiCreatedResponse({ type: PublishResultDto, description: 'Release recorded; claimed is true on the push that created the slug' })
+  @ApiBadRequestResponse({ type: ProblemDto, description: 'Bad body, or first push without a well-formed repoUrl (not audited)' })
+  @ApiForbiddenResponse({ type: ProblemDto, description: 'Token scopes do not permit it (audited plugin.publish_denied)' })
+  @ApiConflictResponse({ type: ProblemDto, description: 'repoUrl claimed by another slug, or version already published (audited plugin.publish_conflict)' })
+  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'Manifest violations, every one listed in errors (audited plugin.publish_invalid)' })
+  @ApiBadGatewayResponse({ type: ProblemDto, description: 'Fetching or hashing an asset failed (audited plugin.publish_asset_fail)' })
+  publish(@Auth() auth: AuthContext, @Param('slug') slug: string, @Body() body: PublishDto, @Req() request: Request): Promise<PublishResultDto> {
+    return this.publishing.publish(auth as AuthContext & { kind: 'token' }, slug, body, clientIp(request));
+  }
+
+  @Post('yank')
+  @HttpCode(200)
+  @ApiOkResponse({ type: YankResultDto, description: 'Yanked (or un-yanked with undo: true)' })
+  @ApiForbiddenResponse({ type: ProblemDto, description: 'Needs yank:<slug> or yank:* on an owned plugin' })
+  @ApiNotFoundResponse({ type: ProblemDto })
+  yank(@Auth() auth: AuthContext, @Param('slug') slug: string, @Body() body: YankDto, @Req() request: Request): Promise<YankResultDto> {
+    return this.publishing.yank(auth as AuthContext & { kind: 'token' }, slug, body, clientIp(request));
+  }
+}

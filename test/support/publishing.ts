@@ -1,0 +1,60 @@
+import request from 'supertest';
+import { FakeForge } from './fake-forge';
+import { userWithSession } from './sessions';
+import { startTestApp, type TestApp } from './test-app';
+
+export interface PublishWorld {
+  app: TestApp;
+  forge: FakeForge;
+  /** A publisher token for a fresh user, with the given scopes. */
+  tokenFor(login: string, scopes: string[]): Promise<{ token: string; userId: string; jwt: string }>;
+  push(token: string | null, slug: string, body: Record<string, unknown>): request.Test;
+  /** Rows of the table, for "nothing else changed" assertions. */
+  count(table: 'plugin' | 'release' | 'plugin_owner'): Promise<number>;
+  audit(action?: string): Promise<{ action: string; slug: string | null; details: Record<string, unknown> }[]>;
+  close(): Promise<void>;
+}
+
+/** A registry wired to a fake GitHub-shaped forge on loopback (allow-listed for fetches). */
+export async function publishWorld(env: Record<string, string> = {}): Promise<PublishWorld> {
+  const forge = await new FakeForge().start();
+  const port = new URL(forge.url).port;
+  const app = await startTestApp({
+    FETCH_ALLOW_HOSTS: `127.0.0.1:${port}`,
+    FORGES: JSON.stringify([{ name: 'fakehub', type: 'github', webUrl: forge.url, apiUrl: `${forge.url}/api/v3` }]),
+    ...env,
+  });
+  const query = (sql: string, params: unknown[] = []) => app.database.dataSource.query(sql, params);
+  return {
+    app,
+    forge,
+    async tokenFor(login, scopes) {
+      const { user, jwt } = await userWithSession(app, login);
+      const res = await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${jwt}`).send({ name: 'ci', scopes }).expect(201);
+      return { token: res.body.token as string, userId: user.id, jwt };
+    },
+    push(token, slug, body) {
+      const req = request(app.url).post(`/api/publish/${slug}`);
+      return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
+    },
+    async count(table) {
+      return Number((await query(`SELECT count(*)::int AS n FROM ${table}`))[0].n);
+    },
+    async audit(action) {
+      return action
+        ? query('SELECT action, slug, details FROM audit_entry WHERE action = $1 ORDER BY created_at', [action])
+        : query(`SELECT action, slug, details FROM audit_entry WHERE action LIKE 'plugin.%' ORDER BY created_at`);
+    },
+    async close() {
+      await app.close();
+      await forge.stop();
+    },
+  };
+}
+
+/** A manifest in YAML with the given fields over a minimal valid base. */
+export function manifestYaml(fields: Record<string, unknown>): string {
+  return Object.entries(fields)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+    .join('\n');
+}
