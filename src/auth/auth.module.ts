@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { repositoryProvider } from '../database/repository-provider';
 import { Clock } from '../common/clock';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
@@ -19,7 +19,7 @@ import { SessionTokens } from './session-tokens';
   imports: [UsersModule, ForgesModule],
   controllers: [AuthController, OAuthController],
   providers: [
-    { provide: SessionsRepository, useFactory: (dataSource: DataSource) => new SessionsRepository(dataSource), inject: [DataSource] },
+    repositoryProvider(SessionsRepository),
     {
       provide: SessionTokens,
       useFactory: (config: AppConfig, sessions: SessionsRepository, clock: Clock) => new SessionTokens(config.sessionSecret, sessions, clock),

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
+import { repositoryProvider } from '../database/repository-provider';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
@@ -23,7 +23,7 @@ import { SigningKeyRepository } from './signing-key.repository';
   controllers: [IntegrityController],
   providers: [
     { provide: SigningKeyGenerator, useClass: RandomSigningKeyGenerator },
-    { provide: SigningKeyRepository, inject: [DataSource], useFactory: (dataSource: DataSource) => new SigningKeyRepository(dataSource) },
+    repositoryProvider(SigningKeyRepository),
     {
       provide: SigningKeyManager,
       inject: [SigningKeyRepository, APP_CONFIG, SigningKeyGenerator, Clock],

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { repositoryProvider } from '../database/repository-provider';
 import { SettingsModule } from '../settings/settings.module';
 import { KindsController } from './kinds.controller';
 import { KindsRepository } from './kinds.repository';
@@ -8,7 +8,7 @@ import { KindsService } from './kinds.service';
 @Module({
   imports: [SettingsModule],
   controllers: [KindsController],
-  providers: [{ provide: KindsRepository, useFactory: (dataSource: DataSource) => new KindsRepository(dataSource), inject: [DataSource] }, KindsService],
+  providers: [repositoryProvider(KindsRepository), KindsService],
   exports: [KindsService],
 })
 export class KindsModule {}

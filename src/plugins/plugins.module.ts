@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { repositoryProvider } from '../database/repository-provider';
 import { PluginsRepository } from './plugins.repository';
 import { ReleasesController } from './releases.controller';
 import { ReleasesRepository } from './releases.repository';
@@ -8,8 +8,8 @@ import { ReleasesService } from './releases.service';
 @Module({
   controllers: [ReleasesController],
   providers: [
-    { provide: PluginsRepository, useFactory: (dataSource: DataSource) => new PluginsRepository(dataSource), inject: [DataSource] },
-    { provide: ReleasesRepository, useFactory: (dataSource: DataSource) => new ReleasesRepository(dataSource), inject: [DataSource] },
+    repositoryProvider(PluginsRepository),
+    repositoryProvider(ReleasesRepository),
     ReleasesService,
   ],
   exports: [PluginsRepository, ReleasesRepository],

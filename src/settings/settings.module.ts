@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { repositoryProvider } from '../database/repository-provider';
 import { SettingsRepository } from './settings.repository';
 
 @Module({
-  providers: [{ provide: SettingsRepository, useFactory: (dataSource: DataSource) => new SettingsRepository(dataSource), inject: [DataSource] }],
+  providers: [repositoryProvider(SettingsRepository)],
   exports: [SettingsRepository],
 })
 export class SettingsModule {}

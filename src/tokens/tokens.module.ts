@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { repositoryProvider } from '../database/repository-provider';
 import { AuthModule } from '../auth/auth.module';
 import { PublisherTokenGuard } from './publisher-token.guard';
 import { TokensController } from './tokens.controller';
@@ -10,7 +10,7 @@ import { TokensService } from './tokens.service';
   imports: [AuthModule],
   controllers: [TokensController],
   providers: [
-    { provide: TokensRepository, useFactory: (dataSource: DataSource) => new TokensRepository(dataSource), inject: [DataSource] },
+    repositoryProvider(TokensRepository),
     TokensService,
     PublisherTokenGuard,
   ],

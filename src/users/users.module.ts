@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { repositoryProvider } from '../database/repository-provider';
 import { UsersRepository } from './users.repository';
 
 @Module({
-  providers: [{ provide: UsersRepository, useFactory: (dataSource: DataSource) => new UsersRepository(dataSource), inject: [DataSource] }],
+  providers: [repositoryProvider(UsersRepository)],
   exports: [UsersRepository],
 })
 export class UsersModule {}

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import type { IntegrityAsset } from '../../lib/integrity';
 import { PluginEntity } from './plugin.entity';
 
 /** One asset as ingested: where it came from, what was measured, and where it fits. */
@@ -16,15 +17,7 @@ export interface StoredAsset {
 export interface StoredIntegrity {
   jws: string;
   kid: string;
-  assets: {
-    name: string;
-    sha256: string;
-    size: number;
-    contentType: string;
-    arch: string;
-    os: string;
-    attestation: unknown | null;
-  }[];
+  assets: IntegrityAsset[];
 }
 
 /**

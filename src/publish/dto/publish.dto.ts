@@ -14,83 +14,42 @@ import {
   Matches,
   MaxLength,
   Min,
-  registerDecorator,
   ValidateNested,
-  type ValidationOptions,
 } from 'class-validator';
+import { Satisfies } from '../../common/validation/satisfies';
 import { MAX_MANIFEST_BYTES } from '../../lib/manifest';
 
 export const MANIFEST_SOURCES = ['plugin.yaml', 'plugin.yml', 'plugin.json', '.plugin', '.plugin.yaml', '.plugin.yml', '.plugin.json'];
 const VERSION_WITH_OPTIONAL_V = /^v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
-function MaxUtf8Bytes(max: number, options?: ValidationOptions) {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'maxUtf8Bytes',
-      target: object.constructor,
-      propertyName,
-      options,
-      validator: {
-        validate: (value: unknown) => typeof value === 'string' && Buffer.byteLength(value, 'utf8') <= max,
-        defaultMessage: () => `${propertyName}: must be at most ${max} bytes of UTF-8`,
-      },
-    });
-}
+const MaxUtf8Bytes = (max: number) =>
+  Satisfies('maxUtf8Bytes', (v) => typeof v === 'string' && Buffer.byteLength(v, 'utf8') <= max, (p) => `${p}: must be at most ${max} bytes of UTF-8`);
 
 /** Any absolute http(s) URL as WHATWG parses it; which addresses may be fetched is the fetch policy's call. */
-function IsHttpUrl(options?: ValidationOptions) {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isHttpUrl',
-      target: object.constructor,
-      propertyName,
-      options,
-      validator: {
-        validate: (value: unknown) => {
-          if (typeof value !== 'string') return false;
-          try {
-            const url = new URL(value);
-            return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-          } catch {
-            return false;
-          }
-        },
-        defaultMessage: () => `${propertyName}: must be an absolute http(s) URL`,
-      },
-    });
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
 }
+const IsHttpUrl = () => Satisfies('isHttpUrl', isHttpUrl, (p) => `${p}: must be an absolute http(s) URL`);
 
-function NoControlCharacters(options?: ValidationOptions) {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'noControlCharacters',
-      target: object.constructor,
-      propertyName,
-      options,
-      validator: {
-        validate: (value: unknown) => typeof value === 'string' && ![...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
-        defaultMessage: () => `${propertyName}: must not contain control characters`,
-      },
-    });
-}
+const NoControlCharacters = () =>
+  Satisfies(
+    'noControlCharacters',
+    (v) => typeof v === 'string' && ![...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+    (p) => `${p}: must not contain control characters`,
+  );
 
-function UniqueNames(options?: ValidationOptions) {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'uniqueNames',
-      target: object.constructor,
-      propertyName,
-      options,
-      validator: {
-        validate: (value: unknown) => {
-          if (!Array.isArray(value)) return true;
-          const names = value.map((a) => (a as { name?: unknown })?.name);
-          return new Set(names).size === names.length;
-        },
-        defaultMessage: () => `${propertyName}: asset names must be unique within a release`,
-      },
-    });
-}
+const UniqueNames = () =>
+  Satisfies(
+    'uniqueNames',
+    (v) => !Array.isArray(v) || new Set(v.map((a) => (a as { name?: unknown })?.name)).size === v.length,
+    (p) => `${p}: asset names must be unique within a release`,
+  );
 
 export class PublishAssetDto {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'tool-linux-x64.tar.gz' })

@@ -1,42 +1,30 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, Length, registerDecorator, type ValidationOptions } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, Length } from 'class-validator';
+import { Satisfies } from '../../common/validation/satisfies';
 import { parseScope } from '../../lib/scopes/scopes';
 
-function IsScope(options?: ValidationOptions) {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isScope',
-      target: object.constructor,
-      propertyName,
-      options: { each: true, ...options },
-      validator: {
-        validate: (value: unknown) => typeof value === 'string' && parseScope(value).ok,
-        defaultMessage: (args) => {
-          const parsed = parseScope(String(args?.value));
-          return `scopes: ${parsed.ok ? 'invalid scope' : parsed.message}`;
-        },
-      },
-    });
-}
+const IsScope = () =>
+  Satisfies(
+    'isScope',
+    (v) => typeof v === 'string' && parseScope(v).ok,
+    (_p, args) => {
+      const parsed = parseScope(String(args.value));
+      return `scopes: ${parsed.ok ? 'invalid scope' : parsed.message}`;
+    },
+    { each: true },
+  );
 
 /** Epoch milliseconds, an ISO 8601 string, or null. */
-function IsTimestampOrNull(options?: ValidationOptions) {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isTimestampOrNull',
-      target: object.constructor,
-      propertyName,
-      options,
-      validator: {
-        validate: (value: unknown) =>
-          value === null ||
-          value === undefined ||
-          (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) ||
-          (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value))),
-        defaultMessage: () => 'expiresAt: must be null, epoch milliseconds or an ISO 8601 timestamp',
-      },
-    });
-}
+const IsTimestampOrNull = () =>
+  Satisfies(
+    'isTimestampOrNull',
+    (v) =>
+      v === null ||
+      v === undefined ||
+      (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) ||
+      (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v))),
+    () => 'expiresAt: must be null, epoch milliseconds or an ISO 8601 timestamp',
+  );
 
 export class CreateTokenDto {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'GitHub Actions' })
