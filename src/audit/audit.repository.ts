@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { Repository } from 'typeorm';
 import { AuditEntryEntity } from './entities/audit-entry.entity';
 
 export interface AuditFilter {
@@ -13,13 +12,6 @@ export interface AuditFilter {
 @Injectable()
 export class AuditRepository {
   constructor(@InjectRepository(AuditEntryEntity) private readonly entries: Repository<AuditEntryEntity>) {}
-
-  /** Inserts through the caller's transaction when one is given, so the entry commits or rolls back with the work. */
-  async insert(entry: Omit<AuditEntryEntity, 'id' | 'createdAt'>, manager?: EntityManager): Promise<void> {
-    const repository = manager ? manager.getRepository(AuditEntryEntity) : this.entries;
-    // `details` is free-form JSON, which TypeORM's deep-partial type cannot express.
-    await repository.insert(entry as QueryDeepPartialEntity<AuditEntryEntity>);
-  }
 
   async page(filter: AuditFilter, page: number, limit: number): Promise<{ entries: AuditEntryEntity[]; total: number }> {
     const query = this.entries.createQueryBuilder('e');

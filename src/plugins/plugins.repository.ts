@@ -1,6 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { UserEntity } from '../users/entities/user.entity';
 import { PluginOwnerEntity } from './entities/plugin-owner.entity';
 import { PluginEntity } from './entities/plugin.entity';
 
@@ -30,16 +29,6 @@ export class PluginsRepository {
     return this.repo().findOneBy({ repoIdentity });
   }
 
-  async owners(pluginId: string): Promise<Pick<UserEntity, 'login' | 'instance'>[]> {
-    return this.dataSource
-      .getRepository(UserEntity)
-      .createQueryBuilder('u')
-      .innerJoin(PluginOwnerEntity, 'o', 'o.user_id = u.id')
-      .where('o.plugin_id = :pluginId', { pluginId })
-      .orderBy('o.created_at', 'ASC')
-      .select(['u.login', 'u.instance'])
-      .getMany();
-  }
 
   /** Creates the plugin and its first owner; unique constraints decide concurrent claims. */
   async insertClaimed(plugin: NewPlugin, ownerId: string, manager: EntityManager): Promise<PluginEntity> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
 import { AuditService, type AuditActor } from '../audit/audit.service';
 import { conflict, invalid } from '../common/errors/domain-error';
 import { IntegrityService } from '../integrity/integrity.service';
@@ -179,7 +179,7 @@ export class IngestService {
   }
 
   /** The SemVer-highest unyanked stable release, else the highest unyanked prerelease. */
-  async latestVersion(pluginId: string, manager: import('typeorm').EntityManager): Promise<string | null> {
+  async latestVersion(pluginId: string, manager: EntityManager): Promise<string | null> {
     const live = (await this.releases.listForPlugin(pluginId, manager)).filter((r) => !r.yankedAt).sort(bySemverDescending);
     return (live.find((r) => !r.prerelease) ?? live[0])?.version ?? null;
   }

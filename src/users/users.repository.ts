@@ -60,7 +60,4 @@ export class UsersRepository {
     return this.repo(manager).exists({ where: { role: 'admin' } });
   }
 
-  async setRole(id: string, role: UserRole): Promise<void> {
-    await this.repo().update({ id }, { role });
-  }
 }

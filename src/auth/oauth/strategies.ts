@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import { Strategy as GitHubStrategy } from 'passport-github2';
 import OAuth2Strategy, { type VerifyCallback } from 'passport-oauth2';
 import type { ForgeInstanceConfig } from '../../config/config.types';
@@ -110,5 +109,3 @@ export function strategyFor(
   }
   return new ForgeOAuth2Strategy(common, urls.userURL, onProfile);
 }
-
-export type { Request };

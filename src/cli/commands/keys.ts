@@ -32,7 +32,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // Only TypeORM and the integrity classes load here: the server's framework is never booted.
   await import('reflect-metadata');
   const { withOperatorDatabase } = await import('../operator-database');
-  const { AuditEntryEntity } = await import('../../audit/entities/audit-entry.entity');
+  const { insertAuditRecord } = await import('../../audit/audit-row');
   const { KeyEncryption } = await import('../../integrity/key-encryption');
   const { RandomSigningKeyGenerator } = await import('../../integrity/signing-key-generator');
   const { rotationAuditDetails, SigningKeyManager } = await import('../../integrity/signing-key-manager');
@@ -59,14 +59,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     const rotation = await keys.rotate(async (manager, done) => {
       // The same entry the admin route writes; the operator at the console has no user id.
-      await manager.getRepository(AuditEntryEntity).insert({
-        action: 'key.rotate',
-        actorUserId: null,
-        actorTokenId: null,
-        ip: null,
-        slug: null,
-        details: { ...rotationAuditDetails(done), via: 'cli' },
-      });
+      await insertAuditRecord(manager, { action: 'key.rotate', details: { ...rotationAuditDetails(done), via: 'cli' } });
     });
     io.stdout(`${rotation.kid}\n`);
     io.stderr(

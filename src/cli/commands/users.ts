@@ -40,7 +40,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   await import('reflect-metadata');
   const { withOperatorDatabase } = await import('../operator-database');
   const { UsersRepository } = await import('../../users/users.repository');
-  const { AuditEntryEntity } = await import('../../audit/entities/audit-entry.entity');
+  const { insertAuditRecord } = await import('../../audit/audit-row');
   return withOperatorDatabase(io, { migrate: false }, async ({ dataSource }) => {
     const users = new UsersRepository(dataSource);
     const existing = await users.findByLogin(login!, 'local');
@@ -50,10 +50,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     const user = await dataSource.transaction(async (manager) => {
       const created = await users.createLocal({ login: login!, email, role: admin ? 'admin' : 'user' }, manager);
-      await manager.getRepository(AuditEntryEntity).insert({
-        action: 'user.create',
-        details: { userId: created.id, login: created.login, role: created.role, via: 'cli' },
-      });
+      await insertAuditRecord(manager, { action: 'user.create', details: { userId: created.id, login: created.login, role: created.role, via: 'cli' } });
       return created;
     });
     io.stdout(`created ${user.role} ${user.login} (${user.id})\n`);

@@ -3,8 +3,6 @@
  * addresses only for FETCH_ALLOW_HOSTS), every hop vetted at connect time, streaming hashes.
  * Framework-free: node built-ins only.
  */
-import { fetchAndHashAsset, fetchAndHashAssets } from './asset-fetcher';
-import { fetchText } from './fetch-text';
 
 export { AssetFetchError } from './fetch-error';
 export type { AssetFetchErrorDetails, AssetFetchFailure } from './fetch-error';
@@ -19,11 +17,3 @@ export { InvalidAllowHostError, parseAllowedHost } from './address-policy';
 export type { AllowedHost } from './address-policy';
 export { USER_AGENT } from './http-exchange';
 
-/** The three operations as one value, for the ingest to take as an injectable dependency. */
-export interface AssetFetcher {
-  fetchAndHashAsset: typeof fetchAndHashAsset;
-  fetchAndHashAssets: typeof fetchAndHashAssets;
-  fetchText: typeof fetchText;
-}
-
-export const nodeAssetFetcher: AssetFetcher = { fetchAndHashAsset, fetchAndHashAssets, fetchText };
