@@ -4,9 +4,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { ProblemDetailsFilter } from './common/errors/problem.filter';
-import { requestValidationError } from './common/errors/validation';
+import { REQUEST_VALIDATOR_OPTIONS, requestValidationError } from './common/errors/validation';
+import { JSON_BODY_LIMIT_BYTES, jsonBodiesOnly } from './common/http/json-only';
 import { RouteTable } from './common/http/route-table';
 import { httpLogger, PinoLoggerService } from './common/logging/logger';
+import { requestContext } from './common/logging/request-context';
 import type { AppConfig } from './config/config.types';
 import type { DatabaseHandle } from './database/database-handle';
 import { buildOpenApiDocument, mountOpenApi } from './openapi/openapi';
@@ -21,18 +23,19 @@ export interface CreateAppOptions {
 export function configureHttp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  app.use(requestContext);
   app.use(httpLogger(logger));
-  app.useBodyParser('json', { limit: '1mb' });
+  app.use(jsonBodiesOnly);
+  app.useBodyParser('json', { limit: JSON_BODY_LIMIT_BYTES });
   app.useGlobalPipes(
     new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
+      ...REQUEST_VALIDATOR_OPTIONS,
       transform: true,
       exceptionFactory: requestValidationError,
     }),
   );
   app.useGlobalFilters(app.get(ProblemDetailsFilter));
-  mountOpenApi(app, buildOpenApiDocument(app, config.baseUrl));
+  mountOpenApi(app, buildOpenApiDocument(app));
 }
 
 /** Builds the whole HTTP application; `serve`, `start:prod` and the end-to-end tests all use it. */

@@ -14,7 +14,14 @@ import { IntegrityModule } from './integrity/integrity.module';
 import { KindsModule } from './kinds/kinds.module';
 import { PluginsModule } from './plugins/plugins.module';
 import { PublishModule } from './publish/publish.module';
+import { HomeModule } from './home/home.module';
+import { ProblemsModule } from './problems/problems.module';
+import { ProviderStatsModule } from './provider-stats/provider-stats.module';
 import { SchemasModule } from './schemas/schemas.module';
+import { CmsModule } from './cms/cms.module';
+import { RequestsModule } from './requests/requests.module';
+import { StatsModule } from './stats/stats.module';
+import { SettingsAdminModule } from './settings/settings-admin.module';
 
 @Module({})
 export class AppModule {
@@ -35,7 +42,14 @@ export class AppModule {
         PluginsModule,
         PublishModule,
         AdminModule,
+        CmsModule,
+        RequestsModule,
+        StatsModule,
+        SettingsAdminModule,
         SchemasModule,
+        ProblemsModule,
+        ProviderStatsModule,
+        HomeModule,
       ],
     };
   }

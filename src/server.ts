@@ -1,7 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import { createApp } from './app.factory';
-import { createLogger } from './common/logging/logger';
+import { join } from 'node:path';
+import { APP_VERSION } from './common/app-info';
+import { createLogger, resolveLogFormat } from './common/logging/logger';
 import { environmentWithDotenv, loadConfig, type Environment } from './config/config';
 import { ConfigError } from './config/config.error';
 import type { AppConfig } from './config/config.types';
@@ -10,14 +12,22 @@ import { openDatabase } from './database/database-handle';
 export interface RunningServer {
   app: NestExpressApplication;
   config: AppConfig;
+  logger: Logger;
   url: string;
   close(): Promise<void>;
+}
+
+/** Where the data lives, for the start banner: never a password. */
+function databaseLocation(config: AppConfig): string {
+  if (!config.databaseUrl) return `embedded PostgreSQL (PGlite) in ${join(config.dataDir, 'pg')}`;
+  const url = new URL(config.databaseUrl);
+  return `PostgreSQL at ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
 }
 
 /** Reads configuration, opens (and migrates) the database, and serves HTTP until closed. */
 export async function startServer(env: Environment, cwd: string, logger?: Logger): Promise<RunningServer> {
   const config = loadConfig(environmentWithDotenv(env, cwd), { persistSecrets: true });
-  const log = logger ?? createLogger(config.logLevel);
+  const log = logger ?? createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat));
   const database = await openDatabase(config, { embeddedMode: 'own', migrate: config.migrateOnStart });
   let app: NestExpressApplication;
   try {
@@ -29,11 +39,14 @@ export async function startServer(env: Environment, cwd: string, logger?: Logger
   }
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  log.info({ port, database: config.databaseUrl ? 'postgres' : 'embedded', dataDir: config.dataDir }, 'registry listening');
+  log.info({ port, url: config.baseUrl }, `registry ${APP_VERSION} listening on ${config.baseUrl} (port ${port})`);
+  log.info(`API reference: ${config.baseUrl}/openapi`);
+  log.info(`database: ${databaseLocation(config)}`);
   let closing: Promise<void> | null = null;
   return {
     app,
     config,
+    logger: log,
     url: `http://127.0.0.1:${port}`,
     close() {
       closing ??= (async () => {
@@ -57,11 +70,12 @@ export async function serveUntilSignalled(env: Environment, cwd: string, write: 
     }
     throw error;
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  const signal = await new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
   });
+  server.logger.info(`${signal}: finishing in-flight requests and stopping`);
   await server.close();
+  server.logger.info('stopped');
   return 0;
 }

@@ -1,9 +1,10 @@
 import { Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { type AuthContext, clientIp } from '../auth/auth-context';
 import { AdminOnly, Auth } from '../auth/auth.decorators';
 import { KeyRotationDto, SigningKeyListDto } from '../integrity/dto/signing-key.dto';
+import { ProblemDto } from '../openapi/problem.dto';
 import { AdminKeysService } from './admin-keys.service';
 
 @ApiTags('admin')
@@ -13,14 +14,22 @@ export class AdminKeysController {
   constructor(private readonly keys: AdminKeysService) {}
 
   @Get()
-  @ApiOkResponse({ type: SigningKeyListDto, description: 'Every signing key: current, previous, retired' })
+  @ApiOkResponse({ type: SigningKeyListDto, description: 'Every signing key: current, previous, draining (with the releases it still has to have re-signed), retired' })
   list(): Promise<SigningKeyListDto> {
     return this.keys.list();
   }
 
   @Post('rotate')
   @HttpCode(200)
-  @ApiOkResponse({ type: KeyRotationDto, description: 'New key current, current → previous, previous retired (audited key.rotate)' })
+  @ApiOkResponse({
+    type: KeyRotationDto,
+    description:
+      'New key current, current → previous, previous → draining (its releases are re-signed with the new key in the background, then it retires); `pending` counts those releases (audited key.rotate)',
+  })
+  @ApiConflictResponse({
+    type: ProblemDto,
+    description: 'The key displaced by the last rotation still has releases to re-sign; the problem carries `drainingKid` and `pending`',
+  })
   rotate(@Auth() auth: AuthContext, @Req() request: Request): Promise<KeyRotationDto> {
     return this.keys.rotate(auth, clientIp(request));
   }

@@ -5,11 +5,13 @@ import { AdminKeysController } from './admin-keys.controller';
 import { AdminKeysService } from './admin-keys.service';
 import { AdminAuditController } from './admin-audit.controller';
 import { AdminAuditService } from './admin-audit.service';
+import { AdminUsersController } from './admin-users.controller';
+import { AdminUsersService } from './admin-users.service';
 
-/** The operator console API. */
+/** The operator console API for what belongs to no feature module: the audit log, users and roles, keys. */
 @Module({
   imports: [AuthModule, IntegrityModule],
-  controllers: [AdminAuditController, AdminKeysController],
-  providers: [AdminAuditService, AdminKeysService],
+  controllers: [AdminAuditController, AdminKeysController, AdminUsersController],
+  providers: [AdminAuditService, AdminKeysService, AdminUsersService],
 })
 export class AdminModule {}

@@ -7,6 +7,10 @@ export interface AuditFilter {
   action?: string;
   slug?: string;
   actorUserId?: string;
+  /** Inclusive. */
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
 }
 
 @Injectable()
@@ -18,6 +22,8 @@ export class AuditRepository {
     if (filter.action) query.andWhere('e.action = :action', { action: filter.action });
     if (filter.slug) query.andWhere('e.slug = :slug', { slug: filter.slug });
     if (filter.actorUserId) query.andWhere('e.actor_user_id = :actor', { actor: filter.actorUserId });
+    if (filter.from) query.andWhere('e.created_at >= :from', { from: filter.from });
+    if (filter.to) query.andWhere('e.created_at < :to', { to: filter.to });
     const [entries, total] = await query
       .orderBy('e.created_at', 'DESC')
       .addOrderBy('e.id', 'DESC')

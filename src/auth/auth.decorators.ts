@@ -2,7 +2,7 @@ import { applyDecorators, createParamDecorator, type ExecutionContext, UseGuards
 import { ApiBearerAuth, ApiCookieAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ProblemDto } from '../openapi/problem.dto';
 import type { AuthContext, AuthenticatedRequest } from './auth-context';
-import { AdminGuard, SessionGuard } from './guards';
+import { AdminGuard, OptionalSessionGuard, SessionGuard } from './guards';
 
 /** Needs a signed-in user (cookie or bearer session JWT); the guard marks responses no-store. */
 export function SignedIn() {
@@ -31,4 +31,14 @@ export const Auth = createParamDecorator((_data: unknown, context: ExecutionCont
   const auth = context.switchToHttp().getRequest<AuthenticatedRequest>().auth;
   if (!auth) throw new Error('Auth used on a route without an auth guard');
   return auth;
+});
+
+/** Reads with the caller's session when there is one (what it adds, such as `voted`, depends on it). */
+export function OptionalSession() {
+  return applyDecorators(UseGuards(OptionalSessionGuard), ApiBearerAuth(), ApiCookieAuth());
+}
+
+/** The session an OptionalSession route found, or null for an anonymous caller. */
+export const MaybeAuth = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext | null => {
+  return context.switchToHttp().getRequest<AuthenticatedRequest>().auth ?? null;
 });

@@ -7,8 +7,9 @@ import { ForgesModule } from '../forges/forges.module';
 import { UsersModule } from '../users/users.module';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
-import { AdminGuard, SessionGuard } from './guards';
+import { AdminGuard, OptionalSessionGuard, SessionGuard } from './guards';
 import { OAuthController } from './oauth/oauth.controller';
+import { OAuthStatesRepository } from './oauth-states.repository';
 import { OAuthService } from './oauth/oauth.service';
 import { SessionService } from './session.service';
 import { SessionsRepository } from './sessions.repository';
@@ -20,6 +21,7 @@ import { SessionTokens } from './session-tokens';
   controllers: [AuthController, OAuthController],
   providers: [
     repositoryProvider(SessionsRepository),
+    repositoryProvider(OAuthStatesRepository),
     {
       provide: SessionTokens,
       useFactory: (config: AppConfig, sessions: SessionsRepository, clock: Clock) => new SessionTokens(config.sessionSecret, sessions, clock),
@@ -30,7 +32,8 @@ import { SessionTokens } from './session-tokens';
     OAuthService,
     SessionGuard,
     AdminGuard,
+    OptionalSessionGuard,
   ],
-  exports: [SessionService, SessionTokens, SessionGuard, AdminGuard, UsersModule],
+  exports: [SessionService, SessionTokens, SessionGuard, AdminGuard, OptionalSessionGuard, UsersModule],
 })
 export class AuthModule {}

@@ -1,5 +1,5 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import { forbidden } from '../common/errors/domain-error';
+import { DomainError, forbidden } from '../common/errors/domain-error';
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from './auth-context';
 import { SessionService } from './session.service';
@@ -33,6 +33,26 @@ export class AdminGuard implements CanActivate {
     const auth = await this.sessions.authenticate(request);
     if (auth.user.role !== 'admin') throw forbidden('this needs the admin role');
     request.auth = auth;
+    return true;
+  }
+}
+
+/**
+ * A session when the caller has a good one, anonymous otherwise: a public read never fails because
+ * a cookie went stale or a publisher token came along; it just reads as anonymous.
+ */
+@Injectable()
+export class OptionalSessionGuard implements CanActivate {
+  constructor(private readonly sessions: SessionService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    try {
+      request.auth = await this.sessions.authenticate(request);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      request.auth = undefined;
+    }
     return true;
   }
 }

@@ -7,6 +7,7 @@ const COMMANDS: Record<string, string> = {
   migrate: './commands/migrate',
   validate: './commands/validate',
   verify: './commands/verify',
+  publish: './commands/publish',
   keys: './commands/keys',
   users: './commands/users',
   sessions: './commands/sessions',

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       initToken: null,
       logLevel: 'info',
       migrateOnStart: true,
+      embeddedAnalyzeIntervalMs: 60_000,
     });
     expect(config.forges.map((f) => f.name)).toEqual(['github', 'gitlab', 'codeberg']);
     expect(config.keyEncryptionKey).toHaveLength(32);
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
       FETCH_ALLOW_HOSTS: 'forge.internal:8443, Mirror.local',
       MIGRATE_ON_START: '0',
       LOG_LEVEL: 'debug',
+      EMBEDDED_ANALYZE_INTERVAL_MS: '200',
     });
     expect(config.baseUrl).toBe('http://localhost:8080');
     expect(config.databaseUrl).toBe('postgres://u@db:5432/registry');
@@ -39,6 +41,7 @@ describe('loadConfig', () => {
     expect(config.hashBudgetBytes).toBe(1024);
     expect(config.fetchAllowHosts).toEqual(['forge.internal:8443', 'mirror.local']);
     expect(config.migrateOnStart).toBe(false);
+    expect(config.embeddedAnalyzeIntervalMs).toBe(200);
   });
 
   it('names every bad variable in one error', () => {
@@ -56,6 +59,7 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'loud',
         MIGRATE_ON_START: 'maybe',
         NODE_ENV: 'staging',
+        EMBEDDED_ANALYZE_INTERVAL_MS: '50',
       });
     } catch (e) {
       error = e;
@@ -66,6 +70,7 @@ describe('loadConfig', () => {
       [
         'BASE_URL',
         'DATABASE_URL',
+        'EMBEDDED_ANALYZE_INTERVAL_MS',
         'FETCH_ALLOW_HOSTS',
         'FORGES',
         'HASH_BUDGET_BYTES',
@@ -78,6 +83,13 @@ describe('loadConfig', () => {
       ].sort(),
     );
     expect((error as Error).message).not.toMatch(/short/);
+  });
+
+  it('bounds EMBEDDED_ANALYZE_INTERVAL_MS to what a timer can hold', () => {
+    for (const value of ['99', '86400001', '1e5', '60s', '-1']) {
+      expect(() => loadConfig({ EMBEDDED_ANALYZE_INTERVAL_MS: value })).toThrow(/EMBEDDED_ANALYZE_INTERVAL_MS/);
+    }
+    expect(loadConfig({ EMBEDDED_ANALYZE_INTERVAL_MS: '86400000' }).embeddedAnalyzeIntervalMs).toBe(86_400_000);
   });
 
   it('requires real secrets in production', () => {

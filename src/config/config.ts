@@ -3,12 +3,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidAllowHostError, parseAllowedHost } from '../ingest/fetch/address-policy';
 import { ConfigError, type ConfigProblem } from './config.error';
-import type { AppConfig, LogLevel } from './config.types';
+import type { AppConfig, LogFormat, LogLevel } from './config.types';
 import { DEFAULT_FORGES, parseForges } from './forges';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS: readonly LogFormat[] = ['auto', 'json', 'pretty'];
 const NODE_ENVS = ['development', 'production', 'test'] as const;
 
 /** Every variable the service reads, with its default; `.env.example` mirrors this list. */
@@ -26,7 +27,9 @@ export const CONFIG_VARIABLES = [
   'FETCH_ALLOW_HOSTS',
   'INIT_TOKEN',
   'LOG_LEVEL',
+  'LOG_FORMAT',
   'MIGRATE_ON_START',
+  'EMBEDDED_ANALYZE_INTERVAL_MS',
 ] as const;
 
 function blank(value: string | undefined): value is undefined {
@@ -161,11 +164,28 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     else logLevel = env.LOG_LEVEL!.trim() as LogLevel;
   }
 
+  // `auto` picks at start: readable lines on a terminal, JSON lines otherwise (files, collectors).
+  let logFormat: LogFormat = isProduction ? 'json' : 'auto';
+  if (!blank(env.LOG_FORMAT)) {
+    const value = env.LOG_FORMAT!.trim();
+    if (!LOG_FORMATS.includes(value as LogFormat)) bad('LOG_FORMAT', `must be one of ${LOG_FORMATS.join(', ')}`);
+    else logFormat = value as LogFormat;
+  }
+
   let migrateOnStart = true;
   if (!blank(env.MIGRATE_ON_START)) {
     const parsed = parseBoolean(env.MIGRATE_ON_START!);
     if (parsed === null) bad('MIGRATE_ON_START', 'must be a boolean (1/0, true/false)');
     else migrateOnStart = parsed;
+  }
+
+  let embeddedAnalyzeIntervalMs = 60_000;
+  if (!blank(env.EMBEDDED_ANALYZE_INTERVAL_MS)) {
+    embeddedAnalyzeIntervalMs = Number(env.EMBEDDED_ANALYZE_INTERVAL_MS);
+    // Node timers hold at most 2^31-1 ms; a longer delay would silently become 1 ms.
+    if (!/^\d+$/.test(env.EMBEDDED_ANALYZE_INTERVAL_MS!.trim()) || embeddedAnalyzeIntervalMs < 100 || embeddedAnalyzeIntervalMs > 86_400_000) {
+      bad('EMBEDDED_ANALYZE_INTERVAL_MS', 'must be an integer number of milliseconds from 100 to 86400000');
+    }
   }
 
   if (problems.length) throw new ConfigError(problems);
@@ -197,7 +217,9 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     fetchAllowHosts: Object.freeze(fetchAllowHosts),
     initToken,
     logLevel,
+    logFormat,
     migrateOnStart,
+    embeddedAnalyzeIntervalMs,
   });
 }
 

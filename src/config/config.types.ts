@@ -1,16 +1,9 @@
-export type ForgeType = 'github' | 'gitlab' | 'gitea';
+import type { ForgeInstanceConfig } from '../lib/forge/types';
 
-export interface ForgeInstanceConfig {
-  readonly name: string;
-  readonly type: ForgeType;
-  readonly webUrl: string;
-  readonly apiUrl: string;
-  readonly clientId?: string;
-  readonly clientSecret?: string;
-  readonly token?: string;
-}
+export type { ForgeInstanceConfig, ForgeType } from '../lib/forge/types';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export interface AppConfig {
   readonly nodeEnv: 'development' | 'production' | 'test';
@@ -31,5 +24,9 @@ export interface AppConfig {
   readonly fetchAllowHosts: readonly string[];
   readonly initToken: string | null;
   readonly logLevel: LogLevel;
+  /** `auto`: pretty on a terminal, JSON lines otherwise (production defaults to json). */
+  readonly logFormat: LogFormat;
   readonly migrateOnStart: boolean;
+  /** How often the embedded engine refreshes planner statistics (ANALYZE); unused on PostgreSQL. */
+  readonly embeddedAnalyzeIntervalMs: number;
 }

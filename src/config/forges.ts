@@ -1,4 +1,4 @@
-import type { ForgeInstanceConfig, ForgeType } from './config.types';
+import { FORGE_TYPES, type ForgeInstanceConfig, type ForgeType } from '../lib/forge/types';
 
 export const DEFAULT_FORGES: readonly ForgeInstanceConfig[] = [
   { name: 'github', type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com' },
@@ -6,7 +6,6 @@ export const DEFAULT_FORGES: readonly ForgeInstanceConfig[] = [
   { name: 'codeberg', type: 'gitea', webUrl: 'https://codeberg.org', apiUrl: 'https://codeberg.org/api/v1' },
 ];
 
-const FORGE_TYPES: readonly ForgeType[] = ['github', 'gitlab', 'gitea'];
 const NAME_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
 
 function httpUrl(value: unknown): string | null {

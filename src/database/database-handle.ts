@@ -20,7 +20,11 @@ export interface OpenDatabaseOptions {
 export async function openDatabase(config: AppConfig, options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   const embedded = config.databaseUrl
     ? null
-    : await openEmbeddedDatabase({ dataDir: config.dataDir, mode: options.embeddedMode });
+    : await openEmbeddedDatabase({
+        dataDir: config.dataDir,
+        mode: options.embeddedMode,
+        analyzeIntervalMs: config.embeddedAnalyzeIntervalMs,
+      });
   const dataSource = new DataSource(
     dataSourceOptions(config.databaseUrl ? { url: config.databaseUrl } : { embedded: embedded!.target }),
   );

@@ -6,13 +6,15 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  */
 export class BootstrapToken {
   private digest: Buffer | null = null;
+  /** True when the operator fixed it with INIT_TOKEN; such a token is never logged. */
+  readonly configured: boolean;
+  readonly value: string;
 
   constructor(fixed: string | null) {
+    this.configured = fixed !== null;
     this.value = fixed ?? randomBytes(24).toString('base64url');
     this.digest = createHash('sha256').update(this.value).digest();
   }
-
-  readonly value: string;
 
   matches(candidate: string | null): boolean {
     if (!candidate || !this.digest) return false;

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { SessionTokens } from '../auth/session-tokens';
 import { DomainError, gone } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
-import { SettingsRepository } from '../settings/settings.repository';
+import { SettingsService } from '../settings/settings.service';
 import { UsersRepository } from '../users/users.repository';
 import { toUserDto } from '../users/users.mapper';
 import type { SessionIssuedDto } from '../auth/dto/session-issued.dto';
@@ -25,7 +25,7 @@ export class InitService implements OnApplicationBootstrap {
     private readonly dataSource: DataSource,
     private readonly users: UsersRepository,
     private readonly sessions: SessionTokens,
-    private readonly settings: SettingsRepository,
+    private readonly settings: SettingsService,
     private readonly audit: AuditService,
   ) {
     this.token = new BootstrapToken(config.initToken);
@@ -36,29 +36,35 @@ export class InitService implements OnApplicationBootstrap {
       this.token.retire();
       return;
     }
-    // Logged once, deliberately: the operator needs it to open the wizard.
-    this.logger.warn(`no admin yet: open the install wizard with bootstrap token ${this.token.value}`);
+    // A configured INIT_TOKEN already sits in the operator's environment: repeating it would only
+    // copy a secret into log storage. A generated one is logged once, or nobody could use it.
+    if (this.token.configured) this.logger.warn('install wizard open: use the configured INIT_TOKEN');
+    else this.logger.warn(`install wizard open: use bootstrap token ${this.token.value} (generated at this start)`);
   }
 
   async status(): Promise<InitStatusDto> {
     return { initialized: await this.users.anyAdmin() };
   }
 
-  /** Closed (410) takes precedence over a wrong token (401): once set up, nothing here works. */
-  private async assertOpen(bearer: string | null): Promise<void> {
-    if (await this.users.anyAdmin()) {
-      this.token.retire();
-      throw gone('the registry is already set up; the install wizard is closed');
-    }
-    if (!this.token.matches(bearer)) throw new DomainError('unauthorized', 'bad-bootstrap-token', 'the bootstrap token is missing or wrong');
+  /**
+   * Every wizard call runs in a transaction behind one advisory lock, and checks "closed" (410)
+   * before the token (401) there: a request in flight while another creates the admin waits for
+   * that commit and then hears 410, never a 401 from a token retired under it.
+   */
+  private async inOpenWizard<T>(bearer: string | null, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1)', [WIZARD_LOCK_KEY]);
+      if (await this.users.anyAdmin(manager)) {
+        this.token.retire();
+        throw gone('the registry is already set up; the install wizard is closed');
+      }
+      if (!this.token.matches(bearer)) throw new DomainError('unauthorized', 'bad-bootstrap-token', 'the bootstrap token is missing or wrong');
+      return work(manager);
+    });
   }
 
   async createAdmin(bearer: string | null, input: CreateAdminDto, ip: string | null): Promise<SessionIssuedDto> {
-    await this.assertOpen(bearer);
-    const result = await this.dataSource.transaction(async (manager) => {
-      // Two wizard submissions at once: the lock makes the second see the first admin.
-      await manager.query('SELECT pg_advisory_xact_lock($1)', [WIZARD_LOCK_KEY]);
-      if (await this.users.anyAdmin(manager)) throw gone('the registry is already set up; the install wizard is closed');
+    const result = await this.inOpenWizard(bearer, async (manager) => {
       const user = await this.users.createLocal({ login: input.login, email: input.email ?? null, role: 'admin' }, manager);
       await this.audit.record({ action: 'user.create', actor: { userId: null, ip }, details: { userId: user.id, login: user.login, role: 'admin', via: 'install-wizard' } }, manager);
       const session = await this.sessions.issue(user.id, manager);
@@ -69,12 +75,9 @@ export class InitService implements OnApplicationBootstrap {
   }
 
   async putSettings(bearer: string | null, input: InitSettingsDto): Promise<InitSettingsResultDto> {
-    await this.assertOpen(bearer);
-    if (input.siteName !== undefined) await this.settings.set('site.name', input.siteName);
-    if (input.baseUrl !== undefined) await this.settings.set('site.base_url', input.baseUrl.replace(/\/+$/, ''));
-    return {
-      siteName: (await this.settings.get<string>('site.name')) ?? null,
-      baseUrl: (await this.settings.get<string>('site.base_url')) ?? null,
-    };
+    await this.inOpenWizard(bearer, async (manager) => {
+      if (input.siteName !== undefined) await this.settings.write('site.name', input.siteName, manager);
+    });
+    return { siteName: await this.settings.get('site.name') };
   }
 }

@@ -14,9 +14,9 @@ export class IntegrityController {
   @ApiOperation({
     summary: 'The key set releases are signed with',
     description:
-      'The current Ed25519 key, then the previous one. Clients cache it and refresh once when a release names an unknown kid.',
+      'The current Ed25519 key, then the previous one, then (while its releases are re-signed after a rotation) the key being drained. Clients cache it and refresh once when a release names an unknown kid.',
   })
-  @ApiOkResponse({ type: KeySetDto, description: 'The key set (JWKS): current key first, then previous.' })
+  @ApiOkResponse({ type: KeySetDto, description: 'The key set (JWKS): current key first, then previous, then a draining key (at most three).' })
   async keySet(): Promise<KeySetDto> {
     return toKeySetDto(await this.integrity.keySet());
   }

@@ -10,21 +10,24 @@ describe('integrity mapper', () => {
     expect(JSON.stringify(dto)).not.toContain(RFC8037_PRIVATE_JWK.d);
   });
 
-  it('lists signing keys with epoch-millisecond times and no key material', () => {
+  it('lists signing keys with epoch-millisecond times, re-signing counts and no key material', () => {
     const createdAt = new Date('2026-01-02T03:04:05.000Z');
+    const times = { createdAt, demotedAt: createdAt, drainingAt: createdAt, drainedAt: null };
     const dto = toSigningKeyListDto([
-      { kid: 'k1', state: 'retired', publicJwk: keyA.jwk, createdAt, demotedAt: createdAt, retiredAt: new Date(createdAt.getTime() + 1) },
-      { kid: 'k2', state: 'current', publicJwk: keyB.jwk, createdAt, demotedAt: null, retiredAt: null },
+      { kid: 'k1', state: 'retired', publicJwk: keyA.jwk, ...times, retiredAt: new Date(createdAt.getTime() + 1), pending: 0, failed: 1, resigned: 7 },
+      { kid: 'k2', state: 'draining', publicJwk: keyB.jwk, ...times, retiredAt: null, pending: 3, failed: 0, resigned: 2 },
     ]);
     expect(dto).toEqual({
       keys: [
-        { kid: 'k1', state: 'retired', createdAt: createdAt.getTime(), retiredAt: createdAt.getTime() + 1 },
-        { kid: 'k2', state: 'current', createdAt: createdAt.getTime(), retiredAt: null },
+        { kid: 'k1', state: 'retired', createdAt: createdAt.getTime(), retiredAt: createdAt.getTime() + 1, pending: 0, failed: 1, resigned: 7 },
+        { kid: 'k2', state: 'draining', createdAt: createdAt.getTime(), retiredAt: null, pending: 3, failed: 0, resigned: 2 },
       ],
     });
+    expect(JSON.stringify(dto)).not.toContain(keyA.jwk.x);
   });
 
   it('maps a rotation', () => {
-    expect(toKeyRotationDto({ kid: 'n', previousKid: 'p', retiredKid: null })).toEqual({ kid: 'n', previousKid: 'p', retiredKid: null });
+    const rotation = { kid: 'n', previousKid: 'c', drainingKid: 'p', retiredKids: ['d'], pending: 4 };
+    expect(toKeyRotationDto(rotation)).toEqual({ kid: 'n', previousKid: 'c', drainingKid: 'p', retiredKids: ['d'], pending: 4 });
   });
 });

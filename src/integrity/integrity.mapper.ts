@@ -13,7 +13,15 @@ export function toKeySetDto(keySet: KeySet): KeySetDto {
 }
 
 export function toSigningKeyDto(key: SigningKeyInfo): SigningKeyDto {
-  return { kid: key.kid, state: key.state, createdAt: key.createdAt.getTime(), retiredAt: key.retiredAt?.getTime() ?? null };
+  return {
+    kid: key.kid,
+    state: key.state,
+    createdAt: key.createdAt.getTime(),
+    retiredAt: key.retiredAt?.getTime() ?? null,
+    pending: key.pending,
+    failed: key.failed,
+    resigned: key.resigned,
+  };
 }
 
 export function toSigningKeyListDto(keys: readonly SigningKeyInfo[]): SigningKeyListDto {
@@ -21,5 +29,11 @@ export function toSigningKeyListDto(keys: readonly SigningKeyInfo[]): SigningKey
 }
 
 export function toKeyRotationDto(rotation: KeyRotation): KeyRotationDto {
-  return { kid: rotation.kid, previousKid: rotation.previousKid, retiredKid: rotation.retiredKid };
+  return {
+    kid: rotation.kid,
+    previousKid: rotation.previousKid,
+    drainingKid: rotation.drainingKid,
+    retiredKids: [...rotation.retiredKids],
+    pending: rotation.pending,
+  };
 }

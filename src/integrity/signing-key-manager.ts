@@ -3,6 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { exportPrivateKeyPkcs8, importPrivateKeyPkcs8, publicJwkFromKeyObject, type PublicJwk } from '../lib/integrity';
 import type { SigningKeyEntity } from './entities/signing-key.entity';
 import { type KeyEncryption, SigningKeyDecryptionError } from './key-encryption';
+import { KeyDrainPendingError, retireDrainedKey } from './key-drain';
+import type { ReleaseSignaturesRepository } from './release-signatures.repository';
 import type { SigningKeyGenerator } from './signing-key-generator';
 import type { NewSigningKeyRow, SigningKeyRepository } from './signing-key.repository';
 import type { EnsuredKey, KeyRotation, SigningKeyInfo } from './signing-key.types';
@@ -12,7 +14,13 @@ export type RotationAudit = (manager: EntityManager, rotation: KeyRotation) => P
 
 /** The `key.rotate` audit entry's details, the same from the admin route and the CLI. */
 export function rotationAuditDetails(rotation: KeyRotation): Record<string, unknown> {
-  return { newKid: rotation.kid, previousKid: rotation.previousKid, retiredKid: rotation.retiredKid };
+  return {
+    newKid: rotation.kid,
+    previousKid: rotation.previousKid,
+    drainingKid: rotation.drainingKid,
+    retiredKids: rotation.retiredKids,
+    pending: rotation.pending,
+  };
 }
 
 export interface SigningKey {
@@ -20,18 +28,23 @@ export interface SigningKey {
   privateKey: KeyObject;
 }
 
-function publicJwk(row: Pick<SigningKeyEntity, 'kid' | 'publicX'>): PublicJwk {
+export function publicJwkOf(row: Pick<SigningKeyEntity, 'kid' | 'publicX'>): PublicJwk {
   return { kid: row.kid, kty: 'OKP', crv: 'Ed25519', x: row.publicX, alg: 'EdDSA', use: 'sig' };
 }
 
-function toInfo(row: SigningKeyEntity): SigningKeyInfo {
+function toInfo(row: SigningKeyEntity, counts: { pending: Map<string, number>; failed: Map<string, number> }): SigningKeyInfo {
   return {
     kid: row.kid,
     state: row.state,
-    publicJwk: publicJwk(row),
+    publicJwk: publicJwkOf(row),
     createdAt: row.createdAt,
     demotedAt: row.demotedAt,
+    drainingAt: row.drainingAt,
+    drainedAt: row.drainedAt,
     retiredAt: row.retiredAt,
+    pending: counts.pending.get(row.kid) ?? 0,
+    failed: counts.failed.get(row.kid) ?? 0,
+    resigned: row.resignedCount,
   };
 }
 
@@ -46,6 +59,7 @@ function toInfo(row: SigningKeyEntity): SigningKeyInfo {
 export class SigningKeyManager {
   constructor(
     private readonly repository: SigningKeyRepository,
+    private readonly signatures: ReleaseSignaturesRepository,
     private readonly encryption: KeyEncryption,
     private readonly generator: SigningKeyGenerator,
     private readonly now: () => Date = () => new Date(),
@@ -74,9 +88,13 @@ export class SigningKeyManager {
   }
 
   /**
-   * One transaction: a new key becomes current, the current key becomes previous, the previous
-   * key retires (leaving the key set, its private key wiped), and `audit` records it. Concurrent
-   * rotations queue on the advisory lock; the partial unique indexes are the backstop.
+   * One transaction: a new key becomes current, the current key becomes previous, and the previous
+   * key starts draining: it stays in the key set while the releases it signed are re-signed with
+   * the new key, and retires once none is left (a previous key that signed nothing retires at
+   * once). A draining key with nothing left to re-sign retires here; one that still has releases
+   * makes the rotation fail with KeyDrainPendingError, so the key set never holds more than three
+   * keys and no release is stranded. `audit` records the rotation in the same transaction.
+   * Concurrent rotations queue on the advisory lock; the partial unique indexes are the backstop.
    */
   async rotate(audit?: RotationAudit): Promise<KeyRotation> {
     const row = this.newKey();
@@ -86,42 +104,70 @@ export class SigningKeyManager {
       const published = await this.repository.findPublishedForUpdate(em);
       const current = published.find((key) => key.state === 'current') ?? null;
       const previous = published.find((key) => key.state === 'previous') ?? null;
+      const draining = published.find((key) => key.state === 'draining') ?? null;
       const at = row.createdAt;
-      if (previous) await this.repository.retire(em, previous.kid, at);
+      const retiredKids: string[] = [];
+
+      if (draining) {
+        const left = await this.signatures.pendingCount(draining.kid, em);
+        if (left > 0) throw new KeyDrainPendingError(draining.kid, left);
+        const repositories = { keys: this.repository, signatures: this.signatures };
+        await retireDrainedKey(em, repositories, draining, { at, currentKid: current?.kid ?? null, via: 'rotation' });
+        retiredKids.push(draining.kid);
+      }
+      let pending = 0;
+      if (previous) {
+        pending = await this.signatures.pendingCount(previous.kid, em);
+        if (pending > 0) await this.repository.startDraining(em, previous.kid, at);
+        else {
+          await this.repository.retire(em, previous.kid, 'previous', at);
+          retiredKids.push(previous.kid);
+        }
+      }
       if (current) await this.repository.demote(em, current.kid, at);
       await this.repository.insertCurrent(em, row);
-      const rotation: KeyRotation = { kid: row.kid, previousKid: current?.kid ?? null, retiredKid: previous?.kid ?? null };
+      const rotation: KeyRotation = {
+        kid: row.kid,
+        previousKid: current?.kid ?? null,
+        drainingKid: previous && pending > 0 ? previous.kid : null,
+        retiredKids,
+        pending,
+      };
       if (audit) await audit(em, rotation);
       return rotation;
     });
   }
 
-  /** Every key: current, previous, then retired keys newest first. */
+  /** Every key: current, previous, draining, then retired keys newest first, with re-signing counts. */
   async list(manager?: EntityManager): Promise<SigningKeyInfo[]> {
-    return (await this.repository.findAll(manager)).map(toInfo);
+    const rows = await this.repository.findAll(manager);
+    const resignable = rows.filter((row) => row.state === 'draining' || row.state === 'retired').map((row) => row.kid);
+    const counts = {
+      pending: await this.signatures.pendingCounts(resignable, manager),
+      failed: await this.signatures.failureCounts(resignable, manager),
+    };
+    return rows.map((row) => toInfo(row, counts));
   }
 
-  /** The published public keys: current first, then previous. Never private members. */
+  /** The published public keys: current first, then previous, then the draining key. Never private members. */
   async publishedKeys(manager?: EntityManager): Promise<PublicJwk[]> {
-    return (await this.repository.findPublished(manager)).map(publicJwk);
+    return (await this.repository.findPublished(manager)).map(publicJwkOf);
   }
 
   /**
    * The current key, read from the database and decrypted for this one signing, so a signature is
    * always made with a key that is current (or, if a rotation commits meanwhile, previous): both
-   * are in the key set. Creates the first key if none exists yet.
+   * are in the key set. Creates the first key if none exists yet, unless `create` is false.
    */
-  async signingKey(manager?: EntityManager): Promise<SigningKey> {
-    let row = await this.repository.findCurrent(manager);
-    if (!row) {
+  async signingKey(manager?: EntityManager, options: { create?: boolean } = {}): Promise<SigningKey> {
+    let row = await this.repository.findCurrentWithPrivateKey(manager);
+    if (!row && options.create !== false) {
       await this.ensureCurrentKey(manager);
-      row = await this.repository.findCurrent(manager);
+      row = await this.repository.findCurrentWithPrivateKey(manager);
     }
     if (!row) throw new Error('no current signing key');
-    if (!row.privateKeyCiphertext || !row.privateKeyIv || !row.privateKeyTag) {
-      throw new SigningKeyDecryptionError(row.kid, 'the stored private key is missing');
-    }
-    const der = this.encryption.open({ ciphertext: row.privateKeyCiphertext, iv: row.privateKeyIv, tag: row.privateKeyTag }, row.kid);
+    if (!row.sealed) throw new SigningKeyDecryptionError(row.kid, 'the stored private key is missing');
+    const der = this.encryption.open(row.sealed, row.kid);
     let privateKey: KeyObject;
     try {
       privateKey = importPrivateKeyPkcs8(der);

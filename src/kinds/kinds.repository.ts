@@ -1,14 +1,51 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { KindEntity } from './entities/kind.entity';
 
+export type KindFields = Pick<KindEntity, 'label' | 'description' | 'enabled' | 'extensionFields'>;
+
+/** Every query on kinds. */
 export class KindsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  private repo(manager?: EntityManager) {
+    return (manager ?? this.dataSource.manager).getRepository(KindEntity);
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
   all(): Promise<KindEntity[]> {
-    return this.dataSource.getRepository(KindEntity).find({ order: { key: 'ASC' } });
+    return this.repo().find({ order: { key: 'ASC' } });
   }
 
   enabled(): Promise<KindEntity[]> {
-    return this.dataSource.getRepository(KindEntity).find({ where: { enabled: true }, order: { key: 'ASC' } });
+    return this.repo().find({ where: { enabled: true }, order: { key: 'ASC' } });
+  }
+
+  /** The kind, its row locked until the transaction ends so concurrent edits queue. */
+  findForUpdate(key: string, manager: EntityManager): Promise<KindEntity | null> {
+    return this.repo(manager).findOne({ where: { key }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Inserts unless the key exists; returns null when it does (the primary key decides races). */
+  async insert(key: string, fields: KindFields, manager: EntityManager): Promise<KindEntity | null> {
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO kind (key, label, description, enabled, extension_fields) VALUES ($1, $2, $3, $4, $5::jsonb)
+       ON CONFLICT (key) DO NOTHING RETURNING key`,
+      [key, fields.label, fields.description, fields.enabled, JSON.stringify(fields.extensionFields)],
+    );
+    return rows.length ? this.repo(manager).findOneByOrFail({ key }) : null;
+  }
+
+  async update(key: string, fields: KindFields, manager: EntityManager): Promise<KindEntity> {
+    // jsonb columns are free-form JSON, which TypeORM's deep-partial type cannot express.
+    await this.repo(manager).update({ key }, fields as QueryDeepPartialEntity<KindEntity>);
+    return this.repo(manager).findOneByOrFail({ key });
+  }
+
+  async delete(key: string, manager: EntityManager): Promise<void> {
+    await this.repo(manager).delete({ key });
   }
 }

@@ -1,16 +1,18 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { APP_VERSION } from '../common/app-info';
 import { ProblemDto, ProblemFieldErrorDto } from './problem.dto';
 
-export function buildOpenApiDocument(app: INestApplication, baseUrl: string): OpenAPIObject {
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Plugin Registry')
     .setDescription(
       'Public catalogue, CI publishing, release webhooks, signed release integrity and the admin surface. ' +
         'Every error is RFC 9457 application/problem+json (schema ProblemDto).',
     )
-    .setVersion('0.1.0')
-    .addServer(baseUrl)
+    .setVersion(APP_VERSION)
+    // Relative, so "Try it out" works from whatever host name the server is reached by.
+    .addServer('/')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Session JWT or publisher token' })
     .addCookieAuth('registry_session')
     .build();

@@ -1,17 +1,34 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { repositoryProvider } from '../database/repository-provider';
+import { AdminPluginsController } from './admin-plugins.controller';
+import { AdminPluginsService } from './admin-plugins.service';
+import { CatalogueRepository } from './catalogue.repository';
+import { CatalogueService } from './catalogue.service';
+import { LatestController } from './latest.controller';
+import { LatestService } from './latest.service';
+import { PluginDetailService } from './plugin-detail.service';
+import { PluginsController } from './plugins.controller';
 import { PluginsRepository } from './plugins.repository';
+import { ReleaseReadmesRepository } from './release-readmes.repository';
 import { ReleasesController } from './releases.controller';
 import { ReleasesRepository } from './releases.repository';
 import { ReleasesService } from './releases.service';
 
 @Module({
-  controllers: [ReleasesController],
+  imports: [AuthModule],
+  controllers: [ReleasesController, LatestController, PluginsController, AdminPluginsController],
   providers: [
     repositoryProvider(PluginsRepository),
     repositoryProvider(ReleasesRepository),
+    repositoryProvider(ReleaseReadmesRepository),
+    repositoryProvider(CatalogueRepository),
     ReleasesService,
+    LatestService,
+    PluginDetailService,
+    CatalogueService,
+    AdminPluginsService,
   ],
-  exports: [PluginsRepository, ReleasesRepository],
+  exports: [PluginsRepository, ReleasesRepository, ReleaseReadmesRepository],
 })
 export class PluginsModule {}

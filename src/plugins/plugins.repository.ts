@@ -3,10 +3,10 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { PluginOwnerEntity } from './entities/plugin-owner.entity';
 import { PluginEntity } from './entities/plugin.entity';
 
-export type NewPlugin = Pick<PluginEntity, 'slug' | 'name' | 'repoUrl' | 'repoIdentity'>;
+export type NewPlugin = Pick<PluginEntity, 'slug' | 'name' | 'repoUrl' | 'repoIdentity' | 'repoVerified'>;
 export type PluginCatalogueFields = Pick<
   PluginEntity,
-  'name' | 'description' | 'category' | 'kind' | 'tags' | 'license' | 'icon' | 'metadata' | 'extensions' | 'latestVersion' | 'latestReleaseAt'
+  'name' | 'description' | 'category' | 'kind' | 'tags' | 'license' | 'icon' | 'metadata' | 'extensions' | 'latestVersion' | 'latestPrerelease' | 'latestReleaseAt'
 >;
 
 /** Every query on plugins and their owners. */
@@ -21,14 +21,26 @@ export class PluginsRepository {
     return this.repo(manager).findOneBy({ slug });
   }
 
-  async isOwner(pluginId: string, userId: string): Promise<boolean> {
-    return this.dataSource.getRepository(PluginOwnerEntity).exists({ where: { pluginId, userId } });
+  findById(id: string, manager?: EntityManager): Promise<PluginEntity | null> {
+    return this.repo(manager).findOneBy({ id });
   }
 
-  findByRepoIdentity(repoIdentity: string): Promise<PluginEntity | null> {
-    return this.repo().findOneBy({ repoIdentity });
+  async isOwner(pluginId: string, userId: string, manager?: EntityManager): Promise<boolean> {
+    return (manager ?? this.dataSource.manager).getRepository(PluginOwnerEntity).exists({ where: { pluginId, userId } });
   }
 
+  /**
+   * Whether the user owns the plugin, holding the ownership row until the transaction ends, so a
+   * transfer that removes it waits for the release being recorded (and vice versa).
+   */
+  async isOwnerLocked(pluginId: string, userId: string, manager: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await manager.query('SELECT 1 FROM plugin_owner WHERE plugin_id = $1 AND user_id = $2 FOR SHARE', [pluginId, userId]);
+    return rows.length > 0;
+  }
+
+  findByRepoIdentity(repoIdentity: string, manager?: EntityManager): Promise<PluginEntity | null> {
+    return this.repo(manager).findOneBy({ repoIdentity });
+  }
 
   /** Creates the plugin and its first owner; unique constraints decide concurrent claims. */
   async insertClaimed(plugin: NewPlugin, ownerId: string, manager: EntityManager): Promise<PluginEntity> {
@@ -38,11 +50,51 @@ export class PluginsRepository {
     return saved;
   }
 
-  async updateCatalogue(pluginId: string, fields: Partial<PluginCatalogueFields>, manager: EntityManager): Promise<void> {
-    await this.repo(manager).update({ id: pluginId }, fields as QueryDeepPartialEntity<PluginEntity>);
+  /** Owners with who they are, oldest first. */
+  async owners(pluginId: string, manager?: EntityManager): Promise<{ userId: string; login: string; instance: string }[]> {
+    const rows: { user_id: string; login: string; instance: string }[] = await (manager ?? this.dataSource.manager).query(
+      `SELECT o.user_id, u.login, u.instance FROM plugin_owner o JOIN user_account u ON u.id = o.user_id WHERE o.plugin_id = $1 ORDER BY o.created_at, u.login`,
+      [pluginId],
+    );
+    return rows.map((row) => ({ userId: row.user_id, login: row.login, instance: row.instance }));
   }
 
-  async countDownload(pluginId: string): Promise<void> {
-    await this.repo().increment({ id: pluginId }, 'downloads', 1);
+  /** The plugin's row, locked until the transaction ends, so admin changes to it queue. */
+  findBySlugForUpdate(slug: string, manager: EntityManager): Promise<PluginEntity | null> {
+    return this.repo(manager).findOne({ where: { slug }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /**
+   * Locks the plugin's ownership rows until the transaction ends. Owner changes lock these and not
+   * the plugin row: a publish holds its owner row and then writes the plugin row, so taking the
+   * two in the other order could deadlock with it.
+   */
+  async lockOwners(pluginId: string, manager: EntityManager): Promise<void> {
+    await manager.query('SELECT 1 FROM plugin_owner WHERE plugin_id = $1 FOR UPDATE', [pluginId]);
+  }
+
+  async setVerified(pluginId: string, verifiedAt: Date | null, verifiedBy: string | null, manager: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id: pluginId }, { verifiedAt, verifiedBy });
+  }
+
+  async setFeatured(pluginId: string, featured: boolean, manager: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id: pluginId }, { featured });
+  }
+
+  async addOwners(pluginId: string, userIds: readonly string[], manager: EntityManager): Promise<void> {
+    if (userIds.length === 0) return;
+    await manager.query(
+      `INSERT INTO plugin_owner (plugin_id, user_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING`,
+      [pluginId, [...userIds]],
+    );
+  }
+
+  async removeOwners(pluginId: string, userIds: readonly string[], manager: EntityManager): Promise<void> {
+    if (userIds.length === 0) return;
+    await manager.query(`DELETE FROM plugin_owner WHERE plugin_id = $1 AND user_id = ANY($2::uuid[])`, [pluginId, [...userIds]]);
+  }
+
+  async updateCatalogue(pluginId: string, fields: Partial<PluginCatalogueFields>, manager: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id: pluginId }, fields as QueryDeepPartialEntity<PluginEntity>);
   }
 }

@@ -9,13 +9,22 @@ export function toReleaseDto(release: ReleaseEntity, slug: string, baseUrl: stri
   return {
     slug,
     version: release.version,
-    assets: release.assets.map((a) => ({ name: a.name, url: assetDownloadUrl(baseUrl, slug, release.version, a.name), size: a.size })),
-    ...(release.integrity ? { integrity: { jws: release.integrity.jws, assets: release.integrity.assets } } : {}),
+    assets: release.assets.map((a) => ({ name: a.name, url: assetDownloadUrl(baseUrl, slug, release.version, a.name), size: a.size, hashed: a.hashed })),
+    ...(release.integrity
+      ? {
+          integrity: {
+            jws: release.integrity.jws,
+            // Every signed asset carries the release's attestation (spec); it is stored once.
+            assets: release.integrity.assets.map((a) => ({ ...a, hashed: true, attestation: release.attestation ?? null })),
+          },
+        }
+      : {}),
     yanked: release.yankedAt !== null,
     yankReason: release.yankReason,
     prerelease: release.prerelease,
     minRuntimeVersion: release.minRuntimeVersion,
     manifestSha256: release.manifestSha256,
+    downloads: Number(release.downloads),
     createdAt: release.createdAt.getTime(),
   };
 }

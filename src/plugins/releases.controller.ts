@@ -1,7 +1,7 @@
-import { Controller, Get, Header, Param, Redirect } from '@nestjs/common';
+import { Controller, Get, Head, Header, Param, Query, Redirect } from '@nestjs/common';
 import { ApiFoundResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { ProblemDto } from '../openapi/problem.dto';
-import { ReleaseDto } from './dto/release.dto';
+import { LatestReleaseQueryDto, ReleaseDto } from './dto/release.dto';
 import { ReleasesService } from './releases.service';
 
 @ApiTags('releases')
@@ -11,10 +11,10 @@ export class ReleasesController {
 
   @Get('latest')
   @Header('Cache-Control', 'public, max-age=60')
-  @ApiOkResponse({ type: ReleaseDto, description: 'The SemVer-highest release that is neither yanked nor a prerelease' })
+  @ApiOkResponse({ type: ReleaseDto, description: 'The SemVer-highest release that is not yanked and, unless prerelease=1, not a prerelease' })
   @ApiNotFoundResponse({ type: ProblemDto })
-  latest(@Param('slug') slug: string): Promise<ReleaseDto> {
-    return this.releases.latest(slug);
+  latest(@Param('slug') slug: string, @Query() query: LatestReleaseQueryDto): Promise<ReleaseDto> {
+    return this.releases.latest(slug, query.prerelease === '1');
   }
 
   @Get(':version')
@@ -35,11 +35,20 @@ export class ReleasesController {
     return this.releases.manifest(slug, version);
   }
 
+  // Declared before the GET route, which Express would otherwise also answer HEAD with.
+  @Head(':version/assets/:name')
+  @Redirect()
+  @ApiFoundResponse({ description: 'Where the asset lives, without counting a download (clients resolving the link, `registry verify`)' })
+  @ApiNotFoundResponse({ type: ProblemDto })
+  async resolveDownload(@Param('slug') slug: string, @Param('version') version: string, @Param('name') name: string): Promise<{ url: string; statusCode: number }> {
+    return { url: await this.releases.download(slug, version, name, false), statusCode: 302 };
+  }
+
   @Get(':version/assets/:name')
   @Redirect()
   @ApiFoundResponse({ description: 'Counts the download and redirects to the asset' })
   @ApiNotFoundResponse({ type: ProblemDto })
   async download(@Param('slug') slug: string, @Param('version') version: string, @Param('name') name: string): Promise<{ url: string; statusCode: number }> {
-    return { url: await this.releases.download(slug, version, name), statusCode: 302 };
+    return { url: await this.releases.download(slug, version, name, true), statusCode: 302 };
   }
 }

@@ -2,7 +2,15 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ReleaseEntity } from './entities/release.entity';
 
-export type NewRelease = Omit<ReleaseEntity, 'id' | 'createdAt' | 'plugin' | 'yankedAt' | 'yankReason'>;
+export type NewRelease = Omit<ReleaseEntity, 'id' | 'createdAt' | 'plugin' | 'yankedAt' | 'yankReason' | 'downloads'>;
+
+/** The live (unyanked) releases a plugin's "latest" pointers follow. */
+export interface LatestVersions {
+  /** The SemVer-highest live release that is not a prerelease. */
+  stable: string | null;
+  /** The SemVer-highest live prerelease above `stable` (any, when there is no stable release). */
+  prerelease: string | null;
+}
 
 /** Every query on releases. */
 export class ReleasesRepository {
@@ -16,8 +24,29 @@ export class ReleasesRepository {
     return this.repo(manager).findOneBy({ pluginId, versionKey });
   }
 
+  /**
+   * The one "latest" rule (DECISIONS 8): highest SemVer precedence, not yanked, no prerelease
+   * unless asked. `version_sort` orders bytes as SemVer orders versions, so this is an index scan.
+   */
+  findLatest(pluginId: string, options: { prerelease?: boolean } = {}, manager?: EntityManager): Promise<ReleaseEntity | null> {
+    const query = this.repo(manager)
+      .createQueryBuilder('r')
+      .where('r.plugin_id = :pluginId AND r.yanked_at IS NULL', { pluginId })
+      .orderBy('r.version_sort', 'DESC')
+      .limit(1);
+    if (!options.prerelease) query.andWhere('r.prerelease = false');
+    return query.getOne();
+  }
+
+  async latestVersions(pluginId: string, manager?: EntityManager): Promise<LatestVersions> {
+    const stable = await this.findLatest(pluginId, {}, manager);
+    const newest = await this.findLatest(pluginId, { prerelease: true }, manager);
+    return { stable: stable?.version ?? null, prerelease: newest?.prerelease ? newest.version : null };
+  }
+
+  /** Every release of a plugin, SemVer-highest first. */
   listForPlugin(pluginId: string, manager?: EntityManager): Promise<ReleaseEntity[]> {
-    return this.repo(manager).find({ where: { pluginId } });
+    return this.repo(manager).find({ where: { pluginId }, order: { versionSort: 'DESC' } });
   }
 
   async insert(release: NewRelease, manager: EntityManager): Promise<ReleaseEntity> {
@@ -28,5 +57,19 @@ export class ReleasesRepository {
 
   async setYanked(id: string, yankedAt: Date | null, reason: string | null, manager: EntityManager): Promise<void> {
     await this.repo(manager).update({ id }, { yankedAt, yankReason: reason });
+  }
+
+  /** Deletes a release; its README rows go with it (foreign key cascade). */
+  async delete(id: string, manager: EntityManager): Promise<void> {
+    await this.repo(manager).delete({ id });
+  }
+
+  /** One download of a release, counted on the release and on its plugin in one statement. */
+  async countDownload(releaseId: string): Promise<void> {
+    await this.dataSource.query(
+      `WITH counted AS (UPDATE release SET downloads = downloads + 1 WHERE id = $1 RETURNING plugin_id)
+       UPDATE plugin SET downloads = downloads + 1 WHERE id = (SELECT plugin_id FROM counted)`,
+      [releaseId],
+    );
   }
 }

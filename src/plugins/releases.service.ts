@@ -2,14 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
-import { canonicalJson } from '../lib/integrity';
 import type { ReleaseDto } from './dto/release.dto';
 import type { PluginEntity } from './entities/plugin.entity';
 import type { ReleaseEntity } from './entities/release.entity';
 import { PluginsRepository } from './plugins.repository';
 import { toReleaseDto } from './release.mapper';
 import { ReleasesRepository } from './releases.repository';
-import { bySemverDescending, versionKey } from './versions';
+import { versionKey } from './versions';
 
 @Injectable()
 export class ReleasesService {
@@ -37,26 +36,26 @@ export class ReleasesService {
     return toReleaseDto(release, plugin.slug, this.config.baseUrl);
   }
 
-  /** The SemVer-highest release that is neither yanked nor a prerelease. */
-  async latest(slug: string): Promise<ReleaseDto> {
+  /** The one "latest" rule: SemVer-highest, not yanked, prereleases only when asked. */
+  async latest(slug: string, prerelease: boolean): Promise<ReleaseDto> {
     const plugin = await this.plugin(slug);
-    const candidates = (await this.releases.listForPlugin(plugin.id)).filter((r) => !r.yankedAt && !r.prerelease).sort(bySemverDescending);
-    if (!candidates.length) throw notFound(`"${slug}" has no stable, unyanked release`);
-    return toReleaseDto(candidates[0], plugin.slug, this.config.baseUrl);
+    const latest = await this.releases.findLatest(plugin.id, { prerelease });
+    if (!latest) throw notFound(`"${slug}" has no ${prerelease ? '' : 'stable, '}unyanked release`);
+    return toReleaseDto(latest, plugin.slug, this.config.baseUrl);
   }
 
-  /** The manifest as the RFC 8785 bytes whose SHA-256 is the signed `manifest_sha256`. */
+  /** The exact RFC 8785 bytes that were hashed into the signed `manifest_sha256`. */
   async manifest(slug: string, version: string): Promise<string> {
     const { release } = await this.release(slug, version);
-    return canonicalJson(release.manifest);
+    return release.manifestCanonical;
   }
 
-  /** Counts the download and answers where the asset lives. */
-  async download(slug: string, version: string, name: string): Promise<string> {
-    const { plugin, release } = await this.release(slug, version);
+  /** Where the asset lives; a GET counts one download, a HEAD (a client resolving the link) does not. */
+  async download(slug: string, version: string, name: string, count: boolean): Promise<string> {
+    const { release } = await this.release(slug, version);
     const asset = release.assets.find((a) => a.name === name);
     if (!asset) throw notFound(`release ${release.version} of "${slug}" has no asset "${name}"`);
-    await this.plugins.countDownload(plugin.id);
+    if (count) await this.releases.countDownload(release.id);
     return asset.url;
   }
 }

@@ -17,6 +17,7 @@ import { ProblemDto } from '../openapi/problem.dto';
 import { PublisherTokenAuth } from '../tokens/publisher-token.guard';
 import { PublishDto, PublishResultDto, YankDto, YankResultDto } from './dto/publish.dto';
 import { PublishService } from './publish.service';
+import { SlugPipe } from '../common/validation/slug.pipe';
 
 @ApiTags('publish')
 @Controller('api/publish/:slug')
@@ -31,7 +32,7 @@ export class PublishController {
   @ApiConflictResponse({ type: ProblemDto, description: 'repoUrl claimed by another slug, or version already published (audited plugin.publish_conflict)' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'Manifest violations, every one listed in errors (audited plugin.publish_invalid)' })
   @ApiBadGatewayResponse({ type: ProblemDto, description: 'Fetching or hashing an asset failed (audited plugin.publish_asset_fail)' })
-  publish(@Auth() auth: AuthContext, @Param('slug') slug: string, @Body() body: PublishDto, @Req() request: Request): Promise<PublishResultDto> {
+  publish(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Body() body: PublishDto, @Req() request: Request): Promise<PublishResultDto> {
     return this.publishing.publish(auth as AuthContext & { kind: 'token' }, slug, body, clientIp(request));
   }
 
@@ -40,7 +41,7 @@ export class PublishController {
   @ApiOkResponse({ type: YankResultDto, description: 'Yanked (or un-yanked with undo: true)' })
   @ApiForbiddenResponse({ type: ProblemDto, description: 'Needs yank:<slug> or yank:* on an owned plugin' })
   @ApiNotFoundResponse({ type: ProblemDto })
-  yank(@Auth() auth: AuthContext, @Param('slug') slug: string, @Body() body: YankDto, @Req() request: Request): Promise<YankResultDto> {
+  yank(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Body() body: YankDto, @Req() request: Request): Promise<YankResultDto> {
     return this.publishing.yank(auth as AuthContext & { kind: 'token' }, slug, body, clientIp(request));
   }
 }

@@ -1,21 +1,18 @@
 import { Module } from '@nestjs/common';
 import { ForgesModule } from '../forges/forges.module';
-import { IntegrityModule } from '../integrity/integrity.module';
-import { KindsModule } from '../kinds/kinds.module';
+import { IngestModule } from '../ingest/ingest.module';
 import { PluginsModule } from '../plugins/plugins.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TokensModule } from '../tokens/tokens.module';
-import { AssetIngest } from './asset-ingest';
-import { FetchPolicy } from './fetch-policy';
-import { IngestService } from './ingest.service';
+import { UsersModule } from '../users/users.module';
 import { PublishController } from './publish.controller';
 import { PublishService } from './publish.service';
-import { ReadmeIngest } from './readme-ingest';
+import { RepositoryAccess } from './repository-access';
 
+/** The CI push endpoint (token, scopes, claim rules) and yank; ingest itself is the IngestModule's. */
 @Module({
-  imports: [PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule],
+  imports: [PluginsModule, ForgesModule, TokensModule, UsersModule, SettingsModule, IngestModule],
   controllers: [PublishController],
-  providers: [FetchPolicy, AssetIngest, ReadmeIngest, IngestService, PublishService],
-  exports: [IngestService],
+  providers: [PublishService, RepositoryAccess],
 })
 export class PublishModule {}

@@ -3,8 +3,13 @@ import { DataSource } from 'typeorm';
 import type { AuditActor } from '../audit/audit.service';
 import { AuditService } from '../audit/audit.service';
 import type { AuthContext } from '../auth/auth-context';
-import { badRequest, conflict, DomainError, forbidden, notFound } from '../common/errors/domain-error';
+import { Clock } from '../common/clock';
+import { badRequest, conflict, forbidden, notFound } from '../common/errors/domain-error';
 import { ForgeRegistry } from '../forges/forge-registry';
+import { IngestAudit } from '../ingest/ingest-audit';
+import { IngestService } from '../ingest/ingest.service';
+import { PublisherRights } from '../ingest/publisher-rights';
+import type { IngestTarget } from '../ingest/ingest.types';
 import { parseRepoUrl } from '../lib/forge';
 import { ScopeSet, type SlugOwnership } from '../lib/scopes/scopes';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
@@ -12,12 +17,17 @@ import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { versionKey } from '../plugins/versions';
 import type { PublishDto, PublishResultDto, YankDto, YankResultDto } from './dto/publish.dto';
-import { IngestService } from './ingest.service';
-import { PUSH_AUDIT_BY_KIND } from './push-audit';
+import { RepositoryAccess } from './repository-access';
 
 type TokenAuth = AuthContext & { kind: 'token' };
 
-/** CI pushes and yanks with a publisher token. */
+function denial(slug: string, ownership: SlugOwnership): string {
+  if (ownership === 'other') return `"${slug}" belongs to someone else`;
+  if (ownership === 'unclaimed') return `claiming the new slug "${slug}" needs a publish:* token`;
+  return `this token's scopes do not permit publishing "${slug}"`;
+}
+
+/** CI pushes and yanks with a publisher token: scopes, ownership and the claim rules. */
 @Injectable()
 export class PublishService {
   constructor(
@@ -25,8 +35,12 @@ export class PublishService {
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
     private readonly ingest: IngestService,
+    private readonly ingestAudit: IngestAudit,
     private readonly audit: AuditService,
     private readonly forges: ForgeRegistry,
+    private readonly repositoryAccess: RepositoryAccess,
+    private readonly rights: PublisherRights,
+    private readonly clock: Clock,
   ) {}
 
   private actor(auth: TokenAuth, ip: string | null): AuditActor {
@@ -38,47 +52,13 @@ export class PublishService {
     return (await this.plugins.isOwner(plugin.id, userId)) ? 'owned' : 'other';
   }
 
-  /** Audits a failed push as the spec's table says, then lets the failure answer. */
-  private async audited<T>(slug: string, actor: AuditActor, details: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      const action = error instanceof DomainError ? PUSH_AUDIT_BY_KIND[error.kind] : undefined;
-      if (action) {
-        await this.audit.record({ action, actor, slug, details: { ...details, code: (error as DomainError).code, detail: (error as DomainError).detail } });
-      }
-      throw error;
-    }
-  }
-
   async publish(auth: TokenAuth, slug: string, body: PublishDto, ip: string | null): Promise<PublishResultDto> {
     const actor = this.actor(auth, ip);
     const plugin = await this.plugins.findBySlug(slug);
     const ownership = await this.ownership(plugin, auth.user.id);
-    return this.audited(slug, actor, { version: body.version, operation: 'publish' }, async () => {
-      if (!ScopeSet.fromStrings(auth.token.scopes).permits('publish', slug, ownership)) {
-        throw forbidden(
-          ownership === 'other'
-            ? `"${slug}" belongs to someone else`
-            : ownership === 'unclaimed'
-              ? `claiming the new slug "${slug}" needs a publish:* token`
-              : `this token's scopes do not permit publishing "${slug}"`,
-        );
-      }
-      let target: Parameters<IngestService['ingest']>[0]['target'];
-      if (plugin) {
-        target = { plugin };
-      } else {
-        if (!body.repoUrl) {
-          throw badRequest('validation-failed', 'the first push of a slug needs repoUrl', [{ path: '/repoUrl', message: 'repoUrl: is required on the first push' }]);
-        }
-        const repo = parseRepoUrl(body.repoUrl, { forges: this.forges.all() });
-        if (!repo.ok) throw badRequest('validation-failed', 'repoUrl is not a repository URL', [{ path: '/repoUrl', message: `repoUrl: ${repo.message}` }]);
-        if (await this.plugins.findByRepoIdentity(repo.identity)) {
-          throw conflict('repo-claimed', 'this repository is already claimed by another slug');
-        }
-        target = { claim: { repoUrl: repo.url.toString(), repoIdentity: repo.identity, ownerId: auth.user.id } };
-      }
+    return this.ingestAudit.audited('push', slug, actor, { version: body.version, operation: 'publish' }, async () => {
+      if (!ScopeSet.fromStrings(auth.token.scopes).permits('publish', slug, ownership)) throw forbidden(denial(slug, ownership));
+      const target = plugin ? { pluginId: plugin.id } : await this.claimTarget(auth, slug, body);
       return this.ingest.ingest({
         slug,
         version: body.version,
@@ -88,16 +68,38 @@ export class PublishService {
         attestation: body.attestation ?? null,
         source: 'push',
         actor,
+        publisher: { userId: auth.user.id, tokenId: auth.token.id },
         target,
       });
     });
+  }
+
+  /**
+   * The first push of a slug claims it for the token's owner, anchored to `repoUrl`. A repository
+   * already claimed by this very slug (another push of the same CI matrix won the race a moment
+   * ago) makes this an ordinary update.
+   */
+  private async claimTarget(auth: TokenAuth, slug: string, body: PublishDto): Promise<IngestTarget> {
+    if (!body.repoUrl) {
+      throw badRequest('validation-failed', 'the first push of a slug needs repoUrl', [{ path: '/repoUrl', message: 'repoUrl: is required on the first push' }]);
+    }
+    const repo = parseRepoUrl(body.repoUrl, { forges: this.forges.all() });
+    if (!repo.ok) throw badRequest('validation-failed', 'repoUrl is not a repository URL', [{ path: '/repoUrl', message: `repoUrl: ${repo.message}` }]);
+    const holder = await this.plugins.findByRepoIdentity(repo.identity);
+    if (holder) {
+      if (holder.slug === slug && (await this.plugins.isOwner(holder.id, auth.user.id))) return { pluginId: holder.id };
+      throw conflict('repo-claimed', 'this repository is already claimed by another slug');
+    }
+    const repoUrl = repo.url.toString();
+    const repoVerified = await this.repositoryAccess.verifyClaim(auth.user.id, repoUrl);
+    return { claim: { repoUrl, repoIdentity: repo.identity, repoVerified, ownerId: auth.user.id } };
   }
 
   async yank(auth: TokenAuth, slug: string, body: YankDto, ip: string | null): Promise<YankResultDto> {
     const actor = this.actor(auth, ip);
     const plugin = await this.plugins.findBySlug(slug);
     const ownership = await this.ownership(plugin, auth.user.id);
-    return this.audited(slug, actor, { version: body.version, operation: body.undo ? 'unyank' : 'yank' }, async () => {
+    return this.ingestAudit.audited('yank', slug, actor, { version: body.version, operation: body.undo ? 'unyank' : 'yank' }, async () => {
       if (!plugin) throw notFound(`no plugin "${slug}"`);
       if (!ScopeSet.fromStrings(auth.token.scopes).permits('yank', slug, ownership)) {
         throw forbidden(`this token's scopes do not permit yanking releases of "${slug}"`);
@@ -106,8 +108,10 @@ export class PublishService {
       if (!release) throw notFound(`no release ${body.version} of "${slug}"`);
       const yank = !body.undo;
       await this.dataSource.transaction(async (manager) => {
-        await this.releases.setYanked(release.id, yank ? new Date() : null, yank ? (body.reason ?? null) : null, manager);
-        await this.plugins.updateCatalogue(plugin.id, { latestVersion: await this.ingest.latestVersion(plugin.id, manager) }, manager);
+        await this.rights.assertStillAllowed({ userId: auth.user.id, tokenId: auth.token.id }, plugin.id, manager);
+        await this.releases.setYanked(release.id, yank ? this.clock.now() : null, yank ? (body.reason ?? null) : null, manager);
+        const latest = await this.releases.latestVersions(plugin.id, manager);
+        await this.plugins.updateCatalogue(plugin.id, { latestVersion: latest.stable, latestPrerelease: latest.prerelease }, manager);
         await this.audit.record(
           { action: yank ? 'plugin.yank' : 'plugin.unyank', actor, slug, details: { version: release.version, reason: body.reason ?? null } },
           manager,

@@ -1,9 +1,14 @@
 import { Module } from '@nestjs/common';
 import { repositoryProvider } from '../database/repository-provider';
 import { SettingsRepository } from './settings.repository';
+import { SettingsService } from './settings.service';
 
+/**
+ * Typed operator settings. SettingsRepository stays exported only for keys kept outside the
+ * typed registry (`extension_fields.global`, edited by the kinds admin API).
+ */
 @Module({
-  providers: [repositoryProvider(SettingsRepository)],
-  exports: [SettingsRepository],
+  providers: [repositoryProvider(SettingsRepository), SettingsService],
+  exports: [SettingsService, SettingsRepository],
 })
 export class SettingsModule {}

@@ -14,6 +14,6 @@ import { TokensService } from './tokens.service';
     TokensService,
     PublisherTokenGuard,
   ],
-  exports: [TokensService, PublisherTokenGuard],
+  exports: [TokensService, TokensRepository, PublisherTokenGuard],
 })
 export class TokensModule {}

@@ -56,6 +56,20 @@ export class TokensRepository {
       .getOne();
   }
 
+  /**
+   * Whether the token is still usable (not revoked, not expired, its owner not disabled), holding
+   * its row until the transaction ends so a revocation waits for the work it would have stopped.
+   */
+  async isUsableLocked(id: string, now: Date, manager: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM publisher_token t JOIN user_account u ON u.id = t.user_id
+       WHERE t.id = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2) AND u.disabled_at IS NULL
+       FOR SHARE OF t, u`,
+      [id, now],
+    );
+    return rows.length > 0;
+  }
+
   async revoke(id: string, at: Date): Promise<boolean> {
     const result = await this.repo().createQueryBuilder().update().set({ revokedAt: at }).where('id = :id AND revoked_at IS NULL', { id }).execute();
     return (result.affected ?? 0) > 0;

@@ -8,6 +8,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
+import { verifyRelease } from '../../src/lib/integrity';
+import { RotationWorld, startRegistry } from '../support/rotation-world';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -16,7 +19,7 @@ const BIN = join(REPO_ROOT, 'bin', 'registry.js');
 const BUILT_COMMAND = join(REPO_ROOT, 'dist', 'cli', 'commands', 'keys.js');
 const KEY_SET_PATH = '/.well-known/registry-key.json';
 const KID = /^[A-Za-z0-9_-]{43}$/;
-const LIST_LINE = /^([A-Za-z0-9_-]{43}) {2}(current|previous|retired) * {2}(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)$/;
+const LIST_LINE = /^([A-Za-z0-9_-]{43}) {2}(current|previous|draining|retired) * {2}(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)(?: {2}pending (\d+)(?: {2}failed (\d+))?)?$/;
 
 function newestSourceMtime(dir: string): number {
   let newest = 0;
@@ -51,6 +54,18 @@ function runNode(args: string[], env: Record<string, string>, cwd: string): Prom
   });
 }
 
+/** `registry keys list` output, one object per line. */
+function listed(run: Run) {
+  return run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const match = LIST_LINE.exec(line);
+      if (!match) throw new Error(`unexpected list line: ${JSON.stringify(line)}`);
+      return { kid: match[1], state: match[2], createdAt: match[3], ...(match[4] === undefined ? {} : { pending: Number(match[4]) }) };
+    });
+}
+
 describe('registry keys', () => {
   const kekHex = randomBytes(32).toString('hex');
   let db: TestDatabase;
@@ -61,16 +76,6 @@ describe('registry keys', () => {
   const cli = (...args: string[]) => runNode([BIN, 'keys', ...args], env, cwd);
   const servedKids = async (server: TestApp) =>
     (await request(server.url).get(KEY_SET_PATH).expect(200)).body.keys.map((key: { kid: string }) => key.kid) as string[];
-  const listed = (run: Run) =>
-    run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => {
-        const match = LIST_LINE.exec(line);
-        if (!match) throw new Error(`unexpected list line: ${JSON.stringify(line)}`);
-        return { kid: match[1], state: match[2], createdAt: match[3] };
-      });
-
   beforeAll(async () => {
     ensureBuilt();
     db = await createTestDatabase();
@@ -89,7 +94,7 @@ describe('registry keys', () => {
   it('answers usage errors with exit 2 and --help with exit 0', async () => {
     const none = await cli();
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('usage: registry keys <list|rotate>');
+    expect(none.stderr).toContain('usage: registry keys <list|rotate|resign>');
     const unknown = await cli('frobnicate');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown subcommand 'frobnicate'");
@@ -100,7 +105,7 @@ describe('registry keys', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('usage: registry keys');
     const overview = await runNode([BIN, '--help'], env, cwd);
-    expect(overview.stderr).toMatch(/ keys +list or rotate the release-signing keys/);
+    expect(overview.stderr).toMatch(/ keys +list, rotate or re-sign the release-signing keys/);
   });
 
   it('lists and rotates while the server runs, and the server serves the new key set', async () => {
@@ -123,7 +128,7 @@ describe('registry keys', () => {
     ]);
 
     const audit = await app!.database.dataSource.query("SELECT actor_user_id, details FROM audit_entry WHERE action = 'key.rotate'");
-    expect(audit).toEqual([{ actor_user_id: null, details: { newKid, previousKid: firstKid, retiredKid: null, via: 'cli' } }]);
+    expect(audit).toEqual([{ actor_user_id: null, details: { newKid, previousKid: firstKid, drainingKid: null, retiredKids: [], pending: 0, via: 'cli' } }]);
     // The running server signs with the key the CLI made current.
     const { IntegrityService } = await import('../../src/integrity/integrity.service');
     const { PINNED_PAYLOAD } = await import('../../src/lib/integrity/testdata/signing-fixtures');
@@ -161,5 +166,78 @@ describe('registry keys', () => {
     const run = await runNode(['-e', script], env, cwd);
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ code: 0, nest: 0 });
+  });
+});
+
+describe('registry keys with releases to re-sign', () => {
+  let world: RotationWorld;
+  let cwd: string;
+  let env: Record<string, string>;
+  const cli = (...args: string[]) => runNode([BIN, 'keys', ...args], env, cwd);
+  const states = (run: Run) => listed(run).map((key) => [key.kid, key.state, key.pending]);
+
+  beforeAll(async () => {
+    ensureBuilt();
+    world = await RotationWorld.open({ intervalMs: 3_600_000 });
+    // Only the CLI re-signs in this test.
+    await world.app.app.get(ReleaseResignWorker).stop();
+    cwd = mkdtempSync(join(tmpdir(), 'registry-keys-resign-cwd-'));
+    env = { ...world.db.env, KEY_ENCRYPTION_KEY: world.env.KEY_ENCRYPTION_KEY!, SESSION_SECRET: world.env.SESSION_SECRET!, LOG_LEVEL: 'silent' };
+  }, 180_000);
+  afterAll(async () => {
+    await world?.close();
+    if (cwd) rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it('reports the pending count, refuses to rotate over a drain, and finishes the drain inline while the server is stopped', async () => {
+    for (const version of ['1.0.0', '1.1.0', '1.2.0', '2.0.0']) await world.publish('cli-resigned', version);
+    const [k1] = await world.servedKids();
+
+    const first = await cli('rotate');
+    expect(first.code).toBe(0);
+    const k2 = first.stdout.trim();
+    const second = await cli('rotate');
+    expect(second.code).toBe(0);
+    const k3 = second.stdout.trim();
+    expect(second.stderr).toBe(
+      `rotated: ${k3} is current, ${k2} is previous, ${k1} drains (4 release(s) to re-sign)\n` +
+        "a running server re-signs them in the background; with no server running, run 'registry keys resign'\n",
+    );
+    expect(states(await cli('list'))).toEqual([
+      [k3, 'current', undefined],
+      [k2, 'previous', undefined],
+      [k1, 'draining', 4],
+    ]);
+    expect(await world.servedKids()).toEqual([k3, k2, k1]);
+
+    const refused = await cli('rotate');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`registry keys rotate: signing key ${k1} is still being drained: 4 release(s)`);
+
+    // The server stops; the operator finishes the drain from the shell.
+    await world.app.close();
+    const resign = await cli('resign');
+    expect(resign).toMatchObject({ code: 0, stdout: 're-signed 4 release(s) with the current key\n' });
+    expect(resign.stderr).toMatch(new RegExp(`^${k1} has no release left to re-sign; it stays in the key set until \\d{4}-`));
+    expect(states(await cli('list'))).toEqual([
+      [k3, 'current', undefined],
+      [k2, 'previous', undefined],
+      [k1, 'draining', 0],
+    ]);
+
+    // Drained: the next rotation retires K1 (and K2, which signed nothing) instead of refusing.
+    const third = await cli('rotate');
+    expect(third.code).toBe(0);
+    const k4 = third.stdout.trim();
+    expect(third.stderr).toBe(`rotated: ${k4} is current, ${k3} is previous, ${k1} retired, ${k2} retired\n`);
+
+    world.app = await startRegistry(world.db, world.env, { intervalMs: 3_600_000 });
+    expect(await world.servedKids()).toEqual([k4, k3]);
+    for (const published of world.published) {
+      await expect(verifyRelease({ release: await world.release(published), keys: await world.keySet(), expected: published })).resolves.toMatchObject({ ok: true, kid: k3 });
+    }
+    const audit = await world.app.database.dataSource.query("SELECT actor_user_id, details FROM audit_entry WHERE action = 'key.resign'");
+    expect(audit).toEqual([{ actor_user_id: null, details: { kid: k1, resignedWith: k3, resigned: 4, failed: 0, failures: [], via: 'rotation' } }]);
   });
 });

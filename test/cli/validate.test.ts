@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -70,7 +70,7 @@ describe('registry validate', () => {
   it('passes a valid manifest found in a folder, printing its hash', () => {
     const run = registry('valid');
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^valid\/\.plugin\.yaml: valid \(hello-world 1\.2\.3\)\n {2}manifest_sha256: [0-9a-f]{64}\n/);
+    expect(run.stdout).toMatch(/^valid\/\.plugin\.yaml \(repository-root name\): valid \(hello-world 1\.2\.3\)\n {2}manifest_sha256: [0-9a-f]{64}\n/);
     expect(run.stdout).toContain(KINDS_NOTE);
     expect(run.stderr).toBe('');
   });
@@ -78,7 +78,7 @@ describe('registry validate', () => {
   it('looks in the current folder by default, and accepts a file path', () => {
     const inFolder = spawnSync(process.execPath, [BIN, 'validate'], { cwd: join(scratch, 'valid'), encoding: 'utf8' });
     expect(inFolder.status).toBe(0);
-    expect(inFolder.stdout).toMatch(/^\.plugin\.yaml: valid/);
+    expect(inFolder.stdout).toMatch(/^\.plugin\.yaml \(repository-root name\): valid/);
     const byFile = registry('valid/.plugin.yaml');
     expect(byFile.status).toBe(0);
   });
@@ -87,7 +87,7 @@ describe('registry validate', () => {
     const run = registry('invalid');
     expect(run.status).toBe(1);
     expect(run.stdout.split('\n')).toEqual([
-      'invalid/.plugin.yaml: 6 violations',
+      'invalid/.plugin.yaml (repository-root name): 6 violations',
       '  /name: must be lowercase letters, digits and hyphens, starting with a letter (pattern ^[a-z][a-z0-9-]*$)',
       '  /version: must be a string; quote it (it was read as the number 1.1)',
       '  /descripton: is not a known field; did you mean "description"?',
@@ -121,7 +121,7 @@ describe('registry validate', () => {
   it('refuses duplicate keys', () => {
     const run = registry('duplicate-key');
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain('duplicate-key/.plugin.json: 1 violation\n  /description: duplicate key (first defined at line 4)\n');
+    expect(run.stdout).toContain('duplicate-key/.plugin.json (repository-root and release-asset name): 1 violation\n  /description: duplicate key (first defined at line 4)\n');
   });
 
   it('checks the version against --tag', () => {
@@ -136,10 +136,17 @@ describe('registry validate', () => {
     const valid = registry('valid', '--json');
     expect(valid.status).toBe(0);
     const report = JSON.parse(valid.stdout) as Record<string, unknown>;
-    expect(Object.keys(report).sort()).toEqual(['manifest_sha256', 'notes', 'valid', 'violations']);
+    expect(Object.keys(report).sort()).toEqual(['file', 'fileKind', 'manifest_sha256', 'notes', 'valid', 'violations']);
     const manifest: unknown = parseYaml(readFileSync(join(scratch, 'valid', '.plugin.yaml'), 'utf8'));
     const expectedHash = createHash('sha256').update(canonicalJson(manifest)).digest('hex');
-    expect(report).toEqual({ valid: true, violations: [], notes: [expect.stringContaining('kinds were not checked')], manifest_sha256: expectedHash });
+    expect(report).toEqual({
+      file: 'valid/.plugin.yaml',
+      fileKind: 'repository-root name',
+      valid: true,
+      violations: [],
+      notes: [expect.stringContaining('kinds were not checked')],
+      manifest_sha256: expectedHash,
+    });
 
     const invalid = registry('invalid', '--json');
     expect(invalid.status).toBe(1);
@@ -153,7 +160,7 @@ describe('registry validate', () => {
   it('picks .plugin.yaml over .plugin.json and says so', () => {
     const run = registry('two-manifests');
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain('two-manifests/.plugin.yaml: valid (from-yaml 1.0.0)');
+    expect(run.stdout).toContain('two-manifests/.plugin.yaml (repository-root name): valid (from-yaml 1.0.0)');
     expect(run.stdout).toContain('note: also found .plugin.json; checked .plugin.yaml');
   });
 
@@ -178,10 +185,18 @@ describe('registry validate', () => {
     expect(run.stderr).toContain(message);
   });
 
+  it('finds a release-asset name (plugin.yaml) in a folder and says which kind of name it read', () => {
+    mkdirSync(join(scratch, 'asset-named'), { recursive: true });
+    writeFileSync(join(scratch, 'asset-named', 'plugin.yaml'), 'name: asset-named\nversion: "1.0.0"\n');
+    const run = registry('asset-named');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^asset-named\/plugin\.yaml \(release-asset name\): valid \(asset-named 1\.0\.0\)/);
+  });
+
   it('explains itself with --help', () => {
     const run = registry('--help');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('usage: registry validate [path] [--kinds FILE] [--tag vX.Y.Z] [--json]');
-    expect(run.stdout).toContain('the first of .plugin.yaml, .plugin.yml, .plugin.json, .plugin is used');
+    expect(run.stdout).toContain('names .plugin.yaml, .plugin.yml, .plugin.json, .plugin, then the release-asset names');
   });
 });

@@ -149,8 +149,9 @@ describe('registry verify', () => {
     for (const asset of payload.assets) {
       expect(run.stdout).toContain(`asset ${asset.name}  sha256 ${asset.sha256}  ${asset.size} bytes`);
     }
-    expect(registry.hits('/downloads/demo.zip')).toBe(1);
-    expect(registry.hits('/downloads/demo-extra.bin')).toBe(1);
+    // A HEAD resolves each download link (a registry counts only GETs), then one GET streams it.
+    expect(registry.hits('/downloads/demo.zip')).toBe(2);
+    expect(registry.hits('/downloads/demo-extra.bin')).toBe(2);
   });
 
   it('verifies only the named asset with --asset', async () => {

@@ -52,8 +52,9 @@ describe('sessions', () => {
       .set('Cookie', `registry_session=${jwt}`)
       .type('form')
       .send('name=x&scopes=publish:*');
-    expect(formPost.status).toBe(403);
-    expect(formPost.body.type).toMatch(/csrf-check-failed$/);
+    // A cross-site form cannot send JSON: its body is refused (415) before anything else runs.
+    expect(formPost.status).toBe(415);
+    expect(await request(app.url).get('/api/auth/me/tokens').set('Authorization', `Bearer ${jwt}`).then((r) => r.body.tokens)).toEqual([]);
     const plain = await request(app.url).post('/api/auth/logout').set('Cookie', `registry_session=${jwt}`);
     expect(plain.status).toBe(403);
     await request(app.url)
@@ -97,7 +98,8 @@ describe('publisher tokens', () => {
     async (scope) => {
       const res = await request(app.url).post('/api/auth/me/tokens').set(auth()).send({ name: 'bad', scopes: ['publish:*', scope] }).expect(400);
       expect(res.headers['content-type']).toMatch(/problem\+json/);
-      expect(res.body.errors).toEqual([expect.objectContaining({ path: '/scopes' })]);
+      // The bad item is named at its own pointer; the good one beside it is not.
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: '/scopes/1', message: expect.stringMatching(/^scopes\/1: /) })]);
     },
   );
 
@@ -192,9 +194,9 @@ describe('install wizard', () => {
     const settings = await request(app.url)
       .put('/api/init/settings')
       .set('Authorization', `Bearer ${INIT_TOKEN}`)
-      .send({ siteName: 'Acme Plugins', baseUrl: 'https://plugins.acme.test/' })
+      .send({ siteName: 'Acme Plugins' })
       .expect(200);
-    expect(settings.body).toEqual({ siteName: 'Acme Plugins', baseUrl: 'https://plugins.acme.test' });
+    expect(settings.body).toEqual({ siteName: 'Acme Plugins' });
 
     const [first, second] = await Promise.all([
       request(app.url).post('/api/init/admin').set('Authorization', `Bearer ${INIT_TOKEN}`).send({ login: 'root', email: 'root@acme.test' }),

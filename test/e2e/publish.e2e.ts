@@ -53,16 +53,16 @@ describe('POST /api/publish/:slug', () => {
   it('claims a new slug on the first push, signs the release, and records everything', async () => {
     const b = body('first-plugin');
     const res = await w.push(alice.token, 'first-plugin', b).expect(201);
-    expect(res.body).toEqual({ slug: 'first-plugin', version: '1.0.0', claimed: true });
+    expect(res.body).toEqual({ slug: 'first-plugin', version: '1.0.0', claimed: true, warnings: [] });
 
     const release = await request(w.app.url).get('/api/plugins/first-plugin/releases/1.0.0').expect(200);
     expect(release.body.assets).toEqual([
-      { name: 'first-plugin-linux-x64.tar.gz', url: `${w.app.config.baseUrl}/api/plugins/first-plugin/releases/1.0.0/assets/first-plugin-linux-x64.tar.gz`, size: 5000 },
-      { name: 'first-plugin.zip', url: `${w.app.config.baseUrl}/api/plugins/first-plugin/releases/1.0.0/assets/first-plugin.zip`, size: 3000 },
+      { name: 'first-plugin-linux-x64.tar.gz', url: `${w.app.config.baseUrl}/api/plugins/first-plugin/releases/1.0.0/assets/first-plugin-linux-x64.tar.gz`, size: 5000, hashed: true },
+      { name: 'first-plugin.zip', url: `${w.app.config.baseUrl}/api/plugins/first-plugin/releases/1.0.0/assets/first-plugin.zip`, size: 3000, hashed: true },
     ]);
     expect(release.body.integrity.assets).toEqual([
-      { name: 'first-plugin-linux-x64.tar.gz', sha256: sha256Of(5000, 1), size: 5000, contentType: 'application/octet-stream', arch: 'x64', os: 'linux', attestation: null },
-      { name: 'first-plugin.zip', sha256: sha256Of(3000, 2), size: 3000, contentType: 'application/octet-stream', arch: 'universal', os: 'universal', attestation: null },
+      { name: 'first-plugin-linux-x64.tar.gz', sha256: sha256Of(5000, 1), size: 5000, contentType: 'application/octet-stream', arch: 'x64', os: 'linux', attestation: null, hashed: true },
+      { name: 'first-plugin.zip', sha256: sha256Of(3000, 2), size: 3000, contentType: 'application/octet-stream', arch: 'universal', os: 'universal', attestation: null, hashed: true },
     ]);
     await request(w.app.url).get('/api/plugins/first-plugin/releases/latest').expect(200);
 
@@ -90,8 +90,11 @@ describe('POST /api/publish/:slug', () => {
     expect(audits.filter((a) => a.slug === 'first-plugin').map((a) => a.action)).toEqual(['plugin.claim', 'plugin.publish']);
 
     // README: fetched from the forge at the tag, rendered inert, relative image rewritten to raw.
-    const rows = await w.app.database.dataSource.query(`SELECT r.readme_html FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'first-plugin'`);
-    const html = rows[0].readme_html.default as string;
+    const rows = await w.app.database.dataSource.query(
+      `SELECT rr.locale, rr.html FROM release_readme rr JOIN release r ON r.id = rr.release_id JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'first-plugin'`,
+    );
+    expect(rows.map((row: { locale: string }) => row.locale)).toEqual(['default']);
+    const html = rows[0].html as string;
     expect(html).toContain('<h1>');
     expect(html).not.toMatch(/<script|href="javascript:/i);
     expect(html).toContain(`${w.forge.url}/${new URL(b.repoUrl).pathname.slice(1)}/raw/v1.0.0/docs/logo.png`);
@@ -102,7 +105,7 @@ describe('POST /api/publish/:slug', () => {
     const next = body('second', '1.10.0');
     delete (next as Record<string, unknown>).repoUrl;
     const res = await w.push(alice.token, 'second', next).expect(201);
-    expect(res.body).toEqual({ slug: 'second', version: '1.10.0', claimed: false });
+    expect(res.body).toEqual({ slug: 'second', version: '1.10.0', claimed: false, warnings: [] });
     await w.push(alice.token, 'second', { ...body('second', '1.9.0'), repoUrl: undefined }).expect(201);
     await w.push(alice.token, 'second', { ...body('second', '2.0.0-beta.1'), repoUrl: undefined }).expect(201);
     const latest = await request(w.app.url).get('/api/plugins/second/releases/latest').expect(200);
@@ -316,10 +319,12 @@ describe('POST /api/publish/:slug', () => {
     }).expect(201);
     const clean = await request(w.app.url).get('/api/plugins/budget2/releases/1.0.0').expect(200);
     expect(clean.body.integrity.assets.map((a: { name: string }) => a.name)).toEqual(['at.bin']);
-    expect(clean.body.assets.map((a: { name: string; size: number }) => [a.name, a.size])).toEqual([
-      ['at.bin', BUDGET],
-      ['over.bin', BUDGET + 1],
+    // The over-budget asset is visible as such: `hashed: false`, with the bytes actually streamed.
+    expect(clean.body.assets.map((a: { name: string; size: number; hashed: boolean }) => [a.name, a.size, a.hashed])).toEqual([
+      ['at.bin', BUDGET, true],
+      ['over.bin', BUDGET + 1, false],
     ]);
+    expect(clean.body.integrity.assets.every((a: { hashed: boolean }) => a.hashed)).toBe(true);
   });
 
   it('yanks and un-yanks with a yank scope; latest skips yanked releases', async () => {
@@ -336,7 +341,9 @@ describe('POST /api/publish/:slug', () => {
     await request(w.app.url).post('/api/publish/yankable/yank').set('Authorization', `Bearer ${alice.token}`).send({ version: '1.1.0', undo: true }).expect(200);
     expect((await request(w.app.url).get('/api/plugins/yankable/releases/latest')).body.version).toBe('1.1.0');
     const actions = (await w.audit()).filter((a) => a.slug === 'yankable').map((a) => a.action);
-    expect(actions).toEqual(expect.arrayContaining(['plugin.yank', 'plugin.unyank', 'plugin.publish_denied']));
+    // A refused yank is audited as a yank denial, never as a publish denial.
+    expect(actions).toEqual(expect.arrayContaining(['plugin.yank', 'plugin.unyank', 'plugin.yank_denied']));
+    expect(actions).not.toContain('plugin.publish_denied');
     await request(w.app.url).post('/api/publish/yankable/yank').set('Authorization', `Bearer ${alice.token}`).send({ version: '9.9.9' }).expect(404);
   });
 

@@ -21,6 +21,7 @@ import { KeyEncryption, SigningKeyDecryptionError } from '../../src/integrity/ke
 import { KeysService } from '../../src/integrity/keys.service';
 import { RandomSigningKeyGenerator, SigningKeyGenerator } from '../../src/integrity/signing-key-generator';
 import { SigningKeyManager } from '../../src/integrity/signing-key-manager';
+import { ReleaseSignaturesRepository } from '../../src/integrity/release-signatures.repository';
 import { SigningKeyRepository } from '../../src/integrity/signing-key.repository';
 import { exportPrivateKeyPkcs8 } from '../../src/lib/integrity';
 import { keyA, keyB, keyC, PINNED_PAYLOAD, PINNED_RELEASE_JWS } from '../../src/lib/integrity/testdata/signing-fixtures';
@@ -82,7 +83,7 @@ async function anotherDataSource(harness: Harness): Promise<DataSource> {
 }
 
 function managerOn(dataSource: DataSource, generator: SigningKeyGenerator = new RandomSigningKeyGenerator(), kek = Buffer.from(KEK_HEX, 'hex')) {
-  return new SigningKeyManager(new SigningKeyRepository(dataSource), new KeyEncryption(kek), generator);
+  return new SigningKeyManager(new SigningKeyRepository(dataSource), new ReleaseSignaturesRepository(dataSource), new KeyEncryption(kek), generator);
 }
 
 async function stateCounts(dataSource: DataSource): Promise<Record<string, number>> {
@@ -126,7 +127,7 @@ describe('first signing key', () => {
     expect(await stateCounts(harness.handle.dataSource)).toEqual({ current: 1 });
   });
 
-  it('lets the database refuse a second current or a second previous key', async () => {
+  it('lets the database refuse a second current, previous or draining key (at most three in the key set)', async () => {
     const ds = harness.handle.dataSource;
     const insert = (kid: string, state: string) =>
       ds.query(
@@ -138,9 +139,15 @@ describe('first signing key', () => {
     await expect(insert('k2', 'current')).rejects.toMatchObject({ code: '23505' });
     await insert('k3', 'previous');
     await expect(insert('k4', 'previous')).rejects.toMatchObject({ code: '23505' });
+    await insert('k8', 'draining');
+    await expect(insert('k9', 'draining')).rejects.toMatchObject({ code: '23505' });
     await insert('k5', 'retired');
     await insert('k6', 'retired');
     await expect(insert('k7', 'pending')).rejects.toMatchObject({ code: '23514' });
+    // Only a retired key may lose its private key: a draining key still holds one until it retires.
+    await expect(
+      ds.query("INSERT INTO signing_key (kid, state, public_x, created_at) VALUES ('k10', 'draining', 'x', now())"),
+    ).rejects.toMatchObject({ code: '23514' });
   });
 });
 
@@ -197,18 +204,18 @@ describe('rotation', () => {
     await harness?.close();
   });
 
-  it('moves keys current → previous → retired; the key set is exactly current + previous', async () => {
+  it('moves a key that signed no release current → previous → retired; the key set is then current + previous', async () => {
     const manager = managerOn(harness.handle.dataSource, new SequenceSigningKeyGenerator([keyA.privateKey, keyB.privateKey, keyC.privateKey]));
     const audited: unknown[] = [];
     const audit = async (_: unknown, rotation: unknown) => void audited.push(rotation);
     await manager.ensureCurrentKey();
     expect(await manager.publishedKeys()).toEqual([keyA.jwk]);
 
-    await expect(manager.rotate(audit)).resolves.toEqual({ kid: keyB.jwk.kid, previousKid: keyA.jwk.kid, retiredKid: null });
+    await expect(manager.rotate(audit)).resolves.toEqual({ kid: keyB.jwk.kid, previousKid: keyA.jwk.kid, drainingKid: null, retiredKids: [], pending: 0 });
     expect(await manager.publishedKeys()).toEqual([keyB.jwk, keyA.jwk]);
     expect((await manager.signingKey()).kid).toBe(keyB.jwk.kid);
 
-    await expect(manager.rotate(audit)).resolves.toEqual({ kid: keyC.jwk.kid, previousKid: keyB.jwk.kid, retiredKid: keyA.jwk.kid });
+    await expect(manager.rotate(audit)).resolves.toEqual({ kid: keyC.jwk.kid, previousKid: keyB.jwk.kid, drainingKid: null, retiredKids: [keyA.jwk.kid], pending: 0 });
     expect(await manager.publishedKeys()).toEqual([keyC.jwk, keyB.jwk]);
     expect((await manager.signingKey()).kid).toBe(keyC.jwk.kid);
 
@@ -221,8 +228,8 @@ describe('rotation', () => {
     expect(listed[2]!.retiredAt).toBeInstanceOf(Date);
     expect(listed[1]!.demotedAt).toBeInstanceOf(Date);
     expect(audited).toEqual([
-      { kid: keyB.jwk.kid, previousKid: keyA.jwk.kid, retiredKid: null },
-      { kid: keyC.jwk.kid, previousKid: keyB.jwk.kid, retiredKid: keyA.jwk.kid },
+      { kid: keyB.jwk.kid, previousKid: keyA.jwk.kid, drainingKid: null, retiredKids: [], pending: 0 },
+      { kid: keyC.jwk.kid, previousKid: keyB.jwk.kid, drainingKid: null, retiredKids: [keyA.jwk.kid], pending: 0 },
     ]);
 
     // A retired key can never sign again: its encrypted private key is gone.
@@ -339,10 +346,10 @@ describe('IntegrityModule with an injected signing key', () => {
 
   it('rotates and audits key.rotate in the same transaction', async () => {
     const rotation = await app.get(KeysService).rotate({ userId: null, ip: '127.0.0.1' });
-    expect(rotation).toEqual({ kid: keyB.jwk.kid, previousKid: keyA.jwk.kid, retiredKid: null });
+    expect(rotation).toEqual({ kid: keyB.jwk.kid, previousKid: keyA.jwk.kid, drainingKid: null, retiredKids: [], pending: 0 });
     const entries = await harness.handle.dataSource.query("SELECT action, ip, details FROM audit_entry WHERE action = 'key.rotate'");
     expect(entries).toEqual([
-      { action: 'key.rotate', ip: '127.0.0.1', details: { newKid: keyB.jwk.kid, previousKid: keyA.jwk.kid, retiredKid: null } },
+      { action: 'key.rotate', ip: '127.0.0.1', details: { newKid: keyB.jwk.kid, previousKid: keyA.jwk.kid, drainingKid: null, retiredKids: [], pending: 0 } },
     ]);
     expect((await app.get(IntegrityService).keySet()).keys).toEqual([keyB.jwk, keyA.jwk]);
   });

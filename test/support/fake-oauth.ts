@@ -20,7 +20,7 @@ export const OAUTH_LAYOUT: Record<OAuthForgeType, { api: string; authorize: stri
 /**
  * An OAuth app on the fake forge, shaped like the given forge type: the authorize page redirects
  * straight back with a code for `nextUser`, the token endpoint checks client credentials and the
- * code, and `/user` answers for the bearer token.
+ * code (single-use: a second exchange is `invalid_grant`), and `/user` answers for the bearer token.
  */
 export class FakeOAuthApp {
   readonly clientId = `client-${randomBytes(4).toString('hex')}`;
@@ -30,6 +30,10 @@ export class FakeOAuthApp {
   private readonly accessTokens = new Map<string, FakeForgeUser>();
   /** Each authorize request's query, for assertions on client_id, state and redirect_uri. */
   readonly authorizeRequests: URLSearchParams[] = [];
+  /** Each token request's form, to tell whether a callback reached the forge at all. */
+  readonly tokenRequests: URLSearchParams[] = [];
+  /** When set, the next token request gets this answer instead (a forge failing or refusing). */
+  nextTokenAnswer: { status: number; body: string } | null = null;
 
   constructor(
     private readonly forge: FakeForge,
@@ -56,10 +60,24 @@ export class FakeOAuthApp {
     });
     forge.route('POST', `${base}${layout.token}`, (_req, res, _params, body) => {
       const form = new URLSearchParams(body.toString());
-      const user = this.codes.get(form.get('code') ?? '');
-      if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret || !user) {
+      this.tokenRequests.push(form);
+      const override = this.nextTokenAnswer;
+      if (override) {
+        this.nextTokenAnswer = null;
+        res.writeHead(override.status, { 'Content-Type': 'application/json' });
+        res.end(override.body);
+        return;
+      }
+      if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret) {
         res.writeHead(401, { 'Content-Type': 'application/json' });
-        res.end('{"error":"bad_verification_code"}');
+        res.end('{"error":"invalid_client"}');
+        return;
+      }
+      // A code is single-use (RFC 6749 4.1.2): a reused or unknown one is invalid_grant.
+      const user = this.codes.get(form.get('code') ?? '');
+      if (!user) {
+        res.writeHead(400, { 'Content-Type': 'application/json' });
+        res.end('{"error":"invalid_grant","error_description":"The authorization code is invalid, expired or already used."}');
         return;
       }
       this.codes.delete(form.get('code')!);

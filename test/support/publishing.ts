@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { FakeForge } from './fake-forge';
-import { userWithSession } from './sessions';
+import { linkedUserWithSession, userWithSession } from './sessions';
 import { startTestApp, type TestApp } from './test-app';
 
 export interface PublishWorld {
@@ -8,6 +8,8 @@ export interface PublishWorld {
   forge: FakeForge;
   /** A publisher token for a fresh user, with the given scopes. */
   tokenFor(login: string, scopes: string[]): Promise<{ token: string; userId: string; jwt: string }>;
+  /** The same for a user signed in through the forge instance `fakehub` with `accessToken`. */
+  linkedTokenFor(login: string, accessToken: string, scopes: string[]): Promise<{ token: string; userId: string; jwt: string }>;
   push(token: string | null, slug: string, body: Record<string, unknown>): request.Test;
   /** Rows of the table, for "nothing else changed" assertions. */
   count(table: 'plugin' | 'release' | 'plugin_owner'): Promise<number>;
@@ -16,22 +18,44 @@ export interface PublishWorld {
 }
 
 /** A registry wired to a fake GitHub-shaped forge on loopback (allow-listed for fetches). */
-export async function publishWorld(env: Record<string, string> = {}): Promise<PublishWorld> {
+/** The fake forge instance `fakehub`: GitHub-shaped unless told otherwise; sign-in when given OAuth credentials. */
+export interface FakeForgeInstance {
+  type?: 'github' | 'gitlab' | 'gitea' | 'forgejo';
+  /** Where its API lives below the forge's URL (GitHub Enterprise's /api/v3 by default). */
+  apiPath?: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export async function publishWorld(env: Record<string, string> = {}, instance: FakeForgeInstance = {}): Promise<PublishWorld> {
   const forge = await new FakeForge().start();
   const port = new URL(forge.url).port;
   const app = await startTestApp({
     FETCH_ALLOW_HOSTS: `127.0.0.1:${port}`,
-    FORGES: JSON.stringify([{ name: 'fakehub', type: 'github', webUrl: forge.url, apiUrl: `${forge.url}/api/v3` }]),
+    FORGES: JSON.stringify([
+      {
+        name: 'fakehub',
+        type: instance.type ?? 'github',
+        webUrl: forge.url,
+        apiUrl: `${forge.url}${instance.apiPath ?? '/api/v3'}`,
+        ...(instance.clientId ? { clientId: instance.clientId, clientSecret: instance.clientSecret } : {}),
+      },
+    ]),
     ...env,
   });
   const query = (sql: string, params: unknown[] = []) => app.database.dataSource.query(sql, params);
+  const tokenOf = async ({ user, jwt }: { user: { id: string }; jwt: string }, scopes: string[]) => {
+    const res = await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${jwt}`).send({ name: 'ci', scopes }).expect(201);
+    return { token: res.body.token as string, userId: user.id, jwt };
+  };
   return {
     app,
     forge,
     async tokenFor(login, scopes) {
-      const { user, jwt } = await userWithSession(app, login);
-      const res = await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${jwt}`).send({ name: 'ci', scopes }).expect(201);
-      return { token: res.body.token as string, userId: user.id, jwt };
+      return tokenOf(await userWithSession(app, login), scopes);
+    },
+    async linkedTokenFor(login, accessToken, scopes) {
+      return tokenOf(await linkedUserWithSession(app, 'fakehub', login, String(100 + Math.floor(Math.random() * 1e9)), accessToken), scopes);
     },
     push(token, slug, body) {
       const req = request(app.url).post(`/api/publish/${slug}`);

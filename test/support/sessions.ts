@@ -2,6 +2,7 @@ import { SessionsRepository } from '../../src/auth/sessions.repository';
 import { SessionTokens } from '../../src/auth/session-tokens';
 import { SystemClock } from '../../src/common/clock';
 import type { UserRole } from '../../src/users/entities/user.entity';
+import { sealProviderToken } from '../../src/users/provider-token';
 import { UsersRepository } from '../../src/users/users.repository';
 import type { TestApp } from './test-app';
 
@@ -12,4 +13,20 @@ export async function userWithSession(app: TestApp, login: string, role: UserRol
   const tokens = new SessionTokens(app.config.sessionSecret, new SessionsRepository(dataSource), new SystemClock());
   const session = await tokens.issue(user.id);
   return { user, jwt: session.token, sessionId: session.sessionId };
+}
+
+/** A user signed in through a forge instance (with a stored provider access token) and a session JWT. */
+export async function linkedUserWithSession(app: TestApp, instance: string, login: string, providerUserId: string, accessToken: string) {
+  const dataSource = app.database.dataSource;
+  const user = await new UsersRepository(dataSource).upsertFromProvider({
+    instance,
+    providerUserId,
+    login,
+    email: null,
+    avatarUrl: null,
+    providerTokenSealed: sealProviderToken(app.config.keyEncryptionKey, instance, providerUserId, accessToken),
+  });
+  const tokens = new SessionTokens(app.config.sessionSecret, new SessionsRepository(dataSource), new SystemClock());
+  const session = await tokens.issue(user.id);
+  return { user, jwt: session.token };
 }

@@ -1,4 +1,6 @@
+import { createServer, type AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Logger } from 'pino';
 import { createApp } from '../../src/app.factory';
 import { createLogger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/config';
@@ -16,13 +18,26 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** Boots the real AppModule on its own fresh database, listening on a loopback port. */
-export async function startTestApp(env: Record<string, string> = {}, testDatabase?: TestDatabase): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, testDatabase?: TestDatabase, logger?: Logger): Promise<TestApp> {
   const db = testDatabase ?? (await createTestDatabase());
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', ...db.env, ...env });
+  // A real port up front, so BASE_URL and the absolute links built from it (downloads) work.
+  const port = await freePort();
+  const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, ...db.env, ...env });
   const database = await openDatabase(config, { embeddedMode: 'own', migrate: true });
-  const app = await createApp({ config, database, logger: createLogger('silent') });
-  await app.listen(0, '127.0.0.1');
+  const app = await createApp({ config, database, logger: logger ?? createLogger('silent') });
+  await app.listen(port, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return {
     app,

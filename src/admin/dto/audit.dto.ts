@@ -1,9 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { AUDIT_ACTIONS } from '../../audit/audit-actions';
+import { Satisfies } from '../../common/validation/satisfies';
+import { parseInstant } from '../instant';
+import { PageQueryDto } from '../../common/validation/page-query.dto';
 
-export class AuditQueryDto {
+const isInstant = (value: unknown) => typeof value === 'string' && parseInstant(value) !== null;
+const instantMessage = (property: string) => `${property}: must be epoch milliseconds or ISO 8601 (a date, or a date-time with its offset)`;
+
+export class AuditQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: AUDIT_ACTIONS })
   @IsOptional()
   @IsIn(AUDIT_ACTIONS)
@@ -20,20 +25,16 @@ export class AuditQueryDto {
   @IsUUID()
   actor?: string;
 
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @ApiPropertyOptional({ description: 'Entries at or after this instant: epoch ms or ISO 8601', example: '2025-01-01T00:00:00Z' })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  page?: number;
+  @Satisfies('isInstant', isInstant, instantMessage)
+  from?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ description: 'Entries before this instant (exclusive): epoch ms or ISO 8601', example: '1735689600000' })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
+  @Satisfies('isInstant', isInstant, instantMessage)
+  to?: string;
+
 }
 
 export class AuditActorDto {

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiFoundResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBadGatewayResponse, ApiFoundResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ProblemDto } from '../../openapi/problem.dto';
 import { SessionIssuedDto } from '../dto/session-issued.dto';
@@ -21,7 +21,8 @@ export class OAuthController {
   @ApiQuery({ name: 'format', required: false, enum: ['json'], description: 'Answer {token, user} instead of redirecting to /' })
   @ApiFoundResponse({ description: 'Signed in: session cookie set, redirect to /' })
   @ApiOkResponse({ type: SessionIssuedDto, description: 'Signed in (format=json)' })
-  @ApiUnauthorizedResponse({ type: ProblemDto, description: 'State mismatch or the forge refused the code' })
+  @ApiUnauthorizedResponse({ type: ProblemDto, description: 'State mismatch, a state already used or expired, or a code the forge refused (invalid_grant); no session cookie' })
+  @ApiBadGatewayResponse({ type: ProblemDto, description: "The forge is unreachable, failed (5xx), or refused this registry's OAuth app" })
   callback(@Param('instance') instance: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     return this.oauth.callback(instance, request, response);
   }

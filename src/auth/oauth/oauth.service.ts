@@ -1,8 +1,9 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Passport } from 'passport';
-import { seal } from '../../common/crypto/secret-box';
-import { DomainError, notFound, upstreamFailed } from '../../common/errors/domain-error';
+import { Clock, RandomSource } from '../../common/clock';
+import { sealProviderToken } from '../../users/provider-token';
+import { DomainError, notFound } from '../../common/errors/domain-error';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.types';
 import { ForgeRegistry } from '../../forges/forge-registry';
@@ -10,6 +11,8 @@ import type { UserEntity } from '../../users/entities/user.entity';
 import { UsersRepository } from '../../users/users.repository';
 import { toUserDto } from '../../users/users.mapper';
 import { SESSION_COOKIE, SESSION_LIFETIME_MS, SessionTokens } from '../session-tokens';
+import { OAuthStatesRepository } from '../oauth-states.repository';
+import { LocalSignInFailure, signInFailure } from './oauth-errors';
 import { CookieStateStore } from './oauth-state-store';
 import { strategyFor } from './strategies';
 
@@ -18,12 +21,16 @@ import { strategyFor } from './strategies';
 export class OAuthService implements OnModuleInit {
   private readonly passport = new Passport();
   private readonly instances = new Set<string>();
+  private readonly logger = new Logger('OAuth');
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly forges: ForgeRegistry,
     private readonly users: UsersRepository,
     private readonly sessions: SessionTokens,
+    private readonly states: OAuthStatesRepository,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
   ) {}
 
   onModuleInit(): void {
@@ -33,7 +40,7 @@ export class OAuthService implements OnModuleInit {
       const strategy = strategyFor(
         forge,
         `${this.config.baseUrl}${callbackPath}`,
-        new CookieStateStore(callbackPath, secure),
+        new CookieStateStore(forge.name, this.states, this.clock, this.random, callbackPath, secure),
         (accessToken, profile, done) => {
           this.users
             .upsertFromProvider({
@@ -42,9 +49,12 @@ export class OAuthService implements OnModuleInit {
               login: profile.login,
               email: profile.email,
               avatarUrl: profile.avatarUrl,
-              providerTokenSealed: seal(this.config.keyEncryptionKey, Buffer.from(accessToken), `provider-token:${forge.name}:${profile.id}`),
+              providerTokenSealed: sealProviderToken(this.config.keyEncryptionKey, forge.name, profile.id, accessToken),
             })
-            .then((user) => done(null, user), done);
+            .then(
+              (user) => done(null, user),
+              (error: unknown) => done(new LocalSignInFailure(error)),
+            );
         },
       );
       this.passport.use(forge.name, strategy);
@@ -57,7 +67,7 @@ export class OAuthService implements OnModuleInit {
     return new Promise((resolve, reject) => {
       response.once('finish', () => resolve(null));
       this.passport.authenticate(instance, { session: false }, (error: unknown, user: UserEntity | false, info?: { message?: string }) => {
-        if (error) return reject(upstreamFailed('oauth-failed', `signing in with ${instance} failed at the forge`));
+        if (error) return reject(signInFailure(instance, error, (line) => this.logger.warn(line)));
         if (!user) {
           return reject(new DomainError('unauthorized', 'oauth-refused', info?.message ?? 'the sign-in was refused'));
         }

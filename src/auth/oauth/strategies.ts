@@ -1,6 +1,8 @@
 import { Strategy as GitHubStrategy } from 'passport-github2';
 import OAuth2Strategy, { type VerifyCallback } from 'passport-oauth2';
 import type { ForgeInstanceConfig } from '../../config/config.types';
+import { forgeAdapter } from '../../forges/adapters';
+import { withForgeTokenErrors } from './oauth-errors';
 import type { CookieStateStore } from './oauth-state-store';
 
 /** What every forge tells us about the person signing in. */
@@ -12,39 +14,6 @@ export interface ForgeProfile {
 }
 
 export type ProfileVerify = (accessToken: string, profile: ForgeProfile, done: (error: Error | null, user?: unknown) => void) => void;
-
-interface OAuthEndpoints {
-  authorizationURL: string;
-  tokenURL: string;
-  userURL: string;
-  scope: string[];
-}
-
-function endpoints(forge: ForgeInstanceConfig): OAuthEndpoints {
-  switch (forge.type) {
-    case 'github':
-      return {
-        authorizationURL: `${forge.webUrl}/login/oauth/authorize`,
-        tokenURL: `${forge.webUrl}/login/oauth/access_token`,
-        userURL: `${forge.apiUrl}/user`,
-        scope: ['read:user', 'admin:repo_hook'],
-      };
-    case 'gitlab':
-      return {
-        authorizationURL: `${forge.webUrl}/oauth/authorize`,
-        tokenURL: `${forge.webUrl}/oauth/token`,
-        userURL: `${forge.apiUrl}/user`,
-        scope: ['read_user', 'api'],
-      };
-    case 'gitea':
-      return {
-        authorizationURL: `${forge.webUrl}/login/oauth/authorize`,
-        tokenURL: `${forge.webUrl}/login/oauth/access_token`,
-        userURL: `${forge.apiUrl}/user`,
-        scope: ['read:user', 'write:repository'],
-      };
-  }
-}
 
 function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
@@ -88,7 +57,7 @@ export function strategyFor(
   stateStore: CookieStateStore,
   verify: ProfileVerify,
 ): OAuth2Strategy {
-  const urls = endpoints(forge);
+  const urls = forgeAdapter(forge.type).oauthEndpoints(forge);
   const common = {
     clientID: forge.clientId!,
     clientSecret: forge.clientSecret!,
@@ -104,8 +73,8 @@ export function strategyFor(
     if (!profile) return done(new Error('the forge returned a user without a numeric id or login'));
     verify(accessToken, profile, done as (error: Error | null, user?: unknown) => void);
   };
-  if (forge.type === 'github') {
-    return new GitHubStrategy({ ...common, userProfileURL: urls.userURL }, onProfile) as unknown as OAuth2Strategy;
+  if (urls.passportStrategy === 'github2') {
+    return withForgeTokenErrors(new GitHubStrategy({ ...common, userProfileURL: urls.userURL }, onProfile) as unknown as OAuth2Strategy);
   }
-  return new ForgeOAuth2Strategy(common, urls.userURL, onProfile);
+  return withForgeTokenErrors(new ForgeOAuth2Strategy(common, urls.userURL, onProfile));
 }

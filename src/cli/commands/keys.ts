@@ -1,17 +1,22 @@
 import type { CliIo } from '../command';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../command';
 
-export const summary = 'list or rotate the release-signing keys (works while the server runs)';
+export const summary = 'list, rotate or re-sign the release-signing keys (works while the server runs)';
 
-const USAGE = `usage: registry keys <list|rotate>
+const USAGE = `usage: registry keys <list|rotate|resign>
 
-  list    every signing key: kid, state (current, previous, retired), creation time
-  rotate  make a new current key; current becomes previous, previous retires (prints the new kid)
+  list    every signing key: kid, state (current, previous, draining, retired), creation time,
+          and, for a key whose releases are being re-signed, how many are pending
+  rotate  make a new current key; current becomes previous, and previous drains: it stays in the
+          key set while a running server re-signs its releases with the new key, then retires
+          (prints the new kid). Refused while an earlier drain still has releases to re-sign.
+  resign  re-sign here and now every release still signed by a draining (or retired) key, with the
+          current key; for when no server runs, or to finish a drain before rotating again
 
 Works while the server runs and while it is stopped (the embedded database too).
 `;
 
-const SUBCOMMANDS = ['list', 'rotate'] as const;
+const SUBCOMMANDS = ['list', 'rotate', 'resign'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -33,7 +38,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   await import('reflect-metadata');
   const { withOperatorDatabase } = await import('../operator-database');
   const { insertAuditRecord } = await import('../../audit/audit-row');
+  const { KeyDrainPendingError } = await import('../../integrity/key-drain');
   const { KeyEncryption } = await import('../../integrity/key-encryption');
+  const { DEFAULT_RESIGN_WORKER_OPTIONS } = await import('../../integrity/release-resign-worker');
+  const { ReleaseResigner } = await import('../../integrity/release-resigner');
+  const { ReleaseSignaturesRepository } = await import('../../integrity/release-signatures.repository');
   const { RandomSigningKeyGenerator } = await import('../../integrity/signing-key-generator');
   const { rotationAuditDetails, SigningKeyManager } = await import('../../integrity/signing-key-manager');
   const { SigningKeyRepository } = await import('../../integrity/signing-key.repository');
@@ -43,30 +52,60 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       io.stderr(`registry keys: the database has pending migrations; run 'registry migrate' first\n`);
       return EXIT_FAILURE;
     }
-    const keys = new SigningKeyManager(
-      new SigningKeyRepository(dataSource),
-      new KeyEncryption(config.keyEncryptionKey),
-      new RandomSigningKeyGenerator(),
-    );
+    const repository = new SigningKeyRepository(dataSource);
+    const signatures = new ReleaseSignaturesRepository(dataSource);
+    const keys = new SigningKeyManager(repository, signatures, new KeyEncryption(config.keyEncryptionKey), new RandomSigningKeyGenerator());
+
     if ((subcommand as Subcommand) === 'list') {
       const all = await keys.list();
       if (all.length === 0) {
         io.stderr('no signing keys yet: the server creates the first one when it starts\n');
         return EXIT_OK;
       }
-      io.stdout(all.map((key) => `${key.kid}  ${key.state.padEnd(8)}  ${key.createdAt.toISOString()}\n`).join(''));
+      const counts = (key: (typeof all)[number]) =>
+        key.state === 'draining' || key.pending || key.failed ? `  pending ${key.pending}${key.failed ? `  failed ${key.failed}` : ''}` : '';
+      io.stdout(all.map((key) => `${key.kid}  ${key.state.padEnd(8)}  ${key.createdAt.toISOString()}${counts(key)}\n`).join(''));
       return EXIT_OK;
     }
-    const rotation = await keys.rotate(async (manager, done) => {
-      // The same entry the admin route writes; the operator at the console has no user id.
-      await insertAuditRecord(manager, { action: 'key.rotate', details: { ...rotationAuditDetails(done), via: 'cli' } });
-    });
+
+    if ((subcommand as Subcommand) === 'resign') {
+      const resigner = new ReleaseResigner(repository, signatures, keys);
+      const done = await resigner.drain({ batchSize: DEFAULT_RESIGN_WORKER_OPTIONS.batchSize, graceMs: DEFAULT_RESIGN_WORKER_OPTIONS.retireGraceMs, via: 'cli' });
+      io.stdout(`re-signed ${done.resigned} release(s) with the current key\n`);
+      if (done.failed) io.stderr(`${done.failed} release(s) kept their signature: it does not verify under the key it names (see the key.resign audit entry)\n`);
+      const status = done.status;
+      if (status?.state === 'retired') io.stderr(`${status.kid} has no release left to re-sign and left the key set\n`);
+      if (status?.state === 'grace') {
+        io.stderr(
+          `${status.kid} has no release left to re-sign; it stays in the key set until ${status.leavesAt.toISOString()} ` +
+            `(clients may cache a release it signed), then a running server retires it, or 'registry keys resign' or a rotation does\n`,
+        );
+      }
+      if (status?.state === 'pending') io.stderr(`${status.pending} release(s) of ${status.kid} are being re-signed by another process; run again to wait for them\n`);
+      return EXIT_OK;
+    }
+
+    let rotation;
+    try {
+      rotation = await keys.rotate(async (manager, done) => {
+        // The same entry the admin route writes; the operator at the console has no user id.
+        await insertAuditRecord(manager, { action: 'key.rotate', details: { ...rotationAuditDetails(done), via: 'cli' } });
+      });
+    } catch (error) {
+      if (!(error instanceof KeyDrainPendingError)) throw error;
+      io.stderr(`registry keys rotate: ${error.detail}\n`);
+      return EXIT_FAILURE;
+    }
     io.stdout(`${rotation.kid}\n`);
     io.stderr(
       `rotated: ${rotation.kid} is current` +
         (rotation.previousKid ? `, ${rotation.previousKid} is previous` : '') +
-        (rotation.retiredKid ? `, ${rotation.retiredKid} retired` : '') +
-        '\n',
+        (rotation.drainingKid ? `, ${rotation.drainingKid} drains (${rotation.pending} release(s) to re-sign)` : '') +
+        rotation.retiredKids.map((kid) => `, ${kid} retired`).join('') +
+        '\n' +
+        (rotation.pending
+          ? "a running server re-signs them in the background; with no server running, run 'registry keys resign'\n"
+          : ''),
     );
     return EXIT_OK;
   });

@@ -1,15 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
-import type { Stats } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
-import {
-  checkManifest,
-  formatViolation,
-  MANIFEST_FILE_NAMES,
-  manifestTooLarge,
-  MAX_MANIFEST_BYTES,
-  readKindsDocument,
-} from '../../lib/manifest';
+import { basename, relative, resolve } from 'node:path';
+import { DEFAULT_MANIFEST_ASSET_CANDIDATES, formatViolation, MANIFEST_FILE_NAMES, readKindsDocument } from '../../lib/manifest';
 import type { ExtensionFieldDeclaration, Kind, ValidationResult } from '../../lib/manifest';
+import { checkFile, findManifest, kindOfName, readOrUsageError, UsageError } from '../manifest-files';
 import type { CliIo } from '../command';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../command';
 
@@ -20,14 +12,16 @@ const HELP = `usage: registry validate [path] [--kinds FILE] [--tag vX.Y.Z] [--j
 Checks a plugin manifest against the manifest rules, offline.
 
   path           a manifest file, or a folder holding one (default: the current folder).
-                 In a folder the first of ${MANIFEST_FILE_NAMES.join(', ')} is used;
-                 any others found are named in a note.
+                 In a folder the first found is used, in this order: the repository-root
+                 names ${MANIFEST_FILE_NAMES.join(', ')}, then the release-asset names
+                 ${DEFAULT_MANIFEST_ASSET_CANDIDATES.filter((n) => !MANIFEST_FILE_NAMES.includes(n)).join(', ')}.
+                 A note says which it read and names any others found.
   --kinds FILE   the registry's kinds, as returned by GET /api/kinds:
                  {"kinds": [{"key", "label", "description", "extensionFields"}]}, optionally with a
                  top-level "extensionFields" array of global extension fields. Without it any kind
                  matching the pattern is accepted, and a note says kinds were not checked.
   --tag TAG      the release tag; the manifest version must equal it without a leading v.
-  --json         print {valid, violations, notes, manifest_sha256} as JSON.
+  --json         print {file, fileKind, valid, violations, notes, manifest_sha256} as JSON.
 
 Exit status: 0 valid, 1 the manifest has violations, 2 usage error (bad option, no manifest found,
 unreadable file).
@@ -40,8 +34,6 @@ interface ValidateArgs {
   json: boolean;
   help: boolean;
 }
-
-class UsageError extends Error {}
 
 const VALUE_OPTIONS = new Set(['--kinds', '--tag']);
 
@@ -74,40 +66,6 @@ function parseArgs(args: readonly string[]): ValidateArgs {
   return parsed;
 }
 
-function statOrUsageError(path: string, what: string): Stats {
-  try {
-    return statSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `${what} not found: ${path}` : `cannot read ${what} ${path}: ${code ?? String(error)}`);
-  }
-}
-
-function readOrUsageError(path: string, what: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    throw new UsageError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-}
-
-/** The manifest file to check, and notes about any other candidates the folder held. */
-function findManifest(target: string): { file: string; notes: string[] } {
-  if (!statOrUsageError(target, 'path').isDirectory()) return { file: target, notes: [] };
-  const present = MANIFEST_FILE_NAMES.filter((name) => {
-    try {
-      return statSync(join(target, name)).isFile();
-    } catch {
-      return false;
-    }
-  });
-  if (present.length === 0) throw new UsageError(`no manifest found in ${target} (looked for ${MANIFEST_FILE_NAMES.join(', ')})`);
-  const [chosen, ...others] = present;
-  const order = MANIFEST_FILE_NAMES.join(', ');
-  const notes = others.length > 0 ? [`also found ${others.join(', ')}; checked ${chosen}, the first in the order ${order}`] : [];
-  return { file: join(target, chosen), notes };
-}
-
 function loadKinds(path: string): { kinds: Kind[]; globalExtensionFields: ExtensionFieldDeclaration[] } {
   let value: unknown;
   try {
@@ -121,23 +79,12 @@ function loadKinds(path: string): { kinds: Kind[]; globalExtensionFields: Extens
   return document;
 }
 
-function checkFile(file: string, options: Parameters<typeof checkManifest>[2]): ValidationResult {
-  const size = statOrUsageError(file, 'manifest').size;
-  // Refused before reading, as the server refuses an oversized push.
-  if (size > MAX_MANIFEST_BYTES) return { ok: false, violations: [manifestTooLarge(size)], notes: [] };
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(readOrUsageError(file, 'manifest'));
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    return { ok: false, violations: [{ path: '', message: 'manifest: is not valid UTF-8 text' }], notes: [] };
-  }
-  return checkManifest(text, basename(file), options);
-}
-
 function report(io: CliIo, shownName: string, result: ValidationResult, notes: string[], json: boolean): void {
+  const nameKind = kindOfName(basename(shownName));
   if (json) {
     const body = {
+      file: shownName,
+      fileKind: nameKind,
       valid: result.ok,
       violations: result.ok ? [] : result.violations,
       notes,
@@ -148,10 +95,10 @@ function report(io: CliIo, shownName: string, result: ValidationResult, notes: s
   }
   const lines: string[] = [];
   if (result.ok) {
-    lines.push(`${shownName}: valid (${result.manifest.name} ${result.manifest.version})`, `  manifest_sha256: ${result.sha256}`);
+    lines.push(`${shownName} (${nameKind}): valid (${result.manifest.name} ${result.manifest.version})`, `  manifest_sha256: ${result.sha256}`);
   } else {
     const count = result.violations.length;
-    lines.push(`${shownName}: ${count} ${count === 1 ? 'violation' : 'violations'}`);
+    lines.push(`${shownName} (${nameKind}): ${count} ${count === 1 ? 'violation' : 'violations'}`);
     for (const item of result.violations) lines.push(`  ${formatViolation(item)}`);
   }
   for (const note of notes) lines.push(`note: ${note}`);

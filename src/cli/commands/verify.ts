@@ -89,6 +89,22 @@ async function fetchOrFail(io: CliIo, url: string): Promise<Response> {
   return response;
 }
 
+/**
+ * Where a registry download link points, asked with HEAD: the registry counts a GET on its
+ * download route as a download, and checking a release is not one. A link that does not redirect
+ * is used as it is.
+ */
+async function resolveWithoutCounting(io: CliIo, url: string): Promise<string> {
+  let response: Response;
+  try {
+    response = await io.fetch(url, { method: 'HEAD', redirect: 'manual' });
+  } catch (error) {
+    throw new OperationalError(`cannot reach ${url}: ${(error as Error).message}`);
+  }
+  const location = response.headers.get('location');
+  return response.status >= 300 && response.status < 400 && location ? new URL(location, url).toString() : url;
+}
+
 async function fetchJson(io: CliIo, url: string): Promise<unknown> {
   const response = await fetchOrFail(io, url);
   try {
@@ -138,7 +154,7 @@ async function assetSource(io: CliIo, options: VerifyOptions, name: string, link
   if (!link || typeof link.url !== 'string') {
     throw new UsageError(`the release offers no download for asset '${name}'; give its bytes with --file PATH`);
   }
-  const url = new URL(link.url, `${options.registry}/`).toString();
+  const url = await resolveWithoutCounting(io, new URL(link.url, `${options.registry}/`).toString());
   const response = await fetchOrFail(io, url);
   if (!response.body) return { name, bytes: new Uint8Array() };
   // Node's web ReadableStream is async-iterable; hashing it chunk by chunk keeps memory flat.

@@ -4,7 +4,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.types';
 import { DomainError } from './domain-error';
 import { RouteTable } from '../http/route-table';
-import { internalProblem, type Problem, problemFromDomainError, problemFromHttpException, problemType } from './problem';
+import { internalProblem, type Problem, problemFromBodyParserError, problemFromDomainError, problemFromHttpException, problemType } from './problem';
 
 interface BodyParserError {
   type?: string;
@@ -28,7 +28,11 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const problem = this.toProblem(exception, request, response);
-    if (problem.status >= 500) {
+    if (exception instanceof DomainError && problem.status >= 500) {
+      // Expected and explained (an asset that is gone, a forge that refuses): the access line
+      // carries it as one warning, without a stack.
+      response.locals.expectedProblem = { code: exception.code, detail: exception.detail };
+    } else if (problem.status >= 500) {
       this.logger.error(`${request.method} ${request.path} failed: ${(exception as Error)?.stack ?? String(exception)}`);
     }
     if (response.headersSent) return;
@@ -57,14 +61,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const parserError = exception as BodyParserError;
     const status = parserError?.status ?? parserError?.statusCode;
     if (parserError?.expose && typeof status === 'number' && status >= 400 && status < 500) {
-      const detail =
-        parserError.type === 'entity.parse.failed'
-          ? 'the request body is not valid JSON'
-          : parserError.type === 'entity.too.large'
-            ? 'the request body is too large'
-            : 'the request body could not be read';
-      const code = status === 413 ? 'payload-too-large' : status === 415 ? 'unsupported-media-type' : 'bad-request';
-      return { type: problemType(baseUrl, code), title: status === 413 ? 'Payload Too Large' : 'Bad Request', status, detail };
+      return problemFromBodyParserError(parserError.type, status, baseUrl);
     }
     return internalProblem(baseUrl);
   }

@@ -43,6 +43,25 @@ describe('structured request logging', () => {
     expect(entry.res.statusCode).toBe(204);
   });
 
+  it('logs a 503 as one warning without an error object, and other 5xx as errors without a made-up stack', async () => {
+    const { lines, stream } = capture();
+    const app = express();
+    app.use(httpLogger(createLogger('info', stream)));
+    app.get('/unready', (_req, res) => {
+      res.status(503).json({ status: 'unavailable' });
+    });
+    app.get('/broken', (_req, res) => {
+      res.status(500).end();
+    });
+    await request(app).get('/unready').expect(503);
+    await request(app).get('/broken').expect(500);
+    const [unready, broken] = lines.map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(2);
+    expect(unready).toMatchObject({ level: 'warn', msg: 'request answered 503', res: { statusCode: 503 } });
+    expect(broken).toMatchObject({ level: 'error', msg: 'request answered 500', res: { statusCode: 500 } });
+    for (const entry of [unready, broken]) expect(entry).not.toHaveProperty('err');
+  });
+
   it('redacts credential query parameters only', () => {
     expect(redactUrl('/auth/github/callback?state=s&code=c&x=1')).toBe('/auth/github/callback?state=%5BRedacted%5D&code=%5BRedacted%5D&x=1');
     expect(redactUrl('/api/plugins?search=a')).toBe('/api/plugins?search=a');

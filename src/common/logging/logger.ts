@@ -1,9 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pinoHttp from 'pino-http';
-import type { LogLevel } from '../../config/config.types';
+import type { LogFormat, LogLevel } from '../../config/config.types';
+import { prettyDestination } from './pretty';
+import { currentRequestId, requestIdFor } from './request-context';
 
 /** Header values that carry credentials; they never reach a log line. */
 export const REDACTED_PATHS = [
@@ -30,29 +31,58 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${params.toString()}`;
 }
 
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+/** `auto` decides now: readable lines when stdout is a terminal, JSON lines otherwise. */
+export function resolveLogFormat(format: LogFormat, stdoutIsTty = process.stdout.isTTY === true): 'json' | 'pretty' {
+  if (format === 'auto') return stdoutIsTty ? 'pretty' : 'json';
+  return format;
+}
+
+/**
+ * The process's logger: JSON lines with level names (`"level":"info"`), or readable lines for a
+ * terminal. Every line written while a request is served carries that request's id (`reqId`).
+ */
+export function createLogger(level: LogLevel, destination?: DestinationStream, format: 'json' | 'pretty' = 'json'): Logger {
   return pino(
     {
       level,
       base: undefined,
       redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
       serializers: { err: pino.stdSerializers.err },
+      formatters: { level: (label) => ({ level: label }) },
+      mixin() {
+        const reqId = currentRequestId();
+        return reqId ? { reqId } : {};
+      },
     },
-    destination,
+    format === 'pretty' ? prettyDestination(destination ?? process.stdout) : destination,
   );
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+/** What the problem filter leaves on the response for the access line: the failure, when it was expected. */
+export interface LoggedProblem {
+  code: string;
+  detail: string;
+}
+
+function expectedProblem(res: ServerResponse): LoggedProblem | undefined {
+  return (res as ServerResponse & { locals?: { expectedProblem?: LoggedProblem } }).locals?.expectedProblem;
+}
+
+/** pino-http passes a made-up error when the response is a 5xx and nothing was thrown. */
+function isStatusOnlyFailure(res: ServerResponse & { err?: unknown }, error: Error): boolean {
+  return !res.err && error?.message === `failed with status code ${res.statusCode}`;
+}
 
 /** Structured access log with a request id (taken from X-Request-Id when sane), echoed back. */
 export function httpLogger(logger: Logger) {
   return pinoHttp({
     logger,
-    genReqId(req: IncomingMessage, res: ServerResponse) {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
+    // The request context middleware has already chosen (and echoed) the id.
+    genReqId: (req: IncomingMessage) => currentRequestId() ?? requestIdFor(req.headers),
+    // The access line names its request as `req.id`; the mixin's copy would repeat it.
+    customProps: (_req, res) => {
+      const problem = expectedProblem(res);
+      return problem ? { problem } : {};
     },
     serializers: {
       req(req: { id: string; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) {
@@ -63,11 +93,35 @@ export function httpLogger(logger: Logger) {
       },
     },
     customLogLevel(_req, res, error) {
-      if (error || res.statusCode >= 500) return 'error';
+      // An upstream failure the service expected and reported (an asset 404, a forge refusing)
+      // is one warning line with its reason, not an error with a stack.
+      if (expectedProblem(res)) return 'warn';
+      if (error && !isStatusOnlyFailure(res, error)) return 'error';
+      // 503 is the service reporting that it is not ready (readiness while the database is
+      // down), probed every few seconds: a warning, not a failure of the request.
+      if (res.statusCode === 503) return 'warn';
+      if (res.statusCode >= 500) return 'error';
       return 'info';
+    },
+    // For a 5xx without a thrown error pino-http makes up "failed with status code N", whose
+    // stack points into pino-http itself. Only a real error is logged; the status is in `res`.
+    customErrorObject(_req, res, error, fields) {
+      if (isStatusOnlyFailure(res, error)) {
+        const { err: _madeUp, ...rest } = fields as Record<string, unknown>;
+        return rest;
+      }
+      return fields;
+    },
+    customErrorMessage(_req, res, error) {
+      const problem = expectedProblem(res);
+      if (problem) return `request answered ${res.statusCode}: ${problem.detail}`;
+      return isStatusOnlyFailure(res, error) ? `request answered ${res.statusCode}` : 'request errored';
     },
   });
 }
+
+/** Nest's start-up chatter (every module loaded, every route mapped): useful when debugging only. */
+const FRAMEWORK_CHATTER = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
 
 /** Nest's logger interface on top of pino, so framework messages are structured too. */
 export class PinoLoggerService implements LoggerService {
@@ -75,6 +129,7 @@ export class PinoLoggerService implements LoggerService {
 
   private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace', message: unknown, context?: unknown) {
     const ctx = typeof context === 'string' ? { context } : {};
+    if (level === 'info' && typeof context === 'string' && FRAMEWORK_CHATTER.has(context)) level = 'debug';
     if (typeof message === 'object' && message !== null) this.logger[level]({ ...ctx, ...(message as object) });
     else this.logger[level](ctx, String(message));
   }

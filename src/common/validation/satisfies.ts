@@ -19,3 +19,27 @@ export function Satisfies(
       validator: { validate: (value: unknown) => predicate(value), defaultMessage: (args) => message(propertyName, args!) },
     });
 }
+
+/** What is wrong with one array item, or null when it is fine. */
+export type ItemCheck = (item: unknown) => string | null;
+
+const ITEM_CHECKS = new Map<string, ItemCheck>();
+
+/** The item check behind a `SatisfiesEach` rule, so a failure can be reported item by item. */
+export function itemCheckFor(name: string): ItemCheck | undefined {
+  return ITEM_CHECKS.get(name);
+}
+
+/**
+ * A rule on every item of an array. Its failure is reported at each bad item's own pointer
+ * (`/scopes/1: unknown action "write"`) by the validation error flattener; a value that is not
+ * an array is left to `@IsArray()`.
+ */
+export function SatisfiesEach(name: string, check: ItemCheck) {
+  ITEM_CHECKS.set(name, check);
+  return Satisfies(
+    name,
+    (value) => !Array.isArray(value) || value.every((item) => check(item) === null),
+    (propertyName) => `${propertyName}: has invalid items`,
+  );
+}

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /** Where `pg` reaches a Postgres server: a Unix socket directory for the embedded engine. */
@@ -15,8 +15,11 @@ export interface EmbeddedDatabase {
   readonly target: PgConnectionTarget;
   /** True when this process hosts the engine; false when it reaches another process's engine. */
   readonly owner: boolean;
-  /** Runs ANALYZE now (tests and bulk loads); a no-op for a non-owner. */
-  analyze(): Promise<void>;
+  /**
+   * Runs ANALYZE now (tests and bulk loads). False when it could not: a client's statement or
+   * transaction was open (the periodic run retries), or this process does not own the engine.
+   */
+  analyze(): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -24,13 +27,31 @@ export interface EmbeddedDatabaseOptions {
   dataDir: string;
   /** `serve` insists on owning the files; operator commands join a running owner. */
   mode: 'own' | 'own-or-join';
-  /** How long to wait for another owner to appear or go away. */
+  /** How long to wait for another owner to go away (own) or to answer (own-or-join). */
   waitMs?: number;
   analyzeIntervalMs?: number;
 }
 
 const SOCKET_PORT = 5432;
 const CONNECTIONS = 8;
+/** `serve` gives a stopping owner a moment; the CLI waits longer for a starting server to answer. */
+const DEFAULT_WAIT_MS = { own: 5_000, 'own-or-join': 15_000 } as const;
+/** An empty lock younger than this may be an owner between creating and writing it. */
+const EMPTY_LOCK_GRACE_MS = 2_000;
+
+/** Another live process owns the embedded files; `serve` reports it and exits non-zero. */
+export class EmbeddedDatabaseInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: number | null,
+  ) {
+    super(`the embedded database in ${dataDir} is in use by process ${holder ?? 'unknown'}: stop it or choose another DATA_DIR`);
+    this.name = 'EmbeddedDatabaseInUseError';
+  }
+}
+
+/** Data directories whose engine this process hosts right now (their lock names our PID). */
+const hostedHere = new Set<string>();
 
 function socketDirectory(dataDir: string): string {
   return join(dataDir, 'run');
@@ -83,6 +104,34 @@ function lockHolder(dataDir: string): number | null {
   }
 }
 
+function lockAgeMs(dataDir: string): number {
+  try {
+    return Date.now() - statSync(lockPath(dataDir)).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Whether nobody can be behind the lock any more. After SIGKILL
+ * the lock stays behind; a restarted container often gives the new process the very PID it
+ * names (PID 1), so our own PID is stale unless this process hosts the engine itself.
+ */
+function staleLock(dataDir: string, holder: number | null): boolean {
+  if (holder === null) return lockAgeMs(dataDir) > EMPTY_LOCK_GRACE_MS;
+  if (holder === process.pid) return !hostedHere.has(dataDir);
+  return !processAlive(holder);
+}
+
+/**
+ * Removes a stale lock unless another starter already replaced it with its own. Two starters
+ * taking over one stale directory within the same microseconds remain a race; a lock file
+ * cannot close it without an OS file lock, which Node does not offer.
+ */
+function removeStaleLock(dataDir: string, holder: number | null): void {
+  if (lockHolder(dataDir) === holder) removeQuietly(lockPath(dataDir));
+}
+
 function removeQuietly(path: string): void {
   try {
     unlinkSync(path);
@@ -91,10 +140,19 @@ function removeQuietly(path: string): void {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+/** Keeps the process alive while it waits: nothing else may be pending (an unref'd wait let `serve` exit 0). */
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A limit on a wait that must not itself keep the process alive. */
+const deadlineAfter = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 function target(dataDir: string): PgConnectionTarget {
   return { host: socketDirectory(dataDir), port: SOCKET_PORT, user: 'postgres', database: 'postgres' };
+}
+
+interface WorkerMessage {
+  type: string;
+  message?: string;
+  ran?: boolean;
 }
 
 async function startOwner(dataDir: string, analyzeIntervalMs: number): Promise<EmbeddedDatabase> {
@@ -108,17 +166,19 @@ async function startOwner(dataDir: string, analyzeIntervalMs: number): Promise<E
       analyzeIntervalMs,
     },
   });
+  hostedHere.add(dataDir);
   const releaseLock = () => {
+    hostedHere.delete(dataDir);
     if (lockHolder(dataDir) === process.pid) removeQuietly(lockPath(dataDir));
   };
   process.once('exit', releaseLock);
 
   const waitFor = (type: string) =>
-    new Promise<void>((resolve, reject) => {
-      const onMessage = (message: { type: string; message?: string }) => {
+    new Promise<WorkerMessage>((resolve, reject) => {
+      const onMessage = (message: WorkerMessage) => {
         if (message.type === type) {
           worker.off('message', onMessage);
-          resolve();
+          resolve(message);
         } else if (message.type === 'error') {
           worker.off('message', onMessage);
           reject(new Error(`embedded database failed to start: ${message.message}`));
@@ -143,13 +203,13 @@ async function startOwner(dataDir: string, analyzeIntervalMs: number): Promise<E
     async analyze() {
       const done = waitFor('analyzed');
       worker.postMessage({ type: 'analyze' });
-      await done;
+      return (await done).ran === true;
     },
     stop() {
       stopped ??= (async () => {
         const done = waitFor('stopped');
         worker.postMessage({ type: 'stop' });
-        await Promise.race([done, sleep(10_000)]);
+        await Promise.race([done, deadlineAfter(10_000)]);
         await worker.terminate();
         removeQuietly(socketPath(dataDir));
         releaseLock();
@@ -162,11 +222,13 @@ async function startOwner(dataDir: string, analyzeIntervalMs: number): Promise<E
 
 /**
  * Opens the embedded PGlite database under DATA_DIR. Exactly one process owns the files (a lock
- * file names it); any other process reaches the database through the owner's socket.
+ * file names it); any other process reaches the database through the owner's socket. A stale
+ * lock (its process gone, or naming this process which does not host the engine) is taken over.
  */
 export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
-  const { dataDir, mode } = options;
-  const waitMs = options.waitMs ?? 15_000;
+  const { mode } = options;
+  const dataDir = resolve(options.dataDir);
+  const waitMs = options.waitMs ?? DEFAULT_WAIT_MS[mode];
   const analyzeIntervalMs = options.analyzeIntervalMs ?? 60_000;
   mkdirSync(dataDir, { recursive: true });
   const deadline = Date.now() + waitMs;
@@ -175,28 +237,24 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
     if (tryTakeLock(dataDir)) return startOwner(dataDir, analyzeIntervalMs);
 
     const holder = lockHolder(dataDir);
-    if (holder !== null && !processAlive(holder)) {
-      // The previous owner died without cleaning up.
-      removeQuietly(lockPath(dataDir));
-      continue;
-    }
-    if (holder === process.pid) {
+    if (holder === process.pid && hostedHere.has(dataDir)) {
       throw new Error(`this process already owns the embedded database in ${dataDir}`);
+    }
+    if (staleLock(dataDir, holder)) {
+      removeStaleLock(dataDir, holder);
+      continue;
     }
     if (mode === 'own-or-join' && existsSync(socketPath(dataDir)) && (await socketAnswers(socketPath(dataDir)))) {
       return {
         target: target(dataDir),
         owner: false,
-        analyze: async () => undefined,
+        analyze: async () => false,
         stop: async () => undefined,
       };
     }
     if (Date.now() > deadline) {
-      throw new Error(
-        mode === 'own'
-          ? `the embedded database in ${dataDir} is in use by process ${holder}; stop it or use a different DATA_DIR`
-          : `the embedded database in ${dataDir} is locked by process ${holder} but does not answer`,
-      );
+      if (mode === 'own') throw new EmbeddedDatabaseInUseError(dataDir, holder);
+      throw new Error(`the embedded database in ${dataDir} is locked by process ${holder} but does not answer`);
     }
     await sleep(200);
   }

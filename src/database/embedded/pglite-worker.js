@@ -24,31 +24,143 @@ const PLANNER_SETTINGS = [
   "SET from_collapse_limit = 8",
 ];
 
+const READY_FOR_QUERY = 0x5a; // 'Z'
+const IDLE = 0x49; // 'I': ReadyForQuery with no transaction block open
+
+/**
+ * Reads the engine's replies to one client message, message by message across chunks, and
+ * tells whether the last one was ReadyForQuery with status idle. Only then is the client's
+ * query cycle over: a simple query, or Parse...Sync of the extended protocol (node-postgres
+ * sends every parameterized query that way), or a transaction. The socket server hands the
+ * engine one protocol message at a time, so between a Parse and its Sync the engine holds that
+ * client's unnamed statement and an implicit transaction.
+ */
+class ReplyScanner {
+  constructor() {
+    this.header = [];
+    this.payloadLeft = 0;
+    this.type = 0;
+    this.status = 0;
+  }
+
+  push(bytes) {
+    let i = 0;
+    while (i < bytes.length) {
+      if (this.payloadLeft === 0) {
+        this.header.push(bytes[i++]);
+        if (this.header.length === 5) {
+          const [type, a, b, c, d] = this.header;
+          this.type = type;
+          this.status = 0;
+          this.payloadLeft = ((a << 24) | (b << 16) | (c << 8) | d) - 4;
+          this.header = [];
+        }
+        continue;
+      }
+      if (this.type === READY_FOR_QUERY && this.status === 0) this.status = bytes[i];
+      const take = Math.min(this.payloadLeft, bytes.length - i);
+      i += take;
+      this.payloadLeft -= take;
+    }
+  }
+
+  get endsIdle() {
+    return this.header.length === 0 && this.payloadLeft === 0 && this.type === READY_FOR_QUERY && this.status === IDLE;
+  }
+}
+
+/** A Simple Query protocol message ('Q', length, SQL, NUL). */
+function simpleQuery(sql) {
+  const text = Buffer.from(`${sql}\0`, 'utf8');
+  const message = Buffer.alloc(5 + text.length);
+  message.write('Q', 0, 'latin1');
+  message.writeInt32BE(4 + text.length, 1);
+  text.copy(message, 5);
+  return new Uint8Array(message);
+}
+
+/**
+ * What the socket server sees as the engine: PGlite itself, with every client message's
+ * replies watched, so the worker knows whether a client's query cycle is open.
+ *
+ * The socket server serves only the last client while isInTransaction() is true, and otherwise
+ * takes messages first come, first served: another connection's Parse between a client's Parse
+ * and Bind replaced its unnamed statement, so queries ran each other's SQL. Reporting an open
+ * query cycle as a transaction keeps each cycle together, as it keeps a transaction together.
+ */
+function watchedEngine(db) {
+  let cycleOpen = false;
+  const engine = {
+    get waitReady() {
+      return db.waitReady;
+    },
+    isInTransaction: () => cycleOpen || db.isInTransaction(),
+    runExclusive: (fn) => db.runExclusive(fn),
+    async exec(sql, options) {
+      // The socket server calls this only to roll back for a client that went away while its
+      // cycle was open. After an error mid-cycle the engine skips everything up to a Sync, which
+      // exec sends after the statement, so the first ROLLBACK can be skipped: run it again.
+      try {
+        const result = await db.exec(sql, options);
+        return db.isInTransaction() ? await db.exec(sql, options) : result;
+      } finally {
+        cycleOpen = db.isInTransaction();
+      }
+    },
+    async execProtocolRawStream(message, options) {
+      const replies = new ReplyScanner();
+      try {
+        return await db.execProtocolRawStream(message, {
+          ...options,
+          onRawData: (bytes) => {
+            replies.push(bytes);
+            options.onRawData(bytes);
+          },
+        });
+      } finally {
+        // A startup packet (first byte 0) or Terminate ('X') leaves the cycle as it was.
+        if (message[0] !== 0 && message[0] !== 0x58) cycleOpen = !replies.endsIdle;
+      }
+    },
+  };
+  return { engine, betweenStatements: () => !cycleOpen && !db.isInTransaction() };
+}
+
 async function main() {
   const { PGlite } = require('@electric-sql/pglite');
   const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
-  const db = await PGlite.create({ dataDir: workerData.pgDataDir });
+  // pg_trgm backs the catalogue's typo-tolerant search; a server has it from postgresql-contrib.
+  const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm');
+  const db = await PGlite.create({ dataDir: workerData.pgDataDir, extensions: { pg_trgm } });
   for (const statement of PLANNER_SETTINGS) await db.exec(statement);
 
+  const { engine, betweenStatements } = watchedEngine(db);
   const server = new PGLiteSocketServer({
-    db,
+    db: engine,
     path: workerData.socketPath,
     maxConnections: workerData.maxConnections,
   });
   await server.start();
 
   let analyzing = false;
+  /** Runs ANALYZE unless a client's statement or transaction is open; true when it ran. */
   const analyze = async () => {
-    if (analyzing) return;
+    if (analyzing) return false;
     analyzing = true;
     try {
-      // Holding the exclusive lock, no client query runs; outside a client transaction the
-      // ANALYZE is a statement of its own, never part of someone else's work.
-      await db.runExclusive(async () => {
-        if (!db.isInTransaction()) await db.exec('ANALYZE');
+      // runExclusive holds PGlite's query lock, so no client message runs meanwhile. That lock
+      // is not re-entrant: db.exec or db.query in here would wait for it forever and wedge
+      // every later query. execProtocolStream takes no lock (it is what the lock guards).
+      return await db.runExclusive(async () => {
+        // Mid-cycle, a simple query would drop the client's unnamed statement and commit its
+        // implicit transaction; the next tick tries again.
+        if (!betweenStatements()) return false;
+        await db.execProtocolStream(simpleQuery('ANALYZE'));
+        return true;
       });
     } catch {
       // Statistics are an optimisation; a failed ANALYZE is retried on the next tick.
+      return false;
     } finally {
       analyzing = false;
     }
@@ -58,8 +170,8 @@ async function main() {
 
   parentPort.on('message', async (message) => {
     if (message && message.type === 'analyze') {
-      await analyze();
-      parentPort.postMessage({ type: 'analyzed' });
+      const ran = await analyze();
+      parentPort.postMessage({ type: 'analyzed', ran });
     }
     if (message && message.type === 'stop') {
       clearInterval(analyzeTimer);

@@ -3,6 +3,25 @@ import { Foundation1795256007857 } from './1795256007857-Foundation';
 import { Identity1795256490940 } from './1795256490940-Identity';
 import { SigningKeys1795256564852 } from './1795256564852-SigningKeys';
 import { Catalogue1795256824766 } from './1795256824766-Catalogue';
+import { ReleaseRecords1795417760320 } from './1795417760320-ReleaseRecords';
+import { OAuthState1795417969395 } from './1795417969395-OAuthState';
+import { ReleaseReadmes1795418635895 } from './1795418635895-ReleaseReadmes';
+import { SigningKeyDrain1795421375111 } from './1795421375111-SigningKeyDrain';
+import { CmsAndWishlist1795421493041 } from './1795421493041-CmsAndWishlist';
+import { SettingsVersion1795421652956 } from './1795421652956-SettingsVersion';
+import { TrigramSearch1795424142807 } from './1795424142807-TrigramSearch';
 
 /** Every migration in order; committed files, never generated at run time. */
-export const MIGRATIONS: (new () => MigrationInterface)[] = [Foundation1795256007857, Identity1795256490940, SigningKeys1795256564852, Catalogue1795256824766];
+export const MIGRATIONS: (new () => MigrationInterface)[] = [
+  Foundation1795256007857,
+  Identity1795256490940,
+  SigningKeys1795256564852,
+  Catalogue1795256824766,
+  ReleaseRecords1795417760320,
+  OAuthState1795417969395,
+  ReleaseReadmes1795418635895,
+  SigningKeyDrain1795421375111,
+  CmsAndWishlist1795421493041,
+  SettingsVersion1795421652956,
+  TrigramSearch1795424142807,
+];

@@ -61,7 +61,11 @@ describe('fetchAndHashAssets', () => {
     expect(error).toMatchObject({ reason: 'status', status: 404, assetName: 'asset-1.zip', url: input[1].url });
     expect((error as Error).message).toBe('asset "asset-1.zip": HTTP 404 from 127.0.0.1');
     expect(Date.now() - started).toBeLessThan(1500);
-    expect(server.requests - before).toBe(3);
+    // At most the three the concurrency allows ever reach the server: none is started after the
+    // failure. (Exactly three is a race: a fetch aborted early may never send its request.)
+    const reached = server.requests - before;
+    expect(reached).toBeGreaterThanOrEqual(1);
+    expect(reached).toBeLessThanOrEqual(3);
     await server.allClosed();
     expect(inFlight).toBe(0);
   });

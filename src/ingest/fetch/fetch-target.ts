@@ -17,6 +17,14 @@ export interface TargetPolicy {
   lookup: LookupFunction;
 }
 
+/**
+ * The publisher sees the host and why, never the address it resolved to: an internal address is
+ * exactly what an SSRF probe would like to learn.
+ */
+function refusedHostMessage(host: string, refusal: string): string {
+  return `refused host ${host}: it resolves to an address that is not fetched (${refusal}); only hosts in FETCH_ALLOW_HOSTS may use private addresses`;
+}
+
 /** Where one hop may connect: the URL's host and the only addresses that passed the policy. */
 export interface FetchTarget {
   url: URL;
@@ -44,7 +52,7 @@ export async function resolveTarget(url: URL, policy: TargetPolicy, signal: Abor
   const port = url.port === '' ? (secure ? 443 : 80) : Number(url.port);
   const allowListed = isAllowListed(policy.allowed, url.hostname, port);
   if (!secure && !allowListed) {
-    throw new AssetFetchError('refused-scheme', `refused plain http for host ${displayHost}: only https is fetched`, { url: href });
+    throw new AssetFetchError('refused-scheme', `refused plain http for host ${displayHost}: only https is fetched (the operator can allow a host with FETCH_ALLOW_HOSTS)`, { url: href });
   }
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (!allowListed && isLocalhostName(hostname)) {
@@ -64,7 +72,7 @@ export async function resolveTarget(url: URL, policy: TargetPolicy, signal: Abor
     const bytes = parseIpAddress(address);
     const refusal = bytes ? (allowListed ? null : refusedAddressKind(bytes)) : 'not an IP address';
     if (refusal !== null) {
-      throw new AssetFetchError('refused-address', `refused address ${address} for host ${displayHost} (${refusal})`, { url: href });
+      throw new AssetFetchError('refused-address', refusedHostMessage(displayHost, refusal), { url: href });
     }
   }
   return { url, secure, hostname, port, allowListed, addresses };
@@ -107,7 +115,7 @@ export function checkConnectedPeer(target: FetchTarget, remoteAddress: string | 
         ? null
         : refusedAddressKind(peer);
   if (refusal === null) return null;
-  return new AssetFetchError('refused-address', `refused address ${remoteAddress ?? 'unknown'} for host ${target.url.hostname} (${refusal})`, {
+  return new AssetFetchError('refused-address', refusedHostMessage(target.url.hostname, refusal), {
     url: target.url.href,
   });
 }

@@ -21,6 +21,8 @@ export interface GuardedFetchOptions {
   signal?: AbortSignal;
   /** Defaults to the system clock and timers. */
   timers?: FetchTimers;
+  /** Extra request headers; sent to the first URL's origin only, never after a redirect elsewhere. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface FetchedBody {
@@ -63,7 +65,9 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions, si
     let current = first;
     for (let redirects = 0; ; redirects++) {
       const target = await resolveTarget(current, { allowed, lookup }, controller.signal);
-      const outcome = await exchange(target, limits, sink);
+      // Credentials stay with the origin they were meant for, whatever a redirect says.
+      const headers = current.origin === first.origin ? options.headers : undefined;
+      const outcome = await exchange(target, { ...limits, headers }, sink);
       if (outcome.kind === 'body') return { url, finalUrl: current.href, size: outcome.size, contentType: outcome.contentType };
       if (redirects >= options.maxRedirects) {
         throw new AssetFetchError('too-many-redirects', `more than ${options.maxRedirects} redirects (last from ${current.hostname})`, { url });

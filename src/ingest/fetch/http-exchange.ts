@@ -16,6 +16,8 @@ export interface ExchangeLimits {
   timers: FetchTimers;
   /** Aborted by the caller, the total deadline or a failed sibling; its reason is the error to report. */
   signal: AbortSignal;
+  /** Request headers beyond the fixed ones (an API's Accept, a user's Authorization). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Receives the body as it streams; `bytesSoFar` includes `chunk`, a buffer of its own. */
@@ -109,7 +111,7 @@ export function exchange(target: FetchTarget, limits: ExchangeLimits, sink: Body
 
     if (signal.aborted) return onAbort();
     try {
-      request = (target.secure ? httpsRequest : httpRequest)(requestOptions(target));
+      request = (target.secure ? httpsRequest : httpRequest)(requestOptions(target, limits.headers));
     } catch (error) {
       return fail(networkFailure(host, url, error));
     }
@@ -129,7 +131,7 @@ export function exchange(target: FetchTarget, limits: ExchangeLimits, sink: Body
   });
 }
 
-function requestOptions(target: FetchTarget): RequestOptions {
+function requestOptions(target: FetchTarget, extra: Readonly<Record<string, string>> | undefined): RequestOptions {
   return {
     method: 'GET',
     host: target.hostname,
@@ -137,8 +139,12 @@ function requestOptions(target: FetchTarget): RequestOptions {
     path: `${target.url.pathname}${target.url.search}`,
     agent: false,
     lookup: vettedLookup(target),
-    headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'identity', accept: '*/*' },
+    headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'identity', accept: '*/*', ...lowercaseKeys(extra) },
   };
+}
+
+function lowercaseKeys(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 /** Answers the socket's resolution with the addresses already vetted, never asking DNS again. */

@@ -186,10 +186,9 @@ describe('input bounds', () => {
     ['table cells', `|${'a|'.repeat(5000)}\n|${'-|'.repeat(5000)}\n${`|${'b|'.repeat(5000)}\n`.repeat(40)}`],
     ['linkify candidates', 'www.a.b '.repeat(README_MAX_LENGTH / 8)],
     ['over the cap', 'x'.repeat(README_MAX_LENGTH * 8)],
-  ])('renders pathological %s quickly', (_name, markdown) => {
-    const started = performance.now();
-    render(markdown);
-    // markdown-it and htmlparser2 are linear; the bound only catches a quadratic regression.
-    expect(performance.now() - started).toBeLessThan(10_000);
+  ])('renders pathological %s to inert HTML', (_name, markdown) => {
+    // markdown-it and htmlparser2 are linear, so each finishes in well under a second; a quadratic
+    // regression would run into the test timeout. The times are figures of `npm run bench -- readme`.
+    expect(inertnessProblems(render(markdown))).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { Satisfies } from '../../common/validation/satisfies';
 
 export class InitStatusDto {
   @ApiProperty({ description: 'True once an admin exists; the wizard is then closed for good' })
@@ -26,16 +27,15 @@ export class InitSettingsDto {
   @Length(1, 100)
   siteName?: string;
 
-  @ApiPropertyOptional({ example: 'https://plugins.example.com' })
+  // The public URL is configuration (BASE_URL): links, problem types and key URLs are built from
+  // it at start, so a value stored here would be ignored. Say so instead of "not a known field".
+  @ApiHideProperty()
   @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
-  baseUrl?: string;
+  @Satisfies('configuredByEnvironment', () => false, () => 'baseUrl: is configured with the BASE_URL environment variable, not in the wizard')
+  baseUrl?: never;
 }
 
 export class InitSettingsResultDto {
   @ApiProperty({ type: String, nullable: true })
   siteName: string | null;
-
-  @ApiProperty({ type: String, nullable: true })
-  baseUrl: string | null;
 }

@@ -21,8 +21,9 @@ export class PublicJwkDto {
   use: 'sig';
 }
 
-/** The key set (JWKS) releases are verified against: the current key, then the previous one. */
+/** The key set (JWKS) releases are verified against: the current key, the previous one, and a key being drained. */
 export class KeySetDto {
-  @ApiProperty({ type: [PublicJwkDto], description: 'The current key first, then the previous key (absent until the first rotation).' })
+  @ApiProperty({ type: [PublicJwkDto], description:
+      'The current key first, then the previous key (absent until the first rotation), then the key a rotation displaced while the releases it signed are re-signed with the current key (beyond the spec, which keeps two keys).' })
   keys: PublicJwkDto[];
 }

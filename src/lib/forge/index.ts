@@ -10,3 +10,5 @@ export { parseRepoUrl } from './repo-url';
 export type { ParseRepoUrlOptions, RepoUrlResult } from './repo-url';
 export { blobUrl, fileContentsApiRequest, rawFileUrl, repositoryApiUrl } from './urls';
 export type { ForgeApiRequest, ForgeEndpoints } from './urls';
+export { FORGE_TYPES } from './types';
+export type { ForgeInstanceConfig, ForgeType } from './types';

@@ -1,4 +1,5 @@
-import type { ForgeType } from '../../config/config.types';
+import { forgeAdapter } from '../../forges/adapters';
+import type { ForgeType } from './types';
 
 /** Result of checking one untrusted path-like input. */
 export type PathCheck = { ok: true; value: string } | { ok: false; message: string };
@@ -15,14 +16,10 @@ const SCHEME_PREFIX = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-/** How many path segments a repository has on each forge type: owner/repo, or GitLab's nested groups. */
+/** Whether path segments name a repository on a forge type: its own shape, then the names all forges share. */
 export function repoSegmentsProblem(type: ForgeType, segments: readonly string[]): string | null {
-  if (type === 'gitlab') {
-    if (segments.length < 2) return 'a GitLab repository path is group/project (groups may nest)';
-    if (segments.includes('-')) return 'the path points inside a repository page, not at the repository';
-  } else if (segments.length !== 2) {
-    return `a ${type === 'github' ? 'GitHub' : 'Gitea'} repository path is owner/repo`;
-  }
+  const shape = forgeAdapter(type).repoShapeProblem(segments);
+  if (shape) return shape;
   for (const segment of segments) {
     if (!REPO_SEGMENT.test(segment) || segment === '.' || segment === '..') {
       return `"${segment}" is not a valid owner, group or repository name`;

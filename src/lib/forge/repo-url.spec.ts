@@ -1,4 +1,4 @@
-import type { ForgeInstanceConfig } from '../../config/config.types';
+import type { ForgeInstanceConfig } from './types';
 import { parseRepoUrl } from './index';
 
 const FORGES: readonly ForgeInstanceConfig[] = [

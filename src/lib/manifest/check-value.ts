@@ -21,9 +21,9 @@ function listValues(values: readonly (string | number)[]): string {
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
 }
 
-function enumMiss(value: string | number, allowed: readonly (string | number)[], notes?: Readonly<Record<string, string>>): string {
+function enumMiss(value: string | number, allowed: readonly (string | number)[], notes?: Readonly<Record<string, string>>, emptyReason?: string): string {
   const note = typeof value === 'string' && notes && Object.hasOwn(notes, value) ? `; ${notes[value]}` : '';
-  if (allowed.length === 0) return `must be left out: no value is allowed${note}`;
+  if (allowed.length === 0) return emptyReason ? `must be left out: ${emptyReason}${note}` : `must be left out: no value is allowed${note}`;
   const names = allowed.filter((item): item is string => typeof item === 'string');
   const hint = typeof value === 'string' && !note ? didYouMean(value, names) : '';
   return `must be one of ${listValues(allowed)}${note}${hint}`;
@@ -42,7 +42,7 @@ function checkString(value: string, rule: StringRule, pointer: string, out: Viol
   if (rule.pattern && !matchesPattern(value, rule.pattern.source)) {
     out.push(violation(pointer, `must be ${rule.pattern.meaning} (pattern ${rule.pattern.source})`));
   }
-  if (rule.enum && !rule.enum.includes(value)) out.push(violation(pointer, enumMiss(value, rule.enum, rule.enumNotes)));
+  if (rule.enum && !rule.enum.includes(value)) out.push(violation(pointer, enumMiss(value, rule.enum, rule.enumNotes, rule.enumEmptyReason)));
   if (rule.semverRange && validRange(value) === null) {
     out.push(violation(pointer, 'must be a semver range or version, such as ">=1.2.0" or "1.2.3"'));
   }
@@ -74,6 +74,10 @@ function checkObject(value: Record<string, unknown>, rule: ObjectRule, pointer: 
 }
 
 function checkMap(value: Record<string, unknown>, rule: MapRule, pointer: string, out: Violation[]): void {
+  const count = Object.keys(value).length;
+  if (rule.maxProperties !== undefined && count > rule.maxProperties) {
+    out.push(violation(pointer, `must have at most ${rule.maxProperties} entries (got ${count})`));
+  }
   for (const [key, member] of Object.entries(value)) {
     const memberPointer = childPointer(pointer, key);
     if (matchesPattern(key, rule.keyPattern.source)) checkValue(member, rule.values, memberPointer, out);

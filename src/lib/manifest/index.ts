@@ -30,3 +30,5 @@ export type {
 export { KINDS_NOT_CHECKED_NOTE, validateManifest } from './validate';
 export { normalizeVersion } from './version';
 export { formatViolation } from './violations';
+export { nulCharacterPointers } from './nul-characters';
+export { declarationProblems, EXTENSION_KEY_PATTERN } from './declarations';

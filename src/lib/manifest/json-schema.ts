@@ -50,7 +50,12 @@ export function ruleSchema(rule: ValueRule): { [keyword: string]: unknown } {
     }
     case 'map':
       return withDescription(
-        { type: 'object', patternProperties: { [rule.keyPattern.source]: ruleSchema(rule.values) }, additionalProperties: false },
+        {
+          type: 'object',
+          patternProperties: { [rule.keyPattern.source]: ruleSchema(rule.values) },
+          additionalProperties: false,
+          ...(rule.maxProperties !== undefined ? { maxProperties: rule.maxProperties } : {}),
+        },
         rule.description,
       );
   }

@@ -74,7 +74,8 @@ export function registryFields(options: RegistryOptions): RegistryFields {
   for (const kind of options.kinds) {
     if (kind.enabled === false && !byKind.has(kind.key)) enumNotes[kind.key] = `kind "${kind.key}" is disabled`;
   }
-  return { kindsKnown: true, kindRule: { ...kindRule, enum: [...byKind.keys()], enumNotes }, global, byKind, notes };
+  const enumEmptyReason = byKind.size === 0 ? 'this registry has no kinds enabled' : undefined;
+  return { kindsKnown: true, kindRule: { ...kindRule, enum: [...byKind.keys()], enumNotes, ...(enumEmptyReason ? { enumEmptyReason } : {}) }, global, byKind, notes };
 }
 
 /** The declarations that apply to a manifest of this kind: global ones, overridden by the kind's own. */

@@ -1,3 +1,6 @@
+/** Each locale's README is fetched and rendered at ingest, so their number is bounded. */
+export const MAX_README_LOCALES = 16;
+
 /**
  * The manifest's rules, written once as data. The validator (check-value.ts) and the JSON Schema
  * (json-schema.ts) are both derived from these, so the two cannot drift apart.
@@ -18,6 +21,8 @@ export interface StringRule {
   enum?: readonly (string | number)[];
   /** Messages only: why a value outside `enum` is refused, by value (e.g. a disabled kind). */
   enumNotes?: Readonly<Record<string, string>>;
+  /** Messages only: why `enum` is empty, said instead of "no value is allowed". */
+  enumEmptyReason?: string;
   /** Beyond any schema: must be a semver range or version (semver.validRange). */
   semverRange?: true;
   description?: string;
@@ -56,6 +61,7 @@ export interface MapRule {
   type: 'map';
   keyPattern: PatternRule;
   values: ValueRule;
+  maxProperties?: number;
   description?: string;
 }
 
@@ -107,7 +113,7 @@ export const SPEC_MANIFEST_FIELDS: Readonly<Record<string, ValueRule>> = {
     },
   },
   readme: README_REFERENCE,
-  readmes: { type: 'map', keyPattern: LOCALE_PATTERN, values: README_REFERENCE, description: 'Per-locale README overrides.' },
+  readmes: { type: 'map', keyPattern: LOCALE_PATTERN, values: README_REFERENCE, maxProperties: MAX_README_LOCALES, description: 'Per-locale README overrides.' },
   documentation_url: { type: 'string', pattern: HTTP_URL },
   homepage: { type: 'string', pattern: HTTP_URL },
   support: {

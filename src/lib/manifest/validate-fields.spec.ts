@@ -272,3 +272,23 @@ describe('validateManifest never throws', () => {
     );
   });
 });
+
+describe('validateManifest: bounds that protect ingest and storage', () => {
+  const base = { name: 'p', version: '1.0.0' };
+
+  it('allows 16 README locales, not 17 (each is fetched and rendered at ingest)', () => {
+    const codes = 'aa ab ac ad ae af ag ah ai aj ak al am an ao ap aq'.split(' ');
+    const readmes = (n: number) => Object.fromEntries(codes.slice(0, n).map((code) => [code, `README.${code}.md`]));
+    expect(validateManifest({ ...base, readmes: readmes(16) }, { kinds: null }).ok).toBe(true);
+    const result = validateManifest({ ...base, readmes: readmes(17) }, { kinds: null });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.violations).toEqual([{ path: '/readmes', message: 'readmes: must have at most 16 entries (got 17)' }]);
+  });
+
+  it('refuses NUL in any string or key, naming each field (PostgreSQL cannot store it)', () => {
+    const result = validateManifest({ ...base, description: 'a\u0000b', tags: ['ok', 'x\u0000'], support: { 'e\u0000': 'y' } }, { kinds: null });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.violations.map((v) => v.path)).toEqual(['/description', '/support/e\u0000', '/tags/1']);
+    expect(!result.ok && result.violations[0].message).toBe('description: must not contain NUL (U+0000) characters');
+  });
+});

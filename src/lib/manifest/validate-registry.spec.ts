@@ -54,7 +54,7 @@ describe('validateManifest: kinds', () => {
   });
 
   it('refuses every kind when the registry has none', () => {
-    expect(violationsOf({ kind: 'widget' }, { kinds: [] })).toEqual([{ path: '/kind', message: 'kind: must be left out: no value is allowed' }]);
+    expect(violationsOf({ kind: 'widget' }, { kinds: [] })).toEqual([{ path: '/kind', message: 'kind: must be left out: this registry has no kinds enabled' }]);
     expect(validate({}, { kinds: [] }).ok).toBe(true);
   });
 

@@ -6,6 +6,7 @@ import { declarationRule, extensionFieldsFor, kindsDeclaring, registryFields } f
 import type { RegistryFields } from './registry-fields';
 import { REQUIRED_SPEC_FIELDS, SPEC_MANIFEST_FIELDS } from './rules';
 import type { ExtensionFieldDeclaration, Manifest, ValidateOptions, ValidationResult, Violation } from './types';
+import { nulCharacterPointers } from './nul-characters';
 import { normalizeVersion } from './version';
 import { childPointer, describeType, violation } from './violations';
 
@@ -57,6 +58,10 @@ export function validateManifest(value: unknown, options: ValidateOptions): Vali
   if (!isPlainObject(value)) {
     return { ok: false, violations: [violation('', `must be an object of manifest fields (got ${describeType(value)})`)], notes };
   }
+
+  // A NUL cannot be stored, and a field holding one is refused whatever else it breaks.
+  const nul = nulCharacterPointers(value);
+  if (nul.length > 0) return { ok: false, violations: nul.map((pointer) => violation(pointer, 'must not contain NUL (U+0000) characters')), notes };
 
   const violations: Violation[] = [];
   const extensionFields = extensionFieldsFor(fields, value.kind);

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
 
 export class ReleaseAssetDto {
   @ApiProperty()
@@ -7,8 +8,11 @@ export class ReleaseAssetDto {
   @ApiProperty({ description: "The registry's download URL (counts the download, then redirects to the asset)" })
   url: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'Bytes actually streamed at ingest' })
   size: number;
+
+  @ApiProperty({ description: 'False when the asset was over the hash budget: it is not in the signed list and cannot be verified' })
+  hashed: boolean;
 }
 
 export class IntegrityAssetDto {
@@ -32,6 +36,9 @@ export class IntegrityAssetDto {
 
   @ApiProperty({ type: Object, nullable: true, description: 'Build-provenance attestation bundle, passed through unverified' })
   attestation: unknown;
+
+  @ApiProperty({ description: 'Always true here: only hashed assets are signed' })
+  hashed: boolean;
 }
 
 export class ReleaseIntegrityDto {
@@ -70,6 +77,16 @@ export class ReleaseDto {
   @ApiProperty({ description: 'SHA-256 of the RFC 8785 form of the manifest (GET .../manifest serves those bytes)' })
   manifestSha256: string;
 
+  @ApiProperty({ description: 'Downloads counted through the registry (GET on the asset route)' })
+  downloads: number;
+
   @ApiProperty({ description: 'Epoch ms' })
   createdAt: number;
+}
+
+export class LatestReleaseQueryDto {
+  @ApiPropertyOptional({ enum: ['0', '1'], description: '1 lets a prerelease be the latest' })
+  @IsOptional()
+  @IsIn(['0', '1'], { message: 'prerelease: must be 0 or 1' })
+  prerelease?: string;
 }

@@ -53,6 +53,14 @@ export class PluginEntity {
   @Column({ name: 'latest_version', type: 'varchar', length: 40, nullable: true })
   latestVersion: string | null;
 
+  /** The highest live prerelease above `latestVersion` (or the highest at all when no stable release exists). */
+  @Column({ name: 'latest_prerelease', type: 'varchar', length: 40, nullable: true })
+  latestPrerelease: string | null;
+
+  /** True when the claimer proved admin rights on the repository through its forge at claim time. */
+  @Column({ name: 'repo_verified', type: 'boolean', default: false })
+  repoVerified: boolean;
+
   @Column({ name: 'latest_release_at', type: 'timestamptz', nullable: true })
   latestReleaseAt: Date | null;
 

@@ -14,10 +14,13 @@ export interface StoredAsset {
   arch: string;
 }
 
+/** A signed asset as stored: the attestation is kept once per release, not on every asset. */
+export type StoredIntegrityAsset = Omit<IntegrityAsset, 'attestation'>;
+
 export interface StoredIntegrity {
   jws: string;
   kid: string;
-  assets: IntegrityAsset[];
+  assets: StoredIntegrityAsset[];
 }
 
 /**
@@ -26,6 +29,7 @@ export interface StoredIntegrity {
  */
 @Entity('release')
 @Index('uq_release_plugin_version_key', ['pluginId', 'versionKey'], { unique: true })
+@Index('idx_release_plugin_version_sort', ['pluginId', 'versionSort'])
 export class ReleaseEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -43,6 +47,10 @@ export class ReleaseEntity {
   @Column({ name: 'version_key', type: 'varchar', length: 40 })
   versionKey: string;
 
+  /** `versionSortKey(version)`: byte order is SemVer precedence, so "latest" is an indexed ORDER BY. */
+  @Column({ name: 'version_sort', type: 'varchar', length: 200, collation: 'C' })
+  versionSort: string;
+
   @Column({ type: 'boolean', default: false })
   prerelease: boolean;
 
@@ -56,19 +64,23 @@ export class ReleaseEntity {
   @Column({ type: 'jsonb', nullable: true })
   integrity: StoredIntegrity | null;
 
-  /** The parsed manifest; its RFC 8785 form hashes to `manifest_sha256`. */
+  /** The manifest's spec fields, as the catalogue shows them. */
   @Column({ type: 'jsonb' })
   manifest: Record<string, unknown>;
+
+  /** The RFC 8785 bytes that were hashed into `manifest_sha256` (extension fields included), served verbatim. */
+  @Column({ name: 'manifest_canonical', type: 'text' })
+  manifestCanonical: string;
+
+  /** The build-provenance attestation given with the push; every signed asset carries it. */
+  @Column({ type: 'jsonb', nullable: true })
+  attestation: unknown | null;
 
   @Column({ name: 'manifest_raw', type: 'text' })
   manifestRaw: string;
 
   @Column({ name: 'manifest_sha256', type: 'varchar', length: 64 })
   manifestSha256: string;
-
-  /** Rendered, sanitized README HTML by locale (`default` for a single-locale README). */
-  @Column({ name: 'readme_html', type: 'jsonb', default: () => "'{}'" })
-  readmeHtml: Record<string, string>;
 
   @Column({ type: 'varchar', length: 10 })
   source: 'push' | 'webhook';
@@ -78,6 +90,10 @@ export class ReleaseEntity {
 
   @Column({ name: 'yank_reason', type: 'varchar', length: 500, nullable: true })
   yankReason: string | null;
+
+  /** Downloads counted by the registry's download route (GET only). */
+  @Column({ type: 'bigint', default: 0 })
+  downloads: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

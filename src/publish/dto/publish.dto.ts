@@ -123,6 +123,9 @@ export class PublishResultDto {
 
   @ApiProperty({ description: 'True on the push that created (claimed) the slug' })
   claimed: boolean;
+
+  @ApiProperty({ type: [String], description: 'Problems that did not stop the release, e.g. a README that could not be read' })
+  warnings: string[];
 }
 
 export class YankDto {

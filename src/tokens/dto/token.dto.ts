@@ -1,18 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, Length } from 'class-validator';
-import { Satisfies } from '../../common/validation/satisfies';
+import { Satisfies, SatisfiesEach } from '../../common/validation/satisfies';
 import { parseScope } from '../../lib/scopes/scopes';
 
 const IsScope = () =>
-  Satisfies(
-    'isScope',
-    (v) => typeof v === 'string' && parseScope(v).ok,
-    (_p, args) => {
-      const parsed = parseScope(String(args.value));
-      return `scopes: ${parsed.ok ? 'invalid scope' : parsed.message}`;
-    },
-    { each: true },
-  );
+  SatisfiesEach('isScope', (item) => {
+    if (typeof item !== 'string') return 'must be a string';
+    const parsed = parseScope(item);
+    return parsed.ok ? null : parsed.message;
+  });
 
 /** Epoch milliseconds, an ISO 8601 string, or null. */
 const IsTimestampOrNull = () =>

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs README.md's "Your first plugin, step by step" exactly as written: the ```sh blocks between
+# <!-- walkthrough:start --> and <!-- walkthrough:end --> are taken from the README (never copied
+# here), joined in order and run in one bash from the repository's folder. Any failing step fails
+# the run. The registry's data goes to a fresh DATA_DIR so an existing ./data is never touched.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+for port in 3000 8000; do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "readme-walkthrough: port $port is in use; the walkthrough needs it free" >&2
+    exit 1
+  fi
+done
+if [ -e hello-plugin ]; then
+  echo "readme-walkthrough: ./hello-plugin exists; the walkthrough creates it" >&2
+  exit 1
+fi
+
+work=$(mktemp -d)
+script="$work/walkthrough.sh"
+{
+  echo 'set -euo pipefail'
+  echo 'set -x'
+  awk '
+    /<!-- walkthrough:start -->/ { inside = 1; next }
+    /<!-- walkthrough:end -->/ { inside = 0 }
+    inside && /^```sh$/ { block = 1; next }
+    inside && block && /^```$/ { block = 0; print ""; next }
+    inside && block { print }
+  ' README.md
+} >"$script"
+
+steps=$(grep -c . "$script")
+if [ "$steps" -lt 10 ]; then
+  echo "readme-walkthrough: found no walkthrough in README.md" >&2
+  exit 1
+fi
+
+export DATA_DIR="$work/data"
+# The steps run in a session of their own: the registry and the file server they leave in the
+# background (and npm's children, which outlive npm) all end with that process group.
+setsid bash "$script" &
+steps_pid=$!
+( sleep 300; echo "readme-walkthrough: timed out after 300 s" >&2; kill -- -"$steps_pid" 2>/dev/null ) &
+watchdog=$!
+status=0
+wait "$steps_pid" || status=$?
+kill "$watchdog" 2>/dev/null
+kill -- -"$steps_pid" 2>/dev/null
+sleep 1
+rm -rf hello-plugin "$work"
+if [ "$status" -ne 0 ]; then
+  echo "readme-walkthrough: FAILED (exit $status)" >&2
+  exit 1
+fi
+echo "readme-walkthrough: every step passed"

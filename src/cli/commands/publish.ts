@@ -1,0 +1,225 @@
+import { readFileSync } from 'node:fs';
+import { basename, relative, resolve } from 'node:path';
+import { type components, createRegistryClient, type RegistryClient } from '../../client/registry-client';
+import { formatViolation, type Kind, type ValidationResult } from '../../lib/manifest';
+import type { CliIo } from '../command';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../command';
+import { checkFile, findManifest, UsageError } from '../manifest-files';
+import { assetFromArgument, assetFromFile, attestationFromFile, originRepositoryUrl, type PushAsset } from '../publish-request';
+
+export const summary = 'publish a release to a registry from CI (token from REGISTRY_TOKEN)';
+
+/** The registry could not be reached, or kept failing, after the retries. */
+export const EXIT_NETWORK = 3;
+
+const HELP = `usage: registry publish [--registry URL] [--manifest PATH] [--version V]
+                        (--asset NAME=URL | --asset-file PATH=URL)... [--repo-url URL]
+                        [--attestation FILE] [--dry-run] [--json]
+
+Validates the manifest locally, then pushes the release to POST /api/publish/<name>.
+
+  --registry URL        the registry (default: REGISTRY_URL, else http://localhost:3000)
+  --manifest PATH       the manifest file or folder (default: the current folder)
+  --version V           the version to publish, a leading v allowed (default: the manifest's)
+  --asset NAME=URL      a release asset the registry downloads, hashes and signs (repeatable)
+  --asset-file PATH=URL the same, with the sha256 and size of the local file sent along, so the
+                        registry refuses a download that differs from what was built (repeatable)
+  --repo-url URL        the repository, needed on the first push (default: git remote origin)
+  --attestation FILE    a build-provenance attestation bundle (JSON), passed through
+  --dry-run             validate and print the request, send nothing
+  --json                print the outcome as JSON
+
+The publisher token comes from the environment variable REGISTRY_TOKEN, never from an argument
+(arguments end up in shell history and CI logs).
+
+Exit status: 0 published, 1 refused by the registry or an invalid manifest, 2 usage error,
+3 the registry could not be reached after retries.
+`;
+
+interface PublishArgs {
+  registry: string;
+  manifest: string;
+  version?: string;
+  assets: string[];
+  assetFiles: string[];
+  repoUrl?: string;
+  attestation?: string;
+  dryRun: boolean;
+  json: boolean;
+}
+
+const VALUE_OPTIONS = ['--registry', '--manifest', '--version', '--asset', '--asset-file', '--repo-url', '--attestation'];
+
+function parseArgs(args: readonly string[], env: CliIo['env']): PublishArgs | 'help' {
+  const parsed: PublishArgs = { registry: env.REGISTRY_URL ?? 'http://localhost:3000', manifest: '.', assets: [], assetFiles: [], dryRun: false, json: false };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const option = equals > 0 ? arg.slice(0, equals) : arg;
+    if (option === '--help' || option === '-h') return 'help';
+    if (option === '--token') throw new UsageError('a token is never taken from the command line (it would land in shell history and CI logs); set REGISTRY_TOKEN');
+    if (option === '--dry-run') parsed.dryRun = true;
+    else if (option === '--json') parsed.json = true;
+    else if (VALUE_OPTIONS.includes(option)) {
+      const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
+      if (value === undefined || value === '') throw new UsageError(`${option} needs a value`);
+      if (option === '--registry') parsed.registry = value;
+      else if (option === '--manifest') parsed.manifest = value;
+      else if (option === '--version') parsed.version = value;
+      else if (option === '--asset') parsed.assets.push(value);
+      else if (option === '--asset-file') parsed.assetFiles.push(value);
+      else if (option === '--repo-url') parsed.repoUrl = value;
+      else parsed.attestation = value;
+    } else throw new UsageError(`unexpected argument '${arg}'`);
+  }
+  parsed.registry = parsed.registry.replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(parsed.registry) || !URL.canParse(parsed.registry)) throw new UsageError(`registry '${parsed.registry}' is not an http(s) URL`);
+  const { protocol, hostname } = new URL(parsed.registry);
+  if (protocol === 'http:' && !['localhost', '[::1]'].includes(hostname) && !hostname.startsWith('127.')) {
+    throw new UsageError(`registry '${parsed.registry}' is plain http: REGISTRY_TOKEN would cross the network in clear text; use https`);
+  }
+  if (parsed.assets.length + parsed.assetFiles.length === 0) throw new UsageError('a release needs at least one asset: give --asset NAME=URL or --asset-file PATH=URL');
+  return parsed;
+}
+
+type ManifestSource = components['schemas']['PublishDto']['manifestSource'];
+const MANIFEST_SOURCES: readonly string[] = ['.plugin.yaml', '.plugin.yml', '.plugin.json', '.plugin', 'plugin.yaml', 'plugin.yml', 'plugin.json'];
+
+/** The manifest's file name as the push names its format; any other name by its extension. */
+function manifestSource(fileName: string): ManifestSource {
+  if (MANIFEST_SOURCES.includes(fileName)) return fileName as ManifestSource;
+  return fileName.toLowerCase().endsWith('.json') ? 'plugin.json' : 'plugin.yaml';
+}
+
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+class NetworkFailure extends Error {}
+
+/**
+ * Calls the registry, retrying with backoff only what may pass on a second try: a network error
+ * or a 5xx other than 502 (a 502 is the registry reporting an asset fetch that failed). A 4xx is
+ * never retried.
+ */
+async function withRetries<T extends { response: Response }>(io: CliIo, what: string, call: () => Promise<T>): Promise<T> {
+  const delay = Number(io.env.REGISTRY_RETRY_DELAY_MS ?? 1000);
+  let last = '';
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    try {
+      const result = await call();
+      const status = result.response.status;
+      if (status < 500 || status === 502) return result;
+      last = `HTTP ${status}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    if (attempt < 4) {
+      io.stderr(`registry publish: ${what} failed (${last}); retrying\n`);
+      await sleep(delay * 2 ** (attempt - 1));
+    }
+  }
+  throw new NetworkFailure(`${what} failed after 4 attempts: ${last}`);
+}
+
+function violationsText(file: string, result: Extract<ValidationResult, { ok: false }>): string {
+  return [`${file}: ${result.violations.length} violation(s)`, ...result.violations.map((v) => `  ${formatViolation(v)}`)].join('\n') + '\n';
+}
+
+interface Problem {
+  status?: number;
+  detail?: string;
+  errors?: { path: string; message: string }[];
+}
+
+/** What a refusal means and what to do about it, per the push's status table. */
+function refusalText(status: number, problem: Problem): string {
+  const detail = problem.detail ?? 'no detail';
+  const advice: Record<number, string> = {
+    400: 'the request is malformed; the first push of a plugin also needs --repo-url (or a git remote origin)',
+    401: 'the token is missing, expired or revoked: create a new publisher token and set REGISTRY_TOKEN',
+    403: "the token's scopes do not permit this push, or the plugin belongs to someone else (a new plugin needs a publish:* token)",
+    409: 'this version is already published (bump the version), or the repository is already claimed by another plugin',
+    413: 'the request is too large',
+    422: 'the release breaks a rule; each violation is listed below',
+    502: 'the registry could not download or hash an asset: check that its URL is reachable and right',
+  };
+  const lines = [`registry publish: refused (HTTP ${status}): ${detail}`, `  ${advice[status] ?? 'see the detail above'}`];
+  for (const error of problem.errors ?? []) lines.push(`  ${error.path}: ${error.message.replace(/^[^:]*: /, '')}`);
+  return lines.join('\n') + '\n';
+}
+
+async function registryKinds(io: CliIo, client: RegistryClient): Promise<Kind[]> {
+  const { data, response } = await withRetries(io, 'reading the registry kinds', () => client.GET('/api/kinds'));
+  if (!response.ok || !data) throw new NetworkFailure(`reading the registry kinds answered HTTP ${response.status}`);
+  return (data as unknown as { kinds: Kind[] }).kinds.map((kind) => ({ ...kind, enabled: true }));
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  try {
+    const parsed = parseArgs(args, io.env);
+    if (parsed === 'help') {
+      io.stdout(HELP);
+      return EXIT_OK;
+    }
+    const token = io.env.REGISTRY_TOKEN;
+    if (!token && !parsed.dryRun) throw new UsageError('no publisher token: set REGISTRY_TOKEN (create one with POST /api/auth/me/tokens, or in your account page)');
+
+    const { file } = findManifest(resolve(io.cwd, parsed.manifest));
+    const shown = relative(io.cwd, file) || basename(file);
+    // Checked offline first: an invalid manifest never reaches the network.
+    const offline = checkFile(file, { kinds: null, ...(parsed.version ? { tag: parsed.version } : {}) });
+    if (!offline.ok) {
+      io.stderr(violationsText(shown, offline));
+      return EXIT_FAILURE;
+    }
+    const manifestText = readFileSync(file, 'utf8');
+    const assets: PushAsset[] = [...parsed.assets.map(assetFromArgument), ...(await Promise.all(parsed.assetFiles.map((a) => assetFromFile(a, io.cwd))))];
+    const repoUrl = parsed.repoUrl ?? originRepositoryUrl(io.cwd) ?? undefined;
+    const body = {
+      manifest: manifestText,
+      manifestSource: manifestSource(basename(file)),
+      version: parsed.version ?? offline.manifest.version,
+      assets,
+      ...(repoUrl ? { repoUrl } : {}),
+      ...(parsed.attestation ? { attestation: attestationFromFile(resolve(io.cwd, parsed.attestation)) } : {}),
+    };
+    const slug = offline.manifest.name;
+    if (parsed.dryRun) {
+      io.stdout(JSON.stringify({ method: 'POST', url: `${parsed.registry}/api/publish/${slug}`, authorization: token ? 'Bearer [REGISTRY_TOKEN]' : null, body }, null, 2) + '\n');
+      return EXIT_OK;
+    }
+
+    const client = createRegistryClient(parsed.registry, { token, fetch: io.fetch });
+    const withKinds = checkFile(file, { kinds: await registryKinds(io, client), tag: body.version });
+    if (!withKinds.ok) {
+      io.stderr(violationsText(shown, withKinds));
+      return EXIT_FAILURE;
+    }
+    const pushed = await withRetries(io, 'the push', () => client.POST('/api/publish/{slug}', { params: { path: { slug } }, body }));
+    if (!pushed.response.ok || !pushed.data) {
+      io.stderr(refusalText(pushed.response.status, (pushed.error ?? {}) as Problem));
+      return EXIT_FAILURE;
+    }
+    const result = pushed.data as unknown as { slug: string; version: string; claimed: boolean; warnings: string[] };
+    const release = await client.GET('/api/plugins/{slug}/releases/{version}', { params: { path: { slug: result.slug, version: result.version } } });
+    const signed = (release.data?.integrity?.assets ?? []).map((a) => ({ name: a.name, sha256: a.sha256, size: a.size }));
+    if (parsed.json) {
+      io.stdout(JSON.stringify({ ...result, signedAssets: signed }, null, 2) + '\n');
+    } else {
+      const lines = [`published ${result.slug}@${result.version}${result.claimed ? ' (claimed the new plugin name)' : ''}`];
+      for (const asset of signed) lines.push(`  signed ${asset.name}  sha256 ${asset.sha256}  ${asset.size} bytes`);
+      for (const warning of result.warnings) lines.push(`warning: ${warning}`);
+      io.stdout(lines.join('\n') + '\n');
+    }
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`registry publish: ${error.message}\nrun 'registry publish --help' for usage\n`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof NetworkFailure) {
+      io.stderr(`registry publish: ${error.message}\n`);
+      return EXIT_NETWORK;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,33 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+
+interface RequestContext {
+  requestId: string;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The id of the request whose work is running now, if any: every log line written for it carries it. */
+export function currentRequestId(): string | undefined {
+  return storage.getStore()?.requestId;
+}
+
+/** The client's `X-Request-Id` when it is a sane token, else a new UUID. */
+export function requestIdFor(headers: IncomingHttpHeaders): string {
+  const given = headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/**
+ * Gives each request its id (the client's `X-Request-Id` when sane, else a new UUID), echoes it,
+ * and runs the rest of the request inside that context, so log lines written by any service
+ * while serving it can say which request they belong to.
+ */
+export function requestContext(request: Request, response: Response, next: NextFunction): void {
+  const requestId = requestIdFor(request.headers);
+  response.setHeader('X-Request-Id', requestId);
+  storage.run({ requestId }, next);
+}

@@ -1,0 +1,94 @@
+import type { ForgeApiRequest, ForgeInstanceConfig, ForgeType } from '../lib/forge/types';
+
+/** A repository's numbers as the spec's provider stats name them; null where the forge has none. */
+export interface ProviderStats {
+  stars: number | null;
+  forks: number | null;
+  watchers: number | null;
+  /** Epoch ms. */
+  lastPushAt: number | null;
+  homepage: string | null;
+}
+
+export const NO_PROVIDER_STATS: ProviderStats = Object.freeze({ stars: null, forks: null, watchers: null, lastPushAt: null, homepage: null });
+
+export function numberAt(document: unknown, key: string): number | null {
+  const value = typeof document === 'object' && document !== null ? (document as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+export function textAt(document: unknown, key: string): string | null {
+  const value = typeof document === 'object' && document !== null ? (document as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+export function timeAt(document: unknown, key: string): number | null {
+  const text = textAt(document, key);
+  const ms = text === null ? NaN : Date.parse(text);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** Where a forge sends a user to sign in, and where the registry reads who signed in. */
+export interface OAuthEndpoints {
+  authorizationURL: string;
+  tokenURL: string;
+  userURL: string;
+  /** The narrowest scopes that read the user and the user's rights on a repository. */
+  scope: string[];
+  /** `github2` uses passport-github2 (GitHub's profile and email quirks); the rest plain OAuth 2. */
+  passportStrategy: 'github2' | 'oauth2';
+}
+
+/**
+ * A repository location whose parts were already checked (`lib/forge/repo-path.ts`) and
+ * percent-encoded segment by segment; `rawRepoPath` is the unencoded `owner/repo`.
+ */
+export interface CheckedLocation {
+  webRoot: string;
+  apiRoot: string;
+  rawRepoPath: string;
+  repoPath: string;
+  tag: string;
+  rawTag: string;
+  filePath: string;
+  rawFilePath: string;
+}
+
+/**
+ * Everything that differs between forge families, behind one interface: URL shapes, OAuth
+ * endpoints and repository permissions (next: webhook signatures and payloads). Nothing outside
+ * an adapter switches on a forge type. Framework-free, so the CLI can use it too.
+ */
+export interface ForgeAdapter {
+  readonly type: ForgeType;
+  /** The family's name for people: "GitHub", "GitLab", "Gitea", "Forgejo". */
+  readonly label: string;
+  /** Why these path segments are not a repository on this forge (besides the shared name rules), or null. */
+  repoShapeProblem(segments: readonly string[]): string | null;
+  /** A file's bytes at a tag, as the web UI serves them. */
+  rawFileUrl(at: CheckedLocation): string;
+  /** The page showing a file at a tag: the link for humans. */
+  blobUrl(at: CheckedLocation): string;
+  /** The repository record (stars, permissions, ...). */
+  repositoryApiUrl(apiRoot: string, rawRepoPath: string): string;
+  /** A file's raw bytes at a tag through the API. */
+  fileContentsApiRequest(at: CheckedLocation): ForgeApiRequest;
+  oauthEndpoints(forge: ForgeInstanceConfig): OAuthEndpoints;
+  /** The Authorization header value for a user's OAuth access token. */
+  authorization(accessToken: string): string;
+  /** Whether the repository record (read with the user's token) says the user administers it. */
+  canAdminister(repositoryDocument: unknown): boolean;
+  /** Stars, forks, watchers, last push and homepage from the repository record. */
+  providerStats(repositoryDocument: unknown): ProviderStats;
+}
+
+/** GitLab takes a project or file path as one URL-encoded parameter, `.` included (as its docs do). */
+export function gitlabParameter(value: string): string {
+  return encodeURIComponent(value).replace(/\./g, '%2E');
+}
+
+export function objectAt(value: unknown, key: string): Record<string, unknown> | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const inner = (value as Record<string, unknown>)[key];
+  return typeof inner === 'object' && inner !== null ? (inner as Record<string, unknown>) : null;
+}

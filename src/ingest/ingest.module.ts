@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { ForgesModule } from '../forges/forges.module';
+import { IntegrityModule } from '../integrity/integrity.module';
+import { KindsModule } from '../kinds/kinds.module';
+import { PluginsModule } from '../plugins/plugins.module';
+import { SettingsModule } from '../settings/settings.module';
+import { TokensModule } from '../tokens/tokens.module';
+import { AssetIngest } from './asset-ingest';
+import { FetchPolicy } from './fetch-policy';
+import { IngestAudit } from './ingest-audit';
+import { IngestService } from './ingest.service';
+import { ReadmeIngest } from './readme-ingest';
+import { PublisherRights } from './publisher-rights';
+import { ReleaseRecorder } from './release-recorder';
+
+/**
+ * The release ingest pipeline, shared by every way a release arrives (CI push, release webhook):
+ * manifest and attestation checks, SSRF-safe asset fetching and hashing, README rendering,
+ * signing, and the one transaction that records it, plus the failure audit beside it.
+ */
+@Module({
+  imports: [PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule],
+  providers: [FetchPolicy, AssetIngest, ReadmeIngest, PublisherRights, ReleaseRecorder, IngestService, IngestAudit],
+  exports: [IngestService, IngestAudit, FetchPolicy, PublisherRights],
+})
+export class IngestModule {}

@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
+import { conflict, forbidden, invalid, notFound } from '../common/errors/domain-error';
+import { IntegrityService } from '../integrity/integrity.service';
+import { KindsService } from '../kinds/kinds.service';
+import { checkManifest } from '../lib/manifest';
+import type { PluginEntity } from '../plugins/entities/plugin.entity';
+import type { StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
+import { PluginsRepository } from '../plugins/plugins.repository';
+import { ReleasesRepository } from '../plugins/releases.repository';
+import { stripV, versionKey } from '../plugins/versions';
+import { AssetIngest } from './asset-ingest';
+import { attestationProblems } from './attestation';
+import type { ClaimRequest, IngestRequest, IngestResult, IngestTarget } from './ingest.types';
+import { ReadmeIngest } from './readme-ingest';
+import { type PreparedRelease, ReleaseRecorder } from './release-recorder';
+
+const UNIQUE_VIOLATION = '23505';
+
+function constraintOf(error: unknown): string | null {
+  if (!(error instanceof QueryFailedError)) return null;
+  const driver = (error as QueryFailedError & { driverError?: { code?: string; constraint?: string } }).driverError;
+  return driver?.code === UNIQUE_VIOLATION ? (driver.constraint ?? 'unknown') : null;
+}
+
+const versionExists = (slug: string, key: string) => conflict('version-exists', `version ${key} of "${slug}" is already published`);
+
+/**
+ * The ingest pipeline, one for CI pushes and release webhooks: validate the manifest and the
+ * attestation, fetch and hash the assets, render the README, sign, then record everything in one
+ * transaction. All network work happens before the transaction, so a failure at any step leaves
+ * no plugin, no release and no claim behind.
+ */
+@Injectable()
+export class IngestService {
+  constructor(
+    private readonly plugins: PluginsRepository,
+    private readonly releases: ReleasesRepository,
+    private readonly kinds: KindsService,
+    private readonly assets: AssetIngest,
+    private readonly readmes: ReadmeIngest,
+    private readonly integrity: IntegrityService,
+    private readonly recorder: ReleaseRecorder,
+  ) {}
+
+  async ingest(request: IngestRequest): Promise<IngestResult> {
+    const version = stripV(request.version);
+    const key = versionKey(version);
+    const existing = 'pluginId' in request.target ? await this.existingPlugin(request.target.pluginId, request.slug) : null;
+    if (existing && (await this.releases.findByVersionKey(existing.id, key))) throw versionExists(request.slug, key);
+
+    const registry = await this.kinds.validationContext();
+    const checked = checkManifest(request.manifestText, request.manifestFileName, {
+      ...registry,
+      tag: request.version,
+      // The slug is pinned at the first submit; later a changed name keeps it.
+      ...(existing ? {} : { slug: request.slug }),
+    });
+    const attestation = attestationProblems(request.attestation);
+    if (!checked.ok || attestation.length > 0) {
+      const violations = [...(checked.ok ? [] : checked.violations), ...attestation];
+      throw invalid(checked.ok ? 'attestation-invalid' : 'manifest-invalid', `the release has ${violations.length} violation(s)`, violations);
+    }
+
+    const stored = await this.assets.fetchAll(request.assets);
+    const repoUrl = existing ? existing.repoUrl : (request.target as { claim: ClaimRequest }).claim.repoUrl;
+    const readme = await this.readmes.render(checked.manifest, repoUrl, request.version);
+    const integrity = await this.sign(request.slug, version, checked.sha256, stored, request.attestation);
+    const prepared: PreparedRelease = {
+      slug: request.slug,
+      version,
+      key,
+      source: request.source,
+      actor: request.actor,
+      publisher: request.publisher,
+      manifest: checked.manifest,
+      extensions: checked.extensions,
+      manifestText: request.manifestText,
+      manifestCanonical: checked.canonicalJson,
+      manifestSha256: checked.sha256,
+      assets: stored,
+      attestation: request.attestation ?? null,
+      readmeHtml: readme.html,
+      integrity,
+      warnings: readme.warnings,
+    };
+    const { plugin, claimed } = await this.recordResolvingRaces(request.target, prepared);
+    return { slug: plugin.slug, version, claimed, warnings: readme.warnings };
+  }
+
+  private async existingPlugin(pluginId: string, slug: string): Promise<PluginEntity> {
+    const plugin = await this.plugins.findById(pluginId);
+    if (!plugin) throw notFound(`no plugin "${slug}"`);
+    return plugin;
+  }
+
+  /**
+   * Records the release. A claim that loses a race (a unique violation on the slug or the
+   * repository) is re-read: when the winner is this very slug, on this repository, owned by the
+   * same user (a CI matrix pushing several versions of a new plugin at once), the release is
+   * recorded as an ordinary update; otherwise the loser gets the 403 or 409 it would have got.
+   */
+  private async recordResolvingRaces(target: IngestTarget, prepared: PreparedRelease): Promise<{ plugin: PluginEntity; claimed: boolean }> {
+    try {
+      return await this.recorder.record(target, prepared);
+    } catch (error) {
+      const constraint = constraintOf(error);
+      if (constraint === 'uq_release_plugin_version_key') throw versionExists(prepared.slug, prepared.key);
+      if (!('claim' in target) || (constraint !== 'uq_plugin_slug' && constraint !== 'uq_plugin_repo_identity')) throw error;
+      const winner = await this.claimWinner(target.claim, prepared.slug, constraint);
+      try {
+        return await this.recorder.record({ pluginId: winner.id }, prepared);
+      } catch (retryError) {
+        if (constraintOf(retryError) === 'uq_release_plugin_version_key') throw versionExists(prepared.slug, prepared.key);
+        throw retryError;
+      }
+    }
+  }
+
+  private async claimWinner(claim: ClaimRequest, slug: string, constraint: string): Promise<PluginEntity> {
+    const winner = constraint === 'uq_plugin_slug' ? await this.plugins.findBySlug(slug) : await this.plugins.findByRepoIdentity(claim.repoIdentity);
+    const ownedByClaimer = winner ? await this.plugins.isOwner(winner.id, claim.ownerId) : false;
+    if (winner && ownedByClaimer && winner.slug === slug && winner.repoIdentity === claim.repoIdentity) return winner;
+    if (constraint === 'uq_plugin_repo_identity') throw conflict('repo-claimed', 'this repository is already claimed by another slug');
+    if (winner && !ownedByClaimer) throw forbidden(`"${slug}" belongs to someone else`);
+    throw conflict('slug-taken', `"${slug}" was claimed by another push for a different repository`);
+  }
+
+  private async sign(slug: string, version: string, manifestSha256: string, assets: StoredAsset[], attestation: unknown | null): Promise<StoredIntegrity> {
+    // Assets past the hash budget are recorded but left out of the signed list; every signed
+    // asset carries the attestation (spec), which is stored once, on the release.
+    const signed = assets.filter((a) => a.hashed).map((a) => ({ name: a.name, sha256: a.sha256!, size: a.size, contentType: a.contentType, arch: a.arch, os: a.os }));
+    const signature = await this.integrity.signRelease({ slug, version, manifest_sha256: manifestSha256, assets: signed.map((a) => ({ ...a, attestation })) });
+    return { jws: signature.jws, kid: signature.kid, assets: signed };
+  }
+}

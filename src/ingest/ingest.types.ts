@@ -1,0 +1,46 @@
+import type { AuditActor } from '../audit/audit.service';
+import type { DeclaredAsset } from './asset-ingest';
+
+/** Where a release came from. */
+export type IngestSource = 'push' | 'webhook';
+
+/** A claim to make on the first release of a slug: this repository, owned by `ownerId`. */
+export interface ClaimRequest {
+  repoUrl: string;
+  repoIdentity: string;
+  /** Whether the claimer proved admin rights on the repository through its forge. */
+  repoVerified: boolean;
+  ownerId: string;
+}
+
+/** The plugin a release is for, by id, or the claim that creates it. Plain data, so a request can be stored as a job. */
+export type IngestTarget = { pluginId: string } | { claim: ClaimRequest };
+
+/** Whose right to publish is re-checked when the release is recorded (a CI push); null for a webhook. */
+export interface Publisher {
+  userId: string;
+  tokenId: string | null;
+}
+
+/** One release to ingest, from a CI push or a release webhook. */
+export interface IngestRequest {
+  slug: string;
+  /** The version or tag as given; a leading `v` is dropped. */
+  version: string;
+  manifestText: string;
+  manifestFileName: string;
+  assets: DeclaredAsset[];
+  attestation: unknown | null;
+  source: IngestSource;
+  actor: AuditActor;
+  publisher: Publisher | null;
+  target: IngestTarget;
+}
+
+export interface IngestResult {
+  slug: string;
+  version: string;
+  claimed: boolean;
+  /** Problems that did not stop the release (a README that could not be read, ...). */
+  warnings: string[];
+}

@@ -1,0 +1,154 @@
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { ForgeInstanceConfig } from '../config/config.types';
+import { ForgeRegistry } from '../forges/forge-registry';
+import { forgeForUrl, rawFileUrl } from '../lib/forge';
+import type { Manifest } from '../lib/manifest';
+import { AssetFetchError, fetchText } from './fetch';
+import { ASSET_CONCURRENCY, FetchPolicy, MAX_TEXT_BYTES } from './fetch-policy';
+import { README_MAX_LENGTH, type ReadmeContextSpec, ReadmeRenderPool, type RenderedReadme } from './readme';
+
+const DEFAULT_README = 'README.md';
+/** The rendered README HTML one release may store, all locales together (UTF-8 bytes). */
+export const MAX_README_HTML_BYTES = 2 * 1024 * 1024;
+
+export interface RenderedReadmes {
+  /** Sanitized HTML by locale (`default` for a single-locale README), in the manifest's order. */
+  html: Record<string, string>;
+  warnings: string[];
+}
+
+type Located = { forge: ForgeInstanceConfig; repoPath: string } | null;
+
+/** One README's fate: its HTML, or why there is none; `warnings` may accompany either. */
+interface Outcome {
+  locale: string;
+  html: string | null;
+  warnings: string[];
+}
+
+function isUrl(source: string): boolean {
+  return /^https?:\/\//i.test(source);
+}
+
+function mebibytes(bytes: number): string {
+  return `${bytes / (1024 * 1024)} MiB`;
+}
+
+/**
+ * The git refs to read a repository README at, in order: the version as pushed, then with and
+ * without a leading `v`. A push of `1.2.0` for the tag `v1.2.0` (and the reverse) still finds it.
+ */
+export function readmeTagCandidates(version: string): string[] {
+  const bare = version.replace(/^[vV]/, '');
+  return [...new Set([version, `v${bare}`, bare])];
+}
+
+/** Runs `task` over `items`, at most `limit` at a time; results in input order. */
+async function mapBounded<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
+
+/**
+ * Renders the README(s) a manifest points at: repo-relative paths are read from the forge at the
+ * release tag, URLs are fetched through the ingest fetch policy. Bounds: the manifest names at
+ * most 16 locales (validated), read ASSET_CONCURRENCY at a time, each at most MAX_TEXT_BYTES of
+ * markdown, MAX_README_HTML_BYTES of HTML for the whole release. Rendering runs on worker
+ * threads. A README that cannot be read or kept does not fail the release; it is left out and
+ * named in `warnings`, never dropped silently.
+ */
+@Injectable()
+export class ReadmeIngest implements OnModuleDestroy {
+  private readonly logger = new Logger('ReadmeIngest');
+  private readonly pool = new ReadmeRenderPool();
+
+  constructor(
+    private readonly forges: ForgeRegistry,
+    private readonly policy: FetchPolicy,
+  ) {}
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** `{default: html}` for a single README, or one entry per locale of `readmes`. */
+  async render(manifest: Manifest, repoUrl: string, tag: string): Promise<RenderedReadmes> {
+    const located = forgeForUrl(repoUrl, this.forges.all());
+    const sources: [string, string][] = manifest.readmes ? Object.entries(manifest.readmes) : [['default', manifest.readme ?? DEFAULT_README]];
+    if (manifest.readmes && manifest.readme) sources.push(['default', manifest.readme]);
+    const outcomes = await mapBounded(sources, ASSET_CONCURRENCY, ([locale, source]) => this.renderOne(locale, source, located, tag));
+
+    const html: Record<string, string> = {};
+    const warnings = outcomes.flatMap((outcome) => outcome.warnings);
+    const leftOut: string[] = [];
+    let total = 0;
+    for (const { locale, html: rendered } of outcomes) {
+      if (rendered === null) continue;
+      const bytes = Buffer.byteLength(rendered, 'utf8');
+      if (total + bytes > MAX_README_HTML_BYTES) {
+        leftOut.push(locale);
+        continue;
+      }
+      total += bytes;
+      html[locale] = rendered;
+    }
+    if (leftOut.length > 0) {
+      warnings.push(`README locales left out: ${leftOut.join(', ')} (a release's rendered READMEs may total at most ${mebibytes(MAX_README_HTML_BYTES)} of HTML)`);
+    }
+    for (const warning of warnings) this.logger.warn(`${repoUrl}@${tag}: ${warning}`);
+    return { html, warnings };
+  }
+
+  private async renderOne(locale: string, source: string, located: Located, tag: string): Promise<Outcome> {
+    const name = `README ${source}${locale === 'default' ? '' : ` (${locale})`}`;
+    try {
+      const rendered = await this.fetchAndRender(source, located, tag);
+      const warnings = rendered.truncated ? [`${name} is longer than ${README_MAX_LENGTH} characters; only its start is shown`] : [];
+      return { locale, html: rendered.html, warnings };
+    } catch (error) {
+      if (error instanceof AssetFetchError && error.reason === 'too-large') {
+        return { locale, html: null, warnings: [`${name} is larger than ${mebibytes(MAX_TEXT_BYTES)} and was not rendered`] };
+      }
+      return { locale, html: null, warnings: [`${name} was not rendered: ${(error as Error).message}`] };
+    }
+  }
+
+  private async fetchAndRender(source: string, located: Located, tag: string): Promise<RenderedReadme> {
+    if (isUrl(source)) {
+      const markdown = await this.fetchMarkdown(source);
+      return this.pool.render({ markdown, context: { kind: 'url', url: source } });
+    }
+    if (!located) throw new Error('the repository is not on a configured forge');
+    const readmePath = source.replace(/^\.?\//, '');
+    const { forge, repoPath } = located;
+    const { markdown, foundAt } = await this.fetchAtTag(located, readmePath, tag);
+    const context: ReadmeContextSpec = { kind: 'forge', forge: { type: forge.type, webUrl: forge.webUrl, apiUrl: forge.apiUrl }, repoPath, tag: foundAt, readmePath };
+    return this.pool.render({ markdown, context });
+  }
+
+  /** Reads the file at the first candidate tag that has it; only "not found" moves on to the next. */
+  private async fetchAtTag(located: NonNullable<Located>, readmePath: string, tag: string): Promise<{ markdown: string; foundAt: string }> {
+    const candidates = readmeTagCandidates(tag);
+    for (const candidate of candidates) {
+      try {
+        const markdown = await this.fetchMarkdown(rawFileUrl(located.forge, located.repoPath, candidate, readmePath));
+        return { markdown, foundAt: candidate };
+      } catch (error) {
+        if (!(error instanceof AssetFetchError && error.reason === 'status' && error.status === 404)) throw error;
+      }
+    }
+    throw new Error(`not found at ${candidates.length === 1 ? 'the tag' : 'any of the tags'} ${candidates.join(', ')}`);
+  }
+
+  private async fetchMarkdown(url: string): Promise<string> {
+    return (await fetchText(url, this.policy.text())).text;
+  }
+}

@@ -1,0 +1,38 @@
+import type { ForgeEndpoints } from '../../lib/forge';
+import { forgeReadmeContext, NO_REPOSITORY_CONTEXT, type ReadmeContext, urlReadmeContext } from './context';
+import { README_MAX_LENGTH, renderReadme } from './render-readme';
+
+/**
+ * Where a README's relative references resolve, as plain data: a ReadmeContext holds functions,
+ * which cannot cross to a worker thread, so the worker rebuilds the context from this.
+ */
+export type ReadmeContextSpec =
+  | { kind: 'forge'; forge: ForgeEndpoints; repoPath: string; tag: string; readmePath: string }
+  | { kind: 'url'; url: string }
+  | { kind: 'none' };
+
+export interface ReadmeRenderJob {
+  markdown: string;
+  context: ReadmeContextSpec;
+}
+
+export interface RenderedReadme {
+  html: string;
+  /** The markdown was longer than README_MAX_LENGTH, so the HTML shows only its start (and says so). */
+  truncated: boolean;
+}
+
+export function contextFromSpec(spec: ReadmeContextSpec): ReadmeContext {
+  if (spec.kind === 'forge') {
+    // Only the endpoints cross over: nothing else of the forge's configuration reaches the worker.
+    const forge: ForgeEndpoints = { type: spec.forge.type, webUrl: spec.forge.webUrl, apiUrl: spec.forge.apiUrl };
+    return forgeReadmeContext({ forge, repoPath: spec.repoPath, tag: spec.tag, readmePath: spec.readmePath });
+  }
+  if (spec.kind === 'url') return urlReadmeContext(spec.url);
+  return NO_REPOSITORY_CONTEXT;
+}
+
+/** What a render worker does with one job; also callable in-thread (specs, benchmarks). */
+export function runRenderJob(job: ReadmeRenderJob): RenderedReadme {
+  return { html: renderReadme(job.markdown, contextFromSpec(job.context)), truncated: job.markdown.length > README_MAX_LENGTH };
+}

@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { type AuditActor, AuditService } from '../audit/audit.service';
+import { Clock } from '../common/clock';
+import { DomainError } from '../common/errors/domain-error';
+import type { Manifest } from '../lib/manifest';
+import type { PluginEntity } from '../plugins/entities/plugin.entity';
+import type { StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
+import { PluginsRepository } from '../plugins/plugins.repository';
+import { ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
+import { ReleasesRepository } from '../plugins/releases.repository';
+import { isPrerelease, versionSortKey } from '../plugins/versions';
+import type { IngestSource, IngestTarget, Publisher } from './ingest.types';
+import { PublisherRights } from './publisher-rights';
+
+/** Everything the network steps produced, ready to be written in one transaction. */
+export interface PreparedRelease {
+  slug: string;
+  version: string;
+  key: string;
+  source: IngestSource;
+  actor: AuditActor;
+  publisher: Publisher | null;
+  manifest: Manifest;
+  extensions: Record<string, unknown> | null;
+  manifestText: string;
+  manifestCanonical: string;
+  manifestSha256: string;
+  assets: StoredAsset[];
+  attestation: unknown | null;
+  readmeHtml: Record<string, string>;
+  integrity: StoredIntegrity;
+  warnings: string[];
+}
+
+/** Fields of the manifest that the catalogue shows, from the most recent ingest. */
+function catalogueFields(manifest: Manifest, extensions: Record<string, unknown> | null) {
+  return {
+    name: manifest.name,
+    description: manifest.description ?? null,
+    category: manifest.category ?? null,
+    kind: manifest.kind ?? null,
+    tags: manifest.tags ?? [],
+    license: manifest.license ?? null,
+    icon: manifest.icon ?? null,
+    metadata: { ...manifest } as Record<string, unknown>,
+    extensions,
+  };
+}
+
+/**
+ * Writes a prepared release: the claim (if any), the release row, the plugin's catalogue fields
+ * and the audit entries, all in one transaction. The publisher's right to publish is checked
+ * again inside it, with the token and ownership rows locked, so a token revoked or a slug
+ * transferred while the assets were being fetched does not publish.
+ */
+@Injectable()
+export class ReleaseRecorder {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly plugins: PluginsRepository,
+    private readonly releases: ReleasesRepository,
+    private readonly readmes: ReleaseReadmesRepository,
+    private readonly rights: PublisherRights,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+  ) {}
+
+  record(target: IngestTarget, release: PreparedRelease): Promise<{ plugin: PluginEntity; claimed: boolean }> {
+    return this.dataSource.transaction(async (manager) => {
+      if (release.publisher) await this.rights.assertStillAllowed(release.publisher, 'pluginId' in target ? target.pluginId : null, manager);
+      const claimed = 'claim' in target;
+      const plugin = 'claim' in target ? await this.claim(target, release, manager) : await this.plugins.findById(target.pluginId, manager);
+      if (!plugin) throw new DomainError('not-found', 'not-found', `"${release.slug}" no longer exists`);
+      const inserted = await this.releases.insert(
+        {
+          pluginId: plugin.id,
+          version: release.version,
+          versionKey: release.key,
+          versionSort: versionSortKey(release.version),
+          prerelease: isPrerelease(release.version),
+          minRuntimeVersion: release.manifest.min_runtime_version ?? null,
+          assets: release.assets,
+          integrity: release.integrity,
+          attestation: release.attestation,
+          manifest: release.manifest as unknown as Record<string, unknown>,
+          manifestRaw: release.manifestText,
+          manifestCanonical: release.manifestCanonical,
+          manifestSha256: release.manifestSha256,
+          source: release.source,
+        },
+        manager,
+      );
+      await this.readmes.insertForRelease(inserted.id, release.readmeHtml, manager);
+      const latest = await this.releases.latestVersions(plugin.id, manager);
+      await this.plugins.updateCatalogue(
+        plugin.id,
+        {
+          ...catalogueFields(release.manifest, release.extensions),
+          latestVersion: latest.stable,
+          latestPrerelease: latest.prerelease,
+          latestReleaseAt: this.clock.now(),
+        },
+        manager,
+      );
+      await this.audit.record(
+        {
+          action: 'plugin.publish',
+          actor: release.actor,
+          slug: plugin.slug,
+          details: {
+            version: release.version,
+            source: release.source,
+            assets: release.assets.length,
+            kid: release.integrity.kid,
+            ...(release.warnings.length ? { warnings: release.warnings } : {}),
+          },
+        },
+        manager,
+      );
+      return { plugin, claimed };
+    });
+  }
+
+  private async claim(target: Extract<IngestTarget, { claim: unknown }>, release: PreparedRelease, manager: EntityManager): Promise<PluginEntity> {
+    const { repoUrl, repoIdentity, repoVerified, ownerId } = target.claim;
+    const plugin = await this.plugins.insertClaimed({ slug: release.slug, name: release.manifest.name, repoUrl, repoIdentity, repoVerified }, ownerId, manager);
+    await this.audit.record({ action: 'plugin.claim', actor: release.actor, slug: release.slug, details: { repoUrl, repoVerified, version: release.version } }, manager);
+    return plugin;
+  }
+
+}

@@ -1,0 +1,143 @@
+import type { EntityManager } from 'typeorm';
+import { insertAuditRecord } from '../audit/audit-row';
+import { retireDrainedKey, type ResignVia } from './key-drain';
+import type { ReleaseSignaturesRepository } from './release-signatures.repository';
+import { resignCompactJws } from './resign-signature';
+import { publicJwkOf, type SigningKeyManager } from './signing-key-manager';
+import type { SigningKeyRepository } from './signing-key.repository';
+
+/** What one batch did. */
+export interface ResignBatch {
+  /** The key the batch signed with (null when there was nothing to do). */
+  signedWith: string | null;
+  resigned: number;
+  failed: number;
+}
+
+/** Where the draining key stands after a completion check. */
+export type DrainStatus =
+  | { state: 'none' }
+  | { state: 'pending'; kid: string; pending: number }
+  /** Nothing left to re-sign; the key stays in the key set until `leavesAt` (release responses may be cached). */
+  | { state: 'grace'; kid: string; drainedAt: Date; leavesAt: Date }
+  | { state: 'retired'; kid: string };
+
+export interface DrainSummary {
+  resigned: number;
+  failed: number;
+  batches: number;
+  /** Null when stopped before the completion check. */
+  status: DrainStatus | null;
+}
+
+/**
+ * Moves releases off displaced keys: each batch re-signs, with the current key, the very payload
+ * bytes a draining (or retired) key signed, after checking the old signature; then retires the
+ * draining key once nothing is left and its grace period has passed. Framework-free, so the
+ * server's background worker and `registry keys resign` run the same code. All state lives in
+ * the database (the key's state, the kid each release carries, the failures), so a crash loses
+ * at most one uncommitted batch and anyone may resume.
+ */
+export class ReleaseResigner {
+  constructor(
+    private readonly keys: SigningKeyRepository,
+    private readonly signatures: ReleaseSignaturesRepository,
+    private readonly keyManager: SigningKeyManager,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * One transaction: up to `limit` releases still signed by a draining or retired key are locked
+   * (skipping rows another worker holds), verified against their old key and re-signed with the
+   * current one. A release whose stored signature does not verify is recorded as failed and keeps
+   * its signature. The key-set lock is held shared, so the current key cannot change meanwhile.
+   */
+  async resignBatch(limit: number, via: ResignVia): Promise<ResignBatch> {
+    return this.keys.transaction(async (em) => {
+      await this.keys.lockKeySetShared(em);
+      const sources = new Map((await this.keys.findResignSources(em)).map((key) => [key.kid, key]));
+      const rows = await this.signatures.lockBatch(em, [...sources.keys()], limit);
+      if (rows.length === 0) return { signedWith: null, resigned: 0, failed: 0 };
+
+      const current = await this.keyManager.signingKey(em, { create: false });
+      const at = this.now();
+      const perKid = new Map<string, { resigned: number; failed: number }>();
+      for (const row of rows) {
+        const counts = perKid.get(row.kid) ?? { resigned: 0, failed: 0 };
+        perKid.set(row.kid, counts);
+        const outcome = resignCompactJws({
+          jws: row.jws,
+          kid: row.kid,
+          oldKey: publicJwkOf(sources.get(row.kid)!),
+          newKid: current.kid,
+          newPrivateKey: current.privateKey,
+        });
+        if (outcome.ok && (await this.signatures.replaceSignature(em, row.releaseId, row.kid, { jws: outcome.jws, kid: current.kid }))) {
+          counts.resigned++;
+        } else if (!outcome.ok) {
+          await this.signatures.recordFailure(em, row.releaseId, row.kid, outcome.reason, at);
+          counts.failed++;
+        }
+      }
+      for (const [kid, counts] of perKid) {
+        if (counts.resigned) await this.keys.addResigned(em, kid, counts.resigned);
+        // A retired key has no drain to complete: releases that turn up for it later (signed just
+        // before it was displaced, committed after) are audited as they are rescued.
+        if (sources.get(kid)!.state === 'retired') {
+          await insertAuditRecord(em, {
+            action: 'key.resign',
+            details: { kid, resignedWith: current.kid, resigned: counts.resigned, failed: counts.failed, retiredKey: true, via },
+          });
+        }
+      }
+      const totals = [...perKid.values()].reduce((sum, counts) => ({ resigned: sum.resigned + counts.resigned, failed: sum.failed + counts.failed }), { resigned: 0, failed: 0 });
+      return { signedWith: current.kid, ...totals };
+    });
+  }
+
+  /**
+   * Checks the draining key: releases left, or nothing left (the grace period starts), or the grace
+   * period over, in which case it retires and `key.resign` is audited with the drain's totals.
+   * Under the exclusive key-set lock, so only one instance retires it and audits it once.
+   */
+  async completeDrain(graceMs: number, via: ResignVia): Promise<DrainStatus> {
+    return this.keys.transaction(async (em: EntityManager) => {
+      await this.keys.lockKeySet(em);
+      const published = await this.keys.findPublishedForUpdate(em);
+      const draining = published.find((key) => key.state === 'draining');
+      if (!draining) return { state: 'none' };
+      const pending = await this.signatures.pendingCount(draining.kid, em);
+      if (pending > 0) return { state: 'pending', kid: draining.kid, pending };
+      const at = this.now();
+      let drainedAt = draining.drainedAt;
+      if (!drainedAt) {
+        drainedAt = at;
+        await this.keys.markDrained(em, draining.kid, at);
+      }
+      const leavesAt = new Date(drainedAt.getTime() + graceMs);
+      if (at < leavesAt) return { state: 'grace', kid: draining.kid, drainedAt, leavesAt };
+      const currentKid = published.find((key) => key.state === 'current')?.kid ?? null;
+      await retireDrainedKey(em, { keys: this.keys, signatures: this.signatures }, draining, { at, currentKid, via });
+      return { state: 'retired', kid: draining.kid };
+    });
+  }
+
+  /**
+   * Re-signs batch after batch until nothing is left (or `shouldStop` says so between batches),
+   * then checks the draining key's completion.
+   */
+  async drain(options: { batchSize: number; graceMs: number; via: ResignVia; shouldStop?: () => boolean }): Promise<DrainSummary> {
+    const summary = { resigned: 0, failed: 0, batches: 0 };
+    while (!options.shouldStop?.()) {
+      const batch = await this.resignBatch(options.batchSize, options.via);
+      if (batch.resigned + batch.failed === 0) break;
+      summary.batches++;
+      summary.resigned += batch.resigned;
+      summary.failed += batch.failed;
+      // Let requests between batches have the event loop (and, embedded, the one connection).
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (options.shouldStop?.()) return { ...summary, status: null };
+    return { ...summary, status: await this.completeDrain(options.graceMs, options.via) };
+  }
+}

@@ -1,0 +1,67 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { type AuthContext, clientIp } from '../auth/auth-context';
+import { AdminOnly, Auth } from '../auth/auth.decorators';
+import { SlugPipe } from '../common/validation/slug.pipe';
+import { ProblemDto } from '../openapi/problem.dto';
+import { AdminPluginsService } from './admin-plugins.service';
+import { AdminPluginDto, ChangeOwnersDto } from './dto/admin-plugin.dto';
+
+const actor = (auth: AuthContext, request: Request) => ({ userId: auth.user.id, ip: clientIp(request) });
+
+@ApiTags('admin')
+@Controller('api/admin/plugins/:slug')
+@AdminOnly()
+@ApiNotFoundResponse({ type: ProblemDto, description: 'No such plugin' })
+export class AdminPluginsController {
+  constructor(private readonly plugins: AdminPluginsService) {}
+
+  @Get()
+  @ApiOkResponse({ type: AdminPluginDto })
+  view(@Param('slug', SlugPipe) slug: string): Promise<AdminPluginDto> {
+    return this.plugins.view(slug);
+  }
+
+  @Post('verify')
+  @HttpCode(200)
+  @ApiOkResponse({ type: AdminPluginDto, description: 'Verified (audited plugin.verify); verified plugins lead every catalogue sort' })
+  verify(@Param('slug', SlugPipe) slug: string, @Auth() auth: AuthContext, @Req() request: Request): Promise<AdminPluginDto> {
+    return this.plugins.setVerified(slug, true, actor(auth, request));
+  }
+
+  @Post('unverify')
+  @HttpCode(200)
+  @ApiOkResponse({ type: AdminPluginDto, description: 'Audited plugin.unverify' })
+  unverify(@Param('slug', SlugPipe) slug: string, @Auth() auth: AuthContext, @Req() request: Request): Promise<AdminPluginDto> {
+    return this.plugins.setVerified(slug, false, actor(auth, request));
+  }
+
+  @Post('feature')
+  @HttpCode(200)
+  @ApiOkResponse({ type: AdminPluginDto, description: 'Audited plugin.feature' })
+  feature(@Param('slug', SlugPipe) slug: string, @Auth() auth: AuthContext, @Req() request: Request): Promise<AdminPluginDto> {
+    return this.plugins.setFeatured(slug, true, actor(auth, request));
+  }
+
+  @Post('unfeature')
+  @HttpCode(200)
+  @ApiOkResponse({ type: AdminPluginDto, description: 'Audited plugin.unfeature' })
+  unfeature(@Param('slug', SlugPipe) slug: string, @Auth() auth: AuthContext, @Req() request: Request): Promise<AdminPluginDto> {
+    return this.plugins.setFeatured(slug, false, actor(auth, request));
+  }
+
+  @Delete('releases/:version')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted (audited release.delete); publishing the same version again re-ingests it with a new JWS' })
+  deleteRelease(@Param('slug', SlugPipe) slug: string, @Param('version') version: string, @Auth() auth: AuthContext, @Req() request: Request): Promise<void> {
+    return this.plugins.deleteRelease(slug, version, actor(auth, request));
+  }
+
+  @Post('owners')
+  @HttpCode(200)
+  @ApiOkResponse({ type: AdminPluginDto, description: 'Owners added, removed or transferred (audited plugin.owners_change)' })
+  owners(@Param('slug', SlugPipe) slug: string, @Body() body: ChangeOwnersDto, @Auth() auth: AuthContext, @Req() request: Request): Promise<AdminPluginDto> {
+    return this.plugins.changeOwners(slug, body, actor(auth, request));
+  }
+}

@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { type AuditActor, AuditService } from '../audit/audit.service';
+import { Clock } from '../common/clock';
+import { badRequest, conflict, notFound } from '../common/errors/domain-error';
+import type { AdminPluginDto, ChangeOwnersDto } from './dto/admin-plugin.dto';
+import { toAdminPluginDto } from './admin-plugin.mapper';
+import type { PluginEntity } from './entities/plugin.entity';
+import { PluginsRepository } from './plugins.repository';
+import { ReleasesRepository } from './releases.repository';
+import { UsersRepository } from '../users/users.repository';
+import { versionKey } from './versions';
+
+/**
+ * What admins do to a plugin: verify, feature, delete a release, change its owners. Each change
+ * runs in one transaction with the plugin's row locked and is audited in it.
+ */
+@Injectable()
+export class AdminPluginsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly plugins: PluginsRepository,
+    private readonly releases: ReleasesRepository,
+    private readonly audit: AuditService,
+    private readonly users: UsersRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async view(slug: string): Promise<AdminPluginDto> {
+    const plugin = await this.plugins.findBySlug(slug);
+    if (!plugin) throw notFound(`no plugin "${slug}"`);
+    return toAdminPluginDto(plugin, await this.plugins.owners(plugin.id));
+  }
+
+  setVerified(slug: string, verified: boolean, actor: AuditActor & { userId: string }): Promise<AdminPluginDto> {
+    return this.change(slug, async (plugin, manager) => {
+      await this.plugins.setVerified(plugin.id, verified ? this.clock.now() : null, verified ? actor.userId : null, manager);
+      await this.audit.record({ action: verified ? 'plugin.verify' : 'plugin.unverify', actor, slug }, manager);
+    });
+  }
+
+  setFeatured(slug: string, featured: boolean, actor: AuditActor): Promise<AdminPluginDto> {
+    return this.change(slug, async (plugin, manager) => {
+      await this.plugins.setFeatured(plugin.id, featured, manager);
+      await this.audit.record({ action: featured ? 'plugin.feature' : 'plugin.unfeature', actor, slug }, manager);
+    });
+  }
+
+  /**
+   * Deletes one release and moves the latest pointers. Publishing the same version again then
+   * ingests it afresh: new hashes and a new JWS (clients that cached the old one see a mismatch).
+   */
+  async deleteRelease(slug: string, version: string, actor: AuditActor): Promise<void> {
+    await this.change(slug, async (plugin, manager) => {
+      const release = await this.releases.findByVersionKey(plugin.id, versionKey(version), manager);
+      if (!release) throw notFound(`no release ${version} of "${slug}"`);
+      await this.releases.delete(release.id, manager);
+      const latest = await this.releases.latestVersions(plugin.id, manager);
+      await this.plugins.updateCatalogue(plugin.id, { latestVersion: latest.stable, latestPrerelease: latest.prerelease }, manager);
+      await this.audit.record({ action: 'release.delete', actor, slug, details: { version: release.version, kid: release.integrity?.kid ?? null } }, manager);
+    });
+  }
+
+  /** Adds and removes owners, or transfers to one; a plugin always keeps at least one owner. */
+  changeOwners(slug: string, input: ChangeOwnersDto, actor: AuditActor): Promise<AdminPluginDto> {
+    if (input.transfer && (input.add?.length || input.remove?.length)) {
+      throw badRequest('validation-failed', 'transfer replaces every owner; send it alone', [{ path: '/transfer', message: 'transfer: cannot be combined with add or remove' }]);
+    }
+    return this.changeOwnership(slug, async (plugin, manager) => {
+      const before = (await this.plugins.owners(plugin.id, manager)).map((o) => o.userId);
+      const add = input.transfer ? [input.transfer] : (input.add ?? []);
+      const remove = input.transfer ? before.filter((id) => id !== input.transfer) : (input.remove ?? []);
+      const unknown = await this.unknownUsers(add, manager);
+      if (unknown.length) throw badRequest('validation-failed', 'every new owner must be a user', unknown.map((id) => ({ path: input.transfer ? '/transfer' : '/add', message: `no user ${id}` })));
+      await this.plugins.addOwners(plugin.id, add, manager);
+      await this.plugins.removeOwners(plugin.id, remove, manager);
+      const after = (await this.plugins.owners(plugin.id, manager)).map((o) => o.userId);
+      if (after.length === 0) throw conflict('last-owner', 'a plugin must keep at least one owner');
+      await this.audit.record({ action: 'plugin.owners_change', actor, slug, details: { before, after } }, manager);
+    });
+  }
+
+  private async unknownUsers(ids: readonly string[], manager: EntityManager): Promise<string[]> {
+    const known = await this.users.existingIds(ids, manager);
+    return ids.filter((id) => !known.has(id));
+  }
+
+  /** Like `change`, with the ownership rows locked instead of the plugin row (see lockOwners). */
+  private async changeOwnership(slug: string, work: (plugin: PluginEntity, manager: EntityManager) => Promise<void>): Promise<AdminPluginDto> {
+    await this.dataSource.transaction(async (manager) => {
+      const plugin = await this.plugins.findBySlug(slug, manager);
+      if (!plugin) throw notFound(`no plugin "${slug}"`);
+      await this.plugins.lockOwners(plugin.id, manager);
+      await work(plugin, manager);
+    });
+    return this.view(slug);
+  }
+
+  private async change(slug: string, work: (plugin: PluginEntity, manager: EntityManager) => Promise<void>): Promise<AdminPluginDto> {
+    await this.dataSource.transaction(async (manager) => {
+      const plugin = await this.plugins.findBySlugForUpdate(slug, manager);
+      if (!plugin) throw notFound(`no plugin "${slug}"`);
+      await work(plugin, manager);
+    });
+    return this.view(slug);
+  }
+}

@@ -1,0 +1,140 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export const CATALOGUE_SORTS = ['updated', 'new', 'name', 'featured'] as const;
+export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
+
+/** The named query parameters of `GET /api/plugins`; `ext.<key>` ones are read beside them. */
+export class CatalogueQueryDto {
+  @ApiPropertyOptional({ description: 'Words to find in the name (first), description and tags, category and kind; a word may be a prefix' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  search?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  category?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(30)
+  tag?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  kind?: string;
+
+  @ApiPropertyOptional({ enum: ['1'], description: 'Featured plugins only' })
+  @IsOptional()
+  @IsIn(['1'], { message: 'featured: must be 1 (or left out)' })
+  featured?: string;
+
+  @ApiPropertyOptional({ enum: ['1'], description: 'Verified plugins only' })
+  @IsOptional()
+  @IsIn(['1'], { message: 'verified: must be 1 (or left out)' })
+  verified?: string;
+
+  @ApiPropertyOptional({ enum: CATALOGUE_SORTS, description: 'Default: relevance with search, else updated. Verified plugins lead every sort.' })
+  @IsOptional()
+  @IsIn(CATALOGUE_SORTS)
+  sort?: CatalogueSort;
+
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  page?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+export class CatalogueItemDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  slug: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  category: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  kind: string | null;
+
+  @ApiProperty({ type: [String] })
+  tags: string[];
+
+  @ApiProperty({ type: String, nullable: true })
+  license: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  icon: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  latestVersion: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Set when only prereleases exist (or a newer prerelease is live)' })
+  latestPrerelease: string | null;
+
+  @ApiProperty({ description: 'Epoch ms' })
+  createdAt: number;
+
+  @ApiProperty({ description: 'Epoch ms' })
+  updatedAt: number;
+
+  @ApiProperty()
+  downloads: number;
+
+  @ApiProperty()
+  featured: boolean;
+
+  @ApiProperty()
+  verified: boolean;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Epoch ms' })
+  verifiedAt: number | null;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
+  extensions: Record<string, unknown> | null;
+
+  @ApiProperty()
+  repoUrl: string;
+}
+
+export class CataloguePageDto {
+  @ApiProperty({ type: [CatalogueItemDto] })
+  plugins: CatalogueItemDto[];
+
+  @ApiProperty()
+  page: number;
+
+  @ApiProperty()
+  limit: number;
+
+  @ApiProperty()
+  total: number;
+
+  @ApiProperty()
+  totalPages: number;
+}

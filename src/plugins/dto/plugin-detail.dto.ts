@@ -1,0 +1,68 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
+import { CatalogueItemDto } from './catalogue.dto';
+
+export class PluginDetailQueryDto {
+  @ApiPropertyOptional({ example: 'pt-BR', description: 'README language: exact, then base language, then en, then the first available' })
+  @IsOptional()
+  @Matches(/^[a-z]{2}(-[A-Z]{2})?$/, { message: 'locale: must be a locale code such as en, de or pt-BR' })
+  locale?: string;
+}
+
+export class PublicOwnerDto {
+  @ApiProperty()
+  login: string;
+
+  @ApiProperty({ description: 'The forge instance the owner signs in with, or local' })
+  instance: string;
+}
+
+export class ReleaseSummaryDto {
+  @ApiProperty()
+  version: string;
+
+  @ApiProperty()
+  prerelease: boolean;
+
+  @ApiProperty()
+  yanked: boolean;
+
+  @ApiProperty({ type: String, nullable: true })
+  yankReason: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  minRuntimeVersion: string | null;
+
+  @ApiProperty()
+  downloads: number;
+
+  @ApiProperty({ description: 'Epoch ms' })
+  createdAt: number;
+}
+
+/** The full plugin (spec "Plugin (as listed and as detailed)", DECISIONS 8): a list item and more. */
+export class PluginDetailDto extends CatalogueItemDto {
+  @ApiProperty({ description: 'The claimer proved admin rights on the repository through its forge' })
+  repoVerified: boolean;
+
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid', description: 'Admins only: who verified it' })
+  verifiedBy?: string | null;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: "The latest manifest's fields" })
+  metadata: Record<string, unknown>;
+
+  @ApiProperty({ type: [PublicOwnerDto] })
+  owners: PublicOwnerDto[];
+
+  @ApiProperty({ type: [ReleaseSummaryDto], description: 'Newest first by SemVer, yanked ones marked' })
+  releases: ReleaseSummaryDto[];
+
+  @ApiProperty({ type: String, nullable: true, description: "The latest release's README as sanitized HTML, in the chosen language" })
+  readmeHtml: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The language chosen; null for a single-language README' })
+  readmeLocale: string | null;
+
+  @ApiProperty({ type: [String], description: 'Languages the README has; empty for a single-language README' })
+  readmeAvailableLocales: string[];
+}

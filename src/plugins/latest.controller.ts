@@ -1,0 +1,24 @@
+import { Controller, Get, Header, Headers, Param, Query } from '@nestjs/common';
+import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { SlugPipe } from '../common/validation/slug.pipe';
+import { ProblemDto } from '../openapi/problem.dto';
+import { LatestDto, LatestQueryDto, PlatformAssetDto } from './dto/latest.dto';
+import { LatestService } from './latest.service';
+
+@ApiTags('releases')
+@ApiExtraModels(PlatformAssetDto)
+@Controller('api/plugins/:slug')
+export class LatestController {
+  constructor(private readonly latest: LatestService) {}
+
+  @Get('latest')
+  @Header('Cache-Control', 'public, max-age=60')
+  // Without os and arch the answer depends on who asks.
+  @Header('Vary', 'User-Agent')
+  @ApiOkResponse({ type: LatestDto, description: 'The latest release and its asset for the platform (query os/arch, else the User-Agent, else the universal asset)' })
+  @ApiNotFoundResponse({ type: ProblemDto, description: 'No such plugin, or no release passes the filters (`skipped` says why)' })
+  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'Neither an asset for the platform nor a universal one; the body carries `platforms`' })
+  resolve(@Param('slug', SlugPipe) slug: string, @Query() query: LatestQueryDto, @Headers('user-agent') userAgent: string | undefined): Promise<LatestDto> {
+    return this.latest.latest(slug, query, userAgent);
+  }
+}

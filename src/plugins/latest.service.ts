@@ -1,0 +1,64 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, notFound } from '../common/errors/domain-error';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { normalizeArch, normalizeOs, platformFromUserAgent, platformKey, type TargetPlatform } from '../lib/platform/platform';
+import { chooseAsset, chooseLatestRelease, type CandidateRelease } from '../lib/platform/resolve-latest';
+import type { LatestDto, LatestQueryDto, PlatformAssetDto } from './dto/latest.dto';
+import type { ReleaseEntity } from './entities/release.entity';
+import { PluginsRepository } from './plugins.repository';
+import { assetDownloadUrl } from './release.mapper';
+import { ReleasesRepository } from './releases.repository';
+
+function candidate(release: ReleaseEntity): CandidateRelease {
+  return {
+    version: release.version,
+    prerelease: release.prerelease,
+    yanked: release.yankedAt !== null,
+    minRuntimeVersion: release.minRuntimeVersion,
+    assets: release.assets.map((a) => ({ name: a.name, os: a.os, arch: a.arch, size: a.size, sha256: a.hashed ? a.sha256 : null })),
+  };
+}
+
+/** The query's os/arch when given (aliases understood), else what the User-Agent names. */
+function targetOf(query: LatestQueryDto, userAgent: string | undefined): TargetPlatform {
+  if (query.os || query.arch) {
+    return { os: query.os ? normalizeOs(query.os) : null, arch: query.arch ? normalizeArch(query.arch) : null };
+  }
+  return platformFromUserAgent(userAgent);
+}
+
+/** `GET /api/plugins/:slug/latest`: the latest release's asset for a platform (DECISIONS 8). */
+@Injectable()
+export class LatestService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly plugins: PluginsRepository,
+    private readonly releases: ReleasesRepository,
+  ) {}
+
+  async latest(slug: string, query: LatestQueryDto, userAgent: string | undefined): Promise<LatestDto> {
+    const plugin = await this.plugins.findBySlug(slug);
+    if (!plugin) throw notFound(`no plugin "${slug}"`);
+    const candidates = (await this.releases.listForPlugin(plugin.id)).map(candidate);
+    const { release, skipped } = chooseLatestRelease(candidates, { prerelease: query.prerelease === '1', runtime: query.runtime ?? null });
+    if (!release) {
+      const wanted = `not yanked${query.prerelease === '1' ? '' : ', not a prerelease'}${query.runtime ? `, accepting runtime ${query.runtime}` : ''}`;
+      throw new DomainError('not-found', 'no-matching-release', `"${slug}" has no release that is ${wanted}`, undefined, { skipped });
+    }
+    const link = (name: string) => assetDownloadUrl(this.config.baseUrl, plugin.slug, release.version, name);
+    const platforms: Record<string, PlatformAssetDto> = {};
+    for (const asset of release.assets) {
+      platforms[platformKey(asset.os, asset.arch)] ??= { name: asset.name, download_url: link(asset.name), size: asset.size, sha256: asset.sha256 };
+    }
+    const chosen = chooseAsset(release.assets, targetOf(query, userAgent));
+    if (!chosen) {
+      throw new DomainError('invalid', 'no-platform-asset', `release ${release.version} of "${slug}" has no asset for this platform and no universal one`, undefined, {
+        version: release.version,
+        platforms,
+        skipped,
+      });
+    }
+    return { slug: plugin.slug, version: release.version, download_url: link(chosen.asset.name), platform: chosen.platform, platforms, skipped };
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthContext } from '../auth/auth-context';
+import { notFound } from '../common/errors/domain-error';
+import { DEFAULT_README_LOCALE } from '../lib/locale/locale';
+import type { PluginDetailDto } from './dto/plugin-detail.dto';
+import type { ReleaseEntity } from './entities/release.entity';
+import { type ReadmeView, toPluginDetailDto } from './plugin-detail.mapper';
+import { PluginsRepository } from './plugins.repository';
+import { ReleaseReadmesRepository } from './release-readmes.repository';
+import { ReleasesRepository } from './releases.repository';
+
+/**
+ * `GET /api/plugins/:slug`: the full plugin. Its manifest fields and README are those of the
+ * latest release (a newer prerelease does not change what the page shows), the README in the
+ * language asked for.
+ */
+@Injectable()
+export class PluginDetailService {
+  constructor(
+    private readonly plugins: PluginsRepository,
+    private readonly releases: ReleasesRepository,
+    private readonly readmes: ReleaseReadmesRepository,
+  ) {}
+
+  async detail(slug: string, locale: string | undefined, caller: AuthContext | null): Promise<PluginDetailDto> {
+    const plugin = await this.plugins.findBySlug(slug);
+    if (!plugin) throw notFound(`no plugin "${slug}"`);
+    const releases = await this.releases.listForPlugin(plugin.id);
+    const shown = releases.find((r) => r.version === plugin.latestVersion) ?? releases.find((r) => r.version === plugin.latestPrerelease) ?? releases[0];
+    const owners = (await this.plugins.owners(plugin.id)).map(({ login, instance }) => ({ login, instance }));
+    return toPluginDetailDto(plugin, {
+      owners,
+      releases,
+      shown,
+      readme: shown ? await this.readme(shown, locale) : { html: null, locale: null, available: [] },
+      admin: caller?.user.role === 'admin',
+    });
+  }
+
+  /** A single README has no language (`readmeLocale` null, no alternatives); `readmes` have theirs. */
+  private async readme(release: ReleaseEntity, locale: string | undefined): Promise<ReadmeView> {
+    const available = (await this.readmes.locales(release.id)).filter((l) => l !== DEFAULT_README_LOCALE);
+    const found = await this.readmes.findForLocale(release.id, locale);
+    if (!found) return { html: null, locale: null, available };
+    return { html: found.html, locale: found.locale === DEFAULT_README_LOCALE ? null : found.locale, available };
+  }
+}

@@ -1,0 +1,72 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { notFound } from '../common/errors/domain-error';
+import { forgeAdapter } from '../forges/adapters';
+import { NO_PROVIDER_STATS, type ProviderStats } from '../forges/forge-adapter';
+import { ForgeRegistry } from '../forges/forge-registry';
+import { readRepositoryDocument } from '../forges/repository-document';
+import { AssetFetchError } from '../ingest/fetch';
+import { FetchPolicy } from '../ingest/fetch-policy';
+import { forgeForUrl } from '../lib/forge';
+import { PluginsRepository } from '../plugins/plugins.repository';
+import type { ProviderStatsDto } from './dto/provider-stats.dto';
+
+/** The spec's provider stats cache. */
+export const PROVIDER_STATS_TTL_MS = 10 * 60_000;
+
+interface Cached {
+  stats: ProviderStats;
+  expiresAt: number;
+}
+
+/**
+ * `GET /api/plugins/:slug/stats`, read lazily from the forge that hosts the plugin's repository
+ * (chosen by its URL) and cached for 10 minutes per plugin in this process. However many clients
+ * ask at once, one upstream call runs per plugin; the others wait for its answer. An unreachable
+ * forge, a private repository or a host that is no configured forge gives nulls, cached too, so a
+ * forge that is down is not asked again on every request.
+ */
+@Injectable()
+export class ProviderStatsService {
+  private readonly logger = new Logger('ProviderStats');
+  private readonly cache = new Map<string, Cached>();
+  private readonly inFlight = new Map<string, Promise<ProviderStats>>();
+
+  constructor(
+    private readonly plugins: PluginsRepository,
+    private readonly forges: ForgeRegistry,
+    private readonly policy: FetchPolicy,
+    private readonly clock: Clock,
+  ) {}
+
+  async stats(slug: string): Promise<ProviderStatsDto> {
+    const plugin = await this.plugins.findBySlug(slug);
+    if (!plugin) throw notFound(`no plugin "${slug}"`);
+    const cached = this.cache.get(plugin.id);
+    if (cached && cached.expiresAt > this.clock.nowMs()) return { ...cached.stats };
+    let pending = this.inFlight.get(plugin.id);
+    if (!pending) {
+      pending = this.fetch(plugin.repoUrl).then((stats) => {
+        this.cache.set(plugin.id, { stats, expiresAt: this.clock.nowMs() + PROVIDER_STATS_TTL_MS });
+        return stats;
+      });
+      this.inFlight.set(plugin.id, pending);
+      const clear = () => void this.inFlight.delete(plugin.id);
+      pending.then(clear, clear);
+    }
+    return { ...(await pending) };
+  }
+
+  private async fetch(repoUrl: string): Promise<ProviderStats> {
+    const located = forgeForUrl(repoUrl, this.forges.all());
+    if (!located) return NO_PROVIDER_STATS;
+    try {
+      const document = await readRepositoryDocument(located, located.forge.token, { ...this.policy.text(), totalTimeoutMs: 10_000 });
+      return forgeAdapter(located.forge.type).providerStats(document);
+    } catch (error) {
+      const reason = error instanceof AssetFetchError ? error.message : 'the answer was not JSON';
+      this.logger.warn(`stats of ${located.repoPath} on ${located.forge.name} unavailable: ${reason}`);
+      return NO_PROVIDER_STATS;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DomainError, forbidden } from '../common/errors/domain-error';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { forgeAdapter } from '../forges/adapters';
+import { ForgeRegistry } from '../forges/forge-registry';
+import { readRepositoryDocument } from '../forges/repository-document';
+import { AssetFetchError } from '../ingest/fetch';
+import { FetchPolicy } from '../ingest/fetch-policy';
+import { forgeForUrl, type ForgeLocation } from '../lib/forge';
+import { SettingsService } from '../settings/settings.service';
+import { openProviderToken } from '../users/provider-token';
+import { UsersRepository } from '../users/users.repository';
+
+/** HTTP statuses with which a forge says "this account cannot see that repository". */
+const NOT_VISIBLE = new Set([401, 403, 404]);
+
+/**
+ * Proof of repository control at claim (beyond the spec). Without it, anyone with a `publish:*`
+ * token could claim any unclaimed repository and lock its real owner out with 409s. When the
+ * repository is on a forge instance users can sign in with, the claimer's own identity on that
+ * instance must administer (or maintain) the repository, as the forge's API says when asked with
+ * the claimer's stored access token. Repositories elsewhere (another host, or an instance without
+ * sign-in, where nobody could prove anything) can still be claimed and show `repoVerified: false`.
+ */
+@Injectable()
+export class RepositoryAccess {
+  private readonly logger = new Logger('RepositoryAccess');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly forges: ForgeRegistry,
+    private readonly users: UsersRepository,
+    private readonly settings: SettingsService,
+    private readonly policy: FetchPolicy,
+  ) {}
+
+  /** Whether the claim is verified; throws 403 (with what to do) when proof is required and missing. */
+  async verifyClaim(userId: string, repoUrl: string): Promise<boolean> {
+    const located = forgeForUrl(repoUrl, this.forges.signInCapable());
+    if (!located) return false;
+    if ((await this.settings.get('publish.claim_requires_repo_access')) === 0) return false;
+
+    const { forge, repoPath } = located;
+    const credential = await this.users.findProviderCredential(userId);
+    if (!credential || credential.instance !== forge.name) {
+      throw forbidden(
+        `claiming a repository on ${forge.name} needs proof that you administer it: sign in with ${forge.name} (${this.config.baseUrl}/auth/${forge.name}/login), ` +
+          `create the publisher token as that account, and push again; or ask a registry admin to claim it for you`,
+      );
+    }
+    const accessToken = openProviderToken(this.config.keyEncryptionKey, credential.instance, credential.providerUserId, credential.sealed);
+    const repository = await this.readRepository(located, accessToken);
+    if (!forgeAdapter(forge.type).canAdminister(repository)) {
+      throw forbidden(`your ${forge.name} account does not administer ${repoPath}: only its admins (or maintainers) can claim it`);
+    }
+    return true;
+  }
+
+  private async readRepository(location: ForgeLocation, accessToken: string): Promise<unknown> {
+    const { forge, repoPath } = location;
+    try {
+      return await readRepositoryDocument(location, accessToken, this.policy.text());
+    } catch (error) {
+      if (error instanceof AssetFetchError && error.status !== undefined && NOT_VISIBLE.has(error.status)) {
+        throw forbidden(`your ${forge.name} account cannot see ${repoPath} (${forge.name} answered ${error.status}); sign in again with ${forge.name} if your access changed`);
+      }
+      const reason = error instanceof AssetFetchError ? error.message : 'its answer was not JSON';
+      this.logger.warn(`repository check on ${forge.name} for ${repoPath} failed: ${reason}`);
+      throw new DomainError('unavailable', 'forge-unreachable', `${forge.name} could not be asked whether you administer ${repoPath}: ${reason}`);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { AuthContext } from '../auth/auth-context';
+import { Auth, SignedIn } from '../auth/auth.decorators';
+import { Feature } from '../cms/feature.guard';
+import { ProblemDto } from '../openapi/problem.dto';
+import { CreateRequestDto, RequestDto, RequestPageDto, RequestQueryDto } from './dto/request.dto';
+import { MaybeAuth, OptionalSession } from '../auth/auth.decorators';
+import { RequestsService } from './requests.service';
+
+@ApiTags('requests')
+@Controller('api/requests')
+@Feature('requests')
+export class RequestsController {
+  constructor(private readonly requests: RequestsService) {}
+
+  @Get()
+  @OptionalSession()
+  // `voted` is the caller's own, so no shared cache may keep the page.
+  @Header('Cache-Control', 'private, no-cache')
+  @ApiOkResponse({ type: RequestPageDto, description: 'Anyone may read; `voted` is set for a signed-in caller' })
+  @ApiBadRequestResponse({ type: ProblemDto })
+  list(@Query() query: RequestQueryDto, @MaybeAuth() viewer: AuthContext | null): Promise<RequestPageDto> {
+    return this.requests.list(query, viewer);
+  }
+
+  @Post()
+  @SignedIn()
+  @ApiCreatedResponse({ type: RequestDto })
+  @ApiBadRequestResponse({ type: ProblemDto, description: 'A bad title or description, or a kind that is not enabled' })
+  create(@Auth() auth: AuthContext, @Body() body: CreateRequestDto): Promise<RequestDto> {
+    return this.requests.create(auth, body);
+  }
+
+  @Post(':id/upvote')
+  @SignedIn()
+  @HttpCode(200)
+  @ApiOkResponse({ type: RequestDto, description: 'The request with your vote counted (once, however often you ask)' })
+  @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiConflictResponse({ type: ProblemDto, description: 'The request is fulfilled or closed' })
+  upvote(@Auth() auth: AuthContext, @Param('id') id: string): Promise<RequestDto> {
+    return this.requests.upvote(auth, id);
+  }
+
+  @Delete(':id/upvote')
+  @SignedIn()
+  @ApiOkResponse({ type: RequestDto, description: 'The request without your vote' })
+  @ApiNotFoundResponse({ type: ProblemDto })
+  removeUpvote(@Auth() auth: AuthContext, @Param('id') id: string): Promise<RequestDto> {
+    return this.requests.removeUpvote(auth, id);
+  }
+}

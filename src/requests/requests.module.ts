@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { CmsModule } from '../cms/cms.module';
+import { repositoryProvider } from '../database/repository-provider';
+import { KindsModule } from '../kinds/kinds.module';
+import { PluginsModule } from '../plugins/plugins.module';
+import { AdminRequestsController } from './admin-requests.controller';
+import { AdminRequestsService } from './admin-requests.service';
+import { RequestsController } from './requests.controller';
+import { RequestsRepository } from './requests.repository';
+import { RequestsService } from './requests.service';
+
+/** The wishlist (DECISIONS 10): plugins people would like, with one vote a user. */
+@Module({
+  imports: [AuthModule, CmsModule, KindsModule, PluginsModule],
+  controllers: [RequestsController, AdminRequestsController],
+  providers: [repositoryProvider(RequestsRepository), RequestsService, AdminRequestsService],
+  exports: [RequestsRepository],
+})
+export class RequestsModule {}

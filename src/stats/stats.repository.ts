@@ -1,0 +1,21 @@
+import type { DataSource } from 'typeorm';
+
+export interface CatalogueTotals {
+  plugins: number;
+  downloads: number;
+  authors: number;
+}
+
+/** The catalogue's headline aggregates, one read-only query over the plugin tables. */
+export class StatsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async catalogueTotals(): Promise<CatalogueTotals> {
+    const [row] = (await this.dataSource.query(
+      `SELECT (SELECT count(*) FROM plugin)::int AS plugins,
+              (SELECT coalesce(sum(downloads), 0) FROM plugin)::text AS downloads,
+              (SELECT count(DISTINCT user_id) FROM plugin_owner)::int AS authors`,
+    )) as { plugins: number; downloads: string; authors: number }[];
+    return { plugins: Number(row.plugins), downloads: Number(row.downloads), authors: Number(row.authors) };
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * `registry publish` end to end: the built binary, run as a child process, against a real
+ * registry started by the test, with release assets on the fake forge.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeForge } from '../support/fake-forge';
+import { publishWorld, type PublishWorld } from '../support/publishing';
+
+const BIN = join(__dirname, '..', '..', 'bin', 'registry.js');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI asynchronously: the registry answering it lives in this very process. */
+function registry(cwd: string, env: Record<string, string>, ...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, 'publish', ...args], { cwd, env: { PATH: process.env.PATH ?? '', REGISTRY_RETRY_DELAY_MS: '20', ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
+    });
+  });
+}
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('registry publish', () => {
+  let w: PublishWorld;
+  let token: string;
+  let dir: string;
+  let env: Record<string, string>;
+
+  const writeManifest = (version: string, extra = '') => writeFileSync(join(dir, '.plugin.yaml'), `name: cli-plugin\nversion: "${version}"\n${extra}`);
+
+  beforeAll(async () => {
+    w = await publishWorld();
+    token = (await w.tokenFor('cli-author', ['publish:*'])).token;
+    dir = mkdtempSync(join(tmpdir(), 'registry-publish-'));
+    env = { REGISTRY_TOKEN: token, REGISTRY_URL: w.app.url };
+  });
+  afterAll(async () => {
+    await w?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('claims a new plugin on the first push and prints the signed assets', async () => {
+    writeManifest('1.0.0');
+    const url = w.forge.asset('/acme/cli-plugin/1.0.0/cli-plugin.zip', { size: 4096, seed: 9 });
+    const run = await registry(dir, env, '--asset', `cli-plugin.zip=${url}`, '--repo-url', `${w.forge.url}/acme/cli-plugin`);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^published cli-plugin@1\.0\.0 \(claimed the new plugin name\)\n {2}signed cli-plugin\.zip {2}sha256 [0-9a-f]{64} {2}4096 bytes\n/);
+  });
+
+  it('publishes the next version without claiming, taking sha256 and size from a local file', async () => {
+    writeManifest('1.1.0');
+    const local = join(dir, 'cli-plugin.zip');
+    writeFileSync(local, Buffer.alloc(2048, 7));
+    w.forge.route('GET', '/acme/cli-plugin/1.1.0/cli-plugin.zip', (_req, res) => {
+      res.writeHead(200);
+      res.end(Buffer.alloc(2048, 7));
+    });
+    const run = await registry(dir, env, '--asset-file', `cli-plugin.zip=${w.forge.url}/acme/cli-plugin/1.1.0/cli-plugin.zip`, '--json');
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ slug: 'cli-plugin', version: '1.1.0', claimed: false });
+    expect(result.signedAssets).toEqual([{ name: 'cli-plugin.zip', sha256: createHash('sha256').update(Buffer.alloc(2048, 7)).digest('hex'), size: 2048 }]);
+  });
+
+  it('refuses a local file that differs from what the registry downloads (422, exit 1)', async () => {
+    writeManifest('1.2.0');
+    writeFileSync(join(dir, 'cli-plugin.zip'), 'built here');
+    const url = w.forge.asset('/acme/cli-plugin/1.2.0/cli-plugin.zip', { size: 100 });
+    const run = await registry(dir, env, '--asset-file', `cli-plugin.zip=${url}`);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('refused (HTTP 422)');
+    expect(run.stderr).toContain('/assets/0/sha256');
+  });
+
+  it('exits 1 with the 409 explained when the version exists', async () => {
+    writeManifest('1.0.0');
+    const url = w.forge.asset('/acme/cli-plugin/again/cli-plugin.zip', { size: 10 });
+    const run = await registry(dir, env, '--asset', `cli-plugin.zip=${url}`);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('refused (HTTP 409)');
+    expect(run.stderr).toContain('bump the version');
+  });
+
+  it('never reaches the network with an invalid manifest', async () => {
+    const watcher = await new FakeForge().start();
+    try {
+      writeManifest('1.3.0', 'tags: "not-a-list"\n');
+      const run = await registry(dir, { ...env, REGISTRY_URL: watcher.url }, '--asset', 'cli-plugin.zip=https://example.invalid/x.zip');
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('/tags');
+      expect(watcher.requests).toEqual([]);
+    } finally {
+      await watcher.stop();
+    }
+  });
+
+  it('exits 2 with a hint without a token, and refuses a token given as an argument', async () => {
+    writeManifest('1.3.0');
+    const missing = await registry(dir, { REGISTRY_URL: w.app.url }, '--asset', 'a=https://h/a');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('set REGISTRY_TOKEN');
+    const argument = await registry(dir, env, '--token', token, '--asset', 'a=https://h/a');
+    expect(argument.code).toBe(2);
+    expect(argument.stderr).toContain('never taken from the command line');
+    expect(argument.stderr).not.toContain(token);
+    const cleartext = await registry(dir, { ...env, REGISTRY_URL: 'http://registry.example.org' }, '--asset', 'a=https://h/a');
+    expect(cleartext.code).toBe(2);
+    expect(cleartext.stderr).toContain('clear text');
+  });
+
+  it('exits 3 when the registry cannot be reached after retries, and --dry-run sends nothing', async () => {
+    writeManifest('1.3.0');
+    const nowhere = `http://127.0.0.1:${await closedPort()}`;
+    const down = await registry(dir, { ...env, REGISTRY_URL: nowhere }, '--asset', 'a=https://h/a');
+    expect(down.code).toBe(3);
+    expect(down.stderr.match(/retrying/g)).toHaveLength(3);
+    const dry = await registry(dir, { ...env, REGISTRY_URL: nowhere }, '--asset', 'a=https://h/a', '--dry-run');
+    expect(dry.code).toBe(0);
+    const request = JSON.parse(dry.stdout);
+    expect(request).toMatchObject({ method: 'POST', url: `${nowhere}/api/publish/cli-plugin`, authorization: 'Bearer [REGISTRY_TOKEN]' });
+    expect(dry.stdout).not.toContain(token);
+  });
+});
