@@ -3,6 +3,13 @@ import type { PgConnectionTarget } from './embedded/embedded-postgres';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
+/**
+ * Set on every connection at startup. The catalogue's typo match (`<%`, answered by the trigram
+ * index) forgives one wrong letter in a short word at word similarity 0.5; pg_trgm's default
+ * of 0.6 does not (`mardown` → `markdown`).
+ */
+const SESSION_OPTIONS = '-c pg_trgm.word_similarity_threshold=0.5';
+
 export type DatabaseTarget = { url: string } | { embedded: PgConnectionTarget };
 
 /** The TypeORM options for either a real server (URL) or the embedded engine's socket. */
@@ -23,7 +30,7 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
       ...common,
       url: target.url,
       poolSize: 10,
-      extra: { connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 },
+      extra: { connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, options: SESSION_OPTIONS },
     };
   }
   // PGlite is one backend: the pool holds one connection; the socket multiplexer keeps a
@@ -35,6 +42,6 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
     username: target.embedded.user,
     database: target.embedded.database,
     poolSize: 1,
-    extra: { connectionTimeoutMillis: 5_000 },
+    extra: { connectionTimeoutMillis: 5_000, options: SESSION_OPTIONS },
   };
 }

@@ -8,6 +8,7 @@ import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import type { StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
+import { readmeSearchText } from './readme/search-text';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { isPrerelease, versionSortKey } from '../plugins/versions';
 import type { IngestSource, IngestTarget, Publisher } from './ingest.types';
@@ -34,8 +35,9 @@ export interface PreparedRelease {
 }
 
 /** Fields of the manifest that the catalogue shows, from the most recent ingest. */
-function catalogueFields(manifest: Manifest, extensions: Record<string, unknown> | null) {
+function catalogueFields(manifest: Manifest, extensions: Record<string, unknown> | null, readmeHtml: Record<string, string>) {
   return {
+    searchReadme: readmeSearchText(readmeHtml),
     name: manifest.name,
     description: manifest.description ?? null,
     category: manifest.category ?? null,
@@ -96,7 +98,7 @@ export class ReleaseRecorder {
       await this.plugins.updateCatalogue(
         plugin.id,
         {
-          ...catalogueFields(release.manifest, release.extensions),
+          ...catalogueFields(release.manifest, release.extensions, release.readmeHtml),
           latestVersion: latest.stable,
           latestPrerelease: latest.prerelease,
           latestReleaseAt: this.clock.now(),

@@ -19,12 +19,6 @@ export interface CatalogueFilter {
   limit: number;
 }
 
-// The searchable text, weighted: the name first, then description and tags, then category and kind.
-const DOCUMENT = `(setweight(to_tsvector('simple', p.name), 'A')
-  || setweight(to_tsvector('simple', coalesce(p.description, '')), 'B')
-  || setweight(to_tsvector('simple', p.tags::text), 'B')
-  || setweight(to_tsvector('simple', coalesce(p.category, '') || ' ' || coalesce(p.kind, '')), 'C'))`;
-
 const ORDER: Record<CatalogueFilter['sort'], [string, 'ASC' | 'DESC', ('NULLS FIRST' | 'NULLS LAST')?][]> = {
   relevance: [
     ['exact_name', 'DESC'],
@@ -39,8 +33,17 @@ const ORDER: Record<CatalogueFilter['sort'], [string, 'ASC' | 'DESC', ('NULLS FI
   ],
 };
 
-/** How close (pg_trgm word similarity) a name must be to a search to count as a typo of it. */
-const TYPO_SIMILARITY = 0.5;
+/**
+ * The JSON values an `ext.<key>=<value>` filter can match, as containment probes the GIN index
+ * answers: the string, the number or boolean it spells, and each as an array member. The exact
+ * text comparison runs after them, so `5.0` still does not match `5`.
+ */
+export function extensionProbes(key: string, value: string): string[] {
+  const scalars: unknown[] = [value];
+  if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value) && Number.isFinite(Number(value))) scalars.push(Number(value));
+  if (value === 'true' || value === 'false') scalars.push(value === 'true');
+  return scalars.flatMap((scalar) => [JSON.stringify({ [key]: scalar }), JSON.stringify({ [key]: [scalar] })]);
+}
 
 /** The catalogue's one query: filters, `ext.*` matches, search, and verified-first ordering. */
 export class CatalogueRepository {
@@ -51,9 +54,10 @@ export class CatalogueRepository {
     if (filter.words.length) {
       query
         .addSelect(`(lower(p.name) = lower(:search))`, 'exact_name')
-        .addSelect(`ts_rank(${DOCUMENT}, to_tsquery('simple', :tsquery)) + word_similarity(lower(:search), lower(p.name))`, 'search_rank')
-        // Words as prefixes, or a name close enough to forgive a typo (`mardown` finds `markdown`).
-        .andWhere(`(${DOCUMENT} @@ to_tsquery('simple', :tsquery) OR p.name ILIKE :namePrefix OR word_similarity(lower(:search), lower(p.name)) >= ${TYPO_SIMILARITY})`, {
+        .addSelect(`ts_rank(p.search_vector, to_tsquery('simple', :tsquery)) + word_similarity(lower(:search), lower(p.name))`, 'search_rank')
+        // Words as prefixes over the weighted document, the name as a prefix, or a name close
+        // enough to forgive a typo (`mardown` finds `markdown`): each arm has its own GIN index.
+        .andWhere(`(p.search_vector @@ to_tsquery('simple', :tsquery) OR lower(p.name) LIKE :namePrefix OR lower(:search) <% lower(p.name))`, {
           search: filter.search,
           tsquery: filter.words.map((word) => `${word}:*`).join(' & '),
           namePrefix: `${filter.words.join('%')}%`,
@@ -65,11 +69,13 @@ export class CatalogueRepository {
     if (filter.featured) query.andWhere('p.featured = true');
     if (filter.verified) query.andWhere('p.verified_at IS NOT NULL');
     Object.entries(filter.ext).forEach(([key, value], i) => {
+      const probes = extensionProbes(key, value);
+      const contains = probes.map((_, j) => `p.extensions @> :ext${i}probe${j}::jsonb`).join(' OR ');
       // A scalar compares as text (ext.stars=5 matches 5 and "5"); an array matches a member.
       query.andWhere(
-        `((jsonb_typeof(p.extensions -> :extKey${i}) <> 'array' AND p.extensions ->> :extKey${i} = :extValue${i})
+        `(${contains}) AND ((jsonb_typeof(p.extensions -> :extKey${i}) <> 'array' AND p.extensions ->> :extKey${i} = :extValue${i})
           OR (jsonb_typeof(p.extensions -> :extKey${i}) = 'array' AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(p.extensions -> :extKey${i}) AS member WHERE member = :extValue${i})))`,
-        { [`extKey${i}`]: key, [`extValue${i}`]: value },
+        { [`extKey${i}`]: key, [`extValue${i}`]: value, ...Object.fromEntries(probes.map((probe, j) => [`ext${i}probe${j}`, probe])) },
       );
     });
     // Verified plugins lead every sort (spec): a null verified_at orders after a set one.

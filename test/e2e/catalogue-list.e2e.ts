@@ -8,6 +8,7 @@ interface Seed {
   kind?: string;
   tags?: string[];
   extensions?: Record<string, unknown>;
+  readme?: string;
   featured?: boolean;
   verified?: boolean;
   /** Minutes ago of the latest release, and of the creation. */
@@ -20,7 +21,7 @@ const SEEDS: Seed[] = [
   { slug: 'markdown', description: 'The markdown plugin', category: 'Editors', kind: 'tool', tags: ['markdown'], extensions: { stars: '5' }, verified: true, released: 50, created: 90 },
   { slug: 'dark-theme', description: 'A dark colour scheme', category: 'Looks', kind: 'theme', tags: ['dark'], extensions: { stars: 3, platforms: ['linux'] }, featured: true, released: 5, created: 80 },
   { slug: 'light-theme', description: 'A light colour scheme', category: 'Looks', kind: 'theme', tags: ['light'], featured: true, verified: true, released: 70, created: 70 },
-  { slug: 'zebra', description: 'Stripes for tables', category: 'Editors', kind: 'tool', tags: ['tables'], released: 1, created: 1 },
+  { slug: 'zebra', description: 'Stripes for tables', category: 'Editors', kind: 'tool', tags: ['tables'], extensions: { beta: true }, readme: 'Paints a crosswalk on every grid', released: 1, created: 1 },
 ];
 
 describe('GET /api/plugins', () => {
@@ -32,9 +33,9 @@ describe('GET /api/plugins', () => {
     app = await startTestApp();
     for (const seed of SEEDS) {
       await app.database.dataSource.query(
-        `INSERT INTO plugin (slug, name, repo_url, repo_identity, description, category, kind, tags, extensions, featured, verified_at, latest_version, latest_release_at, created_at)
-         VALUES ($1, $1, $2, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, '1.0.0', now() - make_interval(mins => $10), now() - make_interval(mins => $11))`,
-        [seed.slug, `https://git.example.org/o/${seed.slug}`, seed.description ?? null, seed.category ?? null, seed.kind ?? null, JSON.stringify(seed.tags ?? []), seed.extensions ? JSON.stringify(seed.extensions) : null, seed.featured ?? false, seed.verified ? new Date() : null, seed.released, seed.created],
+        `INSERT INTO plugin (slug, name, repo_url, repo_identity, description, category, kind, tags, extensions, featured, verified_at, latest_version, latest_release_at, created_at, search_readme)
+         VALUES ($1, $1, $2, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, '1.0.0', now() - make_interval(mins => $10), now() - make_interval(mins => $11), $12)`,
+        [seed.slug, `https://git.example.org/o/${seed.slug}`, seed.description ?? null, seed.category ?? null, seed.kind ?? null, JSON.stringify(seed.tags ?? []), seed.extensions ? JSON.stringify(seed.extensions) : null, seed.featured ?? false, seed.verified ? new Date() : null, seed.released, seed.created, seed.readme ?? ''],
       );
     }
   });
@@ -65,6 +66,9 @@ describe('GET /api/plugins', () => {
     ['?ext.platforms=linux&ext.stars=3', ['dark-theme']],
     ['?kind=tool&ext.platforms=mac', ['markdown-preview']],
     ['?ext.nothing=x', []],
+    ['?ext.stars=5.0', []],
+    ['?ext.beta=true', ['zebra']],
+    ['?ext.beta=false', []],
   ])('filters %s', async (query, expected) => {
     expect(slugs(await list(query).expect(200))).toEqual(expected);
   });
@@ -74,6 +78,20 @@ describe('GET /api/plugins', () => {
     expect(slugs(await list('?search=mark').expect(200)).sort()).toEqual(['markdown', 'markdown-preview']);
     expect(slugs(await list('?search=stripes').expect(200))).toEqual(['zebra']);
     expect(slugs(await list('?search=colour%20dark').expect(200))).toEqual(['dark-theme']);
+  });
+
+  it('finds a word only in the README, and a word only in the tags', async () => {
+    expect(slugs(await list('?search=crosswalk').expect(200))).toEqual(['zebra']);
+    expect(slugs(await list('?search=preview').expect(200))).toEqual(['markdown-preview']);
+  });
+
+  it('ranks a name match above a README-only match', async () => {
+    await app.database.dataSource.query(`UPDATE plugin SET search_readme = 'works well with zebra tables' WHERE slug = 'dark-theme'`);
+    try {
+      expect(slugs(await list('?search=zebra').expect(200))).toEqual(['zebra', 'dark-theme']);
+    } finally {
+      await app.database.dataSource.query(`UPDATE plugin SET search_readme = '' WHERE slug = 'dark-theme'`);
+    }
   });
 
   it('forgives a typo in the name', async () => {

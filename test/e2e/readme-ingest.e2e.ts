@@ -4,6 +4,7 @@
  * 1 MiB of markdown each, 2 MiB of HTML per release), warnings in the response and the audit, and
  * storage in release_readme rows.
  */
+import request from 'supertest';
 import { ASSET_CONCURRENCY } from '../../src/ingest/fetch-policy';
 import { TRUNCATION_NOTICE, README_MAX_LENGTH } from '../../src/ingest/readme';
 import { ReleaseReadmesRepository } from '../../src/plugins/release-readmes.repository';
@@ -185,6 +186,16 @@ describe('README ingest', () => {
         ['default', 2],
       ]);
       expect(rows.reduce((total, row) => total + Buffer.byteLength(row.html), 0)).toBeLessThanOrEqual(2 * MiB);
+    });
+  });
+
+  describe('search', () => {
+    it('makes the README text findable in the catalogue, at the lowest weight', async () => {
+      const r = release('github', '1.0.0');
+      r.serve('1.0.0', 'README.md', '# Usage\n\nPair it with a *quokkabridge* adapter.\n');
+      await w.push(token, r.slug, r.body).expect(201);
+      const res = await request(w.app.url).get('/api/plugins?search=quokkabridge').expect(200);
+      expect(res.body.plugins.map((p: { slug: string }) => p.slug)).toEqual([r.slug]);
     });
   });
 

@@ -8,7 +8,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 // PGlite has no background workers, so autovacuum never analyzes tables and the planner would
 // plan on default row estimates. These are the planner settings of a stock PostgreSQL server,
 // pinned explicitly, and ANALYZE runs here instead of autovacuum.
-const PLANNER_SETTINGS = [
+const SESSION_SETTINGS = [
   "SET seq_page_cost = 1",
   "SET random_page_cost = 4",
   "SET cpu_tuple_cost = 0.01",
@@ -22,6 +22,8 @@ const PLANNER_SETTINGS = [
   "SET enable_bitmapscan = on",
   "SET join_collapse_limit = 8",
   "SET from_collapse_limit = 8",
+  // As the server path's connection options (data-source-options.ts): the catalogue's typo match.
+  "SET pg_trgm.word_similarity_threshold = 0.5",
 ];
 
 const READY_FOR_QUERY = 0x5a; // 'Z'
@@ -132,7 +134,7 @@ async function main() {
   // pg_trgm backs the catalogue's typo-tolerant search; a server has it from postgresql-contrib.
   const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm');
   const db = await PGlite.create({ dataDir: workerData.pgDataDir, extensions: { pg_trgm } });
-  for (const statement of PLANNER_SETTINGS) await db.exec(statement);
+  for (const statement of SESSION_SETTINGS) await db.exec(statement);
 
   const { engine, betweenStatements } = watchedEngine(db);
   const server = new PGLiteSocketServer({

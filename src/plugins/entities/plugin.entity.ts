@@ -7,6 +7,19 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Update
 @Entity('plugin')
 @Index('uq_plugin_slug', ['slug'], { unique: true })
 @Index('uq_plugin_repo_identity', ['repoIdentity'], { unique: true })
+// The catalogue's indexes are expressions (verified-first sort keys, trigram and full-text GIN):
+// written by hand in the CatalogueIndexes migration, so the schema diff leaves them alone.
+@Index('idx_plugin_search_vector', { synchronize: false })
+@Index('idx_plugin_name_trgm', { synchronize: false })
+@Index('idx_plugin_sort_updated', { synchronize: false })
+@Index('idx_plugin_sort_new', { synchronize: false })
+@Index('idx_plugin_sort_name', { synchronize: false })
+@Index('idx_plugin_sort_featured', { synchronize: false })
+@Index('idx_plugin_featured_updated', { synchronize: false })
+@Index('idx_plugin_category', { synchronize: false })
+@Index('idx_plugin_kind', { synchronize: false })
+@Index('idx_plugin_tags', { synchronize: false })
+@Index('idx_plugin_extensions', { synchronize: false })
 export class PluginEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -75,6 +88,14 @@ export class PluginEntity {
 
   @Column({ type: 'bigint', default: 0 })
   downloads: string;
+
+  /** The latest release's README as plain text (bounded): the lowest-weight part of the search document. */
+  @Column({ name: 'search_readme', type: 'text', default: '', select: false })
+  searchReadme: string;
+
+  /** Kept by the plugin_search_vector trigger from name, description, tags, category, kind and README text. */
+  @Column({ name: 'search_vector', type: 'tsvector', nullable: true, select: false, insert: false, update: false })
+  searchVector: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
