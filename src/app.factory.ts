@@ -12,6 +12,8 @@ import { requestContext } from './common/logging/request-context';
 import type { AppConfig } from './config/config.types';
 import type { DatabaseHandle } from './database/database-handle';
 import { buildOpenApiDocument, mountOpenApi } from './openapi/openapi';
+import { ResponseCache } from './response-cache/response-cache';
+import { responseCacheMiddleware } from './response-cache/response-cache.middleware';
 
 export interface CreateAppOptions {
   config: AppConfig;
@@ -48,6 +50,7 @@ export async function createApp({ config, database, logger }: CreateAppOptions):
     abortOnError: false,
   });
   configureHttp(app, config, logger);
+  app.use(responseCacheMiddleware(app.get(ResponseCache)));
   await app.init();
   const express = app.getHttpAdapter().getInstance() as unknown as { router?: { stack: Parameters<RouteTable['load']>[0] } };
   app.get(RouteTable).load(express.router?.stack ?? []);

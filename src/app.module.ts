@@ -22,6 +22,7 @@ import { CmsModule } from './cms/cms.module';
 import { RequestsModule } from './requests/requests.module';
 import { StatsModule } from './stats/stats.module';
 import { SettingsAdminModule } from './settings/settings-admin.module';
+import { ResponseCacheModule } from './response-cache/response-cache.module';
 
 @Module({})
 export class AppModule {
@@ -32,6 +33,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         CommonModule,
         DatabaseModule.forRoot(database),
+        ResponseCacheModule,
         AuditModule,
         HealthModule,
         AuthModule,

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       migrateOnStart: true,
       embeddedAnalyzeIntervalMs: 60_000,
+      responseCacheTtlSeconds: 30,
     });
     expect(config.forges.map((f) => f.name)).toEqual(['github', 'gitlab', 'codeberg']);
     expect(config.keyEncryptionKey).toHaveLength(32);

@@ -30,6 +30,7 @@ export const CONFIG_VARIABLES = [
   'LOG_FORMAT',
   'MIGRATE_ON_START',
   'EMBEDDED_ANALYZE_INTERVAL_MS',
+  'RESPONSE_CACHE_TTL_S',
 ] as const;
 
 function blank(value: string | undefined): value is undefined {
@@ -188,6 +189,12 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     }
   }
 
+  let responseCacheTtlSeconds = 30;
+  if (!blank(env.RESPONSE_CACHE_TTL_S)) {
+    responseCacheTtlSeconds = Number(env.RESPONSE_CACHE_TTL_S);
+    if (!/^\d+$/.test(env.RESPONSE_CACHE_TTL_S!.trim()) || responseCacheTtlSeconds > 3600) bad('RESPONSE_CACHE_TTL_S', 'must be an integer number of seconds from 0 (off) to 3600');
+  }
+
   if (problems.length) throw new ConfigError(problems);
 
   if (!sessionSecret) {
@@ -220,6 +227,7 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     logFormat,
     migrateOnStart,
     embeddedAnalyzeIntervalMs,
+    responseCacheTtlSeconds,
   });
 }
 

@@ -29,4 +29,6 @@ export interface AppConfig {
   readonly migrateOnStart: boolean;
   /** How often the embedded engine refreshes planner statistics (ANALYZE); unused on PostgreSQL. */
   readonly embeddedAnalyzeIntervalMs: number;
+  /** How long a catalogue response may be served from the response cache; 0 turns the cache off. */
+  readonly responseCacheTtlSeconds: number;
 }

@@ -20,6 +20,8 @@ import { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity'
 import { UserEntity } from '../users/entities/user.entity';
 
 /** Every entity, listed explicitly so the compiled server and the TS tests load the same set. */
+import { RegistryIdentityEntity } from '../response-cache/entities/registry-identity.entity';
+
 export const ENTITIES = [
   AppSettingEntity,
   SettingsVersionEntity,
@@ -41,4 +43,5 @@ export const ENTITIES = [
   FeatureFlagEntity,
   PluginRequestEntity,
   PluginRequestVoteEntity,
+  RegistryIdentityEntity,
 ];

@@ -12,6 +12,7 @@ import { KeyEncryption } from './key-encryption';
 import { KeysService } from './keys.service';
 import { DEFAULT_RESIGN_WORKER_OPTIONS, ReleaseResignWorker, type ResignWorkerOptions } from './release-resign-worker';
 import { ReleaseResigner } from './release-resigner';
+import { ResponseCache } from '../response-cache/response-cache';
 import { ReleaseSignaturesRepository } from './release-signatures.repository';
 import { RandomSigningKeyGenerator, SigningKeyGenerator } from './signing-key-generator';
 import { SigningKeyManager } from './signing-key-manager';
@@ -48,8 +49,9 @@ export const RESIGN_WORKER_OPTIONS = Symbol('RESIGN_WORKER_OPTIONS');
     { provide: RESIGN_WORKER_OPTIONS, useValue: DEFAULT_RESIGN_WORKER_OPTIONS },
     {
       provide: ReleaseResignWorker,
-      inject: [ReleaseResigner, RESIGN_WORKER_OPTIONS],
-      useFactory: (resigner: ReleaseResigner, options: ResignWorkerOptions) => new ReleaseResignWorker(resigner, options, new Logger('Integrity')),
+      inject: [ReleaseResigner, RESIGN_WORKER_OPTIONS, ResponseCache],
+      useFactory: (resigner: ReleaseResigner, options: ResignWorkerOptions, responses: ResponseCache) =>
+        new ReleaseResignWorker(resigner, options, new Logger('Integrity'), () => responses.invalidate()),
     },
     IntegrityService,
     KeysService,

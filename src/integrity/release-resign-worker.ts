@@ -40,6 +40,8 @@ export class ReleaseResignWorker {
     private readonly resigner: ReleaseResigner,
     private readonly options: ResignWorkerOptions,
     private readonly logger: ResignWorkerLog,
+    /** Told after a pass that re-signed releases: their served signatures changed. */
+    private readonly afterResign: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** Starts now and then every interval. */
@@ -82,6 +84,7 @@ export class ReleaseResignWorker {
       via: 'worker',
       shouldStop: () => this.stopping,
     });
+    if (summary.resigned) await this.afterResign();
     if (summary.resigned || summary.failed) {
       this.logger.log(`re-signed ${summary.resigned} release(s) with the current key${summary.failed ? `; ${summary.failed} could not be (their stored signature does not verify)` : ''}`);
     }

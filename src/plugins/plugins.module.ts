@@ -5,6 +5,7 @@ import { AdminPluginsController } from './admin-plugins.controller';
 import { AdminPluginsService } from './admin-plugins.service';
 import { CatalogueRepository } from './catalogue.repository';
 import { CatalogueService } from './catalogue.service';
+import { DownloadCounter } from './download-counter';
 import { LatestController } from './latest.controller';
 import { LatestService } from './latest.service';
 import { PluginDetailService } from './plugin-detail.service';
@@ -24,6 +25,7 @@ import { ReleasesService } from './releases.service';
     repositoryProvider(ReleaseReadmesRepository),
     repositoryProvider(CatalogueRepository),
     ReleasesService,
+    DownloadCounter,
     LatestService,
     PluginDetailService,
     CatalogueService,

@@ -64,12 +64,18 @@ export class ReleasesRepository {
     await this.repo(manager).delete({ id });
   }
 
-  /** One download of a release, counted on the release and on its plugin in one statement. */
-  async countDownload(releaseId: string): Promise<void> {
+  /**
+   * Adds counted downloads to their releases and plugins in one statement (all or nothing: a
+   * failure, even a deadlock with another instance's write, leaves the counts to the caller).
+   */
+  async addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {
+    const ids = [...counts.keys()];
     await this.dataSource.query(
-      `WITH counted AS (UPDATE release SET downloads = downloads + 1 WHERE id = $1 RETURNING plugin_id)
-       UPDATE plugin SET downloads = downloads + 1 WHERE id = (SELECT plugin_id FROM counted)`,
-      [releaseId],
+      `WITH counts AS (SELECT * FROM unnest($1::uuid[], $2::bigint[]) AS c(release_id, n)),
+            counted AS (UPDATE release SET downloads = release.downloads + counts.n FROM counts WHERE release.id = counts.release_id RETURNING release.plugin_id, counts.n)
+       UPDATE plugin SET downloads = plugin.downloads + per_plugin.n
+       FROM (SELECT plugin_id, sum(n) AS n FROM counted GROUP BY plugin_id) AS per_plugin WHERE plugin.id = per_plugin.plugin_id`,
+      [ids, ids.map((id) => counts.get(id))],
     );
   }
 }

@@ -7,6 +7,7 @@ import type { PluginEntity } from './entities/plugin.entity';
 import type { ReleaseEntity } from './entities/release.entity';
 import { PluginsRepository } from './plugins.repository';
 import { toReleaseDto } from './release.mapper';
+import { DownloadCounter } from './download-counter';
 import { ReleasesRepository } from './releases.repository';
 import { versionKey } from './versions';
 
@@ -16,6 +17,7 @@ export class ReleasesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
+    private readonly downloads: DownloadCounter,
   ) {}
 
   private async plugin(slug: string): Promise<PluginEntity> {
@@ -55,7 +57,7 @@ export class ReleasesService {
     const { release } = await this.release(slug, version);
     const asset = release.assets.find((a) => a.name === name);
     if (!asset) throw notFound(`release ${release.version} of "${slug}" has no asset "${name}"`);
-    if (count) await this.releases.countDownload(release.id);
+    if (count) this.downloads.count(release.id);
     return asset.url;
   }
 }

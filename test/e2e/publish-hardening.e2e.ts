@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import request from 'supertest';
+import { DownloadCounter } from '../../src/plugins/download-counter';
 import { decodeSignedPayload } from '../../src/lib/integrity';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 
@@ -123,6 +124,7 @@ describe('publish: correctness and bounds', () => {
     expect(await counts()).toEqual({ plugin: '0', release: '0' });
     await request(w.app.url).get(path).expect(302);
     await request(w.app.url).get(path).expect(302);
+    await w.app.app.get(DownloadCounter).flush();
     expect(await counts()).toEqual({ plugin: '2', release: '2' });
     expect((await request(w.app.url).get('/api/plugins/dl/releases/1.0.0').expect(200)).body.downloads).toBe(2);
   });
@@ -133,8 +135,24 @@ describe('publish: correctness and bounds', () => {
     const result = await promisify(execFile)(process.execPath, [join(__dirname, '..', '..', 'bin', 'registry.js'), 'verify', 'checked@1.0.0', '--registry', w.app.url]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('checked.zip');
+    await w.app.app.get(DownloadCounter).flush();
     const [row] = await query(`SELECT p.downloads AS plugin, r.downloads AS release FROM plugin p JOIN release r ON r.plugin_id = p.id WHERE p.slug = 'checked'`);
     expect(row).toEqual({ plugin: '0', release: '0' });
+  });
+
+  it('counts 200 concurrent downloads exactly, in batches rather than a row lock a request', async () => {
+    await w.push(alice.token, 'busy', pushBody(w, 'busy', '1.0.0', repo())).expect(201);
+    await w.push(alice.token, 'busy', pushBody(w, 'busy', '1.1.0', repo())).expect(201);
+    const counter = w.app.app.get(DownloadCounter);
+    const get = (version: string) => request(w.app.url).get(`/api/plugins/busy/releases/${version}/assets/busy.zip`).expect(302);
+    // Flushes race the downloads on purpose: a count is never lost between batches.
+    await Promise.all([...Array.from({ length: 150 }, () => get('1.0.0')), ...Array.from({ length: 50 }, () => get('1.1.0')), counter.flush(), counter.flush()]);
+    await counter.flush();
+    const rows = await query(`SELECT r.version, r.downloads AS release, p.downloads AS plugin FROM plugin p JOIN release r ON r.plugin_id = p.id WHERE p.slug = 'busy' ORDER BY r.version`);
+    expect(rows).toEqual([
+      { version: '1.0.0', release: '150', plugin: '200' },
+      { version: '1.1.0', release: '50', plugin: '200' },
+    ]);
   });
 
   it.each([['Bad_Slug'], ['a'.repeat(65)], ['-lead']])('answers 400 for the path slug %s before anything else, auditing nothing', async (slug) => {

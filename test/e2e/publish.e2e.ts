@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
+import { DownloadCounter } from '../../src/plugins/download-counter';
 import { verifyRelease } from '../../src/lib/integrity';
 import { assetChunks } from '../support/fake-forge';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
@@ -351,6 +352,7 @@ describe('POST /api/publish/:slug', () => {
     await w.push(alice.token, 'downloads', body('downloads')).expect(201);
     const res = await request(w.app.url).get('/api/plugins/downloads/releases/1.0.0/assets/downloads.zip').expect(302);
     expect(res.headers.location).toMatch(/downloads\.zip$/);
+    await w.app.app.get(DownloadCounter).flush();
     const rows = await w.app.database.dataSource.query(`SELECT downloads FROM plugin WHERE slug = 'downloads'`);
     expect(Number(rows[0].downloads)).toBe(1);
   });

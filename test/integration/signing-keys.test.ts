@@ -16,6 +16,7 @@ import { dataSourceOptions } from '../../src/database/data-source-options';
 import { openDatabase, type DatabaseHandle } from '../../src/database/database-handle';
 import { DatabaseModule } from '../../src/database/database.module';
 import { IntegrityModule } from '../../src/integrity/integrity.module';
+import { ResponseCacheModule } from '../../src/response-cache/response-cache.module';
 import { IntegrityService } from '../../src/integrity/integrity.service';
 import { KeyEncryption, SigningKeyDecryptionError } from '../../src/integrity/key-encryption';
 import { KeysService } from '../../src/integrity/keys.service';
@@ -321,7 +322,7 @@ describe('IntegrityModule with an injected signing key', () => {
   beforeAll(async () => {
     harness = await openHarness();
     const moduleRef = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(harness.config), CommonModule, DatabaseModule.forRoot(harness.handle), AuditModule, IntegrityModule],
+      imports: [ConfigModule.forRoot(harness.config), CommonModule, DatabaseModule.forRoot(harness.handle), ResponseCacheModule, AuditModule, IntegrityModule],
     })
       .overrideProvider(SigningKeyGenerator)
       .useValue(new SequenceSigningKeyGenerator([keyA.privateKey, keyB.privateKey]))

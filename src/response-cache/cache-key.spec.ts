@@ -1,0 +1,46 @@
+import { isCatalogueWrite, responseCacheKey } from './cache-key';
+
+const get = (url: string, headers: Record<string, string> = {}) => ({ method: 'GET', url, headers });
+
+describe('responseCacheKey', () => {
+  it('keys the catalogue reads by path and sorted query', () => {
+    expect(responseCacheKey(get('/api/plugins?sort=new&page=2'), 's')).toBe('/api/plugins?page=2&sort=new');
+    expect(responseCacheKey(get('/api/plugins?page=2&sort=new'), 's')).toBe('/api/plugins?page=2&sort=new');
+    expect(responseCacheKey(get('/api/plugins'), 's')).toBe('/api/plugins?');
+    expect(responseCacheKey(get('/api/plugins/md'), 's')).toBe('/api/plugins/md?');
+    expect(responseCacheKey(get('/api/plugins/md/releases/1.0.0'), 's')).toBe('/api/plugins/md/releases/1.0.0?');
+    expect(responseCacheKey({ ...get('/api/plugins'), method: 'HEAD' }, 's')).toBe('/api/plugins?');
+  });
+
+  it('puts the platform a User-Agent names into the key of /latest only', () => {
+    const linux = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' };
+    expect(responseCacheKey(get('/api/plugins/md/latest', linux), 's')).toBe('/api/plugins/md/latest?#linux/x64');
+    expect(responseCacheKey(get('/api/plugins/md/latest', { 'user-agent': 'curl/8' }), 's')).toBe('/api/plugins/md/latest?#-/-');
+    expect(responseCacheKey(get('/api/plugins/md', linux), 's')).toBe('/api/plugins/md?');
+  });
+
+  it('never shares the answer to a caller who may see more, nor anything but the catalogue reads', () => {
+    expect(responseCacheKey(get('/api/plugins', { authorization: 'Bearer x' }), 'sess')).toBeNull();
+    expect(responseCacheKey(get('/api/plugins', { cookie: 'a=1; sess=jwt' }), 'sess')).toBeNull();
+    expect(responseCacheKey(get('/api/plugins', { cookie: 'other=1' }), 'sess')).toBe('/api/plugins?');
+    expect(responseCacheKey({ ...get('/api/plugins'), method: 'POST' }, 's')).toBeNull();
+    for (const url of ['/api/plugins/md/stats', '/api/plugins/md/releases/1.0.0/manifest', '/api/plugins/md/releases/1.0.0/assets/a.zip', '/api/stats', '/api/auth/me', '/health/ready']) {
+      expect(responseCacheKey(get(url), 's')).toBeNull();
+    }
+  });
+});
+
+describe('isCatalogueWrite', () => {
+  it.each([
+    ['POST', '/api/publish/md', true],
+    ['PUT', '/api/admin/kinds/theme', true],
+    ['DELETE', '/api/admin/plugins/md/releases/1.0.0', true],
+    ['PATCH', '/api/admin/settings', true],
+    ['GET', '/api/plugins', false],
+    ['POST', '/api/auth/logout', false],
+    ['POST', '/api/requests/1/upvote', false],
+    ['POST', '/auth/github/callback', false],
+  ])('%s %s → %s', (method, path, expected) => {
+    expect(isCatalogueWrite(method, path)).toBe(expected);
+  });
+});

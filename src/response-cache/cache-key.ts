@@ -1,0 +1,50 @@
+import { platformFromUserAgent } from '../lib/platform/platform';
+
+/** The anonymous catalogue reads the response cache serves: list, detail, latest, one release. */
+const CACHED_PATHS: readonly RegExp[] = [
+  /^\/api\/plugins$/,
+  /^\/api\/plugins\/[^/]+$/,
+  /^\/api\/plugins\/[^/]+\/latest$/,
+  /^\/api\/plugins\/[^/]+\/releases\/[^/]+$/,
+];
+
+/** `/latest` picks an asset by the User-Agent when no os/arch is given: the platform it names is part of the key. */
+const PLATFORM_BY_USER_AGENT = /^\/api\/plugins\/[^/]+\/latest$/;
+
+export interface CacheableRequest {
+  method: string;
+  /** Path and query as received (`req.originalUrl`). */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * The cache key of a request, or null when its answer must not be shared: not a catalogue read,
+ * or a caller who may see more than the public (a session cookie or an Authorization header).
+ * Query parameters are sorted, so `?a=1&b=2` and `?b=2&a=1` share an entry.
+ */
+export function responseCacheKey(request: CacheableRequest, sessionCookie: string): string | null {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+  if (request.headers.authorization !== undefined) return null;
+  const cookie = request.headers.cookie;
+  if (typeof cookie === 'string' && cookie.includes(`${sessionCookie}=`)) return null;
+  const question = request.url.indexOf('?');
+  const path = question < 0 ? request.url : request.url.slice(0, question);
+  if (!CACHED_PATHS.some((pattern) => pattern.test(path))) return null;
+  const params = [...new URLSearchParams(question < 0 ? '' : request.url.slice(question + 1))].sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
+  let key = `${path}?${new URLSearchParams(params).toString()}`;
+  if (PLATFORM_BY_USER_AGENT.test(path)) {
+    const userAgent = request.headers['user-agent'];
+    const { os, arch } = platformFromUserAgent(typeof userAgent === 'string' ? userAgent : undefined);
+    key += `#${os ?? '-'}/${arch ?? '-'}`;
+  }
+  return key;
+}
+
+/** Writes that change what the catalogue shows, answered by the HTTP surface: they empty the cache. */
+export function isCatalogueWrite(method: string, path: string): boolean {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
+  if (!path.startsWith('/api/')) return false;
+  // Sign-in, sessions, tokens and wishlist votes never change a catalogue answer.
+  return !path.startsWith('/api/auth/') && !path.startsWith('/api/requests');
+}

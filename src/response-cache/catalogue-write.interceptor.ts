@@ -1,0 +1,23 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import type { Request } from 'express';
+import { from, mergeMap, type Observable } from 'rxjs';
+import { isCatalogueWrite } from './cache-key';
+import { ResponseCache } from './response-cache';
+
+/**
+ * Empties the response cache after every successful write through the HTTP surface (publish,
+ * yank, admin actions, kinds, settings, ownership), before the answer goes out: a client that
+ * reads right after its write sees it, on any instance. Background changes (webhook ingest,
+ * re-signing) invalidate where they happen.
+ */
+@Injectable()
+export class CatalogueWriteInterceptor implements NestInterceptor {
+  constructor(private readonly cache: ResponseCache) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const request = context.switchToHttp().getRequest<Request>();
+    if (!isCatalogueWrite(request.method, request.path)) return next.handle();
+    return next.handle().pipe(mergeMap((result: unknown) => from(this.cache.invalidate().then(() => result))));
+  }
+}

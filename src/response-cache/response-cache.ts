@@ -1,0 +1,65 @@
+import type { CachedResponse, ResponseCacheStore } from './stores/store';
+
+export interface ResponseCacheLog {
+  warn(message: string): void;
+}
+
+/** How often a failing store (Redis down) is reported: once, not once a request. */
+const FAILURE_REPORT_INTERVAL_MS = 60_000;
+
+/**
+ * The catalogue's response cache over a store (memory or Redis). Never the reason a request
+ * fails: a store that errors is a miss, and the database answers.
+ */
+export class ResponseCache {
+  private lastFailureReport = 0;
+
+  constructor(
+    private readonly store: ResponseCacheStore | null,
+    private readonly ttlMs: number,
+    private readonly log: ResponseCacheLog,
+  ) {}
+
+  get enabled(): boolean {
+    return this.store !== null;
+  }
+
+  async lookup(key: string): Promise<{ generation: string; entry: CachedResponse | null } | null> {
+    if (!this.store) return null;
+    try {
+      return await this.store.read(key);
+    } catch (error) {
+      this.reportFailure('read', error);
+      return null;
+    }
+  }
+
+  async remember(key: string, generation: string, entry: CachedResponse): Promise<void> {
+    try {
+      await this.store?.write(key, generation, entry, this.ttlMs);
+    } catch (error) {
+      this.reportFailure('write', error);
+    }
+  }
+
+  /** Retires every stored answer, on every instance sharing the store. Awaited before a write answers. */
+  async invalidate(): Promise<void> {
+    try {
+      await this.store?.bump();
+    } catch (error) {
+      // Entries still expire after the TTL; the failure is said so an operator can see the window.
+      this.reportFailure('invalidate', error);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.store?.close() ?? Promise.resolve();
+  }
+
+  private reportFailure(operation: string, error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastFailureReport < FAILURE_REPORT_INTERVAL_MS) return;
+    this.lastFailureReport = now;
+    this.log.warn(`response cache ${operation} failed, answering from the database: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,22 @@
+/** One stored answer: the bytes and the headers a hit replays. */
+export interface CachedResponse {
+  body: string;
+  etag: string;
+  contentType: string;
+  cacheControl: string;
+  vary: string | null;
+}
+
+/**
+ * Where entries live. Every entry is tagged with the generation it was built under; `bump`
+ * starts a new generation, which retires every older entry at once on every instance that
+ * shares the store. A reader takes the generation before it queries the database and stores
+ * under that one, so an answer computed across a change is never served after it.
+ */
+export interface ResponseCacheStore {
+  /** The current generation and the entry for `key` if it belongs to it. */
+  read(key: string): Promise<{ generation: string; entry: CachedResponse | null }>;
+  write(key: string, generation: string, entry: CachedResponse, ttlMs: number): Promise<void>;
+  bump(): Promise<void>;
+  close(): Promise<void>;
+}
