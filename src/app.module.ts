@@ -22,6 +22,7 @@ import { CmsModule } from './cms/cms.module';
 import { RequestsModule } from './requests/requests.module';
 import { StatsModule } from './stats/stats.module';
 import { SettingsAdminModule } from './settings/settings-admin.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -41,6 +42,7 @@ export class AppModule {
         KindsModule,
         PluginsModule,
         PublishModule,
+        WebhooksModule,
         AdminModule,
         CmsModule,
         RequestsModule,

@@ -18,6 +18,8 @@ import { AppSettingEntity } from '../settings/entities/app-setting.entity';
 import { SettingsVersionEntity } from '../settings/entities/settings-version.entity';
 import { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity';
 import { UserEntity } from '../users/entities/user.entity';
+import { PluginWebhookEntity } from '../webhooks/entities/plugin-webhook.entity';
+import { WebhookDeliveryEntity } from '../webhooks/entities/webhook-delivery.entity';
 
 /** Every entity, listed explicitly so the compiled server and the TS tests load the same set. */
 export const ENTITIES = [
@@ -41,4 +43,6 @@ export const ENTITIES = [
   FeatureFlagEntity,
   PluginRequestEntity,
   PluginRequestVoteEntity,
+  PluginWebhookEntity,
+  WebhookDeliveryEntity,
 ];

@@ -10,6 +10,7 @@ import { SigningKeyDrain1795421375111 } from './1795421375111-SigningKeyDrain';
 import { CmsAndWishlist1795421493041 } from './1795421493041-CmsAndWishlist';
 import { SettingsVersion1795421652956 } from './1795421652956-SettingsVersion';
 import { TrigramSearch1795424142807 } from './1795424142807-TrigramSearch';
+import { Webhooks1795429679803 } from './1795429679803-Webhooks';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CmsAndWishlist1795421493041,
   SettingsVersion1795421652956,
   TrigramSearch1795424142807,
+  Webhooks1795429679803,
 ];
