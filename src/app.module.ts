@@ -22,6 +22,7 @@ import { CmsModule } from './cms/cms.module';
 import { RequestsModule } from './requests/requests.module';
 import { StatsModule } from './stats/stats.module';
 import { SettingsAdminModule } from './settings/settings-admin.module';
+import { SubmitModule } from './submit/submit.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
@@ -43,6 +44,7 @@ export class AppModule {
         PluginsModule,
         PublishModule,
         WebhooksModule,
+        SubmitModule,
         AdminModule,
         CmsModule,
         RequestsModule,

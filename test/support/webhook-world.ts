@@ -53,20 +53,23 @@ export class WebhookWorld {
     readonly db: TestDatabase,
     readonly forge: FakeForge,
     extraEnv: Record<string, string>,
+    signIn: boolean,
   ) {
+    const oauth = signIn ? { clientId: 'client', clientSecret: 'client-secret' } : {};
     this.env = {
       KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       SESSION_SECRET: randomBytes(32).toString('hex'),
       FETCH_ALLOW_HOSTS: `127.0.0.1:${new URL(forge.url).port}`,
       FORGES: JSON.stringify(
-        FORGE_KINDS.map((kind) => ({ name: INSTANCES[kind].name, type: kind, webUrl: `${forge.url}${INSTANCES[kind].prefix}`, apiUrl: `${forge.url}${INSTANCES[kind].api}` })),
+        FORGE_KINDS.map((kind) => ({ name: INSTANCES[kind].name, type: kind, webUrl: `${forge.url}${INSTANCES[kind].prefix}`, apiUrl: `${forge.url}${INSTANCES[kind].api}`, ...oauth })),
       ),
       ...extraEnv,
     };
   }
 
-  static async open(extraEnv: Record<string, string> = {}, worker: Partial<DeliveryWorkerOptions> = {}): Promise<WebhookWorld> {
-    const world = new WebhookWorld(await createTestDatabase(), await new FakeForge().start(), extraEnv);
+  /** `signIn`: the instances have OAuth credentials, so users can link identities (and claims need proof). */
+  static async open(extraEnv: Record<string, string> = {}, worker: Partial<DeliveryWorkerOptions> = {}, signIn = false): Promise<WebhookWorld> {
+    const world = new WebhookWorld(await createTestDatabase(), await new FakeForge().start(), extraEnv, signIn);
     await world.start(worker);
     const owner = await userWithSession(world.app, 'hook-owner');
     const token = await request(world.app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${owner.jwt}`).send({ name: 'ci', scopes: ['publish:*'] }).expect(201);
@@ -91,6 +94,14 @@ export class WebhookWorld {
 
   runWorker(): Promise<number> {
     return this.worker.runOnce();
+  }
+
+  instanceName(kind: ForgeKind): string {
+    return INSTANCES[kind].name;
+  }
+
+  webUrl(kind: ForgeKind): string {
+    return `${this.forge.url}${INSTANCES[kind].prefix}`;
   }
 
   apiPath(kind: ForgeKind): string {
