@@ -6,7 +6,7 @@ import { Feature } from '../cms/feature.guard';
 import { SlugPipe } from '../common/validation/slug.pipe';
 import { ProblemDto } from '../openapi/problem.dto';
 import { DeliveriesService } from './deliveries.service';
-import { DeliveryDto, DeliveryListDto, WebhookSecretDto } from './dto/delivery.dto';
+import { DeliveryDto, DeliveryListDto, ReconcileResultDto, WebhookSecretDto } from './dto/delivery.dto';
 
 @ApiTags('webhooks')
 @Controller('api/plugins/:slug')
@@ -28,6 +28,13 @@ export class DeliveriesController {
   @ApiConflictResponse({ type: ProblemDto, description: 'The delivery is not failed' })
   replay(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Param('id', ParseUUIDPipe) id: string): Promise<DeliveryDto> {
     return this.deliveries.replay(auth, slug, id);
+  }
+
+  @Post('deliveries/reconcile')
+  @HttpCode(200)
+  @ApiOkResponse({ type: ReconcileResultDto, description: "The forge's recent releases the registry lacks, queued as deliveries of source reconcile (owners and admins)" })
+  reconcile(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string): Promise<ReconcileResultDto> {
+    return this.deliveries.reconcile(auth, slug);
   }
 
   @Post('webhook-secret')

@@ -1,15 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthContext } from '../auth/auth-context';
 import { Clock, RandomSource } from '../common/clock';
-import { conflict, notFound } from '../common/errors/domain-error';
+import { conflict, notFound, upstreamFailed } from '../common/errors/domain-error';
+import { AssetFetchError } from '../ingest/fetch';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { DeliveriesRepository } from './deliveries.repository';
 import { toDeliveryDto } from './delivery.mapper';
 import { DeliveryWorker } from './delivery-worker';
-import type { DeliveryDto, DeliveryListDto, WebhookSecretDto } from './dto/delivery.dto';
+import type { DeliveryDto, DeliveryListDto, ReconcileResultDto, WebhookSecretDto } from './dto/delivery.dto';
 import { PluginAccess } from './plugin-access';
 import { PluginWebhooksRepository } from './plugin-webhooks.repository';
+import { Reconciler } from './reconciler';
 import { generateWebhookSecret, sealWebhookSecret } from './webhook-secret';
 
 const RECENT = 50;
@@ -25,6 +27,7 @@ export class DeliveriesService {
     private readonly worker: DeliveryWorker,
     private readonly clock: Clock,
     private readonly random: RandomSource,
+    private readonly reconciler: Reconciler,
   ) {}
 
   async list(auth: AuthContext, slug: string): Promise<DeliveryListDto> {
@@ -40,6 +43,18 @@ export class DeliveriesService {
     if (!(await this.deliveries.requeueFailed(id, plugin.id, this.clock.now()))) throw conflict('delivery-not-failed', `delivery ${id} is ${delivery.status}, not failed`);
     this.worker.kick();
     return toDeliveryDto((await this.deliveries.findForPlugin(id, plugin.id))!);
+  }
+
+  /** Queues the plugin's recent forge releases that the registry lacks (owners and admins). */
+  async reconcile(auth: AuthContext, slug: string): Promise<ReconcileResultDto> {
+    const plugin = await this.access.require(auth, slug);
+    try {
+      const tags = await this.reconciler.reconcilePlugin(plugin);
+      return { queued: tags.length, tags };
+    } catch (error) {
+      if (error instanceof AssetFetchError) throw upstreamFailed('forge-fetch-failed', error.message);
+      throw error;
+    }
   }
 
   /** A new secret, returned this once; the old one stops verifying at once. */

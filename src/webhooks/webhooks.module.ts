@@ -15,6 +15,7 @@ import { ForgeReleases } from './forge-releases';
 import { ManifestResolver } from './manifest-resolver';
 import { PluginAccess } from './plugin-access';
 import { PluginWebhooksRepository } from './plugin-webhooks.repository';
+import { Reconciler } from './reconciler';
 import { WebhookReceiverService } from './webhook-receiver.service';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksLifecycle } from './webhooks-lifecycle';
@@ -38,6 +39,7 @@ import { WebhooksLifecycle } from './webhooks-lifecycle';
     WebhooksLifecycle,
     PluginAccess,
     DeliveriesService,
+    Reconciler,
   ],
   exports: [PluginWebhooksRepository, ForgeReleases, ManifestResolver, DeliveryWorker, DeliveriesRepository],
 })

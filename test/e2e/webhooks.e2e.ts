@@ -176,6 +176,24 @@ describe('POST /api/webhooks/release', () => {
     expect(await w.count('release', plugin.slug)).toBe(2);
   });
 
+  it('a release published with no delivery at all appears after a reconcile (source reconcile), once', async () => {
+    const plugin = await w.plugin('github');
+    const assets = w.releaseFiles(plugin, 'v6.0.0', w.manifest(plugin, '6.0.0'));
+    w.forge.json('GET', `${w.apiPath('github')}/repos/${plugin.repo}/releases`, [
+      { tag_name: 'v6.0.0', draft: false, assets: assets.map((a) => ({ name: a.name, browser_download_url: a.url })) },
+      { tag_name: 'v7.0.0', draft: true, assets: [] },
+      { tag_name: '0.1.0', draft: false, assets: [] },
+    ]);
+    const res = await w.as(w.adminJwt, 'post', `/api/plugins/${plugin.slug}/deliveries/reconcile`).expect(200);
+    expect(res.body).toEqual({ queued: 1, tags: ['v6.0.0'] });
+    expect((await w.as(w.owner.jwt, 'post', `/api/plugins/${plugin.slug}/deliveries/reconcile`).expect(200)).body.queued).toBe(0);
+    await w.runWorker();
+    const [delivery] = await deliveries(plugin.slug);
+    expect(delivery).toMatchObject({ source: 'reconcile', status: 'succeeded', version: '6.0.0' });
+    const [row] = await w.query<{ source: string }>(`SELECT r.source FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 AND r.version = '6.0.0'`, [plugin.slug]);
+    expect(row.source).toBe('reconcile');
+  });
+
   it('rotating the secret returns a new 64-hex secret once; the old one stops verifying', async () => {
     const plugin = await w.plugin('forgejo');
     const rotated = await w.as(w.owner.jwt, 'post', `/api/plugins/${plugin.slug}/webhook-secret`).send({}).expect(200);
