@@ -23,6 +23,8 @@ import { RequestsModule } from './requests/requests.module';
 import { StatsModule } from './stats/stats.module';
 import { SettingsAdminModule } from './settings/settings-admin.module';
 import { ResponseCacheModule } from './response-cache/response-cache.module';
+import { SubmitModule } from './submit/submit.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -43,6 +45,8 @@ export class AppModule {
         KindsModule,
         PluginsModule,
         PublishModule,
+        WebhooksModule,
+        SubmitModule,
         AdminModule,
         CmsModule,
         RequestsModule,

@@ -516,6 +516,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["WebhooksController_release"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{slug}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["DeliveriesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{slug}/deliveries/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["DeliveriesController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{slug}/deliveries/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["DeliveriesController_reconcile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{slug}/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["DeliveriesController_rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/submit/oauth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["SubmitController_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/audit": {
         parameters: {
             query?: never;
@@ -1356,6 +1452,79 @@ export interface components {
             slug: string;
             version: string;
             yanked: boolean;
+        };
+        WebhookReceiptDto: {
+            /** @enum {string} */
+            status: "queued" | "duplicate" | "ignored";
+            detail: string;
+            /** @description The stored delivery, when this request queued one */
+            id: string | null;
+        };
+        DeliveryViolationDto: {
+            /** @description JSON pointer into the manifest */
+            path: string;
+            message: string;
+        };
+        DeliveryDto: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            provider: "github" | "gitlab" | "gitea" | "forgejo";
+            /** @description The forge's delivery id */
+            deliveryId: string;
+            /** @example release */
+            event: string;
+            /** @enum {string} */
+            source: "webhook" | "reconcile";
+            /** @example v1.2.0 */
+            tag: string;
+            /** @description The version recorded, once ingested */
+            version: string | null;
+            /** @enum {string} */
+            status: "queued" | "processing" | "succeeded" | "skipped" | "failed";
+            /** @description Why it failed or was skipped, a problem code: manifest-asset-missing, manifest-invalid, version-mismatch, asset-fetch-failed, ... */
+            reason: string | null;
+            detail: string | null;
+            /** @description Manifest violations, for an invalid manifest */
+            violations: components["schemas"]["DeliveryViolationDto"][] | null;
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        DeliveryListDto: {
+            /** @description The 50 most recent deliveries, newest first */
+            deliveries: components["schemas"]["DeliveryDto"][];
+        };
+        ReconcileResultDto: {
+            /** @description Releases found on the forge that the registry lacked, queued as deliveries of source reconcile */
+            queued: number;
+            tags: string[];
+        };
+        WebhookSecretDto: {
+            slug: string;
+            /** @example https://registry.example/api/webhooks/release */
+            webhookUrl: string;
+            /** @description The new secret (64 hex characters), shown this once; the previous one stops working now */
+            webhookSecret: string;
+        };
+        SubmitDto: {
+            /**
+             * @description A repository on a forge you signed in with, which you administer
+             * @example https://github.com/acme/tool
+             */
+            repoUrl: string;
+        };
+        SubmitResultDto: {
+            /** @description The slug claimed for you: the manifest's name */
+            slug: string;
+            /** @example https://registry.example/api/webhooks/release */
+            webhookUrl: string;
+            /** @description The webhook secret (64 hex characters), shown this once, for manual setup when the hook could not be installed */
+            webhookSecret: string;
+            /** @description Whether the registry installed the release webhook on the forge itself */
+            webhookInstalled: boolean;
         };
         AuditActorDto: {
             /** Format: uuid */
@@ -3175,6 +3344,378 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_release: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A delivery received before (processed once), or an event that publishes nothing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReceiptDto"];
+                };
+            };
+            /** @description A verified release or tag event, stored and queued for ingest */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReceiptDto"];
+                };
+            };
+            /** @description ping */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No forge webhook headers, or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed with the secret of the plugin registered for the payload's repository; nothing is stored */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Also when the "webhooks" feature is turned off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    DeliveriesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recent deliveries with their outcome and reason (owners and admins) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryListDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /**
+             * @description No such plugin (or delivery)
+             *
+             *     Also when the "webhooks" feature is turned off
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    DeliveriesController_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The failed delivery is queued again (owners and admins) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /**
+             * @description No such plugin (or delivery)
+             *
+             *     Also when the "webhooks" feature is turned off
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The delivery is not failed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    DeliveriesController_reconcile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The forge's recent releases the registry lacks, queued as deliveries of source reconcile (owners and admins) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconcileResultDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /**
+             * @description No such plugin (or delivery)
+             *
+             *     Also when the "webhooks" feature is turned off
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    DeliveriesController_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new 64-hex-character secret, shown once (owners only); the old one stops working */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /**
+             * @description No such plugin (or delivery)
+             *
+             *     Also when the "webhooks" feature is turned off
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    SubmitController_submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitDto"];
+            };
+        };
+        responses: {
+            /** @description Slug claimed (or already yours); a new webhook secret, and whether the hook was installed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitResultDto"];
+                };
+            };
+            /** @description repoUrl is not a repository on a forge you can sign in with */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Also when the "submit" feature is turned off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The repository anchors another slug, or the slug another repository */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No manifest on the default branch, or one with violations */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The forge could not be read */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

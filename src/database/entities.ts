@@ -18,10 +18,11 @@ import { AppSettingEntity } from '../settings/entities/app-setting.entity';
 import { SettingsVersionEntity } from '../settings/entities/settings-version.entity';
 import { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity';
 import { UserEntity } from '../users/entities/user.entity';
+import { RegistryIdentityEntity } from '../response-cache/entities/registry-identity.entity';
+import { PluginWebhookEntity } from '../webhooks/entities/plugin-webhook.entity';
+import { WebhookDeliveryEntity } from '../webhooks/entities/webhook-delivery.entity';
 
 /** Every entity, listed explicitly so the compiled server and the TS tests load the same set. */
-import { RegistryIdentityEntity } from '../response-cache/entities/registry-identity.entity';
-
 export const ENTITIES = [
   AppSettingEntity,
   SettingsVersionEntity,
@@ -44,4 +45,6 @@ export const ENTITIES = [
   PluginRequestEntity,
   PluginRequestVoteEntity,
   RegistryIdentityEntity,
+  PluginWebhookEntity,
+  WebhookDeliveryEntity,
 ];

@@ -1,4 +1,5 @@
 import type { ForgeApiRequest, ForgeInstanceConfig, ForgeType } from '../lib/forge/types';
+import type { ForgeRelease, HookInstallRequest, WebhookEnvelope, WebhookEvent, WebhookHeaders } from './webhook.types';
 
 /** A repository's numbers as the spec's provider stats name them; null where the forge has none. */
 export interface ProviderStats {
@@ -56,7 +57,7 @@ export interface CheckedLocation {
 
 /**
  * Everything that differs between forge families, behind one interface: URL shapes, OAuth
- * endpoints and repository permissions (next: webhook signatures and payloads). Nothing outside
+ * endpoints, repository permissions, webhook signatures and payloads, releases and hooks. Nothing outside
  * an adapter switches on a forge type. Framework-free, so the CLI can use it too.
  */
 export interface ForgeAdapter {
@@ -80,6 +81,23 @@ export interface ForgeAdapter {
   canAdminister(repositoryDocument: unknown): boolean;
   /** Stars, forks, watchers, last push and homepage from the repository record. */
   providerStats(repositoryDocument: unknown): ProviderStats;
+
+  /** This forge's event name and delivery id when the headers are its webhook's, else null. */
+  webhookEnvelope(headers: WebhookHeaders): WebhookEnvelope | null;
+  /** Whether the delivery carries this secret in the forge's signature (or token) header, over the raw body. */
+  verifyWebhook(headers: WebhookHeaders, rawBody: Buffer, secret: string): boolean;
+  /** The repository's web URL in a delivery payload. */
+  webhookRepositoryUrl(payload: unknown): string | null;
+  /** A delivery's event in the registry's common shape. */
+  parseWebhook(event: string, payload: unknown): WebhookEvent;
+  /** The API URL of one release, by tag. */
+  releaseByTagApiUrl(apiRoot: string, rawRepoPath: string, tag: string): string;
+  /** The API URL of the repository's most recent releases, newest first. */
+  recentReleasesApiUrl(apiRoot: string, rawRepoPath: string, limit: number): string;
+  /** A release document from the API (one item of the list, or the release by tag). */
+  parseRelease(document: unknown): ForgeRelease | null;
+  /** Installing a hook for release events only, posting JSON to `hookUrl`, signed with `secret`. */
+  hookInstallRequest(apiRoot: string, rawRepoPath: string, hookUrl: string, secret: string): HookInstallRequest;
 }
 
 /** GitLab takes a project or file path as one URL-encoded parameter, `.` included (as its docs do). */

@@ -1,11 +1,27 @@
 import type { ForgeAdapter } from './forge-adapter';
 import { numberAt, objectAt, textAt, timeAt } from './forge-adapter';
+import { githubStyleEvent, githubStyleRelease } from './github';
+import { text } from './payload';
+import { header, hmacMatches } from './webhook-signature';
+
+const repoApi = (apiRoot: string, rawRepoPath: string) => `${apiRoot}/repos/${rawRepoPath.split('/').map(encodeURIComponent).join('/')}`;
+
+/** Gitea and Forgejo differ only in the names of their webhook headers (X-Gitea-* / X-Forgejo-*). */
+function webhookParts(prefix: 'gitea' | 'forgejo') {
+  return {
+    webhookEnvelope: (headers) => {
+      const event = header(headers, `x-${prefix}-event`);
+      return event ? { event, deliveryId: header(headers, `x-${prefix}-delivery`) } : null;
+    },
+    verifyWebhook: (headers, rawBody, secret) => hmacMatches(secret, rawBody, header(headers, `x-${prefix}-signature`)),
+  } satisfies Pick<ForgeAdapter, 'webhookEnvelope' | 'verifyWebhook'>;
+}
 
 const giteaFamily = {
   repoShapeProblem: (segments: readonly string[]) => (segments.length === 2 ? null : 'a Gitea or Forgejo repository path is owner/repo'),
   rawFileUrl: (at) => `${at.webRoot}/${at.repoPath}/raw/tag/${at.tag}/${at.filePath}`,
   blobUrl: (at) => `${at.webRoot}/${at.repoPath}/src/tag/${at.tag}/${at.filePath}`,
-  repositoryApiUrl: (apiRoot, rawRepoPath) => `${apiRoot}/repos/${rawRepoPath.split('/').map(encodeURIComponent).join('/')}`,
+  repositoryApiUrl: repoApi,
   fileContentsApiRequest: (at) => ({ url: `${at.apiRoot}/repos/${at.repoPath}/raw/${at.filePath}?ref=${encodeURIComponent(at.rawTag)}`, headers: {} }),
   oauthEndpoints: (forge) => ({
     authorizationURL: `${forge.webUrl}/login/oauth/authorize`,
@@ -25,10 +41,19 @@ const giteaFamily = {
     lastPushAt: timeAt(document, 'updated_at'),
     homepage: textAt(document, 'website'),
   }),
-} satisfies Omit<ForgeAdapter, 'type' | 'label'>;
+  webhookRepositoryUrl: (payload) => text(payload, 'repository', 'html_url'),
+  parseWebhook: (event, payload) => githubStyleEvent(event, payload, ['published', 'updated']),
+  releaseByTagApiUrl: (apiRoot, rawRepoPath, tag) => `${repoApi(apiRoot, rawRepoPath)}/releases/tags/${encodeURIComponent(tag)}`,
+  recentReleasesApiUrl: (apiRoot, rawRepoPath, limit) => `${repoApi(apiRoot, rawRepoPath)}/releases?limit=${limit}`,
+  parseRelease: githubStyleRelease,
+  hookInstallRequest: (apiRoot, rawRepoPath, hookUrl, secret) => ({
+    url: `${repoApi(apiRoot, rawRepoPath)}/hooks`,
+    body: { type: 'gitea', active: true, events: ['release'], config: { url: hookUrl, content_type: 'json', secret } },
+  }),
+} satisfies Omit<ForgeAdapter, 'type' | 'label' | 'webhookEnvelope' | 'verifyWebhook'>;
 
 /** Gitea (Codeberg runs Forgejo, which answers the same API). */
-export const giteaAdapter: ForgeAdapter = { type: 'gitea', label: 'Gitea', ...giteaFamily };
+export const giteaAdapter: ForgeAdapter = { type: 'gitea', label: 'Gitea', ...giteaFamily, ...webhookParts('gitea') };
 
 /** Forgejo: Gitea's URLs and API; its webhooks name their headers X-Forgejo-*. */
-export const forgejoAdapter: ForgeAdapter = { type: 'forgejo', label: 'Forgejo', ...giteaFamily };
+export const forgejoAdapter: ForgeAdapter = { type: 'forgejo', label: 'Forgejo', ...giteaFamily, ...webhookParts('forgejo') };

@@ -1,5 +1,36 @@
 import type { ForgeAdapter } from './forge-adapter';
 import { numberAt, objectAt, textAt, timeAt } from './forge-adapter';
+import { assetList, field, text } from './payload';
+import { header, hmacMatches } from './webhook-signature';
+import type { WebhookEvent } from './webhook.types';
+
+const repoApi = (apiRoot: string, rawRepoPath: string) => `${apiRoot}/repos/${rawRepoPath.split('/').map(encodeURIComponent).join('/')}`;
+
+/**
+ * GitHub's `release` (published, released), `create` of a tag, and `ping`. Gitea and Forgejo send
+ * GitHub's headers too, which is why they are detected first.
+ */
+export function githubStyleEvent(event: string, payload: unknown, releaseActions: readonly string[]): WebhookEvent {
+  if (event === 'ping') return { kind: 'ping' };
+  if (event === 'create') {
+    const tag = text(payload, 'ref');
+    if (text(payload, 'ref_type') !== 'tag' || !tag) return { kind: 'ignored', why: 'a branch was created' };
+    return { kind: 'release', tag, assets: null };
+  }
+  if (event !== 'release') return { kind: 'ignored', why: `the ${event} event is not a release` };
+  const action = text(payload, 'action') ?? '';
+  if (!releaseActions.includes(action)) return { kind: 'ignored', why: `release action "${action}" publishes nothing` };
+  if (field(payload, 'release', 'draft') === true) return { kind: 'ignored', why: 'a draft release' };
+  const tag = text(payload, 'release', 'tag_name');
+  if (!tag) return { kind: 'ignored', why: 'the release names no tag' };
+  return { kind: 'release', tag, assets: assetList(field(payload, 'release', 'assets'), 'name', 'browser_download_url') };
+}
+
+/** A release document of GitHub's (and Gitea's) REST API. */
+export function githubStyleRelease(document: unknown) {
+  const tag = text(document, 'tag_name');
+  return tag ? { tag, draft: field(document, 'draft') === true, assets: assetList(field(document, 'assets'), 'name', 'browser_download_url') } : null;
+}
 
 /** GitHub and GitHub Enterprise Server. */
 export const githubAdapter: ForgeAdapter = {
@@ -8,7 +39,7 @@ export const githubAdapter: ForgeAdapter = {
   repoShapeProblem: (segments) => (segments.length === 2 ? null : 'a GitHub repository path is owner/repo'),
   rawFileUrl: (at) => `${at.webRoot}/${at.repoPath}/raw/${at.tag}/${at.filePath}`,
   blobUrl: (at) => `${at.webRoot}/${at.repoPath}/blob/${at.tag}/${at.filePath}`,
-  repositoryApiUrl: (apiRoot, rawRepoPath) => `${apiRoot}/repos/${rawRepoPath.split('/').map(encodeURIComponent).join('/')}`,
+  repositoryApiUrl: repoApi,
   // The contents endpoint answers with the raw file only when asked for this media type.
   fileContentsApiRequest: (at) => ({
     url: `${at.apiRoot}/repos/${at.repoPath}/contents/${at.filePath}?ref=${encodeURIComponent(at.rawTag)}`,
@@ -36,5 +67,22 @@ export const githubAdapter: ForgeAdapter = {
     watchers: numberAt(document, 'subscribers_count'),
     lastPushAt: timeAt(document, 'pushed_at'),
     homepage: textAt(document, 'homepage'),
+  }),
+  webhookEnvelope: (headers) => {
+    const event = header(headers, 'x-github-event');
+    return event ? { event, deliveryId: header(headers, 'x-github-delivery') } : null;
+  },
+  verifyWebhook: (headers, rawBody, secret) => {
+    const signature = header(headers, 'x-hub-signature-256');
+    return signature !== null && signature.startsWith('sha256=') && hmacMatches(secret, rawBody, signature.slice('sha256='.length));
+  },
+  webhookRepositoryUrl: (payload) => text(payload, 'repository', 'html_url'),
+  parseWebhook: (event, payload) => githubStyleEvent(event, payload, ['published', 'released']),
+  releaseByTagApiUrl: (apiRoot, rawRepoPath, tag) => `${repoApi(apiRoot, rawRepoPath)}/releases/tags/${encodeURIComponent(tag)}`,
+  recentReleasesApiUrl: (apiRoot, rawRepoPath, limit) => `${repoApi(apiRoot, rawRepoPath)}/releases?per_page=${limit}`,
+  parseRelease: githubStyleRelease,
+  hookInstallRequest: (apiRoot, rawRepoPath, hookUrl, secret) => ({
+    url: `${repoApi(apiRoot, rawRepoPath)}/hooks`,
+    body: { name: 'web', active: true, events: ['release'], config: { url: hookUrl, content_type: 'json', secret, insecure_ssl: '0' } },
   }),
 };

@@ -1,5 +1,11 @@
 import type { ForgeAdapter } from './forge-adapter';
 import { gitlabParameter, numberAt, objectAt, timeAt } from './forge-adapter';
+import { assetList, field, text } from './payload';
+import { header, tokenMatches } from './webhook-signature';
+
+const projectApi = (apiRoot: string, rawRepoPath: string) => `${apiRoot}/projects/${gitlabParameter(rawRepoPath)}`;
+const TAG_PREFIX = 'refs/tags/';
+const DELETED = /^0+$/;
 
 /** GitLab's Maintainer access level; Owner is 50. */
 const MAINTAINER = 40;
@@ -20,7 +26,7 @@ export const gitlabAdapter: ForgeAdapter = {
   },
   rawFileUrl: (at) => `${at.webRoot}/${at.repoPath}/-/raw/${at.tag}/${at.filePath}`,
   blobUrl: (at) => `${at.webRoot}/${at.repoPath}/-/blob/${at.tag}/${at.filePath}`,
-  repositoryApiUrl: (apiRoot, rawRepoPath) => `${apiRoot}/projects/${gitlabParameter(rawRepoPath)}`,
+  repositoryApiUrl: projectApi,
   fileContentsApiRequest: (at) => ({
     url: `${at.apiRoot}/projects/${gitlabParameter(at.rawRepoPath)}/repository/files/${gitlabParameter(at.rawFilePath)}/raw?ref=${encodeURIComponent(at.rawTag)}`,
     headers: {},
@@ -47,5 +53,37 @@ export const gitlabAdapter: ForgeAdapter = {
     watchers: null,
     lastPushAt: timeAt(document, 'last_activity_at'),
     homepage: null,
+  }),
+  webhookEnvelope: (headers) => {
+    const event = header(headers, 'x-gitlab-event');
+    return event ? { event, deliveryId: header(headers, 'x-gitlab-event-uuid') ?? header(headers, 'idempotency-key') } : null;
+  },
+  // GitLab sends the secret itself as a token, not an HMAC.
+  verifyWebhook: (headers, _rawBody, secret) => tokenMatches(secret, header(headers, 'x-gitlab-token')),
+  webhookRepositoryUrl: (payload) => text(payload, 'project', 'web_url'),
+  parseWebhook: (event, payload) => {
+    if (event === 'Release Hook') {
+      const action = text(payload, 'action') ?? '';
+      if (action !== 'create' && action !== 'update') return { kind: 'ignored', why: `release action "${action}" publishes nothing` };
+      const tag = text(payload, 'tag');
+      if (!tag) return { kind: 'ignored', why: 'the release names no tag' };
+      return { kind: 'release', tag, assets: assetList(field(payload, 'assets', 'links'), 'name', 'url') };
+    }
+    if (event === 'Tag Push Hook') {
+      const ref = text(payload, 'ref') ?? '';
+      if (!ref.startsWith(TAG_PREFIX) || DELETED.test(text(payload, 'after') ?? '0')) return { kind: 'ignored', why: 'a tag was deleted' };
+      return { kind: 'release', tag: ref.slice(TAG_PREFIX.length), assets: null };
+    }
+    return { kind: 'ignored', why: `the ${event} event is not a release` };
+  },
+  releaseByTagApiUrl: (apiRoot, rawRepoPath, tag) => `${projectApi(apiRoot, rawRepoPath)}/releases/${encodeURIComponent(tag)}`,
+  recentReleasesApiUrl: (apiRoot, rawRepoPath, limit) => `${projectApi(apiRoot, rawRepoPath)}/releases?per_page=${limit}`,
+  parseRelease: (document) => {
+    const tag = text(document, 'tag_name');
+    return tag ? { tag, draft: false, assets: assetList(field(document, 'assets', 'links'), 'name', 'url') } : null;
+  },
+  hookInstallRequest: (apiRoot, rawRepoPath, hookUrl, secret) => ({
+    url: `${projectApi(apiRoot, rawRepoPath)}/hooks`,
+    body: { url: hookUrl, token: secret, releases_events: true, push_events: false, tag_push_events: false, enable_ssl_verification: true },
   }),
 };

@@ -10,6 +10,7 @@ import { FetchPolicy } from './fetch-policy';
 import { IngestAudit } from './ingest-audit';
 import { IngestService } from './ingest.service';
 import { ReadmeIngest } from './readme-ingest';
+import { PluginClaims } from './plugin-claims';
 import { PublisherRights } from './publisher-rights';
 import { ReleaseRecorder } from './release-recorder';
 
@@ -20,7 +21,7 @@ import { ReleaseRecorder } from './release-recorder';
  */
 @Module({
   imports: [PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule],
-  providers: [FetchPolicy, AssetIngest, ReadmeIngest, PublisherRights, ReleaseRecorder, IngestService, IngestAudit],
-  exports: [IngestService, IngestAudit, FetchPolicy, PublisherRights],
+  providers: [FetchPolicy, AssetIngest, ReadmeIngest, PublisherRights, ReleaseRecorder, IngestService, IngestAudit, PluginClaims],
+  exports: [IngestService, IngestAudit, FetchPolicy, PublisherRights, PluginClaims],
 })
 export class IngestModule {}

@@ -2,7 +2,7 @@ import type { AuditActor } from '../audit/audit.service';
 import type { DeclaredAsset } from './asset-ingest';
 
 /** Where a release came from. */
-export type IngestSource = 'push' | 'webhook';
+export type IngestSource = 'push' | 'webhook' | 'reconcile';
 
 /** A claim to make on the first release of a slug: this repository, owned by `ownerId`. */
 export interface ClaimRequest {

@@ -14,5 +14,6 @@ import { RepositoryAccess } from './repository-access';
   imports: [PluginsModule, ForgesModule, TokensModule, UsersModule, SettingsModule, IngestModule],
   controllers: [PublishController],
   providers: [PublishService, RepositoryAccess],
+  exports: [RepositoryAccess],
 })
 export class PublishModule {}

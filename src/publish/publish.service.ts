@@ -4,10 +4,11 @@ import type { AuditActor } from '../audit/audit.service';
 import { AuditService } from '../audit/audit.service';
 import type { AuthContext } from '../auth/auth-context';
 import { Clock } from '../common/clock';
-import { badRequest, conflict, forbidden, notFound } from '../common/errors/domain-error';
+import { badRequest, forbidden, notFound } from '../common/errors/domain-error';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { IngestAudit } from '../ingest/ingest-audit';
 import { IngestService } from '../ingest/ingest.service';
+import { PluginClaims } from '../ingest/plugin-claims';
 import { PublisherRights } from '../ingest/publisher-rights';
 import type { IngestTarget } from '../ingest/ingest.types';
 import { parseRepoUrl } from '../lib/forge';
@@ -40,6 +41,7 @@ export class PublishService {
     private readonly forges: ForgeRegistry,
     private readonly repositoryAccess: RepositoryAccess,
     private readonly rights: PublisherRights,
+    private readonly claims: PluginClaims,
     private readonly clock: Clock,
   ) {}
 
@@ -85,11 +87,8 @@ export class PublishService {
     }
     const repo = parseRepoUrl(body.repoUrl, { forges: this.forges.all() });
     if (!repo.ok) throw badRequest('validation-failed', 'repoUrl is not a repository URL', [{ path: '/repoUrl', message: `repoUrl: ${repo.message}` }]);
-    const holder = await this.plugins.findByRepoIdentity(repo.identity);
-    if (holder) {
-      if (holder.slug === slug && (await this.plugins.isOwner(holder.id, auth.user.id))) return { pluginId: holder.id };
-      throw conflict('repo-claimed', 'this repository is already claimed by another slug');
-    }
+    const anchored = await this.claims.existingAnchor(repo.identity, slug, auth.user.id);
+    if (anchored) return { pluginId: anchored.id };
     const repoUrl = repo.url.toString();
     const repoVerified = await this.repositoryAccess.verifyClaim(auth.user.id, repoUrl);
     return { claim: { repoUrl, repoIdentity: repo.identity, repoVerified, ownerId: auth.user.id } };

@@ -40,7 +40,15 @@ export class RepositoryAccess {
     const located = forgeForUrl(repoUrl, this.forges.signInCapable());
     if (!located) return false;
     if ((await this.settings.get('publish.claim_requires_repo_access')) === 0) return false;
+    await this.administered(userId, located);
+    return true;
+  }
 
+  /**
+   * The repository record as the user's own forge identity reads it, with that identity's access
+   * token, after checking the user administers it (403 otherwise, with what to do).
+   */
+  async administered(userId: string, located: ForgeLocation): Promise<{ accessToken: string; repository: unknown }> {
     const { forge, repoPath } = located;
     const credential = await this.users.findProviderCredential(userId);
     if (!credential || credential.instance !== forge.name) {
@@ -54,7 +62,7 @@ export class RepositoryAccess {
     if (!forgeAdapter(forge.type).canAdminister(repository)) {
       throw forbidden(`your ${forge.name} account does not administer ${repoPath}: only its admins (or maintainers) can claim it`);
     }
-    return true;
+    return { accessToken, repository };
   }
 
   private async readRepository(location: ForgeLocation, accessToken: string): Promise<unknown> {

@@ -31,16 +31,23 @@ function freePort(): Promise<number> {
 
 /**
  * `startTestApp` on a given database, with the background re-signing worker's options overridden
- * (batch size, interval, retirement grace): the real AppModule and HTTP pipeline otherwise.
+ * (batch size, interval, retirement grace) and any other provider values given in `overrides`:
+ * the real AppModule and HTTP pipeline otherwise.
  */
-export async function startRegistry(db: TestDatabase, env: Record<string, string>, resignWorker: Partial<ResignWorkerOptions> = {}): Promise<TestApp> {
+export async function startRegistry(
+  db: TestDatabase,
+  env: Record<string, string>,
+  resignWorker: Partial<ResignWorkerOptions> = {},
+  overrides: readonly { provide: string | symbol | (abstract new (...args: never[]) => unknown); useValue: unknown }[] = [],
+): Promise<TestApp> {
   const port = await freePort();
   const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, ...db.env, ...env });
   const database = await openDatabase(config, { embeddedMode: 'own', migrate: true });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, database)] })
+  let builder = Test.createTestingModule({ imports: [AppModule.forRoot(config, database)] })
     .overrideProvider(RESIGN_WORKER_OPTIONS)
-    .useValue({ ...DEFAULT_RESIGN_WORKER_OPTIONS, ...resignWorker })
-    .compile();
+    .useValue({ ...DEFAULT_RESIGN_WORKER_OPTIONS, ...resignWorker });
+  for (const override of overrides) builder = builder.overrideProvider(override.provide).useValue(override.useValue);
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false, bodyParser: false, rawBody: true, abortOnError: false });
   const logger = createLogger('silent');
   configureHttp(app, config, logger);

@@ -11,6 +11,7 @@ import { CmsAndWishlist1795421493041 } from './1795421493041-CmsAndWishlist';
 import { SettingsVersion1795421652956 } from './1795421652956-SettingsVersion';
 import { TrigramSearch1795424142807 } from './1795424142807-TrigramSearch';
 import { CatalogueIndexes1795429583227 } from './1795429583227-CatalogueIndexes';
+import { Webhooks1795429679803 } from './1795429679803-Webhooks';
 import { RegistryIdentity1795429990305 } from './1795429990305-RegistryIdentity';
 
 /** Every migration in order; committed files, never generated at run time. */
@@ -27,5 +28,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   SettingsVersion1795421652956,
   TrigramSearch1795424142807,
   CatalogueIndexes1795429583227,
+  Webhooks1795429679803,
   RegistryIdentity1795429990305,
 ];

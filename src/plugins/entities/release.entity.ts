@@ -83,7 +83,7 @@ export class ReleaseEntity {
   manifestSha256: string;
 
   @Column({ type: 'varchar', length: 10 })
-  source: 'push' | 'webhook';
+  source: 'push' | 'webhook' | 'reconcile';
 
   @Column({ name: 'yanked_at', type: 'timestamptz', nullable: true })
   yankedAt: Date | null;

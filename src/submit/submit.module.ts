@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { CmsModule } from '../cms/cms.module';
+import { ForgesModule } from '../forges/forges.module';
+import { IngestModule } from '../ingest/ingest.module';
+import { KindsModule } from '../kinds/kinds.module';
+import { PublishModule } from '../publish/publish.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { HookInstaller } from './hook-installer';
+import { SubmitController } from './submit.controller';
+import { SubmitService } from './submit.service';
+
+/** `POST /api/submit/oauth`: claim a repository through a linked forge identity and install its release webhook. */
+@Module({
+  imports: [AuthModule, CmsModule, ForgesModule, IngestModule, KindsModule, PublishModule, WebhooksModule],
+  controllers: [SubmitController],
+  providers: [SubmitService, HookInstaller],
+})
+export class SubmitModule {}

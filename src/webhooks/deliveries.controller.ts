@@ -1,0 +1,46 @@
+import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { AuthContext } from '../auth/auth-context';
+import { Auth, SignedIn } from '../auth/auth.decorators';
+import { Feature } from '../cms/feature.guard';
+import { SlugPipe } from '../common/validation/slug.pipe';
+import { ProblemDto } from '../openapi/problem.dto';
+import { DeliveriesService } from './deliveries.service';
+import { DeliveryDto, DeliveryListDto, ReconcileResultDto, WebhookSecretDto } from './dto/delivery.dto';
+
+@ApiTags('webhooks')
+@Controller('api/plugins/:slug')
+@Feature('webhooks')
+@SignedIn()
+@ApiNotFoundResponse({ type: ProblemDto, description: 'No such plugin (or delivery)' })
+export class DeliveriesController {
+  constructor(private readonly deliveries: DeliveriesService) {}
+
+  @Get('deliveries')
+  @ApiOkResponse({ type: DeliveryListDto, description: "Recent deliveries with their outcome and reason (owners and admins)" })
+  list(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string): Promise<DeliveryListDto> {
+    return this.deliveries.list(auth, slug);
+  }
+
+  @Post('deliveries/:id/replay')
+  @HttpCode(200)
+  @ApiOkResponse({ type: DeliveryDto, description: 'The failed delivery is queued again (owners and admins)' })
+  @ApiConflictResponse({ type: ProblemDto, description: 'The delivery is not failed' })
+  replay(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Param('id', ParseUUIDPipe) id: string): Promise<DeliveryDto> {
+    return this.deliveries.replay(auth, slug, id);
+  }
+
+  @Post('deliveries/reconcile')
+  @HttpCode(200)
+  @ApiOkResponse({ type: ReconcileResultDto, description: "The forge's recent releases the registry lacks, queued as deliveries of source reconcile (owners and admins)" })
+  reconcile(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string): Promise<ReconcileResultDto> {
+    return this.deliveries.reconcile(auth, slug);
+  }
+
+  @Post('webhook-secret')
+  @HttpCode(200)
+  @ApiOkResponse({ type: WebhookSecretDto, description: 'A new 64-hex-character secret, shown once (owners only); the old one stops working' })
+  rotateSecret(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string): Promise<WebhookSecretDto> {
+    return this.deliveries.rotateSecret(auth, slug);
+  }
+}

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import type { ReleaseAssetRef } from '../forges/webhook.types';
+import { fetchText } from '../ingest/fetch';
+import { FetchPolicy } from '../ingest/fetch-policy';
+import type { ForgeLocation } from '../lib/forge';
+import { MANIFEST_FILE_NAMES } from '../lib/manifest';
+import { SettingsService } from '../settings/settings.service';
+import { DeliveryFailure } from './delivery-failure';
+import { ForgeReleases } from './forge-releases';
+
+export interface ResolvedManifest {
+  text: string;
+  fileName: string;
+  /** Where it came from: the release asset, or the repository at the tag. */
+  from: 'asset' | 'tag';
+  /** The release's assets without the manifest asset. */
+  assets: ReleaseAssetRef[];
+}
+
+/**
+ * The spec's "Manifest resolution at ingest": a release asset named in `manifest.candidates`
+ * (first candidate wins); none in strict mode (`manifest.require_release_asset=1`) fails with
+ * manifest-asset-missing; with 0, the manifest file in the repository at the tag, through the
+ * forge's API.
+ */
+@Injectable()
+export class ManifestResolver {
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly policy: FetchPolicy,
+    private readonly forgeReleases: ForgeReleases,
+  ) {}
+
+  async resolve(location: ForgeLocation | null, tag: string, assets: readonly ReleaseAssetRef[]): Promise<ResolvedManifest> {
+    const candidates = await this.settings.get('manifest.candidates');
+    const manifestAsset = candidates.map((name) => assets.find((asset) => asset.name === name)).find((asset) => asset !== undefined);
+    const others = assets.filter((asset) => !candidates.includes(asset.name));
+    if (manifestAsset) {
+      const fetched = await fetchText(manifestAsset.url, this.policy.text());
+      return { text: fetched.text, fileName: manifestAsset.name, from: 'asset', assets: others };
+    }
+    if ((await this.settings.get('manifest.require_release_asset')) === 1) {
+      throw new DeliveryFailure('manifest-asset-missing', `the release ${tag} has no manifest asset (one of ${candidates.join(', ')}) and manifest.require_release_asset is 1`);
+    }
+    if (!location) throw new DeliveryFailure('manifest-not-found', `the release ${tag} has no manifest asset, and its repository is not on a configured forge to read it from`);
+    for (const fileName of MANIFEST_FILE_NAMES) {
+      const text = await this.forgeReleases.fileAtTag(location, tag, fileName);
+      if (text !== null) return { text, fileName, from: 'tag', assets: others };
+    }
+    throw new DeliveryFailure('manifest-not-found', `neither a manifest asset nor a manifest file (${MANIFEST_FILE_NAMES.join(', ')}) at tag ${tag}`);
+  }
+}

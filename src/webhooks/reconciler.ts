@@ -1,0 +1,84 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { ForgeRegistry } from '../forges/forge-registry';
+import { forgeForUrl } from '../lib/forge';
+import type { PluginEntity } from '../plugins/entities/plugin.entity';
+import { PluginsRepository } from '../plugins/plugins.repository';
+import { ReleasesRepository } from '../plugins/releases.repository';
+import { versionKey } from '../plugins/versions';
+import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveryWorker } from './delivery-worker';
+import { ForgeReleases } from './forge-releases';
+import { PluginWebhooksRepository } from './plugin-webhooks.repository';
+
+const RECENT_RELEASES = 20;
+const CONCURRENCY = 4;
+
+/**
+ * Beyond the spec: no release is lost to a dropped delivery. Lists each webhook plugin's recent
+ * releases through its forge's API and queues every one the registry lacks (and has no delivery
+ * for) as a delivery of source `reconcile`, which the worker ingests like any other.
+ */
+@Injectable()
+export class Reconciler {
+  private readonly logger = new Logger('Webhooks');
+
+  constructor(
+    private readonly plugins: PluginsRepository,
+    private readonly releases: ReleasesRepository,
+    private readonly webhooks: PluginWebhooksRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly forges: ForgeRegistry,
+    private readonly forgeReleases: ForgeReleases,
+    private readonly worker: DeliveryWorker,
+    private readonly clock: Clock,
+  ) {}
+
+  /** One plugin; the tags it queued. Forge errors propagate (the caller reports them). */
+  async reconcilePlugin(plugin: PluginEntity): Promise<string[]> {
+    const location = forgeForUrl(plugin.repoUrl, this.forges.all());
+    if (!location) return [];
+    const known = await this.deliveries.knownTags(plugin.id);
+    const queued: string[] = [];
+    for (const release of await this.forgeReleases.recentReleases(location, RECENT_RELEASES)) {
+      if (known.has(release.tag)) continue;
+      if (await this.releases.findByVersionKey(plugin.id, versionKey(release.tag))) continue;
+      const stored = await this.deliveries.insertQueued(
+        {
+          pluginId: plugin.id,
+          provider: location.forge.type,
+          deliveryId: `reconcile:${plugin.id}:${release.tag}`.slice(0, 200),
+          event: 'reconcile',
+          source: 'reconcile',
+          repoUrl: plugin.repoUrl,
+          tag: release.tag,
+          assets: release.assets.length ? release.assets : null,
+          payloadSha256: '',
+        },
+        this.clock.now(),
+      );
+      if (stored) queued.push(release.tag);
+    }
+    if (queued.length) this.worker.kick();
+    return queued;
+  }
+
+  /** Every webhook plugin, a few at a time; one plugin's forge trouble does not stop the others. */
+  async reconcileAll(): Promise<number> {
+    const ids = [...(await this.webhooks.pluginIds())];
+    let queued = 0;
+    const next = async (): Promise<void> => {
+      for (let id = ids.shift(); id !== undefined; id = ids.shift()) {
+        const plugin = await this.plugins.findById(id);
+        if (!plugin) continue;
+        try {
+          queued += (await this.reconcilePlugin(plugin)).length;
+        } catch (error) {
+          this.logger.warn(`reconciling "${plugin.slug}" failed: ${(error as Error).message}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, next));
+    return queued;
+  }
+}

@@ -1,0 +1,46 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { CmsModule } from '../cms/cms.module';
+import { repositoryProvider } from '../database/repository-provider';
+import { ForgesModule } from '../forges/forges.module';
+import { IngestModule } from '../ingest/ingest.module';
+import { PluginsModule } from '../plugins/plugins.module';
+import { SettingsModule } from '../settings/settings.module';
+import { DeliveriesController } from './deliveries.controller';
+import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveriesService } from './deliveries.service';
+import { DeliveryProcessor } from './delivery-processor';
+import { DEFAULT_DELIVERY_WORKER_OPTIONS, DELIVERY_WORKER_OPTIONS, DeliveryWorker } from './delivery-worker';
+import { ForgeReleases } from './forge-releases';
+import { ManifestResolver } from './manifest-resolver';
+import { PluginAccess } from './plugin-access';
+import { PluginWebhooksRepository } from './plugin-webhooks.repository';
+import { Reconciler } from './reconciler';
+import { WebhookReceiverService } from './webhook-receiver.service';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksLifecycle } from './webhooks-lifecycle';
+
+/**
+ * Release webhooks (DECISIONS 6): the receiver, the durable delivery queue and its worker, which
+ * resolves the manifest and hands the release to the ingest pipeline the CI push uses too.
+ */
+@Module({
+  imports: [AuthModule, CmsModule, PluginsModule, ForgesModule, IngestModule, SettingsModule],
+  controllers: [WebhooksController, DeliveriesController],
+  providers: [
+    repositoryProvider(DeliveriesRepository),
+    repositoryProvider(PluginWebhooksRepository),
+    { provide: DELIVERY_WORKER_OPTIONS, useValue: DEFAULT_DELIVERY_WORKER_OPTIONS },
+    ForgeReleases,
+    ManifestResolver,
+    DeliveryProcessor,
+    DeliveryWorker,
+    WebhookReceiverService,
+    WebhooksLifecycle,
+    PluginAccess,
+    DeliveriesService,
+    Reconciler,
+  ],
+  exports: [PluginWebhooksRepository, ForgeReleases, ManifestResolver, DeliveryWorker, DeliveriesRepository],
+})
+export class WebhooksModule {}
