@@ -22,11 +22,13 @@ export interface CreateAppOptions {
 }
 
 /** The HTTP pipeline every app shares: logging, body parsing, validation, problem+json, OpenAPI. */
-export function configureHttp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
+export function configureHttp(app: NestExpressApplication, config: AppConfig, logger: Logger, responseCache?: ResponseCache): void {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(requestContext);
   app.use(httpLogger(logger));
+  // Hits are answered here, logged, before any parsing or routing.
+  if (responseCache) app.use(responseCacheMiddleware(responseCache));
   app.use(jsonBodiesOnly);
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT_BYTES });
   app.useGlobalPipes(
@@ -49,8 +51,7 @@ export async function createApp({ config, database, logger }: CreateAppOptions):
     rawBody: true,
     abortOnError: false,
   });
-  configureHttp(app, config, logger);
-  app.use(responseCacheMiddleware(app.get(ResponseCache)));
+  configureHttp(app, config, logger, app.get(ResponseCache));
   await app.init();
   const express = app.getHttpAdapter().getInstance() as unknown as { router?: { stack: Parameters<RouteTable['load']>[0] } };
   app.get(RouteTable).load(express.router?.stack ?? []);

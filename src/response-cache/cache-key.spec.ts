@@ -44,3 +44,15 @@ describe('isCatalogueWrite', () => {
     expect(isCatalogueWrite(method, path)).toBe(expected);
   });
 });
+
+describe('matchesETag', () => {
+  it('compares weakly, in lists and with *', () => {
+    const { matchesETag } = jest.requireActual<typeof import('./response-cache.middleware')>('./response-cache.middleware');
+    expect(matchesETag('W/"a"', 'W/"a"')).toBe(true);
+    expect(matchesETag('"a"', 'W/"a"')).toBe(true);
+    expect(matchesETag('"x", W/"a"', 'W/"a"')).toBe(true);
+    expect(matchesETag('*', 'W/"a"')).toBe(true);
+    expect(matchesETag('"b"', 'W/"a"')).toBe(false);
+    expect(matchesETag(undefined, 'W/"a"')).toBe(false);
+  });
+});
