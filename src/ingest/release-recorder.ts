@@ -7,6 +7,7 @@ import type { Manifest } from '../lib/manifest';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import type { StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
+import { manifestCatalogueFields } from '../plugins/catalogue-fields';
 import { ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
 import { readmeSearchText } from './readme/search-text';
 import { ResponseCache } from '../response-cache/response-cache';
@@ -33,22 +34,6 @@ export interface PreparedRelease {
   readmeHtml: Record<string, string>;
   integrity: StoredIntegrity;
   warnings: string[];
-}
-
-/** Fields of the manifest that the catalogue shows, from the most recent ingest. */
-function catalogueFields(manifest: Manifest, extensions: Record<string, unknown> | null, readmeHtml: Record<string, string>) {
-  return {
-    searchReadme: readmeSearchText(readmeHtml),
-    name: manifest.name,
-    description: manifest.description ?? null,
-    category: manifest.category ?? null,
-    kind: manifest.kind ?? null,
-    tags: manifest.tags ?? [],
-    license: manifest.license ?? null,
-    icon: manifest.icon ?? null,
-    metadata: { ...manifest } as Record<string, unknown>,
-    extensions,
-  };
 }
 
 /**
@@ -107,7 +92,8 @@ export class ReleaseRecorder {
       await this.plugins.updateCatalogue(
         plugin.id,
         {
-          ...catalogueFields(release.manifest, release.extensions, release.readmeHtml),
+          ...manifestCatalogueFields(release.manifest, release.extensions),
+          searchReadme: readmeSearchText(release.readmeHtml),
           latestVersion: latest.stable,
           latestPrerelease: latest.prerelease,
           latestReleaseAt: this.clock.now(),

@@ -5,6 +5,7 @@ import { Clock } from '../common/clock';
 import { badRequest, conflict, notFound } from '../common/errors/domain-error';
 import type { AdminPluginDto, ChangeOwnersDto } from './dto/admin-plugin.dto';
 import { toAdminPluginDto } from './admin-plugin.mapper';
+import type { ManifestCatalogueFields } from './catalogue-fields';
 import type { PluginEntity } from './entities/plugin.entity';
 import { PluginsRepository } from './plugins.repository';
 import { ReleasesRepository } from './releases.repository';
@@ -58,6 +59,18 @@ export class AdminPluginsService {
       const latest = await this.releases.latestVersions(plugin.id, manager);
       await this.plugins.updateCatalogue(plugin.id, { latestVersion: latest.stable, latestPrerelease: latest.prerelease }, manager);
       await this.audit.record({ action: 'release.delete', actor, slug, details: { version: release.version, kid: release.integrity?.kid ?? null } }, manager);
+    });
+  }
+
+  /**
+   * Writes a re-read manifest's catalogue fields (never the slug, never a release), audited
+   * plugin.manifest_refresh. `fromVersion` guards against a release deleted meanwhile.
+   */
+  applyRefreshedManifest(slug: string, fromVersion: string, fields: ManifestCatalogueFields, details: Record<string, unknown>, actor: AuditActor): Promise<AdminPluginDto> {
+    return this.change(slug, async (plugin, manager) => {
+      if (!(await this.releases.findByVersionKey(plugin.id, versionKey(fromVersion), manager))) throw conflict('release-changed', `release ${fromVersion} of "${slug}" was deleted meanwhile; refresh again`);
+      await this.plugins.updateCatalogue(plugin.id, fields, manager);
+      await this.audit.record({ action: 'plugin.manifest_refresh', actor, slug, details }, manager);
     });
   }
 

@@ -31,6 +31,6 @@ import { ReleasesService } from './releases.service';
     CatalogueService,
     AdminPluginsService,
   ],
-  exports: [PluginsRepository, ReleasesRepository, ReleaseReadmesRepository],
+  exports: [PluginsRepository, ReleasesRepository, ReleaseReadmesRepository, AdminPluginsService],
 })
 export class PluginsModule {}

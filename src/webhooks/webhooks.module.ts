@@ -6,6 +6,9 @@ import { ForgesModule } from '../forges/forges.module';
 import { IngestModule } from '../ingest/ingest.module';
 import { PluginsModule } from '../plugins/plugins.module';
 import { SettingsModule } from '../settings/settings.module';
+import { KindsModule } from '../kinds/kinds.module';
+import { ManifestRefreshController } from './manifest-refresh.controller';
+import { ManifestRefreshService } from './manifest-refresh.service';
 import { DeliveriesController } from './deliveries.controller';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveriesService } from './deliveries.service';
@@ -25,8 +28,8 @@ import { WebhooksLifecycle } from './webhooks-lifecycle';
  * resolves the manifest and hands the release to the ingest pipeline the CI push uses too.
  */
 @Module({
-  imports: [AuthModule, CmsModule, PluginsModule, ForgesModule, IngestModule, SettingsModule],
-  controllers: [WebhooksController, DeliveriesController],
+  imports: [AuthModule, CmsModule, PluginsModule, ForgesModule, IngestModule, SettingsModule, KindsModule],
+  controllers: [WebhooksController, DeliveriesController, ManifestRefreshController],
   providers: [
     repositoryProvider(DeliveriesRepository),
     repositoryProvider(PluginWebhooksRepository),
@@ -40,6 +43,7 @@ import { WebhooksLifecycle } from './webhooks-lifecycle';
     PluginAccess,
     DeliveriesService,
     Reconciler,
+    ManifestRefreshService,
   ],
   exports: [PluginWebhooksRepository, ForgeReleases, ManifestResolver, DeliveryWorker, DeliveriesRepository],
 })

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import type { AuditActor } from '../audit/audit.service';
+import { conflict, DomainError, invalid, notFound, upstreamFailed } from '../common/errors/domain-error';
+import { AssetFetchError, fetchText } from '../ingest/fetch';
+import { FetchPolicy } from '../ingest/fetch-policy';
+import { readmeTagCandidates } from '../ingest/readme-ingest';
+import { KindsService } from '../kinds/kinds.service';
+import { forgeForUrl, type ForgeLocation } from '../lib/forge';
+import { checkManifest, MANIFEST_FILE_NAMES } from '../lib/manifest';
+import { AdminPluginsService } from '../plugins/admin-plugins.service';
+import { manifestCatalogueFields } from '../plugins/catalogue-fields';
+import type { AdminPluginDto } from '../plugins/dto/admin-plugin.dto';
+import { PluginsRepository } from '../plugins/plugins.repository';
+import { ForgeRegistry } from '../forges/forge-registry';
+import { SettingsService } from '../settings/settings.service';
+import { ForgeReleases } from './forge-releases';
+
+interface FoundManifest {
+  text: string;
+  fileName: string;
+  tag: string;
+  from: 'asset' | 'repository';
+}
+
+/**
+ * The admin's "Refresh manifest": reads the manifest of the plugin's latest release again from
+ * its forge (the release's manifest asset, else the manifest file in the repository at the tag),
+ * validates it as an ingest would, and writes its catalogue fields. The slug and the signed
+ * releases stay as they are: a manifest fixed after the fact changes what the catalogue shows,
+ * never what was signed.
+ */
+@Injectable()
+export class ManifestRefreshService {
+  constructor(
+    private readonly plugins: PluginsRepository,
+    private readonly forges: ForgeRegistry,
+    private readonly forgeReleases: ForgeReleases,
+    private readonly policy: FetchPolicy,
+    private readonly settings: SettingsService,
+    private readonly kinds: KindsService,
+    private readonly admin: AdminPluginsService,
+  ) {}
+
+  async refresh(slug: string, actor: AuditActor): Promise<AdminPluginDto> {
+    const plugin = await this.plugins.findBySlug(slug);
+    if (!plugin) throw notFound(`no plugin "${slug}"`);
+    const version = plugin.latestVersion ?? plugin.latestPrerelease;
+    if (!version) throw conflict('no-release', `"${slug}" has no live release to read a manifest for`);
+    const location = forgeForUrl(plugin.repoUrl, this.forges.all());
+    if (!location) throw conflict('repository-not-on-forge', `the repository of "${slug}" (${plugin.repoUrl}) is not on a configured forge instance`);
+
+    const found = await this.read(location, version);
+    const checked = checkManifest(found.text, found.fileName, { ...(await this.kinds.validationContext()), tag: found.tag });
+    if (!checked.ok) throw invalid('manifest-invalid', `the manifest at ${found.tag} has ${checked.violations.length} violation(s)`, checked.violations);
+    return this.admin.applyRefreshedManifest(slug, version, manifestCatalogueFields(checked.manifest, checked.extensions), { version, tag: found.tag, file: found.fileName, from: found.from }, actor);
+  }
+
+  private async read(location: ForgeLocation, version: string): Promise<FoundManifest> {
+    const candidates = await this.settings.get('manifest.candidates');
+    try {
+      // The forge's release names the tag (with or without its v); without one, each spelling is tried.
+      const tags = readmeTagCandidates(version);
+      for (const tag of tags) {
+        const release = await this.forgeReleases.releaseByTag(location, tag);
+        if (!release) continue;
+        const asset = candidates.map((name) => release.assets.find((a) => a.name === name)).find((a) => a !== undefined);
+        if (asset) return { text: (await fetchText(asset.url, this.policy.text())).text, fileName: asset.name, tag, from: 'asset' };
+        return (await this.repositoryFile(location, [tag])) ?? this.notFound(candidates, [tag]);
+      }
+      return (await this.repositoryFile(location, tags)) ?? this.notFound(candidates, tags);
+    } catch (error) {
+      if (error instanceof AssetFetchError) throw upstreamFailed('forge-fetch-failed', error.message);
+      throw error;
+    }
+  }
+
+  private async repositoryFile(location: ForgeLocation, tags: readonly string[]): Promise<FoundManifest | null> {
+    for (const tag of tags) {
+      for (const fileName of MANIFEST_FILE_NAMES) {
+        const text = await this.forgeReleases.fileAtTag(location, tag, fileName);
+        if (text !== null) return { text, fileName, tag, from: 'repository' };
+      }
+    }
+    return null;
+  }
+
+  private notFound(candidates: readonly string[], tags: readonly string[]): never {
+    throw new DomainError('invalid', 'manifest-not-found', `no manifest asset (${candidates.join(', ')}) on the release and no manifest file (${MANIFEST_FILE_NAMES.join(', ')}) in the repository at ${tags.join(' or ')}`);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The admin's "Refresh manifest" (POST /api/admin/plugins/:slug/refresh-manifest): the latest
+ * release's manifest read again through the forge's API (the release's manifest asset first, else
+ * the repository file at the tag), validated like an ingest, written to the catalogue fields
+ * with an audit entry; the slug and the signed releases never change, and a failure changes
+ * nothing.
+ */
+import request from 'supertest';
+import { adminRefusalCallers, expectAdminOnly } from '../support/admin-refusals';
+import { WebhookWorld, type WebhookPlugin } from '../support/webhook-world';
+
+describe('POST /api/admin/plugins/:slug/refresh-manifest', () => {
+  let w: WebhookWorld;
+
+  beforeAll(async () => {
+    w = await WebhookWorld.open();
+  });
+  afterAll(() => w?.close());
+
+  const refresh = (slug: string) => w.as(w.adminJwt, 'post', `/api/admin/plugins/${slug}/refresh-manifest`).send({});
+  const api = (plugin: WebhookPlugin) => `${w.apiPath('github')}/repos/${plugin.repo}`;
+  const serveFile = (plugin: WebhookPlugin, file: string, text: string) =>
+    w.forge.route('GET', `${api(plugin)}/contents/${file}`, (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/vnd.github.raw+json' });
+      res.end(text);
+    });
+  const refreshAudits = async (slug: string) =>
+    w.query<{ details: Record<string, unknown> }>(`SELECT details FROM audit_entry WHERE action = 'plugin.manifest_refresh' AND slug = $1`, [slug]);
+  const snapshot = async (slug: string) =>
+    w.query(`SELECT p.slug, p.name, p.description, p.tags, p.metadata, r.version, r.manifest_sha256, r.integrity FROM plugin p JOIN release r ON r.plugin_id = p.id WHERE p.slug = $1`, [slug]);
+
+  it('reads the manifest file at the tag and updates what the catalogue shows, never the slug or the release', async () => {
+    const plugin = await w.plugin('github');
+    const before = await snapshot(plugin.slug);
+    await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200);
+    serveFile(plugin, '.plugin.yaml', w.manifest(plugin, '0.1.0', { description: 'Fixed after the fact', tags: ['fixed'] }));
+
+    const res = await refresh(plugin.slug).expect(200);
+    expect(res.body).toMatchObject({ slug: plugin.slug, latestVersion: '0.1.0' });
+    const detail = (await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body;
+    expect(detail).toMatchObject({ slug: plugin.slug, description: 'Fixed after the fact', tags: ['fixed'] });
+    const after = await snapshot(plugin.slug);
+    expect(after.map((r) => [r.version, r.manifest_sha256, r.integrity])).toEqual(before.map((r) => [r.version, r.manifest_sha256, r.integrity]));
+    expect(await refreshAudits(plugin.slug)).toEqual([{ details: { version: '0.1.0', tag: '0.1.0', file: '.plugin.yaml', from: 'repository' } }]);
+  });
+
+  it("prefers the release's manifest asset, found under the v-prefixed tag", async () => {
+    const plugin = await w.plugin('github');
+    const assets = w.releaseFiles(plugin, 'v0.1.0', w.manifest(plugin, '0.1.0', { description: 'From the release asset' }));
+    w.forge.json('GET', `${api(plugin)}/releases/tags/v0.1.0`, { tag_name: 'v0.1.0', draft: false, assets: assets.map((a) => ({ name: a.name, browser_download_url: a.url })) });
+    serveFile(plugin, '.plugin.yaml', w.manifest(plugin, '0.1.0', { description: 'From the repository' }));
+    await refresh(plugin.slug).expect(200);
+    expect((await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body.description).toBe('From the release asset');
+    expect((await refreshAudits(plugin.slug))[0].details).toMatchObject({ tag: 'v0.1.0', file: 'plugin.yaml', from: 'asset' });
+  });
+
+  it('refuses a manifest that breaks the rules or names another version, listing every violation, changing nothing', async () => {
+    const plugin = await w.plugin('github');
+    const before = await snapshot(plugin.slug);
+    serveFile(plugin, '.plugin.yaml', w.manifest(plugin, '0.2.0', { license: 42 }));
+    const res = await refresh(plugin.slug).expect(422);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body.type).toMatch(/manifest-invalid$/);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['/license', '/version']);
+    expect(await snapshot(plugin.slug)).toEqual(before);
+    expect(await refreshAudits(plugin.slug)).toEqual([]);
+  });
+
+  it('answers 422 manifest-not-found when neither the release nor the repository has one, changing nothing', async () => {
+    const plugin = await w.plugin('github');
+    const res = await refresh(plugin.slug).expect(422);
+    expect(res.body.type).toMatch(/manifest-not-found$/);
+    expect(await refreshAudits(plugin.slug)).toEqual([]);
+  });
+
+  it('answers 502 when the forge fails, and 404 for an unknown plugin', async () => {
+    const plugin = await w.plugin('github');
+    w.forge.route('GET', `${api(plugin)}/releases/tags/0.1.0`, (_req, res) => {
+      res.writeHead(500);
+      res.end();
+    });
+    expect((await refresh(plugin.slug).expect(502)).body.type).toMatch(/forge-fetch-failed$/);
+    expect(await refreshAudits(plugin.slug)).toEqual([]);
+    await refresh('no-such-plugin').expect(404);
+  });
+
+  it('is for admins only', async () => {
+    const plugin = await w.plugin('github');
+    await expectAdminOnly(w.app, await adminRefusalCallers(w.app), 'post', `/api/admin/plugins/${plugin.slug}/refresh-manifest`, {});
+  });
+});
