@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ForgeRegistry } from '../forges/forge-registry';
+import { AssetFetchError } from '../ingest/fetch';
 import { forgeForUrl } from '../lib/forge';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
@@ -13,6 +14,8 @@ import { PluginWebhooksRepository } from './plugin-webhooks.repository';
 
 const RECENT_RELEASES = 20;
 const CONCURRENCY = 4;
+/** How long a forge that said 429 without saying how long is left alone. */
+const DEFAULT_BACKOFF_MS = 60_000;
 
 /**
  * Beyond the spec: no release is lost to a dropped delivery. Lists each webhook plugin's recent
@@ -22,6 +25,8 @@ const CONCURRENCY = 4;
 @Injectable()
 export class Reconciler {
   private readonly logger = new Logger('Webhooks');
+  /** Forge instances that asked to be left alone (rate limit), by instance name: until when. */
+  private readonly pausedUntil = new Map<string, number>();
 
   constructor(
     private readonly plugins: PluginsRepository,
@@ -34,13 +39,20 @@ export class Reconciler {
     private readonly clock: Clock,
   ) {}
 
-  /** One plugin; the tags it queued. Forge errors propagate (the caller reports them). */
+  /** One plugin; the tags it queued. Forge errors propagate (the caller reports them); a rate limit also pauses that forge for the periodic pass. */
   async reconcilePlugin(plugin: PluginEntity): Promise<string[]> {
     const location = forgeForUrl(plugin.repoUrl, this.forges.all());
     if (!location) return [];
     const known = await this.deliveries.knownTags(plugin.id);
     const queued: string[] = [];
-    for (const release of await this.forgeReleases.recentReleases(location, RECENT_RELEASES)) {
+    let releases;
+    try {
+      releases = await this.forgeReleases.recentReleases(location, RECENT_RELEASES);
+    } catch (error) {
+      this.noteRateLimit(location.forge.name, error);
+      throw error;
+    }
+    for (const release of releases) {
       if (known.has(release.tag)) continue;
       if (await this.releases.findByVersionKey(plugin.id, versionKey(release.tag))) continue;
       const stored = await this.deliveries.insertQueued(
@@ -63,7 +75,11 @@ export class Reconciler {
     return queued;
   }
 
-  /** Every webhook plugin, a few at a time; one plugin's forge trouble does not stop the others. */
+  /**
+   * Every webhook plugin, a few at a time; one plugin's forge trouble does not stop the others,
+   * and a forge that answered with a rate limit (429, or 403 with an exhausted quota) is skipped
+   * until the time it named (Retry-After, X-RateLimit-Reset / RateLimit-Reset).
+   */
   async reconcileAll(): Promise<number> {
     const ids = [...(await this.webhooks.pluginIds())];
     let queued = 0;
@@ -71,6 +87,8 @@ export class Reconciler {
       for (let id = ids.shift(); id !== undefined; id = ids.shift()) {
         const plugin = await this.plugins.findById(id);
         if (!plugin) continue;
+        const forge = forgeForUrl(plugin.repoUrl, this.forges.all())?.forge.name;
+        if (forge && (this.pausedUntil.get(forge) ?? 0) > this.clock.nowMs()) continue;
         try {
           queued += (await this.reconcilePlugin(plugin)).length;
         } catch (error) {
@@ -80,5 +98,13 @@ export class Reconciler {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, next));
     return queued;
+  }
+
+  private noteRateLimit(forge: string, error: unknown): void {
+    if (!(error instanceof AssetFetchError) || error.reason !== 'status') return;
+    if (error.status !== 429 && error.retryAfterMs === undefined) return;
+    const waitMs = error.retryAfterMs ?? DEFAULT_BACKOFF_MS;
+    this.pausedUntil.set(forge, this.clock.nowMs() + waitMs);
+    this.logger.warn(`forge ${forge} asked to slow down (HTTP ${error.status}); reconciling its plugins resumes in ${Math.ceil(waitMs / 1000)} s`);
   }
 }

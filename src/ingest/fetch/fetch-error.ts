@@ -22,6 +22,8 @@ export interface AssetFetchErrorDetails {
   url: string;
   /** The HTTP status, for reason 'status'. */
   status?: number;
+  /** For reason 'status': how long the server asked us to wait (Retry-After, an exhausted rate limit), if it did. */
+  retryAfterMs?: number;
   /** The asset's name, when the fetch was one of a release's assets. */
   assetName?: string;
   /** For logs only: the underlying Node error, never shown to the publisher. */
@@ -35,6 +37,7 @@ export interface AssetFetchErrorDetails {
 export class AssetFetchError extends Error {
   readonly url: string;
   readonly status?: number;
+  readonly retryAfterMs?: number;
   readonly assetName?: string;
 
   constructor(
@@ -46,6 +49,7 @@ export class AssetFetchError extends Error {
     this.name = 'AssetFetchError';
     this.url = details.url;
     this.status = details.status;
+    this.retryAfterMs = details.retryAfterMs;
     this.assetName = details.assetName;
   }
 

@@ -4,6 +4,7 @@ import { LookupFunction as SocketLookupFunction, Socket } from 'node:net';
 import { AssetFetchError, networkFailure } from './fetch-error';
 import { checkConnectedPeer, FetchTarget } from './fetch-target';
 import { FetchTimers, IdleWatch, watchIdle } from './fetch-timers';
+import { rateLimitWaitMs } from './rate-limit';
 
 export const USER_AGENT = 'plugin-registry/0.1 (+asset-fetch)';
 
@@ -75,7 +76,10 @@ export function exchange(target: FetchTarget, limits: ExchangeLimits, sink: Body
       const status = incoming.statusCode ?? 0;
       const location = incoming.headers.location;
       if (REDIRECT_STATUSES.has(status) && location) return succeed({ kind: 'redirect', location });
-      if (status < 200 || status > 299) return fail(new AssetFetchError('status', `HTTP ${status} from ${host}`, { url, status }));
+      if (status < 200 || status > 299) {
+        const retryAfterMs = rateLimitWaitMs(incoming.headers, Date.now()) ?? undefined;
+        return fail(new AssetFetchError('status', `HTTP ${status} from ${host}`, { url, status, retryAfterMs }));
+      }
       const contentType = incoming.headers['content-type'] ?? 'application/octet-stream';
       let size = 0;
       incoming.on('data', (chunk: Buffer) => {
