@@ -1975,7 +1975,10 @@ export interface operations {
     };
     OAuthController_login: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also ask for the scope that lets the registry install a release webhook for you (GitHub admin:repo_hook, GitLab api, Gitea write:repository); without it the grant is read-only */
+                access?: "hooks";
+            };
             header?: never;
             path: {
                 instance: string;

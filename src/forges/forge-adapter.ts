@@ -36,6 +36,8 @@ export interface OAuthEndpoints {
   userURL: string;
   /** The narrowest scopes that read the user and the user's rights on a repository. */
   scope: string[];
+  /** Added to `scope` when the user lets the registry install release webhooks (`/auth/<name>/login?access=hooks`). */
+  hookScope: string[];
   /** `github2` uses passport-github2 (GitHub's profile and email quirks); the rest plain OAuth 2. */
   passportStrategy: 'github2' | 'oauth2';
 }

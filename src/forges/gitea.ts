@@ -28,8 +28,8 @@ const giteaFamily = {
     tokenURL: `${forge.webUrl}/login/oauth/access_token`,
     userURL: `${forge.apiUrl}/user`,
     // The narrowest grant: the user, and repositories with the user's permissions (read-only).
-    // Hook installation, a later feature, needs write:repository and will ask for it then.
     scope: ['read:user', 'read:repository'],
+    hookScope: ['write:repository'],
     passportStrategy: 'oauth2',
   }),
   authorization: (accessToken) => `Bearer ${accessToken}`,

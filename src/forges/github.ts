@@ -50,8 +50,9 @@ export const githubAdapter: ForgeAdapter = {
     tokenURL: `${forge.webUrl}/login/oauth/access_token`,
     userURL: `${forge.apiUrl}/user`,
     // The narrowest grant: the profile, and (with no scope at all) public repositories with the
-    // signed-in user's `permissions`. Hook installation, a later feature, adds admin:repo_hook.
+    // signed-in user's `permissions`.
     scope: ['read:user'],
+    hookScope: ['admin:repo_hook'],
     passportStrategy: 'github2',
   }),
   authorization: (accessToken) => `Bearer ${accessToken}`,

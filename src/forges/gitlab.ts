@@ -36,8 +36,9 @@ export const gitlabAdapter: ForgeAdapter = {
     tokenURL: `${forge.webUrl}/oauth/token`,
     userURL: `${forge.apiUrl}/user`,
     // The narrowest grant: the user, and read-only API access for a project's access level.
-    // Hook installation, a later feature, needs `api` (full read/write) and will ask for it then.
     scope: ['read_user', 'read_api'],
+    // GitLab has no narrower scope that can create a project hook.
+    hookScope: ['api'],
     passportStrategy: 'oauth2',
   }),
   authorization: (accessToken) => `Bearer ${accessToken}`,

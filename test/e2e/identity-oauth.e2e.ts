@@ -72,6 +72,19 @@ describe.each<OAuthForgeType>(['github', 'gitlab', 'gitea'])('sign-in with a %s 
     expect(cookie).toMatch(/HttpOnly/i);
   });
 
+  it('asks for the read-only grant, and for the hook scope only with access=hooks; another access value is 400', async () => {
+    const scopeOf = async (query: string) => {
+      const login = await request(app.url).get(`/auth/${instance}/login${query}`).expect(302);
+      return new URL(login.headers.location).searchParams.get('scope')!.split(/[ ,]/);
+    };
+    const readOnly = { github: ['read:user'], gitlab: ['read_user', 'read_api'], gitea: ['read:user', 'read:repository'] }[type];
+    const hooks = { github: 'admin:repo_hook', gitlab: 'api', gitea: 'write:repository' }[type];
+    expect(await scopeOf('')).toEqual(readOnly);
+    expect(await scopeOf('?access=hooks')).toEqual([...readOnly, hooks]);
+    const bad = await request(app.url).get(`/auth/${instance}/login?access=admin`).expect(400);
+    expect(bad.body.errors).toEqual([expect.objectContaining({ path: '/access' })]);
+  });
+
   it('creates the user, sets the session cookie, and /api/auth/me answers with it', async () => {
     oauth.nextUser = { id: 4242, login: 'octo', email: 'octo@example.test', avatarUrl: 'https://avatars.example.test/4242' };
     const { response } = await signIn(app, instance, oauth);

@@ -1,7 +1,8 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBadGatewayResponse, ApiFoundResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ProblemDto } from '../../openapi/problem.dto';
+import { OAuthLoginQueryDto } from '../dto/oauth-login-query.dto';
 import { SessionIssuedDto } from '../dto/session-issued.dto';
 import { OAuthService } from './oauth.service';
 
@@ -13,8 +14,8 @@ export class OAuthController {
   @Get(':instance/login')
   @ApiFoundResponse({ description: "Redirect to the forge's authorization page (with a state cookie)" })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No sign-in configured for that forge instance' })
-  login(@Param('instance') instance: string, @Req() request: Request, @Res() response: Response): Promise<void> {
-    return this.oauth.login(instance, request, response);
+  login(@Param('instance') instance: string, @Query() query: OAuthLoginQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.oauth.login(instance, query.access, request, response);
   }
 
   @Get(':instance/callback')

@@ -6,6 +6,7 @@ import { sealProviderToken } from '../../users/provider-token';
 import { DomainError, notFound } from '../../common/errors/domain-error';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.types';
+import { forgeAdapter } from '../../forges/adapters';
 import { ForgeRegistry } from '../../forges/forge-registry';
 import type { UserEntity } from '../../users/entities/user.entity';
 import { UsersRepository } from '../../users/users.repository';
@@ -62,11 +63,11 @@ export class OAuthService implements OnModuleInit {
     }
   }
 
-  private run(instance: string, request: Request, response: Response): Promise<UserEntity | null> {
+  private run(instance: string, request: Request, response: Response, scope?: string[]): Promise<UserEntity | null> {
     if (!this.instances.has(instance)) throw notFound(`no sign-in is configured for "${instance}"`);
     return new Promise((resolve, reject) => {
       response.once('finish', () => resolve(null));
-      this.passport.authenticate(instance, { session: false }, (error: unknown, user: UserEntity | false, info?: { message?: string }) => {
+      this.passport.authenticate(instance, { session: false, ...(scope ? { scope } : {}) }, (error: unknown, user: UserEntity | false, info?: { message?: string }) => {
         if (error) return reject(signInFailure(instance, error, (line) => this.logger.warn(line)));
         if (!user) {
           return reject(new DomainError('unauthorized', 'oauth-refused', info?.message ?? 'the sign-in was refused'));
@@ -76,9 +77,15 @@ export class OAuthService implements OnModuleInit {
     });
   }
 
-  /** Redirects to the forge's authorization page. */
-  async login(instance: string, request: Request, response: Response): Promise<void> {
-    await this.run(instance, request, response);
+  /**
+   * Redirects to the forge's authorization page. `access: 'hooks'` also asks for the scope that
+   * lets the registry install a release webhook for the user (`POST /api/submit/oauth`); a plain
+   * sign-in asks for the narrowest read-only grant.
+   */
+  async login(instance: string, access: 'hooks' | undefined, request: Request, response: Response): Promise<void> {
+    const forge = this.forges.signInCapable().find((f) => f.name === instance);
+    const endpoints = forge ? forgeAdapter(forge.type).oauthEndpoints(forge) : null;
+    await this.run(instance, request, response, access === 'hooks' && endpoints ? [...endpoints.scope, ...endpoints.hookScope] : undefined);
   }
 
   /** Finishes the dance: sets the session cookie and goes home, or answers `{token, user}` with `?format=json`. */
