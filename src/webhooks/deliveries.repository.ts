@@ -57,6 +57,27 @@ export class DeliveriesRepository {
     return list[0] ?? null;
   }
 
+  /**
+   * Claims one delivery for an attempt its queue (pg-boss) says is due: queued, or processing with
+   * a lapsed lease; null when it is finished or another instance holds it.
+   */
+  async claimById(id: string, now: Date, leaseMs: number): Promise<WebhookDeliveryEntity | null> {
+    const raw: unknown[] = await this.dataSource.query(
+      `UPDATE webhook_delivery SET status = 'processing', attempts = attempts + 1, locked_until = $3, updated_at = $2
+       WHERE id = $1 AND (status = 'queued' OR (status = 'processing' AND locked_until < $2))
+       RETURNING ${COLUMNS}`,
+      [id, now, new Date(now.getTime() + leaseMs)],
+    );
+    const list = (Array.isArray(raw[0]) ? raw[0] : raw) as WebhookDeliveryEntity[];
+    return list[0] ?? null;
+  }
+
+  /** Deliveries not finished: queued, or processing (perhaps by an instance that stopped). */
+  async unfinishedIds(): Promise<string[]> {
+    const rows = await this.repo().find({ select: { id: true }, where: [{ status: 'queued' }, { status: 'processing' }] });
+    return rows.map((row) => row.id);
+  }
+
   async finish(id: string, outcome: DeliveryOutcome, now: Date): Promise<void> {
     await this.repo().update({ id }, { ...outcome, detail: outcome.detail?.slice(0, 1000) ?? null, lockedUntil: null, finishedAt: now });
   }

@@ -41,7 +41,7 @@ export class DeliveriesService {
     const delivery = await this.deliveries.findForPlugin(id, plugin.id);
     if (!delivery) throw notFound(`no delivery ${id} of "${slug}"`);
     if (!(await this.deliveries.requeueFailed(id, plugin.id, this.clock.now()))) throw conflict('delivery-not-failed', `delivery ${id} is ${delivery.status}, not failed`);
-    this.worker.kick();
+    await this.worker.enqueue([id]);
     return toDeliveryDto((await this.deliveries.findForPlugin(id, plugin.id))!);
   }
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { DeliveriesRepository } from './deliveries.repository';
+import { type ClaimedDelivery, DeliveryJobs } from './delivery-jobs';
 import { DeliveryProcessor } from './delivery-processor';
-import type { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 
 export interface DeliveryWorkerOptions {
   /** Whether the server runs the worker on its own (tests drive `runOnce` instead). */
@@ -30,9 +30,9 @@ export const DELIVERY_WORKER_OPTIONS = Symbol('DELIVERY_WORKER_OPTIONS');
 
 /**
  * Ingests stored deliveries in the background of the server: at start (picking up whatever a
- * stopped or crashed instance left), when a delivery arrives (`kick`) and every poll interval.
- * The job table is the delivery table itself, claimed with FOR UPDATE SKIP LOCKED, so several
- * instances on one PostgreSQL share the work and the embedded database runs the same code.
+ * stopped or crashed instance left), when a delivery arrives (`enqueue`) and every poll interval.
+ * Jobs come from DeliveryJobs: pg-boss on PostgreSQL (several instances share the work), the
+ * delivery table itself on the embedded database.
  */
 @Injectable()
 export class DeliveryWorker {
@@ -47,13 +47,22 @@ export class DeliveryWorker {
     @Inject(DELIVERY_WORKER_OPTIONS) readonly options: DeliveryWorkerOptions,
     private readonly deliveries: DeliveriesRepository,
     private readonly processor: DeliveryProcessor,
+    private readonly jobs: DeliveryJobs,
     private readonly clock: Clock,
   ) {}
 
-  start(): void {
-    if (this.started) return;
+  /** Starts the queue (resuming unfinished deliveries) and, unless tests drive it, the polling. */
+  async start(): Promise<void> {
+    await this.jobs.start();
+    if (!this.options.autoStart || this.started) return;
     this.started = true;
     this.stopping = false;
+    this.kick();
+  }
+
+  /** Stored deliveries to attempt now: queued, then a pass started. */
+  async enqueue(deliveryIds: readonly string[]): Promise<void> {
+    await this.jobs.enqueue(deliveryIds);
     this.kick();
   }
 
@@ -78,26 +87,29 @@ export class DeliveryWorker {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
+    await this.jobs.stop();
   }
 
   /** Processes every due delivery, one at a time; resolves with how many were attempted. */
   async runOnce(): Promise<number> {
     let attempted = 0;
     while (!this.stopping) {
-      const delivery = await this.deliveries.claimNext(this.clock.now(), this.options.leaseMs);
-      if (!delivery) break;
+      const claimed = await this.jobs.claim({ now: this.clock.now(), leaseMs: this.options.leaseMs, maxAttempts: this.options.maxAttempts });
+      if (!claimed) break;
       attempted += 1;
-      await this.process(delivery);
+      await this.process(claimed);
     }
     return attempted;
   }
 
-  private async process(delivery: WebhookDeliveryEntity): Promise<void> {
+  private async process(claimed: ClaimedDelivery): Promise<void> {
+    const { delivery } = claimed;
     const result = await this.processor.attempt(delivery);
     const now = this.clock.now();
-    if (result.kind === 'retry' && delivery.attempts < this.options.maxAttempts) {
+    if (result.kind === 'retry' && !claimed.lastAttempt) {
       const delay = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** (delivery.attempts - 1));
       await this.deliveries.retryLater(delivery.id, new Date(now.getTime() + delay), result.reason, result.detail);
+      await claimed.retry(delay);
       this.logger.warn(`delivery ${delivery.id} (${delivery.tag}) hit ${result.reason}; attempt ${delivery.attempts + 1} in ${Math.round(delay / 1000)} s`);
       return;
     }
@@ -106,6 +118,7 @@ export class DeliveryWorker {
         ? result.outcome
         : { status: 'failed' as const, reason: result.reason, detail: `gave up after ${delivery.attempts} attempts: ${result.detail}`, violations: null, version: null };
     await this.deliveries.finish(delivery.id, outcome, now);
+    await claimed.done();
     if (outcome.status === 'failed') {
       await this.processor.auditFailure(delivery, outcome, await this.processor.slugOf(delivery.pluginId));
       this.logger.warn(`delivery ${delivery.id} (${delivery.tag}) failed: ${outcome.reason}`);

@@ -45,6 +45,7 @@ export class Reconciler {
     if (!location) return [];
     const known = await this.deliveries.knownTags(plugin.id);
     const queued: string[] = [];
+    const stored: string[] = [];
     let releases;
     try {
       releases = await this.forgeReleases.recentReleases(location, RECENT_RELEASES);
@@ -55,7 +56,7 @@ export class Reconciler {
     for (const release of releases) {
       if (known.has(release.tag)) continue;
       if (await this.releases.findByVersionKey(plugin.id, versionKey(release.tag))) continue;
-      const stored = await this.deliveries.insertQueued(
+      const delivery = await this.deliveries.insertQueued(
         {
           pluginId: plugin.id,
           provider: location.forge.type,
@@ -69,9 +70,12 @@ export class Reconciler {
         },
         this.clock.now(),
       );
-      if (stored) queued.push(release.tag);
+      if (delivery) {
+        queued.push(release.tag);
+        stored.push(delivery.id);
+      }
     }
-    if (queued.length) this.worker.kick();
+    if (stored.length) await this.worker.enqueue(stored);
     return queued;
   }
 

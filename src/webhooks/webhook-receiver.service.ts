@@ -79,7 +79,7 @@ export class WebhookReceiverService {
       this.clock.now(),
     );
     if (!stored) return { status: 200, body: { status: 'duplicate', detail: 'this delivery was received before; it is processed once', id: null } };
-    this.worker.kick();
+    await this.worker.enqueue([stored.id]);
     return { status: 202, body: { status: 'queued', detail: `release ${event.tag} of "${plugin.slug}" is queued for ingest`, id: stored.id } };
   }
 

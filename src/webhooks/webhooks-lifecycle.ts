@@ -26,8 +26,8 @@ export class WebhooksLifecycle implements OnApplicationBootstrap, OnModuleDestro
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.worker.start();
     if (!this.worker.options.autoStart) return;
-    this.worker.start();
     await this.scheduleReconcile();
   }
 

@@ -1,4 +1,9 @@
 import { Module } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
 import { AuthModule } from '../auth/auth.module';
 import { CmsModule } from '../cms/cms.module';
 import { repositoryProvider } from '../database/repository-provider';
@@ -13,7 +18,10 @@ import { DeliveriesController } from './deliveries.controller';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveryProcessor } from './delivery-processor';
-import { DEFAULT_DELIVERY_WORKER_OPTIONS, DELIVERY_WORKER_OPTIONS, DeliveryWorker } from './delivery-worker';
+import { DEFAULT_DELIVERY_WORKER_OPTIONS, DELIVERY_WORKER_OPTIONS, DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker';
+import { DeliveryJobs } from './delivery-jobs';
+import { PgBossDeliveryJobs } from './pg-boss-delivery-jobs';
+import { TableDeliveryJobs } from './table-delivery-jobs';
 import { ForgeReleases } from './forge-releases';
 import { ManifestResolver } from './manifest-resolver';
 import { PluginAccess } from './plugin-access';
@@ -37,6 +45,14 @@ import { WebhooksLifecycle } from './webhooks-lifecycle';
     ForgeReleases,
     ManifestResolver,
     DeliveryProcessor,
+    {
+      provide: DeliveryJobs,
+      inject: [APP_CONFIG, DataSource, DeliveriesRepository, DELIVERY_WORKER_OPTIONS],
+      useFactory: (config: AppConfig, dataSource: DataSource, deliveries: DeliveriesRepository, options: DeliveryWorkerOptions) =>
+        config.databaseUrl
+          ? new PgBossDeliveryJobs((dataSource.driver as PostgresDriver).master as Pool, deliveries, options)
+          : new TableDeliveryJobs(deliveries),
+    },
     DeliveryWorker,
     WebhookReceiverService,
     WebhooksLifecycle,

@@ -1,0 +1,86 @@
+import PgBoss from 'pg-boss';
+import type { Pool } from 'pg';
+import { DeliveriesRepository } from './deliveries.repository';
+import { type ClaimedDelivery, type DeliveryClaimOptions, DeliveryJobs } from './delivery-jobs';
+
+const QUEUE = 'webhook-delivery';
+
+export interface PgBossDeliveryJobsOptions {
+  maxAttempts: number;
+  backoffBaseMs: number;
+  leaseMs: number;
+}
+
+/**
+ * PostgreSQL's queue: pg-boss (in its own `pgboss` schema, over the app's connection pool).
+ * One job a delivery; pg-boss owns claiming across instances (SKIP LOCKED), retries with
+ * exponential backoff, and expiry of a job whose instance died mid-attempt, which it retries.
+ * The worker still claims the delivery row for the attempt, so a duplicate job (the start-up
+ * sweep below, a replay) finds nothing to do.
+ */
+export class PgBossDeliveryJobs extends DeliveryJobs {
+  private readonly boss: PgBoss;
+
+  constructor(
+    pool: Pool,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly options: PgBossDeliveryJobsOptions,
+  ) {
+    super();
+    this.boss = new PgBoss({
+      db: { executeSql: (text: string, values: unknown[]) => pool.query(text, values) },
+      schedule: false,
+      supervise: true,
+      maintenanceIntervalSeconds: 120,
+    });
+    // pg-boss reports its own background failures (a maintenance run during a database restart) as events.
+    this.boss.on('error', () => undefined);
+  }
+
+  async start(): Promise<void> {
+    await this.boss.start();
+    if (!(await this.boss.getQueue(QUEUE))) {
+      const queue = {
+        name: QUEUE,
+        retryLimit: this.options.maxAttempts - 1,
+        retryDelay: Math.max(0, Math.round(this.options.backoffBaseMs / 1000)),
+        retryBackoff: true,
+        expireInSeconds: Math.ceil(this.options.leaseMs / 1000),
+      };
+      // Two instances starting at once both find no queue; the one that loses the race finds it made.
+      await this.boss.createQueue(QUEUE, queue).catch(async (error: unknown) => {
+        if (!(await this.boss.getQueue(QUEUE))) throw error;
+      });
+    }
+    // A delivery stored by an instance that stopped before it sent the job: queued again (the
+    // attempt's row claim makes a duplicate harmless).
+    await this.enqueue(await this.deliveries.unfinishedIds());
+  }
+
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+  }
+
+  async enqueue(deliveryIds: readonly string[]): Promise<void> {
+    for (const deliveryId of deliveryIds) await this.boss.send(QUEUE, { deliveryId });
+  }
+
+  async claim({ now, leaseMs }: DeliveryClaimOptions): Promise<ClaimedDelivery | null> {
+    for (;;) {
+      const [job] = await this.boss.fetch<{ deliveryId: string }>(QUEUE, { batchSize: 1, includeMetadata: true });
+      if (!job) return null;
+      const delivery = await this.deliveries.claimById(job.data.deliveryId, now, leaseMs);
+      if (!delivery) {
+        // Already attempted, finished, or not due: this job has nothing left to do.
+        await this.boss.complete(QUEUE, job.id);
+        continue;
+      }
+      return {
+        delivery,
+        lastAttempt: job.retryCount >= job.retryLimit,
+        done: () => this.boss.complete(QUEUE, job.id),
+        retry: () => this.boss.fail(QUEUE, job.id),
+      };
+    }
+  }
+}
