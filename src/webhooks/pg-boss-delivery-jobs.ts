@@ -4,6 +4,8 @@ import { DeliveriesRepository } from './deliveries.repository';
 import { type ClaimedDelivery, type DeliveryClaimOptions, DeliveryJobs } from './delivery-jobs';
 
 const QUEUE = 'webhook-delivery';
+/** pg_advisory_lock key for setting pg-boss up (any constant no other lock of this app uses). */
+const SETUP_LOCK = 7_460_211_903;
 
 export interface PgBossDeliveryJobsOptions {
   maxAttempts: number;
@@ -22,7 +24,7 @@ export class PgBossDeliveryJobs extends DeliveryJobs {
   private readonly boss: PgBoss;
 
   constructor(
-    pool: Pool,
+    private readonly pool: Pool,
     private readonly deliveries: DeliveriesRepository,
     private readonly options: PgBossDeliveryJobsOptions,
   ) {
@@ -38,19 +40,24 @@ export class PgBossDeliveryJobs extends DeliveryJobs {
   }
 
   async start(): Promise<void> {
-    await this.boss.start();
-    if (!(await this.boss.getQueue(QUEUE))) {
-      const queue = {
-        name: QUEUE,
-        retryLimit: this.options.maxAttempts - 1,
-        retryDelay: Math.max(0, Math.round(this.options.backoffBaseMs / 1000)),
-        retryBackoff: true,
-        expireInSeconds: Math.ceil(this.options.leaseMs / 1000),
-      };
-      // Two instances starting at once both find no queue; the one that loses the race finds it made.
-      await this.boss.createQueue(QUEUE, queue).catch(async (error: unknown) => {
-        if (!(await this.boss.getQueue(QUEUE))) throw error;
-      });
+    // Instances starting together on a fresh database would deadlock creating pg-boss's schema
+    // and queue partition: one at a time, under a session advisory lock.
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK]);
+      await this.boss.start();
+      if (!(await this.boss.getQueue(QUEUE))) {
+        await this.boss.createQueue(QUEUE, {
+          name: QUEUE,
+          retryLimit: this.options.maxAttempts - 1,
+          retryDelay: Math.max(0, Math.round(this.options.backoffBaseMs / 1000)),
+          retryBackoff: true,
+          expireInSeconds: Math.ceil(this.options.leaseMs / 1000),
+        });
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [SETUP_LOCK]).catch(() => undefined);
+      client.release();
     }
     // A delivery stored by an instance that stopped before it sent the job: queued again (the
     // attempt's row claim makes a duplicate harmless).
