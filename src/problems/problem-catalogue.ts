@@ -38,6 +38,7 @@ export const PROBLEM_CATALOGUE: Readonly<Record<string, ProblemTypeDescription>>
   'key-drain-pending': { title: 'Conflict', status: 409, description: 'A displaced signing key is still being drained: the releases it signed are being re-signed with the current key. Rotate again when the drain is done (`pending` says how many are left), or finish it now with `registry keys resign`.' },
   'no-matching-release': { title: 'Not Found', status: 404, description: 'Every release of the plugin was passed over: yanked, a prerelease (ask with prerelease=1), or excluding your runtime. `skipped` lists each one and why.' },
   'no-platform-asset': { title: 'Unprocessable Content', status: 422, description: 'The latest release has no asset for this platform and no universal one. `platforms` lists what it has, by platform key; ask with os and arch for one of them.' },
+  'pending-publisher-exists': { title: 'Conflict', status: 409, description: 'Another pending publisher already holds this slug or this repository: one pending claim per slug and per repository. Remove it (DELETE /api/auth/me/pending-publishers/<id>) or pick another slug.' },
   'token-limit-reached': { title: 'Conflict', status: 409, description: 'A user may hold at most 50 active publisher tokens. Revoke one you no longer use.' },
   gone: { title: 'Gone', status: 410, description: 'This is closed for good, such as the install wizard once an admin exists.' },
   'payload-too-large': { title: 'Payload Too Large', status: 413, description: 'The request body is over the limit that `detail` states.' },

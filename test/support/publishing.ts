@@ -25,6 +25,10 @@ export interface FakeForgeInstance {
   apiPath?: string;
   clientId?: string;
   clientSecret?: string;
+  /** Its CI OIDC issuer (trusted publishing). */
+  oidcIssuer?: string;
+  /** More instances for FORGES, after fakehub. */
+  extraForges?: Record<string, unknown>[];
 }
 
 export async function publishWorld(env: Record<string, string> = {}, instance: FakeForgeInstance = {}): Promise<PublishWorld> {
@@ -39,7 +43,9 @@ export async function publishWorld(env: Record<string, string> = {}, instance: F
         webUrl: forge.url,
         apiUrl: `${forge.url}${instance.apiPath ?? '/api/v3'}`,
         ...(instance.clientId ? { clientId: instance.clientId, clientSecret: instance.clientSecret } : {}),
+        ...(instance.oidcIssuer ? { oidcIssuer: instance.oidcIssuer } : {}),
       },
+      ...(instance.extraForges ?? []),
     ]),
     ...env,
   });
