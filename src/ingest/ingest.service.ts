@@ -83,6 +83,7 @@ export class IngestService {
       readmeHtml: readme.html,
       integrity,
       warnings: readme.warnings,
+      onClaim: request.onClaim,
     };
     const { plugin, claimed } = await this.recordResolvingRaces(request.target, prepared);
     return { slug: plugin.slug, version, claimed, warnings: readme.warnings };

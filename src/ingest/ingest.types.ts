@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { AuditActor } from '../audit/audit.service';
 import type { DeclaredAsset } from './asset-ingest';
 
@@ -35,7 +36,14 @@ export interface IngestRequest {
   actor: AuditActor;
   publisher: Publisher | null;
   target: IngestTarget;
+  /**
+   * Runs inside the recording transaction right after a claim creates the plugin (not when the
+   * claim lost a race and the release became an update), so what the claim consumes goes with it.
+   */
+  onClaim?: ClaimFollowUp;
 }
+
+export type ClaimFollowUp = (pluginId: string, manager: EntityManager) => Promise<void>;
 
 export interface IngestResult {
   slug: string;

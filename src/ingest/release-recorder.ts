@@ -12,7 +12,7 @@ import { readmeSearchText } from './readme/search-text';
 import { ResponseCache } from '../response-cache/response-cache';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { isPrerelease, versionSortKey } from '../plugins/versions';
-import type { IngestSource, IngestTarget, Publisher } from './ingest.types';
+import type { ClaimFollowUp, IngestSource, IngestTarget, Publisher } from './ingest.types';
 import { PublisherRights } from './publisher-rights';
 
 /** Everything the network steps produced, ready to be written in one transaction. */
@@ -33,6 +33,7 @@ export interface PreparedRelease {
   readmeHtml: Record<string, string>;
   integrity: StoredIntegrity;
   warnings: string[];
+  onClaim?: ClaimFollowUp;
 }
 
 /** Fields of the manifest that the catalogue shows, from the most recent ingest. */
@@ -137,6 +138,7 @@ export class ReleaseRecorder {
     const { repoUrl, repoIdentity, repoVerified, ownerId } = target.claim;
     const plugin = await this.plugins.insertClaimed({ slug: release.slug, name: release.manifest.name, repoUrl, repoIdentity, repoVerified }, ownerId, manager);
     await this.audit.record({ action: 'plugin.claim', actor: release.actor, slug: release.slug, details: { repoUrl, repoVerified, version: release.version } }, manager);
+    await release.onClaim?.(plugin.id, manager);
     return plugin;
   }
 

@@ -8,10 +8,11 @@ import { UsersModule } from '../users/users.module';
 import { PublishController } from './publish.controller';
 import { PublishService } from './publish.service';
 import { RepositoryAccessModule } from './repository-access.module';
+import { TrustedPublishingModule } from '../trusted-publishing/trusted-publishing.module';
 
 /** The CI push endpoint (token, scopes, claim rules) and yank; ingest itself is the IngestModule's. */
 @Module({
-  imports: [PluginsModule, ForgesModule, TokensModule, UsersModule, SettingsModule, IngestModule, RepositoryAccessModule],
+  imports: [PluginsModule, ForgesModule, TokensModule, UsersModule, SettingsModule, IngestModule, RepositoryAccessModule, TrustedPublishingModule],
   controllers: [PublishController],
   providers: [PublishService],
   exports: [RepositoryAccessModule],

@@ -10,13 +10,14 @@ import { IngestAudit } from '../ingest/ingest-audit';
 import { IngestService } from '../ingest/ingest.service';
 import { PluginClaims } from '../ingest/plugin-claims';
 import { PublisherRights } from '../ingest/publisher-rights';
-import type { IngestTarget } from '../ingest/ingest.types';
+import type { ClaimFollowUp, IngestTarget } from '../ingest/ingest.types';
 import { parseRepoUrl } from '../lib/forge';
 import { ScopeSet, type SlugOwnership } from '../lib/scopes/scopes';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { versionKey } from '../plugins/versions';
+import { PendingClaims, pendingClaimOf } from '../trusted-publishing/pending-claims';
 import type { PublishDto, PublishResultDto, YankDto, YankResultDto } from './dto/publish.dto';
 import { RepositoryAccess } from './repository-access';
 
@@ -42,6 +43,7 @@ export class PublishService {
     private readonly repositoryAccess: RepositoryAccess,
     private readonly rights: PublisherRights,
     private readonly claims: PluginClaims,
+    private readonly pendingClaims: PendingClaims,
     private readonly clock: Clock,
   ) {}
 
@@ -59,8 +61,14 @@ export class PublishService {
     const plugin = await this.plugins.findBySlug(slug);
     const ownership = await this.ownership(plugin, auth.user.id);
     return this.ingestAudit.audited('push', slug, actor, { version: body.version, operation: 'publish' }, async () => {
-      if (!ScopeSet.fromStrings(auth.token.scopes).permits('publish', slug, ownership)) throw forbidden(denial(slug, ownership));
-      const target = plugin ? { pluginId: plugin.id } : await this.claimTarget(auth, slug, body);
+      // A token minted from a pending publisher claims that one new slug (trusted publishing).
+      const pending = ownership === 'unclaimed' && pendingClaimOf(auth.token, slug) !== null;
+      if (!pending && !ScopeSet.fromStrings(auth.token.scopes).permits('publish', slug, ownership)) throw forbidden(denial(slug, ownership));
+      let target: IngestTarget;
+      let onClaim: ClaimFollowUp | undefined;
+      if (plugin) target = { pluginId: plugin.id };
+      else if (pending) ({ target, onClaim } = await this.pendingClaims.target(auth.token, slug, actor));
+      else target = await this.claimTarget(auth, slug, body);
       return this.ingest.ingest({
         slug,
         version: body.version,
@@ -72,6 +80,7 @@ export class PublishService {
         actor,
         publisher: { userId: auth.user.id, tokenId: auth.token.id },
         target,
+        onClaim,
       });
     });
   }

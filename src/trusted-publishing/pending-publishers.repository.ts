@@ -44,8 +44,8 @@ export class PendingPublishersRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** The entry naming this repository (by immutable id) on this instance, if any. */
+  /** The entry naming this repository (by immutable id) on this instance, with its user, if any. */
   forRepository(forge: string, repositoryId: string): Promise<PendingPublisherEntity | null> {
-    return this.repo().findOneBy({ forge, repositoryId });
+    return this.repo().findOne({ where: { forge, repositoryId }, relations: { user: true } });
   }
 }

@@ -34,11 +34,12 @@ export class TrustedPublishersRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** The configurations naming this repository (by immutable id) on this instance, with their plugin, oldest first. */
+  /** The configurations naming this repository (by immutable id) on this instance, with their plugin and creator, oldest first. */
   forRepository(forge: string, repositoryId: string): Promise<TrustedPublisherEntity[]> {
     return this.repo()
       .createQueryBuilder('t')
       .innerJoinAndSelect('t.plugin', 'p')
+      .innerJoinAndSelect('t.creator', 'u')
       .where('t.forge = :forge AND t.repository_id = :repositoryId', { forge, repositoryId })
       .orderBy('t.created_at', 'ASC')
       .addOrderBy('t.id', 'ASC')

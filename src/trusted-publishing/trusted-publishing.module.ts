@@ -12,6 +12,14 @@ import { PublisherIdentities } from './publisher-identity';
 import { TrustedPublishersController } from './trusted-publishers.controller';
 import { TrustedPublishersRepository } from './trusted-publishers.repository';
 import { TrustedPublishersService } from './trusted-publishers.service';
+import { TokensModule } from '../tokens/tokens.module';
+import { IdTokenVerifier } from './oidc/id-token-verifier';
+import { IssuerKeys } from './oidc/issuer-keys';
+import { PendingClaims } from './pending-claims';
+import { TokenExchangeController } from './token-exchange.controller';
+import { TokenExchangeService } from './token-exchange.service';
+import { TrustedGrants } from './trusted-grants';
+import { UsedOidcTokensRepository } from './used-oidc-tokens.repository';
 
 /**
  * Trusted publishing (issue 16): CI jobs publish with their forge's OIDC ID token instead of a
@@ -19,15 +27,21 @@ import { TrustedPublishersService } from './trusted-publishers.service';
  * job that will claim a slug not yet taken.
  */
 @Module({
-  imports: [AuthModule, PluginsModule, ForgesModule, IngestModule, RepositoryAccessModule],
-  controllers: [TrustedPublishersController, PendingPublishersController],
+  imports: [AuthModule, PluginsModule, ForgesModule, IngestModule, RepositoryAccessModule, TokensModule],
+  controllers: [TrustedPublishersController, PendingPublishersController, TokenExchangeController],
   providers: [
     repositoryProvider(TrustedPublishersRepository),
     repositoryProvider(PendingPublishersRepository),
+    repositoryProvider(UsedOidcTokensRepository),
     PublisherIdentities,
+    IssuerKeys,
+    IdTokenVerifier,
+    TrustedGrants,
+    TokenExchangeService,
+    PendingClaims,
     TrustedPublishersService,
     PendingPublishersService,
   ],
-  exports: [TrustedPublishersRepository, PendingPublishersRepository],
+  exports: [PendingClaims],
 })
 export class TrustedPublishingModule {}

@@ -48,6 +48,8 @@ export async function publishWorld(env: Record<string, string> = {}, instance: F
       ...(instance.extraForges ?? []),
     ]),
     ...env,
+    // Hosts given here are allowed besides the fake forge's.
+    FETCH_ALLOW_HOSTS: [`127.0.0.1:${port}`, env.FETCH_ALLOW_HOSTS].filter(Boolean).join(','),
   });
   const query = (sql: string, params: unknown[] = []) => app.database.dataSource.query(sql, params);
   const tokenOf = async ({ user, jwt }: { user: { id: string }; jwt: string }, scopes: string[]) => {

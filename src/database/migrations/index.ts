@@ -14,6 +14,7 @@ import { CatalogueIndexes1795429583227 } from './1795429583227-CatalogueIndexes'
 import { Webhooks1795429679803 } from './1795429679803-Webhooks';
 import { RegistryIdentity1795429990305 } from './1795429990305-RegistryIdentity';
 import { TrustedPublishing1795431263162 } from './1795431263162-TrustedPublishing';
+import { TrustedTokens1795431465974 } from './1795431465974-TrustedTokens';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -32,4 +33,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Webhooks1795429679803,
   RegistryIdentity1795429990305,
   TrustedPublishing1795431263162,
+  TrustedTokens1795431465974,
 ];
