@@ -35,7 +35,6 @@ export async function publishWorld(env: Record<string, string> = {}, instance: F
   const forge = await new FakeForge().start();
   const port = new URL(forge.url).port;
   const app = await startTestApp({
-    FETCH_ALLOW_HOSTS: `127.0.0.1:${port}`,
     FORGES: JSON.stringify([
       {
         name: 'fakehub',
