@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { AuditActor } from '../audit/audit.service';
+import type { PublishedBy } from '../plugins/entities/release.entity';
 import type { DeclaredAsset } from './asset-ingest';
 
 /** Where a release came from. */
@@ -41,6 +42,8 @@ export interface IngestRequest {
    * claim lost a race and the release became an update), so what the claim consumes goes with it.
    */
   onClaim?: ClaimFollowUp;
+  /** Shown on the release; by default a push is `token` and anything else `webhook`. */
+  publishedBy?: PublishedBy;
 }
 
 export type ClaimFollowUp = (pluginId: string, manager: EntityManager) => Promise<void>;

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock';
 import { DomainError } from '../common/errors/domain-error';
 import type { Manifest } from '../lib/manifest';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
-import type { StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
+import type { PublishedBy, StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
 import { readmeSearchText } from './readme/search-text';
@@ -34,6 +34,7 @@ export interface PreparedRelease {
   integrity: StoredIntegrity;
   warnings: string[];
   onClaim?: ClaimFollowUp;
+  publishedBy: PublishedBy;
 }
 
 /** Fields of the manifest that the catalogue shows, from the most recent ingest. */
@@ -100,6 +101,7 @@ export class ReleaseRecorder {
           manifestCanonical: release.manifestCanonical,
           manifestSha256: release.manifestSha256,
           source: release.source,
+          publishedBy: release.publishedBy,
         },
         manager,
       );
@@ -125,6 +127,7 @@ export class ReleaseRecorder {
             source: release.source,
             assets: release.assets.length,
             kid: release.integrity.kid,
+            publishedBy: release.publishedBy,
             ...(release.warnings.length ? { warnings: release.warnings } : {}),
           },
         },

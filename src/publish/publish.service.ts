@@ -14,6 +14,7 @@ import type { ClaimFollowUp, IngestTarget } from '../ingest/ingest.types';
 import { parseRepoUrl } from '../lib/forge';
 import { ScopeSet, type SlugOwnership } from '../lib/scopes/scopes';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
+import type { PublishedBy } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { versionKey } from '../plugins/versions';
@@ -27,6 +28,13 @@ function denial(slug: string, ownership: SlugOwnership): string {
   if (ownership === 'other') return `"${slug}" belongs to someone else`;
   if (ownership === 'unclaimed') return `claiming the new slug "${slug}" needs a publish:* token`;
   return `this token's scopes do not permit publishing "${slug}"`;
+}
+
+/** What the release says about who published it: the CI job a trusted token was minted for, or a token. */
+function publishedBy(auth: TokenAuth): PublishedBy {
+  const trusted = auth.token.trusted;
+  if (!trusted) return { kind: 'token' };
+  return { kind: 'trusted', forge: trusted.forge, repository: trusted.repository, workflow: trusted.workflow, ref: trusted.ref };
 }
 
 /** CI pushes and yanks with a publisher token: scopes, ownership and the claim rules. */
@@ -81,6 +89,7 @@ export class PublishService {
         publisher: { userId: auth.user.id, tokenId: auth.token.id },
         target,
         onClaim,
+        publishedBy: publishedBy(auth),
       });
     });
   }

@@ -86,6 +86,20 @@ describe('trusted publishing (OIDC)', () => {
 
     const pushed = await w.push(res.body.token, 'tool', body('tool', '1.1.0')).expect(201);
     expect(pushed.body).toMatchObject({ slug: 'tool', version: '1.1.0', claimed: false });
+
+    // The release and its audit entry say it came from the repository's CI; a token push says token.
+    const trusted = { kind: 'trusted', forge: 'fakehub', repository: 'acme/tool', workflow: '.github/workflows/release.yml', ref: 'refs/tags/v1.0.0' };
+    expect((await request(w.app.url).get('/api/plugins/tool/releases/1.1.0').expect(200)).body.publishedBy).toEqual(trusted);
+    expect((await request(w.app.url).get('/api/plugins/tool/releases/1.0.0').expect(200)).body.publishedBy).toEqual({ kind: 'token' });
+    const detail = await request(w.app.url).get('/api/plugins/tool').expect(200);
+    expect(detail.body.releases.map((r: { version: string; publishedBy: unknown }) => [r.version, r.publishedBy])).toEqual([
+      ['1.1.0', trusted],
+      ['1.0.0', { kind: 'token' }],
+    ]);
+    const [audit] = await sql(`SELECT details, actor_token_id FROM audit_entry WHERE action = 'plugin.publish' AND slug = 'tool' AND details->>'version' = '1.1.0'`);
+    expect(audit.details.publishedBy).toEqual(trusted);
+    const [{ id: tokenId }] = await sql(`SELECT id FROM publisher_token WHERE prefix = $1`, [res.body.token.slice(0, 12)]);
+    expect(audit.actor_token_id).toBe(tokenId);
   });
 
   it('verifies ES256 tokens too', async () => {
