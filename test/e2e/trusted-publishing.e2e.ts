@@ -11,6 +11,7 @@ describe('trusted publishing (OIDC)', () => {
   let issuer: FakeOidcIssuer;
   let otherIssuer: FakeOidcIssuer;
   let jwksElsewhere: FakeOidcIssuer;
+  let gitlabIssuer: FakeOidcIssuer;
   let w: PublishWorld;
   let alice: { token: string; userId: string; jwt: string };
   let bob: { token: string; userId: string; jwt: string };
@@ -48,9 +49,17 @@ describe('trusted publishing (OIDC)', () => {
     // The other issuer's discovery is allow-listed, but it sends us to a key set on a loopback port that is not.
     jwksElsewhere = await new FakeOidcIssuer().start();
     otherIssuer.jwksUri = `${jwksElsewhere.url}/jwks`;
+    gitlabIssuer = await new FakeOidcIssuer().start();
+    await gitlabIssuer.newKey('ES256');
     w = await publishWorld(
-      { FETCH_ALLOW_HOSTS: `127.0.0.1:${issuer.port},127.0.0.1:${otherIssuer.port}` },
-      { oidcIssuer: issuer.url, extraForges: [{ name: 'corp', type: 'gitlab', webUrl: 'https://git.corp.example', apiUrl: 'https://git.corp.example/api/v4', oidcIssuer: otherIssuer.url }] },
+      { FETCH_ALLOW_HOSTS: `127.0.0.1:${issuer.port},127.0.0.1:${otherIssuer.port},127.0.0.1:${gitlabIssuer.port}` },
+      {
+        oidcIssuer: issuer.url,
+        extraForges: [
+          { name: 'corp', type: 'gitlab', webUrl: 'https://git.corp.example', apiUrl: 'https://git.corp.example/api/v4', oidcIssuer: otherIssuer.url },
+          { name: 'labby', type: 'gitlab', webUrl: 'https://lab.example', apiUrl: 'https://lab.example/api/v4', oidcIssuer: gitlabIssuer.url },
+        ],
+      },
     );
     audience = w.app.config.baseUrl;
     const clock = w.app.app.get(Clock);
@@ -70,7 +79,7 @@ describe('trusted publishing (OIDC)', () => {
   });
   afterAll(async () => {
     await w?.close();
-    await Promise.all([issuer?.stop(), otherIssuer?.stop(), jwksElsewhere?.stop()]);
+    await Promise.all([issuer?.stop(), otherIssuer?.stop(), jwksElsewhere?.stop(), gitlabIssuer?.stop()]);
   });
 
   it('exchanges a matching ID token for a 15-minute publisher token for that plugin only, which publishes it', async () => {
@@ -221,6 +230,35 @@ describe('trusted publishing (OIDC)', () => {
     await exchange(await token()).expect(403);
   });
 
+  it('maps GitLab CI claims (project id and path, CI config path, ref and ref_type) on a GitLab instance', async () => {
+    await session(bob.jwt)
+      .post('/api/auth/me/pending-publishers', { slug: 'lab-plugin', forge: 'labby', repository: 'group/sub/proj', repositoryId: '77', workflow: '.gitlab-ci.yml', ref: 'refs/tags/v*', environment: 'production' })
+      .expect(201);
+    const now = Math.floor(Date.now() / 1000);
+    const gitlab = (fields: Record<string, unknown> = {}) => ({
+      iss: gitlabIssuer.url,
+      aud: audience,
+      sub: 'project_path:group/sub/proj:ref_type:tag:ref:v1.0.0',
+      jti: `lab-${Math.random()}`,
+      iat: now,
+      nbf: now,
+      exp: now + 300,
+      project_id: '77',
+      project_path: 'group/sub/proj',
+      ci_config_ref_uri: 'lab.example/group/sub/proj//.gitlab-ci.yml@refs/tags/v1.0.0',
+      ref: 'v1.0.0',
+      ref_type: 'tag',
+      environment: 'production',
+      ...fields,
+    });
+    const res = await exchange(await gitlabIssuer.sign(gitlab())).expect(201);
+    expect(res.body.scopes).toEqual(['publish:lab-plugin']);
+    await exchange(await gitlabIssuer.sign(gitlab({ ref: 'main', ref_type: 'branch' }))).expect(403);
+    await exchange(await gitlabIssuer.sign(gitlab({ project_id: '78' }))).expect(403);
+    // A GitHub-shaped token from the GitLab issuer names no project.
+    await exchange(await gitlabIssuer.sign({ ...claims(), iss: gitlabIssuer.url })).expect(401);
+  });
+
   describe('pending publishers', () => {
     const bobClaims = (fields: Record<string, unknown> = {}) =>
       claims({ repository: 'bob/fresh', repository_id: '3003', job_workflow_ref: 'bob/fresh/.github/workflows/release.yml@refs/tags/v1.0.0', ...fields });
@@ -261,6 +299,14 @@ describe('trusted publishing (OIDC)', () => {
       expect(later.body.scopes).toEqual(['publish:fresh-plugin']);
       const [row] = await sql(`SELECT trusted FROM publisher_token WHERE prefix = $1`, [later.body.token.slice(0, 12)]);
       expect(row.trusted.pending).toBeNull();
+    });
+
+    it('is not used once its slug was taken by someone else', async () => {
+      await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'taken-later', forge: 'fakehub', repository: 'bob/tl', repositoryId: '6006' }).expect(201);
+      await w.push(alice.token, 'taken-later', { ...body('taken-later', '1.0.0', 'alice/tl'), repoUrl: `${w.forge.url}/alice/tl` }).expect(201);
+      const before = await sideEffects();
+      await exchange(await issuer.sign(claims({ repository: 'bob/tl', repository_id: '6006' }))).expect(403);
+      expect(await sideEffects()).toEqual(before);
     });
 
     it('refuses the claim at use when the repository was claimed by another slug meanwhile (409), leaving the entry', async () => {
