@@ -17,8 +17,4 @@ export class UsedOidcTokensRepository {
     );
     return rows.length === 1;
   }
-
-  count(): Promise<number> {
-    return this.dataSource.getRepository(UsedOidcTokenEntity).count();
-  }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWSHeaderParameters, type FlattenedJWSInput, type KeyLike } from 'jose';
 import { Clock } from '../../common/clock';
+import { DomainError } from '../../common/errors/domain-error';
 import { AssetFetchError, fetchText } from '../../ingest/fetch';
 import { FetchPolicy } from '../../ingest/fetch-policy';
 import { invalidIdToken, issuerUnreachable } from './oidc-error';
@@ -38,7 +39,8 @@ export class IssuerKeys {
   async key(issuer: string, header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<KeyLike> {
     const nowMs = this.clock.nowMs();
     let cached = this.cache.get(issuer);
-    if (!cached || nowMs - cached.fetchedAtMs >= KEY_SET_TTL_MS) cached = await this.load(issuer);
+    if (!cached) cached = await this.load(issuer);
+    else if (nowMs - cached.fetchedAtMs >= KEY_SET_TTL_MS) cached = await this.load(issuer).catch((error) => this.staleOnOutage(error, cached!));
     try {
       return await cached.resolve(header, token);
     } catch (error) {
@@ -50,6 +52,15 @@ export class IssuerKeys {
     } catch (error) {
       throw this.keyError(error);
     }
+  }
+
+  /**
+   * An issuer that cannot be reached for a while keeps its last key set (its tokens are signed
+   * with keys it published); one whose documents now fail the policy or the format does not.
+   */
+  private staleOnOutage(error: unknown, stale: CachedKeys): CachedKeys {
+    if (error instanceof DomainError && error.kind === 'upstream-failed') return stale;
+    throw error;
   }
 
   private keyError(error: unknown): Error {
