@@ -14,6 +14,7 @@ import { IntegrityModule } from './integrity/integrity.module';
 import { KindsModule } from './kinds/kinds.module';
 import { PluginsModule } from './plugins/plugins.module';
 import { PublishModule } from './publish/publish.module';
+import { TrustedPublishingModule } from './trusted-publishing/trusted-publishing.module';
 import { HomeModule } from './home/home.module';
 import { ProblemsModule } from './problems/problems.module';
 import { ProviderStatsModule } from './provider-stats/provider-stats.module';
@@ -45,6 +46,7 @@ export class AppModule {
         KindsModule,
         PluginsModule,
         PublishModule,
+        TrustedPublishingModule,
         WebhooksModule,
         SubmitModule,
         AdminModule,

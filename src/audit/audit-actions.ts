@@ -19,6 +19,8 @@ export const AUDIT_ACTIONS = [
   'release.delete',
   'token.create',
   'token.revoke',
+  'trusted_publisher.add',
+  'trusted_publisher.remove',
   'kind.create',
   'kind.update',
   'kind.delete',

@@ -516,6 +516,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/{slug}/trusted-publishers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TrustedPublishersController_list"];
+        put?: never;
+        post: operations["TrustedPublishersController_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{slug}/trusted-publishers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["TrustedPublishersController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me/pending-publishers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["PendingPublishersController_list"];
+        put?: never;
+        post: operations["PendingPublishersController_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me/pending-publishers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["PendingPublishersController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/publish/oidc/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["TokenExchangeController_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/release": {
         parameters: {
             query?: never;
@@ -1236,6 +1316,21 @@ export interface components {
             /** @description Unsigned copy of the signed list; trust only the signed payload */
             assets: components["schemas"]["IntegrityAssetDto"][];
         };
+        PublishedByDto: {
+            /**
+             * @description trusted: a CI job proven by its OIDC ID token (trusted publishing); token: a publisher token; webhook: a release webhook
+             * @enum {string}
+             */
+            kind: "trusted" | "token" | "webhook";
+            /** @description trusted only: the forge instance */
+            forge?: string;
+            /** @description trusted only: the repository whose CI published it */
+            repository?: string;
+            /** @description trusted only: the workflow file or CI config path */
+            workflow?: string | null;
+            /** @description trusted only: the git ref the CI job ran for */
+            ref?: string | null;
+        };
         ReleaseDto: {
             slug: string;
             version: string;
@@ -1244,6 +1339,7 @@ export interface components {
             integrity?: components["schemas"]["ReleaseIntegrityDto"];
             /** @description Yanked releases leave `latest` and the default list but stay fetchable by version */
             yanked: boolean;
+            publishedBy: components["schemas"]["PublishedByDto"];
             yankReason: string | null;
             prerelease: boolean;
             minRuntimeVersion: string | null;
@@ -1328,6 +1424,7 @@ export interface components {
             prerelease: boolean;
             yanked: boolean;
             yankReason: string | null;
+            publishedBy: components["schemas"]["PublishedByDto"];
             minRuntimeVersion: string | null;
             downloads: number;
             /** @description Epoch ms */
@@ -1469,6 +1566,129 @@ export interface components {
             version: string;
             yanked: boolean;
         };
+        TrustedPublisherDto: {
+            /** Format: uuid */
+            id: string;
+            forge: string;
+            repository: string;
+            repositoryId: string;
+            /** @description The repository's web URL on the instance */
+            repoUrl: string;
+            workflow: string | null;
+            ref: string | null;
+            environment: string | null;
+            /** @description Epoch ms */
+            createdAt: number;
+            allowYank: boolean;
+        };
+        TrustedPublisherListDto: {
+            trustedPublishers: components["schemas"]["TrustedPublisherDto"][];
+        };
+        CreateTrustedPublisherDto: {
+            /**
+             * @description A forge instance of FORGES that has an oidcIssuer
+             * @example github
+             */
+            forge: string;
+            /**
+             * @description The repository path on the instance (owner/repo, or group/sub/project on GitLab)
+             * @example acme/tool
+             */
+            repository: string;
+            /**
+             * @description The forge's immutable repository id. When absent it is read from the forge's API now; it keeps a re-created repository of the same path out
+             * @example 123456789
+             */
+            repositoryId?: string;
+            /**
+             * @description Only this workflow file (GitHub, Gitea, Forgejo) or CI config path (GitLab), relative to the repository
+             * @example .github/workflows/release.yml
+             */
+            workflow?: string | null;
+            /**
+             * @description Only git refs matching this pattern (`*` matches any run of characters)
+             * @example refs/tags/v*
+             */
+            ref?: string | null;
+            /**
+             * @description Only jobs running in this deployment environment
+             * @example release
+             */
+            environment?: string | null;
+            /** @description Tokens minted from it may also yank releases (yank:<slug>); false by default */
+            allowYank?: boolean;
+        };
+        PendingPublisherDto: {
+            /** Format: uuid */
+            id: string;
+            forge: string;
+            repository: string;
+            repositoryId: string;
+            /** @description The repository's web URL on the instance */
+            repoUrl: string;
+            workflow: string | null;
+            ref: string | null;
+            environment: string | null;
+            /** @description Epoch ms */
+            createdAt: number;
+            slug: string;
+        };
+        PendingPublisherListDto: {
+            pendingPublishers: components["schemas"]["PendingPublisherDto"][];
+        };
+        CreatePendingPublisherDto: {
+            /**
+             * @description A forge instance of FORGES that has an oidcIssuer
+             * @example github
+             */
+            forge: string;
+            /**
+             * @description The repository path on the instance (owner/repo, or group/sub/project on GitLab)
+             * @example acme/tool
+             */
+            repository: string;
+            /**
+             * @description The forge's immutable repository id. When absent it is read from the forge's API now; it keeps a re-created repository of the same path out
+             * @example 123456789
+             */
+            repositoryId?: string;
+            /**
+             * @description Only this workflow file (GitHub, Gitea, Forgejo) or CI config path (GitLab), relative to the repository
+             * @example .github/workflows/release.yml
+             */
+            workflow?: string | null;
+            /**
+             * @description Only git refs matching this pattern (`*` matches any run of characters)
+             * @example refs/tags/v*
+             */
+            ref?: string | null;
+            /**
+             * @description Only jobs running in this deployment environment
+             * @example release
+             */
+            environment?: string | null;
+            /**
+             * @description The slug to claim at the first matching push; it must not exist yet
+             * @example my-plugin
+             */
+            slug: string;
+        };
+        OidcTokenRequestDto: {
+            /** @description The CI job's OIDC ID token (a JWT) whose audience is this registry */
+            token: string;
+        };
+        OidcTokenResultDto: {
+            /** @description A publisher token (prt_...) for the matching plugins only; only its hash is stored */
+            token: string;
+            /** @description Epoch ms: 15 minutes after the exchange */
+            expiresAt: number;
+            /**
+             * @example [
+             *       "publish:my-plugin"
+             *     ]
+             */
+            scopes: string[];
+        };
         WebhookReceiptDto: {
             /** @enum {string} */
             status: "queued" | "duplicate" | "ignored";
@@ -1555,7 +1775,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
+            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
             actor: components["schemas"]["AuditActorDto"];
             slug: string | null;
             ip: string | null;
@@ -3372,6 +3592,375 @@ export interface operations {
             };
         };
     };
+    TrustedPublishersController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustedPublisherListDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an owner of the plugin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    TrustedPublishersController_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTrustedPublisherDto"];
+            };
+        };
+        responses: {
+            /** @description CI jobs matching it can now exchange their OIDC ID token for a short-lived publisher token */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustedPublisherDto"];
+                };
+            };
+            /** @description Unknown forge instance (or one without oidcIssuer), bad repository path or pattern */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an owner of the plugin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The plugin has 20 trusted publishers already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description repositoryId was not given and the forge could not be asked for it */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    TrustedPublishersController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; tokens minted from it earlier still run out within 15 minutes */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an owner of the plugin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    PendingPublishersController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingPublisherListDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    PendingPublishersController_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePendingPublisherDto"];
+            };
+        };
+        responses: {
+            /** @description The first matching OIDC push claims the slug for you and turns this into its trusted publisher */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingPublisherDto"];
+                };
+            };
+            /** @description Unknown forge instance (or one without oidcIssuer), bad slug, repository path or pattern */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Claiming a repository on a sign-in instance needs proof that you administer it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The slug exists, the repository anchors another slug, or another pending publisher holds either */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description repositoryId was not given and the forge could not be asked for it */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    PendingPublishersController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such pending publisher of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    TokenExchangeController_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OidcTokenRequestDto"];
+            };
+        };
+        responses: {
+            /** @description A 15-minute publisher token for the plugins whose trusted publishers match the CI job */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcTokenResultDto"];
+                };
+            };
+            /** @description The ID token does not verify: unknown issuer, signature, algorithm, audience, expiry, or a jti used before */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The ID token is valid but no trusted or pending publisher matches its repository, workflow, ref and environment */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The issuer's discovery document or key set could not be read (try again) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     WebhooksController_release: {
         parameters: {
             query?: never;
@@ -3825,7 +4414,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
+                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
                 slug?: string;
                 /** @description The acting user id */
                 actor?: string;

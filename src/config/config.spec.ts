@@ -120,4 +120,28 @@ describe('loadConfig', () => {
       { name: 'corp', type: 'gitlab', webUrl: 'https://git.corp/gitlab', apiUrl: 'https://git.corp/gitlab/api/v4', clientId: 'a', clientSecret: 'b' },
     ]);
   });
+
+  it('defaults the OIDC issuers of github.com and gitlab.com, takes one per instance, and refuses a shared or bad one', () => {
+    expect(loadConfig({}).forges.map((f) => f.oidcIssuer)).toEqual(['https://token.actions.githubusercontent.com', 'https://gitlab.com', undefined]);
+    const config = loadConfig({
+      BASE_URL: 'https://registry.example',
+      FORGES: JSON.stringify([
+        { name: 'github', type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com', oidcIssuer: null },
+        { name: 'corp', type: 'gitlab', webUrl: 'https://git.corp', apiUrl: 'https://git.corp/api/v4', oidcIssuer: 'https://git.corp/' },
+      ]),
+    });
+    expect(config.forges.map((f) => f.oidcIssuer)).toEqual([undefined, 'https://git.corp']);
+    expect(config.oidcAudience).toBe('https://registry.example');
+    expect(loadConfig({ OIDC_AUDIENCE: 'registry' }).oidcAudience).toBe('registry');
+    const bad = () =>
+      loadConfig({
+        FORGES: JSON.stringify([
+          { name: 'a', type: 'gitlab', webUrl: 'https://a', apiUrl: 'https://a/api/v4', oidcIssuer: 'https://same' },
+          { name: 'b', type: 'gitlab', webUrl: 'https://b', apiUrl: 'https://b/api/v4', oidcIssuer: 'https://same' },
+          { name: 'c', type: 'gitlab', webUrl: 'https://c', apiUrl: 'https://c/api/v4', oidcIssuer: 'ftp://x' },
+        ]),
+      });
+    expect(bad).toThrow(/used by two instances/);
+    expect(bad).toThrow(/oidcIssuer must be an http\(s\) URL/);
+  });
 });

@@ -31,6 +31,7 @@ export const CONFIG_VARIABLES = [
   'MIGRATE_ON_START',
   'EMBEDDED_ANALYZE_INTERVAL_MS',
   'RESPONSE_CACHE_TTL_S',
+  'OIDC_AUDIENCE',
 ] as const;
 
 function blank(value: string | undefined): value is undefined {
@@ -195,6 +196,13 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     if (!/^\d+$/.test(env.RESPONSE_CACHE_TTL_S!.trim()) || responseCacheTtlSeconds > 3600) bad('RESPONSE_CACHE_TTL_S', 'must be an integer number of seconds from 0 (off) to 3600');
   }
 
+  // The `aud` a CI OIDC ID token must carry to be exchanged here; BASE_URL unless set.
+  let oidcAudience: string | null = null;
+  if (!blank(env.OIDC_AUDIENCE)) {
+    oidcAudience = env.OIDC_AUDIENCE!.trim();
+    if (oidcAudience.length > 255) bad('OIDC_AUDIENCE', 'must be at most 255 characters');
+  }
+
   if (problems.length) throw new ConfigError(problems);
 
   if (!sessionSecret) {
@@ -228,6 +236,7 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     migrateOnStart,
     embeddedAnalyzeIntervalMs,
     responseCacheTtlSeconds,
+    oidcAudience: oidcAudience ?? baseUrl,
   });
 }
 

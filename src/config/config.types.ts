@@ -31,4 +31,6 @@ export interface AppConfig {
   readonly embeddedAnalyzeIntervalMs: number;
   /** How long a catalogue response may be served from the response cache; 0 turns the cache off. */
   readonly responseCacheTtlSeconds: number;
+  /** The audience (`aud`) a CI OIDC ID token must name for trusted publishing; BASE_URL by default. */
+  readonly oidcAudience: string;
 }

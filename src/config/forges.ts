@@ -1,8 +1,14 @@
 import { FORGE_TYPES, type ForgeInstanceConfig, type ForgeType } from '../lib/forge/types';
 
+/** The CI OIDC issuers of the public instances; a self-hosted instance names its own. */
+export const DEFAULT_OIDC_ISSUERS: Readonly<Record<string, string>> = {
+  'https://github.com': 'https://token.actions.githubusercontent.com',
+  'https://gitlab.com': 'https://gitlab.com',
+};
+
 export const DEFAULT_FORGES: readonly ForgeInstanceConfig[] = [
-  { name: 'github', type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com' },
-  { name: 'gitlab', type: 'gitlab', webUrl: 'https://gitlab.com', apiUrl: 'https://gitlab.com/api/v4' },
+  { name: 'github', type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com', oidcIssuer: DEFAULT_OIDC_ISSUERS['https://github.com'] },
+  { name: 'gitlab', type: 'gitlab', webUrl: 'https://gitlab.com', apiUrl: 'https://gitlab.com/api/v4', oidcIssuer: DEFAULT_OIDC_ISSUERS['https://gitlab.com'] },
   { name: 'codeberg', type: 'gitea', webUrl: 'https://codeberg.org', apiUrl: 'https://codeberg.org/api/v1' },
 ];
 
@@ -31,6 +37,7 @@ export function parseForges(raw: string): { forges: ForgeInstanceConfig[] } | { 
   const errors: string[] = [];
   const forges: ForgeInstanceConfig[] = [];
   const names = new Set<string>();
+  const issuers = new Set<string>();
   parsed.forEach((item: Record<string, unknown>, index) => {
     const at = `[${index}]`;
     if (typeof item !== 'object' || item === null) {
@@ -53,6 +60,11 @@ export function parseForges(raw: string): { forges: ForgeInstanceConfig[] } | { 
     for (const key of ['clientId', 'clientSecret', 'token'] as const) {
       if (item[key] !== undefined && typeof item[key] !== 'string') errors.push(`${at}.${key} must be a string`);
     }
+    // null turns trusted publishing off for an instance whose issuer would otherwise default.
+    const oidcIssuer = item.oidcIssuer === undefined ? (webUrl ? DEFAULT_OIDC_ISSUERS[webUrl] : undefined) : item.oidcIssuer === null ? undefined : httpUrl(item.oidcIssuer);
+    if (item.oidcIssuer !== undefined && item.oidcIssuer !== null && !oidcIssuer) errors.push(`${at}.oidcIssuer must be an http(s) URL or null`);
+    if (oidcIssuer && issuers.has(oidcIssuer)) errors.push(`${at}.oidcIssuer "${oidcIssuer}" is used by two instances`);
+    if (oidcIssuer) issuers.add(oidcIssuer);
     if ((item.clientId === undefined) !== (item.clientSecret === undefined)) {
       errors.push(`${at} needs both clientId and clientSecret, or neither`);
     }
@@ -66,6 +78,7 @@ export function parseForges(raw: string): { forges: ForgeInstanceConfig[] } | { 
           ...(typeof item.clientId === 'string' ? { clientId: item.clientId } : {}),
           ...(typeof item.clientSecret === 'string' ? { clientSecret: item.clientSecret } : {}),
           ...(typeof item.token === 'string' ? { token: item.token } : {}),
+          ...(oidcIssuer ? { oidcIssuer } : {}),
         }),
       );
     }

@@ -21,6 +21,9 @@ import { UserEntity } from '../users/entities/user.entity';
 import { RegistryIdentityEntity } from '../response-cache/entities/registry-identity.entity';
 import { PluginWebhookEntity } from '../webhooks/entities/plugin-webhook.entity';
 import { WebhookDeliveryEntity } from '../webhooks/entities/webhook-delivery.entity';
+import { PendingPublisherEntity } from '../trusted-publishing/entities/pending-publisher.entity';
+import { TrustedPublisherEntity } from '../trusted-publishing/entities/trusted-publisher.entity';
+import { UsedOidcTokenEntity } from '../trusted-publishing/entities/used-oidc-token.entity';
 
 /** Every entity, listed explicitly so the compiled server and the TS tests load the same set. */
 export const ENTITIES = [
@@ -47,4 +50,7 @@ export const ENTITIES = [
   RegistryIdentityEntity,
   PluginWebhookEntity,
   WebhookDeliveryEntity,
+  TrustedPublisherEntity,
+  PendingPublisherEntity,
+  UsedOidcTokenEntity,
 ];

@@ -29,6 +29,34 @@ export function timeAt(document: unknown, key: string): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
+/**
+ * Who a CI job is, read from the verified claims of its OIDC ID token (trusted publishing).
+ * `workflow` is the workflow file or CI config path, relative to the repository when it lives
+ * there, else prefixed with where it lives; `ref` is a full git ref (`refs/tags/v1.0.0`).
+ */
+export interface CiIdentity {
+  repositoryId: string;
+  repository: string;
+  workflow: string | null;
+  ref: string | null;
+  environment: string | null;
+}
+
+/** A claim as a non-empty string; numeric ids become their decimal text. */
+export function claimText(claims: Readonly<Record<string, unknown>>, key: string): string | null {
+  const value = claims[key];
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** `where@ref` → `where`, with the repository's own prefix (`<repository><separator>`) removed. */
+export function workflowPath(reference: string | null, ownPrefix: string): string | null {
+  if (!reference) return null;
+  const at = reference.lastIndexOf('@');
+  const path = at > 0 ? reference.slice(0, at) : reference;
+  return path.toLowerCase().startsWith(ownPrefix.toLowerCase()) ? path.slice(ownPrefix.length) : path;
+}
+
 /** Where a forge sends a user to sign in, and where the registry reads who signed in. */
 export interface OAuthEndpoints {
   authorizationURL: string;
@@ -83,6 +111,10 @@ export interface ForgeAdapter {
   canAdminister(repositoryDocument: unknown): boolean;
   /** Stars, forks, watchers, last push and homepage from the repository record. */
   providerStats(repositoryDocument: unknown): ProviderStats;
+  /** The immutable repository id in the repository record (it survives renames; a re-created repository gets a new one). */
+  repositoryId(repositoryDocument: unknown): string | null;
+  /** The CI job's identity in a verified OIDC ID token's claims; null when they lack the repository. */
+  ciIdentity(claims: Readonly<Record<string, unknown>>): CiIdentity | null;
 
   /** This forge's event name and delivery id when the headers are its webhook's, else null. */
   webhookEnvelope(headers: WebhookHeaders): WebhookEnvelope | null;

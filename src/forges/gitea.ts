@@ -1,6 +1,6 @@
 import type { ForgeAdapter } from './forge-adapter';
 import { numberAt, objectAt, textAt, timeAt } from './forge-adapter';
-import { githubStyleEvent, githubStyleRelease } from './github';
+import { githubStyleCiIdentity, githubStyleEvent, githubStyleRelease, repositoryIdOf } from './github';
 import { text } from './payload';
 import { header, hmacMatches } from './webhook-signature';
 
@@ -41,6 +41,9 @@ const giteaFamily = {
     lastPushAt: timeAt(document, 'updated_at'),
     homepage: textAt(document, 'website'),
   }),
+  repositoryId: repositoryIdOf,
+  // Gitea and Forgejo Actions issue ID tokens with GitHub's claim names.
+  ciIdentity: githubStyleCiIdentity,
   webhookRepositoryUrl: (payload) => text(payload, 'repository', 'html_url'),
   parseWebhook: (event, payload) => githubStyleEvent(event, payload, ['published', 'updated']),
   releaseByTagApiUrl: (apiRoot, rawRepoPath, tag) => `${repoApi(apiRoot, rawRepoPath)}/releases/tags/${encodeURIComponent(tag)}`,

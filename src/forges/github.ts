@@ -1,5 +1,5 @@
-import type { ForgeAdapter } from './forge-adapter';
-import { numberAt, objectAt, textAt, timeAt } from './forge-adapter';
+import type { CiIdentity, ForgeAdapter } from './forge-adapter';
+import { claimText, numberAt, objectAt, textAt, timeAt, workflowPath } from './forge-adapter';
 import { assetList, field, text } from './payload';
 import { header, hmacMatches } from './webhook-signature';
 import type { WebhookEvent } from './webhook.types';
@@ -30,6 +30,30 @@ export function githubStyleEvent(event: string, payload: unknown, releaseActions
 export function githubStyleRelease(document: unknown) {
   const tag = text(document, 'tag_name');
   return tag ? { tag, draft: field(document, 'draft') === true, assets: assetList(field(document, 'assets'), 'name', 'browser_download_url') } : null;
+}
+
+/**
+ * GitHub Actions' ID token claims (Gitea and Forgejo Actions issue the same names):
+ * `repository_id`, `repository`, `job_workflow_ref` (`owner/repo/.github/workflows/x.yml@ref`,
+ * the reusable workflow's own when one runs), `ref` and `environment`.
+ */
+export function githubStyleCiIdentity(claims: Readonly<Record<string, unknown>>): CiIdentity | null {
+  const repositoryId = claimText(claims, 'repository_id');
+  const repository = claimText(claims, 'repository');
+  if (!repositoryId || !repository) return null;
+  return {
+    repositoryId,
+    repository,
+    workflow: workflowPath(claimText(claims, 'job_workflow_ref'), `${repository}/`),
+    ref: claimText(claims, 'ref'),
+    environment: claimText(claims, 'environment'),
+  };
+}
+
+/** The numeric `id` of a repository record (GitHub, GitLab and Gitea all name it so). */
+export function repositoryIdOf(document: unknown): string | null {
+  const id = numberAt(document, 'id');
+  return id !== null && Number.isSafeInteger(id) ? String(id) : null;
 }
 
 /** GitHub and GitHub Enterprise Server. */
@@ -69,6 +93,8 @@ export const githubAdapter: ForgeAdapter = {
     lastPushAt: timeAt(document, 'pushed_at'),
     homepage: textAt(document, 'homepage'),
   }),
+  repositoryId: repositoryIdOf,
+  ciIdentity: githubStyleCiIdentity,
   webhookEnvelope: (headers) => {
     const event = header(headers, 'x-github-event');
     return event ? { event, deliveryId: header(headers, 'x-github-delivery') } : null;

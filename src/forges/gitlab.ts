@@ -1,5 +1,6 @@
-import type { ForgeAdapter } from './forge-adapter';
-import { gitlabParameter, numberAt, objectAt, timeAt } from './forge-adapter';
+import type { CiIdentity, ForgeAdapter } from './forge-adapter';
+import { claimText, gitlabParameter, numberAt, objectAt, timeAt, workflowPath } from './forge-adapter';
+import { repositoryIdOf } from './github';
 import { assetList, field, text } from './payload';
 import { header, tokenMatches } from './webhook-signature';
 
@@ -13,6 +14,24 @@ const MAINTAINER = 40;
 function accessLevel(permissions: Record<string, unknown> | null, key: string): number {
   const level = objectAt(permissions, key)?.access_level;
   return typeof level === 'number' ? level : 0;
+}
+
+/**
+ * GitLab CI's ID token claims: `project_id`, `project_path`, `ci_config_ref_uri`
+ * (`host/group/project//.gitlab-ci.yml@refs/heads/main`), `ref` with `ref_type` (or `ref_path`)
+ * and `environment`.
+ */
+function gitlabCiIdentity(claims: Readonly<Record<string, unknown>>): CiIdentity | null {
+  const repositoryId = claimText(claims, 'project_id');
+  const repository = claimText(claims, 'project_path');
+  if (!repositoryId || !repository) return null;
+  const configUri = claimText(claims, 'ci_config_ref_uri');
+  // The host part is the instance's; the config of this very project is named by its path alone.
+  const ownPrefix = configUri ? `${configUri.slice(0, configUri.indexOf('/') + 1)}${repository}//` : '';
+  const ref = claimText(claims, 'ref');
+  const refType = claimText(claims, 'ref_type');
+  const fullRef = claimText(claims, 'ref_path') ?? (ref && refType === 'tag' ? `refs/tags/${ref}` : ref && refType === 'branch' ? `refs/heads/${ref}` : null);
+  return { repositoryId, repository, workflow: workflowPath(configUri, ownPrefix), ref: fullRef, environment: claimText(claims, 'environment') };
 }
 
 /** GitLab.com and self-managed GitLab; projects may sit in nested groups. */
@@ -55,6 +74,8 @@ export const gitlabAdapter: ForgeAdapter = {
     lastPushAt: timeAt(document, 'last_activity_at'),
     homepage: null,
   }),
+  repositoryId: repositoryIdOf,
+  ciIdentity: gitlabCiIdentity,
   webhookEnvelope: (headers) => {
     const event = header(headers, 'x-gitlab-event');
     return event ? { event, deliveryId: header(headers, 'x-gitlab-event-uuid') ?? header(headers, 'idempotency-key') } : null;

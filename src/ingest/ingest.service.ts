@@ -83,6 +83,8 @@ export class IngestService {
       readmeHtml: readme.html,
       integrity,
       warnings: readme.warnings,
+      onClaim: request.onClaim,
+      publishedBy: request.publishedBy ?? (request.source === 'push' ? { kind: 'token' } : { kind: 'webhook' }),
     };
     const { plugin, claimed } = await this.recordResolvingRaces(request.target, prepared);
     return { slug: plugin.slug, version, claimed, warnings: readme.warnings };

@@ -1,4 +1,6 @@
+import type { EntityManager } from 'typeorm';
 import type { AuditActor } from '../audit/audit.service';
+import type { PublishedBy } from '../plugins/entities/release.entity';
 import type { DeclaredAsset } from './asset-ingest';
 
 /** Where a release came from. */
@@ -35,7 +37,16 @@ export interface IngestRequest {
   actor: AuditActor;
   publisher: Publisher | null;
   target: IngestTarget;
+  /**
+   * Runs inside the recording transaction right after a claim creates the plugin (not when the
+   * claim lost a race and the release became an update), so what the claim consumes goes with it.
+   */
+  onClaim?: ClaimFollowUp;
+  /** Shown on the release; by default a push is `token` and anything else `webhook`. */
+  publishedBy?: PublishedBy;
 }
+
+export type ClaimFollowUp = (pluginId: string, manager: EntityManager) => Promise<void>;
 
 export interface IngestResult {
   slug: string;

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock';
 import { DomainError } from '../common/errors/domain-error';
 import type { Manifest } from '../lib/manifest';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
-import type { StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
+import type { PublishedBy, StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { manifestCatalogueFields } from '../plugins/catalogue-fields';
 import { ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
@@ -13,7 +13,7 @@ import { readmeSearchText } from './readme/search-text';
 import { ResponseCache } from '../response-cache/response-cache';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { isPrerelease, versionSortKey } from '../plugins/versions';
-import type { IngestSource, IngestTarget, Publisher } from './ingest.types';
+import type { ClaimFollowUp, IngestSource, IngestTarget, Publisher } from './ingest.types';
 import { PublisherRights } from './publisher-rights';
 
 /** Everything the network steps produced, ready to be written in one transaction. */
@@ -34,6 +34,8 @@ export interface PreparedRelease {
   readmeHtml: Record<string, string>;
   integrity: StoredIntegrity;
   warnings: string[];
+  onClaim?: ClaimFollowUp;
+  publishedBy: PublishedBy;
 }
 
 /**
@@ -84,6 +86,7 @@ export class ReleaseRecorder {
           manifestCanonical: release.manifestCanonical,
           manifestSha256: release.manifestSha256,
           source: release.source,
+          publishedBy: release.publishedBy,
         },
         manager,
       );
@@ -110,6 +113,7 @@ export class ReleaseRecorder {
             source: release.source,
             assets: release.assets.length,
             kid: release.integrity.kid,
+            publishedBy: release.publishedBy,
             ...(release.warnings.length ? { warnings: release.warnings } : {}),
           },
         },
@@ -123,6 +127,7 @@ export class ReleaseRecorder {
     const { repoUrl, repoIdentity, repoVerified, ownerId } = target.claim;
     const plugin = await this.plugins.insertClaimed({ slug: release.slug, name: release.manifest.name, repoUrl, repoIdentity, repoVerified }, ownerId, manager);
     await this.audit.record({ action: 'plugin.claim', actor: release.actor, slug: release.slug, details: { repoUrl, repoVerified, version: release.version } }, manager);
+    await release.onClaim?.(plugin.id, manager);
     return plugin;
   }
 

@@ -2,6 +2,7 @@ import { toCatalogueItemDto } from './catalogue.mapper';
 import type { PluginDetailDto, PublicOwnerDto, ReleaseSummaryDto } from './dto/plugin-detail.dto';
 import type { PluginEntity } from './entities/plugin.entity';
 import type { ReleaseEntity } from './entities/release.entity';
+import { publishedByOf } from './release.mapper';
 
 export interface ReadmeView {
   html: string | null;
@@ -15,6 +16,7 @@ export function toReleaseSummaryDto(release: ReleaseEntity): ReleaseSummaryDto {
     prerelease: release.prerelease,
     yanked: release.yankedAt !== null,
     yankReason: release.yankReason,
+    publishedBy: publishedByOf(release),
     minRuntimeVersion: release.minRuntimeVersion,
     downloads: Number(release.downloads),
     createdAt: release.createdAt.getTime(),

@@ -1,5 +1,11 @@
 import type { ReleaseDto } from './dto/release.dto';
-import type { ReleaseEntity } from './entities/release.entity';
+import type { PublishedBy, ReleaseEntity } from './entities/release.entity';
+
+/** Releases recorded before `published_by` was kept say it through their source. */
+export function publishedByOf(release: ReleaseEntity): PublishedBy {
+  if (release.publishedBy) return release.publishedBy;
+  return release.source === 'push' ? { kind: 'token' } : { kind: 'webhook' };
+}
 
 export function assetDownloadUrl(baseUrl: string, slug: string, version: string, name: string): string {
   return `${baseUrl}/api/plugins/${encodeURIComponent(slug)}/releases/${encodeURIComponent(version)}/assets/${encodeURIComponent(name)}`;
@@ -20,6 +26,7 @@ export function toReleaseDto(release: ReleaseEntity, slug: string, baseUrl: stri
         }
       : {}),
     yanked: release.yankedAt !== null,
+    publishedBy: publishedByOf(release),
     yankReason: release.yankReason,
     prerelease: release.prerelease,
     minRuntimeVersion: release.minRuntimeVersion,

@@ -7,13 +7,14 @@ import { TokensModule } from '../tokens/tokens.module';
 import { UsersModule } from '../users/users.module';
 import { PublishController } from './publish.controller';
 import { PublishService } from './publish.service';
-import { RepositoryAccess } from './repository-access';
+import { RepositoryAccessModule } from './repository-access.module';
+import { TrustedPublishingModule } from '../trusted-publishing/trusted-publishing.module';
 
 /** The CI push endpoint (token, scopes, claim rules) and yank; ingest itself is the IngestModule's. */
 @Module({
-  imports: [PluginsModule, ForgesModule, TokensModule, UsersModule, SettingsModule, IngestModule],
+  imports: [PluginsModule, ForgesModule, TokensModule, UsersModule, SettingsModule, IngestModule, RepositoryAccessModule, TrustedPublishingModule],
   controllers: [PublishController],
-  providers: [PublishService, RepositoryAccess],
-  exports: [RepositoryAccess],
+  providers: [PublishService],
+  exports: [RepositoryAccessModule],
 })
 export class PublishModule {}

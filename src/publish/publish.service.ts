@@ -10,13 +10,15 @@ import { IngestAudit } from '../ingest/ingest-audit';
 import { IngestService } from '../ingest/ingest.service';
 import { PluginClaims } from '../ingest/plugin-claims';
 import { PublisherRights } from '../ingest/publisher-rights';
-import type { IngestTarget } from '../ingest/ingest.types';
+import type { ClaimFollowUp, IngestTarget } from '../ingest/ingest.types';
 import { parseRepoUrl } from '../lib/forge';
 import { ScopeSet, type SlugOwnership } from '../lib/scopes/scopes';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
+import type { PublishedBy } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { versionKey } from '../plugins/versions';
+import { PendingClaims, pendingClaimOf } from '../trusted-publishing/pending-claims';
 import type { PublishDto, PublishResultDto, YankDto, YankResultDto } from './dto/publish.dto';
 import { RepositoryAccess } from './repository-access';
 
@@ -26,6 +28,13 @@ function denial(slug: string, ownership: SlugOwnership): string {
   if (ownership === 'other') return `"${slug}" belongs to someone else`;
   if (ownership === 'unclaimed') return `claiming the new slug "${slug}" needs a publish:* token`;
   return `this token's scopes do not permit publishing "${slug}"`;
+}
+
+/** What the release says about who published it: the CI job a trusted token was minted for, or a token. */
+function publishedBy(auth: TokenAuth): PublishedBy {
+  const trusted = auth.token.trusted;
+  if (!trusted) return { kind: 'token' };
+  return { kind: 'trusted', forge: trusted.forge, repository: trusted.repository, workflow: trusted.workflow, ref: trusted.ref };
 }
 
 /** CI pushes and yanks with a publisher token: scopes, ownership and the claim rules. */
@@ -42,6 +51,7 @@ export class PublishService {
     private readonly repositoryAccess: RepositoryAccess,
     private readonly rights: PublisherRights,
     private readonly claims: PluginClaims,
+    private readonly pendingClaims: PendingClaims,
     private readonly clock: Clock,
   ) {}
 
@@ -59,8 +69,14 @@ export class PublishService {
     const plugin = await this.plugins.findBySlug(slug);
     const ownership = await this.ownership(plugin, auth.user.id);
     return this.ingestAudit.audited('push', slug, actor, { version: body.version, operation: 'publish' }, async () => {
-      if (!ScopeSet.fromStrings(auth.token.scopes).permits('publish', slug, ownership)) throw forbidden(denial(slug, ownership));
-      const target = plugin ? { pluginId: plugin.id } : await this.claimTarget(auth, slug, body);
+      // A token minted from a pending publisher claims that one new slug (trusted publishing).
+      const pending = ownership === 'unclaimed' && pendingClaimOf(auth.token, slug) !== null;
+      if (!pending && !ScopeSet.fromStrings(auth.token.scopes).permits('publish', slug, ownership)) throw forbidden(denial(slug, ownership));
+      let target: IngestTarget;
+      let onClaim: ClaimFollowUp | undefined;
+      if (plugin) target = { pluginId: plugin.id };
+      else if (pending) ({ target, onClaim } = await this.pendingClaims.target(auth.token, slug, actor));
+      else target = await this.claimTarget(auth, slug, body);
       return this.ingest.ingest({
         slug,
         version: body.version,
@@ -72,6 +88,8 @@ export class PublishService {
         actor,
         publisher: { userId: auth.user.id, tokenId: auth.token.id },
         target,
+        onClaim,
+        publishedBy: publishedBy(auth),
       });
     });
   }

@@ -39,6 +39,10 @@ describe('isCatalogueWrite', () => {
     ['GET', '/api/plugins', false],
     ['POST', '/api/auth/logout', false],
     ['POST', '/api/requests/1/upvote', false],
+    ['POST', '/api/publish/oidc/token', false],
+    ['POST', '/api/publish/oidc/yank', true],
+    ['POST', '/api/plugins/md/trusted-publishers', false],
+    ['DELETE', '/api/plugins/md/trusted-publishers/1', false],
     ['POST', '/auth/github/callback', false],
   ])('%s %s → %s', (method, path, expected) => {
     expect(isCatalogueWrite(method, path)).toBe(expected);

@@ -45,6 +45,7 @@ export function responseCacheKey(request: CacheableRequest, sessionCookie: strin
 export function isCatalogueWrite(method: string, path: string): boolean {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
   if (!path.startsWith('/api/')) return false;
-  // Sign-in, sessions, tokens and wishlist votes never change a catalogue answer.
+  // Sign-in, sessions, tokens (trusted publishing's exchange and publishers too) and wishlist votes never change a catalogue answer.
+  if (path === '/api/publish/oidc/token' || /^\/api\/plugins\/[^/]+\/trusted-publishers(\/|$)/.test(path)) return false;
   return !path.startsWith('/api/auth/') && !path.startsWith('/api/requests');
 }

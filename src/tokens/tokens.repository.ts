@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { PublisherTokenEntity } from './entities/publisher-token.entity';
+import { PublisherTokenEntity, type TrustedTokenOrigin } from './entities/publisher-token.entity';
 
 export interface NewPublisherToken {
   userId: string;
@@ -8,6 +8,7 @@ export interface NewPublisherToken {
   tokenSha256: Buffer;
   scopes: string[];
   expiresAt: Date | null;
+  trusted?: TrustedTokenOrigin | null;
 }
 
 /** Every query on publisher tokens. The hash column is never selected. */
@@ -26,16 +27,17 @@ export class TokensRepository {
     });
   }
 
+  /** Tokens the user created that are still active; the short-lived ones of trusted publishing do not count. */
   countActive(userId: string, now: Date, manager: EntityManager): Promise<number> {
     return this.repo(manager)
       .createQueryBuilder('t')
-      .where('t.user_id = :userId AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > :now)', { userId, now })
+      .where('t.user_id = :userId AND t.trusted IS NULL AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > :now)', { userId, now })
       .getCount();
   }
 
   async insert(token: NewPublisherToken, manager: EntityManager): Promise<PublisherTokenEntity> {
     const repo = this.repo(manager);
-    const saved = await repo.save(repo.create({ ...token, revokedAt: null, lastUsedAt: null }));
+    const saved = await repo.save(repo.create({ trusted: null, ...token, revokedAt: null, lastUsedAt: null }));
     return (await repo.findOneBy({ id: saved.id }))!;
   }
 

@@ -25,6 +25,7 @@ describe('POST /api/webhooks/release', () => {
     const release = (await request(w.app.url).get(`/api/plugins/${plugin.slug}/releases/1.0.0`).expect(200)).body;
     // The manifest asset is the release's metadata, not one of its downloads.
     expect(release.assets.map((a: { name: string }) => a.name)).toEqual([`${plugin.slug}-linux-x64.tar.gz`]);
+    expect(release.publishedBy).toEqual({ kind: 'webhook' });
     const bytes = Buffer.concat([...assetChunks({ size: 4_000, seed: 7 })]);
     expect(release.integrity.assets[0].sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     const verified = await verifyRelease({

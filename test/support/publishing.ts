@@ -25,13 +25,16 @@ export interface FakeForgeInstance {
   apiPath?: string;
   clientId?: string;
   clientSecret?: string;
+  /** Its CI OIDC issuer (trusted publishing). */
+  oidcIssuer?: string;
+  /** More instances for FORGES, after fakehub. */
+  extraForges?: Record<string, unknown>[];
 }
 
 export async function publishWorld(env: Record<string, string> = {}, instance: FakeForgeInstance = {}): Promise<PublishWorld> {
   const forge = await new FakeForge().start();
   const port = new URL(forge.url).port;
   const app = await startTestApp({
-    FETCH_ALLOW_HOSTS: `127.0.0.1:${port}`,
     FORGES: JSON.stringify([
       {
         name: 'fakehub',
@@ -39,9 +42,13 @@ export async function publishWorld(env: Record<string, string> = {}, instance: F
         webUrl: forge.url,
         apiUrl: `${forge.url}${instance.apiPath ?? '/api/v3'}`,
         ...(instance.clientId ? { clientId: instance.clientId, clientSecret: instance.clientSecret } : {}),
+        ...(instance.oidcIssuer ? { oidcIssuer: instance.oidcIssuer } : {}),
       },
+      ...(instance.extraForges ?? []),
     ]),
     ...env,
+    // Hosts given here are allowed besides the fake forge's.
+    FETCH_ALLOW_HOSTS: [`127.0.0.1:${port}`, env.FETCH_ALLOW_HOSTS].filter(Boolean).join(','),
   });
   const query = (sql: string, params: unknown[] = []) => app.database.dataSource.query(sql, params);
   const tokenOf = async ({ user, jwt }: { user: { id: string }; jwt: string }, scopes: string[]) => {

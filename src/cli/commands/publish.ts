@@ -5,16 +5,18 @@ import { formatViolation, type Kind, type ValidationResult } from '../../lib/man
 import type { CliIo } from '../command';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../command';
 import { checkFile, findManifest, UsageError } from '../manifest-files';
+import { DEFAULT_ID_TOKEN_ENV, describeSource, type IdTokenSource, idTokenSource, IdTokenUnavailable, readIdToken } from '../oidc-identity';
 import { assetFromArgument, assetFromFile, attestationFromFile, originRepositoryUrl, type PushAsset } from '../publish-request';
 
-export const summary = 'publish a release to a registry from CI (token from REGISTRY_TOKEN)';
+export const summary = 'publish a release to a registry from CI (REGISTRY_TOKEN, or trusted publishing with the CI OIDC ID token)';
 
 /** The registry could not be reached, or kept failing, after the retries. */
 export const EXIT_NETWORK = 3;
 
 const HELP = `usage: registry publish [--registry URL] [--manifest PATH] [--version V]
                         (--asset NAME=URL | --asset-file PATH=URL)... [--repo-url URL]
-                        [--attestation FILE] [--dry-run] [--json]
+                        [--attestation FILE] [--oidc-token-env NAME] [--oidc-audience AUD]
+                        [--dry-run] [--json]
 
 Validates the manifest locally, then pushes the release to POST /api/publish/<name>.
 
@@ -26,11 +28,18 @@ Validates the manifest locally, then pushes the release to POST /api/publish/<na
                         registry refuses a download that differs from what was built (repeatable)
   --repo-url URL        the repository, needed on the first push (default: git remote origin)
   --attestation FILE    a build-provenance attestation bundle (JSON), passed through
+  --oidc-token-env NAME the variable holding the CI OIDC ID token (default REGISTRY_ID_TOKEN,
+                        GitLab CI's id_tokens)
+  --oidc-audience AUD   the audience to request a GitHub Actions ID token for (default: the
+                        registry URL; the registry's OIDC_AUDIENCE when its operator set one)
   --dry-run             validate and print the request, send nothing
   --json                print the outcome as JSON
 
 The publisher token comes from the environment variable REGISTRY_TOKEN, never from an argument
-(arguments end up in shell history and CI logs).
+(arguments end up in shell history and CI logs). Without REGISTRY_TOKEN, trusted publishing is
+used: the CI job's OIDC ID token (GitHub Actions with \`permissions: id-token: write\`, or the
+variable named by --oidc-token-env) is exchanged for a 15-minute token for the plugins whose
+trusted publishers match the job.
 
 Exit status: 0 published, 1 refused by the registry or an invalid manifest, 2 usage error,
 3 the registry could not be reached after retries.
@@ -44,14 +53,16 @@ interface PublishArgs {
   assetFiles: string[];
   repoUrl?: string;
   attestation?: string;
+  oidcTokenEnv: string;
+  oidcAudience?: string;
   dryRun: boolean;
   json: boolean;
 }
 
-const VALUE_OPTIONS = ['--registry', '--manifest', '--version', '--asset', '--asset-file', '--repo-url', '--attestation'];
+const VALUE_OPTIONS = ['--registry', '--manifest', '--version', '--asset', '--asset-file', '--repo-url', '--attestation', '--oidc-token-env', '--oidc-audience'];
 
 function parseArgs(args: readonly string[], env: CliIo['env']): PublishArgs | 'help' {
-  const parsed: PublishArgs = { registry: env.REGISTRY_URL ?? 'http://localhost:3000', manifest: '.', assets: [], assetFiles: [], dryRun: false, json: false };
+  const parsed: PublishArgs = { registry: env.REGISTRY_URL ?? 'http://localhost:3000', manifest: '.', assets: [], assetFiles: [], oidcTokenEnv: DEFAULT_ID_TOKEN_ENV, dryRun: false, json: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
@@ -69,6 +80,8 @@ function parseArgs(args: readonly string[], env: CliIo['env']): PublishArgs | 'h
       else if (option === '--asset') parsed.assets.push(value);
       else if (option === '--asset-file') parsed.assetFiles.push(value);
       else if (option === '--repo-url') parsed.repoUrl = value;
+      else if (option === '--oidc-token-env') parsed.oidcTokenEnv = value;
+      else if (option === '--oidc-audience') parsed.oidcAudience = value;
       else parsed.attestation = value;
     } else throw new UsageError(`unexpected argument '${arg}'`);
   }
@@ -147,6 +160,29 @@ function refusalText(status: number, problem: Problem): string {
   return lines.join('\n') + '\n';
 }
 
+/** A short-lived publisher token for this CI job, exchanged for its OIDC ID token; null (reported) when refused. */
+async function trustedToken(io: CliIo, client: RegistryClient, source: IdTokenSource, parsed: PublishArgs): Promise<string | null> {
+  let idToken: string;
+  try {
+    idToken = await readIdToken(source, io.env, parsed.oidcAudience ?? parsed.registry, io.fetch);
+  } catch (error) {
+    if (!(error instanceof IdTokenUnavailable)) throw error;
+    io.stderr(`registry publish: trusted publishing: ${error.message}\n`);
+    return null;
+  }
+  const exchanged = await withRetries(io, 'the trusted publishing exchange', () => client.POST('/api/publish/oidc/token', { body: { token: idToken } }));
+  if (!exchanged.response.ok || !exchanged.data) {
+    const problem = (exchanged.error ?? {}) as Problem;
+    const advice =
+      exchanged.response.status === 403
+        ? 'no trusted publisher of the plugin matches this job: an owner adds one (repository, workflow, ref, environment) to the plugin, or you register a pending publisher for a new plugin'
+        : "the ID token was refused: it must come from the forge's CI, for this registry's audience, and be fresh (each one is good for one exchange)";
+    io.stderr(`registry publish: trusted publishing refused (HTTP ${exchanged.response.status}): ${problem.detail ?? 'no detail'}\n  ${advice}\n`);
+    return null;
+  }
+  return exchanged.data.token;
+}
+
 async function registryKinds(io: CliIo, client: RegistryClient): Promise<Kind[]> {
   const { data, response } = await withRetries(io, 'reading the registry kinds', () => client.GET('/api/kinds'));
   if (!response.ok || !data) throw new NetworkFailure(`reading the registry kinds answered HTTP ${response.status}`);
@@ -160,8 +196,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       io.stdout(HELP);
       return EXIT_OK;
     }
-    const token = io.env.REGISTRY_TOKEN;
-    if (!token && !parsed.dryRun) throw new UsageError('no publisher token: set REGISTRY_TOKEN (create one with POST /api/auth/me/tokens, or in your account page)');
+    let token = io.env.REGISTRY_TOKEN;
+    const trusted = token ? null : idTokenSource(io.env, parsed.oidcTokenEnv);
+    if (!token && !trusted && !parsed.dryRun) {
+      throw new UsageError(
+        `no publisher token: set REGISTRY_TOKEN (create one with POST /api/auth/me/tokens, or in your account page), or use trusted publishing from GitHub Actions (permissions: id-token: write) or GitLab CI (id_tokens: ${parsed.oidcTokenEnv})`,
+      );
+    }
 
     const { file } = findManifest(resolve(io.cwd, parsed.manifest));
     const shown = relative(io.cwd, file) || basename(file);
@@ -184,16 +225,23 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     };
     const slug = offline.manifest.name;
     if (parsed.dryRun) {
-      io.stdout(JSON.stringify({ method: 'POST', url: `${parsed.registry}/api/publish/${slug}`, authorization: token ? 'Bearer [REGISTRY_TOKEN]' : null, body }, null, 2) + '\n');
+      const authorization = token ? 'Bearer [REGISTRY_TOKEN]' : trusted ? `Bearer [trusted publishing: ${describeSource(trusted)}]` : null;
+      io.stdout(JSON.stringify({ method: 'POST', url: `${parsed.registry}/api/publish/${slug}`, authorization, body }, null, 2) + '\n');
       return EXIT_OK;
     }
 
-    const client = createRegistryClient(parsed.registry, { token, fetch: io.fetch });
-    const withKinds = checkFile(file, { kinds: await registryKinds(io, client), tag: body.version });
+    const anonymous = createRegistryClient(parsed.registry, { fetch: io.fetch });
+    const withKinds = checkFile(file, { kinds: await registryKinds(io, anonymous), tag: body.version });
     if (!withKinds.ok) {
       io.stderr(violationsText(shown, withKinds));
       return EXIT_FAILURE;
     }
+    if (!token) {
+      const exchanged = await trustedToken(io, anonymous, trusted!, parsed);
+      if (exchanged === null) return EXIT_FAILURE;
+      token = exchanged;
+    }
+    const client = createRegistryClient(parsed.registry, { token, fetch: io.fetch });
     const pushed = await withRetries(io, 'the push', () => client.POST('/api/publish/{slug}', { params: { path: { slug } }, body }));
     if (!pushed.response.ok || !pushed.data) {
       io.stderr(refusalText(pushed.response.status, (pushed.error ?? {}) as Problem));

@@ -13,6 +13,9 @@ import { TrigramSearch1795424142807 } from './1795424142807-TrigramSearch';
 import { CatalogueIndexes1795429583227 } from './1795429583227-CatalogueIndexes';
 import { Webhooks1795429679803 } from './1795429679803-Webhooks';
 import { RegistryIdentity1795429990305 } from './1795429990305-RegistryIdentity';
+import { TrustedPublishing1795431263162 } from './1795431263162-TrustedPublishing';
+import { TrustedTokens1795431465974 } from './1795431465974-TrustedTokens';
+import { PublishedBy1795431836731 } from './1795431836731-PublishedBy';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -30,4 +33,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CatalogueIndexes1795429583227,
   Webhooks1795429679803,
   RegistryIdentity1795429990305,
+  TrustedPublishing1795431263162,
+  TrustedTokens1795431465974,
+  PublishedBy1795431836731,
 ];

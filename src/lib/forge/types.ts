@@ -14,6 +14,11 @@ export interface ForgeInstanceConfig {
   readonly clientId?: string;
   readonly clientSecret?: string;
   readonly token?: string;
+  /**
+   * The issuer of this instance's CI OIDC ID tokens (trusted publishing); absent when its CI
+   * issues none the registry trusts.
+   */
+  readonly oidcIssuer?: string;
 }
 
 /** An API call: the URL, and the headers that select the response format (auth is the caller's). */

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { CatalogueItemDto } from './catalogue.dto';
+import { PublishedByDto } from './release.dto';
 
 export class PluginDetailQueryDto {
   @ApiPropertyOptional({ example: 'pt-BR', description: 'README language: exact, then base language, then en, then the first available' })
@@ -29,6 +30,9 @@ export class ReleaseSummaryDto {
 
   @ApiProperty({ type: String, nullable: true })
   yankReason: string | null;
+
+  @ApiProperty({ type: PublishedByDto })
+  publishedBy: PublishedByDto;
 
   @ApiProperty({ type: String, nullable: true })
   minRuntimeVersion: string | null;

@@ -41,6 +41,23 @@ export class IntegrityAssetDto {
   hashed: boolean;
 }
 
+export class PublishedByDto {
+  @ApiProperty({ enum: ['trusted', 'token', 'webhook'], description: 'trusted: a CI job proven by its OIDC ID token (trusted publishing); token: a publisher token; webhook: a release webhook' })
+  kind: 'trusted' | 'token' | 'webhook';
+
+  @ApiPropertyOptional({ description: 'trusted only: the forge instance' })
+  forge?: string;
+
+  @ApiPropertyOptional({ description: 'trusted only: the repository whose CI published it' })
+  repository?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'trusted only: the workflow file or CI config path' })
+  workflow?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'trusted only: the git ref the CI job ran for' })
+  ref?: string | null;
+}
+
 export class ReleaseIntegrityDto {
   @ApiProperty({ description: 'JWS compact serialization; header {alg: EdDSA, kid}, payload RFC 8785 {slug, version, manifest_sha256, assets}' })
   jws: string;
@@ -64,6 +81,9 @@ export class ReleaseDto {
 
   @ApiProperty({ description: 'Yanked releases leave `latest` and the default list but stay fetchable by version' })
   yanked: boolean;
+
+  @ApiProperty({ type: PublishedByDto })
+  publishedBy: PublishedByDto;
 
   @ApiProperty({ type: String, nullable: true })
   yankReason: string | null;

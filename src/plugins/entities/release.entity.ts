@@ -2,6 +2,15 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import type { IntegrityAsset } from '../../lib/integrity';
 import { PluginEntity } from './plugin.entity';
 
+/**
+ * Who published a release (public): a CI job proven by its forge's OIDC ID token (trusted
+ * publishing), a publisher token, or a release webhook.
+ */
+export type PublishedBy =
+  | { kind: 'trusted'; forge: string; repository: string; workflow: string | null; ref: string | null }
+  | { kind: 'token' }
+  | { kind: 'webhook' };
+
 /** One asset as ingested: where it came from, what was measured, and where it fits. */
 export interface StoredAsset {
   name: string;
@@ -84,6 +93,10 @@ export class ReleaseEntity {
 
   @Column({ type: 'varchar', length: 10 })
   source: 'push' | 'webhook' | 'reconcile';
+
+  /** Null on releases recorded before it was kept: their `source` says (push: token, else webhook). */
+  @Column({ name: 'published_by', type: 'jsonb', nullable: true })
+  publishedBy: PublishedBy | null;
 
   @Column({ name: 'yanked_at', type: 'timestamptz', nullable: true })
   yankedAt: Date | null;

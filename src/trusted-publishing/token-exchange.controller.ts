@@ -1,0 +1,23 @@
+import { Body, Controller, Post, Req } from '@nestjs/common';
+import { ApiBadGatewayResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { clientIp } from '../auth/auth-context';
+import { ProblemDto } from '../openapi/problem.dto';
+import { OidcTokenRequestDto, OidcTokenResultDto } from './dto/oidc-token.dto';
+import { TokenExchangeService } from './token-exchange.service';
+
+/** No credential but the ID token in the body: it is the proof. */
+@ApiTags('trusted publishing')
+@Controller('api/publish/oidc')
+export class TokenExchangeController {
+  constructor(private readonly exchange: TokenExchangeService) {}
+
+  @Post('token')
+  @ApiCreatedResponse({ type: OidcTokenResultDto, description: 'A 15-minute publisher token for the plugins whose trusted publishers match the CI job' })
+  @ApiUnauthorizedResponse({ type: ProblemDto, description: 'The ID token does not verify: unknown issuer, signature, algorithm, audience, expiry, or a jti used before' })
+  @ApiForbiddenResponse({ type: ProblemDto, description: 'The ID token is valid but no trusted or pending publisher matches its repository, workflow, ref and environment' })
+  @ApiBadGatewayResponse({ type: ProblemDto, description: "The issuer's discovery document or key set could not be read (try again)" })
+  token(@Body() body: OidcTokenRequestDto, @Req() request: Request): Promise<OidcTokenResultDto> {
+    return this.exchange.exchange(body, clientIp(request));
+  }
+}
