@@ -7,7 +7,7 @@ import { ProblemDetailsFilter } from './common/errors/problem.filter';
 import { REQUEST_VALIDATOR_OPTIONS, requestValidationError } from './common/errors/validation';
 import { JSON_BODY_LIMIT_BYTES, jsonBodiesOnly } from './common/http/json-only';
 import { RouteTable } from './common/http/route-table';
-import { httpLogger, PinoLoggerService } from './common/logging/logger';
+import { compactAccessLog, httpLogger, PinoLoggerService } from './common/logging/logger';
 import { requestContext } from './common/logging/request-context';
 import type { AppConfig } from './config/config.types';
 import type { DatabaseHandle } from './database/database-handle';
@@ -26,9 +26,10 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(requestContext);
+  // Hits are answered here, before the full access logger, any parsing or routing: the hot path
+  // of the catalogue (its access line is a compact one; misses go on and are logged in full).
+  if (responseCache) app.use(responseCacheMiddleware(responseCache, compactAccessLog(logger)));
   app.use(httpLogger(logger));
-  // Hits are answered here, logged, before any parsing or routing.
-  if (responseCache) app.use(responseCacheMiddleware(responseCache));
   app.use(jsonBodiesOnly);
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT_BYTES });
   app.useGlobalPipes(

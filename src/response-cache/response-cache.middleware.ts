@@ -14,14 +14,16 @@ function header(res: Response, name: string): string | null {
  * each 200 answer it lets through. A hit replays the stored bytes and headers, ETag included,
  * so `If-None-Match` gets a 304 either way.
  */
-export function responseCacheMiddleware(cache: ResponseCache) {
+export function responseCacheMiddleware(cache: ResponseCache, logHit: (req: Request, res: Response, startedAt: bigint) => void = () => undefined) {
   return (req: Request, res: Response, next: NextFunction): void => {
+    const startedAt = process.hrtime.bigint();
     const key = cache.enabled ? responseCacheKey({ method: req.method, url: req.originalUrl, headers: req.headers }, SESSION_COOKIE) : null;
     if (key === null) return next();
     void cache.lookup(key).then(
       (found) => {
         if (found?.entry) {
           replay(req, res, found.entry);
+          logHit(req, res, startedAt);
           return;
         }
         if (found) captureAnswer(cache, key, found.generation, res);

@@ -4,7 +4,9 @@
  * signed-in caller is never served from it, and with Redis a second instance sees the first
  * one's writes at once.
  */
+import { Writable } from 'node:stream';
 import request from 'supertest';
+import { createLogger } from '../../src/common/logging/logger';
 import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
@@ -112,6 +114,31 @@ describe('response cache', () => {
       expect(again.headers.etag).toBeDefined();
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe('response cache hits in the access log', () => {
+  it('logs a hit as one compact access line with its request id, and a miss as the full line', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const app = await startTestApp({}, undefined, createLogger('info', stream));
+    try {
+      await request(app.url).get('/api/plugins?sort=new').set('X-Request-Id', 'first-read').expect(200);
+      await request(app.url).get('/api/plugins?sort=new').set('X-Request-Id', 'second-read').expect(200);
+      const access = (id: string) => lines.filter((line) => (line.req as { id?: string } | undefined)?.id === id);
+      expect(access('first-read')).toEqual([expect.objectContaining({ msg: 'request completed', res: expect.objectContaining({ statusCode: 200 }) })]);
+      expect(access('first-read')[0]).not.toHaveProperty('cache');
+      expect(access('second-read')).toEqual([
+        expect.objectContaining({ level: 'info', msg: 'request completed', cache: 'hit', req: { id: 'second-read', method: 'GET', url: '/api/plugins?sort=new' }, res: { statusCode: 200 }, responseTime: expect.any(Number) }),
+      ]);
+    } finally {
+      await app.close();
     }
   });
 });

@@ -120,6 +120,18 @@ export function httpLogger(logger: Logger) {
   });
 }
 
+/**
+ * The access line of a response answered before pino-http runs (a response-cache hit): the same
+ * message and request id, fewer fields (no headers), at a fraction of the cost on the hot path.
+ */
+export function compactAccessLog(logger: Logger) {
+  return (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, startedAt: bigint): void => {
+    if (!logger.isLevelEnabled('info')) return;
+    const responseTime = Math.round(Number(process.hrtime.bigint() - startedAt) / 1e6);
+    logger.info({ req: { id: currentRequestId(), method: req.method, url: redactUrl(req.originalUrl ?? req.url ?? '') }, res: { statusCode: res.statusCode }, responseTime, cache: 'hit' }, 'request completed');
+  };
+}
+
 /** Nest's start-up chatter (every module loaded, every route mapped): useful when debugging only. */
 const FRAMEWORK_CHATTER = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
 
