@@ -1,3 +1,4 @@
+import { BackgroundLoop } from '../common/background-loop';
 import type { DrainSummary, ReleaseResigner } from './release-resigner';
 
 export interface ResignWorkerOptions {
@@ -30,11 +31,7 @@ export interface ResignWorkerLog {
  * within one worker; across instances the row locks and the key-set lock keep them apart.
  */
 export class ReleaseResignWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private rerun = false;
-  private started = false;
-  private stopping = false;
+  private readonly loop: BackgroundLoop;
 
   constructor(
     private readonly resigner: ReleaseResigner,
@@ -42,38 +39,24 @@ export class ReleaseResignWorker {
     private readonly logger: ResignWorkerLog,
     /** Told after a pass that re-signed releases: their served signatures changed. */
     private readonly afterResign: () => Promise<void> = () => Promise.resolve(),
-  ) {}
+  ) {
+    // The next pass retries; everything it needs is in the database.
+    this.loop = new BackgroundLoop(() => this.runOnce(), options.intervalMs, (error) => this.logger.error(`re-signing releases failed: ${error.message}`));
+  }
 
   /** Starts now and then every interval. */
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.stopping = false;
-    this.kick();
+    this.loop.start();
   }
 
   /** Runs a pass now (or right after the one under way). Does nothing unless started. */
   kick(): void {
-    if (!this.started || this.stopping) return;
-    if (this.running) {
-      this.rerun = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.running = this.loop().finally(() => {
-      this.running = null;
-      this.schedule();
-    });
+    this.loop.kick();
   }
 
   /** Stops after the batch under way commits; resolves once nothing runs. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.started = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass: every batch there is, then the drained key's completion check. */
@@ -82,7 +65,7 @@ export class ReleaseResignWorker {
       batchSize: this.options.batchSize,
       graceMs: this.options.retireGraceMs,
       via: 'worker',
-      shouldStop: () => this.stopping,
+      shouldStop: () => this.loop.isStopping,
     });
     if (summary.resigned) await this.afterResign();
     if (summary.resigned || summary.failed) {
@@ -90,23 +73,5 @@ export class ReleaseResignWorker {
     }
     if (summary.status?.state === 'retired') this.logger.log(`signing key ${summary.status.kid} is drained and left the key set`);
     return summary;
-  }
-
-  private async loop(): Promise<void> {
-    do {
-      this.rerun = false;
-      try {
-        await this.runOnce();
-      } catch (error) {
-        // The next pass retries; everything it needs is in the database.
-        this.logger.error(`re-signing releases failed: ${(error as Error).message}`);
-      }
-    } while (this.rerun && !this.stopping);
-  }
-
-  private schedule(): void {
-    if (!this.started || this.stopping) return;
-    this.timer = setTimeout(() => this.kick(), this.options.intervalMs);
-    this.timer.unref();
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BackgroundLoop } from '../common/background-loop';
 import { Clock } from '../common/clock';
 import { DeliveriesRepository } from './deliveries.repository';
 import { type ClaimedDelivery, DeliveryJobs } from './delivery-jobs';
@@ -37,11 +38,7 @@ export const DELIVERY_WORKER_OPTIONS = Symbol('DELIVERY_WORKER_OPTIONS');
 @Injectable()
 export class DeliveryWorker {
   private readonly logger = new Logger('Webhooks');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private rerun = false;
-  private started = false;
-  private stopping = false;
+  private readonly loop: BackgroundLoop;
 
   constructor(
     @Inject(DELIVERY_WORKER_OPTIONS) readonly options: DeliveryWorkerOptions,
@@ -49,51 +46,32 @@ export class DeliveryWorker {
     private readonly processor: DeliveryProcessor,
     private readonly jobs: DeliveryJobs,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    // Everything the next pass needs is in the database.
+    this.loop = new BackgroundLoop(() => this.runOnce(), options.pollIntervalMs, (error) => this.logger.error(`processing webhook deliveries failed: ${error.message}`));
+  }
 
   /** Starts the queue (resuming unfinished deliveries) and, unless tests drive it, the polling. */
   async start(): Promise<void> {
     await this.jobs.start();
-    if (!this.options.autoStart || this.started) return;
-    this.started = true;
-    this.stopping = false;
-    this.kick();
+    if (this.options.autoStart) this.loop.start();
   }
 
   /** Stored deliveries to attempt now: queued, then a pass started. */
   async enqueue(deliveryIds: readonly string[]): Promise<void> {
     await this.jobs.enqueue(deliveryIds);
-    this.kick();
-  }
-
-  /** A pass now (or right after the one under way); nothing unless started. */
-  kick(): void {
-    if (!this.started || this.stopping) return;
-    if (this.running) {
-      this.rerun = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.running = this.loop().finally(() => {
-      this.running = null;
-      this.schedule();
-    });
+    this.loop.kick();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.started = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
     await this.jobs.stop();
   }
 
   /** Processes every due delivery, one at a time; resolves with how many were attempted. */
   async runOnce(): Promise<number> {
     let attempted = 0;
-    while (!this.stopping) {
+    while (!this.loop.isStopping) {
       const claimed = await this.jobs.claim({ now: this.clock.now(), leaseMs: this.options.leaseMs, maxAttempts: this.options.maxAttempts });
       if (!claimed) break;
       attempted += 1;
@@ -123,23 +101,5 @@ export class DeliveryWorker {
       await this.processor.auditFailure(delivery, outcome, await this.processor.slugOf(delivery.pluginId));
       this.logger.warn(`delivery ${delivery.id} (${delivery.tag}) failed: ${outcome.reason}`);
     }
-  }
-
-  private async loop(): Promise<void> {
-    do {
-      this.rerun = false;
-      try {
-        await this.runOnce();
-      } catch (error) {
-        // Everything the next pass needs is in the database.
-        this.logger.error(`processing webhook deliveries failed: ${(error as Error).message}`);
-      }
-    } while (this.rerun && !this.stopping);
-  }
-
-  private schedule(): void {
-    if (!this.started || this.stopping) return;
-    this.timer = setTimeout(() => this.kick(), this.options.pollIntervalMs);
-    this.timer.unref();
   }
 }

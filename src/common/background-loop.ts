@@ -1,0 +1,72 @@
+/**
+ * Runs a background pass now (`kick`), then every `intervalMs`, never two at once: a kick during
+ * a pass runs exactly one more right after it. A failed pass is reported and the next one tries
+ * again (the work it needs is in the database). Framework-free, so the CLI may run one too.
+ */
+export class BackgroundLoop {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private rerun = false;
+  private started = false;
+  private stopping = false;
+
+  constructor(
+    private readonly pass: () => Promise<unknown>,
+    private readonly intervalMs: number,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  /** True from `stop` on: a pass should end after the piece of work under way. */
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  /** Starts a pass now and then every interval. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.stopping = false;
+    this.kick();
+  }
+
+  /** A pass now (or right after the one under way); nothing unless started. */
+  kick(): void {
+    if (!this.started || this.stopping) return;
+    if (this.running) {
+      this.rerun = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.running = this.loop().finally(() => {
+      this.running = null;
+      this.schedule();
+    });
+  }
+
+  /** Resolves once the pass under way has ended; no pass starts after it. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.started = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.rerun = false;
+      try {
+        await this.pass();
+      } catch (error) {
+        this.onError(error as Error);
+      }
+    } while (this.rerun && !this.stopping);
+  }
+
+  private schedule(): void {
+    if (!this.started || this.stopping) return;
+    this.timer = setTimeout(() => this.kick(), this.intervalMs);
+    this.timer.unref();
+  }
+}
