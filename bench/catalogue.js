@@ -73,7 +73,8 @@ function startCeiling(databaseUrl, port) {
   const page = async (where, params, order = ORDER) => {
     const [rows, total] = await Promise.all([
       pool.query(`SELECT ${LIST_COLUMNS} FROM plugin p ${where} ${order}`, params),
-      pool.query(`SELECT count(*)::int AS n FROM plugin p ${where}`, params),
+      // As the server does: the whole catalogue's size from the trigger-kept counter, a filtered one counted.
+      where ? pool.query(`SELECT count(*)::int AS n FROM plugin p ${where}`, params) : pool.query('SELECT plugins::int AS n FROM plugin_count WHERE id = 1'),
     ]);
     return { plugins: rows.rows, page: 1, limit: 20, total: total.rows[0].n, totalPages: Math.ceil(total.rows[0].n / 20) };
   };

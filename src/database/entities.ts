@@ -18,6 +18,7 @@ import { AppSettingEntity } from '../settings/entities/app-setting.entity';
 import { SettingsVersionEntity } from '../settings/entities/settings-version.entity';
 import { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity';
 import { UserEntity } from '../users/entities/user.entity';
+import { PluginCountEntity } from '../plugins/entities/plugin-count.entity';
 import { RegistryIdentityEntity } from '../response-cache/entities/registry-identity.entity';
 import { PluginWebhookEntity } from '../webhooks/entities/plugin-webhook.entity';
 import { WebhookDeliveryEntity } from '../webhooks/entities/webhook-delivery.entity';
@@ -48,6 +49,7 @@ export const ENTITIES = [
   PluginRequestEntity,
   PluginRequestVoteEntity,
   RegistryIdentityEntity,
+  PluginCountEntity,
   PluginWebhookEntity,
   WebhookDeliveryEntity,
   TrustedPublisherEntity,

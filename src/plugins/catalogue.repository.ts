@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { CatalogueSort } from './dto/catalogue.dto';
+import { PluginCountEntity } from './entities/plugin-count.entity';
 import { PluginEntity } from './entities/plugin.entity';
 
 export interface CatalogueFilter {
@@ -45,6 +46,10 @@ export function extensionProbes(key: string, value: string): string[] {
   return scalars.flatMap((scalar) => [JSON.stringify({ [key]: scalar }), JSON.stringify({ [key]: [scalar] })]);
 }
 
+function isUnfiltered(filter: CatalogueFilter): boolean {
+  return !filter.words.length && !filter.category && !filter.tag && !filter.kind && !filter.featured && !filter.verified && Object.keys(filter.ext).length === 0;
+}
+
 /** The catalogue's one query: filters, `ext.*` matches, search, and verified-first ordering. */
 export class CatalogueRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -82,7 +87,12 @@ export class CatalogueRepository {
     query.orderBy('p.verified_at IS NULL', 'ASC');
     for (const [column, direction, nulls] of ORDER[filter.sort]) query.addOrderBy(column, direction, nulls);
     query.addOrderBy('p.slug', 'ASC').offset(filter.offset).limit(filter.limit);
-    const [plugins, total] = await query.getManyAndCount();
-    return { plugins, total };
+    if (!isUnfiltered(filter)) {
+      const [plugins, total] = await query.getManyAndCount();
+      return { plugins, total };
+    }
+    // The whole catalogue: its size is kept by triggers, not counted row by row every page.
+    const [plugins, counted] = await Promise.all([query.getMany(), this.dataSource.getRepository(PluginCountEntity).findOneByOrFail({ id: 1 })]);
+    return { plugins, total: Number(counted.plugins) };
   }
 }

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { ResponseCache } from '../../src/response-cache/response-cache';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 interface Seed {
@@ -98,6 +99,23 @@ describe('GET /api/plugins', () => {
     expect(slugs(await list('?search=mardown').expect(200))[0]).toBe('markdown');
     expect(slugs(await list('?search=zebar').expect(200))).toEqual(['zebra']);
     expect(slugs(await list('?search=qqqqq').expect(200))).toEqual([]);
+  });
+
+  it("keeps the whole catalogue's total exact through inserts and deletes without counting rows", async () => {
+    const total = async () => (await list('?sort=name').expect(200)).body.total;
+    expect(await total()).toBe(SEEDS.length);
+    const [{ count }] = await app.database.dataSource.query('SELECT plugins::int AS count FROM plugin_count');
+    expect(count).toBe(SEEDS.length);
+    await app.database.dataSource.query(
+      `INSERT INTO plugin (slug, name, repo_url, repo_identity) SELECT 'extra-' || i, 'extra-' || i, 'https://git.example.org/x/' || i, 'git.example.org/x/' || i FROM generate_series(1, 3) AS i`,
+    );
+    await app.database.dataSource.query(`UPDATE plugin SET description = description WHERE slug = 'zebra'`);
+    // Written behind the API's back: the response cache is told by hand.
+    await app.app.get(ResponseCache).invalidate();
+    expect(await total()).toBe(SEEDS.length + 3);
+    await app.database.dataSource.query(`DELETE FROM plugin WHERE slug LIKE 'extra-%'`);
+    await app.app.get(ResponseCache).invalidate();
+    expect(await total()).toBe(SEEDS.length);
   });
 
   it('pages to the last page and past the end', async () => {

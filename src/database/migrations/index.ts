@@ -16,6 +16,7 @@ import { RegistryIdentity1795429990305 } from './1795429990305-RegistryIdentity'
 import { TrustedPublishing1795431263162 } from './1795431263162-TrustedPublishing';
 import { TrustedTokens1795431465974 } from './1795431465974-TrustedTokens';
 import { PublishedBy1795431836731 } from './1795431836731-PublishedBy';
+import { PluginCount1795433700057 } from './1795433700057-PluginCount';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   TrustedPublishing1795431263162,
   TrustedTokens1795431465974,
   PublishedBy1795431836731,
+  PluginCount1795433700057,
 ];
