@@ -12,6 +12,8 @@ import { requestContext } from './common/logging/request-context';
 import type { AppConfig } from './config/config.types';
 import type { DatabaseHandle } from './database/database-handle';
 import { buildOpenApiDocument, mountOpenApi } from './openapi/openapi';
+import { rateLimitMiddleware } from './rate-limit/rate-limit.middleware';
+import { RateLimiter } from './rate-limit/rate-limiter';
 import { ResponseCache } from './response-cache/response-cache';
 import { responseCacheMiddleware } from './response-cache/response-cache.middleware';
 
@@ -21,14 +23,22 @@ export interface CreateAppOptions {
   logger: Logger;
 }
 
+/** The parts of the pipeline that need the application's providers (tests may leave them out). */
+export interface HttpPipelineParts {
+  responseCache?: ResponseCache;
+  rateLimiter?: RateLimiter;
+}
+
 /** The HTTP pipeline every app shares: logging, body parsing, validation, problem+json, OpenAPI. */
-export function configureHttp(app: NestExpressApplication, config: AppConfig, logger: Logger, responseCache?: ResponseCache): void {
+export function configureHttp(app: NestExpressApplication, config: AppConfig, logger: Logger, parts: HttpPipelineParts = {}): void {
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
   app.use(requestContext);
   app.use(httpLogger(logger));
+  // Metered before the cache, so cached answers count against the limit too.
+  if (parts.rateLimiter) app.use(rateLimitMiddleware(parts.rateLimiter));
   // Hits are answered here, logged, before any parsing or routing.
-  if (responseCache) app.use(responseCacheMiddleware(responseCache));
+  if (parts.responseCache) app.use(responseCacheMiddleware(parts.responseCache));
   app.use(jsonBodiesOnly);
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT_BYTES });
   app.useGlobalPipes(
@@ -51,7 +61,7 @@ export async function createApp({ config, database, logger }: CreateAppOptions):
     rawBody: true,
     abortOnError: false,
   });
-  configureHttp(app, config, logger, app.get(ResponseCache));
+  configureHttp(app, config, logger, { responseCache: app.get(ResponseCache), rateLimiter: app.get(RateLimiter) });
   await app.init();
   const express = app.getHttpAdapter().getInstance() as unknown as { router?: { stack: Parameters<RouteTable['load']>[0] } };
   app.get(RouteTable).load(express.router?.stack ?? []);

@@ -4746,13 +4746,13 @@ export interface operations {
                         "site.name": string;
                         /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
                         "webhooks.reconcile_interval_s": number;
-                        /** @description Public read requests per minute per IP */
+                        /** @description GET and HEAD requests per minute per client IP (health probes and /metrics excepted) */
                         "ratelimit.public_read_per_min": number;
-                        /** @description Publish requests per minute per publisher token */
+                        /** @description Publish and yank requests per minute per publisher token (per client IP without one) */
                         "ratelimit.publish_per_min": number;
-                        /** @description Webhook deliveries per minute per IP */
+                        /** @description Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves) */
                         "ratelimit.webhook_per_min": number;
-                        /** @description Sign-in and install-wizard requests per minute per IP */
+                        /** @description Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP */
                         "ratelimit.signin_per_min": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */
                         definitions: {
@@ -4803,13 +4803,13 @@ export interface operations {
                     "site.name"?: string;
                     /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
                     "webhooks.reconcile_interval_s"?: number;
-                    /** @description Public read requests per minute per IP */
+                    /** @description GET and HEAD requests per minute per client IP (health probes and /metrics excepted) */
                     "ratelimit.public_read_per_min"?: number;
-                    /** @description Publish requests per minute per publisher token */
+                    /** @description Publish and yank requests per minute per publisher token (per client IP without one) */
                     "ratelimit.publish_per_min"?: number;
-                    /** @description Webhook deliveries per minute per IP */
+                    /** @description Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves) */
                     "ratelimit.webhook_per_min"?: number;
-                    /** @description Sign-in and install-wizard requests per minute per IP */
+                    /** @description Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP */
                     "ratelimit.signin_per_min"?: number;
                 };
             };
@@ -4840,13 +4840,13 @@ export interface operations {
                         "site.name": string;
                         /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
                         "webhooks.reconcile_interval_s": number;
-                        /** @description Public read requests per minute per IP */
+                        /** @description GET and HEAD requests per minute per client IP (health probes and /metrics excepted) */
                         "ratelimit.public_read_per_min": number;
-                        /** @description Publish requests per minute per publisher token */
+                        /** @description Publish and yank requests per minute per publisher token (per client IP without one) */
                         "ratelimit.publish_per_min": number;
-                        /** @description Webhook deliveries per minute per IP */
+                        /** @description Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves) */
                         "ratelimit.webhook_per_min": number;
-                        /** @description Sign-in and install-wizard requests per minute per IP */
+                        /** @description Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP */
                         "ratelimit.signin_per_min": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */
                         definitions: {

@@ -18,7 +18,7 @@ import { AppSettingEntity } from '../settings/entities/app-setting.entity';
 import { SettingsVersionEntity } from '../settings/entities/settings-version.entity';
 import { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity';
 import { UserEntity } from '../users/entities/user.entity';
-import { RegistryIdentityEntity } from '../response-cache/entities/registry-identity.entity';
+import { RegistryIdentityEntity } from '../common/redis/entities/registry-identity.entity';
 import { PluginWebhookEntity } from '../webhooks/entities/plugin-webhook.entity';
 import { WebhookDeliveryEntity } from '../webhooks/entities/webhook-delivery.entity';
 
