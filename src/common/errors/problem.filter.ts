@@ -11,6 +11,8 @@ interface BodyParserError {
   status?: number;
   statusCode?: number;
   expose?: boolean;
+  /** The byte limit a 413 from the body parser exceeded. */
+  limit?: number;
 }
 
 /** Every error leaves the process as RFC 9457 problem+json; nothing internal leaks. */
@@ -61,7 +63,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const parserError = exception as BodyParserError;
     const status = parserError?.status ?? parserError?.statusCode;
     if (parserError?.expose && typeof status === 'number' && status >= 400 && status < 500) {
-      return problemFromBodyParserError(parserError.type, status, baseUrl);
+      return problemFromBodyParserError(parserError.type, status, baseUrl, parserError.limit);
     }
     return internalProblem(baseUrl);
   }
