@@ -14,6 +14,8 @@ import { requestContext } from './common/logging/request-context';
 import type { AppConfig } from './config/config.types';
 import type { DatabaseHandle } from './database/database-handle';
 import { buildOpenApiDocument, mountOpenApi } from './openapi/openapi';
+import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { Metrics } from './metrics/metrics';
 import { rateLimitMiddleware } from './rate-limit/rate-limit.middleware';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { ResponseCache } from './response-cache/response-cache';
@@ -29,6 +31,7 @@ export interface CreateAppOptions {
 export interface HttpPipelineParts {
   responseCache?: ResponseCache;
   rateLimiter?: RateLimiter;
+  metrics?: Metrics;
 }
 
 /** The HTTP pipeline every app shares: logging, body parsing, validation, problem+json, OpenAPI. */
@@ -36,6 +39,7 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
   app.disable('x-powered-by');
   app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
   app.use(requestContext);
+  if (parts.metrics) app.use(httpMetricsMiddleware(parts.metrics, app.get(RouteTable)));
   app.use(httpLogger(logger));
   // Before the cache: a replayed answer keeps the headers already set on the response.
   app.use(securityHeaders(config));
@@ -76,7 +80,7 @@ export async function createApp({ config, database, logger }: CreateAppOptions):
     bodyParser: false,
     abortOnError: false,
   });
-  configureHttp(app, config, logger, { responseCache: app.get(ResponseCache), rateLimiter: app.get(RateLimiter) });
+  configureHttp(app, config, logger, { responseCache: app.get(ResponseCache), rateLimiter: app.get(RateLimiter), metrics: app.get(Metrics) });
   limitRequestTime(app, config);
   await app.init();
   const express = app.getHttpAdapter().getInstance() as unknown as { router?: { stack: Parameters<RouteTable['load']>[0] } };

@@ -25,6 +25,7 @@ import { SettingsAdminModule } from './settings/settings-admin.module';
 import { ResponseCacheModule } from './response-cache/response-cache.module';
 import { RedisModule } from './common/redis/redis.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { SubmitModule } from './submit/submit.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -40,6 +41,7 @@ export class AppModule {
         RedisModule,
         ResponseCacheModule,
         RateLimitModule,
+        MetricsModule,
         AuditModule,
         HealthModule,
         AuthModule,
