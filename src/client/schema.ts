@@ -4746,6 +4746,10 @@ export interface operations {
                         "site.name": string;
                         /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
                         "webhooks.reconcile_interval_s": number;
+                        /** @description Pushes one instance ingests at once; more are answered 429 with Retry-After */
+                        "ingest.max_concurrent": number;
+                        /** @description Pushes one user's tokens may have being ingested at once on one instance (a CI matrix pushes several versions together) */
+                        "ingest.max_concurrent_per_user": number;
                         /** @description GET and HEAD requests per minute per client IP (health probes and /metrics excepted) */
                         "ratelimit.public_read_per_min": number;
                         /** @description Publish and yank requests per minute per publisher token (per client IP without one) */
@@ -4803,6 +4807,10 @@ export interface operations {
                     "site.name"?: string;
                     /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
                     "webhooks.reconcile_interval_s"?: number;
+                    /** @description Pushes one instance ingests at once; more are answered 429 with Retry-After */
+                    "ingest.max_concurrent"?: number;
+                    /** @description Pushes one user's tokens may have being ingested at once on one instance (a CI matrix pushes several versions together) */
+                    "ingest.max_concurrent_per_user"?: number;
                     /** @description GET and HEAD requests per minute per client IP (health probes and /metrics excepted) */
                     "ratelimit.public_read_per_min"?: number;
                     /** @description Publish and yank requests per minute per publisher token (per client IP without one) */
@@ -4840,6 +4848,10 @@ export interface operations {
                         "site.name": string;
                         /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
                         "webhooks.reconcile_interval_s": number;
+                        /** @description Pushes one instance ingests at once; more are answered 429 with Retry-After */
+                        "ingest.max_concurrent": number;
+                        /** @description Pushes one user's tokens may have being ingested at once on one instance (a CI matrix pushes several versions together) */
+                        "ingest.max_concurrent_per_user": number;
                         /** @description GET and HEAD requests per minute per client IP (health probes and /metrics excepted) */
                         "ratelimit.public_read_per_min": number;
                         /** @description Publish and yank requests per minute per publisher token (per client IP without one) */

@@ -11,6 +11,8 @@ const DEFAULTS = {
   'publish.claim_requires_repo_access': 1,
   'site.name': 'Plugin Registry',
   'webhooks.reconcile_interval_s': 21600,
+  'ingest.max_concurrent': 32,
+  'ingest.max_concurrent_per_user': 20,
   'ratelimit.public_read_per_min': 1200,
   'ratelimit.publish_per_min': 120,
   'ratelimit.webhook_per_min': 600,

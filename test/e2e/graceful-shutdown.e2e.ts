@@ -103,7 +103,7 @@ describe('SIGTERM on the compiled server', () => {
 
     const again = serve();
     const againUrl = await listening(again);
-    const first = await (await fetch(`${againUrl}/api/plugins/graceful/releases/1.0.0`)).json();
+    const first = (await (await fetch(`${againUrl}/api/plugins/graceful/releases/1.0.0`)).json()) as { downloads: number };
     expect(first.downloads).toBe(1);
     expect((await fetch(`${againUrl}/api/plugins/graceful/releases/1.0.1`)).status).toBe(200);
     expect(await stopServe(again)).toBe(0);

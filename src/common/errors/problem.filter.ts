@@ -38,6 +38,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       this.logger.error(`${request.method} ${request.path} failed: ${(exception as Error)?.stack ?? String(exception)}`);
     }
     if (response.headersSent) return;
+    // A refusal that says when to come back (a busy ingest slot) says it in the header too.
+    if (exception instanceof DomainError && typeof exception.extensions.retryAfter === 'number') response.setHeader('Retry-After', String(exception.extensions.retryAfter));
     response.status(problem.status).type('application/problem+json').setHeader('Cache-Control', 'no-store');
     response.send(JSON.stringify(problem));
   }
