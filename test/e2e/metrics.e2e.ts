@@ -7,9 +7,12 @@ import request from 'supertest';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Every sample line of the exposition is `name{labels} value`; comments are HELP and TYPE. */
+/**
+ * Every sample line of the exposition is `name{labels} value`; comments are HELP and TYPE. Values
+ * are Go floats, so NaN and Inf in any case (prom-client writes `Nan` for an empty summary).
+ */
 function expectExpositionFormat(text: string): void {
-  const sample = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?[0-9.]+(e[+-]?[0-9]+)?|NaN|[+-]Inf)$/;
+  const sample = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?[0-9.]+(e[+-]?[0-9]+)?|[nN][aA][nN]|[+-][iI][nN][fF])$/;
   for (const line of text.split('\n')) {
     if (line === '' || /^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* /.test(line)) continue;
     expect({ line, ok: sample.test(line) }).toEqual({ line, ok: true });
