@@ -69,6 +69,17 @@ describe('RateLimiter', () => {
     expect(w.reads()).toBe(3);
   });
 
+  it('keeps the last limits known while the settings cannot be read', async () => {
+    const clock = new ManualClock(0);
+    let failing = false;
+    const values = { ...defaultValues({ hashBudgetBytes: 1 }), 'ratelimit.public_read_per_min': 1 };
+    const limiter = new RateLimiter(new MemoryCounterStore(clock), () => (failing ? Promise.reject(new Error('database down')) : Promise.resolve(values)), clock, { warn: () => undefined });
+    expect((await limiter.check(read)).outcome).toBe('allowed');
+    failing = true;
+    clock.ms += LIMITS_MAX_AGE_MS;
+    expect(await limiter.check(read)).toMatchObject({ outcome: 'limited', limit: 1 });
+  });
+
   it('fails open for reads and closed for publish when the counters cannot be reached, warning once', async () => {
     const broken: CounterStore = { hit: () => Promise.reject(new Error('connect ECONNREFUSED')) };
     const w = world({}, broken);

@@ -32,6 +32,7 @@ export class RateLimiter {
   private lastFailureReport = Number.NEGATIVE_INFINITY;
   /** Moves on every change, so a read begun before it cannot store the old limits. */
   private generation = 0;
+  private loading: Promise<Pick<SettingValues, RateLimitRule['setting']>> | null = null;
 
   constructor(
     private readonly store: CounterStore,
@@ -44,6 +45,7 @@ export class RateLimiter {
   limitsChanged(): void {
     this.generation += 1;
     this.limits = null;
+    this.loading = null;
   }
 
   async check(rule: RateLimitRule): Promise<RateLimitDecision> {
@@ -63,13 +65,27 @@ export class RateLimiter {
     return { outcome: 'limited', limit, retryAfterSeconds: Math.max(1, Math.ceil((windowEndMs - now) / 1000)) };
   }
 
-  private async currentLimits(): Promise<Pick<SettingValues, RateLimitRule['setting']>> {
+  private currentLimits(): Promise<Pick<SettingValues, RateLimitRule['setting']>> {
     const now = this.clock.nowMs();
-    if (this.limits && now - this.limits.loadedAtMs < LIMITS_MAX_AGE_MS && now >= this.limits.loadedAtMs) return this.limits.values;
+    if (this.limits && now - this.limits.loadedAtMs < LIMITS_MAX_AGE_MS && now >= this.limits.loadedAtMs) return Promise.resolve(this.limits.values);
+    // One read at a time, however many requests arrive while it runs.
+    this.loading ??= this.reload(now).finally(() => (this.loading = null));
+    return this.loading;
+  }
+
+  private async reload(now: number): Promise<Pick<SettingValues, RateLimitRule['setting']>> {
     const generation = this.generation;
-    const values = await this.readLimits();
-    if (generation === this.generation) this.limits = { values, loadedAtMs: now };
-    return values;
+    try {
+      const values = await this.readLimits();
+      if (generation === this.generation) this.limits = { values, loadedAtMs: now };
+      return values;
+    } catch (error) {
+      // The database is away: the last limits known stay in force for another while, so answers
+      // the response cache can still give are not lost to (or held up by) a settings read.
+      if (!this.limits) throw error;
+      this.limits = { values: this.limits.values, loadedAtMs: now };
+      return this.limits.values;
+    }
   }
 
   private reportFailure(error: unknown): void {
