@@ -163,6 +163,11 @@ module.exports = async function run() {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   const slug = (await client.query(`SELECT slug FROM plugin ORDER BY slug LIMIT 1 OFFSET 4321`)).rows[0].slug;
+  // autocannon is one client address: the per-IP read limit is raised out of its way (the
+  // counting itself stays in the measured path).
+  await client.query(
+    `INSERT INTO app_setting (key, value) VALUES ('ratelimit.public_read_per_min', '1000000') ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
   await client.end();
 
   const port = 3700 + Math.floor(Math.random() * 90);

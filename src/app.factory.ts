@@ -5,13 +5,19 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { ProblemDetailsFilter } from './common/errors/problem.filter';
 import { REQUEST_VALIDATOR_OPTIONS, requestValidationError } from './common/errors/validation';
-import { JSON_BODY_LIMIT_BYTES, jsonBodiesOnly } from './common/http/json-only';
+import { jsonBodyParsers } from './common/http/body-limits';
+import { jsonBodiesOnly } from './common/http/json-only';
+import { securityHeaders } from './common/http/security-headers';
 import { RouteTable } from './common/http/route-table';
 import { compactAccessLog, httpLogger, PinoLoggerService } from './common/logging/logger';
 import { requestContext } from './common/logging/request-context';
 import type { AppConfig } from './config/config.types';
 import type { DatabaseHandle } from './database/database-handle';
 import { buildOpenApiDocument, mountOpenApi } from './openapi/openapi';
+import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { Metrics } from './metrics/metrics';
+import { rateLimitMiddleware } from './rate-limit/rate-limit.middleware';
+import { RateLimiter } from './rate-limit/rate-limiter';
 import { ResponseCache } from './response-cache/response-cache';
 import { responseCacheMiddleware } from './response-cache/response-cache.middleware';
 
@@ -21,17 +27,30 @@ export interface CreateAppOptions {
   logger: Logger;
 }
 
+/** The parts of the pipeline that need the application's providers (tests may leave them out). */
+export interface HttpPipelineParts {
+  responseCache?: ResponseCache;
+  rateLimiter?: RateLimiter;
+  metrics?: Metrics;
+}
+
 /** The HTTP pipeline every app shares: logging, body parsing, validation, problem+json, OpenAPI. */
-export function configureHttp(app: NestExpressApplication, config: AppConfig, logger: Logger, responseCache?: ResponseCache): void {
+export function configureHttp(app: NestExpressApplication, config: AppConfig, logger: Logger, parts: HttpPipelineParts = {}): void {
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
   app.use(requestContext);
+  if (parts.metrics) app.use(httpMetricsMiddleware(parts.metrics, app.get(RouteTable)));
+  // Before the cache: a replayed answer keeps the headers already set on the response.
+  app.use(securityHeaders(config));
+  // Metered before the cache, so cached answers count against the limit too.
+  if (parts.rateLimiter) app.use(rateLimitMiddleware(parts.rateLimiter, compactAccessLog(logger, { rateLimited: true })));
   // Hits are answered here, before the full access logger, any parsing or routing: the hot path
   // of the catalogue (its access line is a compact one; misses go on and are logged in full).
-  if (responseCache) app.use(responseCacheMiddleware(responseCache, compactAccessLog(logger)));
+  if (parts.responseCache) app.use(responseCacheMiddleware(parts.responseCache, compactAccessLog(logger, { cache: 'hit' })));
   app.use(httpLogger(logger));
   app.use(jsonBodiesOnly);
-  app.useBodyParser('json', { limit: JSON_BODY_LIMIT_BYTES });
+  // Each route family gets its own limit (common/http/body-limits); the raw bytes are kept.
+  app.use(jsonBodyParsers());
   app.useGlobalPipes(
     new ValidationPipe({
       ...REQUEST_VALIDATOR_OPTIONS,
@@ -43,16 +62,27 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
   mountOpenApi(app, buildOpenApiDocument(app));
 }
 
+/**
+ * A client gets HTTP_REQUEST_TIMEOUT_MS to send a whole request and at most 15 s of it for the
+ * headers (slow-loris defence); Node answers 408 and closes. Handlers are not cut short: a
+ * synchronous push's fetch and hash has its own bounds.
+ */
+function limitRequestTime(app: NestExpressApplication, config: AppConfig): void {
+  const server = app.getHttpServer() as import('node:http').Server;
+  server.requestTimeout = config.httpRequestTimeoutMs;
+  server.headersTimeout = Math.min(15_000, config.httpRequestTimeoutMs);
+}
+
 /** Builds the whole HTTP application; `serve`, `start:prod` and the end-to-end tests all use it. */
 export async function createApp({ config, database, logger }: CreateAppOptions): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
     logger: new PinoLoggerService(logger),
+    // configureHttp mounts the JSON parsers, with per-route limits, keeping the raw body.
     bodyParser: false,
-    // Raw bytes are kept (req.rawBody) for webhook signature checks: HMAC over the exact body.
-    rawBody: true,
     abortOnError: false,
   });
-  configureHttp(app, config, logger, app.get(ResponseCache));
+  configureHttp(app, config, logger, { responseCache: app.get(ResponseCache), rateLimiter: app.get(RateLimiter), metrics: app.get(Metrics) });
+  limitRequestTime(app, config);
   await app.init();
   const express = app.getHttpAdapter().getInstance() as unknown as { router?: { stack: Parameters<RouteTable['load']>[0] } };
   app.get(RouteTable).load(express.router?.stack ?? []);

@@ -24,6 +24,9 @@ import { RequestsModule } from './requests/requests.module';
 import { StatsModule } from './stats/stats.module';
 import { SettingsAdminModule } from './settings/settings-admin.module';
 import { ResponseCacheModule } from './response-cache/response-cache.module';
+import { RedisModule } from './common/redis/redis.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { SubmitModule } from './submit/submit.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -36,7 +39,10 @@ export class AppModule {
         ConfigModule.forRoot(config),
         CommonModule,
         DatabaseModule.forRoot(database),
+        RedisModule,
         ResponseCacheModule,
+        RateLimitModule,
+        MetricsModule,
         AuditModule,
         HealthModule,
         AuthModule,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { createApp } from './app.factory';
 import { join } from 'node:path';
 import { APP_VERSION } from './common/app-info';
+import { drainHttp } from './common/http/http-drain';
 import { createLogger, resolveLogFormat } from './common/logging/logger';
 import { environmentWithDotenv, loadConfig, type Environment } from './config/config';
 import { ConfigError } from './config/config.error';
@@ -50,6 +51,11 @@ export async function startServer(env: Environment, cwd: string, logger?: Logger
     url: `http://127.0.0.1:${port}`,
     close() {
       closing ??= (async () => {
+        // Requests first: workers and counters stop only once nothing can reach them anymore.
+        const drained = await drainHttp(app.getHttpServer(), config.shutdownGraceMs);
+        if (drained === 'cut') log.warn(`requests still running after SHUTDOWN_GRACE_MS (${config.shutdownGraceMs} ms) were cut`);
+        // Stops the webhook and re-signing workers (the ingest under way finishes), flushes
+        // download counts, closes Redis; then the pool.
         await app.close();
         await database.close();
       })();

@@ -5430,13 +5430,17 @@ export interface operations {
                         "site.name": string;
                         /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
                         "webhooks.reconcile_interval_s": number;
-                        /** @description Public read requests per minute per IP */
+                        /** @description Pushes one instance ingests at once; more are answered 429 with Retry-After */
+                        "ingest.max_concurrent": number;
+                        /** @description Pushes one user's tokens may have being ingested at once on one instance (a CI matrix pushes several versions together) */
+                        "ingest.max_concurrent_per_user": number;
+                        /** @description GET and HEAD requests per minute per client IP (health probes and /metrics excepted) */
                         "ratelimit.public_read_per_min": number;
-                        /** @description Publish requests per minute per publisher token */
+                        /** @description Publish and yank requests per minute per publisher token (per client IP without one) */
                         "ratelimit.publish_per_min": number;
-                        /** @description Webhook deliveries per minute per IP */
+                        /** @description Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves) */
                         "ratelimit.webhook_per_min": number;
-                        /** @description Sign-in and install-wizard requests per minute per IP */
+                        /** @description Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP */
                         "ratelimit.signin_per_min": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */
                         definitions: {
@@ -5487,13 +5491,17 @@ export interface operations {
                     "site.name"?: string;
                     /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
                     "webhooks.reconcile_interval_s"?: number;
-                    /** @description Public read requests per minute per IP */
+                    /** @description Pushes one instance ingests at once; more are answered 429 with Retry-After */
+                    "ingest.max_concurrent"?: number;
+                    /** @description Pushes one user's tokens may have being ingested at once on one instance (a CI matrix pushes several versions together) */
+                    "ingest.max_concurrent_per_user"?: number;
+                    /** @description GET and HEAD requests per minute per client IP (health probes and /metrics excepted) */
                     "ratelimit.public_read_per_min"?: number;
-                    /** @description Publish requests per minute per publisher token */
+                    /** @description Publish and yank requests per minute per publisher token (per client IP without one) */
                     "ratelimit.publish_per_min"?: number;
-                    /** @description Webhook deliveries per minute per IP */
+                    /** @description Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves) */
                     "ratelimit.webhook_per_min"?: number;
-                    /** @description Sign-in and install-wizard requests per minute per IP */
+                    /** @description Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP */
                     "ratelimit.signin_per_min"?: number;
                 };
             };
@@ -5524,13 +5532,17 @@ export interface operations {
                         "site.name": string;
                         /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
                         "webhooks.reconcile_interval_s": number;
-                        /** @description Public read requests per minute per IP */
+                        /** @description Pushes one instance ingests at once; more are answered 429 with Retry-After */
+                        "ingest.max_concurrent": number;
+                        /** @description Pushes one user's tokens may have being ingested at once on one instance (a CI matrix pushes several versions together) */
+                        "ingest.max_concurrent_per_user": number;
+                        /** @description GET and HEAD requests per minute per client IP (health probes and /metrics excepted) */
                         "ratelimit.public_read_per_min": number;
-                        /** @description Publish requests per minute per publisher token */
+                        /** @description Publish and yank requests per minute per publisher token (per client IP without one) */
                         "ratelimit.publish_per_min": number;
-                        /** @description Webhook deliveries per minute per IP */
+                        /** @description Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves) */
                         "ratelimit.webhook_per_min": number;
-                        /** @description Sign-in and install-wizard requests per minute per IP */
+                        /** @description Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP */
                         "ratelimit.signin_per_min": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */
                         definitions: {

@@ -19,6 +19,10 @@ describe('loadConfig', () => {
       migrateOnStart: true,
       embeddedAnalyzeIntervalMs: 60_000,
       responseCacheTtlSeconds: 30,
+      trustProxy: ['loopback'],
+      httpRequestTimeoutMs: 60_000,
+      metricsToken: null,
+      shutdownGraceMs: 25_000,
     });
     expect(config.forges.map((f) => f.name)).toEqual(['github', 'gitlab', 'codeberg']);
     expect(config.keyEncryptionKey).toHaveLength(32);
@@ -91,6 +95,23 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ EMBEDDED_ANALYZE_INTERVAL_MS: value })).toThrow(/EMBEDDED_ANALYZE_INTERVAL_MS/);
     }
     expect(loadConfig({ EMBEDDED_ANALYZE_INTERVAL_MS: '86400000' }).embeddedAnalyzeIntervalMs).toBe(86_400_000);
+  });
+
+  it('reads TRUST_PROXY as a flag, a hop count or a list of addresses, CIDRs and range names', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.7' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+    for (const value of ['10.0.0.0/33', 'proxy.internal', '33', '10.0.0.1/8/2']) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it('bounds the timeouts and requires a long metrics token', () => {
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '999' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ SHUTDOWN_GRACE_MS: '600001' })).toThrow(/SHUTDOWN_GRACE_MS/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-metrics-token', SHUTDOWN_GRACE_MS: '0' })).toMatchObject({ metricsToken: 'a-long-enough-metrics-token', shutdownGraceMs: 0 });
   });
 
   it('requires real secrets in production', () => {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { InvalidAllowHostError, parseAllowedHost } from '../ingest/fetch/address-policy';
 import { ConfigError, type ConfigProblem } from './config.error';
-import type { AppConfig, LogFormat, LogLevel } from './config.types';
+import type { AppConfig, LogFormat, LogLevel, TrustProxy } from './config.types';
 import { DEFAULT_FORGES, parseForges } from './forges';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -32,7 +33,29 @@ export const CONFIG_VARIABLES = [
   'EMBEDDED_ANALYZE_INTERVAL_MS',
   'RESPONSE_CACHE_TTL_S',
   'OIDC_AUDIENCE',
+  'TRUST_PROXY',
+  'HTTP_REQUEST_TIMEOUT_MS',
+  'METRICS_TOKEN',
+  'SHUTDOWN_GRACE_MS',
 ] as const;
+
+const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY: true/false, a hop count, or a comma list of addresses, CIDRs and range names. */
+export function parseTrustProxy(value: string): TrustProxy | null {
+  const v = value.trim().toLowerCase();
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (/^\d+$/.test(v)) return Number(v) <= 32 ? Number(v) : null;
+  const entries = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const valid = (entry: string) => {
+    if (NAMED_PROXY_RANGES.includes(entry)) return true;
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    if (!family || extra !== undefined) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  };
+  return entries.length && entries.every(valid) ? Object.freeze(entries) : null;
+}
 
 function blank(value: string | undefined): value is undefined {
   return value === undefined || value.trim() === '';
@@ -203,6 +226,33 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     if (oidcAudience.length > 255) bad('OIDC_AUDIENCE', 'must be at most 255 characters');
   }
 
+  let trustProxy: TrustProxy = Object.freeze(['loopback']);
+  if (!blank(env.TRUST_PROXY)) {
+    const parsed = parseTrustProxy(env.TRUST_PROXY!);
+    if (parsed === null) bad('TRUST_PROXY', 'must be true, false, a hop count (0 to 32) or a comma list of IP addresses, CIDRs, loopback, linklocal and uniquelocal');
+    else trustProxy = parsed;
+  }
+
+  let httpRequestTimeoutMs = 60_000;
+  if (!blank(env.HTTP_REQUEST_TIMEOUT_MS)) {
+    httpRequestTimeoutMs = Number(env.HTTP_REQUEST_TIMEOUT_MS);
+    if (!/^\d+$/.test(env.HTTP_REQUEST_TIMEOUT_MS!.trim()) || httpRequestTimeoutMs < 1000 || httpRequestTimeoutMs > 3_600_000) {
+      bad('HTTP_REQUEST_TIMEOUT_MS', 'must be an integer number of milliseconds from 1000 to 3600000');
+    }
+  }
+
+  let metricsToken: string | null = null;
+  if (!blank(env.METRICS_TOKEN)) {
+    metricsToken = env.METRICS_TOKEN!.trim();
+    if (metricsToken.length < 16) bad('METRICS_TOKEN', 'must be at least 16 characters');
+  }
+
+  let shutdownGraceMs = 25_000;
+  if (!blank(env.SHUTDOWN_GRACE_MS)) {
+    shutdownGraceMs = Number(env.SHUTDOWN_GRACE_MS);
+    if (!/^\d+$/.test(env.SHUTDOWN_GRACE_MS!.trim()) || shutdownGraceMs > 600_000) bad('SHUTDOWN_GRACE_MS', 'must be an integer number of milliseconds from 0 to 600000');
+  }
+
   if (problems.length) throw new ConfigError(problems);
 
   if (!sessionSecret) {
@@ -237,6 +287,10 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     embeddedAnalyzeIntervalMs,
     responseCacheTtlSeconds,
     oidcAudience: oidcAudience ?? baseUrl,
+    trustProxy,
+    httpRequestTimeoutMs,
+    metricsToken,
+    shutdownGraceMs,
   });
 }
 

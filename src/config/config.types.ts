@@ -5,6 +5,13 @@ export type { ForgeInstanceConfig, ForgeType } from '../lib/forge/types';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
+/**
+ * Which peers' X-Forwarded-For is believed (Express `trust proxy`): none (false), every one
+ * (true), the nearest N hops, or a list of addresses, CIDRs and the names loopback, linklocal and
+ * uniquelocal.
+ */
+export type TrustProxy = boolean | number | readonly string[];
+
 export interface AppConfig {
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly isProduction: boolean;
@@ -33,4 +40,12 @@ export interface AppConfig {
   readonly responseCacheTtlSeconds: number;
   /** The audience (`aud`) a CI OIDC ID token must name for trusted publishing; BASE_URL by default. */
   readonly oidcAudience: string;
+  /** Default `['loopback']`: a proxy on the same host may say who the client is; nobody else. */
+  readonly trustProxy: TrustProxy;
+  /** Longest time a client may take to send a whole request (Node's server.requestTimeout). */
+  readonly httpRequestTimeoutMs: number;
+  /** Bearer token `GET /metrics` requires; null leaves it to loopback callers only. */
+  readonly metricsToken: string | null;
+  /** How long SIGTERM waits for in-flight requests and ingests before closing anyway. */
+  readonly shutdownGraceMs: number;
 }

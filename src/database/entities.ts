@@ -19,7 +19,7 @@ import { SettingsVersionEntity } from '../settings/entities/settings-version.ent
 import { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity';
 import { UserEntity } from '../users/entities/user.entity';
 import { PluginCountEntity } from '../plugins/entities/plugin-count.entity';
-import { RegistryIdentityEntity } from '../response-cache/entities/registry-identity.entity';
+import { RegistryIdentityEntity } from '../common/redis/entities/registry-identity.entity';
 import { PluginWebhookEntity } from '../webhooks/entities/plugin-webhook.entity';
 import { WebhookDeliveryEntity } from '../webhooks/entities/webhook-delivery.entity';
 import { PendingPublisherEntity } from '../trusted-publishing/entities/pending-publisher.entity';

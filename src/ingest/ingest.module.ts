@@ -8,6 +8,7 @@ import { TokensModule } from '../tokens/tokens.module';
 import { AssetIngest } from './asset-ingest';
 import { FetchPolicy } from './fetch-policy';
 import { IngestAudit } from './ingest-audit';
+import { IngestGate } from './ingest-gate';
 import { IngestService } from './ingest.service';
 import { ReadmeIngest } from './readme-ingest';
 import { PluginClaims } from './plugin-claims';
@@ -21,7 +22,7 @@ import { ReleaseRecorder } from './release-recorder';
  */
 @Module({
   imports: [PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule],
-  providers: [FetchPolicy, AssetIngest, ReadmeIngest, PublisherRights, ReleaseRecorder, IngestService, IngestAudit, PluginClaims],
-  exports: [IngestService, IngestAudit, FetchPolicy, PublisherRights, PluginClaims],
+  providers: [FetchPolicy, AssetIngest, ReadmeIngest, PublisherRights, ReleaseRecorder, IngestService, IngestAudit, IngestGate, PluginClaims],
+  exports: [IngestService, IngestAudit, IngestGate, FetchPolicy, PublisherRights, PluginClaims],
 })
 export class IngestModule {}

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { conflict, forbidden, invalid, notFound } from '../common/errors/domain-error';
+import { conflict, DomainError, forbidden, invalid, notFound } from '../common/errors/domain-error';
 import { IntegrityService } from '../integrity/integrity.service';
 import { KindsService } from '../kinds/kinds.service';
 import { checkManifest } from '../lib/manifest';
+import { Metrics, type IngestOutcome } from '../metrics/metrics';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import type { StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
@@ -41,9 +42,27 @@ export class IngestService {
     private readonly readmes: ReadmeIngest,
     private readonly integrity: IntegrityService,
     private readonly recorder: ReleaseRecorder,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
+  /** Ingests one release, timed into the metrics by source and outcome. */
   async ingest(request: IngestRequest): Promise<IngestResult> {
+    const started = process.hrtime.bigint();
+    let outcome: IngestOutcome = 'failed';
+    try {
+      const result = await this.ingestRelease(request);
+      outcome = 'published';
+      return result;
+    } catch (error) {
+      // The caller's fault (manifest, rights, a version that exists) is a rejection, not a failure.
+      if (error instanceof DomainError && ['bad-request', 'unauthorized', 'forbidden', 'not-found', 'conflict', 'invalid', 'gone'].includes(error.kind)) outcome = 'rejected';
+      throw error;
+    } finally {
+      this.metrics?.observeIngest(request.source, outcome, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  }
+
+  private async ingestRelease(request: IngestRequest): Promise<IngestResult> {
     const version = stripV(request.version);
     const key = versionKey(version);
     const existing = 'pluginId' in request.target ? await this.existingPlugin(request.target.pluginId, request.slug) : null;

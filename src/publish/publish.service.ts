@@ -7,6 +7,7 @@ import { Clock } from '../common/clock';
 import { badRequest, forbidden, notFound } from '../common/errors/domain-error';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { IngestAudit } from '../ingest/ingest-audit';
+import { IngestGate } from '../ingest/ingest-gate';
 import { IngestService } from '../ingest/ingest.service';
 import { PluginClaims } from '../ingest/plugin-claims';
 import { PublisherRights } from '../ingest/publisher-rights';
@@ -53,6 +54,7 @@ export class PublishService {
     private readonly claims: PluginClaims,
     private readonly pendingClaims: PendingClaims,
     private readonly clock: Clock,
+    private readonly gate: IngestGate,
   ) {}
 
   private actor(auth: TokenAuth, ip: string | null): AuditActor {
@@ -68,6 +70,11 @@ export class PublishService {
     const actor = this.actor(auth, ip);
     const plugin = await this.plugins.findBySlug(slug);
     const ownership = await this.ownership(plugin, auth.user.id);
+    // A push refused for want of a slot is not an ingest failure: it is neither run nor audited.
+    return this.gate.run(auth.user.id, () => this.audited(auth, slug, body, actor, plugin, ownership));
+  }
+
+  private audited(auth: TokenAuth, slug: string, body: PublishDto, actor: AuditActor, plugin: PluginEntity | null, ownership: SlugOwnership): Promise<PublishResultDto> {
     return this.ingestAudit.audited('push', slug, actor, { version: body.version, operation: 'publish' }, async () => {
       // A token minted from a pending publisher claims that one new slug (trusted publishing).
       const pending = ownership === 'unclaimed' && pendingClaimOf(auth.token, slug) !== null;

@@ -9,10 +9,12 @@ describe('setting definitions', () => {
       'publish.claim_requires_repo_access': 1,
       'site.name': 'Plugin Registry',
       'webhooks.reconcile_interval_s': 21600,
-      'ratelimit.public_read_per_min': 600,
-      'ratelimit.publish_per_min': 30,
-      'ratelimit.webhook_per_min': 120,
-      'ratelimit.signin_per_min': 20,
+      'ingest.max_concurrent': 32,
+      'ingest.max_concurrent_per_user': 20,
+      'ratelimit.public_read_per_min': 1200,
+      'ratelimit.publish_per_min': 120,
+      'ratelimit.webhook_per_min': 600,
+      'ratelimit.signin_per_min': 120,
     });
   });
 

@@ -85,10 +85,24 @@ export const SETTING_DEFINITIONS = {
     public: false,
     description: 'Seconds between webhook reconciliation passes over registered repositories; 0 turns them off',
   }),
-  'ratelimit.public_read_per_min': integer({ default: 600, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Public read requests per minute per IP' }),
-  'ratelimit.publish_per_min': integer({ default: 30, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Publish requests per minute per publisher token' }),
-  'ratelimit.webhook_per_min': integer({ default: 120, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Webhook deliveries per minute per IP' }),
-  'ratelimit.signin_per_min': integer({ default: 20, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Sign-in and install-wizard requests per minute per IP' }),
+  'ingest.max_concurrent': integer({
+    default: 32,
+    min: 1,
+    max: 1_000,
+    public: false,
+    description: 'Pushes one instance ingests at once; more are answered 429 with Retry-After',
+  }),
+  'ingest.max_concurrent_per_user': integer({
+    default: 20,
+    min: 1,
+    max: 1_000,
+    public: false,
+    description: "Pushes one user's tokens may have being ingested at once on one instance (a CI matrix pushes several versions together)",
+  }),
+  'ratelimit.public_read_per_min': integer({ default: 1200, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'GET and HEAD requests per minute per client IP (health probes and /metrics excepted)' }),
+  'ratelimit.publish_per_min': integer({ default: 120, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Publish and yank requests per minute per publisher token (per client IP without one)' }),
+  'ratelimit.webhook_per_min': integer({ default: 600, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves)' }),
+  'ratelimit.signin_per_min': integer({ default: 120, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP' }),
 };
 
 /**

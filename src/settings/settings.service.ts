@@ -31,6 +31,7 @@ const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringi
 export class SettingsService {
   private readonly logger = new Logger('Settings');
   private readonly cache: VersionedCache<SettingValues>;
+  private readonly changeListeners: Array<() => void> = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -48,6 +49,14 @@ export class SettingsService {
       },
       clock,
     );
+  }
+
+  /**
+   * Called after every change made through this instance, for holders of a copy that must not
+   * wait out their own cache (the rate limiter); other instances' holders see it within their age.
+   */
+  onChange(listener: () => void): void {
+    this.changeListeners.push(listener);
   }
 
   async get<K extends SettingKey>(key: K): Promise<SettingValue<K>> {
@@ -102,7 +111,7 @@ export class SettingsService {
       }
       return { ...current, ...changes } as SettingValues;
     });
-    this.cache.invalidate();
+    this.changed();
     return toSettingsDto(values, this.config);
   }
 
@@ -114,7 +123,12 @@ export class SettingsService {
     const patch = parseSettingsPatch({ [key]: value });
     if (!patch.ok) throw badRequest('validation-failed', `the request has ${patch.errors.length} invalid setting(s)`, patch.errors);
     await this.repository.set(key, patch.changes[key], manager);
+    this.changed();
+  }
+
+  private changed(): void {
     this.cache.invalidate();
+    for (const listener of this.changeListeners) listener();
   }
 
   /** Stored values over the defaults; a stored value that no longer validates falls back to its default. */

@@ -11,10 +11,12 @@ const DEFAULTS = {
   'publish.claim_requires_repo_access': 1,
   'site.name': 'Plugin Registry',
   'webhooks.reconcile_interval_s': 21600,
-  'ratelimit.public_read_per_min': 600,
-  'ratelimit.publish_per_min': 30,
-  'ratelimit.webhook_per_min': 120,
-  'ratelimit.signin_per_min': 20,
+  'ingest.max_concurrent': 32,
+  'ingest.max_concurrent_per_user': 20,
+  'ratelimit.public_read_per_min': 1200,
+  'ratelimit.publish_per_min': 120,
+  'ratelimit.webhook_per_min': 600,
+  'ratelimit.signin_per_min': 120,
 };
 
 /** Another app instance on the first one's database (through the embedded engine's socket when embedded). */
@@ -72,7 +74,7 @@ describe('admin settings', () => {
       'manifest.require_release_asset': false,
       'manifest.candidates': ['plugin.json', 'manifest.yaml'],
       'site.name': '  Acme Plugins ',
-      'ratelimit.publish_per_min': 30,
+      'ratelimit.publish_per_min': 120,
     }).expect(200);
     expect(changed.body).toMatchObject({ 'manifest.require_release_asset': 0, 'manifest.candidates': ['plugin.json', 'manifest.yaml'], 'site.name': 'Acme Plugins' });
     expect(changed.body.definitions).toBeDefined();

@@ -68,7 +68,7 @@ describe('the first minutes', () => {
 
     it('answers 413 stating the limit', async () => {
       const res = await createToken().set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(1_100_000) })).expect(413);
-      expect(res.body.detail).toBe('the request body is larger than the 1 MiB limit');
+      expect(res.body.detail).toBe('the request body is larger than the 64 KiB limit');
     });
   });
 

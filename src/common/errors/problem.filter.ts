@@ -11,6 +11,8 @@ interface BodyParserError {
   status?: number;
   statusCode?: number;
   expose?: boolean;
+  /** The byte limit a 413 from the body parser exceeded. */
+  limit?: number;
 }
 
 /** Every error leaves the process as RFC 9457 problem+json; nothing internal leaks. */
@@ -36,6 +38,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       this.logger.error(`${request.method} ${request.path} failed: ${(exception as Error)?.stack ?? String(exception)}`);
     }
     if (response.headersSent) return;
+    // A refusal that says when to come back (a busy ingest slot) says it in the header too.
+    if (exception instanceof DomainError && typeof exception.extensions.retryAfter === 'number') response.setHeader('Retry-After', String(exception.extensions.retryAfter));
     response.status(problem.status).type('application/problem+json').setHeader('Cache-Control', 'no-store');
     response.send(JSON.stringify(problem));
   }
@@ -61,7 +65,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const parserError = exception as BodyParserError;
     const status = parserError?.status ?? parserError?.statusCode;
     if (parserError?.expose && typeof status === 'number' && status >= 400 && status < 500) {
-      return problemFromBodyParserError(parserError.type, status, baseUrl);
+      return problemFromBodyParserError(parserError.type, status, baseUrl, parserError.limit);
     }
     return internalProblem(baseUrl);
   }

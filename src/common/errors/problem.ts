@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
-import { JSON_BODY_LIMIT_BYTES } from '../http/json-only';
+import { describeBytes } from '../http/body-limits';
 import { DomainError, type DomainErrorKind, type ProblemFieldError } from './domain-error';
 
 /** RFC 9457 problem details, as every error response carries them. */
@@ -46,7 +46,8 @@ const CODE_BY_STATUS: Readonly<Record<number, string>> = {
   503: 'unavailable',
 };
 
-const PAYLOAD_TOO_LARGE_DETAIL = `the request body is larger than the ${JSON_BODY_LIMIT_BYTES / 1024 / 1024} MiB limit`;
+const payloadTooLargeDetail = (limit?: number) =>
+  typeof limit === 'number' ? `the request body is larger than the ${describeBytes(limit)} limit` : 'the request body is larger than this route accepts';
 
 function title(status: number): string {
   return STATUS_CODES[status] ?? 'Error';
@@ -82,15 +83,15 @@ export function problemFromHttpException(error: HttpException, baseUrl: string):
  */
 function safeHttpDetail(error: HttpException, status: number): string {
   if (status === 404) return 'no such resource';
-  if (status === 413) return PAYLOAD_TOO_LARGE_DETAIL;
+  if (status === 413) return payloadTooLargeDetail();
   if (status === 400) return /JSON/.test(error.message) ? 'the request body is not valid JSON' : 'the request could not be read';
   return title(status).toLowerCase();
 }
 
 /** The body parser's refusals (and the JSON-only rule), each saying what to send instead. */
-export function problemFromBodyParserError(type: string | undefined, status: number, baseUrl: string): Problem {
+export function problemFromBodyParserError(type: string | undefined, status: number, baseUrl: string, limit?: number): Problem {
   if (status === 413) {
-    return { type: problemType(baseUrl, 'payload-too-large'), title: title(413), status, detail: PAYLOAD_TOO_LARGE_DETAIL };
+    return { type: problemType(baseUrl, 'payload-too-large'), title: title(413), status, detail: payloadTooLargeDetail(limit) };
   }
   if (status === 415) {
     return {

@@ -1,8 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
 
-/** The request body limit every JSON route shares (the push adds its manifest and asset list). */
-export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
-
 /** A body-parser-shaped error, so the problem filter maps it like the parser's own. */
 export class UnsupportedMediaTypeError extends Error {
   readonly status = 415;

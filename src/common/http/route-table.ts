@@ -29,4 +29,11 @@ export class RouteTable {
     if (methods.has('GET')) methods.add('HEAD');
     return [...methods].sort();
   }
+
+  /** The template (`/api/plugins/:slug`) of the route that serves this method and path, if any. */
+  templateFor(method: string, path: string): string | null {
+    const wanted = method === 'HEAD' ? 'get' : method.toLowerCase();
+    const layer = this.layers.find((l) => l.route!.methods[wanted] && l.match(path));
+    return layer ? layer.route!.path : null;
+  }
 }

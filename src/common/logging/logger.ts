@@ -121,14 +121,17 @@ export function httpLogger(logger: Logger) {
 }
 
 /**
- * The access line of a response answered before pino-http runs (a response-cache hit): the same
- * message and request id, fewer fields (no headers), at a fraction of the cost on the hot path.
+ * The access line of a response answered before pino-http runs (a response-cache hit, a
+ * rate-limit refusal): the same message and request id, fewer fields (no headers), at a fraction
+ * of the cost on the hot path.
  */
-export function compactAccessLog(logger: Logger) {
+export function compactAccessLog(logger: Logger, note: Record<string, unknown>) {
   return (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, startedAt: bigint): void => {
     if (!logger.isLevelEnabled('info')) return;
     const responseTime = Math.round(Number(process.hrtime.bigint() - startedAt) / 1e6);
-    logger.info({ req: { id: currentRequestId(), method: req.method, url: redactUrl(req.originalUrl ?? req.url ?? '') }, res: { statusCode: res.statusCode }, responseTime, cache: 'hit' }, 'request completed');
+    // The id the request context echoed: a 'finish' listener may run outside the request's context.
+    const id = res.getHeader('x-request-id') ?? currentRequestId();
+    logger.info({ req: { id, method: req.method, url: redactUrl(req.originalUrl ?? req.url ?? '') }, res: { statusCode: res.statusCode }, responseTime, ...note }, 'request completed');
   };
 }
 

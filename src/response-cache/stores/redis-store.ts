@@ -34,7 +34,7 @@ export class RedisResponseStore implements ResponseCacheStore {
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    // The connection is the instance's shared one (SharedRedis), closed by its module.
   }
 
   private entryKey(key: string): string {

@@ -1,0 +1,26 @@
+import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/config.types';
+import { RegistryIdentityRepository } from './registry-identity.repository';
+import { SharedRedis } from './shared-redis';
+
+async function openSharedRedis(config: AppConfig, dataSource: DataSource): Promise<SharedRedis> {
+  if (!config.redisUrl) return SharedRedis.none();
+  const namespace = await new RegistryIdentityRepository(dataSource).namespace();
+  return SharedRedis.connect(config.redisUrl, `registry:${namespace}`);
+}
+
+/** One Redis client an instance shares between its caches and rate-limit counters (REDIS_URL). */
+@Global()
+@Module({
+  providers: [{ provide: SharedRedis, inject: [APP_CONFIG, DataSource], useFactory: openSharedRedis }],
+  exports: [SharedRedis],
+})
+export class RedisModule implements OnApplicationShutdown {
+  constructor(private readonly redis: SharedRedis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.close();
+  }
+}
