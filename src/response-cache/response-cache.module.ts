@@ -1,4 +1,5 @@
 import { Global, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { RedisModule } from '../common/redis/redis.module';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { SharedRedis } from '../common/redis/shared-redis';
 import { APP_CONFIG } from '../config/config.module';
@@ -26,6 +27,7 @@ function openResponseCache(config: AppConfig, redis: SharedRedis): ResponseCache
  */
 @Global()
 @Module({
+  imports: [RedisModule],
   providers: [
     { provide: ResponseCache, inject: [APP_CONFIG, SharedRedis], useFactory: openResponseCache },
     { provide: APP_INTERCEPTOR, useClass: CatalogueWriteInterceptor },
