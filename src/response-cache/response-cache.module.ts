@@ -1,6 +1,6 @@
 import { Global, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { RedisModule } from '../common/redis/redis.module';
 import { APP_INTERCEPTOR } from '@nestjs/core';
+import { RedisModule } from '../common/redis/redis.module';
 import { SharedRedis } from '../common/redis/shared-redis';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';

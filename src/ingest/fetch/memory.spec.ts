@@ -4,12 +4,14 @@ import { LoopbackServer, patternBytes, startHttpServer, streamPattern, testFetch
 
 const MiB = 1024 * 1024;
 const ASSET_BYTES = 256 * MiB;
-const GROWTH_LIMIT_MIB = 96;
+const GROWTH_LIMIT_MIB = 192;
 
-// Coarse on purpose. Node allocates a fresh buffer for every socket read and V8 frees them only
-// when external memory has grown by tens of MiB, so even a streaming fetch shows 35-60 MiB of
-// transient growth here, whatever the asset size. A fetcher that kept the body would grow by the
-// whole 256 MiB. The precise figures, in a clean process, are the benchmark's (bench/asset-fetch.js).
+// A regression guard, not a target: coarse on purpose. Node allocates a fresh buffer for every
+// socket read and V8 frees them only when external memory has grown by tens of MiB, and a Jest
+// worker shares its process with other suites, so a streaming fetch shows 35-100 MiB of transient
+// growth here (97 MiB once in CI under load). A fetcher that kept the body would grow by the whole
+// 256 MiB, far above the bound. The memory targets live in the benchmarks, measured in a clean
+// process (bench/asset-fetch.js, bench/publish.js).
 describe('memory while hashing a large asset', () => {
   let server: LoopbackServer;
   beforeAll(async () => {
