@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditActor } from '../audit/audit.service';
 import { conflict, DomainError, invalid, notFound, upstreamFailed } from '../common/errors/domain-error';
-import { AssetFetchError, fetchText } from '../ingest/fetch';
-import { FetchPolicy } from '../ingest/fetch-policy';
+import { AssetFetchError } from '../ingest/fetch';
 import { readmeTagCandidates } from '../ingest/readme-ingest';
 import { KindsService } from '../kinds/kinds.service';
 import { forgeForUrl, type ForgeLocation } from '../lib/forge';
@@ -12,8 +11,8 @@ import { manifestCatalogueFields } from '../plugins/catalogue-fields';
 import type { AdminPluginDto } from '../plugins/dto/admin-plugin.dto';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ForgeRegistry } from '../forges/forge-registry';
-import { SettingsService } from '../settings/settings.service';
 import { ForgeReleases } from './forge-releases';
+import { ManifestResolver } from './manifest-resolver';
 
 interface FoundManifest {
   text: string;
@@ -35,8 +34,7 @@ export class ManifestRefreshService {
     private readonly plugins: PluginsRepository,
     private readonly forges: ForgeRegistry,
     private readonly forgeReleases: ForgeReleases,
-    private readonly policy: FetchPolicy,
-    private readonly settings: SettingsService,
+    private readonly manifests: ManifestResolver,
     private readonly kinds: KindsService,
     private readonly admin: AdminPluginsService,
   ) {}
@@ -56,15 +54,15 @@ export class ManifestRefreshService {
   }
 
   private async read(location: ForgeLocation, version: string): Promise<FoundManifest> {
-    const candidates = await this.settings.get('manifest.candidates');
+    const candidates = await this.manifests.candidates();
     try {
       // The forge's release names the tag (with or without its v); without one, each spelling is tried.
       const tags = readmeTagCandidates(version);
       for (const tag of tags) {
         const release = await this.forgeReleases.releaseByTag(location, tag);
         if (!release) continue;
-        const asset = candidates.map((name) => release.assets.find((a) => a.name === name)).find((a) => a !== undefined);
-        if (asset) return { text: (await fetchText(asset.url, this.policy.text())).text, fileName: asset.name, tag, from: 'asset' };
+        const fromAsset = await this.manifests.fromAssets(release.assets, candidates);
+        if (fromAsset) return { ...fromAsset, tag, from: 'asset' };
         return (await this.repositoryFile(location, [tag])) ?? this.notFound(candidates, [tag]);
       }
       return (await this.repositoryFile(location, tags)) ?? this.notFound(candidates, tags);
@@ -76,10 +74,8 @@ export class ManifestRefreshService {
 
   private async repositoryFile(location: ForgeLocation, tags: readonly string[]): Promise<FoundManifest | null> {
     for (const tag of tags) {
-      for (const fileName of MANIFEST_FILE_NAMES) {
-        const text = await this.forgeReleases.fileAtTag(location, tag, fileName);
-        if (text !== null) return { text, fileName, tag, from: 'repository' };
-      }
+      const found = await this.manifests.fromRepository(location, tag);
+      if (found) return { ...found, tag, from: 'repository' };
     }
     return null;
   }
