@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { AssetFetchError } from '../ingest/fetch';
-import { forgeForUrl } from '../lib/forge';
+import { forgeForUrl, type ForgeLocation } from '../lib/forge';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
@@ -40,10 +40,13 @@ export class Reconciler {
   ) {}
 
   /** One plugin; the tags it queued. Forge errors propagate (the caller reports them); a rate limit also pauses that forge for the periodic pass. */
-  async reconcilePlugin(plugin: PluginEntity): Promise<string[]> {
+  reconcilePlugin(plugin: PluginEntity): Promise<string[]> {
     const location = forgeForUrl(plugin.repoUrl, this.forges.all());
-    if (!location) return [];
-    const known = await this.deliveries.knownTags(plugin.id);
+    return location ? this.reconcileAt(plugin, location) : Promise.resolve([]);
+  }
+
+  private async reconcileAt(plugin: PluginEntity, location: ForgeLocation): Promise<string[]> {
+    const [known, published] = await Promise.all([this.deliveries.knownTags(plugin.id), this.releases.versionKeys(plugin.id)]);
     const queued: string[] = [];
     const stored: string[] = [];
     let releases;
@@ -55,7 +58,7 @@ export class Reconciler {
     }
     for (const release of releases) {
       if (known.has(release.tag)) continue;
-      if (await this.releases.findByVersionKey(plugin.id, versionKey(release.tag))) continue;
+      if (published.has(versionKey(release.tag))) continue;
       const delivery = await this.deliveries.insertQueued(
         {
           pluginId: plugin.id,
@@ -91,10 +94,10 @@ export class Reconciler {
       for (let id = ids.shift(); id !== undefined; id = ids.shift()) {
         const plugin = await this.plugins.findById(id);
         if (!plugin) continue;
-        const forge = forgeForUrl(plugin.repoUrl, this.forges.all())?.forge.name;
-        if (forge && (this.pausedUntil.get(forge) ?? 0) > this.clock.nowMs()) continue;
+        const location = forgeForUrl(plugin.repoUrl, this.forges.all());
+        if (!location || (this.pausedUntil.get(location.forge.name) ?? 0) > this.clock.nowMs()) continue;
         try {
-          queued += (await this.reconcilePlugin(plugin)).length;
+          queued += (await this.reconcileAt(plugin, location)).length;
         } catch (error) {
           this.logger.warn(`reconciling "${plugin.slug}" failed: ${(error as Error).message}`);
         }
