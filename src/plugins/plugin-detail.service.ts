@@ -25,9 +25,9 @@ export class PluginDetailService {
   async detail(slug: string, locale: string | undefined, caller: AuthContext | null): Promise<PluginDetailDto> {
     const plugin = await this.plugins.findBySlug(slug);
     if (!plugin) throw notFound(`no plugin "${slug}"`);
-    const releases = await this.releases.listForPlugin(plugin.id);
+    const [releases, ownerRows] = await Promise.all([this.releases.listForPlugin(plugin.id), this.plugins.owners(plugin.id)]);
     const shown = releases.find((r) => r.version === plugin.latestVersion) ?? releases.find((r) => r.version === plugin.latestPrerelease) ?? releases[0];
-    const owners = (await this.plugins.owners(plugin.id)).map(({ login, instance }) => ({ login, instance }));
+    const owners = ownerRows.map(({ login, instance }) => ({ login, instance }));
     return toPluginDetailDto(plugin, {
       owners,
       releases,
@@ -39,8 +39,9 @@ export class PluginDetailService {
 
   /** A single README has no language (`readmeLocale` null, no alternatives); `readmes` have theirs. */
   private async readme(release: ReleaseEntity, locale: string | undefined): Promise<ReadmeView> {
-    const available = (await this.readmes.locales(release.id)).filter((l) => l !== DEFAULT_README_LOCALE);
-    const found = await this.readmes.findForLocale(release.id, locale);
+    const stored = await this.readmes.locales(release.id);
+    const available = stored.filter((l) => l !== DEFAULT_README_LOCALE);
+    const found = await this.readmes.findForLocale(release.id, locale, stored);
     if (!found) return { html: null, locale: null, available };
     return { html: found.html, locale: found.locale === DEFAULT_README_LOCALE ? null : found.locale, available };
   }

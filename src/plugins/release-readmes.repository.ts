@@ -36,10 +36,11 @@ export class ReleaseReadmesRepository {
   /**
    * The README to show a reader asking for `requested` (an Accept-Language tag or a `?locale=`):
    * exact locale, then base language, then `en`, then `default`, then the first available
-   * (resolveStoredReadmeLocale). Null when the release has no README.
+   * (resolveStoredReadmeLocale). Null when the release has no README. `stored` is the release's
+   * locales when the caller has read them already.
    */
-  async findForLocale(releaseId: string, requested: string | null | undefined, manager?: EntityManager): Promise<StoredReadme | null> {
-    const locale = resolveStoredReadmeLocale(requested, await this.locales(releaseId, manager));
-    return locale === null ? null : this.findExact(releaseId, locale, manager);
+  async findForLocale(releaseId: string, requested: string | null | undefined, stored?: readonly string[]): Promise<StoredReadme | null> {
+    const locale = resolveStoredReadmeLocale(requested, stored ?? (await this.locales(releaseId)));
+    return locale === null ? null : this.findExact(releaseId, locale);
   }
 }
