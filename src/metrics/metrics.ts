@@ -80,10 +80,6 @@ export class Metrics {
     this.cacheRequests.inc({ result });
   }
 
-  get contentType(): string {
-    return this.registry.contentType;
-  }
-
   render(): Promise<string> {
     return this.registry.metrics();
   }

@@ -24,16 +24,16 @@ export class ReleasesRepository {
     return this.repo(manager).findOneBy({ pluginId, versionKey });
   }
 
-  /**
-   * The one "latest" rule (DECISIONS 8): highest SemVer precedence, not yanked, no prerelease
-   * unless asked. `version_sort` orders bytes as SemVer orders versions, so this is an index scan.
-   */
   /** Every version key the plugin has a release for (yanked ones included). */
   async versionKeys(pluginId: string): Promise<Set<string>> {
     const rows = await this.repo().find({ select: { versionKey: true }, where: { pluginId } });
     return new Set(rows.map((row) => row.versionKey));
   }
 
+  /**
+   * The one "latest" rule (DECISIONS 8): highest SemVer precedence, not yanked, no prerelease
+   * unless asked. `version_sort` orders bytes as SemVer orders versions, so this is an index scan.
+   */
   findLatest(pluginId: string, options: { prerelease?: boolean } = {}, manager?: EntityManager): Promise<ReleaseEntity | null> {
     const query = this.repo(manager)
       .createQueryBuilder('r')

@@ -1,5 +1,3 @@
-import semver from 'semver';
-
 /** A version as published: one leading `v` dropped. */
 export function stripV(version: string): string {
   return version.startsWith('v') ? version.slice(1) : version;
@@ -14,11 +12,6 @@ export function versionKey(version: string): string {
 
 export function isPrerelease(version: string): boolean {
   return versionKey(version).includes('-');
-}
-
-/** Highest first by SemVer precedence (build metadata ignored, as SemVer says). */
-export function bySemverDescending<T extends { version: string }>(a: T, b: T): number {
-  return semver.rcompare(versionKey(a.version), versionKey(b.version));
 }
 
 /** A number as its digit count (2 digits) then its digits: numeric order under byte comparison. */

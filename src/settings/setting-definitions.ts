@@ -134,10 +134,6 @@ export function isSettingKey(key: string): key is SettingKey {
   return Object.prototype.hasOwnProperty.call(SETTING_DEFINITIONS, key);
 }
 
-export function settingDefinition(key: SettingKey): SettingDefinition {
-  return SETTING_DEFINITIONS[key];
-}
-
 export function defaultValue(definition: SettingDefinition, config: Pick<AppConfig, 'hashBudgetBytes'>): unknown {
   if (definition.type === 'integer' && typeof definition.default === 'object') return config[definition.default.config];
   if (definition.type === 'file-name[]') return [...definition.default];

@@ -67,12 +67,6 @@ export class SettingsService {
     return this.cache.get();
   }
 
-  /** The settings anonymous surfaces may show. */
-  async publicValues(): Promise<Partial<SettingValues>> {
-    const values = await this.cache.get();
-    return Object.fromEntries(SETTING_KEYS.filter((key) => SETTING_DEFINITIONS[key].public).map((key) => [key, values[key]]));
-  }
-
   async view(): Promise<SettingsDto> {
     return toSettingsDto(await this.cache.get(), this.config);
   }
