@@ -11,6 +11,7 @@ require('./ts-register');
 const { Client } = require('pg');
 const { loadConfig } = require('../src/config/config');
 const { openDatabase } = require('../src/database/database-handle');
+const { versionSortKey } = require('../src/plugins/versions');
 
 const WORDS = [
   'markdown', 'preview', 'theme', 'dark', 'light', 'git', 'lint', 'format', 'snippet', 'terminal',
@@ -55,11 +56,6 @@ FROM (SELECT i, ${word(0)} AS w1, ${word(1)} AS w2, ${word(2)} AS w3, ${word(3)}
              ${word(0)} || '-' || ${word(1)} || '-' || i AS slug
       FROM generate_series($1::int, $2::int) AS i) AS g`;
 
-function versionSort(j) {
-  const key = (n) => String(String(n).length).padStart(2, '0') + String(n);
-  return `${key(1)}${key(j)}${key(0)}~`;
-}
-
 const RELEASES_SQL = `
 INSERT INTO release (plugin_id, version, version_key, version_sort, prerelease, min_runtime_version, assets, integrity, manifest,
                      manifest_canonical, manifest_raw, manifest_sha256, source, created_at)
@@ -96,7 +92,7 @@ async function main() {
     const [{ count }] = (await client.query('SELECT count(*)::int AS count FROM plugin')).rows;
     if (count > 0 && !options.fresh) throw new Error(`the database already has ${count} plugins; pass --fresh to replace them`);
     if (options.fresh) await client.query('TRUNCATE plugin, release, release_readme, plugin_owner CASCADE');
-    const sorts = Array.from({ length: options.releases }, (_, j) => versionSort(j));
+    const sorts = Array.from({ length: options.releases }, (_, j) => versionSortKey(`1.${j}.0`));
     const started = Date.now();
     const BATCH = 10_000;
     for (let from = 1; from <= options.plugins; from += BATCH) {

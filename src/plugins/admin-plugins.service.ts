@@ -52,7 +52,7 @@ export class AdminPluginsService {
    * ingests it afresh: new hashes and a new JWS (clients that cached the old one see a mismatch).
    */
   async deleteRelease(slug: string, version: string, actor: AuditActor): Promise<void> {
-    await this.change(slug, async (plugin, manager) => {
+    await this.mutate(slug, async (plugin, manager) => {
       const release = await this.releases.findByVersionKey(plugin.id, versionKey(version), manager);
       if (!release) throw notFound(`no release ${version} of "${slug}"`);
       await this.releases.delete(release.id, manager);
@@ -109,12 +109,18 @@ export class AdminPluginsService {
     return this.view(slug);
   }
 
-  private async change(slug: string, work: (plugin: PluginEntity, manager: EntityManager) => Promise<void>): Promise<AdminPluginDto> {
-    await this.dataSource.transaction(async (manager) => {
+  /** A change in one transaction with the plugin's row locked. */
+  private mutate(slug: string, work: (plugin: PluginEntity, manager: EntityManager) => Promise<void>): Promise<void> {
+    return this.dataSource.transaction(async (manager) => {
       const plugin = await this.plugins.findBySlugForUpdate(slug, manager);
       if (!plugin) throw notFound(`no plugin "${slug}"`);
       await work(plugin, manager);
     });
+  }
+
+  /** A change, then the plugin as admins see it. */
+  private async change(slug: string, work: (plugin: PluginEntity, manager: EntityManager) => Promise<void>): Promise<AdminPluginDto> {
+    await this.mutate(slug, work);
     return this.view(slug);
   }
 }
