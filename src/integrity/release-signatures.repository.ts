@@ -25,8 +25,8 @@ function countsByKid(rows: { kid: string; n: number }[]): Map<string, number> {
  * jsonb column ({jws, kid, assets}) and nothing else: the rest of the release belongs to the
  * Plugins module. Plain class over a DataSource, so the operator CLI shares it.
  *
- * No index serves `integrity->>'kid'`: a batch is one scan of the release table, which at a
- * registry's size (thousands of releases) costs milliseconds, and rotations are rare.
+ * `idx_release_signing_kid` serves `integrity->>'kid'`: the re-sign worker's idle pass (every
+ * 30 s on every instance) and the pending counts are index probes, not scans of every release.
  */
 export class ReleaseSignaturesRepository {
   constructor(private readonly dataSource: DataSource) {}

@@ -17,6 +17,7 @@ import { TrustedPublishing1795431263162 } from './1795431263162-TrustedPublishin
 import { TrustedTokens1795431465974 } from './1795431465974-TrustedTokens';
 import { PublishedBy1795431836731 } from './1795431836731-PublishedBy';
 import { PluginCount1795433700057 } from './1795433700057-PluginCount';
+import { ReleaseSigningKidIndex1795437252267 } from './1795437252267-ReleaseSigningKidIndex';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   TrustedTokens1795431465974,
   PublishedBy1795431836731,
   PluginCount1795433700057,
+  ReleaseSigningKidIndex1795437252267,
 ];

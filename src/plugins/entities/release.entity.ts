@@ -39,6 +39,8 @@ export interface StoredIntegrity {
 @Entity('release')
 @Index('uq_release_plugin_version_key', ['pluginId', 'versionKey'], { unique: true })
 @Index('idx_release_plugin_version_sort', ['pluginId', 'versionSort'])
+// An expression index (integrity->>'kid'), written by hand in the ReleaseSigningKidIndex migration.
+@Index('idx_release_signing_kid', { synchronize: false })
 export class ReleaseEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
