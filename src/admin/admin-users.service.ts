@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUuid } from '../common/validation/uuid';
 import type { EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { AuthContext } from '../auth/auth-context';
@@ -9,7 +10,6 @@ import { type UserAccessChange, UsersRepository } from '../users/users.repositor
 import type { AdminUserDto, AdminUserPageDto, UpdateUserDto, UserListQueryDto } from './dto/admin-users.dto';
 import { toAdminUserDto } from './admin-users.mapper';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const isEnabledAdmin = (role: string, disabled: boolean) => role === 'admin' && !disabled;
 
@@ -35,7 +35,7 @@ export class AdminUsersService {
    * registry always keeps one enabled admin: the change that would remove the last one is a 409.
    */
   async update(auth: AuthContext, id: string, input: UpdateUserDto, ip: string | null): Promise<AdminUserDto> {
-    if (!UUID.test(id)) throw notFound('no such user');
+    if (!isUuid(id)) throw notFound('no such user');
     const user = await this.users.inAccessChangeTransaction(async (manager) => {
       const current = await this.users.findById(id, manager);
       if (!current) throw notFound('no such user');

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUuid } from '../common/validation/uuid';
 import type { AuthContext } from '../auth/auth-context';
 import { badRequest, conflict, notFound } from '../common/errors/domain-error';
 import { KindsService } from '../kinds/kinds.service';
@@ -7,7 +8,6 @@ import type { PluginRequestEntity } from './entities/plugin-request.entity';
 import { toRequestDto } from './requests.mapper';
 import { RequestsRepository } from './requests.repository';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The wishlist: anyone reads it, signed-in users add requests and vote, one vote a user. */
 @Injectable()
@@ -62,7 +62,7 @@ export class RequestsService {
   }
 
   private checkId(id: string): string {
-    if (!UUID.test(id)) throw notFound('no such request');
+    if (!isUuid(id)) throw notFound('no such request');
     return id;
   }
 

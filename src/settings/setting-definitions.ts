@@ -1,3 +1,4 @@
+import { plural, pointerSegment } from '../common/errors/validation';
 import type { AppConfig } from '../config/config.types';
 import { DEFAULT_MANIFEST_ASSET_CANDIDATES } from '../lib/manifest';
 
@@ -155,7 +156,6 @@ export type SettingCheck = { ok: true; value: unknown } | { ok: false; errors: S
 
 // eslint-disable-next-line no-control-regex -- finding them is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const characters = (value: string) => [...value].length;
 
 function fail(message: string, pointer = ''): SettingCheck {
@@ -222,11 +222,6 @@ export function checkSettingValue(definition: SettingDefinition, raw: unknown): 
     case 'file-name[]':
       return checkFileNames(definition, raw);
   }
-}
-
-/** A JSON pointer segment (RFC 6901): `~` and `/` escaped. */
-function pointerSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 export interface SettingsPatchError {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUuid } from '../common/validation/uuid';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { AuthContext } from '../auth/auth-context';
@@ -14,7 +15,6 @@ import { auditDetails } from './trusted-publishers.service';
 import { toPendingPublisherDto } from './trusted-publishing.mapper';
 
 export const MAX_PENDING_PUBLISHERS_PER_USER = 10;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNIQUE_VIOLATION = '23505';
 
 const pendingExists = () => conflict('pending-publisher-exists', 'a pending publisher already holds this slug or this repository');
@@ -82,7 +82,7 @@ export class PendingPublishersService {
   }
 
   async remove(auth: AuthContext, id: string, ip: string | null): Promise<void> {
-    const row = UUID.test(id) ? await this.pending.findForUser(id, auth.user.id) : null;
+    const row = isUuid(id) ? await this.pending.findForUser(id, auth.user.id) : null;
     if (!row) throw notFound('no such pending publisher of yours');
     await this.dataSource.transaction(async (manager) => {
       if (await this.pending.delete(row.id, manager)) {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUuid } from '../common/validation/uuid';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { AuthContext } from '../auth/auth-context';
@@ -12,7 +13,6 @@ import { toTrustedPublisherDto } from './trusted-publishing.mapper';
 import { TrustedPublishersRepository } from './trusted-publishers.repository';
 
 export const MAX_TRUSTED_PUBLISHERS_PER_PLUGIN = 20;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A plugin's trusted publishers, managed by its owners (not admins: they decide who publishes). */
 @Injectable()
@@ -69,7 +69,7 @@ export class TrustedPublishersService {
 
   async remove(auth: AuthContext, slug: string, id: string, ip: string | null): Promise<void> {
     const plugin = await this.ownedPlugin(auth, slug);
-    const row = UUID.test(id) ? await this.publishers.findForPlugin(id, plugin.id) : null;
+    const row = isUuid(id) ? await this.publishers.findForPlugin(id, plugin.id) : null;
     if (!row) throw notFound(`no such trusted publisher of "${slug}"`);
     await this.dataSource.transaction(async (manager) => {
       if (await this.publishers.delete(row.id, manager)) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
 import { type components, createRegistryClient, type RegistryClient } from '../../client/registry-client';
-import { formatViolation, type Kind, type ValidationResult } from '../../lib/manifest';
+import { formatViolation, type Kind, MANIFEST_SOURCES, type ValidationResult } from '../../lib/manifest';
 import type { CliIo } from '../command';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../command';
 import { checkFile, findManifest, UsageError } from '../manifest-files';
@@ -96,7 +96,6 @@ function parseArgs(args: readonly string[], env: CliIo['env']): PublishArgs | 'h
 }
 
 type ManifestSource = components['schemas']['PublishDto']['manifestSource'];
-const MANIFEST_SOURCES: readonly string[] = ['.plugin.yaml', '.plugin.yml', '.plugin.json', '.plugin', 'plugin.yaml', 'plugin.yml', 'plugin.json'];
 
 /** The manifest's file name as the push names its format; any other name by its extension. */
 function manifestSource(fileName: string): ManifestSource {

@@ -2,7 +2,8 @@ import { getMetadataStorage, type ValidationError } from 'class-validator';
 import { itemCheckFor } from '../validation/satisfies';
 import { badRequest, type ProblemFieldError } from './domain-error';
 
-function pointerSegment(segment: string): string {
+/** A JSON pointer segment (RFC 6901): `~` and `/` escaped. */
+export function pointerSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -17,7 +18,7 @@ function label(path: string): string {
  */
 const TYPE_CONSTRAINTS = new Set(['isString', 'isArray', 'isInt', 'isNumber', 'isBoolean', 'isObject', 'isDate']);
 
-const plural = (n: unknown, word: string) => `${String(n)} ${word}${n === 1 ? '' : 's'}`;
+export const plural = (n: unknown, word: string) => `${String(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** Our wording for class-validator's built-in rules, from each rule's own arguments. */
 const WORDING: Readonly<Record<string, (args: readonly unknown[]) => string>> = {

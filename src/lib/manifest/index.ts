@@ -6,6 +6,7 @@ export { checkManifest } from './check-manifest';
 export {
   DEFAULT_MANIFEST_ASSET_CANDIDATES,
   MANIFEST_FILE_NAMES,
+  MANIFEST_SOURCES,
   MAX_MANIFEST_BYTES,
   MAX_NESTING_DEPTH,
 } from './constants';

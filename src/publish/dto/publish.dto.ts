@@ -17,9 +17,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Satisfies } from '../../common/validation/satisfies';
-import { MAX_MANIFEST_BYTES } from '../../lib/manifest';
+import { MANIFEST_SOURCES, MAX_MANIFEST_BYTES } from '../../lib/manifest';
 
-export const MANIFEST_SOURCES = ['plugin.yaml', 'plugin.yml', 'plugin.json', '.plugin', '.plugin.yaml', '.plugin.yml', '.plugin.json'];
 const VERSION_WITH_OPTIONAL_V = /^v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
 const MaxUtf8Bytes = (max: number) =>
