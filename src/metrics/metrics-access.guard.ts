@@ -1,17 +1,12 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { timingSafeEqual } from 'node:crypto';
+import { bearerToken } from '../auth/auth-context';
+import { sameSecret } from '../common/crypto/same-secret';
 import { forbidden, unauthorized } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /**
  * `GET /metrics`: with METRICS_TOKEN, its bearer token from anywhere; without, loopback callers
@@ -26,7 +21,7 @@ export class MetricsAccessGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<Request>();
     const token = this.config.metricsToken;
     if (token) {
-      const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      const given = bearerToken(request);
       if (!given || !sameSecret(given, token)) throw unauthorized('GET /metrics needs the METRICS_TOKEN as a bearer token');
       return true;
     }

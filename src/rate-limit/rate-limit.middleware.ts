@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { clientIp } from '../auth/auth-context';
 import { DomainError } from '../common/errors/domain-error';
 import { rateLimitRule } from './rate-limit-rules';
 import type { RateLimiter } from './rate-limiter';
@@ -10,7 +11,7 @@ import type { RateLimiter } from './rate-limiter';
 export function rateLimitMiddleware(limiter: RateLimiter, logRefusal: (req: Request, res: Response, startedAt: bigint) => void = () => undefined) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const startedAt = process.hrtime.bigint();
-    const rule = rateLimitRule({ method: req.method, path: req.path, ip: req.ip ?? req.socket.remoteAddress ?? 'unknown', authorization: req.headers.authorization });
+    const rule = rateLimitRule({ method: req.method, path: req.path, ip: clientIp(req) ?? 'unknown', authorization: req.headers.authorization });
     if (!rule) return next();
     limiter.check(rule).then((decision) => {
       if (decision.outcome === 'allowed') return next();

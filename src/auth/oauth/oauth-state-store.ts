@@ -1,18 +1,13 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Clock, RandomSource } from '../../common/clock';
+import { sameSecret } from '../../common/crypto/same-secret';
 import { cookieValue } from '../auth-context';
 import type { OAuthStatesRepository } from '../oauth-states.repository';
 import { LocalSignInFailure } from './oauth-errors';
 
 export const OAUTH_STATE_COOKIE = 'registry_oauth_state';
 const STATE_TTL_MS = 600_000;
-
-function sameString(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 const digest = (state: string) => createHash('sha256').update(state).digest();
 
@@ -55,7 +50,7 @@ export class CookieStateStore {
   verify(req: Request, provided: string, callback: (error: Error | null, ok: boolean, info?: { message: string }) => void): void {
     const expected = cookieValue(req, OAUTH_STATE_COOKIE);
     (req.res as Response).clearCookie(OAUTH_STATE_COOKIE, { path: this.cookiePath });
-    if (!expected || typeof provided !== 'string' || !sameString(expected, provided)) {
+    if (!expected || typeof provided !== 'string' || !sameSecret(provided, expected)) {
       callback(null, false, { message: 'the sign-in state does not match; start again' });
       return;
     }
