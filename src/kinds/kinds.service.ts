@@ -26,6 +26,11 @@ export class KindsService {
     return { kinds: kinds.map(toKindDto), extensionFields: globalFields };
   }
 
+  /** The keys of the enabled kinds. */
+  async enabledKeys(): Promise<string[]> {
+    return (await this.kinds.enabled()).map((kind) => kind.key);
+  }
+
   /** Every kind (disabled ones too: the validator must say "disabled", not "unknown"). */
   async validationContext(): Promise<ManifestRegistryContext> {
     const [kinds, globalExtensionFields] = await Promise.all([this.kinds.all(), this.globalExtensionFields()]);

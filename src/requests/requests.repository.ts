@@ -48,8 +48,8 @@ export class RequestsRepository {
 
   async insert(request: NewRequest): Promise<PluginRequestEntity> {
     const repo = this.repo();
-    const saved = await repo.save(repo.create({ ...request, status: 'open', votes: 0, pluginId: null }));
-    return (await this.findWithPlugin(saved.id))!;
+    // A new request fulfils no plugin yet: the saved row is the whole answer.
+    return repo.save(repo.create({ ...request, status: 'open', votes: 0, pluginId: null }));
   }
 
   /** Runs `work` with the request's row locked (null when there is no such request): votes and status changes on it take turns. */

@@ -72,7 +72,7 @@ export class RequestsService {
   }
 
   private async checkKind(kind: string): Promise<void> {
-    const enabled = (await this.kinds.publicList()).kinds.map((k) => k.key);
+    const enabled = await this.kinds.enabledKeys();
     if (!enabled.includes(kind)) {
       throw badRequest('validation-failed', 'the kind is not one of this registry\'s kinds', [
         { path: '/kind', message: `kind: must be one of the enabled kinds${enabled.length ? ` (${enabled.join(', ')})` : ' (this registry has none)'}` },
