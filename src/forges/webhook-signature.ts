@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sameSecret } from '../common/crypto/same-secret';
 import type { WebhookHeaders } from './webhook.types';
 
 /** A secret shorter than this is refused at verification, whatever the forge accepted (spec, Authentication 1). */
@@ -10,22 +11,15 @@ export function header(headers: WebhookHeaders, name: string): string | null {
   return typeof first === 'string' && first !== '' ? first : null;
 }
 
-/** Equal in constant time; both sides are hashed first so their lengths never leak either. */
-function sameText(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b) && given.length === expected.length;
-}
-
 /** Whether `givenHex` is the HMAC-SHA256 of the exact raw body under `secret`. */
 export function hmacMatches(secret: string, rawBody: Buffer, givenHex: string | null): boolean {
   if (givenHex === null || secret.length < MIN_WEBHOOK_SECRET_LENGTH) return false;
   const expected = createHmac('sha256', secret).update(rawBody).digest('hex');
-  return sameText(givenHex.trim().toLowerCase(), expected);
+  return sameSecret(givenHex.trim().toLowerCase(), expected);
 }
 
 /** Whether a shared-token header (GitLab's) carries the secret itself. */
 export function tokenMatches(secret: string, given: string | null): boolean {
   if (given === null || secret.length < MIN_WEBHOOK_SECRET_LENGTH) return false;
-  return sameText(given, secret);
+  return sameSecret(given, secret);
 }

@@ -10,7 +10,6 @@ import { PluginsRepository } from '../plugins/plugins.repository';
 import { manifestCatalogueFields } from '../plugins/catalogue-fields';
 import { ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
 import { readmeSearchText } from './readme/search-text';
-import { ResponseCache } from '../response-cache/response-cache';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { isPrerelease, versionSortKey } from '../plugins/versions';
 import type { ClaimFollowUp, IngestSource, IngestTarget, Publisher } from './ingest.types';
@@ -54,17 +53,9 @@ export class ReleaseRecorder {
     private readonly rights: PublisherRights,
     private readonly audit: AuditService,
     private readonly clock: Clock,
-    private readonly responses: ResponseCache,
   ) {}
 
-  async record(target: IngestTarget, release: PreparedRelease): Promise<{ plugin: PluginEntity; claimed: boolean }> {
-    const recorded = await this.write(target, release);
-    // A webhook's release is recorded in the background, where no HTTP write empties the cache.
-    await this.responses.invalidate();
-    return recorded;
-  }
-
-  private write(target: IngestTarget, release: PreparedRelease): Promise<{ plugin: PluginEntity; claimed: boolean }> {
+  record(target: IngestTarget, release: PreparedRelease): Promise<{ plugin: PluginEntity; claimed: boolean }> {
     return this.dataSource.transaction(async (manager) => {
       if (release.publisher) await this.rights.assertStillAllowed(release.publisher, 'pluginId' in target ? target.pluginId : null, manager);
       const claimed = 'claim' in target;

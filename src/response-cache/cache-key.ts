@@ -45,7 +45,10 @@ export function responseCacheKey(request: CacheableRequest, sessionCookie: strin
 export function isCatalogueWrite(method: string, path: string): boolean {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
   if (!path.startsWith('/api/')) return false;
-  // Sign-in, sessions, tokens (trusted publishing's exchange and publishers too) and wishlist votes never change a catalogue answer.
-  if (path === '/api/publish/oidc/token' || /^\/api\/plugins\/[^/]+\/trusted-publishers(\/|$)/.test(path)) return false;
+  // Sign-in, sessions, tokens (trusted publishing's exchange and publishers too) and wishlist votes
+  // never change a catalogue answer; webhook receipts, replays, reconciles and secrets only queue
+  // or configure (the delivery worker empties the cache when a release lands).
+  if (path === '/api/publish/oidc/token' || path.startsWith('/api/webhooks/')) return false;
+  if (/^\/api\/plugins\/[^/]+\/(trusted-publishers|deliveries|webhook-secret)(\/|$)/.test(path)) return false;
   return !path.startsWith('/api/auth/') && !path.startsWith('/api/requests');
 }

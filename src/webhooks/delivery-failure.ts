@@ -1,5 +1,4 @@
 import type { ProblemFieldError } from '../common/errors/domain-error';
-import { AssetFetchError } from '../ingest/fetch';
 
 /** A delivery that cannot succeed as it is (no retry): its reason is a problem code shown to owners. */
 export class DeliveryFailure extends Error {
@@ -17,8 +16,4 @@ export class DeliveryFailure extends Error {
 export function isTransient(reason: string | undefined, status: number | undefined): boolean {
   if (reason === 'network' || reason === 'timeout') return true;
   return status !== undefined && (status >= 500 || status === 429);
-}
-
-export function isTransientFetch(error: unknown): error is AssetFetchError {
-  return error instanceof AssetFetchError && isTransient(error.reason, error.status);
 }

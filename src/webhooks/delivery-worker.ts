@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { BackgroundLoop } from '../common/background-loop';
 import { Clock } from '../common/clock';
+import { ResponseCache } from '../response-cache/response-cache';
 import { DeliveriesRepository } from './deliveries.repository';
 import { type ClaimedDelivery, DeliveryJobs } from './delivery-jobs';
 import { DeliveryProcessor } from './delivery-processor';
@@ -45,6 +46,7 @@ export class DeliveryWorker {
     private readonly deliveries: DeliveriesRepository,
     private readonly processor: DeliveryProcessor,
     private readonly jobs: DeliveryJobs,
+    private readonly responses: ResponseCache,
     private readonly clock: Clock,
   ) {
     // Everything the next pass needs is in the database.
@@ -95,6 +97,9 @@ export class DeliveryWorker {
       result.kind === 'done'
         ? result.outcome
         : { status: 'failed' as const, reason: result.reason, detail: `gave up after ${delivery.attempts} attempts: ${result.detail}`, violations: null, version: null };
+    // Ingested in the background, where no API write empties the response cache: done here,
+    // before the delivery says it succeeded.
+    if (outcome.status === 'succeeded') await this.responses.invalidate();
     await this.deliveries.finish(delivery.id, outcome, now);
     await claimed.done();
     if (outcome.status === 'failed') {

@@ -69,7 +69,9 @@ export class PgBossDeliveryJobs extends DeliveryJobs {
   }
 
   async enqueue(deliveryIds: readonly string[]): Promise<void> {
-    for (const deliveryId of deliveryIds) await this.boss.send(QUEUE, { deliveryId });
+    if (deliveryIds.length === 0) return;
+    // One statement for the lot (the start-up sweep may queue many).
+    await this.boss.insert(deliveryIds.map((deliveryId) => ({ name: QUEUE, data: { deliveryId } })));
   }
 
   async claim({ now, leaseMs }: DeliveryClaimOptions): Promise<ClaimedDelivery | null> {
