@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { QueryFailedError } from 'typeorm';
 import { conflict, DomainError, forbidden, invalid, notFound } from '../common/errors/domain-error';
+import { uniqueViolation } from '../database/unique-violation';
 import { IntegrityService } from '../integrity/integrity.service';
 import { KindsService } from '../kinds/kinds.service';
 import { checkManifest } from '../lib/manifest';
@@ -15,14 +15,6 @@ import { attestationProblems } from './attestation';
 import type { ClaimRequest, IngestRequest, IngestResult, IngestTarget } from './ingest.types';
 import { ReadmeIngest } from './readme-ingest';
 import { type PreparedRelease, ReleaseRecorder } from './release-recorder';
-
-const UNIQUE_VIOLATION = '23505';
-
-function constraintOf(error: unknown): string | null {
-  if (!(error instanceof QueryFailedError)) return null;
-  const driver = (error as QueryFailedError & { driverError?: { code?: string; constraint?: string } }).driverError;
-  return driver?.code === UNIQUE_VIOLATION ? (driver.constraint ?? 'unknown') : null;
-}
 
 const versionExists = (slug: string, key: string) => conflict('version-exists', `version ${key} of "${slug}" is already published`);
 
@@ -125,14 +117,14 @@ export class IngestService {
     try {
       return await this.recorder.record(target, prepared);
     } catch (error) {
-      const constraint = constraintOf(error);
+      const constraint = uniqueViolation(error);
       if (constraint === 'uq_release_plugin_version_key') throw versionExists(prepared.slug, prepared.key);
       if (!('claim' in target) || (constraint !== 'uq_plugin_slug' && constraint !== 'uq_plugin_repo_identity')) throw error;
       const winner = await this.claimWinner(target.claim, prepared.slug, constraint);
       try {
         return await this.recorder.record({ pluginId: winner.id }, prepared);
       } catch (retryError) {
-        if (constraintOf(retryError) === 'uq_release_plugin_version_key') throw versionExists(prepared.slug, prepared.key);
+        if (uniqueViolation(retryError) === 'uq_release_plugin_version_key') throw versionExists(prepared.slug, prepared.key);
         throw retryError;
       }
     }

@@ -1,3 +1,4 @@
+import { uniqueViolation } from '../database/unique-violation';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type AuditActor, AuditService } from '../audit/audit.service';
@@ -5,8 +6,6 @@ import { conflict, forbidden } from '../common/errors/domain-error';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import type { ClaimRequest } from './ingest.types';
-
-const UNIQUE_VIOLATION = '23505';
 
 /**
  * The claim rules every way of submitting shares (CI push, OAuth submit): one repository, one
@@ -46,7 +45,7 @@ export class PluginClaims {
       });
       return { plugin, claimed: true };
     } catch (error) {
-      if ((error as { driverError?: { code?: string } }).driverError?.code !== UNIQUE_VIOLATION) throw error;
+      if (uniqueViolation(error) === null) throw error;
       // Lost a race with another claim: answer as if it had come first.
       const again = await this.existingAnchor(claim.repoIdentity, slug, claim.ownerId);
       if (again) return { plugin: again, claimed: false };

@@ -1,6 +1,7 @@
+import { uniqueViolation } from '../database/unique-violation';
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '../common/validation/uuid';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { AuthContext } from '../auth/auth-context';
 import { conflict, notFound } from '../common/errors/domain-error';
@@ -15,7 +16,6 @@ import { auditDetails } from './trusted-publishers.service';
 import { toPendingPublisherDto } from './trusted-publishing.mapper';
 
 export const MAX_PENDING_PUBLISHERS_PER_USER = 10;
-const UNIQUE_VIOLATION = '23505';
 
 const pendingExists = () => conflict('pending-publisher-exists', 'a pending publisher already holds this slug or this repository');
 
@@ -76,7 +76,7 @@ export class PendingPublishersService {
       });
       return toPendingPublisherDto(row, this.forges);
     } catch (error) {
-      if (error instanceof QueryFailedError && (error as QueryFailedError & { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) throw pendingExists();
+      if (uniqueViolation(error) !== null) throw pendingExists();
       throw error;
     }
   }
