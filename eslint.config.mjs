@@ -23,6 +23,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    files: ['src/web/browser/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['src/**/*.ts'],
     ignores: ['src/config/**', 'src/cli/**', 'src/main.ts', '**/*.spec.ts'],
     rules: {

@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { ProblemDetailsFilter } from './common/errors/problem.filter';
 import { REQUEST_VALIDATOR_OPTIONS, requestValidationError } from './common/errors/validation';
 import { jsonBodyParsers } from './common/http/body-limits';
+import { InternalCalls } from './common/http/internal-calls';
 import { jsonBodiesOnly } from './common/http/json-only';
 import { securityHeaders } from './common/http/security-headers';
 import { RouteTable } from './common/http/route-table';
@@ -32,6 +33,7 @@ export interface HttpPipelineParts {
   responseCache?: ResponseCache;
   rateLimiter?: RateLimiter;
   metrics?: Metrics;
+  internalCalls?: InternalCalls;
 }
 
 /** The HTTP pipeline every app shares: logging, body parsing, validation, problem+json, OpenAPI. */
@@ -43,7 +45,7 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
   // Before the cache: a replayed answer keeps the headers already set on the response.
   app.use(securityHeaders(config));
   // Metered before the cache, so cached answers count against the limit too.
-  if (parts.rateLimiter) app.use(rateLimitMiddleware(parts.rateLimiter, compactAccessLog(logger, { rateLimited: true })));
+  if (parts.rateLimiter) app.use(rateLimitMiddleware(parts.rateLimiter, compactAccessLog(logger, { rateLimited: true }), parts.internalCalls));
   // Hits are answered here, before the full access logger, any parsing or routing: the hot path
   // of the catalogue (its access line is a compact one; misses go on and are logged in full).
   if (parts.responseCache) app.use(responseCacheMiddleware(parts.responseCache, compactAccessLog(logger, { cache: 'hit' })));
@@ -81,7 +83,7 @@ export async function createApp({ config, database, logger }: CreateAppOptions):
     bodyParser: false,
     abortOnError: false,
   });
-  configureHttp(app, config, logger, { responseCache: app.get(ResponseCache), rateLimiter: app.get(RateLimiter), metrics: app.get(Metrics) });
+  configureHttp(app, config, logger, { responseCache: app.get(ResponseCache), rateLimiter: app.get(RateLimiter), metrics: app.get(Metrics), internalCalls: app.get(InternalCalls) });
   limitRequestTime(app, config);
   await app.init();
   const express = app.getHttpAdapter().getInstance() as unknown as { router?: { stack: Parameters<RouteTable['load']>[0] } };

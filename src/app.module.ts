@@ -15,7 +15,7 @@ import { KindsModule } from './kinds/kinds.module';
 import { PluginsModule } from './plugins/plugins.module';
 import { PublishModule } from './publish/publish.module';
 import { TrustedPublishingModule } from './trusted-publishing/trusted-publishing.module';
-import { HomeModule } from './home/home.module';
+import { WebModule } from './web/web.module';
 import { ProblemsModule } from './problems/problems.module';
 import { ProviderStatsModule } from './provider-stats/provider-stats.module';
 import { SchemasModule } from './schemas/schemas.module';
@@ -63,7 +63,7 @@ export class AppModule {
         SchemasModule,
         ProblemsModule,
         ProviderStatsModule,
-        HomeModule,
+        WebModule,
       ],
     };
   }

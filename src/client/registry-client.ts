@@ -11,6 +11,8 @@ export interface RegistryClientOptions {
   token?: string;
   /** Defaults to the global fetch; tests and other runtimes pass their own. */
   fetch?: typeof fetch;
+  /** Sent with every request (the web pages pass on the visitor's cookie and language). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface RegistryClientOptions {
 export function createRegistryClient(baseUrl: string, options: RegistryClientOptions = {}): RegistryClient {
   return createClient<paths>({
     baseUrl: baseUrl.replace(/\/+$/, ''),
-    headers: options.token ? { Authorization: `Bearer ${options.token}` } : {},
+    headers: { ...options.headers, ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 }

@@ -17,6 +17,7 @@ export const REDACTED_PATHS = [
   'req.headers["x-forgejo-signature"]',
   'req.headers["x-gogs-signature"]',
   'req.headers["x-registry-init-token"]',
+  'req.headers["x-registry-internal"]',
   'res.headers["set-cookie"]',
 ];
 

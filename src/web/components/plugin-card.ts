@@ -1,0 +1,20 @@
+import type { components } from '../../client/registry-client';
+import { html, type SafeHtml } from '../html';
+import type { Translate } from '../i18n/messages';
+
+export type CatalogueItem = components['schemas']['CatalogueItemDto'];
+
+/** One plugin in a list: name, version, badges, description, kind and downloads. */
+export function pluginCard(plugin: CatalogueItem, t: Translate): SafeHtml {
+  const version = plugin.latestVersion ?? plugin.latestPrerelease;
+  return html`<li class="plugin-card">
+  <h3><a href="/plugins/${plugin.slug}">${plugin.name}</a>${version ? html` <span class="version">${version}</span>` : null}</h3>
+  <p class="badges">${plugin.verified ? html`<span class="badge verified">${t('badge.verified')}</span>` : null}${plugin.featured ? html`<span class="badge featured">${t('badge.featured')}</span>` : null}</p>
+  ${plugin.description ? html`<p class="description">${plugin.description}</p>` : null}
+  <p class="meta">${plugin.kind ? html`<a href="/kinds/${plugin.kind}">${plugin.kind}</a> · ` : null}${t('plugin.downloads', { count: plugin.downloads.toLocaleString('en') })}</p>
+</li>`;
+}
+
+export function pluginList(plugins: readonly CatalogueItem[], t: Translate): SafeHtml {
+  return html`<ul class="plugin-list">${plugins.map((p) => pluginCard(p, t))}</ul>`;
+}

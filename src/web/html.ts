@@ -1,0 +1,42 @@
+/** Markup that is already safe to send: built by `html` or marked by `raw` (for sanitized HTML). */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
+
+function render(value: HtmlValue): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (value instanceof SafeHtml) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  return escapeHtml(String(value as string | number | boolean));
+}
+
+/**
+ * A template tag that escapes every interpolated value unless it is SafeHtml, so a page cannot
+ * forget to escape a plugin's name or a README title; arrays join, null/undefined/false vanish.
+ */
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
+  let out = strings[0];
+  for (let i = 0; i < values.length; i += 1) out += render(values[i]) + strings[i + 1];
+  return new SafeHtml(out);
+}
+
+/** Marks HTML the server already sanitized (a README, a CMS page) as safe to embed. */
+export function raw(sanitized: string): SafeHtml {
+  return new SafeHtml(sanitized);
+}
+
+/** JSON for a `<script type="application/json">` data block: `<` escaped so it cannot close the tag. */
+export function jsonData(value: unknown): SafeHtml {
+  return new SafeHtml(JSON.stringify(value).replace(/</g, '\\u003c'));
+}

@@ -1,0 +1,7 @@
+import { bundle } from './bundle';
+
+/** The account pages' strings (keys prefixed `account.`). */
+export const ACCOUNT = bundle({
+  en: {},
+  de: {},
+});

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { WebCoreModule } from '../../web-core.module';
+
+/** The account pages of the web front end. */
+@Module({
+  imports: [WebCoreModule],
+  controllers: [],
+  providers: [],
+})
+export class AccountPagesModule {}

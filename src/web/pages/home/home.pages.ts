@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { pluginList } from '../../components/plugin-card';
+import { html } from '../../html';
+import type { PageOutcome, RenderedPage } from '../../web-renderer';
+import { WebRenderer } from '../../web-renderer';
+import type { WebContext } from '../../web-context';
+
+/** `/`: headline figures, featured and verified plugins, the kinds, and the search box (in the header). */
+@Injectable()
+export class HomePages {
+  constructor(private readonly renderer: WebRenderer) {}
+
+  home(request: Request, response: Response): Promise<RenderedPage> {
+    return this.renderer.render(request, response, (ctx) => this.build(ctx));
+  }
+
+  private async build(ctx: WebContext): Promise<PageOutcome> {
+    const { api, t } = ctx;
+    const list = (query: Record<string, string>) => api.GET('/api/plugins', { params: { query: { limit: '6', ...query } as never } });
+    const [stats, featured, verified, recent, kinds] = await Promise.all([
+      ctx.features.stats !== false ? api.GET('/api/stats') : Promise.resolve(null),
+      list({ featured: '1' }),
+      list({ verified: '1' }),
+      list({ sort: 'updated' }),
+      api.GET('/api/kinds'),
+    ]);
+    const figures = stats?.data
+      ? html`<ul class="stats">
+  <li><strong>${stats.data.plugins.toLocaleString('en')}</strong> ${t('home.stats.plugins')}</li>
+  <li><strong>${stats.data.downloads.toLocaleString('en')}</strong> ${t('home.stats.downloads')}</li>
+  <li><strong>${stats.data.authors.toLocaleString('en')}</strong> ${t('home.stats.authors')}</li>
+  <li><strong>${stats.data.kinds.toLocaleString('en')}</strong> ${t('home.stats.kinds')}</li>
+</ul>`
+      : null;
+    const section = (title: string, plugins: typeof recent.data) =>
+      plugins && plugins.plugins.length > 0 ? html`<section><h2>${title}</h2>${pluginList(plugins.plugins, t)}</section>` : null;
+    const kindList = kinds.data?.kinds ?? [];
+    const main = html`<section class="hero">
+  <h1>${ctx.branding.siteName}</h1>
+  <p>${t('home.tagline')}</p>
+  ${figures}
+</section>
+${section(t('home.featured'), featured.data)}
+${section(t('home.verified'), verified.data)}
+${section(t('home.recent'), recent.data) ?? html`<p>${t('home.empty')}</p>`}
+${kindList.length > 0 ? html`<section><h2>${t('home.kinds')}</h2><ul class="kinds">${kindList.map((k) => html`<li><a href="/kinds/${k.key}">${k.label}</a>${k.description ? html` <span>${k.description}</span>` : null}</li>`)}</ul></section>` : null}
+<p><a class="button" href="/plugins">${t('home.browseAll')}</a></p>`;
+    return { title: '', description: t('home.tagline'), main };
+  }
+}
