@@ -39,7 +39,7 @@ describe('SIGKILL during a push', () => {
 
   it('leaves nothing behind, and the same push succeeds on a restarted server', async () => {
     const first = await w.serve();
-    const token = await w.tokenFor(first.url, 'crash-author');
+    const { token } = await w.userFor(first.url, 'crash-author');
     const held = w.forge.held('/files/crashy-held.zip');
     const pending = push(first.url, token, held.url).then(
       (res) => res.status,

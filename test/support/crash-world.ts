@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { FakeForge } from './fake-forge';
@@ -20,6 +21,9 @@ export class CrashWorld {
     this.env = {
       ...db.env,
       NODE_ENV: 'test',
+      // Fixed, so every process (servers, CLI) reads the same sessions and stored secrets.
+      KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      SESSION_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'info',
       PORT: '0',
       FETCH_ALLOW_HOSTS: new URL(forge.url).host,
@@ -45,8 +49,8 @@ export class CrashWorld {
     await server.exited;
   }
 
-  /** A publisher token (all slugs) for a new user, made with the CLI on the running server's database. */
-  async tokenFor(url: string, login: string): Promise<string> {
+  /** A session and a publisher token (all slugs) for a new user, made with the CLI on the running server's database. */
+  async userFor(url: string, login: string): Promise<{ jwt: string; token: string }> {
     expect((await registryCli(['users', 'create', login], this.env)).code).toBe(0);
     const jwt = (await registryCli(['sessions', 'issue', login], this.env)).stdout.trim();
     const res = await fetch(`${url}/api/auth/me/tokens`, {
@@ -55,7 +59,7 @@ export class CrashWorld {
       body: JSON.stringify({ name: 'ci', scopes: ['publish:*'] }),
     });
     expect(res.status).toBe(201);
-    return ((await res.json()) as { token: string }).token;
+    return { jwt, token: ((await res.json()) as { token: string }).token };
   }
 
   /** A query straight on the database (on the embedded engine, through the running server's socket). */
