@@ -83,8 +83,9 @@ export class IngestService {
     }
 
     const stored = await this.assets.fetchAll(request.assets, request.abandon);
+    if (request.abandon?.aborted) throw abandoned();
     const repoUrl = existing ? existing.repoUrl : (request.target as { claim: ClaimRequest }).claim.repoUrl;
-    const readme = await this.readmes.render(checked.manifest, repoUrl, request.version);
+    const readme = await this.readmes.render(checked.manifest, repoUrl, request.version, request.abandon);
     const integrity = await this.sign(request.slug, version, checked.sha256, stored, request.attestation);
     const prepared: PreparedRelease = {
       slug: request.slug,
