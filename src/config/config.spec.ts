@@ -111,6 +111,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '999' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS/);
     expect(() => loadConfig({ SHUTDOWN_GRACE_MS: '600001' })).toThrow(/SHUTDOWN_GRACE_MS/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ WEBHOOK_LEASE_MS: '999' })).toThrow(/WEBHOOK_LEASE_MS/);
+    expect(loadConfig({ WEBHOOK_LEASE_MS: '3000' }).webhookLeaseMs).toBe(3_000);
+    expect(loadConfig({}).webhookLeaseMs).toBe(60_000);
     expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-metrics-token', SHUTDOWN_GRACE_MS: '0' })).toMatchObject({ metricsToken: 'a-long-enough-metrics-token', shutdownGraceMs: 0 });
   });
 

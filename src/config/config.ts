@@ -37,6 +37,7 @@ export const CONFIG_VARIABLES = [
   'HTTP_REQUEST_TIMEOUT_MS',
   'METRICS_TOKEN',
   'SHUTDOWN_GRACE_MS',
+  'WEBHOOK_LEASE_MS',
 ] as const;
 
 const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -253,6 +254,14 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     if (!/^\d+$/.test(env.SHUTDOWN_GRACE_MS!.trim()) || shutdownGraceMs > 600_000) bad('SHUTDOWN_GRACE_MS', 'must be an integer number of milliseconds from 0 to 600000');
   }
 
+  let webhookLeaseMs = 60_000;
+  if (!blank(env.WEBHOOK_LEASE_MS)) {
+    webhookLeaseMs = Number(env.WEBHOOK_LEASE_MS);
+    if (!/^\d+$/.test(env.WEBHOOK_LEASE_MS!.trim()) || webhookLeaseMs < 1_000 || webhookLeaseMs > 3_600_000) {
+      bad('WEBHOOK_LEASE_MS', 'must be an integer number of milliseconds from 1000 to 3600000');
+    }
+  }
+
   if (problems.length) throw new ConfigError(problems);
 
   if (!sessionSecret) {
@@ -291,6 +300,7 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     httpRequestTimeoutMs,
     metricsToken,
     shutdownGraceMs,
+    webhookLeaseMs,
   });
 }
 

@@ -17,10 +17,11 @@ export interface DeclaredAsset {
 export class AssetIngest {
   constructor(private readonly policy: FetchPolicy) {}
 
-  async fetchAll(assets: readonly DeclaredAsset[]): Promise<StoredAsset[]> {
+  /** `abandon` cancels the downloads under way (their connections are closed). */
+  async fetchAll(assets: readonly DeclaredAsset[], abandon?: AbortSignal): Promise<StoredAsset[]> {
     let fetched;
     try {
-      fetched = await fetchAndHashAssets(assets, await this.policy.assets());
+      fetched = await fetchAndHashAssets(assets, { ...(await this.policy.assets()), signal: abandon });
     } catch (error) {
       if (error instanceof AssetFetchError) {
         throw new DomainError('upstream-failed', 'asset-fetch-failed', error.message, undefined, {

@@ -1,5 +1,5 @@
-import { Injectable, Optional } from '@nestjs/common';
-import { conflict, DomainError, forbidden, invalid, notFound } from '../common/errors/domain-error';
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import { badRequest, conflict, DomainError, forbidden, invalid, notFound } from '../common/errors/domain-error';
 import { uniqueViolation } from '../database/unique-violation';
 import { IntegrityService } from '../integrity/integrity.service';
 import { KindsService } from '../kinds/kinds.service';
@@ -17,6 +17,8 @@ import { ReadmeIngest } from './readme-ingest';
 import { type PreparedRelease, ReleaseRecorder } from './release-recorder';
 
 const versionExists = (slug: string, key: string) => conflict('version-exists', `version ${key} of "${slug}" is already published`);
+/** Nobody hears it (the client is gone); a 400 keeps it out of the failure audit. */
+const abandoned = () => badRequest('client-disconnected', 'the client disconnected before the ingest finished; nothing was recorded');
 
 /**
  * The ingest pipeline, one for CI pushes and release webhooks: validate the manifest and the
@@ -26,6 +28,8 @@ const versionExists = (slug: string, key: string) => conflict('version-exists', 
  */
 @Injectable()
 export class IngestService {
+  private readonly logger = new Logger('Ingest');
+
   constructor(
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
@@ -46,6 +50,11 @@ export class IngestService {
       outcome = 'published';
       return result;
     } catch (error) {
+      if (request.abandon?.aborted) {
+        outcome = 'abandoned';
+        this.logger.warn(`ingest of ${request.slug} ${request.version} abandoned: its client disconnected; nothing was recorded`);
+        throw abandoned();
+      }
       // The caller's fault (manifest, rights, a version that exists) is a rejection, not a failure.
       if (error instanceof DomainError && ['bad-request', 'unauthorized', 'forbidden', 'not-found', 'conflict', 'invalid', 'gone'].includes(error.kind)) outcome = 'rejected';
       throw error;
@@ -73,9 +82,10 @@ export class IngestService {
       throw invalid(checked.ok ? 'attestation-invalid' : 'manifest-invalid', `the release has ${violations.length} violation(s)`, violations);
     }
 
-    const stored = await this.assets.fetchAll(request.assets);
+    const stored = await this.assets.fetchAll(request.assets, request.abandon);
+    if (request.abandon?.aborted) throw abandoned();
     const repoUrl = existing ? existing.repoUrl : (request.target as { claim: ClaimRequest }).claim.repoUrl;
-    const readme = await this.readmes.render(checked.manifest, repoUrl, request.version);
+    const readme = await this.readmes.render(checked.manifest, repoUrl, request.version, request.abandon);
     const integrity = await this.sign(request.slug, version, checked.sha256, stored, request.attestation);
     const prepared: PreparedRelease = {
       slug: request.slug,
@@ -97,6 +107,8 @@ export class IngestService {
       onClaim: request.onClaim,
       publishedBy: request.publishedBy ?? (request.source === 'push' ? { kind: 'token' } : { kind: 'webhook' }),
     };
+    // The last moment to stop: past it the release is recorded whether anyone hears of it or not.
+    if (request.abandon?.aborted) throw abandoned();
     const { plugin, claimed } = await this.recordResolvingRaces(request.target, prepared);
     return { slug: plugin.slug, version, claimed, warnings: readme.warnings };
   }

@@ -44,6 +44,8 @@ export interface IngestRequest {
   onClaim?: ClaimFollowUp;
   /** Shown on the release; by default a push is `token` and anything else `webhook`. */
   publishedBy?: PublishedBy;
+  /** Aborted when nobody waits for the result any more (a push's client disconnected): the ingest stops and records nothing. */
+  abandon?: AbortSignal;
 }
 
 export type ClaimFollowUp = (pluginId: string, manager: EntityManager) => Promise<void>;

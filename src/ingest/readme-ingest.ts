@@ -79,12 +79,12 @@ export class ReadmeIngest implements OnModuleDestroy {
     await this.pool.close();
   }
 
-  /** `{default: html}` for a single README, or one entry per locale of `readmes`. */
-  async render(manifest: Manifest, repoUrl: string, tag: string): Promise<RenderedReadmes> {
+  /** `{default: html}` for a single README, or one entry per locale of `readmes`; `abandon` cancels the reads under way. */
+  async render(manifest: Manifest, repoUrl: string, tag: string, abandon?: AbortSignal): Promise<RenderedReadmes> {
     const located = forgeForUrl(repoUrl, this.forges.all());
     const sources: [string, string][] = manifest.readmes ? Object.entries(manifest.readmes) : [['default', manifest.readme ?? DEFAULT_README]];
     if (manifest.readmes && manifest.readme) sources.push(['default', manifest.readme]);
-    const outcomes = await mapBounded(sources, ASSET_CONCURRENCY, ([locale, source]) => this.renderOne(locale, source, located, tag));
+    const outcomes = await mapBounded(sources, ASSET_CONCURRENCY, ([locale, source]) => this.renderOne(locale, source, located, tag, abandon));
 
     const html: Record<string, string> = {};
     const warnings = outcomes.flatMap((outcome) => outcome.warnings);
@@ -107,10 +107,10 @@ export class ReadmeIngest implements OnModuleDestroy {
     return { html, warnings };
   }
 
-  private async renderOne(locale: string, source: string, located: Located, tag: string): Promise<Outcome> {
+  private async renderOne(locale: string, source: string, located: Located, tag: string, abandon: AbortSignal | undefined): Promise<Outcome> {
     const name = `README ${source}${locale === 'default' ? '' : ` (${locale})`}`;
     try {
-      const rendered = await this.fetchAndRender(source, located, tag);
+      const rendered = await this.fetchAndRender(source, located, tag, abandon);
       const warnings = rendered.truncated ? [`${name} is longer than ${README_MAX_LENGTH} characters; only its start is shown`] : [];
       return { locale, html: rendered.html, warnings };
     } catch (error) {
@@ -121,25 +121,25 @@ export class ReadmeIngest implements OnModuleDestroy {
     }
   }
 
-  private async fetchAndRender(source: string, located: Located, tag: string): Promise<RenderedReadme> {
+  private async fetchAndRender(source: string, located: Located, tag: string, abandon: AbortSignal | undefined): Promise<RenderedReadme> {
     if (isUrl(source)) {
-      const markdown = await this.fetchMarkdown(source);
+      const markdown = await this.fetchMarkdown(source, abandon);
       return this.pool.render({ markdown, context: { kind: 'url', url: source } });
     }
     if (!located) throw new Error('the repository is not on a configured forge');
     const readmePath = source.replace(/^\.?\//, '');
     const { forge, repoPath } = located;
-    const { markdown, foundAt } = await this.fetchAtTag(located, readmePath, tag);
+    const { markdown, foundAt } = await this.fetchAtTag(located, readmePath, tag, abandon);
     const context: ReadmeContextSpec = { kind: 'forge', forge: { type: forge.type, webUrl: forge.webUrl, apiUrl: forge.apiUrl }, repoPath, tag: foundAt, readmePath };
     return this.pool.render({ markdown, context });
   }
 
   /** Reads the file at the first candidate tag that has it; only "not found" moves on to the next. */
-  private async fetchAtTag(located: NonNullable<Located>, readmePath: string, tag: string): Promise<{ markdown: string; foundAt: string }> {
+  private async fetchAtTag(located: NonNullable<Located>, readmePath: string, tag: string, abandon: AbortSignal | undefined): Promise<{ markdown: string; foundAt: string }> {
     const candidates = readmeTagCandidates(tag);
     for (const candidate of candidates) {
       try {
-        const markdown = await this.fetchMarkdown(rawFileUrl(located.forge, located.repoPath, candidate, readmePath));
+        const markdown = await this.fetchMarkdown(rawFileUrl(located.forge, located.repoPath, candidate, readmePath), abandon);
         return { markdown, foundAt: candidate };
       } catch (error) {
         if (!(error instanceof AssetFetchError && error.reason === 'status' && error.status === 404)) throw error;
@@ -148,7 +148,7 @@ export class ReadmeIngest implements OnModuleDestroy {
     throw new Error(`not found at ${candidates.length === 1 ? 'the tag' : 'any of the tags'} ${candidates.join(', ')}`);
   }
 
-  private async fetchMarkdown(url: string): Promise<string> {
-    return (await fetchText(url, this.policy.text())).text;
+  private async fetchMarkdown(url: string, abandon: AbortSignal | undefined): Promise<string> {
+    return (await fetchText(url, { ...this.policy.text(), signal: abandon })).text;
   }
 }

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-export type IngestOutcome = 'published' | 'rejected' | 'failed';
+/** `abandoned`: its client disconnected before it finished, so it stopped and recorded nothing. */
+export type IngestOutcome = 'published' | 'rejected' | 'failed' | 'abandoned';
 
 /** Values read at scrape time (queue depth, pool use): each gauge asks for its numbers then. */
 export interface ScrapeSources {

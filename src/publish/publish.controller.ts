@@ -18,6 +18,7 @@ import { PublisherTokenAuth } from '../tokens/publisher-token.guard';
 import { PublishDto, PublishResultDto, YankDto, YankResultDto } from './dto/publish.dto';
 import { PublishService } from './publish.service';
 import { SlugPipe } from '../common/validation/slug.pipe';
+import { ClientGone } from '../common/http/client-gone';
 
 @ApiTags('publish')
 @Controller('api/publish/:slug')
@@ -32,8 +33,14 @@ export class PublishController {
   @ApiConflictResponse({ type: ProblemDto, description: 'repoUrl claimed by another slug, or version already published (audited plugin.publish_conflict)' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'Manifest violations, every one listed in errors (audited plugin.publish_invalid)' })
   @ApiBadGatewayResponse({ type: ProblemDto, description: 'Fetching or hashing an asset failed (audited plugin.publish_asset_fail)' })
-  publish(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Body() body: PublishDto, @Req() request: Request): Promise<PublishResultDto> {
-    return this.publishing.publish(auth as AuthContext & { kind: 'token' }, slug, body, clientIp(request));
+  publish(
+    @Auth() auth: AuthContext,
+    @Param('slug', SlugPipe) slug: string,
+    @Body() body: PublishDto,
+    @Req() request: Request,
+    @ClientGone() clientGone: AbortSignal,
+  ): Promise<PublishResultDto> {
+    return this.publishing.publish(auth as AuthContext & { kind: 'token' }, slug, body, clientIp(request), clientGone);
   }
 
   @Post('yank')

@@ -66,15 +66,24 @@ export class PublishService {
     return (await this.plugins.isOwner(plugin.id, userId)) ? 'owned' : 'other';
   }
 
-  async publish(auth: TokenAuth, slug: string, body: PublishDto, ip: string | null): Promise<PublishResultDto> {
+  /** `clientGone`: the push's client disconnected; its ingest is abandoned, recording nothing. */
+  async publish(auth: TokenAuth, slug: string, body: PublishDto, ip: string | null, clientGone?: AbortSignal): Promise<PublishResultDto> {
     const actor = this.actor(auth, ip);
     const plugin = await this.plugins.findBySlug(slug);
     const ownership = await this.ownership(plugin, auth.user.id);
     // A push refused for want of a slot is not an ingest failure: it is neither run nor audited.
-    return this.gate.run(auth.user.id, () => this.audited(auth, slug, body, actor, plugin, ownership));
+    return this.gate.run(auth.user.id, () => this.audited(auth, slug, body, actor, plugin, ownership, clientGone));
   }
 
-  private audited(auth: TokenAuth, slug: string, body: PublishDto, actor: AuditActor, plugin: PluginEntity | null, ownership: SlugOwnership): Promise<PublishResultDto> {
+  private audited(
+    auth: TokenAuth,
+    slug: string,
+    body: PublishDto,
+    actor: AuditActor,
+    plugin: PluginEntity | null,
+    ownership: SlugOwnership,
+    clientGone: AbortSignal | undefined,
+  ): Promise<PublishResultDto> {
     return this.ingestAudit.audited('push', slug, actor, { version: body.version, operation: 'publish' }, async () => {
       // A token minted from a pending publisher claims that one new slug (trusted publishing).
       const pending = ownership === 'unclaimed' && pendingClaimOf(auth.token, slug) !== null;
@@ -97,6 +106,7 @@ export class PublishService {
         target,
         onClaim,
         publishedBy: publishedBy(auth),
+        abandon: clientGone,
       });
     });
   }

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { type DataSource, type EntityManager, LessThan } from 'typeorm';
 import type { ProblemFieldError } from '../common/errors/domain-error';
 import { type DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 
@@ -70,6 +70,21 @@ export class DeliveriesRepository {
     );
     const list = (Array.isArray(raw[0]) ? raw[0] : raw) as WebhookDeliveryEntity[];
     return list[0] ?? null;
+  }
+
+  /**
+   * Extends the claim of a delivery under way (the attempt's heartbeat); false when it is no
+   * longer processing (another instance took it up after the lease lapsed).
+   */
+  async renewLease(id: string, lockedUntil: Date): Promise<boolean> {
+    const result = await this.repo().update({ id, status: 'processing' }, { lockedUntil });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Deliveries processing under a lease that lapsed: their instance stopped or crashed mid-attempt. */
+  async lapsedIds(now: Date): Promise<string[]> {
+    const rows = await this.repo().find({ select: { id: true }, where: { status: 'processing', lockedUntil: LessThan(now) } });
+    return rows.map((row) => row.id);
   }
 
   /** Deliveries not finished: queued, or processing (perhaps by an instance that stopped). */

@@ -27,6 +27,8 @@ export abstract class DeliveryJobs {
   abstract stop(): Promise<void>;
   /** Queues stored deliveries (new, replayed, reconciled) for an attempt as soon as possible. */
   abstract enqueue(deliveryIds: readonly string[]): Promise<void>;
+  /** Makes deliveries whose lease lapsed (their instance died mid-attempt) due again. */
+  abstract resumeLapsed(now: Date): Promise<void>;
   /** The next due delivery, claimed for `leaseMs`; null when none is due. */
   abstract claim(options: DeliveryClaimOptions): Promise<ClaimedDelivery | null>;
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { BackgroundLoop } from '../common/background-loop';
 import { Clock } from '../common/clock';
+import { startHeartbeat } from '../common/heartbeat';
 import { ResponseCache } from '../response-cache/response-cache';
 import { DeliveriesRepository } from './deliveries.repository';
 import { type ClaimedDelivery, DeliveryJobs } from './delivery-jobs';
@@ -11,7 +12,10 @@ export interface DeliveryWorkerOptions {
   autoStart: boolean;
   /** How often an idle worker looks for due deliveries (retries, other instances' work). */
   pollIntervalMs: number;
-  /** How long a claimed delivery stays claimed; a crashed instance's claims lapse after it. */
+  /**
+   * How long a claim lasts without a heartbeat (renewed every third of it while the attempt
+   * runs): a crashed instance's delivery is taken up again after about this long.
+   */
   leaseMs: number;
   /** Attempts before a delivery that keeps hitting network trouble is failed. */
   maxAttempts: number;
@@ -22,7 +26,7 @@ export interface DeliveryWorkerOptions {
 export const DEFAULT_DELIVERY_WORKER_OPTIONS: DeliveryWorkerOptions = {
   autoStart: true,
   pollIntervalMs: 5_000,
-  leaseMs: 20 * 60_000,
+  leaseMs: 60_000,
   maxAttempts: 6,
   backoffBaseMs: 30_000,
   backoffMaxMs: 60 * 60_000,
@@ -73,6 +77,7 @@ export class DeliveryWorker {
   /** Processes every due delivery, one at a time; resolves with how many were attempted. */
   async runOnce(): Promise<number> {
     let attempted = 0;
+    await this.jobs.resumeLapsed(this.clock.now());
     while (!this.loop.isStopping) {
       const claimed = await this.jobs.claim({ now: this.clock.now(), leaseMs: this.options.leaseMs, maxAttempts: this.options.maxAttempts });
       if (!claimed) break;
@@ -84,7 +89,18 @@ export class DeliveryWorker {
 
   private async process(claimed: ClaimedDelivery): Promise<void> {
     const { delivery } = claimed;
-    const result = await this.processor.attempt(delivery);
+    const { leaseMs } = this.options;
+    const heartbeat = startHeartbeat(
+      () => this.deliveries.renewLease(delivery.id, new Date(this.clock.now().getTime() + leaseMs)),
+      Math.max(1, Math.floor(leaseMs / 3)),
+      (error) => this.logger.warn(`renewing the claim on delivery ${delivery.id} failed: ${error.message}`),
+    );
+    let result;
+    try {
+      result = await this.processor.attempt(delivery);
+    } finally {
+      heartbeat.stop();
+    }
     const now = this.clock.now();
     if (result.kind === 'retry' && !claimed.lastAttempt) {
       const delay = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** (delivery.attempts - 1));

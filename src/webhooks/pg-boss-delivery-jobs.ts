@@ -6,17 +6,23 @@ import { type ClaimedDelivery, type DeliveryClaimOptions, DeliveryJobs } from '.
 const QUEUE = 'webhook-delivery';
 /** pg_advisory_lock key for setting pg-boss up (any constant no other lock of this app uses). */
 const SETUP_LOCK = 7_460_211_903;
+/**
+ * When pg-boss retries a job still active (its instance died): a backstop only, since the
+ * delivery's own lease (renewed by the attempt's heartbeat) lapses long before and
+ * `resumeLapsed` queues it again; it must outlast the longest live attempt.
+ */
+const JOB_EXPIRY_S = 20 * 60;
 
 export interface PgBossDeliveryJobsOptions {
   maxAttempts: number;
   backoffBaseMs: number;
-  leaseMs: number;
 }
 
 /**
  * PostgreSQL's queue: pg-boss (in its own `pgboss` schema, over the app's connection pool).
- * One job a delivery; pg-boss owns claiming across instances (SKIP LOCKED), retries with
- * exponential backoff, and expiry of a job whose instance died mid-attempt, which it retries.
+ * One job a delivery; pg-boss owns claiming across instances (SKIP LOCKED) and retries with
+ * exponential backoff. A delivery whose instance died mid-attempt is queued again once its lease
+ * lapses (`resumeLapsed`).
  * The worker still claims the delivery row for the attempt, so a duplicate job (the start-up
  * sweep below, a replay) finds nothing to do.
  */
@@ -52,7 +58,7 @@ export class PgBossDeliveryJobs extends DeliveryJobs {
           retryLimit: this.options.maxAttempts - 1,
           retryDelay: Math.max(0, Math.round(this.options.backoffBaseMs / 1000)),
           retryBackoff: true,
-          expireInSeconds: Math.ceil(this.options.leaseMs / 1000),
+          expireInSeconds: JOB_EXPIRY_S,
         });
       }
     } finally {
@@ -74,7 +80,13 @@ export class PgBossDeliveryJobs extends DeliveryJobs {
     await this.boss.insert(deliveryIds.map((deliveryId) => ({ name: QUEUE, data: { deliveryId } })));
   }
 
-  async claim({ now, leaseMs }: DeliveryClaimOptions): Promise<ClaimedDelivery | null> {
+  async resumeLapsed(now: Date): Promise<void> {
+    // The dead instance's job stays active in pg-boss until it expires: a new job resumes the
+    // delivery now, and the old one finds nothing to do when it comes back.
+    await this.enqueue(await this.deliveries.lapsedIds(now));
+  }
+
+  async claim({ now, leaseMs, maxAttempts }: DeliveryClaimOptions): Promise<ClaimedDelivery | null> {
     for (;;) {
       const [job] = await this.boss.fetch<{ deliveryId: string }>(QUEUE, { batchSize: 1, includeMetadata: true });
       if (!job) return null;
@@ -86,7 +98,8 @@ export class PgBossDeliveryJobs extends DeliveryJobs {
       }
       return {
         delivery,
-        lastAttempt: job.retryCount >= job.retryLimit,
+        // A resumed delivery's new job starts counting afresh; the row's attempts do not.
+        lastAttempt: job.retryCount >= job.retryLimit || delivery.attempts >= maxAttempts,
         done: () => this.boss.complete(QUEUE, job.id),
         retry: () => this.boss.fail(QUEUE, job.id),
       };

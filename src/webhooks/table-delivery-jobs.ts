@@ -23,6 +23,11 @@ export class TableDeliveryJobs extends DeliveryJobs {
     return Promise.resolve();
   }
 
+  /** Nothing to do: `claim` takes rows whose lease lapsed as it takes queued ones. */
+  resumeLapsed(): Promise<void> {
+    return Promise.resolve();
+  }
+
   async claim({ now, leaseMs, maxAttempts }: DeliveryClaimOptions): Promise<ClaimedDelivery | null> {
     const delivery = await this.deliveries.claimNext(now, leaseMs);
     if (!delivery) return null;

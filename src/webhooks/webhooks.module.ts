@@ -41,7 +41,11 @@ import { WebhooksLifecycle } from './webhooks-lifecycle';
   providers: [
     repositoryProvider(DeliveriesRepository),
     repositoryProvider(PluginWebhooksRepository),
-    { provide: DELIVERY_WORKER_OPTIONS, useValue: DEFAULT_DELIVERY_WORKER_OPTIONS },
+    {
+      provide: DELIVERY_WORKER_OPTIONS,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): DeliveryWorkerOptions => ({ ...DEFAULT_DELIVERY_WORKER_OPTIONS, leaseMs: config.webhookLeaseMs }),
+    },
     ForgeReleases,
     ManifestResolver,
     DeliveryProcessor,

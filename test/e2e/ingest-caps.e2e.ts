@@ -4,41 +4,21 @@
  * `ingest-busy` and Retry-After, recording and auditing nothing. Pushes are held in flight by the
  * fake forge, which answers their asset only when the test says so.
  */
-import type { ServerResponse } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
+import type { HeldAsset } from '../support/fake-forge';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { userWithSession } from '../support/sessions';
 
 describe('ingest concurrency caps', () => {
   let w: PublishWorld;
-  const held = new Map<string, { arrived: Promise<void>; release: () => void }>();
+  const held = new Map<string, HeldAsset>();
 
   /** An asset URL whose download waits until `held.get(name).release()`. */
   function heldAsset(name: string): string {
-    let arrive: () => void = () => undefined;
-    let response: ServerResponse | null = null;
-    let released = false;
-    let sent = false;
-    const arrived = new Promise<void>((resolve) => (arrive = resolve));
-    const body = Buffer.alloc(512, 1);
-    const send = () => {
-      if (sent) return;
-      sent = true;
-      response!.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': body.length }).end(body);
-    };
-    held.set(name, {
-      arrived,
-      release: () => {
-        released = true;
-        if (response) send();
-      },
-    });
-    w.forge.route('GET', `/files/${name}`, (_req, res) => {
-      response = res;
-      arrive();
-      if (released) send();
-    });
-    return `${w.forge.url}/files/${name}`;
+    const asset = w.forge.held(`/files/${name}`);
+    held.set(name, asset);
+    return asset.url;
   }
 
   const body = (slug: string, version: string, url: string) => ({
@@ -65,14 +45,14 @@ describe('ingest concurrency caps', () => {
     const carol = await w.tokenFor('carol', ['publish:*']);
 
     const aliceFirst = w.push(alice.token, 'alpha', body('alpha', '1.0.0', heldAsset('alpha-1.zip'))).then((r) => r);
-    await held.get('alpha-1.zip')!.arrived;
+    await held.get('alpha-1.zip')!.requested;
     const aliceSecond = await w.push(alice.token, 'alpha-two', body('alpha-two', '1.0.0', `${w.forge.url}/files/never`)).expect(429);
     expect(aliceSecond.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(aliceSecond.body).toMatchObject({ status: 429, type: `${w.app.config.baseUrl}/problems/ingest-busy`, retryAfter: 10 });
     expect(aliceSecond.headers['retry-after']).toBe('10');
 
     const bobFirst = w.push(bob.token, 'beta', body('beta', '1.0.0', heldAsset('beta-1.zip'))).then((r) => r);
-    await held.get('beta-1.zip')!.arrived;
+    await held.get('beta-1.zip')!.requested;
     const carolRefused = await w.push(carol.token, 'gamma', body('gamma', '1.0.0', `${w.forge.url}/files/never`)).expect(429);
     expect(carolRefused.body.detail).toMatch(/this instance is ingesting 2/);
 
@@ -89,5 +69,36 @@ describe('ingest concurrency caps', () => {
     const ready = w.forge.asset('/files/ready.zip', { size: 512 });
     await w.push(carol.token, 'gamma', body('gamma', '1.0.0', ready)).expect(201);
     await w.push(alice.token, 'alpha-two', body('alpha-two', '1.0.0', ready)).expect(201);
+  });
+
+  it('abandons a push whose client disconnected: the download is cancelled, nothing recorded, the slot free at once', async () => {
+    const dora = await w.tokenFor('dora', ['publish:*']);
+    const asset = heldAsset('gone-1.zip');
+    const payload = JSON.stringify(body('gone', '1.0.0', asset));
+    const client = httpRequest(`${w.app.url}/api/publish/gone`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${dora.token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+    });
+    client.on('error', () => undefined);
+    client.end(payload);
+    await held.get('gone-1.zip')!.requested;
+    client.destroy();
+
+    // The registry closed its download of the asset.
+    await held.get('gone-1.zip')!.aborted;
+    // Dora's one slot is free again (the slot goes when the cancelled download has let go).
+    const ready = w.forge.asset('/files/gone-ready.zip', { size: 512 });
+    const deadline = Date.now() + 30_000;
+    let next = await w.push(dora.token, 'gone-next', body('gone-next', '1.0.0', ready));
+    while (next.status === 429 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      next = await w.push(dora.token, 'gone-next', body('gone-next', '1.0.0', ready));
+    }
+    expect(next.status).toBe(201);
+
+    expect(await w.app.database.dataSource.query(`SELECT 1 FROM plugin WHERE slug = 'gone'`)).toEqual([]);
+    expect((await w.audit()).filter((e) => e.slug === 'gone')).toEqual([]);
+    const metrics = await request(w.app.url).get('/metrics').expect(200);
+    expect(metrics.text).toMatch(/registry_ingest_duration_seconds_count\{source="push",outcome="abandoned"\} 1/);
   });
 });

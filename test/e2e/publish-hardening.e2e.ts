@@ -209,25 +209,13 @@ describe('publish: correctness and bounds', () => {
 
   describe('rights re-checked when the release is recorded', () => {
     /** An asset whose response waits until `release()` is called, so the test can act mid-ingest. */
-    function heldAsset(path: string) {
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let requested!: () => void;
-      const seen = new Promise<void>((resolve) => (requested = resolve));
-      w.forge.route('GET', path, async (_req, res) => {
-        requested();
-        await held;
-        res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
-        res.end(Buffer.alloc(100, 1));
-      });
-      return { url: `${w.forge.url}${path}`, release, seen };
-    }
+    const heldAsset = (path: string) => w.forge.held(path, Buffer.alloc(100, 1));
 
     it('a token revoked while its push is being ingested does not publish (401, nothing written)', async () => {
       const carol = await w.tokenFor('hard-carol', ['publish:*']);
       const asset = heldAsset('/acme/revoked-mid/held.bin');
       const pending = w.push(carol.token, 'revoked-mid', { ...pushBody(w, 'revoked-mid', '1.0.0', 'acme/revoked-mid'), assets: [{ name: 'held.bin', url: asset.url }] }).then((r) => r);
-      await asset.seen;
+      await asset.requested;
       const tokens = (await request(w.app.url).get('/api/auth/me/tokens').set('Authorization', `Bearer ${carol.jwt}`).expect(200)).body.tokens;
       await request(w.app.url).delete(`/api/auth/me/tokens/${tokens[0].id}`).set('Authorization', `Bearer ${carol.jwt}`).expect(204);
       asset.release();
@@ -241,7 +229,7 @@ describe('publish: correctness and bounds', () => {
       await w.push(dave.token, 'moved-mid', pushBody(w, 'moved-mid', '1.0.0', 'acme/moved-mid')).expect(201);
       const asset = heldAsset('/acme/moved-mid/held.bin');
       const pending = w.push(dave.token, 'moved-mid', { ...pushBody(w, 'moved-mid', '1.1.0', 'acme/moved-mid'), assets: [{ name: 'held.bin', url: asset.url }] }).then((r) => r);
-      await asset.seen;
+      await asset.requested;
       await query(`UPDATE plugin_owner SET user_id = $1 WHERE plugin_id = (SELECT id FROM plugin WHERE slug = 'moved-mid')`, [erin.userId]);
       asset.release();
       expect((await pending).status).toBe(403);

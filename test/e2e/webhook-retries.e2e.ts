@@ -9,8 +9,9 @@ describe('webhook delivery retries', () => {
   let w: WebhookWorld;
 
   beforeAll(async () => {
-    // No backoff and two attempts, so a test sees the retry without waiting minutes.
-    w = await WebhookWorld.open({}, { backoffBaseMs: 0, maxAttempts: 2 });
+    // No backoff and two attempts, so a test sees the retry without waiting minutes; a lease
+    // short enough to outlast within a test.
+    w = await WebhookWorld.open({}, { backoffBaseMs: 0, maxAttempts: 2, leaseMs: 4_000 });
   });
   afterAll(() => w?.close());
 
@@ -74,6 +75,32 @@ describe('webhook delivery retries', () => {
     const assets = w.releaseFiles(plugin, 'v1.0.0', w.manifest(plugin, '1.0.0', { license: 42 }));
     await w.deliver('gitea', plugin.secret, w.releaseEvent(plugin, 'v1.0.0', assets)).expect(202);
     expect(await settle(plugin.slug)).toMatchObject({ status: 'failed', reason: 'manifest-invalid', attempts: 1 });
+  });
+
+  it('renews the claim of a slow attempt past its lease, so no second attempt starts meanwhile', async () => {
+    const plugin = await w.plugin('github');
+    const [manifest] = w.releaseFiles(plugin, 'v1.0.0', w.manifest(plugin, '1.0.0'));
+    const binary = w.forge.held(`/downloads/${plugin.repo}/v1.0.0/slow.tar.gz`);
+    await w.deliver('github', plugin.secret, w.releaseEvent(plugin, 'v1.0.0', [manifest, { name: 'slow.tar.gz', url: binary.url }])).expect(202);
+    const lease = () =>
+      w.query<{ status: string; lockedUntil: Date }>(
+        `SELECT d.status, d.locked_until AS "lockedUntil" FROM webhook_delivery d JOIN plugin p ON p.id = d.plugin_id WHERE p.slug = $1`,
+        [plugin.slug],
+      );
+
+    const attempt = w.runWorker();
+    await binary.requested;
+    const [claimed] = await lease();
+    // Past the first claim's end by the clock: only heartbeats keep the delivery claimed now.
+    while (Date.now() < new Date(claimed.lockedUntil).getTime() + 500) await new Promise((resolve) => setTimeout(resolve, 100));
+    const [renewed] = await lease();
+    expect(renewed.status).toBe('processing');
+    expect(new Date(renewed.lockedUntil).getTime()).toBeGreaterThan(Date.now());
+    expect(await w.runWorker()).toBe(0);
+
+    binary.release();
+    expect(await attempt).toBe(1);
+    expect((await deliveries(plugin.slug))[0]).toMatchObject({ status: 'succeeded', version: '1.0.0', attempts: 1 });
   });
 
   (process.env.DATABASE_URL ? it : it.skip)('keeps its jobs in pg-boss on PostgreSQL', async () => {

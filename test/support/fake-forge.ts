@@ -33,6 +33,17 @@ export function* assetChunks(spec: AssetSpec, chunkSize = 64 * 1024): Generator<
   }
 }
 
+/** An asset whose answer waits for the test (`FakeForge.held`). */
+export interface HeldAsset {
+  url: string;
+  /** The registry asked for it. */
+  requested: Promise<void>;
+  /** The registry closed the connection before the answer was sent. */
+  aborted: Promise<void>;
+  /** Sends the answer (now, or as soon as it is asked for). */
+  release(): void;
+}
+
 /**
  * A forge on 127.0.0.1 that tests drive: arbitrary JSON/REST routes, release assets of chosen
  * size and content, and signed webhook deliveries in each forge's own header scheme. Later
@@ -94,6 +105,30 @@ export class FakeForge {
       res.end();
     });
     return `${this.url}${path}`;
+  }
+
+  /**
+   * Serves `body` at `path` only once `release()` is called, so a test can act while a download is
+   * in flight: `requested` resolves when the registry asks, `aborted` when it closed the connection
+   * before the answer was sent (a cancelled or crashed download).
+   */
+  held(path: string, body: Buffer = Buffer.alloc(512, 1)): HeldAsset {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let requested!: () => void;
+    const seen = new Promise<void>((resolve) => (requested = resolve));
+    let aborted!: () => void;
+    const closed = new Promise<void>((resolve) => (aborted = resolve));
+    this.route('GET', path, async (_req, res) => {
+      res.once('close', () => {
+        if (!res.writableFinished) aborted();
+      });
+      requested();
+      await released;
+      if (res.destroyed) return;
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(body.length) }).end(body);
+    });
+    return { url: `${this.url}${path}`, requested: seen, aborted: closed, release };
   }
 
   private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
