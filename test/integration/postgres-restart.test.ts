@@ -48,6 +48,13 @@ describeWithServer('PostgreSQL restarted under load', () => {
     const reads = ['/api/plugins', '/api/plugins?search=restart', '/api/plugins/before-restart', '/api/kinds'];
     for (const path of reads) await request(w.app.url).get(path).expect(200);
 
+    // Readers keep going through the whole stop and start: each answer is 200 or 503, never 500.
+    const statuses = new Set<number>();
+    let loading = true;
+    const readers = Array.from({ length: 3 }, async (_, i) => {
+      while (loading) statuses.add((await request(w.app.url).get(reads[i % reads.length])).status);
+    });
+
     await cluster.stop('fast');
 
     const down = await Promise.all([
@@ -69,6 +76,9 @@ describeWithServer('PostgreSQL restarted under load', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     for (const path of reads) await request(w.app.url).get(path).expect(200);
+    loading = false;
+    await Promise.all(readers);
+    expect([...statuses].filter((status) => status !== 200 && status !== 503)).toEqual([]);
     await w.push(token, 'after-restart', publishBody('after-restart')).expect(201);
     const list = await request(w.app.url).get('/api/plugins').expect(200);
     expect((list.body.plugins as { slug: string }[]).map((p) => p.slug).sort()).toEqual(['after-restart', 'before-restart']);

@@ -3,9 +3,9 @@
  * limits fail open for reads and closed for publish, nothing crashes, the log says so a bounded
  * number of times, and once Redis is back the response cache is used again.
  */
-import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createLogger } from '../../src/common/logging/logger';
+import { captureLog } from '../support/log-capture';
 import { ScratchRedis, scratchRedisUnavailable } from '../support/scratch-redis';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -16,13 +16,7 @@ if (skipReason) console.info(`redis-restart tests skipped: ${skipReason}`);
 const DEADLINE_MS = 30_000;
 
 describeWithRedis('Redis killed under load', () => {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean));
-      done();
-    },
-  });
+  const { stream, lines } = captureLog();
   let redis: ScratchRedis;
   let app: TestApp;
 
