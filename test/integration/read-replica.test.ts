@@ -54,6 +54,11 @@ describeWithServer('catalogue reads on a read replica', () => {
     await app.database.dataSource.query(`INSERT INTO kind (key, label, enabled, extension_fields) VALUES ('theme', 'Themes', true, '[]')`);
     await eventually(async () => (await publicKinds()).includes('theme'), 'the replica to replay the new kind');
 
+    // The other anonymous catalogue reads run on the (read-only) replica too.
+    for (const path of ['/api/plugins', '/api/plugins?search=mardown', '/api/stats', '/api/requests']) await request(app.url).get(path).expect(200);
+    await request(app.url).get('/api/plugins/no-such-plugin').expect(404);
+    await request(app.url).get('/api/plugins/no-such-plugin/latest').expect(404);
+
     expect(await replicaConnections(replica)).toBeGreaterThan(0);
     const onPrimary = await app.database.dataSource.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [database, REPLICA_APPLICATION_NAME]);
     expect(onPrimary[0].n).toBe(0);
