@@ -101,24 +101,22 @@ export class ScratchPostgres {
   static async fresh(): Promise<ScratchPostgres> {
     const dataDir = serverDir();
     const port = await freePort();
-    await pg('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-    await writeAsServer(join(dataDir, 'postgresql.auto.conf'), serverConfig(port, dataDir, ['max_connections = 60']));
-    const server = new ScratchPostgres(port, dataDir);
-    await server.start();
-    return server;
+    return startedOrRemoved(new ScratchPostgres(port, dataDir), async () => {
+      await pg('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+      await writeAsServer(join(dataDir, 'postgresql.auto.conf'), serverConfig(port, dataDir, ['max_connections = 60']));
+    });
   }
 
   /** A hot-standby streaming replica of the server at `primary` (host:port), started. */
   static async replicaOf(primary: { host: string; port: number }): Promise<ScratchPostgres> {
     const dataDir = serverDir();
     const port = await freePort();
-    await pg('pg_basebackup', ['-h', primary.host, '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
-    // Debian keeps the primary's postgresql.conf and pg_hba.conf outside its data directory.
-    await writeAsServer(join(dataDir, 'postgresql.conf'), serverConfig(port, dataDir, ['hot_standby = on', ...(await primarySettings(primary))]));
-    await writeAsServer(join(dataDir, 'pg_hba.conf'), TRUST_LOOPBACK);
-    const server = new ScratchPostgres(port, dataDir);
-    await server.start();
-    return server;
+    return startedOrRemoved(new ScratchPostgres(port, dataDir), async () => {
+      await pg('pg_basebackup', ['-h', primary.host, '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+      // Debian keeps the primary's postgresql.conf and pg_hba.conf outside its data directory.
+      await writeAsServer(join(dataDir, 'postgresql.conf'), serverConfig(port, dataDir, ['hot_standby = on', ...(await primarySettings(primary))]));
+      await writeAsServer(join(dataDir, 'pg_hba.conf'), TRUST_LOOPBACK);
+    });
   }
 
   url(database = 'postgres'): string {
@@ -155,6 +153,18 @@ export class ScratchPostgres {
   async remove(): Promise<void> {
     await this.stop('immediate');
     rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Prepares the files and starts the server; on any failure nothing is left running or on disk. */
+async function startedOrRemoved(server: ScratchPostgres, prepare: () => Promise<void>): Promise<ScratchPostgres> {
+  try {
+    await prepare();
+    await server.start();
+    return server;
+  } catch (error) {
+    await server.remove();
+    throw error;
   }
 }
 

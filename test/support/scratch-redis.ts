@@ -21,8 +21,13 @@ export class ScratchRedis {
 
   static async start(): Promise<ScratchRedis> {
     const redis = new ScratchRedis(await freePort(), mkdtempSync(join(tmpdir(), 'scratch-redis-')));
-    await redis.start();
-    return redis;
+    try {
+      await redis.start();
+      return redis;
+    } catch (error) {
+      await redis.remove();
+      throw error;
+    }
   }
 
   get url(): string {
