@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       port: 3000,
       baseUrl: 'http://localhost:3000',
       databaseUrl: null,
+      databaseReadUrls: [],
       redisUrl: null,
       hashBudgetBytes: 524_288_000,
       initToken: null,
@@ -88,6 +89,13 @@ describe('loadConfig', () => {
       ].sort(),
     );
     expect((error as Error).message).not.toMatch(/short/);
+  });
+
+  it('reads DATABASE_READ_URLS as a comma list of postgres URLs beside DATABASE_URL only', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@db/r', DATABASE_READ_URLS: 'postgres://u@r1/r, postgresql://u@r2/r,' });
+    expect(config.databaseReadUrls).toEqual(['postgres://u@r1/r', 'postgresql://u@r2/r']);
+    expect(() => loadConfig({ DATABASE_READ_URLS: 'postgres://u@r1/r' })).toThrow(/DATABASE_READ_URLS.*needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db/r', DATABASE_READ_URLS: 'postgres://u@r1/r,mysql://x' })).toThrow(/DATABASE_READ_URLS/);
   });
 
   it('bounds EMBEDDED_ANALYZE_INTERVAL_MS to what a timer can hold', () => {

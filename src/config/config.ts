@@ -20,6 +20,7 @@ export const CONFIG_VARIABLES = [
   'BASE_URL',
   'DATA_DIR',
   'DATABASE_URL',
+  'DATABASE_READ_URLS',
   'REDIS_URL',
   'SESSION_SECRET',
   'KEY_ENCRYPTION_KEY',
@@ -125,6 +126,16 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
   if (!blank(env.DATABASE_URL)) {
     if (!parseUrl(env.DATABASE_URL!.trim(), ['postgres:', 'postgresql:'])) bad('DATABASE_URL', 'must be a postgres:// URL');
     else databaseUrl = env.DATABASE_URL!.trim();
+  }
+
+  // Streaming replicas of DATABASE_URL that serve anonymous catalogue reads (see data-source-options).
+  const databaseReadUrls: string[] = [];
+  if (!blank(env.DATABASE_READ_URLS)) {
+    if (!databaseUrl) bad('DATABASE_READ_URLS', 'needs DATABASE_URL (the embedded database has no replicas)');
+    for (const entry of env.DATABASE_READ_URLS!.split(',').map((s) => s.trim()).filter(Boolean)) {
+      if (parseUrl(entry, ['postgres:', 'postgresql:'])) databaseReadUrls.push(entry);
+      else bad('DATABASE_READ_URLS', 'must be a comma list of postgres:// URLs');
+    }
   }
 
   let redisUrl: string | null = null;
@@ -283,6 +294,7 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     baseUrl,
     dataDir,
     databaseUrl,
+    databaseReadUrls: Object.freeze(databaseReadUrls),
     redisUrl,
     sessionSecret,
     keyEncryptionKey,

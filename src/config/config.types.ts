@@ -20,6 +20,8 @@ export interface AppConfig {
   readonly dataDir: string;
   /** Null selects the embedded PGlite under dataDir. */
   readonly databaseUrl: string | null;
+  /** Replicas for catalogue reads; empty: every query goes to `databaseUrl`. */
+  readonly databaseReadUrls: readonly string[];
   /** Null keeps caches and rate-limit counters in process memory. */
   readonly redisUrl: string | null;
   readonly sessionSecret: string;

@@ -10,7 +10,12 @@ import { MIGRATIONS } from './migrations';
  */
 const SESSION_OPTIONS = '-c pg_trgm.word_similarity_threshold=0.5';
 
-export type DatabaseTarget = { url: string } | { embedded: PgConnectionTarget };
+/** `readUrls`: streaming replicas that catalogue reads may use (see catalogue-reads.ts). */
+export type DatabaseTarget = { url: string; readUrls?: readonly string[] } | { embedded: PgConnectionTarget };
+
+/** Each pool names itself in pg_stat_activity, so an operator sees which queries reach a replica. */
+export const PRIMARY_APPLICATION_NAME = 'plugin-registry';
+export const REPLICA_APPLICATION_NAME = 'plugin-registry-replica';
 
 /** The TypeORM options for either a real server (URL) or the embedded engine's socket. */
 export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
@@ -26,11 +31,17 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
     uuidExtension: 'pgcrypto' as const,
   };
   if ('url' in target) {
+    const server = { ...common, poolSize: 10, extra: { connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, options: SESSION_OPTIONS } };
+    if (!target.readUrls?.length) return { ...server, url: target.url, applicationName: PRIMARY_APPLICATION_NAME };
     return {
-      ...common,
-      url: target.url,
-      poolSize: 10,
-      extra: { connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, options: SESSION_OPTIONS },
+      ...server,
+      // TypeORM sends every SELECT without a query runner to a replica by default; here nothing
+      // goes there unless a catalogue read asks (CatalogueReads), so writes are read back where made.
+      replication: {
+        master: { url: target.url, applicationName: PRIMARY_APPLICATION_NAME },
+        slaves: target.readUrls.map((url) => ({ url, applicationName: REPLICA_APPLICATION_NAME })),
+        defaultMode: 'master',
+      },
     };
   }
   // PGlite is one backend: the pool holds one connection; the socket multiplexer keeps a

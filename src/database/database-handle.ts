@@ -26,7 +26,7 @@ export async function openDatabase(config: AppConfig, options: OpenDatabaseOptio
         analyzeIntervalMs: config.embeddedAnalyzeIntervalMs,
       });
   const dataSource = new DataSource(
-    dataSourceOptions(config.databaseUrl ? { url: config.databaseUrl } : { embedded: embedded!.target }),
+    dataSourceOptions(config.databaseUrl ? { url: config.databaseUrl, readUrls: config.databaseReadUrls } : { embedded: embedded!.target }),
   );
   try {
     await dataSource.initialize();

@@ -1,5 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogueReads } from './catalogue-reads';
 import type { DatabaseHandle } from './database-handle';
 import { ENTITIES } from './entities';
 
@@ -21,8 +22,8 @@ export class DatabaseModule {
           dataSourceFactory: async () => handle.dataSource,
         }),
       ],
-      providers: [{ provide: DATABASE_HANDLE, useValue: handle }],
-      exports: [DATABASE_HANDLE],
+      providers: [{ provide: DATABASE_HANDLE, useValue: handle }, CatalogueReads],
+      exports: [DATABASE_HANDLE, CatalogueReads],
     };
   }
 }

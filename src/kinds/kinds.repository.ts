@@ -20,8 +20,8 @@ export class KindsRepository {
     return this.repo().find({ order: { key: 'ASC' } });
   }
 
-  enabled(): Promise<KindEntity[]> {
-    return this.repo().find({ where: { enabled: true }, order: { key: 'ASC' } });
+  enabled(manager?: EntityManager): Promise<KindEntity[]> {
+    return this.repo(manager).find({ where: { enabled: true }, order: { key: 'ASC' } });
   }
 
   /** The kind, its row locked until the transaction ends so concurrent edits queue. */

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { CatalogueReads } from '../database/catalogue-reads';
 import type { ExtensionFieldDeclaration, Kind } from '../lib/manifest';
 import { SettingsRepository } from '../settings/settings.repository';
 import type { KindListDto } from './dto/kind.dto';
@@ -18,12 +20,15 @@ export class KindsService {
   constructor(
     private readonly kinds: KindsRepository,
     private readonly settings: SettingsRepository,
+    private readonly reads: CatalogueReads,
   ) {}
 
   /** Enabled kinds, in the shape `registry validate --kinds` reads. */
-  async publicList(): Promise<KindListDto> {
-    const [kinds, globalFields] = await Promise.all([this.kinds.enabled(), this.globalExtensionFields()]);
-    return { kinds: kinds.map(toKindDto), extensionFields: globalFields };
+  publicList(): Promise<KindListDto> {
+    return this.reads.run(async (manager) => {
+      const [kinds, globalFields] = await Promise.all([this.kinds.enabled(manager), this.globalExtensionFields(manager)]);
+      return { kinds: kinds.map(toKindDto), extensionFields: globalFields };
+    });
   }
 
   /** The keys of the enabled kinds. */
@@ -40,7 +45,7 @@ export class KindsService {
     };
   }
 
-  private async globalExtensionFields(): Promise<ExtensionFieldDeclaration[]> {
-    return (await this.settings.get<ExtensionFieldDeclaration[]>(GLOBAL_EXTENSION_FIELDS_SETTING)) ?? [];
+  private async globalExtensionFields(manager?: EntityManager): Promise<ExtensionFieldDeclaration[]> {
+    return (await this.settings.get<ExtensionFieldDeclaration[]>(GLOBAL_EXTENSION_FIELDS_SETTING, manager)) ?? [];
   }
 }

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { CatalogueSort } from './dto/catalogue.dto';
 import { PluginCountEntity } from './entities/plugin-count.entity';
 import { PluginEntity } from './entities/plugin.entity';
@@ -54,8 +54,8 @@ function isUnfiltered(filter: CatalogueFilter): boolean {
 export class CatalogueRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async page(filter: CatalogueFilter): Promise<{ plugins: PluginEntity[]; total: number }> {
-    const query = this.dataSource.getRepository(PluginEntity).createQueryBuilder('p');
+  async page(filter: CatalogueFilter, manager: EntityManager = this.dataSource.manager): Promise<{ plugins: PluginEntity[]; total: number }> {
+    const query = manager.getRepository(PluginEntity).createQueryBuilder('p');
     if (filter.words.length) {
       query
         .addSelect(`(lower(p.name) = lower(:search))`, 'exact_name')
@@ -92,7 +92,7 @@ export class CatalogueRepository {
       return { plugins, total };
     }
     // The whole catalogue: its size is kept by triggers, not counted row by row every page.
-    const [plugins, counted] = await Promise.all([query.getMany(), this.dataSource.getRepository(PluginCountEntity).findOneByOrFail({ id: 1 })]);
+    const [plugins, counted] = await Promise.all([query.getMany(), manager.getRepository(PluginCountEntity).findOneByOrFail({ id: 1 })]);
     return { plugins, total: Number(counted.plugins) };
   }
 }

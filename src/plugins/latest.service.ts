@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, notFound } from '../common/errors/domain-error';
+import { CatalogueReads } from '../database/catalogue-reads';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { normalizeArch, normalizeOs, platformFromUserAgent, platformKey, type TargetPlatform } from '../lib/platform/platform';
@@ -35,12 +36,16 @@ export class LatestService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
+    private readonly reads: CatalogueReads,
   ) {}
 
   async latest(slug: string, query: LatestQueryDto, userAgent: string | undefined): Promise<LatestDto> {
-    const plugin = await this.plugins.findBySlug(slug);
+    const { plugin, releases } = await this.reads.run(async (manager) => {
+      const found = await this.plugins.findBySlug(slug, manager);
+      return { plugin: found, releases: found ? await this.releases.listForPlugin(found.id, manager) : [] };
+    });
     if (!plugin) throw notFound(`no plugin "${slug}"`);
-    const candidates = (await this.releases.listForPlugin(plugin.id)).map(candidate);
+    const candidates = releases.map(candidate);
     const { release, skipped } = chooseLatestRelease(candidates, { prerelease: query.prerelease === '1', runtime: query.runtime ?? null });
     if (!release) {
       const wanted = `not yanked${query.prerelease === '1' ? '' : ', not a prerelease'}${query.runtime ? `, accepting runtime ${query.runtime}` : ''}`;

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../auth/auth-context';
 import { notFound } from '../common/errors/domain-error';
+import { CatalogueReads } from '../database/catalogue-reads';
 import { DEFAULT_README_LOCALE } from '../lib/locale/locale';
 import type { PluginDetailDto } from './dto/plugin-detail.dto';
 import type { ReleaseEntity } from './entities/release.entity';
@@ -20,28 +22,34 @@ export class PluginDetailService {
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
     private readonly readmes: ReleaseReadmesRepository,
+    private readonly reads: CatalogueReads,
   ) {}
 
-  async detail(slug: string, locale: string | undefined, caller: AuthContext | null): Promise<PluginDetailDto> {
-    const plugin = await this.plugins.findBySlug(slug);
+  /** A signed-in caller (an owner or admin after a change) reads the primary; anyone else may read a replica. */
+  detail(slug: string, locale: string | undefined, caller: AuthContext | null): Promise<PluginDetailDto> {
+    return caller ? this.read(slug, locale, caller, undefined) : this.reads.run((manager) => this.read(slug, locale, caller, manager));
+  }
+
+  private async read(slug: string, locale: string | undefined, caller: AuthContext | null, manager: EntityManager | undefined): Promise<PluginDetailDto> {
+    const plugin = await this.plugins.findBySlug(slug, manager);
     if (!plugin) throw notFound(`no plugin "${slug}"`);
-    const [releases, ownerRows] = await Promise.all([this.releases.listForPlugin(plugin.id), this.plugins.owners(plugin.id)]);
+    const [releases, ownerRows] = await Promise.all([this.releases.listForPlugin(plugin.id, manager), this.plugins.owners(plugin.id, manager)]);
     const shown = releases.find((r) => r.version === plugin.latestVersion) ?? releases.find((r) => r.version === plugin.latestPrerelease) ?? releases[0];
     const owners = ownerRows.map(({ login, instance }) => ({ login, instance }));
     return toPluginDetailDto(plugin, {
       owners,
       releases,
       shown,
-      readme: shown ? await this.readme(shown, locale) : { html: null, locale: null, available: [] },
+      readme: shown ? await this.readme(shown, locale, manager) : { html: null, locale: null, available: [] },
       admin: caller?.user.role === 'admin',
     });
   }
 
   /** A single README has no language (`readmeLocale` null, no alternatives); `readmes` have theirs. */
-  private async readme(release: ReleaseEntity, locale: string | undefined): Promise<ReadmeView> {
-    const stored = await this.readmes.locales(release.id);
+  private async readme(release: ReleaseEntity, locale: string | undefined, manager: EntityManager | undefined): Promise<ReadmeView> {
+    const stored = await this.readmes.locales(release.id, manager);
     const available = stored.filter((l) => l !== DEFAULT_README_LOCALE);
-    const found = await this.readmes.findForLocale(release.id, locale, stored);
+    const found = await this.readmes.findForLocale(release.id, locale, stored, manager);
     if (!found) return { html: null, locale: null, available };
     return { html: found.html, locale: found.locale === DEFAULT_README_LOCALE ? null : found.locale, available };
   }

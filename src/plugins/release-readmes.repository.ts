@@ -39,8 +39,8 @@ export class ReleaseReadmesRepository {
    * (resolveStoredReadmeLocale). Null when the release has no README. `stored` is the release's
    * locales when the caller has read them already.
    */
-  async findForLocale(releaseId: string, requested: string | null | undefined, stored?: readonly string[]): Promise<StoredReadme | null> {
-    const locale = resolveStoredReadmeLocale(requested, stored ?? (await this.locales(releaseId)));
-    return locale === null ? null : this.findExact(releaseId, locale);
+  async findForLocale(releaseId: string, requested: string | null | undefined, stored?: readonly string[], manager?: EntityManager): Promise<StoredReadme | null> {
+    const locale = resolveStoredReadmeLocale(requested, stored ?? (await this.locales(releaseId, manager)));
+    return locale === null ? null : this.findExact(releaseId, locale, manager);
   }
 }

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { notFound } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
+import { CatalogueReads } from '../database/catalogue-reads';
 import type { ReleaseDto } from './dto/release.dto';
 import type { PluginEntity } from './entities/plugin.entity';
 import type { ReleaseEntity } from './entities/release.entity';
@@ -18,33 +20,38 @@ export class ReleasesService {
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
     private readonly downloads: DownloadCounter,
+    private readonly reads: CatalogueReads,
   ) {}
 
-  private async plugin(slug: string): Promise<PluginEntity> {
-    const plugin = await this.plugins.findBySlug(slug);
+  private async plugin(slug: string, manager?: EntityManager): Promise<PluginEntity> {
+    const plugin = await this.plugins.findBySlug(slug, manager);
     if (!plugin) throw notFound(`no plugin "${slug}"`);
     return plugin;
   }
 
-  private async release(slug: string, version: string): Promise<{ plugin: PluginEntity; release: ReleaseEntity }> {
-    const plugin = await this.plugin(slug);
-    const release = await this.releases.findByVersionKey(plugin.id, versionKey(version));
+  private async release(slug: string, version: string, manager?: EntityManager): Promise<{ plugin: PluginEntity; release: ReleaseEntity }> {
+    const plugin = await this.plugin(slug, manager);
+    const release = await this.releases.findByVersionKey(plugin.id, versionKey(version), manager);
     if (!release) throw notFound(`no release ${version} of "${slug}"`);
     return { plugin, release };
   }
 
   async byVersion(slug: string, version: string): Promise<ReleaseDto> {
-    const { plugin, release } = await this.release(slug, version);
+    const { plugin, release } = await this.reads.run((manager) => this.release(slug, version, manager));
     return toReleaseDto(release, plugin.slug, this.config.baseUrl);
   }
 
   /** The one "latest" rule: SemVer-highest, not yanked, prereleases only when asked. */
   async latest(slug: string, prerelease: boolean): Promise<ReleaseDto> {
-    const plugin = await this.plugin(slug);
-    const latest = await this.releases.findLatest(plugin.id, { prerelease });
+    const { plugin, latest } = await this.reads.run(async (manager) => {
+      const found = await this.plugin(slug, manager);
+      return { plugin: found, latest: await this.releases.findLatest(found.id, { prerelease }, manager) };
+    });
     if (!latest) throw notFound(`"${slug}" has no ${prerelease ? '' : 'stable, '}unyanked release`);
     return toReleaseDto(latest, plugin.slug, this.config.baseUrl);
   }
+
+  // The manifest and the download read the primary: a client fetches them right after a publish.
 
   /** The exact RFC 8785 bytes that were hashed into the signed `manifest_sha256`. */
   async manifest(slug: string, version: string): Promise<string> {

@@ -68,6 +68,7 @@ export const PROBLEM_CATALOGUE: Readonly<Record<string, ProblemTypeDescription>>
   'asset-fetch-failed': { title: 'Bad Gateway', status: 502, description: 'An asset could not be fetched or hashed. `detail` names the asset and the reason (status, timeout, refused host). Only https is fetched, except hosts the operator lists in FETCH_ALLOW_HOSTS.' },
   'oidc-issuer-unreachable': { title: 'Bad Gateway', status: 502, description: "The OIDC issuer's discovery document or key set could not be read (a timeout or an error answer). Nothing was stored; try again." },
   'oauth-failed': { title: 'Bad Gateway', status: 502, description: 'The forge could not be reached during sign-in, or failed. Try again later.' },
+  'database-unavailable': { title: 'Service Unavailable', status: 503, description: 'The database cannot be reached right now (it is restarting, or down). Nothing was half-written; try again after `Retry-After`.' },
   unavailable: { title: 'Service Unavailable', status: 503, description: 'A dependency (the database, a forge) is unavailable right now. Try again later.' },
   'forge-unreachable': { title: 'Service Unavailable', status: 503, description: 'The forge could not be asked whether you administer the repository. Try again later.' },
 };

@@ -21,8 +21,8 @@ export class RequestsRepository {
   }
 
   /** One page of requests, each with the slug of the plugin that fulfilled it (the plugin's id and slug only). */
-  async page(query: RequestPageQuery): Promise<{ requests: PluginRequestEntity[]; total: number }> {
-    const qb = this.repo().createQueryBuilder('r').leftJoin('r.plugin', 'p').addSelect(['p.id', 'p.slug']);
+  async page(query: RequestPageQuery, manager?: EntityManager): Promise<{ requests: PluginRequestEntity[]; total: number }> {
+    const qb = this.repo(manager).createQueryBuilder('r').leftJoin('r.plugin', 'p').addSelect(['p.id', 'p.slug']);
     if (query.status) qb.where('r.status = :status', { status: query.status });
     if (query.sort === 'votes') qb.orderBy('r.votes', 'DESC').addOrderBy('r.createdAt', 'DESC');
     else qb.orderBy('r.createdAt', 'DESC');
@@ -85,7 +85,7 @@ export class RequestsRepository {
     await this.repo(manager).update({ id }, { status, pluginId });
   }
 
-  countOpen(): Promise<number> {
-    return this.repo().countBy({ status: 'open' });
+  countOpen(manager?: EntityManager): Promise<number> {
+    return this.repo(manager).countBy({ status: 'open' });
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUuid } from '../common/validation/uuid';
 import type { AuthContext } from '../auth/auth-context';
 import { badRequest, conflict, notFound } from '../common/errors/domain-error';
+import { CatalogueReads } from '../database/catalogue-reads';
 import { KindsService } from '../kinds/kinds.service';
 import type { CreateRequestDto, RequestDto, RequestPageDto, RequestQueryDto } from './dto/request.dto';
 import type { PluginRequestEntity } from './entities/plugin-request.entity';
@@ -15,13 +16,20 @@ export class RequestsService {
   constructor(
     private readonly requests: RequestsRepository,
     private readonly kinds: KindsService,
+    private readonly reads: CatalogueReads,
   ) {}
 
   async list(query: RequestQueryDto, viewer: AuthContext | null): Promise<RequestPageDto> {
     const page = query.page ?? 1;
     const limit = query.limit ?? 20;
-    const { requests, total } = await this.requests.page({ status: query.status, sort: query.sort ?? 'votes', page, limit });
-    const voted = viewer ? await this.requests.votedBy(viewer.user.id, requests.map((r) => r.id)) : new Set<string>();
+    const pageQuery = { status: query.status, sort: query.sort ?? 'votes', page, limit } as const;
+    // A signed-in viewer may just have voted: they read the primary; anyone else may read a replica.
+    if (!viewer) {
+      const { requests, total } = await this.reads.run((manager) => this.requests.page(pageQuery, manager));
+      return { requests: requests.map((r) => toRequestDto(r, false)), page, limit, total };
+    }
+    const { requests, total } = await this.requests.page(pageQuery);
+    const voted = await this.requests.votedBy(viewer.user.id, requests.map((r) => r.id));
     return { requests: requests.map((r) => toRequestDto(r, voted.has(r.id))), page, limit, total };
   }
 

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 export interface CatalogueTotals {
   plugins: number;
@@ -10,8 +10,8 @@ export interface CatalogueTotals {
 export class StatsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async catalogueTotals(): Promise<CatalogueTotals> {
-    const [row] = (await this.dataSource.query(
+  async catalogueTotals(manager: EntityManager = this.dataSource.manager): Promise<CatalogueTotals> {
+    const [row] = (await manager.query(
       `SELECT (SELECT count(*) FROM plugin)::int AS plugins,
               (SELECT coalesce(sum(downloads), 0) FROM plugin)::text AS downloads,
               (SELECT count(DISTINCT user_id) FROM plugin_owner)::int AS authors`,

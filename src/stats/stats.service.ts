@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { CatalogueReads } from '../database/catalogue-reads';
 import { KindsService } from '../kinds/kinds.service';
 import { RequestsRepository } from '../requests/requests.repository';
 import type { StatsDto } from './dto/stats.dto';
@@ -20,6 +21,7 @@ export class StatsService {
     private readonly requests: RequestsRepository,
     private readonly kinds: KindsService,
     private readonly clock: Clock,
+    private readonly reads: CatalogueReads,
   ) {}
 
   async headline(): Promise<StatsDto> {
@@ -31,7 +33,10 @@ export class StatsService {
   }
 
   private async compute(): Promise<StatsDto> {
-    const [totals, openRequests, kinds] = await Promise.all([this.stats.catalogueTotals(), this.requests.countOpen(), this.kinds.publicList()]);
+    const [[totals, openRequests], kinds] = await Promise.all([
+      this.reads.run((manager) => Promise.all([this.stats.catalogueTotals(manager), this.requests.countOpen(manager)])),
+      this.kinds.publicList(),
+    ]);
     const value = toStatsDto(totals, openRequests, kinds.kinds.length);
     this.cached = { value, expiresAt: this.clock.nowMs() + STATS_TTL_MS };
     return value;

@@ -5,9 +5,9 @@
  * publish is refused; two instances on one Redis share each counter. Each app's clock is frozen,
  * so no window boundary can fall inside a test.
  */
-import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { Clock } from '../../src/common/clock';
+import { freePort } from '../support/free-port';
 import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -20,17 +20,6 @@ function freezeClock(app: TestApp): void {
 async function setLimits(app: TestApp, limits: Record<string, number>): Promise<void> {
   const admin = (await userWithSession(app, `root${Math.random().toString(36).slice(2, 8)}`, 'admin')).jwt;
   await request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin}`).send(limits).expect(200);
-}
-
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 describe('rate limits', () => {
@@ -112,7 +101,7 @@ describe('rate limits behind an untrusted peer (TRUST_PROXY=false)', () => {
 describe('rate limits with Redis unreachable', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
+    app = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
   });
   afterAll(() => app?.close());
 

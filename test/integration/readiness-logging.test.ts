@@ -3,7 +3,6 @@
  * its state, not a failure of the request: one warning line per probe, no stack trace (an
  * orchestrator probing every few seconds must not flood the log with error stacks).
  */
-import { Writable } from 'node:stream';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createApp } from '../../src/app.factory';
@@ -11,17 +10,12 @@ import { createLogger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/config';
 import { openDatabase, type DatabaseHandle } from '../../src/database/database-handle';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from '../../src/database/embedded/embedded-postgres';
+import { captureLog } from '../support/log-capture';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 describe('readiness while the database is down, in the log', () => {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean));
-      done();
-    },
-  });
+  const { stream, lines } = captureLog();
   let db: TestDatabase;
   let embedded: EmbeddedDatabase | null = null;
   let proxy: TcpProxy;

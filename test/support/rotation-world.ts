@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './free-port';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
@@ -17,17 +17,6 @@ import { manifestYaml } from './publishing';
 import { userWithSession } from './sessions';
 import type { TestApp } from './test-app';
 import { createTestDatabase, type TestDatabase } from './test-database';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * `startTestApp` on a given database, with the background re-signing worker's options overridden

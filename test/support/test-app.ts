@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './free-port';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import { createApp } from '../../src/app.factory';
@@ -16,17 +16,6 @@ export interface TestApp {
   /** http://127.0.0.1:<port> of the listening app. */
   url: string;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Boots the real AppModule on its own fresh database, listening on a loopback port. */

@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject,
 import type { Request, Response } from 'express';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.types';
+import { isDatabaseUnavailable } from './database-unavailable';
 import { DomainError } from './domain-error';
 import { RouteTable } from '../http/route-table';
 import { internalProblem, type Problem, problemFromBodyParserError, problemFromDomainError, problemFromHttpException, problemType } from './problem';
@@ -15,6 +16,11 @@ interface BodyParserError {
   limit?: number;
 }
 
+/** The database is down or restarting: the client may retry, and the log gets a warning, not a stack. */
+function databaseUnavailable(): DomainError {
+  return new DomainError('unavailable', 'database-unavailable', 'the database cannot be reached right now; try again shortly', undefined, { retryAfter: 5 });
+}
+
 /** Every error leaves the process as RFC 9457 problem+json; nothing internal leaks. */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -25,7 +31,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     private readonly routes: RouteTable,
   ) {}
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(thrown: unknown, host: ArgumentsHost): void {
+    const exception = isDatabaseUnavailable(thrown) ? databaseUnavailable() : thrown;
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
