@@ -64,11 +64,11 @@ describe.each(targets)('the compiled server on the %s database', (target) => {
   it('stays ready while idle across many maintenance runs, then publishes and serves a release', async () => {
     const statuses: number[] = [];
     const idleUntil = Date.now() + IDLE_MS;
-    while (Date.now() < idleUntil) {
+    // At least six probes however slow a loaded machine answers them.
+    while (Date.now() < idleUntil || statuses.length < 6) {
       statuses.push(await statusOf(`${url}/health/ready`));
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(statuses.length).toBeGreaterThan(5);
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
 
     // The operator CLI joins the running server (embedded) or reaches the same database.
