@@ -51,7 +51,7 @@ describe('SIGKILL during a webhook delivery', () => {
     const received = await fetch(`${first.url}/api/webhooks/release`, {
       method: 'POST',
       headers: webhookHeaders('github', webhookSecret, event.body, event.event),
-      body: event.body,
+      body: new Uint8Array(event.body),
     });
     expect(received.status).toBe(202);
     await binary.requested;
