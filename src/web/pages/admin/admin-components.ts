@@ -11,13 +11,13 @@ export function when(ms: number | string | null | undefined): SafeHtml | null {
   return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 }
 
-/** A table that scrolls sideways on a phone instead of widening the page. */
+/** A table; on a phone each row stacks into a card whose cells carry their column's name (`data-label`). */
 export function dataTable(caption: string, head: readonly string[], rows: readonly (readonly HtmlValue[])[], empty: string): SafeHtml {
   if (rows.length === 0) return html`<p class="admin-empty">${empty}</p>`;
   return html`<div class="table-scroll"><table class="admin-table">
 <caption class="visually-hidden">${caption}</caption>
 <thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
-<tbody>${rows.map((cells) => html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody>
+<tbody>${rows.map((cells) => html`<tr>${cells.map((c, i) => html`<td data-label="${head[i] ?? ''}"><div>${c}</div></td>`)}</tr>`)}</tbody>
 </table></div>`;
 }
 
