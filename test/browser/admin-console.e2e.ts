@@ -76,7 +76,7 @@ describeBrowser('web front end: the admin console', () => {
   it('verifies a published plugin from its admin page, and the catalogue shows it verified', async () => {
     const watched = await pageAs(adminJwt);
     const { page } = watched;
-    await page.goto('/admin', { waitUntil: 'networkidle' });
+    await page.goto('/admin', { waitUntil: 'load' });
     await page.getByRole('link', { name: SLUG }).click();
     await page.getByRole('heading', { level: 1, name: SLUG }).waitFor();
     await change(watched, page.getByRole('button', { name: 'Verify' }));
@@ -92,7 +92,7 @@ describeBrowser('web front end: the admin console', () => {
     await watched.screenshot('admin-plugin-desktop');
 
     const phone = await pageAs(adminJwt, 375);
-    await phone.page.goto(`/admin/plugins/${SLUG}`, { waitUntil: 'networkidle' });
+    await phone.page.goto(`/admin/plugins/${SLUG}`, { waitUntil: 'load' });
     await phone.screenshot('admin-plugin-phone');
     await noOverflow(phone);
   });
@@ -100,7 +100,7 @@ describeBrowser('web front end: the admin console', () => {
   it('rebrands the site: the header shows the new name and colour; a wrong field is named', async () => {
     const watched = await pageAs(adminJwt);
     const { page } = watched;
-    await page.goto('/admin/site', { waitUntil: 'networkidle' });
+    await page.goto('/admin/site', { waitUntil: 'load' });
     await page.getByLabel('Logo URL').fill('ftp://example.org/logo.png');
     await page.getByRole('button', { name: 'Save' }).first().click();
     const problem = page.locator('form[data-action="branding.update"] [role=status][data-kind="error"]');
@@ -119,7 +119,7 @@ describeBrowser('web front end: the admin console', () => {
     await watched.screenshot('admin-site-desktop');
 
     const phone = await pageAs(adminJwt, 375);
-    await phone.page.goto('/admin/site', { waitUntil: 'networkidle' });
+    await phone.page.goto('/admin/site', { waitUntil: 'load' });
     await phone.screenshot('admin-site-phone');
     await noOverflow(phone);
   });
@@ -127,7 +127,7 @@ describeBrowser('web front end: the admin console', () => {
   it('turns a feature flag off and on again: the wishlist leaves the header and comes back', async () => {
     const watched = await pageAs(adminJwt);
     const { page } = watched;
-    await page.goto('/admin/site', { waitUntil: 'networkidle' });
+    await page.goto('/admin/site', { waitUntil: 'load' });
     const wishlist = page.locator('.site-header').getByRole('link', { name: 'Wishlist' });
     await expect(wishlist.count()).resolves.toBe(1);
     await page.getByLabel('requests').uncheck();
@@ -142,7 +142,7 @@ describeBrowser('web front end: the admin console', () => {
   it('rotates the signing key after a confirmation, and lists the new kid as current', async () => {
     const watched = await pageAs(adminJwt);
     const { page } = watched;
-    await page.goto('/admin/keys', { waitUntil: 'networkidle' });
+    await page.goto('/admin/keys', { waitUntil: 'load' });
     const before = await page.locator('code.kid').allTextContents();
     expect(before.length).toBeGreaterThan(0);
     let asked = '';
@@ -162,7 +162,7 @@ describeBrowser('web front end: the admin console', () => {
   it('filters the audit log down to the verification, with and without script', async () => {
     const watched = await pageAs(adminJwt);
     const { page } = watched;
-    await page.goto('/admin/audit', { waitUntil: 'networkidle' });
+    await page.goto('/admin/audit', { waitUntil: 'load' });
     await page.getByLabel('Action').selectOption('plugin.verify');
     await page.getByLabel('Plugin slug').fill(SLUG);
     await page.getByRole('button', { name: 'Filter' }).click();
@@ -174,7 +174,7 @@ describeBrowser('web front end: the admin console', () => {
     await watched.screenshot('admin-audit-desktop');
 
     const phone = await pageAs(adminJwt, 375);
-    await phone.page.goto('/admin/audit', { waitUntil: 'networkidle' });
+    await phone.page.goto('/admin/audit', { waitUntil: 'load' });
     await phone.screenshot('admin-audit-phone');
     await noOverflow(phone);
   });
@@ -182,7 +182,7 @@ describeBrowser('web front end: the admin console', () => {
   it('saves the operator settings typed by their values: a number and a flag', async () => {
     const watched = await pageAs(adminJwt);
     const { page } = watched;
-    await page.goto('/admin/settings', { waitUntil: 'networkidle' });
+    await page.goto('/admin/settings', { waitUntil: 'load' });
     await page.getByLabel('ingest.max_concurrent', { exact: true }).fill('7');
     await page.getByLabel('manifest.require_release_asset').uncheck();
     await change(watched, page.getByRole('button', { name: 'Save' }));
@@ -190,6 +190,17 @@ describeBrowser('web front end: the admin console', () => {
     expect(settings['ingest.max_concurrent']).toBe(7);
     expect(settings['manifest.require_release_asset']).toBe(0);
     await expect(page.getByLabel('ingest.max_concurrent', { exact: true }).inputValue()).resolves.toBe('7');
+  });
+
+  it("changes a user's role from the paginated user list", async () => {
+    const watched = await pageAs(adminJwt);
+    const { page } = watched;
+    await page.goto('/admin/users?search=alice', { waitUntil: 'load' });
+    await page.getByLabel('Role of alice').selectOption('admin');
+    await change(watched, page.getByRole('button', { name: 'Set role' }));
+    const users = (await request(w.app.url).get('/api/admin/users?search=alice').set('Authorization', `Bearer ${adminJwt}`).expect(200)).body.users as { login: string; role: string }[];
+    expect(users.find((u) => u.login === 'alice')?.role).toBe('admin');
+    await expect(page.getByLabel('Role of alice').inputValue()).resolves.toBe('admin');
   });
 
   it('shows every other section at desktop and phone width with nothing overflowing', async () => {
@@ -200,7 +211,7 @@ describeBrowser('web front end: the admin console', () => {
     for (const [width, device] of [[1280, 'desktop'], [375, 'phone']] as const) {
       const watched = await pageAs(adminJwt, width);
       for (const section of sections[device]) {
-        await watched.page.goto(`/admin/${section}`, { waitUntil: 'networkidle' });
+        await watched.page.goto(`/admin/${section}`, { waitUntil: 'load' });
         await expect(watched.page.locator('.admin-nav [aria-current="page"]').getAttribute('href')).resolves.toBe(`/admin/${section}`);
         await watched.screenshot(`admin-${section}-${device}`);
         await noOverflow(watched);
@@ -210,7 +221,7 @@ describeBrowser('web front end: the admin console', () => {
 
   it('refuses a signed-in user who is not an admin with a 403 page', async () => {
     const watched = await pageAs(userJwt);
-    const response = await watched.page.goto('/admin/keys', { waitUntil: 'networkidle' });
+    const response = await watched.page.goto('/admin/keys', { waitUntil: 'load' });
     expect(response?.status()).toBe(403);
     await expect(watched.page.getByText('You may not open this page.').count()).resolves.toBe(1);
     await expect(watched.page.locator('.admin-nav').count()).resolves.toBe(0);
