@@ -42,6 +42,14 @@ describeBrowser('web front end: the admin console', () => {
     expect(overflow).toBeLessThanOrEqual(0);
   }
 
+  /** Opens `path` as the admin at 375 px, saves a screenshot, and checks nothing is wider than the screen. */
+  async function onPhone(path: string, name: string): Promise<void> {
+    const phone = await pageAs(adminJwt, 375);
+    await phone.page.goto(path, { waitUntil: 'load' });
+    await phone.screenshot(name);
+    await noOverflow(phone);
+  }
+
   beforeAll(async () => {
     w = await publishWorld();
     browser = await openBrowser(w.app.url);
@@ -91,10 +99,7 @@ describeBrowser('web front end: the admin console', () => {
     await page.locator('form[data-action="owner.add"] [role=status][data-kind="error"]', { hasText: 'No user has that login.' }).waitFor();
     await watched.screenshot('admin-plugin-desktop');
 
-    const phone = await pageAs(adminJwt, 375);
-    await phone.page.goto(`/admin/plugins/${SLUG}`, { waitUntil: 'load' });
-    await phone.screenshot('admin-plugin-phone');
-    await noOverflow(phone);
+    await onPhone(`/admin/plugins/${SLUG}`, 'admin-plugin-phone');
   });
 
   it('rebrands the site: the header shows the new name and colour; a wrong field is named', async () => {
@@ -118,10 +123,7 @@ describeBrowser('web front end: the admin console', () => {
     await expect(page.locator('body').getAttribute('style')).resolves.toContain('--brand:#7c3aed');
     await watched.screenshot('admin-site-desktop');
 
-    const phone = await pageAs(adminJwt, 375);
-    await phone.page.goto('/admin/site', { waitUntil: 'load' });
-    await phone.screenshot('admin-site-phone');
-    await noOverflow(phone);
+    await onPhone('/admin/site', 'admin-site-phone');
   });
 
   it('turns a feature flag off and on again: the wishlist leaves the header and comes back', async () => {
@@ -173,10 +175,7 @@ describeBrowser('web front end: the admin console', () => {
     await expect(rows.first().textContent()).resolves.toContain(SLUG);
     await watched.screenshot('admin-audit-desktop');
 
-    const phone = await pageAs(adminJwt, 375);
-    await phone.page.goto('/admin/audit', { waitUntil: 'load' });
-    await phone.screenshot('admin-audit-phone');
-    await noOverflow(phone);
+    await onPhone('/admin/audit', 'admin-audit-phone');
   });
 
   it('saves the operator settings typed by their values: a number and a flag', async () => {
