@@ -56,16 +56,17 @@ describeBrowser('web front end: the admin console', () => {
     adminJwt = (await userWithSession(w.app, 'web-root', 'admin')).jwt;
     userJwt = (await userWithSession(w.app, 'web-visitor')).jwt;
     const alice = await w.tokenFor('alice', ['publish:*']);
-    const version = '1.0.0';
-    await w
-      .push(alice.token, SLUG, {
-        manifest: manifestYaml({ name: SLUG, version, description: 'A plugin to moderate' }),
-        manifestSource: 'plugin.yaml',
-        version,
-        assets: [{ name: `${SLUG}.zip`, url: w.forge.asset(`/acme/${SLUG}/${version}/${SLUG}.zip`, { size: 300, seed: 3 }) }],
-        repoUrl: `${w.forge.url}/acme/${SLUG}`,
-      })
-      .expect(201);
+    for (const version of ['1.0.0', '1.1.0']) {
+      await w
+        .push(alice.token, SLUG, {
+          manifest: manifestYaml({ name: SLUG, version, description: 'A plugin to moderate' }),
+          manifestSource: 'plugin.yaml',
+          version,
+          assets: [{ name: `${SLUG}.zip`, url: w.forge.asset(`/acme/${SLUG}/${version}/${SLUG}.zip`, { size: 300, seed: version.length }) }],
+          repoUrl: `${w.forge.url}/acme/${SLUG}`,
+        })
+        .expect(201);
+    }
   });
 
   afterAll(async () => {
@@ -81,7 +82,7 @@ describeBrowser('web front end: the admin console', () => {
     }
   });
 
-  it('verifies a published plugin from its admin page, and the catalogue shows it verified', async () => {
+  it('verifies a published plugin from its admin page (the catalogue shows it verified) and deletes a release', async () => {
     const watched = await pageAs(adminJwt);
     const { page } = watched;
     await page.goto('/admin', { waitUntil: 'load' });
@@ -92,6 +93,11 @@ describeBrowser('web front end: the admin console', () => {
     await expect(page.locator('.badges .badge.verified').textContent()).resolves.toBe('Verified');
     const plugin = await request(w.app.url).get(`/api/plugins/${SLUG}`).expect(200);
     expect(plugin.body.verified).toBe(true);
+
+    // A release deleted after its confirmation leaves the list.
+    await change(watched, page.getByRole('button', { name: 'Delete release 1.1.0' }));
+    await expect(page.getByRole('button', { name: /^Delete release/ }).count()).resolves.toBe(1);
+    await request(w.app.url).get(`/api/plugins/${SLUG}/releases/1.1.0`).expect(404);
 
     // A refusal is shown, not swallowed: an unknown login is named in the owners form's own status.
     await page.getByLabel('Add an owner by login').fill('nobody-here');
@@ -189,6 +195,23 @@ describeBrowser('web front end: the admin console', () => {
     expect(settings['ingest.max_concurrent']).toBe(7);
     expect(settings['manifest.require_release_asset']).toBe(0);
     await expect(page.getByLabel('ingest.max_concurrent', { exact: true }).inputValue()).resolves.toBe('7');
+  });
+
+  it('creates a kind with extension fields, refusing JSON that does not parse first', async () => {
+    const watched = await pageAs(adminJwt);
+    const { page } = watched;
+    await page.goto('/admin/kinds', { waitUntil: 'load' });
+    const form = page.locator('form[data-action="kind.create"]');
+    await form.getByLabel('Key').fill('widget');
+    await form.getByLabel('Label').fill('Widgets');
+    await form.getByLabel('Extension fields (JSON)').fill('[{"key": "size", "type": ');
+    await form.getByRole('button', { name: 'Create kind' }).click();
+    await form.locator('[role=status][data-kind="error"]', { hasText: 'Extension fields: not valid JSON' }).waitFor();
+    await form.getByLabel('Extension fields (JSON)').fill('[{"key": "size", "type": "number", "required": true}]');
+    await change(watched, form.getByRole('button', { name: 'Create kind' }));
+    const kinds = (await request(w.app.url).get('/api/kinds').expect(200)).body.kinds as { key: string; extensionFields: unknown[] }[];
+    expect(kinds.find((k) => k.key === 'widget')?.extensionFields).toEqual([{ key: 'size', type: 'number', required: true }]);
+    await expect(page.locator('details.admin-item summary', { hasText: 'Widgets' }).count()).resolves.toBe(1);
   });
 
   it("changes a user's role from the paginated user list", async () => {

@@ -13,7 +13,7 @@ type AdminPage = components['schemas']['AdminPageDto'];
 function pageInputs(t: Translate, page: AdminPage | null, defaultLocale: string): SafeHtml {
   return html`${page
     ? null
-    : html`${field('cms-slug', t('admin.pages.slug'), html`<input id="cms-slug" name="slug" required pattern="[a-z0-9][a-z0-9-]*" autocomplete="off">`)}
+    : html`${field('cms-slug', t('admin.pages.slug'), html`<input id="cms-slug" name="slug" required pattern="[a-z0-9][a-z0-9\\-]*" autocomplete="off">`)}
 ${field('cms-locale', t('admin.pages.locale'), html`<input id="cms-locale" name="locale" required value="${defaultLocale}" autocomplete="off">`)}`}
 ${field('cms-title', t('admin.pages.title'), html`<input id="cms-title" name="title" required value="${page?.title ?? ''}">`)}
 ${field('cms-markdown', t('admin.pages.markdown'), html`<textarea id="cms-markdown" name="markdown" rows="14" aria-describedby="cms-markdown-hint">${page?.markdown ?? ''}</textarea>`, t('admin.pages.markdown.hint'))}

@@ -21,7 +21,7 @@ function fieldsInput(t: Translate, id: string, fields: readonly ExtensionField[]
 }
 
 function kindInputs(t: Translate, prefix: string, kind: AdminKind | null): SafeHtml {
-  return html`${kind ? null : field(`${prefix}-key`, t('admin.kinds.key'), html`<input id="${prefix}-key" name="key" required pattern="[a-z0-9][a-z0-9-]*" autocomplete="off">`)}
+  return html`${kind ? null : field(`${prefix}-key`, t('admin.kinds.key'), html`<input id="${prefix}-key" name="key" required pattern="[a-z0-9][a-z0-9\\-]*" autocomplete="off">`)}
 ${field(`${prefix}-label`, t('admin.kinds.label'), html`<input id="${prefix}-label" name="label" required value="${kind?.label ?? ''}">`)}
 ${field(`${prefix}-description`, t('admin.kinds.description'), html`<input id="${prefix}-description" name="description" value="${kind?.description ?? ''}">`)}
 ${checkbox(`${prefix}-enabled`, 'enabled', t('admin.kinds.enabled'), kind?.enabled ?? true)}
