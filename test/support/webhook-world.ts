@@ -37,6 +37,33 @@ export interface WebhookPlugin {
   secret: string;
 }
 
+/** The forge's own release event for `tag` with these assets, built from the real payload fixtures. */
+export function forgeReleaseEvent(plugin: Pick<WebhookPlugin, 'kind' | 'repoUrl'>, tag: string, assets: AssetRef[]): { event: string; body: Buffer } {
+  const web = plugin.repoUrl;
+  if (plugin.kind === 'github') {
+    const payload = fixture('github-release-published.with-assets.json');
+    const template = payload.release.assets[0];
+    payload.repository.html_url = web;
+    payload.release.tag_name = tag;
+    payload.release.assets = assets.map((a, i) => ({ ...template, id: i + 1, name: a.name, browser_download_url: a.url }));
+    return { event: 'release', body: Buffer.from(JSON.stringify(payload)) };
+  }
+  if (plugin.kind === 'gitlab') {
+    const payload = fixture('gitlab-release-hook.create.json');
+    payload.project.web_url = web;
+    payload.tag = tag;
+    payload.assets.links = assets.map((a, i) => ({ id: i + 1, external: true, link_type: 'other', name: a.name, url: a.url }));
+    payload.assets.count = assets.length;
+    return { event: 'release', body: Buffer.from(JSON.stringify(payload)) };
+  }
+  const payload = fixture('gitea-release-published.json');
+  const template = payload.release.assets[0];
+  payload.repository.html_url = web;
+  payload.release.tag_name = tag;
+  payload.release.assets = assets.map((a, i) => ({ ...template, id: i + 1, name: a.name, browser_download_url: a.url }));
+  return { event: 'release', body: Buffer.from(JSON.stringify(payload)) };
+}
+
 /**
  * A registry with four forge instances (GitHub, GitLab, Gitea, Forgejo shaped) on one fake forge,
  * on a database that outlives the app (restart tests), with the delivery worker driven by the
@@ -142,29 +169,7 @@ export class WebhookWorld {
 
   /** The forge's own release event for `tag` with these assets, built from the real payload fixtures. */
   releaseEvent(plugin: WebhookPlugin, tag: string, assets: AssetRef[]): { event: string; body: Buffer } {
-    const web = plugin.repoUrl;
-    if (plugin.kind === 'github') {
-      const payload = fixture('github-release-published.with-assets.json');
-      const template = payload.release.assets[0];
-      payload.repository.html_url = web;
-      payload.release.tag_name = tag;
-      payload.release.assets = assets.map((a, i) => ({ ...template, id: i + 1, name: a.name, browser_download_url: a.url }));
-      return { event: 'release', body: Buffer.from(JSON.stringify(payload)) };
-    }
-    if (plugin.kind === 'gitlab') {
-      const payload = fixture('gitlab-release-hook.create.json');
-      payload.project.web_url = web;
-      payload.tag = tag;
-      payload.assets.links = assets.map((a, i) => ({ id: i + 1, external: true, link_type: 'other', name: a.name, url: a.url }));
-      payload.assets.count = assets.length;
-      return { event: 'release', body: Buffer.from(JSON.stringify(payload)) };
-    }
-    const payload = fixture('gitea-release-published.json');
-    const template = payload.release.assets[0];
-    payload.repository.html_url = web;
-    payload.release.tag_name = tag;
-    payload.release.assets = assets.map((a, i) => ({ ...template, id: i + 1, name: a.name, browser_download_url: a.url }));
-    return { event: 'release', body: Buffer.from(JSON.stringify(payload)) };
+    return forgeReleaseEvent(plugin, tag, assets);
   }
 
   /** A tag-created event (GitHub/Gitea `create`), which lists no assets. */
