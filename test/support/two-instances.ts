@@ -44,11 +44,9 @@ export class TwoInstances {
       FORGES: JSON.stringify([{ name: 'fakehub', type: 'github', webUrl: forge.url, apiUrl: `${forge.url}/api/v3` }]),
     };
     const world = new TwoInstances(db, forge, env);
-    for (const index of [0, 1]) {
-      const server = spawnServe(env);
-      world.servers.push(server);
-      world.urls[index] = await listening(server);
-    }
+    // Both start at once, as a deploy would start them; the template database is migrated already.
+    world.servers.push(spawnServe(env), spawnServe(env));
+    [world.urls[0], world.urls[1]] = await Promise.all(world.servers.map((server) => listening(server)));
     return world;
   }
 
