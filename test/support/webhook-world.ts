@@ -40,14 +40,6 @@ export interface WebhookPlugin {
 /** The forge's own release event for `tag` with these assets, built from the real payload fixtures. */
 export function forgeReleaseEvent(plugin: Pick<WebhookPlugin, 'kind' | 'repoUrl'>, tag: string, assets: AssetRef[]): { event: string; body: Buffer } {
   const web = plugin.repoUrl;
-  if (plugin.kind === 'github') {
-    const payload = fixture('github-release-published.with-assets.json');
-    const template = payload.release.assets[0];
-    payload.repository.html_url = web;
-    payload.release.tag_name = tag;
-    payload.release.assets = assets.map((a, i) => ({ ...template, id: i + 1, name: a.name, browser_download_url: a.url }));
-    return { event: 'release', body: Buffer.from(JSON.stringify(payload)) };
-  }
   if (plugin.kind === 'gitlab') {
     const payload = fixture('gitlab-release-hook.create.json');
     payload.project.web_url = web;
@@ -56,7 +48,8 @@ export function forgeReleaseEvent(plugin: Pick<WebhookPlugin, 'kind' | 'repoUrl'
     payload.assets.count = assets.length;
     return { event: 'release', body: Buffer.from(JSON.stringify(payload)) };
   }
-  const payload = fixture('gitea-release-published.json');
+  // GitHub, Gitea and Forgejo send the same shape of release event.
+  const payload = fixture(plugin.kind === 'github' ? 'github-release-published.with-assets.json' : 'gitea-release-published.json');
   const template = payload.release.assets[0];
   payload.repository.html_url = web;
   payload.release.tag_name = tag;
