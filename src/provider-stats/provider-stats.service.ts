@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '../common/clock';
+import { SharedCaches } from '../common/shared-cache/shared-caches';
+import type { SharedTtlCache } from '../common/shared-cache/shared-ttl-cache';
 import { notFound } from '../common/errors/domain-error';
 import { forgeAdapter } from '../forges/adapters';
 import { NO_PROVIDER_STATS, type ProviderStats } from '../forges/forge-adapter';
@@ -14,47 +15,32 @@ import type { ProviderStatsDto } from './dto/provider-stats.dto';
 /** The spec's provider stats cache. */
 export const PROVIDER_STATS_TTL_MS = 10 * 60_000;
 
-interface Cached {
-  stats: ProviderStats;
-  expiresAt: number;
-}
-
 /**
  * `GET /api/plugins/:slug/stats`, read lazily from the forge that hosts the plugin's repository
- * (chosen by its URL) and cached for 10 minutes per plugin in this process. However many clients
- * ask at once, one upstream call runs per plugin; the others wait for its answer. An unreachable
+ * (chosen by its URL) and cached for 10 minutes per plugin, shared by every instance (Redis when
+ * REDIS_URL is set). However many clients ask one instance at once, one upstream call runs per
+ * plugin; the others wait for its answer. An unreachable
  * forge, a private repository or a host that is no configured forge gives nulls, cached too, so a
  * forge that is down is not asked again on every request.
  */
 @Injectable()
 export class ProviderStatsService {
   private readonly logger = new Logger('ProviderStats');
-  private readonly cache = new Map<string, Cached>();
-  private readonly inFlight = new Map<string, Promise<ProviderStats>>();
+  private readonly cache: SharedTtlCache<ProviderStats>;
 
   constructor(
     private readonly plugins: PluginsRepository,
     private readonly forges: ForgeRegistry,
     private readonly policy: FetchPolicy,
-    private readonly clock: Clock,
-  ) {}
+    caches: SharedCaches,
+  ) {
+    this.cache = caches.open('provider-stats', PROVIDER_STATS_TTL_MS);
+  }
 
   async stats(slug: string): Promise<ProviderStatsDto> {
     const plugin = await this.plugins.findBySlug(slug);
     if (!plugin) throw notFound(`no plugin "${slug}"`);
-    const cached = this.cache.get(plugin.id);
-    if (cached && cached.expiresAt > this.clock.nowMs()) return { ...cached.stats };
-    let pending = this.inFlight.get(plugin.id);
-    if (!pending) {
-      pending = this.fetch(plugin.repoUrl).then((stats) => {
-        this.cache.set(plugin.id, { stats, expiresAt: this.clock.nowMs() + PROVIDER_STATS_TTL_MS });
-        return stats;
-      });
-      this.inFlight.set(plugin.id, pending);
-      const clear = () => void this.inFlight.delete(plugin.id);
-      pending.then(clear, clear);
-    }
-    return { ...(await pending) };
+    return { ...(await this.cache.get(plugin.id, () => this.fetch(plugin.repoUrl))) };
   }
 
   private async fetch(repoUrl: string): Promise<ProviderStats> {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { repositoryProvider } from '../database/repository-provider';
+import { SettingsChangeBus } from './settings-change-bus';
 import { SettingsRepository } from './settings.repository';
 import { SettingsService } from './settings.service';
 
@@ -8,7 +9,7 @@ import { SettingsService } from './settings.service';
  * typed registry (`extension_fields.global`, edited by the kinds admin API).
  */
 @Module({
-  providers: [repositoryProvider(SettingsRepository), SettingsService],
+  providers: [repositoryProvider(SettingsRepository), SettingsChangeBus, SettingsService],
   exports: [SettingsService, SettingsRepository],
 })
 export class SettingsModule {}

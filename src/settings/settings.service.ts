@@ -16,6 +16,7 @@ import {
   type SettingValue,
   type SettingValues,
 } from './setting-definitions';
+import { SettingsChangeBus } from './settings-change-bus';
 import { VersionedCache } from './settings-cache';
 import { toSettingsDto } from './settings.mapper';
 import { SettingsRepository } from './settings.repository';
@@ -31,12 +32,12 @@ const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringi
 export class SettingsService {
   private readonly logger = new Logger('Settings');
   private readonly cache: VersionedCache<SettingValues>;
-  private readonly changeListeners: Array<() => void> = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: SettingsRepository,
     private readonly audit: AuditService,
+    private readonly bus: SettingsChangeBus,
     clock: Clock,
   ) {
     this.cache = new VersionedCache(
@@ -52,11 +53,12 @@ export class SettingsService {
   }
 
   /**
-   * Called after every change made through this instance, for holders of a copy that must not
-   * wait out their own cache (the rate limiter); other instances' holders see it within their age.
+   * Called after every change, for holders of a copy that skip the version check (the rate
+   * limiter): at once for a change through this instance; for one through another, when its
+   * Redis message arrives (REDIS_URL), else within the holder's own age.
    */
   onChange(listener: () => void): void {
-    this.changeListeners.push(listener);
+    this.bus.onChange(listener);
   }
 
   async get<K extends SettingKey>(key: K): Promise<SettingValue<K>> {
@@ -122,7 +124,7 @@ export class SettingsService {
 
   private changed(): void {
     this.cache.invalidate();
-    for (const listener of this.changeListeners) listener();
+    void this.bus.announce();
   }
 
   /** Stored values over the defaults; a stored value that no longer validates falls back to its default. */
