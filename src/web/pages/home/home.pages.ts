@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { pluginList } from '../../components/plugin-card';
+import type { CatalogueParams } from '../catalogue/catalogue-query';
 import { html } from '../../html';
 import type { PageOutcome, RenderedPage } from '../../web-renderer';
 import { WebRenderer } from '../../web-renderer';
@@ -17,7 +18,7 @@ export class HomePages {
 
   private async build(ctx: WebContext): Promise<PageOutcome> {
     const { api, t } = ctx;
-    const list = (query: Record<string, string>) => api.GET('/api/plugins', { params: { query: { limit: '6', ...query } as never } });
+    const list = (query: CatalogueParams) => api.GET('/api/plugins', { params: { query: { limit: 6, ...query } } });
     const [stats, featured, verified, recent, kinds] = await Promise.all([
       ctx.features.stats !== false ? api.GET('/api/stats') : Promise.resolve(null),
       list({ featured: '1' }),
