@@ -37,7 +37,7 @@ describe('web front end: catalogue pages without JavaScript', () => {
     expect(body).toContain('<meta property="og:title" content="aurora">');
     expect(body).toContain('<meta property="og:description" content="A calm dark theme for late nights">');
     expect(body).toContain('<meta property="og:image" content="https://aurora.example/icon.png">');
-    expect(body).toContain('<h1>Aurora in English</h1>');
+    expect(body).toContain('<h3>Aurora in English</h3>');
     expect(body).toMatch(/<a href="\/plugins\/aurora\?locale=de" hreflang="de" lang="de">de<\/a>/);
     expect(body).toMatch(/<a href="\/plugins\/aurora\?locale=en" hreflang="en" lang="en" aria-current="true">en<\/a>/);
     for (const link of [`${world.w.forge.url}/acme/aurora`, 'https://aurora.example/', 'https://aurora.example/docs', 'https://aurora.example/issues', 'mailto:help@aurora.example', 'https://aurora.example/shot.png']) {
@@ -46,7 +46,7 @@ describe('web front end: catalogue pages without JavaScript', () => {
     // Downloads for this Linux visitor first, then every platform; the yanked version marked.
     expect(body).toMatch(/class="button download"[^>]*>Download for linux-x64</);
     for (const key of ['darwin-arm64', 'linux-x64', 'win32-x64']) expect(body).toContain(`<th scope="row">${key}</th>`);
-    expect(body).toMatch(/<tr class="yanked"><th scope="row">1\.1\.0 <span class="badge yanked"[^>]*>Yanked<\/span> <span class="meta">Broke the status bar<\/span>/);
+    expect(body).toMatch(/<tr class="yanked"><th scope="row"><span class="number">1\.1\.0<\/span> <span class="badge yanked"[^>]*>Yanked<\/span><br><span class="meta">Broke the status bar<\/span>/);
     // Integrity: the signing key's id, every file's hash, the verify command, the key set.
     const release = (await request(url).get('/api/plugins/aurora/releases/1.2.0').expect(200)).body;
     const kid = JSON.parse(Buffer.from(release.integrity.jws.split('.')[0], 'base64url').toString()).kid;
@@ -65,7 +65,7 @@ describe('web front end: catalogue pages without JavaScript', () => {
     const mac = await page('/plugins/aurora', { 'User-Agent': 'Mozilla/5.0 (Macintosh; arm64 Mac OS X 14_5)' }).expect(200);
     expect(mac.text).toMatch(/>Download for darwin-arm64</);
     const german = await page('/plugins/aurora?locale=de').expect(200);
-    expect(german.text).toContain('<h1>Aurora auf Deutsch</h1>');
+    expect(german.text).toContain('<h3>Aurora auf Deutsch</h3>');
     expect(german.text).toMatch(/<div class="readme" lang="de">/);
     expect(german.text).toMatch(/hreflang="de" lang="de" aria-current="true"/);
   });

@@ -62,7 +62,7 @@ export async function catalogueWorld(): Promise<CatalogueWorld> {
 }
 
 /** The plugin most tests look at: a theme with a README in English and German, three platforms. */
-export async function publishAurora(world: CatalogueWorld): Promise<void> {
+export async function publishAurora(world: CatalogueWorld, versions = ['1.0.0', '1.1.0', '1.2.0']): Promise<void> {
   const fields = {
     description: 'A calm dark theme for late nights',
     kind: 'theme',
@@ -79,8 +79,6 @@ export async function publishAurora(world: CatalogueWorld): Promise<void> {
     dark: true,
     mood: 'calm',
   };
-  await world.publish('aurora', '1.0.0', fields, ['aurora-linux-x64.zip', 'aurora-darwin-arm64.zip', 'aurora-windows-x64.zip']);
-  await world.publish('aurora', '1.1.0', fields, ['aurora-linux-x64.zip', 'aurora-darwin-arm64.zip', 'aurora-windows-x64.zip']);
-  await world.publish('aurora', '1.2.0', fields, ['aurora-linux-x64.zip', 'aurora-darwin-arm64.zip', 'aurora-windows-x64.zip']);
-  await world.yank('aurora', '1.1.0', 'Broke the status bar');
+  for (const version of versions) await world.publish('aurora', version, fields, ['aurora-linux-x64.zip', 'aurora-darwin-arm64.zip', 'aurora-windows-x64.zip']);
+  if (versions.includes('1.1.0')) await world.yank('aurora', '1.1.0', 'Broke the status bar');
 }

@@ -1,27 +1,30 @@
 import type { components } from '../../../client/registry-client';
 import { api, problemMessage } from './api';
+import { bodylessAsJson } from './bodyless-as-json';
 import { el } from './dom';
 import { announce, t } from './page';
 
 type RequestDto = components['schemas']['RequestDto'];
 
+const votes = (count: number) => (count === 1 ? t('wishlist.voteOne') : t('wishlist.votes', { count }));
+
 function showVote(button: HTMLButtonElement, request: RequestDto): void {
   button.setAttribute('aria-pressed', String(request.voted));
   button.textContent = request.voted ? t('wishlist.voted') : t('wishlist.upvote');
   const count = document.getElementById(`votes-${request.id}`);
-  if (count) count.textContent = t('wishlist.votes', { count: request.votes });
+  if (count) count.textContent = votes(request.votes);
 }
 
 async function toggleVote(button: HTMLButtonElement, status: Element | null): Promise<void> {
   const id = button.dataset.upvote ?? '';
   const voted = button.getAttribute('aria-pressed') === 'true';
   button.disabled = true;
-  const options = { params: { path: { id } } };
+  const options = { params: { path: { id } }, middleware: [bodylessAsJson] };
   const { data, error } = voted ? await api.DELETE('/api/requests/{id}/upvote', options) : await api.POST('/api/requests/{id}/upvote', options);
   button.disabled = false;
   if (!data) return announce(status, problemMessage(error, t('wishlist.failed')), 'error');
   showVote(button, data);
-  announce(status, t('wishlist.votes', { count: data.votes }));
+  announce(status, votes(data.votes));
 }
 
 /** A new request's entry, as the server renders one (pages/catalogue/wishlist.pages.ts). */
@@ -31,7 +34,7 @@ function requestItem(request: RequestDto): HTMLLIElement {
   return el(
     'li',
     { class: 'wish', id: `request-${request.id}` },
-    el('div', { class: 'wish-votes' }, el('span', { class: 'votes', id: `votes-${request.id}` }, t('wishlist.votes', { count: request.votes })), button),
+    el('div', { class: 'wish-votes' }, el('span', { class: 'votes', id: `votes-${request.id}` }, votes(request.votes)), button),
     el('div', { class: 'wish-body' }, el('h3', {}, request.title), request.description ? el('p', {}, request.description) : null),
   );
 }

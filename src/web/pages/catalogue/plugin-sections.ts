@@ -44,16 +44,24 @@ export function integritySection(slug: string, release: Release | null, origin: 
   const command = `registry verify ${slug}@${release.version} --registry ${origin}`;
   return html`<section aria-labelledby="integrity-heading">
   <h2 id="integrity-heading">${t('plugin.integrity')}</h2>
-  <p>${release.integrity ? t('plugin.integrityText', { version: release.version, kid: kid ?? '?' }) : t('plugin.unsigned')}</p>
+  <p>${release.integrity ? t('plugin.integrityText', { version: release.version }) : t('plugin.unsigned')}</p>
+  ${kid ? html`<p class="kid">${t('plugin.kid')}: <code>${kid}</code></p>` : null}
   <div class="table-scroll"><table class="hashes">
     <thead><tr><th scope="col">${t('plugin.file')}</th><th scope="col">SHA-256</th></tr></thead>
     <tbody>${release.assets.map((a) => html`<tr><th scope="row">${a.name}</th><td><code class="sha">${hashes.get(a.name) ?? t('plugin.notHashed')}</code></td></tr>`)}</tbody>
   </table></div>
-  ${kid ? html`<p class="kid">kid: <code>${kid}</code></p>` : null}
   <p>${t('plugin.verifyHow')}</p>
   <div class="snippet"><pre><code id="verify-command">${command}</code></pre><button type="button" class="secondary" data-copy="#verify-command">${t('action.copy')}</button></div>
   <p><a href="/.well-known/registry-key.json">${t('plugin.keySet')}</a></p>
 </section>`;
+}
+
+/**
+ * Headings of sanitized HTML moved `by` levels down (h1 becomes h3 under the page's h1 and the
+ * section's h2), so the page's outline stays in order; only tag names change.
+ */
+export function shiftHeadings(sanitized: string, by: number): string {
+  return sanitized.replace(/<(\/?)h([1-6])(?=[\s>])/gi, (_tag, slash: string, level: string) => `<${slash}h${Math.min(6, Number(level) + by)}`);
 }
 
 /** The README in the chosen language, with links to the others it is written in. */
@@ -65,7 +73,7 @@ export function readmeSection(plugin: PluginDetail, t: Translate): SafeHtml {
         )}</ul></nav>`
       : null;
   // readmeHtml was rendered from markdown and sanitized by the API at ingest.
-  const body = plugin.readmeHtml ? html`<div class="readme"${plugin.readmeLocale ? html` lang="${plugin.readmeLocale}"` : null}>${raw(plugin.readmeHtml)}</div>` : html`<p>${t('plugin.noReadme')}</p>`;
+  const body = plugin.readmeHtml ? html`<div class="readme"${plugin.readmeLocale ? html` lang="${plugin.readmeLocale}"` : null}>${raw(shiftHeadings(plugin.readmeHtml, 2))}</div>` : html`<p>${t('plugin.noReadme')}</p>`;
   return html`<section aria-labelledby="readme-heading"><h2 id="readme-heading">${t('plugin.readme')}</h2>${switcher}${body}</section>`;
 }
 
@@ -97,7 +105,7 @@ export function versionsSection(plugin: PluginDetail, locale: string, t: Transla
   return html`<section aria-labelledby="versions-heading"><h2 id="versions-heading">${t('plugin.versions')}</h2><div class="table-scroll"><table class="versions">
   <thead><tr><th scope="col">${t('plugin.versionColumn')}</th><th scope="col">${t('plugin.released')}</th><th scope="col">${t('plugin.minRuntime')}</th><th scope="col">${t('plugin.downloadCount')}</th></tr></thead>
   <tbody>${plugin.releases.map(
-    (r) => html`<tr${r.yanked ? html` class="yanked"` : null}><th scope="row">${r.version} ${r.prerelease ? html`<span class="badge">${t('plugin.prerelease')}</span>` : null}${r.yanked ? html`<span class="badge yanked" title="${r.yankReason ?? ''}">${t('plugin.yanked')}</span>${r.yankReason ? html` <span class="meta">${r.yankReason}</span>` : null}` : null}</th><td>${formatDate(r.createdAt, locale)}</td><td>${r.minRuntimeVersion ?? '—'}</td><td>${r.downloads.toLocaleString('en')}</td></tr>`,
+    (r) => html`<tr${r.yanked ? html` class="yanked"` : null}><th scope="row"><span class="number">${r.version}</span> ${r.prerelease ? html`<span class="badge">${t('plugin.prerelease')}</span>` : null}${r.yanked ? html`<span class="badge yanked" title="${r.yankReason ?? ''}">${t('plugin.yanked')}</span>${r.yankReason ? html`<br><span class="meta">${r.yankReason}</span>` : null}` : null}</th><td>${formatDate(r.createdAt, locale)}</td><td>${r.minRuntimeVersion ?? '—'}</td><td>${r.downloads.toLocaleString('en')}</td></tr>`,
   )}</tbody></table></div></section>`;
 }
 

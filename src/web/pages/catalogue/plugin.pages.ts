@@ -56,6 +56,7 @@ export class PluginPages {
   ${plugin.description ? html`<p class="lead" itemprop="description">${plugin.description}</p>` : null}
 </header>
 <div class="plugin-layout">
+  <div class="plugin-download">${downloadSection(latestData, t)}</div>
   <div class="plugin-main">
     ${readmeSection(plugin, t)}
     ${screenshotsSection(plugin, t)}
@@ -63,7 +64,6 @@ export class PluginPages {
     ${integritySection(plugin.slug, release?.data ?? null, origin, t)}
   </div>
   <aside class="plugin-side" aria-label="${t('plugin.details')}">
-    ${downloadSection(latestData, t)}
     <section aria-labelledby="facts-heading"><h2 id="facts-heading">${t('plugin.details')}</h2>${facts}</section>
     ${linksSection(plugin, stats.data ?? null, t)}
     ${statsSection(stats.data ?? null, ctx.locale, t)}
