@@ -159,6 +159,7 @@ describeBrowser('web front end: the catalogue in a browser', () => {
       await page.waitForURL(/ext\.dark=false/);
       await expect(page.locator('#results-count').textContent()).resolves.toBe('1 plugin found');
       await expect(page.locator('#results .plugin-card a').first().textContent()).resolves.toBe('solar');
+      await page.getByText('More filters').click();
       await page.getByLabel('Verified only').check();
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForURL(/verified=1/);

@@ -35,7 +35,13 @@ function requestItem(request: RequestDto): HTMLLIElement {
     'li',
     { class: 'wish', id: `request-${request.id}` },
     el('div', { class: 'wish-votes' }, el('span', { class: 'votes', id: `votes-${request.id}` }, votes(request.votes)), button),
-    el('div', { class: 'wish-body' }, el('h3', {}, request.title), request.description ? el('p', {}, request.description) : null),
+    el(
+      'div',
+      { class: 'wish-body' },
+      el('h3', {}, request.title),
+      request.description ? el('p', {}, request.description) : null,
+      el('p', { class: 'meta' }, el('span', { class: 'badge' }, t(`wishlist.status.${request.status}`)), request.kind ? ' ' : null, request.kind ? el('a', { href: `/kinds/${encodeURIComponent(request.kind)}` }, request.kind) : null),
+    ),
   );
 }
 

@@ -113,6 +113,8 @@ export class BrowsePages {
     const total = result.data?.total ?? 0;
     const checkbox = (name: 'verified' | 'featured', label: string) =>
       html`<div class="field check"><input id="filter-${name}" name="${name}" type="checkbox" value="1"${form[name] ? html` checked` : null}><label for="filter-${name}">${label}</label></div>`;
+    // Open when the visitor set one of them, so a filter in force is never out of sight.
+    const moreOpen = Boolean(form.category || form.tag || form.verified || form.featured || form.sort);
     const sortOption = (value: string, label: string) => html`<option value="${value}"${form.sort === value ? html` selected` : null}>${label}</option>`;
     const main = html`<h1>${t('browse.title')}</h1>
 <div class="browse">
@@ -120,12 +122,15 @@ export class BrowsePages {
   <h2 id="filters-heading">${t('browse.filters')}</h2>
   <div class="field"><label for="filter-q">${t('browse.search')}</label><input id="filter-q" name="q" type="search" value="${form.q}" autocomplete="off"></div>
   <div class="field"><label for="filter-kind">${t('browse.kind')}</label><select id="filter-kind" name="kind"><option value="">${t('browse.anyKind')}</option>${kindList.map((k) => html`<option value="${k.key}"${k.key === form.kind ? html` selected` : null}>${k.label}</option>`)}</select></div>
+  ${fields.length > 0 ? html`<fieldset class="ext-fields"><legend>${t('browse.fields')}</legend>${fields.map((f) => fieldInput(f, form.ext[`ext.${f.key}`] ?? '', t))}</fieldset>` : null}
+  <details class="more-filters"${moreOpen ? html` open` : null}>
+  <summary>${t('browse.moreFilters')}</summary>
   <div class="field"><label for="filter-category">${t('browse.category')}</label><input id="filter-category" name="category" value="${form.category}"></div>
   <div class="field"><label for="filter-tag">${t('browse.tag')}</label><input id="filter-tag" name="tag" value="${form.tag}"></div>
   ${checkbox('verified', t('browse.verifiedOnly'))}
   ${checkbox('featured', t('browse.featuredOnly'))}
   <div class="field"><label for="filter-sort">${t('browse.sort')}</label><select id="filter-sort" name="sort">${sortOption('', t('browse.sort.relevance'))}${SORTS.map((s) => sortOption(s, t(`browse.sort.${s}`)))}</select></div>
-  ${fields.length > 0 ? html`<fieldset class="ext-fields"><legend>${t('browse.fields')}</legend>${fields.map((f) => fieldInput(f, form.ext[`ext.${f.key}`] ?? '', t))}</fieldset>` : null}
+  </details>
   <p class="actions"><button type="submit">${t('browse.apply')}</button> <a href="/plugins">${t('browse.reset')}</a></p>
 </form>
 <section class="results" aria-labelledby="results-count">

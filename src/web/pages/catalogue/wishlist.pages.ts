@@ -11,7 +11,7 @@ type RequestDto = components['schemas']['RequestDto'];
 
 const PAGE_SIZE = 20;
 /** The strings browser/catalogue.ts shows after a vote or a new request. */
-export const WISHLIST_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, 'wishlist.votes', 'wishlist.voteOne', 'wishlist.upvote', 'wishlist.voted', 'wishlist.created', 'wishlist.failed', 'status.working'];
+export const WISHLIST_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, 'wishlist.votes', 'wishlist.voteOne', 'wishlist.upvote', 'wishlist.voted', 'wishlist.created', 'wishlist.failed', 'wishlist.status.open', 'status.working'];
 
 function requestItem(request: RequestDto, signedIn: boolean, t: Translate): SafeHtml {
   const votes = html`<span class="votes" id="votes-${request.id}">${request.votes === 1 ? t('wishlist.voteOne') : t('wishlist.votes', { count: request.votes })}</span>`;
@@ -65,7 +65,7 @@ export class WishlistPages {
 ${me ? createForm(kinds?.data?.kinds ?? [], t) : html`<p><a href="/sign-in">${t('wishlist.signInToVote')}</a></p>`}
 <section aria-labelledby="requests-heading">
 <h2 id="requests-heading" class="visually-hidden">${t('wishlist.title')}</h2>
-<p class="status" id="vote-status" role="status" aria-live="polite"></p>
+<p class="visually-hidden" id="vote-status" role="status" aria-live="polite"></p>
 ${list.data.requests.length ? html`<ol class="wishes" id="wishes">${list.data.requests.map((r) => requestItem(r, me !== null, t))}</ol>` : html`<p id="wishes-empty">${t('wishlist.empty')}</p>`}
 ${pagination(pageUrl(ctx.request.originalUrl), list.data.page, pages, t)}
 </section>`;
