@@ -36,12 +36,19 @@ export function downloadSection(latest: Latest | null, t: Translate): SafeHtml {
 </section>`;
 }
 
+/** The registry's public base URL, as its own download links spell it; else the page's origin. */
+export function registryBase(release: Release, fallback: string): string {
+  const link = release.assets[0]?.url ?? '';
+  const at = link.indexOf('/api/plugins/');
+  return at > 0 ? link.slice(0, at) : fallback;
+}
+
 /** Who signed the release, each file's SHA-256, and how to check a download oneself. */
 export function integritySection(slug: string, release: Release | null, origin: string, t: Translate): SafeHtml | null {
   if (!release) return null;
   const kid = release.integrity ? signingKid(release.integrity.jws) : null;
   const hashes = new Map((release.integrity?.assets ?? []).map((a) => [a.name, a.sha256]));
-  const command = `registry verify ${slug}@${release.version} --registry ${origin}`;
+  const command = `registry verify ${slug}@${release.version} --registry ${registryBase(release, origin)}`;
   return html`<section aria-labelledby="integrity-heading">
   <h2 id="integrity-heading">${t('plugin.integrity')}</h2>
   <p>${release.integrity ? t('plugin.integrityText', { version: release.version }) : t('plugin.unsigned')}</p>
