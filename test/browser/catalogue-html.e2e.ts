@@ -144,6 +144,15 @@ describe('web front end: catalogue pages without JavaScript', () => {
     }
   });
 
+  it('speaks German to a German visitor, README included, once the site offers German', async () => {
+    await request(url).patch('/api/admin/i18n').set('Authorization', `Bearer ${world.admin.jwt}`).send({ defaultLocale: 'en', locales: ['en', 'de'] }).expect(200);
+    const body = (await page('/plugins/aurora', { 'Accept-Language': 'de-DE,de;q=0.9' }).expect(200)).text;
+    expect(body).toContain('<html lang="de">');
+    expect(body).toContain('<h3>Aurora auf Deutsch</h3>');
+    expect(body).toContain('<h2 id="integrity-heading">Integrität</h2>');
+    expect((await page('/plugins?kind=theme', { 'Accept-Language': 'de' }).expect(200)).text).toContain('2 Plugins gefunden');
+  });
+
   it('documents GET /api/plugins’s query parameters for the typed client', async () => {
     const document = (await request(url).get('/openapi/json').expect(200)).body;
     const parameters = document.paths['/api/plugins'].get.parameters as { name: string; schema: { enum?: string[] } }[];
