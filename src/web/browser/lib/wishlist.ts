@@ -62,6 +62,7 @@ async function create(form: HTMLFormElement, status: Element | null): Promise<vo
       if (field instanceof Element) field.setAttribute('aria-invalid', 'true');
     }
     announce(status, problemMessage(error, t('wishlist.failed')), 'error');
+    form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
     return;
   }
   let list = document.getElementById('wishes');
