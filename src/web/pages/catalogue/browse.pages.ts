@@ -6,7 +6,7 @@ import { html, type SafeHtml } from '../../html';
 import type { Translate } from '../../i18n/messages';
 import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
-import { CATALOGUE_SCRIPTS, pageNumber, pagination, pageUrl, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
+import { CATALOGUE_SCRIPTS, failed, pageNumber, pagination, pageUrl, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
 import type { CatalogueParams } from './catalogue-query';
 
 type KindDto = components['schemas']['KindDto'];
@@ -108,6 +108,8 @@ export class BrowsePages {
     const fields = filterFields(kindList, kinds.data?.extensionFields ?? [], form.kind);
     const query = catalogueQuery(form, fields);
     const result = await api.GET('/api/plugins', { params: { query } });
+    // A 400 names the filters that are wrong, shown above the (empty) results; anything else is a failure.
+    if (result.error && result.response.status !== 400) failed(result.response);
     const problems = result.error?.errors?.map((e) => e.message) ?? (result.error ? [result.error.detail] : []);
     const plugins = result.data?.plugins ?? [];
     const total = result.data?.total ?? 0;
@@ -147,7 +149,6 @@ export class BrowsePages {
       main,
       scripts: CATALOGUE_SCRIPTS,
       clientStrings: BROWSE_CLIENT_STRINGS,
-      clientData: { browse: { fields: fields.map((f) => f.key), pageSize: PAGE_SIZE } },
     };
   }
 }
