@@ -3056,14 +3056,29 @@ export interface operations {
     };
     PluginsController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A declared extension field (GET /api/kinds) to match: any number of ext.<key>=<value> parameters (up to 8), combined with AND; string[] fields match one item */
+                "ext.<key>"?: string;
+                /** @description Words to find in the name (first), description and tags, category and kind; a word may be a prefix */
+                search?: string;
+                category?: string;
+                tag?: string;
+                kind?: string;
+                /** @description Featured plugins only */
+                featured?: "1";
+                /** @description Verified plugins only */
+                verified?: "1";
+                /** @description Default: relevance with search, else updated. Verified plugins lead every sort. */
+                sort?: "updated" | "new" | "name" | "featured";
+                page?: number;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Also any number of ext.<key>=<value> query parameters, combined with AND */
             200: {
                 headers: {
                     [name: string]: unknown;

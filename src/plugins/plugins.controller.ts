@@ -1,13 +1,14 @@
 import { Controller, Get, Header, Param, Query, UseInterceptors } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from '../auth/auth-context';
 import { MaybeAuth, OptionalSession } from '../auth/auth.decorators';
 import { CacheByCallerInterceptor } from '../common/http/cache-by-caller.interceptor';
 import { SlugPipe } from '../common/validation/slug.pipe';
+import { ApiQueryFrom } from '../openapi/api-query-from';
 import { ProblemDto } from '../openapi/problem.dto';
 import { type CatalogueQuery, CatalogueQueryPipe } from './catalogue-query.pipe';
 import { CatalogueService } from './catalogue.service';
-import { CataloguePageDto } from './dto/catalogue.dto';
+import { CataloguePageDto, CatalogueQueryDto } from './dto/catalogue.dto';
 import { PluginDetailDto, PluginDetailQueryDto } from './dto/plugin-detail.dto';
 import { PluginDetailService } from './plugin-detail.service';
 
@@ -21,7 +22,10 @@ export class PluginsController {
 
   @Get()
   @Header('Cache-Control', 'public, max-age=30')
-  @ApiOkResponse({ type: CataloguePageDto, description: 'Also any number of ext.<key>=<value> query parameters, combined with AND' })
+  // The pipe reads the query (the parameter's type is an interface), so the document is told here.
+  @ApiQueryFrom(CatalogueQueryDto)
+  @ApiQuery({ name: 'ext.<key>', required: false, type: String, description: 'A declared extension field (GET /api/kinds) to match: any number of ext.<key>=<value> parameters (up to 8), combined with AND; string[] fields match one item' })
+  @ApiOkResponse({ type: CataloguePageDto })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'An unknown parameter or a value out of range (limit over 100, page under 1, ...)' })
   list(@Query(CatalogueQueryPipe) query: CatalogueQuery): Promise<CataloguePageDto> {
     return this.catalogue.page(query);

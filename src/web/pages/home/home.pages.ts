@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { pluginList } from '../../components/plugin-card';
+import { CATALOGUE_SCRIPTS, SUGGEST_CLIENT_STRINGS } from '../catalogue/catalogue-parts';
+import type { CatalogueParams } from '../catalogue/catalogue-query';
 import { html } from '../../html';
 import type { PageOutcome, RenderedPage } from '../../web-renderer';
 import { WebRenderer } from '../../web-renderer';
@@ -17,7 +19,7 @@ export class HomePages {
 
   private async build(ctx: WebContext): Promise<PageOutcome> {
     const { api, t } = ctx;
-    const list = (query: Record<string, string>) => api.GET('/api/plugins', { params: { query: { limit: '6', ...query } as never } });
+    const list = (query: CatalogueParams) => api.GET('/api/plugins', { params: { query: { limit: 6, ...query } } });
     const [stats, featured, verified, recent, kinds] = await Promise.all([
       ctx.features.stats !== false ? api.GET('/api/stats') : Promise.resolve(null),
       list({ featured: '1' }),
@@ -46,6 +48,6 @@ ${section(t('home.verified'), verified.data)}
 ${section(t('home.recent'), recent.data) ?? html`<p>${t('home.empty')}</p>`}
 ${kindList.length > 0 ? html`<section><h2>${t('home.kinds')}</h2><ul class="kinds">${kindList.map((k) => html`<li><a href="/kinds/${k.key}">${k.label}</a>${k.description ? html` <span>${k.description}</span>` : null}</li>`)}</ul></section>` : null}
 <p><a class="button" href="/plugins">${t('home.browseAll')}</a></p>`;
-    return { title: '', description: t('home.tagline'), main };
+    return { title: '', description: t('home.tagline'), main, scripts: CATALOGUE_SCRIPTS, clientStrings: SUGGEST_CLIENT_STRINGS };
   }
 }

@@ -1,0 +1,23 @@
+/** A tiny element builder: attributes (false/null/undefined left out) and text or element children. */
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string | boolean | null | undefined> = {},
+  ...children: (Node | string | null | undefined | false)[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    element.setAttribute(name, value === true ? '' : value);
+  }
+  for (const child of children) if (child !== null && child !== undefined && child !== false) element.append(child);
+  return element;
+}
+
+/** Calls `run` once input has paused for `ms` milliseconds. */
+export function debounce<A extends unknown[]>(run: (...args: A) => void, ms: number): (...args: A) => void {
+  let timer: number | undefined;
+  return (...args: A) => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => run(...args), ms);
+  };
+}

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { platformFromUserAgent } from '../../../lib/platform/platform';
+import { html } from '../../html';
+import type { WebContext } from '../../web-context';
+import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
+import { apiLocale, failed, missing, safeUrl, CATALOGUE_SCRIPTS, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
+import { type Latest, downloadSection, integritySection, linksSection, readmeSection, screenshotsSection, statsSection, versionsSection } from './plugin-sections';
+
+
+/**
+ * `/plugins/:slug`: everything a visitor (or a search engine, or a link preview) needs, in the
+ * HTML the server sends: the README, downloads for their platform and every other, integrity.
+ */
+@Injectable()
+export class PluginPages {
+  constructor(private readonly renderer: WebRenderer) {}
+
+  plugin(request: Request, response: Response, slug: string): Promise<RenderedPage> {
+    return this.renderer.render(request, response, (ctx) => this.build(ctx, slug));
+  }
+
+  private async build(ctx: WebContext, slug: string): Promise<PageOutcome> {
+    const { api, t, request } = ctx;
+    const locale = apiLocale(request.query.locale) ?? apiLocale(ctx.locale);
+    const detail = await api.GET('/api/plugins/{slug}', { params: { path: { slug }, query: locale ? { locale } : {} } });
+    if (!detail.data) return missing(detail.response.status) ? { status: 404 } : failed(detail.response);
+    const plugin = detail.data;
+    const version = plugin.latestVersion ?? plugin.latestPrerelease;
+    // The API reads the platform from the User-Agent, but it sees this server's; so it is told.
+    const platform = platformFromUserAgent(request.headers['user-agent']);
+    const target = { ...(platform.os ? { os: platform.os } : {}), ...(platform.arch ? { arch: platform.arch } : {}) };
+    const [latest, release, stats] = await Promise.all([
+      version ? api.GET('/api/plugins/{slug}/latest', { params: { path: { slug }, query: { ...target, ...(plugin.latestVersion ? {} : { prerelease: '1' as const }) } } }) : null,
+      version ? api.GET('/api/plugins/{slug}/releases/{version}', { params: { path: { slug, version } } }) : null,
+      api.GET('/api/plugins/{slug}/stats', { params: { path: { slug } } }),
+    ]);
+    // A 422 (no asset for this platform, none universal) still lists every platform.
+    const unmatched = latest?.response.status === 422 ? (latest.error as Partial<Latest>) : null;
+    const latestData: Latest | null = latest?.data ?? (unmatched ? { slug, version: unmatched.version ?? version ?? '', download_url: '', platform: null, platforms: unmatched.platforms ?? {}, skipped: [] } : null);
+    const latestRelease = plugin.releases.find((r) => r.version === version);
+    const origin = `${request.protocol}://${request.get('host') ?? 'localhost'}`;
+    const facts = html`<dl class="facts">
+  ${plugin.kind ? html`<dt>${t('plugin.kind')}</dt><dd><a href="/kinds/${plugin.kind}">${plugin.kind}</a></dd>` : null}
+  ${plugin.category ? html`<dt>${t('plugin.category')}</dt><dd><a href="/plugins?category=${encodeURIComponent(plugin.category)}">${plugin.category}</a></dd>` : null}
+  ${plugin.tags.length ? html`<dt>${t('plugin.tags')}</dt><dd><ul class="tags">${plugin.tags.map((tag) => html`<li><a href="/plugins?tag=${encodeURIComponent(tag)}">${tag}</a></li>`)}</ul></dd>` : null}
+  <dt>${t('plugin.license')}</dt><dd>${plugin.license ?? t('plugin.noLicense')}</dd>
+  <dt>${t('plugin.minRuntime')}</dt><dd>${latestRelease?.minRuntimeVersion ?? t('plugin.anyRuntime')}</dd>
+  ${plugin.owners.length ? html`<dt>${t('plugin.by')}</dt><dd>${plugin.owners.map((o) => o.login).join(', ')}</dd>` : null}
+  <dt>${t('plugin.downloadCount')}</dt><dd>${plugin.downloads.toLocaleString('en')}</dd>
+</dl>`;
+    const main = html`<article class="plugin" itemscope itemtype="https://schema.org/SoftwareApplication">
+<header class="plugin-head">
+  <h1 itemprop="name">${plugin.name}${version ? html` <span class="version">${version}</span>` : null}</h1>
+  <p class="badges">${plugin.verified ? html`<span class="badge verified">${t('badge.verified')}</span>` : null}${plugin.featured ? html`<span class="badge featured">${t('badge.featured')}</span>` : null}</p>
+  ${plugin.description ? html`<p class="lead" itemprop="description">${plugin.description}</p>` : null}
+</header>
+<div class="plugin-layout">
+  <div class="plugin-download">${downloadSection(latestData, t)}</div>
+  <div class="plugin-main">
+    ${readmeSection(plugin, t)}
+    ${screenshotsSection(plugin, t)}
+    ${versionsSection(plugin, ctx.locale, t)}
+    ${integritySection(plugin.slug, release?.data ?? null, origin, t)}
+  </div>
+  <aside class="plugin-side" aria-label="${t('plugin.details')}">
+    <section aria-labelledby="facts-heading"><h2 id="facts-heading">${t('plugin.details')}</h2>${facts}</section>
+    ${linksSection(plugin, stats.data ?? null, t)}
+    ${statsSection(stats.data ?? null, ctx.locale, t)}
+  </aside>
+</div>
+</article>`;
+    return {
+      title: plugin.name,
+      description: plugin.description ?? t('plugin.version', { version: version ?? '' }),
+      ogType: 'article',
+      ogImage: safeUrl(plugin.icon),
+      main,
+      scripts: CATALOGUE_SCRIPTS,
+      clientStrings: SUGGEST_CLIENT_STRINGS,
+    };
+  }
+}
