@@ -83,9 +83,8 @@ async function userIdOf(login: string): Promise<string> {
  * An empty JSON body for changes that take none: the API's CSRF check wants cookie-session
  * changes to be JSON, and a request without a body has no content type to check.
  */
-const NO_BODY = { body: {} as never };
 
-const slugPath = (d: Data) => ({ params: { path: { slug: d.slug ?? '' } }, ...NO_BODY });
+const slugPath = (d: Data) => ({ params: { path: { slug: d.slug ?? '' } } });
 
 const kindBody = (form: HTMLFormElement) => ({
   label: text(form, 'label'),
@@ -102,13 +101,13 @@ const HANDLERS: Record<string, Handler> = {
   'plugin.feature': (_f, d) => api.POST('/api/admin/plugins/{slug}/feature', slugPath(d)),
   'plugin.unfeature': (_f, d) => api.POST('/api/admin/plugins/{slug}/unfeature', slugPath(d)),
   'plugin.refresh': (_f, d) => api.POST('/api/admin/plugins/{slug}/refresh-manifest', slugPath(d)),
-  'release.delete': (_f, d) => api.DELETE('/api/admin/plugins/{slug}/releases/{version}', { params: { path: { slug: d.slug ?? '', version: d.version ?? '' } }, ...NO_BODY }),
+  'release.delete': (_f, d) => api.DELETE('/api/admin/plugins/{slug}/releases/{version}', { params: { path: { slug: d.slug ?? '', version: d.version ?? '' } } }),
   'owner.add': async (f, d) => api.POST('/api/admin/plugins/{slug}/owners', { ...slugPath(d), body: { add: [await userIdOf(text(f, 'login'))] } }),
   'owner.remove': (_f, d) => api.POST('/api/admin/plugins/{slug}/owners', { ...slugPath(d), body: { remove: [d.user ?? ''] } }),
-  'delivery.replay': (_f, d) => api.POST('/api/plugins/{slug}/deliveries/{id}/replay', { params: { path: { slug: d.slug ?? '', id: d.id ?? '' } }, ...NO_BODY }),
+  'delivery.replay': (_f, d) => api.POST('/api/plugins/{slug}/deliveries/{id}/replay', { params: { path: { slug: d.slug ?? '', id: d.id ?? '' } } }),
   'kind.create': (f) => api.POST('/api/admin/kinds', { body: { key: text(f, 'key'), ...kindBody(f) } }),
   'kind.update': (f, d) => api.PUT('/api/admin/kinds/{key}', { params: { path: { key: d.key ?? '' } }, body: kindBody(f) }),
-  'kind.delete': (_f, d) => api.DELETE('/api/admin/kinds/{key}', { params: { path: { key: d.key ?? '' } }, ...NO_BODY }),
+  'kind.delete': (_f, d) => api.DELETE('/api/admin/kinds/{key}', { params: { path: { key: d.key ?? '' } } }),
   'fields.update': (f) => api.PUT('/api/admin/extension-fields', { body: { fields: json<never[]>(f, 'extensionFields') } }),
   'user.role': (f, d) => api.PATCH('/api/admin/users/{id}', { params: { path: { id: d.id ?? '' } }, body: { role: text(f, 'role') as 'user' | 'admin' } }),
   'user.disable': (_f, d) => api.PATCH('/api/admin/users/{id}', { params: { path: { id: d.id ?? '' } }, body: { disabled: true } }),
@@ -131,8 +130,8 @@ const HANDLERS: Record<string, Handler> = {
     }),
   'page.create': (f) => api.POST('/api/admin/pages', { body: { slug: text(f, 'slug'), locale: text(f, 'locale'), ...pageBody(f) } }),
   'page.update': (f, d) => api.PUT('/api/admin/pages/{slug}', { params: { path: { slug: d.slug ?? '' }, query: { locale: d.locale ?? '' } }, body: pageBody(f) }),
-  'page.delete': (_f, d) => api.DELETE('/api/admin/pages/{slug}', { params: { path: { slug: d.slug ?? '' }, query: { locale: d.locale ?? '' } }, ...NO_BODY }),
-  'keys.rotate': () => api.POST('/api/admin/keys/rotate', NO_BODY),
+  'page.delete': (_f, d) => api.DELETE('/api/admin/pages/{slug}', { params: { path: { slug: d.slug ?? '' }, query: { locale: d.locale ?? '' } } }),
+  'keys.rotate': () => api.POST('/api/admin/keys/rotate'),
   'request.update': (f, d) => {
     const status = text(f, 'status') as 'open' | 'fulfilled' | 'closed';
     return api.PATCH('/api/admin/requests/{id}', { params: { path: { id: d.id ?? '' } }, body: { status, ...(status === 'fulfilled' ? { plugin: text(f, 'plugin') } : {}) } });

@@ -1,10 +1,12 @@
 import { createRegistryClient, type RegistryClient } from '../../../client/registry-client';
+import { bodylessAsJson } from './bodyless-as-json';
 
 /**
  * The typed client on this origin: the browser sends the session cookie itself, and every
  * change goes out as JSON (which is what the API's CSRF check asks of cookie sessions).
  */
 export const api: RegistryClient = createRegistryClient(window.location.origin);
+api.use(bodylessAsJson);
 
 interface ProblemLike {
   title?: string;

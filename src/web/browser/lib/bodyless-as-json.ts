@@ -2,7 +2,7 @@ import type { Middleware } from 'openapi-fetch';
 
 /**
  * The API's CSRF check takes a cookie session's change only as JSON, and a request without a
- * body has no content type at all: a vote (POST or DELETE with nothing to say) goes out as `{}`.
+ * body has no content type at all: every such change (a vote, a verify, a key rotation) goes out as `{}`.
  */
 export const bodylessAsJson: Middleware = {
   onRequest({ request }) {

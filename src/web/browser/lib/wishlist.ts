@@ -1,6 +1,5 @@
 import type { components } from '../../../client/registry-client';
 import { api, problemMessage } from './api';
-import { bodylessAsJson } from './bodyless-as-json';
 import { el } from './dom';
 import { announce, t } from './page';
 
@@ -19,7 +18,7 @@ async function toggleVote(button: HTMLButtonElement, status: Element | null): Pr
   const id = button.dataset.upvote ?? '';
   const voted = button.getAttribute('aria-pressed') === 'true';
   button.disabled = true;
-  const options = { params: { path: { id } }, middleware: [bodylessAsJson] };
+  const options = { params: { path: { id } } };
   const { data, error } = voted ? await api.DELETE('/api/requests/{id}/upvote', options) : await api.POST('/api/requests/{id}/upvote', options);
   button.disabled = false;
   if (!data) return announce(status, problemMessage(error, t('wishlist.failed')), 'error');
