@@ -107,7 +107,7 @@ describeBrowser('web front end: sign-in and the account page', () => {
     await expect(row.textContent()).resolves.toContain('publish:octo-tool');
     await expect(row.textContent()).resolves.toContain(token.slice(0, 12));
     await page.locator('#token-created').getByRole('button', { name: 'Copy', exact: true }).click();
-    await page.locator('#token-created').getByRole('button', { name: 'Copied' }).waitFor({ timeout: 30_000 });
+    await page.locator('#token-created').getByRole('button', { name: 'Copied', exact: true }).waitFor({ timeout: 30_000 });
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(token);
     await watched.screenshot('account-token-created-desktop');
     // The token works for the API, and shows in the list the server renders.

@@ -23,9 +23,9 @@ function deliveriesTable(plugin: MyPlugin, deliveries: readonly Delivery[] | nul
   <thead><tr><th scope="col">${t('account.deliveries.tag')}</th><th scope="col">${t('account.deliveries.status')}</th><th scope="col">${t('account.deliveries.reason')}</th><th scope="col">${t('account.deliveries.attempts')}</th><th scope="col">${t('account.deliveries.received')}</th><th scope="col"><span class="visually-hidden">${t('account.deliveries.actions')}</span></th></tr></thead>
   <tbody>${deliveries.map(
     (d) => html`<tr>
-    <td><code>${d.tag}</code>${d.version ? html` → ${d.version}` : null}</td>
+    <td class="nowrap"><code>${d.tag}</code>${d.version ? html` → ${d.version}` : null}</td>
     <td><span class="badge delivery-${d.status}" data-delivery-status>${d.status}</span></td>
-    <td>${reason(d)}</td>
+    <td class="reason">${reason(d)}</td>
     <td>${d.attempts}</td>
     <td>${shortDate(d.createdAt)}</td>
     <td>${d.status === 'failed' ? html`<button type="button" class="secondary" data-replay="${d.id}" data-slug="${plugin.slug}" aria-label="${t('account.deliveries.replayLabel', { tag: d.tag })}">${t('account.deliveries.replay')}</button>` : null}</td>

@@ -18,6 +18,7 @@ export const TOKEN_CLIENT_STRINGS = [
   'account.tokens.created',
   'account.tokens.noScope',
   'status.working',
+  'action.copied',
 ] as const;
 
 /** One row of the token table; the browser script builds the same cells for a new token. */

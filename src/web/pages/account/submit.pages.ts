@@ -53,7 +53,7 @@ ${providers.length > 0 ? html`<p>${t('account.submit.hooksHint')}</p>${hookLinks
       description: t('account.submit.intro'),
       main,
       scripts: ['account'],
-      clientStrings: ['account.submit.failed', 'account.submit.done', 'status.working'],
+      clientStrings: ['account.submit.failed', 'account.submit.done', 'status.working', 'action.copied'],
     };
   }
 }
