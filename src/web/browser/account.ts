@@ -160,6 +160,12 @@ function replays(): void {
   });
 }
 
+/** A refusal in words: the fields' own messages when the problem lists them (they name the field). */
+function refusal(error: unknown): string {
+  const listed = ((error as { errors?: { message?: string }[] } | undefined)?.errors ?? []).map((e) => e.message).filter(Boolean);
+  return listed.length > 0 ? listed.join('; ') : problemMessage(error);
+}
+
 function submitPlugin(): void {
   const form = byId<HTMLFormElement>('submit-form');
   const status = byId('submit-status');
@@ -170,7 +176,7 @@ function submitPlugin(): void {
     byId('submit-result')?.setAttribute('hidden', '');
     void busy(form.querySelector('button[type="submit"]'), async () => {
       const { data, error } = await api.POST('/api/submit/oauth', { body: { repoUrl } });
-      if (!data) return announce(status, t('account.submit.failed', { reason: problemMessage(error) }), 'error');
+      if (!data) return announce(status, t('account.submit.failed', { reason: refusal(error) }), 'error');
       announce(status, t('account.submit.done', { slug: data.slug }), 'ok');
       byId<HTMLAnchorElement>('submit-plugin-link')?.setAttribute('href', `/plugins/${encodeURIComponent(data.slug)}`);
       byId('submit-installed')?.toggleAttribute('hidden', !data.webhookInstalled);
