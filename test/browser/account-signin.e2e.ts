@@ -17,9 +17,10 @@ async function allowForge(watched: WatchedPage, forge: FakeForge): Promise<void>
   await watched.context.route(`${forge.url}/**`, (route) => route.continue());
 }
 
-async function signIn(watched: WatchedPage, forge: FakeForge): Promise<void> {
+async function signIn(watched: WatchedPage, forge: FakeForge, screenshot?: string): Promise<void> {
   await allowForge(watched, forge);
   await watched.page.goto('/sign-in', { waitUntil: 'networkidle' });
+  if (screenshot) await watched.screenshot(screenshot);
   await watched.page.getByRole('link', { name: 'Sign in with GitHub' }).click();
   await watched.page.waitForURL((url) => url.pathname === '/', { timeout: 30_000 });
 }
@@ -56,7 +57,7 @@ describeBrowser('web front end: sign-in and the account page', () => {
 
   it('signs in through the forge, shows the account, and a failed delivery can be replayed', async () => {
     const watched = await browser.newPage();
-    await signIn(watched, forge);
+    await signIn(watched, forge, 'sign-in-desktop');
     const [user] = await app.database.dataSource.query(`SELECT id FROM user_account WHERE login = 'octo-author'`);
     const [plugin] = await app.database.dataSource.query(
       `INSERT INTO plugin (slug, name, repo_url, repo_identity, description) VALUES ('octo-tool', 'octo-tool', $1, $2, 'A <b>tool</b>') RETURNING id`,
@@ -130,7 +131,8 @@ describeBrowser('web front end: sign-in and the account page', () => {
 
   it('reads on a phone, shows the API refusal on the submit page, and signs out', async () => {
     const watched = await browser.newPage({ width: 375 });
-    await signIn(watched, forge);
+    await signIn(watched, forge, 'sign-in-phone');
+    expect(await watched.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     const { page } = watched;
     await page.goto('/account', { waitUntil: 'networkidle' });
     await watched.screenshot('account-phone');

@@ -35,6 +35,7 @@ describe('account API and pages', () => {
     for (const secret of SECRETS) expect(res.text).not.toContain(secret);
     const page = await request(app.url).get('/sign-in').expect(200);
     expect(page.text).toContain('href="/auth/corp/login"');
+    expect(page.text).toContain('href="/setup"');
     for (const secret of SECRETS) expect(page.text).not.toContain(secret);
   });
 
@@ -53,6 +54,7 @@ describe('account API and pages', () => {
     // Closed now: the wizard page sends visitors home.
     const closed = await request(app.url).get('/setup').expect(303);
     expect(closed.headers.location).toBe('/');
+    await expect(request(app.url).get('/sign-in').then((r) => r.text)).resolves.not.toContain('href="/setup"');
   });
 
   it('GET /api/auth/me/plugins answers 401 signed out, and each user only their own plugins, released or not', async () => {

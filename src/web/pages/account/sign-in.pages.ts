@@ -17,7 +17,9 @@ export class SignInPages {
 
   private async build(ctx: WebContext): Promise<PageOutcome> {
     const { t, me } = ctx;
-    const { providers } = await signInProviders(ctx);
+    const [{ providers }, status] = await Promise.all([signInProviders(ctx), ctx.api.GET('/api/init/status')]);
+    // A fresh install has nobody to sign in yet: its first admin comes from the wizard.
+    const setup = status.data?.initialized === false ? html`<p><a class="button secondary" href="/setup">${t('account.signIn.setup')}</a></p>` : null;
     const already = me
       ? html`<p class="status" data-kind="ok">${t('account.signIn.already', { login: me.login })} <a href="/account">${t('account.signIn.toAccount')}</a></p>`
       : null;
@@ -30,6 +32,7 @@ export class SignInPages {
   ${already}
   <p>${t('account.signIn.intro')}</p>
   ${buttons}
+  ${setup}
 </section>`;
     return { title: t('account.signIn.title'), description: t('account.signIn.intro'), main };
   }
