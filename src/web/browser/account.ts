@@ -212,22 +212,22 @@ function setupWizard(): void {
       });
     });
   };
-  step('setup-token-form', async (form) => {
+  /** PUT /api/init/settings with the token; on success the wizard moves on to `next`. */
+  const saveSettings = async (body: { siteName?: string }, next: string) => {
+    const { error, response } = await api.PUT('/api/init/settings', { body, headers: authorization() });
+    if (!response.ok) return problemMessage(error);
+    announce(status, '', 'ok');
+    showStep(next);
+    return null;
+  };
+  step('setup-token-form', (form) => {
     bootstrap = (form.elements.namedItem('token') as HTMLInputElement).value.trim();
     // An empty settings change checks the token without changing anything.
-    const { error, response } = await api.PUT('/api/init/settings', { body: {}, headers: authorization() });
-    if (!response.ok) return problemMessage(error);
-    announce(status, '', 'ok');
-    showStep('setup-site');
-    return null;
+    return saveSettings({}, 'setup-site');
   });
-  step('setup-site-form', async (form) => {
+  step('setup-site-form', (form) => {
     const siteName = (form.elements.namedItem('siteName') as HTMLInputElement).value.trim();
-    const { error, response } = await api.PUT('/api/init/settings', { body: siteName ? { siteName } : {}, headers: authorization() });
-    if (!response.ok) return problemMessage(error);
-    announce(status, '', 'ok');
-    showStep('setup-admin');
-    return null;
+    return saveSettings(siteName ? { siteName } : {}, 'setup-admin');
   });
   step('setup-admin-form', async (form) => {
     const login = (form.elements.namedItem('login') as HTMLInputElement).value.trim();
