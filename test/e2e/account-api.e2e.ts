@@ -86,6 +86,12 @@ describe('account API and pages', () => {
     expect(page.text).toContain('href="/plugins/alpha-tool"');
     expect(page.text).not.toContain('bobs-tool');
     expect(page.text).toContain('value="publish:zeta-tool"');
+    const admin = await userWithSession(app, 'i18n-admin', 'admin');
+    await request(app.url).patch('/api/admin/i18n').set('Authorization', `Bearer ${admin.jwt}`).send({ defaultLocale: 'en', locales: ['en', 'de'] }).expect(200);
+    const german = await request(app.url).get('/account?lang=de').set('Cookie', `registry_session=${alice.jwt}`).expect(200);
+    expect(german.text).toContain('<h1>Ihr Konto</h1>');
+    expect(german.text).toContain('Token erstellen');
+    await request(app.url).patch('/api/admin/i18n').set('Authorization', `Bearer ${admin.jwt}`).send({ defaultLocale: 'en', locales: ['en'] }).expect(200);
   });
 
   it('answers the account page 401 signed out, and the submit page 404 while the submit flag is off', async () => {
