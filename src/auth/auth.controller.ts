@@ -5,12 +5,19 @@ import { UserDto } from '../users/dto/user.dto';
 import type { AuthContext } from './auth-context';
 import { Auth, SignedIn } from './auth.decorators';
 import { AuthService } from './auth.service';
+import { ProviderListDto } from './dto/provider.dto';
 import { SESSION_COOKIE } from './session-tokens';
 
 @ApiTags('auth')
 @Controller('api/auth')
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
+
+  @Get('providers')
+  @ApiOkResponse({ type: ProviderListDto, description: 'The forge instances people can sign in with (public; never their credentials)' })
+  providers(): ProviderListDto {
+    return this.auth.providers();
+  }
 
   @Get('me')
   @SignedIn()

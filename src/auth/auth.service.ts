@@ -1,12 +1,21 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { ForgeRegistry } from '../forges/forge-registry';
 import type { AuthContext } from './auth-context';
 import { SessionService } from './session.service';
 import { toUserDto } from '../users/users.mapper';
 import type { UserDto } from '../users/dto/user.dto';
+import type { ProviderListDto } from './dto/provider.dto';
+import { callbackUrl, toProviderDto } from './providers.mapper';
 
 @Injectable()
 export class AuthService {
-  constructor(private readonly sessions: SessionService) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sessions: SessionService,
+    private readonly forges: ForgeRegistry,
+  ) {}
 
   me(auth: AuthContext): UserDto {
     return toUserDto(auth.user);
@@ -14,5 +23,13 @@ export class AuthService {
 
   async logout(auth: AuthContext): Promise<void> {
     if (auth.kind === 'session') await this.sessions.logout(auth.sessionId);
+  }
+
+  /** The instances with OAuth credentials, for a sign-in page's buttons. */
+  providers(): ProviderListDto {
+    return {
+      providers: this.forges.signInCapable().map((forge) => toProviderDto(forge, this.config.baseUrl)),
+      callbackUrlTemplate: callbackUrl(this.config.baseUrl, '{name}'),
+    };
   }
 }

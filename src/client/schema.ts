@@ -32,6 +32,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AuthController_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/me": {
         parameters: {
             query?: never;
@@ -478,6 +494,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["AdminPluginsController_owners"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me/plugins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["MyPluginsController_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1076,6 +1108,41 @@ export interface components {
             /** @enum {string} */
             migrations: "applied" | "pending" | "unknown";
         };
+        ProviderDto: {
+            /**
+             * @description The instance name, as in /auth/<name>/login
+             * @example github
+             */
+            name: string;
+            /** @enum {string} */
+            type: "github" | "gitlab" | "gitea" | "forgejo";
+            /** @example https://github.com */
+            webUrl: string;
+            /**
+             * @description A display label: the forge family, and the instance name when it differs
+             * @example GitHub
+             */
+            label: string;
+            /**
+             * @description Where a sign-in starts
+             * @example /auth/github/login
+             */
+            loginUrl: string;
+            /**
+             * @description The callback URL to register in the forge's OAuth application
+             * @example https://registry.example/auth/github/callback
+             */
+            callbackUrl: string;
+        };
+        ProviderListDto: {
+            /** @description Configured instances with OAuth credentials, in FORGES order */
+            providers: components["schemas"]["ProviderDto"][];
+            /**
+             * @description The callback URL an instance named {name} registers at its forge
+             * @example https://registry.example/auth/{name}/callback
+             */
+            callbackUrlTemplate: string;
+        };
         UserDto: {
             /** Format: uuid */
             id: string;
@@ -1516,6 +1583,25 @@ export interface components {
              * @description The one user to become the only owner
              */
             transfer?: string;
+        };
+        MyPluginDto: {
+            /** @example my-plugin */
+            slug: string;
+            name: string;
+            description: string | null;
+            /** @description Null until the first release */
+            latestVersion: string | null;
+            repoUrl: string;
+            verified: boolean;
+            featured: boolean;
+            /** @description Epoch ms */
+            createdAt: number;
+            /** @description Epoch ms */
+            updatedAt: number;
+        };
+        MyPluginListDto: {
+            /** @description Every plugin you own, by slug */
+            plugins: components["schemas"]["MyPluginDto"][];
         };
         PublishAssetDto: {
             /** @example tool-linux-x64.tar.gz */
@@ -2120,6 +2206,26 @@ export interface operations {
             };
         };
     };
+    AuthController_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The forge instances people can sign in with (public; never their credentials) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderListDto"];
+                };
+            };
+        };
+    };
     AuthController_me: {
         parameters: {
             query?: never;
@@ -2451,7 +2557,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The first admin and a session for it; the wizard closes */
+            /** @description The first admin and a session for it, also set as the registry_session cookie; the wizard closes */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3466,6 +3572,44 @@ export interface operations {
             };
             /** @description No such plugin */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    MyPluginsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plugins you own, released or only claimed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyPluginListDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

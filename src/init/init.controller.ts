@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Put, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiGoneResponse, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { bearerToken, clientIp } from '../auth/auth-context';
 import { SessionIssuedDto } from '../auth/dto/session-issued.dto';
 import { ProblemDto } from '../openapi/problem.dto';
@@ -23,11 +23,11 @@ export class InitController {
   @HttpCode(201)
   @Header('Cache-Control', 'no-store')
   @ApiBearerAuth()
-  @ApiCreatedResponse({ type: SessionIssuedDto, description: 'The first admin and a session for it; the wizard closes' })
+  @ApiCreatedResponse({ type: SessionIssuedDto, description: 'The first admin and a session for it, also set as the registry_session cookie; the wizard closes' })
   @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Missing or wrong bootstrap token' })
   @ApiGoneResponse({ type: ProblemDto, description: 'An admin already exists' })
-  createAdmin(@Req() request: Request, @Body() body: CreateAdminDto): Promise<SessionIssuedDto> {
-    return this.init.createAdmin(bearerToken(request), body, clientIp(request));
+  createAdmin(@Req() request: Request, @Body() body: CreateAdminDto, @Res({ passthrough: true }) response: Response): Promise<SessionIssuedDto> {
+    return this.init.createAdmin(bearerToken(request), body, clientIp(request), response);
   }
 
   @Put('settings')

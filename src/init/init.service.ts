@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
-import { SessionTokens } from '../auth/session-tokens';
+import type { Response } from 'express';
+import { SESSION_COOKIE, SessionTokens, sessionCookieOptions } from '../auth/session-tokens';
 import { DomainError, gone } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
@@ -19,6 +20,7 @@ const WIZARD_LOCK_KEY = 7_244_151_002;
 export class InitService implements OnApplicationBootstrap {
   private readonly logger = new Logger('InstallWizard');
   private readonly token: BootstrapToken;
+  private readonly baseUrl: string;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -29,6 +31,7 @@ export class InitService implements OnApplicationBootstrap {
     private readonly audit: AuditService,
   ) {
     this.token = new BootstrapToken(config.initToken);
+    this.baseUrl = config.baseUrl;
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -63,7 +66,12 @@ export class InitService implements OnApplicationBootstrap {
     });
   }
 
-  async createAdmin(bearer: string | null, input: CreateAdminDto, ip: string | null): Promise<SessionIssuedDto> {
+  /**
+   * Creates the first admin and signs the caller in: the session comes back as JSON (for API
+   * clients) and as the browser's HttpOnly session cookie (for the wizard page, whose script
+   * cannot set one).
+   */
+  async createAdmin(bearer: string | null, input: CreateAdminDto, ip: string | null, response: Response): Promise<SessionIssuedDto> {
     const result = await this.inOpenWizard(bearer, async (manager) => {
       const user = await this.users.createLocal({ login: input.login, email: input.email ?? null, role: 'admin' }, manager);
       await this.audit.record({ action: 'user.create', actor: { userId: null, ip }, details: { userId: user.id, login: user.login, role: 'admin', via: 'install-wizard' } }, manager);
@@ -71,6 +79,7 @@ export class InitService implements OnApplicationBootstrap {
       return { token: session.token, user: toUserDto(user) };
     });
     this.token.retire();
+    response.cookie(SESSION_COOKIE, result.token, sessionCookieOptions(this.baseUrl));
     return result;
   }
 

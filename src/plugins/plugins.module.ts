@@ -8,6 +8,8 @@ import { CatalogueService } from './catalogue.service';
 import { DownloadCounter } from './download-counter';
 import { LatestController } from './latest.controller';
 import { LatestService } from './latest.service';
+import { MyPluginsController } from './my-plugins.controller';
+import { MyPluginsService } from './my-plugins.service';
 import { PluginDetailService } from './plugin-detail.service';
 import { PluginsController } from './plugins.controller';
 import { PluginsRepository } from './plugins.repository';
@@ -18,7 +20,7 @@ import { ReleasesService } from './releases.service';
 
 @Module({
   imports: [AuthModule],
-  controllers: [ReleasesController, LatestController, PluginsController, AdminPluginsController],
+  controllers: [ReleasesController, LatestController, PluginsController, AdminPluginsController, MyPluginsController],
   providers: [
     repositoryProvider(PluginsRepository),
     repositoryProvider(ReleasesRepository),
@@ -30,6 +32,7 @@ import { ReleasesService } from './releases.service';
     PluginDetailService,
     CatalogueService,
     AdminPluginsService,
+    MyPluginsService,
   ],
   exports: [PluginsRepository, ReleasesRepository, ReleaseReadmesRepository, AdminPluginsService],
 })

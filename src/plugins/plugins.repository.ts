@@ -25,6 +25,15 @@ export class PluginsRepository {
     return this.repo(manager).findOneBy({ id });
   }
 
+  /** The plugins the user owns, by slug. */
+  ownedBy(userId: string, manager?: EntityManager): Promise<PluginEntity[]> {
+    return this.repo(manager)
+      .createQueryBuilder('p')
+      .innerJoin(PluginOwnerEntity, 'o', 'o.plugin_id = p.id AND o.user_id = :userId', { userId })
+      .orderBy('p.slug', 'ASC')
+      .getMany();
+  }
+
   async isOwner(pluginId: string, userId: string, manager?: EntityManager): Promise<boolean> {
     return (manager ?? this.dataSource.manager).getRepository(PluginOwnerEntity).exists({ where: { pluginId, userId } });
   }

@@ -11,7 +11,7 @@ import { ForgeRegistry } from '../../forges/forge-registry';
 import type { UserEntity } from '../../users/entities/user.entity';
 import { UsersRepository } from '../../users/users.repository';
 import { toUserDto } from '../../users/users.mapper';
-import { SESSION_COOKIE, SESSION_LIFETIME_MS, SessionTokens } from '../session-tokens';
+import { SESSION_COOKIE, SessionTokens, sessionCookieOptions } from '../session-tokens';
 import { OAuthStatesRepository } from '../oauth-states.repository';
 import { LocalSignInFailure, signInFailure } from './oauth-errors';
 import { CookieStateStore } from './oauth-state-store';
@@ -93,13 +93,7 @@ export class OAuthService implements OnModuleInit {
     const user = await this.run(instance, request, response);
     if (!user) return;
     const session = await this.sessions.issue(user.id);
-    response.cookie(SESSION_COOKIE, session.token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.config.baseUrl.startsWith('https:'),
-      path: '/',
-      maxAge: SESSION_LIFETIME_MS,
-    });
+    response.cookie(SESSION_COOKIE, session.token, sessionCookieOptions(this.config.baseUrl));
     response.setHeader('Cache-Control', 'no-store');
     if (request.query.format === 'json') {
       response.status(200).json({ token: session.token, user: toUserDto(user) });

@@ -1,10 +1,15 @@
 import { Module } from '@nestjs/common';
 import { WebCoreModule } from '../../web-core.module';
+import { AccountPageController } from './account.controller';
+import { AccountPages } from './account.pages';
+import { SetupPages } from './setup.pages';
+import { SignInPages } from './sign-in.pages';
+import { SubmitPages } from './submit.pages';
 
-/** The account pages of the web front end. */
+/** The account pages of the web front end: sign-in, account, submit, install wizard. */
 @Module({
   imports: [WebCoreModule],
-  controllers: [],
-  providers: [],
+  controllers: [AccountPageController],
+  providers: [SignInPages, AccountPages, SubmitPages, SetupPages],
 })
 export class AccountPagesModule {}

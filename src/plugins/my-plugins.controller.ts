@@ -1,0 +1,21 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { AuthContext } from '../auth/auth-context';
+import { Auth, SignedIn } from '../auth/auth.decorators';
+import { ProblemDto } from '../openapi/problem.dto';
+import { MyPluginListDto } from './dto/my-plugin.dto';
+import { MyPluginsService } from './my-plugins.service';
+
+@ApiTags('plugins')
+@Controller('api/auth/me/plugins')
+@SignedIn()
+export class MyPluginsController {
+  constructor(private readonly plugins: MyPluginsService) {}
+
+  @Get()
+  @ApiOkResponse({ type: MyPluginListDto, description: 'The plugins you own, released or only claimed' })
+  @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Not signed in' })
+  list(@Auth() auth: AuthContext): Promise<MyPluginListDto> {
+    return this.plugins.list(auth);
+  }
+}

@@ -1,0 +1,252 @@
+import type { components } from '../../client/registry-client';
+import { api, problemMessage } from './lib/api';
+import { announce, ready, t } from './lib/page';
+
+type TokenRow = components['schemas']['TokenRowDto'];
+
+// Cookie-session changes must be JSON (the API's CSRF check), so bodiless calls send `{}`.
+const EMPTY = {} as never;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function byId<T extends HTMLElement>(id: string): T | null {
+  return document.getElementById(id) as T | null;
+}
+
+/** Disables a button while its call runs, so a double click sends one request. */
+async function busy<T>(button: HTMLButtonElement | null, work: () => Promise<T>): Promise<T> {
+  if (button) button.disabled = true;
+  try {
+    return await work();
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+function signOut(): void {
+  const button = byId<HTMLButtonElement>('sign-out');
+  button?.addEventListener('click', () => {
+    void busy(button, async () => {
+      const { error, response } = await api.POST('/api/auth/logout', { body: EMPTY });
+      if (response.ok) window.location.assign('/');
+      else announce(byId('sign-out-status'), t('account.signOut.failed', { reason: problemMessage(error) }), 'error');
+    });
+  });
+}
+
+/** The step a CI job runs, with the names the registry CLI reads (REGISTRY_URL, REGISTRY_TOKEN). */
+function ciSnippet(): string {
+  return [
+    '# .github/workflows/release.yml, in the job that publishes a release',
+    '- name: Install the registry CLI',
+    '  run: npm install -g "${{ vars.REGISTRY_CLI }}"',
+    '- name: Publish to the registry',
+    '  env:',
+    `    REGISTRY_URL: ${window.location.origin}`,
+    '    REGISTRY_TOKEN: ${{ secrets.REGISTRY_TOKEN }}',
+    '  run: >-',
+    '    registry publish',
+    '    --version "$GITHUB_REF_NAME"',
+    '    --asset-file "my-plugin.zip=https://github.com/$GITHUB_REPOSITORY/releases/download/$GITHUB_REF_NAME/my-plugin.zip"',
+  ].join('\n');
+}
+
+function cell(row: HTMLTableRowElement, content: Node | string): void {
+  const td = row.insertCell();
+  td.append(content);
+}
+
+function code(text: string): HTMLElement {
+  const element = document.createElement('code');
+  element.textContent = text;
+  return element;
+}
+
+/** The same cells the server renders (account-tokens.ts), for a token made on this page. */
+function addTokenRow(token: TokenRow): void {
+  const body = document.querySelector<HTMLTableSectionElement>('#token-table tbody');
+  if (!body) return;
+  const row = body.insertRow(0);
+  row.dataset.tokenId = token.id;
+  cell(row, token.name);
+  cell(row, code(`${token.prefix}…`));
+  const scopes = document.createDocumentFragment();
+  for (const scope of token.scopes) scopes.append(code(scope), ' ');
+  cell(row, scopes);
+  const badge = document.createElement('span');
+  badge.className = 'badge token-active';
+  badge.textContent = t('account.tokens.status.active');
+  cell(row, badge);
+  cell(row, token.expiresAt === null ? t('account.tokens.never') : new Date(token.expiresAt).toISOString().slice(0, 10));
+  cell(row, t('account.tokens.never'));
+  const revoke = document.createElement('button');
+  revoke.type = 'button';
+  revoke.className = 'danger';
+  revoke.dataset.revokeToken = token.id;
+  revoke.dataset.tokenName = token.name;
+  revoke.setAttribute('aria-label', t('account.tokens.revokeLabel', { name: token.name }));
+  revoke.textContent = t('account.tokens.revoke');
+  cell(row, revoke);
+  byId('token-none')?.setAttribute('hidden', '');
+  byId('token-list')?.removeAttribute('hidden');
+}
+
+function chosenScopes(form: HTMLFormElement): string[] {
+  const checked = Array.from(form.querySelectorAll<HTMLInputElement>('input[name="scopes"]:checked')).map((box) => box.value);
+  const more = (form.elements.namedItem('moreScopes') as HTMLInputElement | null)?.value.split(/[\s,]+/).filter(Boolean) ?? [];
+  return [...new Set([...checked, ...more])];
+}
+
+function tokens(): void {
+  const form = byId<HTMLFormElement>('token-form');
+  const status = byId('token-status');
+  form?.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const name = (form.elements.namedItem('name') as HTMLInputElement).value.trim();
+    const scopes = chosenScopes(form);
+    const expiry = (form.elements.namedItem('expiry') as HTMLSelectElement).value;
+    if (scopes.length === 0) return announce(status, t('account.tokens.noScope'), 'error');
+    const expiresAt = expiry === 'never' ? null : Date.now() + Number(expiry) * DAY_MS;
+    announce(status, t('status.working'), 'busy');
+    void busy(form.querySelector('button[type="submit"]'), async () => {
+      const { data, error } = await api.POST('/api/auth/me/tokens', { body: { name, scopes, expiresAt } });
+      if (!data) return announce(status, problemMessage(error), 'error');
+      const plaintext = byId<HTMLInputElement>('token-plaintext');
+      if (plaintext) plaintext.value = data.token;
+      const snippet = byId('ci-snippet');
+      if (snippet) snippet.textContent = ciSnippet();
+      byId('token-created')?.removeAttribute('hidden');
+      addTokenRow(data.row);
+      form.reset();
+      announce(status, t('account.tokens.created'), 'ok');
+      plaintext?.focus();
+      plaintext?.select();
+    });
+  });
+
+  document.addEventListener('click', (event) => {
+    const button = (event.target as Element | null)?.closest<HTMLButtonElement>('[data-revoke-token]');
+    if (!button) return;
+    const id = button.dataset.revokeToken ?? '';
+    if (!window.confirm(t('account.tokens.revokeConfirm', { name: button.dataset.tokenName ?? '' }))) return;
+    void busy(button, async () => {
+      const { error, response } = await api.DELETE('/api/auth/me/tokens/{id}', { params: { path: { id } }, body: EMPTY });
+      if (!response.ok) return announce(status, problemMessage(error), 'error');
+      button.closest('tr')?.remove();
+      if (!document.querySelector('#token-table tbody tr')) {
+        byId('token-none')?.removeAttribute('hidden');
+        byId('token-list')?.setAttribute('hidden', '');
+      }
+      byId('token-created')?.setAttribute('hidden', '');
+      announce(status, t('account.tokens.revoked'), 'ok');
+    });
+  });
+}
+
+function replays(): void {
+  const status = byId('replay-status');
+  document.addEventListener('click', (event) => {
+    const button = (event.target as Element | null)?.closest<HTMLButtonElement>('[data-replay]');
+    if (!button) return;
+    const slug = button.dataset.slug ?? '';
+    const id = button.dataset.replay ?? '';
+    void busy(button, async () => {
+      const { data, error } = await api.POST('/api/plugins/{slug}/deliveries/{id}/replay', { params: { path: { slug, id } }, body: EMPTY });
+      if (!data) return announce(status, problemMessage(error), 'error');
+      const badge = button.closest('tr')?.querySelector('[data-delivery-status]');
+      if (badge) badge.textContent = data.status;
+      button.remove();
+      announce(status, t('account.deliveries.replayed'), 'ok');
+    });
+  });
+}
+
+/** A refusal in words: the fields' own messages when the problem lists them (they name the field). */
+function refusal(error: unknown): string {
+  const listed = ((error as { errors?: { message?: string }[] } | undefined)?.errors ?? []).map((e) => e.message).filter(Boolean);
+  return listed.length > 0 ? listed.join('; ') : problemMessage(error);
+}
+
+function submitPlugin(): void {
+  const form = byId<HTMLFormElement>('submit-form');
+  const status = byId('submit-status');
+  form?.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const repoUrl = (form.elements.namedItem('repoUrl') as HTMLInputElement).value.trim();
+    announce(status, t('status.working'), 'busy');
+    byId('submit-result')?.setAttribute('hidden', '');
+    void busy(form.querySelector('button[type="submit"]'), async () => {
+      const { data, error } = await api.POST('/api/submit/oauth', { body: { repoUrl } });
+      if (!data) return announce(status, t('account.submit.failed', { reason: refusal(error) }), 'error');
+      announce(status, t('account.submit.done', { slug: data.slug }), 'ok');
+      byId<HTMLAnchorElement>('submit-plugin-link')?.setAttribute('href', `/plugins/${encodeURIComponent(data.slug)}`);
+      byId('submit-installed')?.toggleAttribute('hidden', !data.webhookInstalled);
+      byId('submit-manual')?.toggleAttribute('hidden', data.webhookInstalled);
+      if (!data.webhookInstalled) {
+        byId<HTMLInputElement>('webhook-url')!.value = data.webhookUrl;
+        byId<HTMLInputElement>('webhook-secret')!.value = data.webhookSecret;
+      }
+      byId('submit-result')?.removeAttribute('hidden');
+    });
+  });
+}
+
+/** Shows one wizard step and moves the focus to its heading. */
+function showStep(id: string): void {
+  for (const step of Array.from(document.querySelectorAll<HTMLElement>('.setup-step'))) step.hidden = step.id !== id;
+  byId(`${id}-title`)?.focus();
+}
+
+function setupWizard(): void {
+  const status = byId('setup-status');
+  // The bootstrap token stays in this page's memory only; it is useless once the admin exists.
+  let bootstrap = '';
+  const authorization = () => ({ Authorization: `Bearer ${bootstrap}` });
+  const step = (formId: string, run: (form: HTMLFormElement) => Promise<string | null>) => {
+    const form = byId<HTMLFormElement>(formId);
+    form?.addEventListener('submit', (event) => {
+      event.preventDefault();
+      announce(status, t('status.working'), 'busy');
+      void busy(form.querySelector('button[type="submit"]'), async () => {
+        const failure = await run(form);
+        if (failure) announce(status, failure, 'error');
+      });
+    });
+  };
+  /** PUT /api/init/settings with the token; on success the wizard moves on to `next`. */
+  const saveSettings = async (body: { siteName?: string }, next: string) => {
+    const { error, response } = await api.PUT('/api/init/settings', { body, headers: authorization() });
+    if (!response.ok) return problemMessage(error);
+    announce(status, '', 'ok');
+    showStep(next);
+    return null;
+  };
+  step('setup-token-form', (form) => {
+    bootstrap = (form.elements.namedItem('token') as HTMLInputElement).value.trim();
+    // An empty settings change checks the token without changing anything.
+    return saveSettings({}, 'setup-site');
+  });
+  step('setup-site-form', (form) => {
+    const siteName = (form.elements.namedItem('siteName') as HTMLInputElement).value.trim();
+    return saveSettings(siteName ? { siteName } : {}, 'setup-admin');
+  });
+  step('setup-admin-form', async (form) => {
+    const login = (form.elements.namedItem('login') as HTMLInputElement).value.trim();
+    const email = (form.elements.namedItem('email') as HTMLInputElement).value.trim();
+    const { data, error } = await api.POST('/api/init/admin', { body: { login, ...(email ? { email } : {}) }, headers: authorization() });
+    if (!data) return problemMessage(error);
+    bootstrap = '';
+    announce(status, '', 'ok');
+    const done = byId('setup-done');
+    if (done) done.textContent = t('account.setup.done', { login: data.user.login });
+    showStep('setup-forge');
+    return null;
+  });
+}
+
+ready(() => {
+  signOut();
+  tokens();
+  replays();
+  submitPlugin();
+  setupWizard();
+});

@@ -1,0 +1,52 @@
+import type { components } from '../../../client/registry-client';
+import { html, type SafeHtml } from '../../html';
+import type { Translate } from '../../i18n/messages';
+import { shortDate } from './providers';
+
+export type MyPlugin = components['schemas']['MyPluginDto'];
+export type Delivery = components['schemas']['DeliveryDto'];
+
+function reason(delivery: Delivery): SafeHtml | null {
+  if (!delivery.reason && !delivery.detail) return null;
+  const violations = delivery.violations ?? [];
+  return html`${delivery.reason ? html`<code>${delivery.reason}</code>` : null}${delivery.detail ? html` ${delivery.detail}` : null}${
+    violations.length > 0 ? html`<ul class="violations">${violations.map((v) => html`<li><code>${v.path || '/'}</code> ${v.message}</li>`)}</ul>` : null
+  }`;
+}
+
+function deliveriesTable(plugin: MyPlugin, deliveries: readonly Delivery[] | null, t: Translate): SafeHtml | null {
+  if (deliveries === null) return null;
+  if (deliveries.length === 0) return html`<p class="meta">${t('account.deliveries.none')}</p>`;
+  const id = `deliveries-${plugin.slug}`;
+  return html`<div class="table-scroll"><table id="${id}">
+  <caption>${t('account.deliveries.title', { name: plugin.name })}</caption>
+  <thead><tr><th scope="col">${t('account.deliveries.tag')}</th><th scope="col">${t('account.deliveries.status')}</th><th scope="col">${t('account.deliveries.reason')}</th><th scope="col">${t('account.deliveries.attempts')}</th><th scope="col">${t('account.deliveries.received')}</th><th scope="col"><span class="visually-hidden">${t('account.deliveries.actions')}</span></th></tr></thead>
+  <tbody>${deliveries.map(
+    (d) => html`<tr>
+    <td class="nowrap"><code>${d.tag}</code>${d.version ? html` → ${d.version}` : null}</td>
+    <td><span class="badge delivery-${d.status}" data-delivery-status>${d.status}</span></td>
+    <td class="reason">${reason(d)}</td>
+    <td>${d.attempts}</td>
+    <td>${shortDate(d.createdAt)}</td>
+    <td>${d.status === 'failed' ? html`<button type="button" class="secondary" data-replay="${d.id}" data-slug="${plugin.slug}" aria-label="${t('account.deliveries.replayLabel', { tag: d.tag })}">${t('account.deliveries.replay')}</button>` : null}</td>
+  </tr>`,
+  )}</tbody>
+</table></div>`;
+}
+
+/** "My plugins": each owned plugin with its recent webhook deliveries (null when webhooks are off). */
+export function pluginsSection(plugins: readonly MyPlugin[], deliveries: ReadonlyMap<string, Delivery[] | null>, t: Translate): SafeHtml {
+  const items = plugins.map(
+    (p) => html`<li class="account-plugin">
+  <h3><a href="/plugins/${p.slug}">${p.name}</a> <span class="version">${p.latestVersion ?? t('account.plugins.unreleased')}</span>
+  ${p.verified ? html`<span class="badge verified">${t('badge.verified')}</span>` : null}${p.featured ? html`<span class="badge featured">${t('badge.featured')}</span>` : null}</h3>
+  ${p.description ? html`<p>${p.description}</p>` : null}
+  ${deliveriesTable(p, deliveries.get(p.slug) ?? null, t)}
+</li>`,
+  );
+  return html`<section class="account-plugins" aria-labelledby="plugins-title">
+  <h2 id="plugins-title">${t('account.plugins.title')}</h2>
+  ${plugins.length > 0 ? html`<ul class="account-plugin-list">${items}</ul>` : html`<p>${t('account.plugins.none')}</p>`}
+  <p id="replay-status" class="status" role="status" aria-live="polite"></p>
+</section>`;
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { html } from '../../html';
+import type { WebContext } from '../../web-context';
+import type { PageOutcome, RenderedPage } from '../../web-renderer';
+import { WebRenderer } from '../../web-renderer';
+import { type Delivery, pluginsSection } from './account-plugins';
+import { TOKEN_CLIENT_STRINGS, tokensSection } from './account-tokens';
+
+/** `/account`: who you are, your plugins and their deliveries, your publisher tokens, sign-out. */
+@Injectable()
+export class AccountPages {
+  constructor(private readonly renderer: WebRenderer) {}
+
+  page(request: Request, response: Response): Promise<RenderedPage> {
+    return this.renderer.render(request, response, (ctx) => this.build(ctx));
+  }
+
+  private async build(ctx: WebContext): Promise<PageOutcome> {
+    const { api, t, me } = ctx;
+    if (!me) return { status: 401 };
+    const [plugins, tokens] = await Promise.all([api.GET('/api/auth/me/plugins'), api.GET('/api/auth/me/tokens')]);
+    const owned = plugins.data?.plugins ?? [];
+    const deliveries = new Map<string, Delivery[] | null>(
+      await Promise.all(
+        owned.map(async (p) => {
+          if (ctx.features.webhooks === false) return [p.slug, null] as const;
+          const answer = await api.GET('/api/plugins/{slug}/deliveries', { params: { path: { slug: p.slug } } });
+          return [p.slug, answer.data?.deliveries ?? null] as const;
+        }),
+      ),
+    );
+    const avatar = me.avatarUrl ? html`<img class="avatar" src="${me.avatarUrl}" alt="" width="64" height="64">` : null;
+    const main = html`<h1>${t('account.title')}</h1>
+<section class="account-user" aria-label="${me.login}">
+  ${avatar}
+  <dl>
+    <dt>${t('account.setup.admin.login')}</dt><dd><strong>${me.login}</strong></dd>
+    <dt>${t('account.role')}</dt><dd><span class="badge">${t(`account.role.${me.role}`)}</span></dd>
+    <dt>${t('account.via')}</dt><dd>${me.instance}</dd>
+  </dl>
+  <div>
+    <button type="button" class="secondary" id="sign-out">${t('account.signOut')}</button>
+    <p id="sign-out-status" class="status" role="status" aria-live="polite"></p>
+  </div>
+</section>
+${pluginsSection(owned, deliveries, t)}
+${tokensSection(tokens.data?.tokens ?? [], owned.map((p) => p.slug), t)}`;
+    return {
+      title: t('account.title'),
+      main,
+      scripts: ['account'],
+      clientStrings: [...TOKEN_CLIENT_STRINGS, 'account.signOut.failed', 'account.deliveries.replayed'],
+    };
+  }
+}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { html, type SafeHtml } from '../../html';
+import type { WebContext } from '../../web-context';
+import type { PageOutcome, RenderedPage } from '../../web-renderer';
+import { WebRenderer } from '../../web-renderer';
+import { signInProviders } from './providers';
+
+const STEPS = 4;
+
+/** The FORGES entry to fill in for a first GitHub sign-in (DECISIONS 3's shape). */
+function forgesExample(): string {
+  return JSON.stringify([{ name: 'github', type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com', clientId: '<client id>', clientSecret: '<client secret>' }], null, 2);
+}
+
+/**
+ * `/setup`, the install wizard, open only while no admin exists: the bootstrap token, the site
+ * name (PUT /api/init/settings answers only before the admin exists, so it comes first), the
+ * first admin (whose session becomes the browser's cookie), then how to add sign-in with a forge.
+ */
+@Injectable()
+export class SetupPages {
+  constructor(private readonly renderer: WebRenderer) {}
+
+  page(request: Request, response: Response): Promise<RenderedPage> {
+    return this.renderer.render(request, response, (ctx) => this.build(ctx));
+  }
+
+  private async build(ctx: WebContext): Promise<PageOutcome> {
+    const { t } = ctx;
+    const status = await ctx.api.GET('/api/init/status');
+    if (status.data?.initialized !== false) return { redirect: '/' };
+    const { providers, callbackUrlTemplate } = await signInProviders(ctx);
+    const step = (n: number, id: string, title: string, content: SafeHtml) =>
+      html`<section class="setup-step" id="${id}" aria-labelledby="${id}-title"${n > 1 ? html` hidden` : null}>
+  <p class="meta">${t('account.setup.step', { n, total: STEPS })}</p>
+  <h2 id="${id}-title" tabindex="-1">${title}</h2>
+  ${content}
+</section>`;
+    const githubCallback = callbackUrlTemplate ? callbackUrlTemplate.replace('{name}', 'github') : '';
+    const configured =
+      providers.length > 0
+        ? html`<p>${t('account.setup.forge.configured')}</p><ul>${providers.map((p) => html`<li><strong>${p.label}</strong> (${p.webUrl}) · ${t('account.setup.forge.callback')}: <code>${p.callbackUrl}</code></li>`)}</ul>`
+        : html`<p>${t('account.setup.forge.none')}</p>`;
+    const main = html`<h1>${t('account.setup.title')}</h1>
+<p>${t('account.setup.intro')}</p>
+${step(1, 'setup-token', t('account.setup.token.title'), html`<form id="setup-token-form" novalidate>
+  <div class="field">
+    <label for="setup-token">${t('account.setup.token.label')}</label>
+    <input id="setup-token" name="token" type="password" required autocomplete="off" spellcheck="false" aria-describedby="setup-token-hint">
+    <small id="setup-token-hint">${t('account.setup.token.hint')}</small>
+  </div>
+  <button type="submit">${t('account.setup.continue')}</button>
+</form>`)}
+${step(2, 'setup-site', t('account.setup.site.title'), html`<form id="setup-site-form" novalidate>
+  <div class="field">
+    <label for="setup-site-name">${t('account.setup.site.name')}</label>
+    <input id="setup-site-name" name="siteName" maxlength="100" value="${ctx.branding.siteName}">
+  </div>
+  <p class="meta">${t('account.setup.site.baseUrl')}</p>
+  <button type="submit">${t('account.setup.continue')}</button>
+</form>`)}
+${step(3, 'setup-admin', t('account.setup.admin.title'), html`<form id="setup-admin-form" novalidate>
+  <div class="field">
+    <label for="setup-admin-login">${t('account.setup.admin.login')}</label>
+    <input id="setup-admin-login" name="login" required maxlength="100" autocomplete="username" spellcheck="false">
+  </div>
+  <div class="field">
+    <label for="setup-admin-email">${t('account.setup.admin.email')}</label>
+    <input id="setup-admin-email" name="email" type="email" maxlength="254" autocomplete="email">
+  </div>
+  <button type="submit">${t('account.setup.admin.create')}</button>
+</form>`)}
+${step(4, 'setup-forge', t('account.setup.forge.title'), html`<p id="setup-done" class="status" data-kind="ok"></p>
+  ${configured}
+  <p>${t('account.setup.forge.how')}</p>
+  <div class="field"><label for="setup-callback">${t('account.setup.forge.callback')}</label><div class="copy-row"><input id="setup-callback" readonly value="${githubCallback}"><button type="button" class="secondary" data-copy="#setup-callback">${t('action.copy')}</button></div></div>
+  <pre id="setup-forges">FORGES='${forgesExample()}'</pre>
+  <button type="button" class="secondary" data-copy="#setup-forges">${t('action.copy')}</button>
+  <p class="setup-links"><a class="button" href="/admin">${t('account.setup.toAdmin')}</a> <a class="button secondary" href="/plugins">${t('account.setup.toCatalogue')}</a></p>`)}
+<p id="setup-status" class="status" role="status" aria-live="polite"></p>`;
+    return { title: t('account.setup.title'), main, scripts: ['account'], clientStrings: ['account.setup.done', 'status.working', 'action.copied'] };
+  }
+}
