@@ -69,6 +69,7 @@ export const PROBLEM_CATALOGUE: Readonly<Record<string, ProblemTypeDescription>>
   'oidc-issuer-unreachable': { title: 'Bad Gateway', status: 502, description: "The OIDC issuer's discovery document or key set could not be read (a timeout or an error answer). Nothing was stored; try again." },
   'oauth-failed': { title: 'Bad Gateway', status: 502, description: 'The forge could not be reached during sign-in, or failed. Try again later.' },
   'database-unavailable': { title: 'Service Unavailable', status: 503, description: 'The database cannot be reached right now (it is restarting, or down). Nothing was half-written; try again after `Retry-After`.' },
+  'client-disconnected': { title: 'Bad Request', status: 400, description: 'The client closed the connection before a push finished, so the push was abandoned: its downloads were cancelled and nothing was recorded. Nobody is left to read this answer; it exists for the access log.' },
   unavailable: { title: 'Service Unavailable', status: 503, description: 'A dependency (the database, a forge) is unavailable right now. Try again later.' },
   'forge-unreachable': { title: 'Service Unavailable', status: 503, description: 'The forge could not be asked whether you administer the repository. Try again later.' },
 };

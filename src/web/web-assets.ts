@@ -45,7 +45,7 @@ export class WebAssets {
 
   require(name: string): WebAsset {
     const asset = this.files.get(name);
-    if (!asset) throw new DomainError('not-found', 'asset-not-found', `no front-end asset named ${name}`);
+    if (!asset) throw new DomainError('not-found', 'not-found', `no front-end asset named ${name}`);
     return asset;
   }
 
