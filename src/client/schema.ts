@@ -724,6 +724,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AdminDeliveriesController_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/submit/oauth": {
         parameters: {
             query?: never;
@@ -1830,6 +1846,44 @@ export interface components {
             webhookUrl: string;
             /** @description The new secret (64 hex characters), shown this once; the previous one stops working now */
             webhookSecret: string;
+        };
+        AdminDeliveryDto: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            provider: "github" | "gitlab" | "gitea" | "forgejo";
+            /** @description The forge's delivery id */
+            deliveryId: string;
+            /** @example release */
+            event: string;
+            /** @enum {string} */
+            source: "webhook" | "reconcile";
+            /** @example v1.2.0 */
+            tag: string;
+            /** @description The version recorded, once ingested */
+            version: string | null;
+            /** @enum {string} */
+            status: "queued" | "processing" | "succeeded" | "skipped" | "failed";
+            /** @description Why it failed or was skipped, a problem code: manifest-asset-missing, manifest-invalid, version-mismatch, asset-fetch-failed, ... */
+            reason: string | null;
+            detail: string | null;
+            /** @description Manifest violations, for an invalid manifest */
+            violations: components["schemas"]["DeliveryViolationDto"][] | null;
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+            /** @description The plugin the delivery is for */
+            slug: string;
+        };
+        AdminDeliveryPageDto: {
+            /** @description Newest first */
+            deliveries: components["schemas"]["AdminDeliveryDto"][];
+            page: number;
+            limit: number;
+            total: number;
+            totalPages: number;
         };
         SubmitDto: {
             /**
@@ -4472,6 +4526,50 @@ export interface operations {
             };
             /** @description The forge could not be read */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AdminDeliveriesController_page: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "queued" | "processing" | "succeeded" | "skipped" | "failed";
+                /** @description Only this plugin's deliveries */
+                slug?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every plugin's webhook deliveries, newest first, by status and plugin */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminDeliveryPageDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,12 @@ import { type DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-d
 
 export type NewDelivery = Pick<WebhookDeliveryEntity, 'pluginId' | 'provider' | 'deliveryId' | 'event' | 'source' | 'repoUrl' | 'tag' | 'assets' | 'payloadSha256'>;
 
+/** The admin-wide list's filters; absent means any. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  slug?: string;
+}
+
 /** How a finished attempt ended. */
 export interface DeliveryOutcome {
   status: Extract<DeliveryStatus, 'succeeded' | 'skipped' | 'failed'>;
@@ -117,6 +123,20 @@ export class DeliveriesRepository {
 
   recentForPlugin(pluginId: string, limit: number): Promise<WebhookDeliveryEntity[]> {
     return this.repo().find({ where: { pluginId }, order: { createdAt: 'DESC' }, take: limit });
+  }
+
+  /** Every plugin's deliveries, newest first, with the plugin's slug joined in (`plugin.slug`). */
+  async page(filter: DeliveryFilter, page: number, limit: number): Promise<{ deliveries: WebhookDeliveryEntity[]; total: number }> {
+    const query = this.repo().createQueryBuilder('d').innerJoin('d.plugin', 'p').addSelect(['p.id', 'p.slug']);
+    if (filter.status) query.andWhere('d.status = :status', { status: filter.status });
+    if (filter.slug) query.andWhere('p.slug = :slug', { slug: filter.slug });
+    const [deliveries, total] = await query
+      .orderBy('d.created_at', 'DESC')
+      .addOrderBy('d.id', 'DESC')
+      .skip((page - 1) * limit)
+      .take(limit)
+      .getManyAndCount();
+    return { deliveries, total };
   }
 
   /** Tags of the plugin that have a delivery at all (any status). */

@@ -1,3 +1,4 @@
+import type { AdminDeliveryDto } from './dto/admin-delivery.dto';
 import type { DeliveryDto } from './dto/delivery.dto';
 import type { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 
@@ -18,4 +19,9 @@ export function toDeliveryDto(delivery: WebhookDeliveryEntity): DeliveryDto {
     createdAt: new Date(delivery.createdAt).toISOString(),
     finishedAt: delivery.finishedAt ? new Date(delivery.finishedAt).toISOString() : null,
   };
+}
+
+/** A delivery in the admin-wide list: the plugin's slug beside it (the plugin joined in). */
+export function toAdminDeliveryDto(delivery: WebhookDeliveryEntity): AdminDeliveryDto {
+  return { ...toDeliveryDto(delivery), slug: delivery.plugin?.slug ?? '' };
 }

@@ -12,6 +12,8 @@ import { IngestModule } from '../ingest/ingest.module';
 import { PluginsModule } from '../plugins/plugins.module';
 import { SettingsModule } from '../settings/settings.module';
 import { KindsModule } from '../kinds/kinds.module';
+import { AdminDeliveriesController } from './admin-deliveries.controller';
+import { AdminDeliveriesService } from './admin-deliveries.service';
 import { ManifestRefreshController } from './manifest-refresh.controller';
 import { ManifestRefreshService } from './manifest-refresh.service';
 import { DeliveriesController } from './deliveries.controller';
@@ -37,7 +39,7 @@ import { WebhooksLifecycle } from './webhooks-lifecycle';
  */
 @Module({
   imports: [AuthModule, CmsModule, PluginsModule, ForgesModule, IngestModule, SettingsModule, KindsModule],
-  controllers: [WebhooksController, DeliveriesController, ManifestRefreshController],
+  controllers: [WebhooksController, DeliveriesController, ManifestRefreshController, AdminDeliveriesController],
   providers: [
     repositoryProvider(DeliveriesRepository),
     repositoryProvider(PluginWebhooksRepository),
@@ -62,6 +64,7 @@ import { WebhooksLifecycle } from './webhooks-lifecycle';
     WebhooksLifecycle,
     PluginAccess,
     DeliveriesService,
+    AdminDeliveriesService,
     Reconciler,
     ManifestRefreshService,
   ],

@@ -18,6 +18,7 @@ import { TrustedTokens1795431465974 } from './1795431465974-TrustedTokens';
 import { PublishedBy1795431836731 } from './1795431836731-PublishedBy';
 import { PluginCount1795433700057 } from './1795433700057-PluginCount';
 import { ReleaseSigningKidIndex1795437252267 } from './1795437252267-ReleaseSigningKidIndex';
+import { DeliveryCreatedIndex1795444460791 } from './1795444460791-DeliveryCreatedIndex';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -40,4 +41,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   PublishedBy1795431836731,
   PluginCount1795433700057,
   ReleaseSigningKidIndex1795437252267,
+  DeliveryCreatedIndex1795444460791,
 ];

@@ -16,6 +16,7 @@ export type DeliverySource = 'webhook' | 'reconcile';
 @Index('uq_webhook_delivery', ['provider', 'deliveryId'], { unique: true })
 @Index('ix_webhook_delivery_plugin', ['pluginId', 'createdAt'])
 @Index('ix_webhook_delivery_due', ['status', 'nextAttemptAt'])
+@Index('ix_webhook_delivery_created', ['createdAt'])
 export class WebhookDeliveryEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;

@@ -4,7 +4,7 @@ import type { WebContext } from '../../web-context';
 import type { PageOutcome } from '../../web-renderer';
 
 /** The console's sections, in the order the sub-navigation lists them. */
-export const ADMIN_SECTIONS = ['plugins', 'kinds', 'users', 'settings', 'site', 'pages', 'audit', 'keys', 'requests'] as const;
+export const ADMIN_SECTIONS = ['plugins', 'kinds', 'users', 'settings', 'site', 'pages', 'audit', 'deliveries', 'keys', 'requests'] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 
 /** The UI strings admin.ts (the browser bundle) reads on every console page. */

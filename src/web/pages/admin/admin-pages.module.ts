@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { WebCoreModule } from '../../web-core.module';
 import { AdminAuditPages } from './admin-audit.pages';
 import { AdminCmsPages } from './admin-cms.pages';
+import { AdminDeliveryPages } from './admin-deliveries.pages';
 import { AdminKeyPages } from './admin-keys.pages';
 import { AdminKindPages } from './admin-kinds.pages';
 import { AdminPluginPages } from './admin-plugins.pages';
@@ -14,6 +15,6 @@ import { AdminPageController } from './admin.controller';
 @Module({
   imports: [WebCoreModule],
   controllers: [AdminPageController],
-  providers: [AdminPluginPages, AdminKindPages, AdminUserPages, AdminSettingsPages, AdminCmsPages, AdminAuditPages, AdminKeyPages, AdminRequestPages],
+  providers: [AdminPluginPages, AdminKindPages, AdminUserPages, AdminSettingsPages, AdminCmsPages, AdminAuditPages, AdminKeyPages, AdminRequestPages, AdminDeliveryPages],
 })
 export class AdminPagesModule {}

@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../../html';
 import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
 import { actionButton, actionForm, dataTable, field, pageNumber, pager, queryText, when } from './admin-components';
+import { pluginDeliveryTable } from './admin-deliveries.pages';
 import { adminPage, asAdmin, need } from './admin-frame';
 
 type Delivery = components['schemas']['DeliveryDto'];
@@ -90,17 +91,8 @@ ${deliveries ? this.deliveries(ctx, plugin.slug, deliveries.data?.deliveries ?? 
   }
 
   private deliveries(ctx: WebContext, slug: string, deliveries: readonly Delivery[]): SafeHtml {
-    const { t } = ctx;
-    const rows = deliveries.map((d) => [
-      when(d.createdAt),
-      html`<code>${d.tag}</code>`,
-      html`<span class="delivery-status" data-status="${d.status}">${d.status}</span>`,
-      html`${d.reason ? html`<code>${d.reason}</code>` : null}${d.detail ? html` ${d.detail}` : null}${d.violations?.length ? html`<ul class="violations">${d.violations.map((v) => html`<li><code>${v.path}</code> ${v.message}</li>`)}</ul>` : null}`,
-      String(d.attempts),
-      d.status === 'failed' ? actionButton('delivery.replay', t('admin.plugin.replay'), { slug, id: d.id }, { style: 'secondary', ariaLabel: t('admin.plugin.replayNamed', { tag: d.tag }) }) : null,
-    ]);
-    return html`<section aria-labelledby="admin-deliveries"><h2 id="admin-deliveries">${t('admin.plugin.deliveries')}</h2>
-${dataTable(t('admin.plugin.deliveries'), [t('admin.plugin.received'), t('admin.plugin.tag'), t('admin.plugin.status'), t('admin.plugin.reason'), t('admin.plugin.attempts'), t('admin.actions')], rows, t('admin.plugin.noDeliveries'))}
+    return html`<section aria-labelledby="admin-deliveries"><h2 id="admin-deliveries">${ctx.t('admin.plugin.deliveries')}</h2>
+${pluginDeliveryTable(ctx, slug, deliveries)}
 </section>`;
   }
 }

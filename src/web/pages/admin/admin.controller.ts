@@ -6,6 +6,7 @@ import { WebPageInterceptor } from '../../web-page.interceptor';
 import type { RenderedPage } from '../../web-renderer';
 import { AdminAuditPages } from './admin-audit.pages';
 import { AdminCmsPages } from './admin-cms.pages';
+import { AdminDeliveryPages } from './admin-deliveries.pages';
 import { AdminKeyPages } from './admin-keys.pages';
 import { AdminKindPages } from './admin-kinds.pages';
 import { AdminPluginPages } from './admin-plugins.pages';
@@ -28,6 +29,7 @@ export class AdminPageController {
     private readonly auditLog: AdminAuditPages,
     private readonly signingKeys: AdminKeyPages,
     private readonly wishlist: AdminRequestPages,
+    private readonly webhookDeliveries: AdminDeliveryPages,
   ) {}
 
   @Get()
@@ -88,5 +90,10 @@ export class AdminPageController {
   @Get('requests')
   requests(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<RenderedPage> {
     return this.wishlist.requests(request, response);
+  }
+
+  @Get('deliveries')
+  deliveries(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<RenderedPage> {
+    return this.webhookDeliveries.deliveries(request, response);
   }
 }
