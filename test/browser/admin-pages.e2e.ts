@@ -6,7 +6,7 @@ import request from 'supertest';
 import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-const PAGES = ['/admin', '/admin/plugins', '/admin/plugins/some-plugin', '/admin/kinds', '/admin/users', '/admin/settings', '/admin/site', '/admin/pages', '/admin/pages/about', '/admin/audit', '/admin/keys', '/admin/requests'];
+const PAGES = ['/admin', '/admin/plugins', '/admin/plugins/some-plugin', '/admin/kinds', '/admin/users', '/admin/settings', '/admin/site', '/admin/pages', '/admin/pages/about', '/admin/audit', '/admin/deliveries', '/admin/keys', '/admin/requests'];
 const HOSTILE = '<img src=x onerror="alert(1)">';
 const ESCAPED = '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;';
 
@@ -75,5 +75,50 @@ describe('web front end: the admin console pages', () => {
     const nothing = await request(app.url).get('/admin/audit?action=kind.create&slug=nobody').set(cookie(admin)).expect(200);
     expect(nothing.text).toContain('No entries match.');
     expect(nothing.text).toContain('value="nobody"');
+  });
+
+  it('lists every plugin\'s deliveries with a plain GET filter, a pager keeping it, Replay on failed rows, and escaped text', async () => {
+    const plugin = async (slug: string): Promise<string> =>
+      (await app.database.dataSource.query(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $3) RETURNING id`, [slug, `https://example.org/a/${slug}`, `example.org/a/${slug}`]))[0].id;
+    const busy = await plugin('busy-hooks');
+    const broken = await plugin('broken-hooks');
+    const columns = `plugin_id, provider, delivery_id, event, repo_url, tag, payload_sha256, status, reason, detail, attempts, next_attempt_at, created_at`;
+    await app.database.dataSource.query(
+      `INSERT INTO webhook_delivery (${columns})
+       SELECT $1, 'github', 'busy-' || n, 'release', 'https://example.org/a/busy-hooks', 'v1.0.' || n, repeat('0', 64), 'succeeded', NULL, NULL, 1, now(), now() - n * interval '1 minute'
+       FROM generate_series(1, 51) AS n`,
+      [busy],
+    );
+    await app.database.dataSource.query(
+      `INSERT INTO webhook_delivery (${columns}) VALUES ($1, 'gitea', 'broken-1', 'release', 'https://example.org/a/broken-hooks', $2, repeat('0', 64), 'failed', 'manifest-invalid', $2, 3, now(), now())`,
+      [broken, HOSTILE],
+    );
+
+    const all = await request(app.url).get('/admin/deliveries').set(cookie(admin)).expect(200);
+    expect(all.text).toMatch(/<form class="admin-filters" method="get" action="\/admin\/deliveries">/);
+    expect(all.text).toContain('Deliveries: 52');
+    expect(all.text).toContain('<a href="/admin/plugins/broken-hooks">broken-hooks</a>');
+    expect(all.text).toContain('<span class="badge delivery-status" data-status="failed">failed</span>');
+    expect(all.text).toContain('<code>manifest-invalid</code>');
+    expect(all.text).toMatch(/<form class="admin-action" data-action="delivery.replay" data-slug="broken-hooks" data-id="[0-9a-f-]{36}">/);
+    expect(all.text.match(/data-action="delivery.replay"/g)).toHaveLength(1);
+    expect(all.text).not.toContain(HOSTILE);
+    expect(all.text).not.toContain('onerror="');
+    expect(all.text).toContain(ESCAPED);
+    expect(all.text).toContain('href="/admin/deliveries?page=2" rel="next"');
+
+    const failed = await request(app.url).get('/admin/deliveries?status=failed').set(cookie(admin)).expect(200);
+    expect(failed.text).toContain('<option value="failed" selected>');
+    expect(failed.text).toContain('Deliveries: 1');
+    expect(failed.text).not.toContain('busy-hooks');
+
+    const second = await request(app.url).get('/admin/deliveries?slug=busy-hooks&page=2').set(cookie(admin)).expect(200);
+    expect(second.text).toContain('value="busy-hooks"');
+    expect(second.text).toContain('href="/admin/deliveries?slug=busy-hooks&amp;page=1" rel="prev"');
+    expect(second.text).toContain('<code>v1.0.51</code>');
+    expect(second.text).not.toContain('broken-hooks');
+
+    const none = await request(app.url).get('/admin/deliveries?status=queued&slug=nobody').set(cookie(admin)).expect(200);
+    expect(none.text).toContain('No deliveries match.');
   });
 });
