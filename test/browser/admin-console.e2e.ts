@@ -229,12 +229,19 @@ describeBrowser('web front end: the admin console', () => {
     await request(w.app.url).post('/api/admin/kinds').set('Authorization', `Bearer ${adminJwt}`).send({ key: 'theme', label: 'Themes', extensionFields: [{ key: 'dark', type: 'boolean' }] }).expect(201);
     await request(w.app.url).post('/api/admin/pages').set('Authorization', `Bearer ${adminJwt}`).send({ slug: 'about', locale: 'en', title: 'About us', markdown: '# About', published: true }).expect(201);
     await request(w.app.url).post('/api/requests').set('Authorization', `Bearer ${userJwt}`).send({ title: 'A Mermaid renderer', description: 'Diagrams in READMEs' }).expect(201);
-    const sections = { desktop: ['kinds', 'pages'], phone: ['kinds', 'users', 'settings', 'pages', 'requests'] };
+    // A failed delivery (the worker leaves failed ones alone), so the deliveries table has a Replay button.
+    await w.app.database.dataSource.query(
+      `INSERT INTO webhook_delivery (plugin_id, provider, delivery_id, event, repo_url, tag, payload_sha256, status, reason, detail, attempts, next_attempt_at)
+       SELECT id, 'github', 'console-1', 'release', repo_url, 'v2.0.0', repeat('0', 64), 'failed', 'manifest-asset-missing', 'The release has no plugin.yaml asset', 1, now() FROM plugin WHERE slug = $1`,
+      [SLUG],
+    );
+    const sections = { desktop: ['kinds', 'pages', 'deliveries'], phone: ['kinds', 'users', 'settings', 'pages', 'requests', 'deliveries'] };
     for (const [width, device] of [[1280, 'desktop'], [375, 'phone']] as const) {
       const watched = await pageAs(adminJwt, width);
       for (const section of sections[device]) {
         await watched.page.goto(`/admin/${section}`, { waitUntil: 'load' });
         await expect(watched.page.locator('.admin-nav [aria-current="page"]').getAttribute('href')).resolves.toBe(`/admin/${section}`);
+        if (section === 'deliveries') await expect(watched.page.getByRole('button', { name: 'Replay the delivery of v2.0.0' }).count()).resolves.toBe(1);
         await watched.screenshot(`admin-${section}-${device}`);
         await noOverflow(watched);
       }

@@ -115,7 +115,7 @@ describe('web front end: the admin console pages', () => {
     const second = await request(app.url).get('/admin/deliveries?slug=busy-hooks&page=2').set(cookie(admin)).expect(200);
     expect(second.text).toContain('value="busy-hooks"');
     expect(second.text).toContain('href="/admin/deliveries?slug=busy-hooks&amp;page=1" rel="prev"');
-    expect(second.text).toContain('<code>v1.0.51</code>');
+    expect(second.text).toContain('<code class="delivery-tag">v1.0.51</code>');
     expect(second.text).not.toContain('broken-hooks');
 
     const none = await request(app.url).get('/admin/deliveries?status=queued&slug=nobody').set(cookie(admin)).expect(200);

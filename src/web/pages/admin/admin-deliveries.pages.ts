@@ -20,7 +20,7 @@ const SLUG = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 function deliveryCells(ctx: WebContext, slug: string, d: Delivery): HtmlValue[] {
   const { t } = ctx;
   return [
-    html`<code>${d.tag}</code>`,
+    html`<code class="delivery-tag">${d.tag}</code>`,
     html`<span class="badge delivery-status" data-status="${d.status}">${d.status}</span>`,
     html`${d.reason ? html`<code>${d.reason}</code>` : null}${d.detail ? html` ${d.detail}` : null}${d.violations?.length ? html`<ul class="violations">${d.violations.map((v) => html`<li><code>${v.path}</code> ${v.message}</li>`)}</ul>` : null}`,
     String(d.attempts),
