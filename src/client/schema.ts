@@ -1878,12 +1878,12 @@ export interface components {
             slug: string;
         };
         AdminDeliveryPageDto: {
-            /** @description Newest first */
-            deliveries: components["schemas"]["AdminDeliveryDto"][];
             page: number;
             limit: number;
             total: number;
             totalPages: number;
+            /** @description Newest first */
+            deliveries: components["schemas"]["AdminDeliveryDto"][];
         };
         SubmitDto: {
             /**

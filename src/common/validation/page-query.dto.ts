@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
@@ -18,4 +18,19 @@ export class PageQueryDto {
   @Min(1)
   @Max(100)
   limit?: number;
+}
+
+/** The answer's half of a paginated list: where it stands and how much there is (the list itself beside it). */
+export class PageEnvelopeDto {
+  @ApiProperty()
+  page: number;
+
+  @ApiProperty()
+  limit: number;
+
+  @ApiProperty()
+  total: number;
+
+  @ApiProperty()
+  totalPages: number;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PageQueryDto } from '../../common/validation/page-query.dto';
+import { PageEnvelopeDto, PageQueryDto } from '../../common/validation/page-query.dto';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity';
 import { DeliveryDto } from './delivery.dto';
 
@@ -22,19 +22,7 @@ export class AdminDeliveryDto extends DeliveryDto {
   slug: string;
 }
 
-export class AdminDeliveryPageDto {
+export class AdminDeliveryPageDto extends PageEnvelopeDto {
   @ApiProperty({ type: [AdminDeliveryDto], description: 'Newest first' })
   deliveries: AdminDeliveryDto[];
-
-  @ApiProperty()
-  page: number;
-
-  @ApiProperty()
-  limit: number;
-
-  @ApiProperty()
-  total: number;
-
-  @ApiProperty()
-  totalPages: number;
 }
