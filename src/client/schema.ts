@@ -1491,11 +1491,11 @@ export interface components {
             repoUrl: string;
         };
         CataloguePageDto: {
-            plugins: components["schemas"]["CatalogueItemDto"][];
             page: number;
             limit: number;
             total: number;
             totalPages: number;
+            plugins: components["schemas"]["CatalogueItemDto"][];
         };
         PublicOwnerDto: {
             login: string;
@@ -1924,11 +1924,11 @@ export interface components {
             createdAt: number;
         };
         AuditPageDto: {
-            entries: components["schemas"]["AuditEntryDto"][];
             page: number;
             limit: number;
             total: number;
             totalPages: number;
+            entries: components["schemas"]["AuditEntryDto"][];
         };
         SigningKeyDto: {
             /** @description RFC 7638 JWK thumbprint. */

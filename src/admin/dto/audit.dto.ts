@@ -3,7 +3,7 @@ import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { AUDIT_ACTIONS } from '../../audit/audit-actions';
 import { Satisfies } from '../../common/validation/satisfies';
 import { parseInstant } from '../instant';
-import { PageQueryDto } from '../../common/validation/page-query.dto';
+import { PageEnvelopeDto, PageQueryDto } from '../../common/validation/page-query.dto';
 
 const isInstant = (value: unknown) => typeof value === 'string' && parseInstant(value) !== null;
 const instantMessage = (property: string) => `${property}: must be epoch milliseconds or ISO 8601 (a date, or a date-time with its offset)`;
@@ -68,19 +68,7 @@ export class AuditEntryDto {
   createdAt: number;
 }
 
-export class AuditPageDto {
+export class AuditPageDto extends PageEnvelopeDto {
   @ApiProperty({ type: [AuditEntryDto] })
   entries: AuditEntryDto[];
-
-  @ApiProperty()
-  page: number;
-
-  @ApiProperty()
-  limit: number;
-
-  @ApiProperty()
-  total: number;
-
-  @ApiProperty()
-  totalPages: number;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { PageEnvelopeDto } from '../../common/validation/page-query.dto';
 
 export const CATALOGUE_SORTS = ['updated', 'new', 'name', 'featured'] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
@@ -122,19 +123,7 @@ export class CatalogueItemDto {
   repoUrl: string;
 }
 
-export class CataloguePageDto {
+export class CataloguePageDto extends PageEnvelopeDto {
   @ApiProperty({ type: [CatalogueItemDto] })
   plugins: CatalogueItemDto[];
-
-  @ApiProperty()
-  page: number;
-
-  @ApiProperty()
-  limit: number;
-
-  @ApiProperty()
-  total: number;
-
-  @ApiProperty()
-  totalPages: number;
 }
