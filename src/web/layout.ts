@@ -39,9 +39,19 @@ function currentUrlWith(ctx: WebContext, lang: string): string {
   return `${url.pathname}${url.search}`;
 }
 
+/**
+ * The logo only when this site serves it: the Content-Security-Policy loads images from this
+ * origin alone, and a blocked logo would be a console error on every page.
+ */
+export function sameHostLogo(ctx: Pick<WebContext, 'branding' | 'request'>): boolean {
+  const url = ctx.branding.logoUrl;
+  if (!url || !URL.canParse(url)) return false;
+  return new URL(url).host === ctx.request.headers.host;
+}
+
 function header(ctx: WebContext): SafeHtml {
   const { t, branding, features, me } = ctx;
-  const logo = branding.logoUrl ? html`<img src="${branding.logoUrl}" alt="" width="28" height="28">` : null;
+  const logo = sameHostLogo(ctx) ? html`<img src="${branding.logoUrl}" alt="" width="28" height="28">` : null;
   const query = typeof ctx.request.query.q === 'string' ? ctx.request.query.q : '';
   return html`<header class="site-header">
   <a class="skip-link" href="#main">${t('skip.toContent')}</a>

@@ -1,7 +1,7 @@
 import { html, jsonData, raw } from './html';
 import { allMessages } from './i18n/messages';
 import { translator, uiLocale } from './i18n/messages';
-import { textOn } from './layout';
+import { sameHostLogo, textOn } from './layout';
 import { acceptedLanguages, chooseLocale } from './web-context';
 
 describe('html', () => {
@@ -47,5 +47,18 @@ describe('brand colour', () => {
   it('puts the more readable of black and white on it', () => {
     expect(textOn('#2563eb')).toBe('#ffffff');
     expect(textOn('#ffd33d')).toBe('#000000');
+  });
+});
+
+describe('logo', () => {
+  const ctx = (logoUrl: string | null) => ({
+    branding: { siteName: 'x', logoUrl, primaryColor: '#2563eb', links: [] },
+    request: { headers: { host: 'registry.example.org' } } as never,
+  });
+
+  it('is drawn only when this host serves it (the CSP loads no image from elsewhere)', () => {
+    expect(sameHostLogo(ctx('https://registry.example.org/logo.svg'))).toBe(true);
+    expect(sameHostLogo(ctx('https://cdn.example.org/logo.svg'))).toBe(false);
+    expect(sameHostLogo(ctx(null))).toBe(false);
   });
 });

@@ -63,6 +63,9 @@ describeBrowser('web front end: the install wizard', () => {
     await watched.screenshot('setup-step3-phone');
     await page.getByRole('button', { name: 'Create the administrator' }).click();
     await page.getByText('Done: you are signed in as root.').waitFor({ timeout: 30_000 });
+    // The header follows at once: no "Sign in" link left for a signed-in admin.
+    await expect(page.locator('.site-header nav a').allTextContents()).resolves.toEqual(expect.arrayContaining(['Account', 'Admin']));
+    await expect(page.locator('.site-header a[href="/sign-in"]').count()).resolves.toBe(0);
     await expect(page.locator('#setup-forge').textContent()).resolves.toContain(`${app.config.baseUrl}/auth/corp-git/callback`);
     await expect(page.locator('#setup-forges').textContent()).resolves.toContain('"clientSecret": "<client secret>"');
     await watched.screenshot('setup-done-phone');

@@ -238,9 +238,24 @@ function setupWizard(): void {
     announce(status, '', 'ok');
     const done = byId('setup-done');
     if (done) done.textContent = t('account.setup.done', { login: data.user.login });
+    signedInHeader();
     showStep('setup-forge');
     return null;
   });
+}
+
+/** The header as the next page will draw it: the new admin is signed in (the API set the cookie). */
+function signedInHeader(): void {
+  const signIn = document.querySelector<HTMLAnchorElement>('.site-header a[href="/sign-in"]');
+  if (!signIn) return;
+  signIn.href = '/account';
+  signIn.textContent = t('nav.account');
+  const admin = document.createElement('li');
+  const link = document.createElement('a');
+  link.href = '/admin';
+  link.textContent = t('nav.admin');
+  admin.append(link);
+  signIn.closest('li')?.after(admin);
 }
 
 ready(() => {

@@ -79,6 +79,6 @@ ${step(4, 'setup-forge', t('account.setup.forge.title'), html`<p id="setup-done"
   <button type="button" class="secondary" data-copy="#setup-forges">${t('action.copy')}</button>
   <p class="setup-links"><a class="button" href="/admin">${t('account.setup.toAdmin')}</a> <a class="button secondary" href="/plugins">${t('account.setup.toCatalogue')}</a></p>`)}
 <p id="setup-status" class="status" role="status" aria-live="polite"></p>`;
-    return { title: t('account.setup.title'), main, scripts: ['account'], clientStrings: ['account.setup.done', 'status.working', 'action.copied'] };
+    return { title: t('account.setup.title'), main, scripts: ['account'], clientStrings: ['account.setup.done', 'status.working', 'action.copied', 'nav.account', 'nav.admin'] };
   }
 }
