@@ -1,9 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { Clock } from '../common/clock';
-
-/** How often an unreachable replica is logged at most. */
-const FALLBACK_LOG_INTERVAL_MS = 60_000;
+import { OccasionalWarning } from '../common/logging/occasional-warning';
 
 /**
  * Runs anonymous catalogue reads on a read replica (DATABASE_READ_URLS), everything else stays on
@@ -17,13 +15,15 @@ const FALLBACK_LOG_INTERVAL_MS = 60_000;
  */
 @Injectable()
 export class CatalogueReads {
-  private readonly log = new Logger('CatalogueReads');
-  private lastFallbackLoggedAt = -Infinity;
+  private readonly fallbacks: OccasionalWarning;
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly clock: Clock,
-  ) {}
+    clock: Clock,
+  ) {
+    const log = new Logger('CatalogueReads');
+    this.fallbacks = new OccasionalWarning((message) => log.warn(message), () => clock.nowMs());
+  }
 
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (!this.dataSource.driver.isReplicated) return work(this.dataSource.manager);
@@ -43,15 +43,8 @@ export class CatalogueReads {
       return runner;
     } catch (error) {
       await runner.release().catch(() => undefined);
-      this.logFallback(error);
+      this.fallbacks.say(`no read replica answered (${error instanceof Error ? error.message : String(error)}); catalogue reads use the primary`);
       return null;
     }
-  }
-
-  private logFallback(error: unknown): void {
-    const now = this.clock.nowMs();
-    if (now - this.lastFallbackLoggedAt < FALLBACK_LOG_INTERVAL_MS) return;
-    this.lastFallbackLoggedAt = now;
-    this.log.warn(`no read replica answered (${error instanceof Error ? error.message : String(error)}); catalogue reads use the primary`);
   }
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../common/clock';
+import { OccasionalWarning } from '../common/logging/occasional-warning';
 import type { SettingValues } from '../settings/setting-definitions';
 import type { RateLimitRule } from './rate-limit-rules';
 import type { CounterStore } from './stores/counter-store';
@@ -18,7 +19,6 @@ export interface RateLimitLog {
 }
 
 const STORE_FAILURE_RETRY_AFTER_S = 5;
-const FAILURE_REPORT_INTERVAL_MS = 60_000;
 
 /**
  * Fixed one-minute windows aligned to the clock: a subject's counter for the window holding "now"
@@ -29,7 +29,7 @@ const FAILURE_REPORT_INTERVAL_MS = 60_000;
  */
 export class RateLimiter {
   private limits: { values: Pick<SettingValues, RateLimitRule['setting']>; loadedAtMs: number } | null = null;
-  private lastFailureReport = Number.NEGATIVE_INFINITY;
+  private readonly failures: OccasionalWarning;
   /** Moves on every change, so a read begun before it cannot store the old limits. */
   private generation = 0;
   private loading: Promise<Pick<SettingValues, RateLimitRule['setting']>> | null = null;
@@ -38,8 +38,10 @@ export class RateLimiter {
     private readonly store: CounterStore,
     private readonly readLimits: () => Promise<SettingValues>,
     private readonly clock: Clock,
-    private readonly log: RateLimitLog,
-  ) {}
+    log: RateLimitLog,
+  ) {
+    this.failures = new OccasionalWarning((message) => log.warn(message), () => clock.nowMs());
+  }
 
   /** Forget the cached limits (a settings change through this instance). */
   limitsChanged(): void {
@@ -89,9 +91,6 @@ export class RateLimiter {
   }
 
   private reportFailure(error: unknown): void {
-    const now = this.clock.nowMs();
-    if (now - this.lastFailureReport < FAILURE_REPORT_INTERVAL_MS) return;
-    this.lastFailureReport = now;
-    this.log.warn(`rate-limit counters unavailable (reads and webhooks pass, publish and sign-in are refused): ${(error as Error).message}`);
+    this.failures.say(`rate-limit counters unavailable (reads and webhooks pass, publish and sign-in are refused): ${(error as Error).message}`);
   }
 }

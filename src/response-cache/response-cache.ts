@@ -1,24 +1,24 @@
+import { OccasionalWarning } from '../common/logging/occasional-warning';
 import type { CachedResponse, ResponseCacheStore } from './stores/store';
 
 export interface ResponseCacheLog {
   warn(message: string): void;
 }
 
-/** How often a failing store (Redis down) is reported: once, not once a request. */
-const FAILURE_REPORT_INTERVAL_MS = 60_000;
-
 /**
  * The catalogue's response cache over a store (memory or Redis). Never the reason a request
  * fails: a store that errors is a miss, and the database answers.
  */
 export class ResponseCache {
-  private lastFailureReport = 0;
+  private readonly failures: OccasionalWarning;
 
   constructor(
     private readonly store: ResponseCacheStore | null,
     private readonly ttlMs: number,
-    private readonly log: ResponseCacheLog,
-  ) {}
+    log: ResponseCacheLog,
+  ) {
+    this.failures = new OccasionalWarning((message) => log.warn(message));
+  }
 
   get enabled(): boolean {
     return this.store !== null;
@@ -57,9 +57,6 @@ export class ResponseCache {
   }
 
   private reportFailure(operation: string, error: unknown): void {
-    const now = Date.now();
-    if (now - this.lastFailureReport < FAILURE_REPORT_INTERVAL_MS) return;
-    this.lastFailureReport = now;
-    this.log.warn(`response cache ${operation} failed, answering from the database: ${(error as Error).message}`);
+    this.failures.say(`response cache ${operation} failed, answering from the database: ${(error as Error).message}`);
   }
 }

@@ -1,12 +1,10 @@
 import type { Clock } from '../clock';
+import { OccasionalWarning } from '../logging/occasional-warning';
 import type { TtlStore } from './ttl-store';
 
 export interface SharedCacheLog {
   warn(message: string): void;
 }
-
-/** How often a failing store (Redis down) is reported: once a minute, not once a request. */
-const FAILURE_REPORT_INTERVAL_MS = 60_000;
 
 /**
  * Values computed at most once per TTL for every instance that shares the store. An entry carries
@@ -16,15 +14,17 @@ const FAILURE_REPORT_INTERVAL_MS = 60_000;
  */
 export class SharedTtlCache<T> {
   private readonly inFlight = new Map<string, Promise<T>>();
-  private lastFailureReport = Number.NEGATIVE_INFINITY;
+  private readonly failures: OccasionalWarning;
 
   constructor(
     private readonly store: TtlStore,
     private readonly name: string,
     private readonly ttlMs: number,
     private readonly clock: Clock,
-    private readonly log: SharedCacheLog,
-  ) {}
+    log: SharedCacheLog,
+  ) {
+    this.failures = new OccasionalWarning((message) => log.warn(message));
+  }
 
   async get(key: string, compute: () => Promise<T>): Promise<T> {
     const stored = await this.read(key);
@@ -62,9 +62,6 @@ export class SharedTtlCache<T> {
   }
 
   private reportFailure(operation: string, error: unknown): void {
-    const now = Date.now();
-    if (now - this.lastFailureReport < FAILURE_REPORT_INTERVAL_MS) return;
-    this.lastFailureReport = now;
-    this.log.warn(`${this.name} cache ${operation} failed, computing the value here: ${(error as Error).message}`);
+    this.failures.say(`${this.name} cache ${operation} failed, computing the value here: ${(error as Error).message}`);
   }
 }
