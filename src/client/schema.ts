@@ -1985,10 +1985,10 @@ export interface components {
             createdAt: number;
         };
         AdminUserPageDto: {
-            users: components["schemas"]["AdminUserDto"][];
             page: number;
             limit: number;
             total: number;
+            users: components["schemas"]["AdminUserDto"][];
         };
         UpdateUserDto: {
             /** @enum {string} */
@@ -2144,10 +2144,10 @@ export interface components {
             createdAt: number;
         };
         RequestPageDto: {
-            requests: components["schemas"]["RequestDto"][];
             page: number;
             limit: number;
             total: number;
+            requests: components["schemas"]["RequestDto"][];
         };
         CreateRequestDto: {
             /** @example A Mermaid diagram renderer */

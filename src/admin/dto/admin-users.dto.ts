@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { UserRole } from '../../users/entities/user.entity';
-import { PageQueryDto } from '../../common/validation/page-query.dto';
+import { PageCountDto, PageQueryDto } from '../../common/validation/page-query.dto';
 
 const ROLES: UserRole[] = ['user', 'admin'];
 
@@ -60,16 +60,7 @@ export class AdminUserDto {
   createdAt: number;
 }
 
-export class AdminUserPageDto {
+export class AdminUserPageDto extends PageCountDto {
   @ApiProperty({ type: [AdminUserDto] })
   users: AdminUserDto[];
-
-  @ApiProperty()
-  page: number;
-
-  @ApiProperty()
-  limit: number;
-
-  @ApiProperty()
-  total: number;
 }

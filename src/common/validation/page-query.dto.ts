@@ -20,8 +20,8 @@ export class PageQueryDto {
   limit?: number;
 }
 
-/** The answer's half of a paginated list: where it stands and how much there is (the list itself beside it). */
-export class PageEnvelopeDto {
+/** Where a page of a list stands and how much there is (the list itself beside it). */
+export class PageCountDto {
   @ApiProperty()
   page: number;
 
@@ -30,7 +30,10 @@ export class PageEnvelopeDto {
 
   @ApiProperty()
   total: number;
+}
 
+/** A page's position with its page count, as the catalogue, audit log and deliveries answer. */
+export class PageEnvelopeDto extends PageCountDto {
   @ApiProperty()
   totalPages: number;
 }

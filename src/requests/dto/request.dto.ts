@@ -3,7 +3,7 @@ import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'clas
 import { NoControlCharacters } from '../../cms/dto/validators';
 import { KIND_PATTERN } from '../../lib/manifest/rules';
 import { REQUEST_STATUSES } from '../entities/plugin-request.entity';
-import { PageQueryDto } from '../../common/validation/page-query.dto';
+import { PageCountDto, PageQueryDto } from '../../common/validation/page-query.dto';
 
 export const REQUEST_SORTS = ['votes', 'new'] as const;
 
@@ -83,16 +83,7 @@ export class RequestDto {
   createdAt: number;
 }
 
-export class RequestPageDto {
+export class RequestPageDto extends PageCountDto {
   @ApiProperty({ type: [RequestDto] })
   requests: RequestDto[];
-
-  @ApiProperty()
-  page: number;
-
-  @ApiProperty()
-  limit: number;
-
-  @ApiProperty()
-  total: number;
 }
