@@ -150,10 +150,9 @@ describe('two workers draining at once', () => {
     const options = { batchSize: 2, graceMs: 0, via: 'worker' as const };
     const [left, right] = await Promise.all([mine.drain(options), theirs.drain(options)]);
 
+    // Together exactly once each. Which drain takes how many batches is up to the scheduler: on a
+    // loaded machine one may finish before the other's first claim, so no share is asserted.
     expect(left.resigned + right.resigned).toBe(15);
-    // Both took part (the batches interleave; neither waited for the other to finish).
-    expect(left.resigned).toBeGreaterThan(0);
-    expect(right.resigned).toBeGreaterThan(0);
     expect(left.failed + right.failed).toBe(0);
     const after: { id: string; jws: string; kid: string }[] = await world.app.database.dataSource.query(
       "SELECT id, integrity->>'jws' AS jws, integrity->>'kid' AS kid FROM release ORDER BY id",
