@@ -11,6 +11,7 @@ export interface ProblemTypeDescription {
  */
 export const PROBLEM_CATALOGUE: Readonly<Record<string, ProblemTypeDescription>> = {
   'bad-request': { title: 'Bad Request', status: 400, description: 'The request could not be read. Check the URL, the query and the body against the API description at /openapi.' },
+  'malformed-path': { title: 'Bad Request', status: 400, description: 'The URL path has a percent-escape that does not spell UTF-8 text (such as %FF, a lone %, or an overlong form), or an encoded NUL. Escape each byte of the UTF-8 encoding: %C3%A9 for é.' },
   'validation-failed': { title: 'Bad Request', status: 400, description: 'Fields of the request body or query are wrong. `errors` lists each one with a JSON pointer to it and what it must be.' },
   'invalid-slug': { title: 'Bad Request', status: 400, description: 'The slug in the path can never name a plugin: slugs are 1 to 64 characters, lowercase letters, digits and dashes, starting with a letter.' },
   unauthorized: { title: 'Unauthorized', status: 401, description: 'Send a valid credential: a session (cookie or `Authorization: Bearer <session JWT>`) or, for CI pushes, a publisher token.' },

@@ -5,6 +5,15 @@ interface RouterLayer {
   match(path: string): boolean;
 }
 
+/** Express decodes parameters while matching and throws on a malformed escape: such a path matches nothing. */
+function matches(layer: RouterLayer, path: string): boolean {
+  try {
+    return layer.match(path);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Knows which methods each registered route accepts, so an unknown method on a known path is
  * answered 405 with `Allow` rather than a misleading 404.
@@ -21,7 +30,7 @@ export class RouteTable {
   methodsFor(path: string): string[] {
     const methods = new Set<string>();
     for (const layer of this.layers) {
-      if (!layer.match(path)) continue;
+      if (!matches(layer, path)) continue;
       for (const [method, on] of Object.entries(layer.route!.methods)) {
         if (on && method !== '_all') methods.add(method.toUpperCase());
       }
@@ -33,7 +42,7 @@ export class RouteTable {
   /** The template (`/api/plugins/:slug`) of the route that serves this method and path, if any. */
   templateFor(method: string, path: string): string | null {
     const wanted = method === 'HEAD' ? 'get' : method.toLowerCase();
-    const layer = this.layers.find((l) => l.route!.methods[wanted] && l.match(path));
+    const layer = this.layers.find((l) => l.route!.methods[wanted] && matches(l, path));
     return layer ? layer.route!.path : null;
   }
 }
