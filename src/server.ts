@@ -9,6 +9,8 @@ import { environmentWithDotenv, loadConfig, type Environment } from './config/co
 import { ConfigError } from './config/config.error';
 import type { AppConfig } from './config/config.types';
 import { openDatabase } from './database/database-handle';
+import { StrayErrors } from './common/stray-errors';
+import { Metrics } from './metrics/metrics';
 
 export interface RunningServer {
   app: NestExpressApplication;
@@ -76,12 +78,16 @@ export async function serveUntilSignalled(env: Environment, cwd: string, write: 
     }
     throw error;
   }
+  // Only a failure during start-up ends the process; from here on a stray error is logged and counted.
+  const metrics = server.app.get(Metrics);
+  const stopCatching = new StrayErrors(server.logger, (source) => metrics.observeStrayError(source)).catchProcessWide();
   const signal = await new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
   server.logger.info(`${signal}: finishing in-flight requests and stopping`);
   await server.close();
+  stopCatching();
   server.logger.info('stopped');
   return 0;
 }

@@ -36,6 +36,12 @@ export class Metrics {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
+  private readonly strayErrors = new Counter({
+    name: 'registry_stray_errors_total',
+    help: 'Errors thrown outside any request handler (a response hook, a timer, an event listener, a promise nobody awaited) that were logged and survived',
+    labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
   private sources: ScrapeSources | null = null;
 
   constructor() {
@@ -79,6 +85,10 @@ export class Metrics {
 
   observeCache(result: 'hit' | 'miss'): void {
     this.cacheRequests.inc({ result });
+  }
+
+  observeStrayError(source: string): void {
+    this.strayErrors.inc({ source });
   }
 
   render(): Promise<string> {
