@@ -1,17 +1,20 @@
 import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { ProblemDetailsFilter } from './common/errors/problem.filter';
 import { REQUEST_VALIDATOR_OPTIONS, requestValidationError } from './common/errors/validation';
 import { jsonBodyParsers } from './common/http/body-limits';
+import { decodablePathsOnly } from './common/http/decodable-path';
 import { InternalCalls } from './common/http/internal-calls';
 import { jsonBodiesOnly } from './common/http/json-only';
 import { securityHeaders } from './common/http/security-headers';
 import { RouteTable } from './common/http/route-table';
 import { compactAccessLog, httpLogger, PinoLoggerService } from './common/logging/logger';
 import { requestContext } from './common/logging/request-context';
+import { StrayErrors } from './common/stray-errors';
 import type { AppConfig } from './config/config.types';
 import type { DatabaseHandle } from './database/database-handle';
 import { buildOpenApiDocument, mountOpenApi } from './openapi/openapi';
@@ -41,7 +44,10 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
   app.disable('x-powered-by');
   app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
   app.use(requestContext);
-  if (parts.metrics) app.use(httpMetricsMiddleware(parts.metrics, app.get(RouteTable)));
+  const metrics = parts.metrics;
+  if (metrics) app.use(httpMetricsMiddleware(metrics, app.get(RouteTable), new StrayErrors(logger, (source) => metrics.observeStrayError(source))));
+  // Decoded once, before anything routes or keys on the path: a malformed escape is a 400 here.
+  app.use(decodablePathsOnly);
   // Before the cache: a replayed answer keeps the headers already set on the response.
   app.use(securityHeaders(config));
   // Metered before the cache, so cached answers count against the limit too.
@@ -75,9 +81,20 @@ function limitRequestTime(app: NestExpressApplication, config: AppConfig): void 
   server.headersTimeout = Math.min(15_000, config.httpRequestTimeoutMs);
 }
 
+/**
+ * One spelling per path: every path-keyed rule (rate limits, the response cache and its
+ * invalidation, the Redis fail-closed rule) compares paths exactly, so routing must too, or
+ * `/API/PUBLISH/x` would reach publish past all of them. Set before anything touches the router.
+ */
+function caseSensitiveExpress(): ExpressAdapter {
+  const instance = express();
+  instance.set('case sensitive routing', true);
+  return new ExpressAdapter(instance);
+}
+
 /** Builds the whole HTTP application; `serve`, `start:prod` and the end-to-end tests all use it. */
 export async function createApp({ config, database, logger }: CreateAppOptions): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), caseSensitiveExpress(), {
     logger: new PinoLoggerService(logger),
     // configureHttp mounts the JSON parsers, with per-route limits, keeping the raw body.
     bodyParser: false,
