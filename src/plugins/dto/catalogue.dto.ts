@@ -1,13 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { PageEnvelopeDto } from '../../common/validation/page-query.dto';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PageEnvelopeDto, PageQueryDto } from '../../common/validation/page-query.dto';
 
 export const CATALOGUE_SORTS = ['updated', 'new', 'name', 'featured'] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
 
 /** The named query parameters of `GET /api/plugins`; `ext.<key>` ones are read beside them. */
-export class CatalogueQueryDto {
+export class CatalogueQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Words to find in the name (first), description and tags, category and kind; a word may be a prefix' })
   @IsOptional()
   @IsString()
@@ -46,22 +45,6 @@ export class CatalogueQueryDto {
   @IsOptional()
   @IsIn(CATALOGUE_SORTS)
   sort?: CatalogueSort;
-
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
-  page?: number;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
 }
 
 export class CatalogueItemDto {
