@@ -1,31 +1,36 @@
 import { isCatalogueWrite, responseCacheKey } from './cache-key';
 
-const get = (url: string, headers: Record<string, string> = {}) => ({ method: 'GET', url, headers });
+const get = (url: string, headers: Record<string, string> = {}) => ({ method: 'GET', originalUrl: url, headers });
 
 describe('responseCacheKey', () => {
   it('keys the catalogue reads by path and sorted query', () => {
-    expect(responseCacheKey(get('/api/plugins?sort=new&page=2'), 's')).toBe('/api/plugins?page=2&sort=new');
-    expect(responseCacheKey(get('/api/plugins?page=2&sort=new'), 's')).toBe('/api/plugins?page=2&sort=new');
-    expect(responseCacheKey(get('/api/plugins'), 's')).toBe('/api/plugins?');
-    expect(responseCacheKey(get('/api/plugins/md'), 's')).toBe('/api/plugins/md?');
-    expect(responseCacheKey(get('/api/plugins/md/releases/1.0.0'), 's')).toBe('/api/plugins/md/releases/1.0.0?');
-    expect(responseCacheKey({ ...get('/api/plugins'), method: 'HEAD' }, 's')).toBe('/api/plugins?');
+    expect(responseCacheKey(get('/api/plugins?sort=new&page=2'))).toBe('/api/plugins?page=2&sort=new');
+    expect(responseCacheKey(get('/api/plugins?page=2&sort=new'))).toBe('/api/plugins?page=2&sort=new');
+    expect(responseCacheKey(get('/api/plugins'))).toBe('/api/plugins?');
+    expect(responseCacheKey(get('/api/plugins/md'))).toBe('/api/plugins/md?');
+    expect(responseCacheKey(get('/api/plugins/md/releases/1.0.0'))).toBe('/api/plugins/md/releases/1.0.0?');
+    expect(responseCacheKey({ ...get('/api/plugins'), method: 'HEAD' })).toBe('/api/plugins?');
   });
 
   it('puts the platform a User-Agent names into the key of /latest only', () => {
     const linux = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' };
-    expect(responseCacheKey(get('/api/plugins/md/latest', linux), 's')).toBe('/api/plugins/md/latest?#linux/x64');
-    expect(responseCacheKey(get('/api/plugins/md/latest', { 'user-agent': 'curl/8' }), 's')).toBe('/api/plugins/md/latest?#-/-');
-    expect(responseCacheKey(get('/api/plugins/md', linux), 's')).toBe('/api/plugins/md?');
+    expect(responseCacheKey(get('/api/plugins/md/latest', linux))).toBe('/api/plugins/md/latest?#linux/x64');
+    expect(responseCacheKey(get('/api/plugins/md/latest', { 'user-agent': 'curl/8' }))).toBe('/api/plugins/md/latest?#-/-');
+    expect(responseCacheKey(get('/api/plugins/md', linux))).toBe('/api/plugins/md?');
   });
 
   it('never shares the answer to a caller who may see more, nor anything but the catalogue reads', () => {
-    expect(responseCacheKey(get('/api/plugins', { authorization: 'Bearer x' }), 'sess')).toBeNull();
-    expect(responseCacheKey(get('/api/plugins', { cookie: 'a=1; sess=jwt' }), 'sess')).toBeNull();
-    expect(responseCacheKey(get('/api/plugins', { cookie: 'other=1' }), 'sess')).toBe('/api/plugins?');
-    expect(responseCacheKey({ ...get('/api/plugins'), method: 'POST' }, 's')).toBeNull();
+    expect(responseCacheKey(get('/api/plugins', { authorization: 'Bearer x' }))).toBeNull();
+    expect(responseCacheKey(get('/api/plugins', { authorization: '' }))).toBeNull();
+    for (const cookie of ['a=1; registry_session=jwt', 'registry_session =jwt', 'registry_session\t=jwt', 'a=1;registry_session = "jwt"', 'registry_session=']) {
+      expect(responseCacheKey(get('/api/plugins', { cookie }))).toBeNull();
+    }
+    for (const cookie of ['other=1', 'registry_sessions=1', 'xregistry_session=1', 'Registry_Session=jwt', 'registry_session']) {
+      expect(responseCacheKey(get('/api/plugins', { cookie }))).toBe('/api/plugins?');
+    }
+    expect(responseCacheKey({ ...get('/api/plugins'), method: 'POST' })).toBeNull();
     for (const url of ['/api/plugins/md/stats', '/api/plugins/md/releases/1.0.0/manifest', '/api/plugins/md/releases/1.0.0/assets/a.zip', '/api/stats', '/api/auth/me', '/health/ready']) {
-      expect(responseCacheKey(get(url), 's')).toBeNull();
+      expect(responseCacheKey(get(url))).toBeNull();
     }
   });
 });

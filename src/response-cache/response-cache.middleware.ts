@@ -1,5 +1,4 @@
 import type { NextFunction, Request, Response } from 'express';
-import { SESSION_COOKIE } from '../auth/session-tokens';
 import { responseCacheKey } from './cache-key';
 import type { ResponseCache } from './response-cache';
 import type { CachedResponse } from './stores/store';
@@ -17,7 +16,7 @@ function header(res: Response, name: string): string | null {
 export function responseCacheMiddleware(cache: ResponseCache, logHit: (req: Request, res: Response, startedAt: bigint) => void = () => undefined) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const startedAt = process.hrtime.bigint();
-    const key = cache.enabled ? responseCacheKey({ method: req.method, url: req.originalUrl, headers: req.headers }, SESSION_COOKIE) : null;
+    const key = cache.enabled ? responseCacheKey(req) : null;
     if (key === null) return next();
     void cache.lookup(key).then(
       (found) => {

@@ -1,0 +1,87 @@
+/**
+ * The response cache and who is asking (issue 22, "The response cache"): a request the session
+ * guard signs in, however its cookie is spelled, or one with an Authorization header, is neither
+ * answered from the shared cache nor stored into it.
+ */
+import request from 'supertest';
+import { ResponseCache } from '../../src/response-cache/response-cache';
+import { userWithSession } from '../support/sessions';
+import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
+
+function pushBody(w: PublishWorld, slug: string, version: string) {
+  const url = w.forge.asset(`/acme/${slug}/releases/download/${version}/${slug}.zip`, { size: 1_000, seed: version.length });
+  return { manifest: manifestYaml({ name: slug, version }), manifestSource: 'plugin.yaml', version, assets: [{ name: `${slug}.zip`, url }], repoUrl: `${w.forge.url}/acme/${slug}` };
+}
+
+describe('response cache and credentials', () => {
+  let w: PublishWorld;
+  let admin: { jwt: string; id: string };
+
+  beforeAll(async () => {
+    w = await publishWorld();
+    const token = (await w.tokenFor('author', ['publish:*'])).token;
+    const root = await userWithSession(w.app, 'root', 'admin');
+    admin = { jwt: root.jwt, id: root.user.id };
+    await w.push(token, 'alpha', pushBody(w, 'alpha', '1.0.0')).expect(201);
+    await request(w.app.url).post('/api/admin/plugins/alpha/verify').set('Authorization', `Bearer ${admin.jwt}`).expect(200);
+  });
+  afterAll(() => w?.close());
+
+  const detail = () => request(w.app.url).get('/api/plugins/alpha');
+  const emptyCache = () => w.app.app.get(ResponseCache).invalidate();
+
+  // Every spelling the session guard reads as the admin's session (RFC 6265 allows the quotes;
+  // browsers and proxies add the blanks).
+  const spellings: [string, (jwt: string) => string][] = [
+    ['a space before =', (jwt) => `registry_session =${jwt}`],
+    ['a tab before =', (jwt) => `registry_session\t=${jwt}`],
+    ['several cookies, blanks around the name', (jwt) => `theme=dark;  registry_session \t= ${jwt} ;lang=en`],
+    ['a quoted value', (jwt) => `registry_session="${jwt}"`],
+    ['a quoted value after a space before =', (jwt) => `lang=en; registry_session ="${jwt}"`],
+  ];
+
+  it.each(spellings)("never stores the admin's detail for anonymous reads (%s)", async (_name, cookie) => {
+    await emptyCache();
+    const signedIn = await detail().set('Cookie', cookie(admin.jwt)).expect(200);
+    expect(signedIn.body.verifiedBy).toBe(admin.id);
+    expect(signedIn.headers['x-cache']).toBeUndefined();
+    expect(signedIn.headers['cache-control']).toMatch(/private/);
+
+    const anonymous = await detail().expect(200);
+    expect(anonymous.headers['x-cache']).toBe('miss');
+    expect(anonymous.body).not.toHaveProperty('verifiedBy');
+    const again = await detail().expect(200);
+    expect(again.headers['x-cache']).toBe('hit');
+    expect(again.body).not.toHaveProperty('verifiedBy');
+  });
+
+  it.each(spellings)('never answers the admin from the anonymous entry (%s)', async (_name, cookie) => {
+    await emptyCache();
+    await detail().expect(200);
+    expect((await detail().expect(200)).headers['x-cache']).toBe('hit');
+    const signedIn = await detail().set('Cookie', cookie(admin.jwt)).expect(200);
+    expect(signedIn.headers['x-cache']).toBeUndefined();
+    expect(signedIn.body.verifiedBy).toBe(admin.id);
+  });
+
+  it('bypasses the cache for any Authorization header, signed in or not, and for a session cookie that does not verify', async () => {
+    const callers: [string, string][] = [
+      ['Authorization', `Bearer ${admin.jwt}`],
+      ['Authorization', `bearer   ${admin.jwt}`],
+      ['Authorization', 'Basic dXNlcjpwYXNz'],
+      ['Authorization', 'Bearer prt_not-a-session'],
+      ['Cookie', 'registry_session =not-a-jwt'],
+    ];
+    for (const [name, value] of callers) {
+      await emptyCache();
+      const bypassed = await detail().set(name, value).expect(200);
+      expect(bypassed.headers['x-cache']).toBeUndefined();
+      // Not stored: the next anonymous read computes its own answer.
+      expect((await detail().expect(200)).headers['x-cache']).toBe('miss');
+      // Not served: a primed entry is not what this caller gets.
+      expect((await detail().set(name, value).expect(200)).headers['x-cache']).toBeUndefined();
+    }
+    // A cookie that is not the session is no reason to skip the cache.
+    expect((await detail().set('Cookie', 'theme=dark; registry_sessions=x; xregistry_session=y').expect(200)).headers['x-cache']).toBe('hit');
+  });
+});
