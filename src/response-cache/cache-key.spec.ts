@@ -65,3 +65,22 @@ describe('matchesETag', () => {
     expect(matchesETag(undefined, 'W/"a"')).toBe(false);
   });
 });
+
+describe('mayShare', () => {
+  it.each([
+    ['public, max-age=60', false, true],
+    [null, false, true],
+    ['no-cache', false, true],
+    ['public, max-age=60', true, false],
+    ['private', false, false],
+    ['private, no-store', false, false],
+    ['no-store', false, false],
+    ['public, max-age=60, no-store', false, false],
+    ['PUBLIC, Max-Age=60, Private', false, false],
+    ['public, private="Set-Cookie"', false, false],
+    [' no-store ', false, false],
+  ])('Cache-Control %p, sets a cookie %p → %p', (cacheControl, setsCookie, expected) => {
+    const { mayShare } = jest.requireActual<typeof import('./response-cache.middleware')>('./response-cache.middleware');
+    expect(mayShare(cacheControl, setsCookie)).toBe(expected);
+  });
+});

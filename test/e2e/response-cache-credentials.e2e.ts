@@ -1,10 +1,23 @@
 /**
  * The response cache and who is asking (issue 22, "The response cache"): a request the session
  * guard signs in, however its cookie is spelled, or one with an Authorization header, is neither
- * answered from the shared cache nor stored into it.
+ * answered from the shared cache nor stored into it; an answer marked private or no-store is never
+ * stored, whatever route produced it.
  */
+import { Controller, Get, Header, Module, Param, Res } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Response } from 'express';
+import Redis from 'ioredis';
 import request from 'supertest';
+import { configureHttp } from '../../src/app.factory';
+import { CommonModule } from '../../src/common/common.module';
+import { createLogger } from '../../src/common/logging/logger';
+import { loadConfig } from '../../src/config/config';
+import { ConfigModule } from '../../src/config/config.module';
 import { ResponseCache } from '../../src/response-cache/response-cache';
+import { MemoryResponseStore } from '../../src/response-cache/stores/memory-store';
+import { RedisResponseStore } from '../../src/response-cache/stores/redis-store';
 import { userWithSession } from '../support/sessions';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 
@@ -83,5 +96,79 @@ describe('response cache and credentials', () => {
     }
     // A cookie that is not the session is no reason to skip the cache.
     expect((await detail().set('Cookie', 'theme=dark; registry_sessions=x; xregistry_session=y').expect(200)).headers['x-cache']).toBe('hit');
+  });
+
+});
+
+@Controller('api/plugins')
+class ProbeController {
+  // One of the paths the cache serves; the answer's Cache-Control is chosen by the slug.
+  @Get(':slug')
+  probe(@Param('slug') slug: string, @Res({ passthrough: true }) response: Response) {
+    const cacheControl: Record<string, string> = {
+      public: 'public, max-age=60',
+      private: 'private, max-age=60',
+      'no-store': 'no-store',
+      'public-no-store': 'public, max-age=60, no-store',
+      'private-field': 'public, max-age=60, private="X-Who"',
+      shouting: 'Public, Max-Age=60, PRIVATE',
+    };
+    response.setHeader('Cache-Control', cacheControl[slug] ?? 'public, max-age=60');
+    return { slug, computedAt: process.hrtime.bigint().toString() };
+  }
+
+  @Get(':slug/latest')
+  @Header('Cache-Control', 'public, max-age=60')
+  sets(@Res({ passthrough: true }) response: Response) {
+    response.cookie('who', 'you');
+    return { computedAt: process.hrtime.bigint().toString() };
+  }
+}
+
+@Module({ controllers: [ProbeController] })
+class ProbeModule {}
+
+describe.each(process.env.REDIS_URL ? ['memory', 'redis'] : ['memory'])('response cache never stores a private or no-store answer (%s store)', (kind) => {
+  let app: NestExpressApplication;
+  let redis: Redis | null = null;
+
+  beforeAll(async () => {
+    const config = loadConfig({ NODE_ENV: 'test' });
+    @Module({ imports: [ConfigModule.forRoot(config), CommonModule, ProbeModule] })
+    class TestModule {}
+    app = await NestFactory.create<NestExpressApplication>(TestModule, { logger: false, bodyParser: false });
+    redis = kind === 'redis' ? new Redis(process.env.REDIS_URL as string) : null;
+    const store = redis ? new RedisResponseStore(redis, `probe-${process.pid}-${Date.now()}:responses`) : new MemoryResponseStore({ maxEntries: 100, maxBytes: 1_000_000 });
+    configureHttp(app, config, createLogger('silent'), { responseCache: new ResponseCache(store, 60_000, { warn: () => undefined }) });
+    await app.init();
+  });
+  afterAll(async () => {
+    await app?.close();
+    redis?.disconnect();
+  });
+
+  const twice = async (path: string) => {
+    const first = await request(app.getHttpServer()).get(path).expect(200);
+    const second = await request(app.getHttpServer()).get(path).expect(200);
+    return { first, second };
+  };
+
+  it.each(['private', 'no-store', 'public-no-store', 'private-field', 'shouting'])('computes every %s answer afresh', async (slug) => {
+    const { first, second } = await twice(`/api/plugins/${slug}`);
+    expect(second.headers['x-cache']).not.toBe('hit');
+    expect(second.body.computedAt).not.toBe(first.body.computedAt);
+  });
+
+  it('never stores an answer that sets a cookie', async () => {
+    const { first, second } = await twice('/api/plugins/any/latest');
+    expect(second.headers['x-cache']).not.toBe('hit');
+    expect(second.headers['set-cookie']).toBeDefined();
+    expect(second.body.computedAt).not.toBe(first.body.computedAt);
+  });
+
+  it('still stores a public answer', async () => {
+    const { first, second } = await twice('/api/plugins/public');
+    expect(second.headers['x-cache']).toBe('hit');
+    expect(second.body.computedAt).toBe(first.body.computedAt);
   });
 });
