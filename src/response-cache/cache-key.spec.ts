@@ -12,6 +12,11 @@ describe('responseCacheKey', () => {
     expect(responseCacheKey({ ...get('/api/plugins'), method: 'HEAD' })).toBe('/api/plugins?');
   });
 
+  it('keeps the order of a repeated parameter, which a handler may read', () => {
+    expect(responseCacheKey(get('/api/plugins?b=1&a=2&a=1'))).toBe('/api/plugins?a=2&a=1&b=1');
+    expect(responseCacheKey(get('/api/plugins?a=1&a=2'))).not.toBe(responseCacheKey(get('/api/plugins?a=2&a=1')));
+  });
+
   it('puts the platform a User-Agent names into the key of /latest only', () => {
     const linux = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' };
     expect(responseCacheKey(get('/api/plugins/md/latest', linux))).toBe('/api/plugins/md/latest?#linux/x64');
@@ -49,6 +54,11 @@ describe('isCatalogueWrite', () => {
     ['POST', '/api/plugins/md/trusted-publishers', false],
     ['DELETE', '/api/plugins/md/trusted-publishers/1', false],
     ['POST', '/auth/github/callback', false],
+    // Route templates, as the interceptor passes them.
+    ['POST', '/api/publish/:slug/yank', true],
+    ['POST', '/api/admin/plugins/:slug/verify', true],
+    ['DELETE', '/api/plugins/:slug/trusted-publishers/:id', false],
+    ['POST', '/api/plugins/:slug/deliveries/:id/replay', false],
   ])('%s %s → %s', (method, path, expected) => {
     expect(isCatalogueWrite(method, path)).toBe(expected);
   });

@@ -2,7 +2,8 @@
  * The response cache and who is asking (issue 22, "The response cache"): a request the session
  * guard signs in, however its cookie is spelled, or one with an Authorization header, is neither
  * answered from the shared cache nor stored into it; an answer marked private or no-store is never
- * stored, whatever route produced it.
+ * stored, whatever route produced it; a write the router accepts empties the cache in whatever
+ * spelling it arrived.
  */
 import { Controller, Get, Header, Module, Param, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -98,6 +99,29 @@ describe('response cache and credentials', () => {
     expect((await detail().set('Cookie', 'theme=dark; registry_sessions=x; xregistry_session=y').expect(200)).headers['x-cache']).toBe('hit');
   });
 
+  it('empties the cache after a write the router accepts, in whatever spelling the path arrives', async () => {
+    const verified = async () => (await detail().expect(200)).body.verified as boolean;
+    const writes: [string, boolean][] = [
+      ['/API/ADMIN/PLUGINS/alpha/UNVERIFY', false],
+      ['/Api/Admin/Plugins/alpha/verify', true],
+      ['/api/admin/plugins/alpha/unverify/', false],
+      ['/api/admin/plugins/%61lpha/verify', true],
+    ];
+    for (const [path, after] of writes) {
+      const before = await verified();
+      expect((await detail().expect(200)).headers['x-cache']).toBe('hit');
+      const res = await request(w.app.url).post(path).set('Authorization', `Bearer ${admin.jwt}`);
+      if (res.status === 404) {
+        // Case-sensitive routing refuses the spelling: nothing changed, and the entry still holds.
+        expect(await verified()).toBe(before);
+        continue;
+      }
+      expect(res.status).toBe(200);
+      const next = await detail().expect(200);
+      expect(next.headers['x-cache']).toBe('miss');
+      expect(next.body.verified).toBe(after);
+    }
+  });
 });
 
 @Controller('api/plugins')
