@@ -1,6 +1,8 @@
 import type { Request } from 'express';
+import { requestCookies } from '../common/http/cookies';
 import type { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity';
 import type { UserEntity } from '../users/entities/user.entity';
+import { SESSION_COOKIE } from './session-tokens';
 
 /** Who made the request, as a guard established it. */
 export type AuthContext =
@@ -21,20 +23,18 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1] : null;
 }
 
-export function cookieValue(request: Request, name: string): string | null {
-  const header = request.headers.cookie;
-  if (typeof header !== 'string') return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
+/** A cookie's value as the session guard, the response cache and the web pages all read it (parsed once per request). */
+export function cookieValue(request: Pick<Request, 'headers'>, name: string): string | null {
+  return requestCookies(request).get(name) ?? null;
+}
+
+/**
+ * Whether the request brings something that may sign it in: any Authorization header, or a
+ * session cookie in any spelling the session guard reads (valid or not). Such a request may be
+ * answered differently from the public, so a shared cache neither answers nor stores it.
+ */
+export function carriesCredentials(request: Pick<Request, 'headers'>): boolean {
+  return request.headers.authorization !== undefined || requestCookies(request).has(SESSION_COOKIE);
 }
 
 export function clientIp(request: Request): string | null {

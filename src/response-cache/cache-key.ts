@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { carriesCredentials } from '../auth/auth-context';
 import { platformFromUserAgent } from '../lib/platform/platform';
 
 /** The anonymous catalogue reads the response cache serves: list, detail, latest, one release. */
@@ -13,25 +15,26 @@ const PLATFORM_BY_USER_AGENT = /^\/api\/plugins\/[^/]+\/latest$/;
 
 export interface CacheableRequest {
   method: string;
-  /** Path and query as received (`req.originalUrl`). */
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
+  /** Path and query as received. */
+  originalUrl: string;
+  headers: IncomingHttpHeaders;
 }
 
 /**
  * The cache key of a request, or null when its answer must not be shared: not a catalogue read,
- * or a caller who may see more than the public (a session cookie or an Authorization header).
- * Query parameters are sorted, so `?a=1&b=2` and `?b=2&a=1` share an entry.
+ * or a caller who may see more than the public (the session guard's own reading of the cookies,
+ * or any Authorization header). Query parameters are sorted by name, so `?a=1&b=2` and
+ * `?b=2&a=1` share an entry.
  */
-export function responseCacheKey(request: CacheableRequest, sessionCookie: string): string | null {
+export function responseCacheKey(request: CacheableRequest): string | null {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-  if (request.headers.authorization !== undefined) return null;
-  const cookie = request.headers.cookie;
-  if (typeof cookie === 'string' && cookie.includes(`${sessionCookie}=`)) return null;
-  const question = request.url.indexOf('?');
-  const path = question < 0 ? request.url : request.url.slice(0, question);
+  if (carriesCredentials(request)) return null;
+  const url = request.originalUrl;
+  const question = url.indexOf('?');
+  const path = question < 0 ? url : url.slice(0, question);
   if (!CACHED_PATHS.some((pattern) => pattern.test(path))) return null;
-  const params = [...new URLSearchParams(question < 0 ? '' : request.url.slice(question + 1))].sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
+  // Sorted by name only (the sort is stable): a repeated parameter keeps its order, which a handler may read.
+  const params = [...new URLSearchParams(question < 0 ? '' : url.slice(question + 1))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   let key = `${path}?${new URLSearchParams(params).toString()}`;
   if (PLATFORM_BY_USER_AGENT.test(path)) {
     const userAgent = request.headers['user-agent'];

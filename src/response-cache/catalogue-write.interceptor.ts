@@ -5,6 +5,16 @@ import { isCatalogueWrite } from './cache-key';
 import { ResponseCache } from './response-cache';
 
 /**
+ * The template of the route the router chose (`/api/publish/:slug/yank`), not the path as the
+ * client spelled it: `/API/Publish/x/yank/` or `/api/publish/%78/yank` reach the same handler and
+ * must be classified as it is, whatever letter case, trailing slash or escapes the router forgives.
+ */
+function routeTemplate(request: Request): string {
+  const route = (request as { route?: { path?: unknown } }).route;
+  return typeof route?.path === 'string' ? route.path : request.path;
+}
+
+/**
  * Empties the response cache after every successful write through the HTTP surface (publish,
  * yank, admin actions, kinds, settings, ownership), before the answer goes out: a client that
  * reads right after its write sees it, on any instance. Background changes (webhook ingest,
@@ -17,7 +27,7 @@ export class CatalogueWriteInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<Request>();
-    if (!isCatalogueWrite(request.method, request.path)) return next.handle();
+    if (!isCatalogueWrite(request.method, routeTemplate(request))) return next.handle();
     return next.handle().pipe(mergeMap((result: unknown) => from(this.cache.invalidate().then(() => result))));
   }
 }

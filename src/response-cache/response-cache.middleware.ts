@@ -1,5 +1,4 @@
 import type { NextFunction, Request, Response } from 'express';
-import { SESSION_COOKIE } from '../auth/session-tokens';
 import { responseCacheKey } from './cache-key';
 import type { ResponseCache } from './response-cache';
 import type { CachedResponse } from './stores/store';
@@ -11,13 +10,13 @@ function header(res: Response, name: string): string | null {
 
 /**
  * Answers anonymous catalogue reads from the response cache before Nest routes them, and stores
- * each 200 answer it lets through. A hit replays the stored bytes and headers, ETag included,
- * so `If-None-Match` gets a 304 either way.
+ * each shareable 200 answer it lets through (`mayShare`). A hit replays the stored bytes and
+ * headers, ETag included, so `If-None-Match` gets a 304 either way.
  */
 export function responseCacheMiddleware(cache: ResponseCache, logHit: (req: Request, res: Response, startedAt: bigint) => void = () => undefined) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const startedAt = process.hrtime.bigint();
-    const key = cache.enabled ? responseCacheKey({ method: req.method, url: req.originalUrl, headers: req.headers }, SESSION_COOKIE) : null;
+    const key = cache.enabled ? responseCacheKey(req) : null;
     if (key === null) return next();
     void cache.lookup(key).then(
       (found) => {
@@ -55,6 +54,20 @@ export function matchesETag(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
+/**
+ * Whether a shared cache may keep this answer: not one its route marked `private` or `no-store`
+ * (RFC 9111: directive names in any letter case, `private` with or without field names), nor one
+ * that sets a cookie, which was meant for one client. Decided here, whatever route answered.
+ */
+export function mayShare(cacheControl: string | null, setsCookie: boolean): boolean {
+  if (setsCookie) return false;
+  if (cacheControl === null) return true;
+  return !cacheControl.split(',').some((directive) => {
+    const name = directive.split('=')[0].trim().toLowerCase();
+    return name === 'private' || name === 'no-store';
+  });
+}
+
 function captureAnswer(cache: ResponseCache, key: string, generation: string, res: Response): void {
   res.setHeader('X-Cache', 'miss');
   const send = res.send;
@@ -64,8 +77,9 @@ function captureAnswer(cache: ResponseCache, key: string, generation: string, re
     const result = send.call(this, body);
     const etag = header(res, 'ETag');
     const contentType = header(res, 'Content-Type');
-    if (cacheable && etag && contentType) {
-      void cache.remember(key, generation, { body: body as string, etag, contentType, cacheControl: header(res, 'Cache-Control') ?? 'no-cache', vary: header(res, 'Vary') });
+    const cacheControl = header(res, 'Cache-Control');
+    if (cacheable && etag && contentType && mayShare(cacheControl, res.hasHeader('Set-Cookie'))) {
+      void cache.remember(key, generation, { body: body as string, etag, contentType, cacheControl: cacheControl ?? 'no-cache', vary: header(res, 'Vary') });
     }
     return result;
   };
