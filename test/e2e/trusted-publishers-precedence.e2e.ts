@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { FakeOidcIssuer, githubActionsClaims } from '../support/fake-oidc';
-import { publishWorld, type PublishWorld } from '../support/publishing';
+import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 
 /**
  * Pending publishers on a forge instance users sign in with: the same proof of repository control
@@ -43,6 +43,7 @@ describe('pending publishers: proof of repository control, and the repository ow
     w.forge.repository('github', 'owner/contested-too', { id: 2005, admins: ['tok-owner'] });
     w.forge.repository('github', 'owner/shared', { id: 2003, admins: ['tok-owner', 'tok-rival'] });
     w.forge.repository('github', 'owner/private', { id: 2004, admins: ['tok-owner'], private: true });
+    w.forge.repository('github', 'owner/ci-target', { id: 2006, admins: ['tok-owner'] });
   });
   afterAll(async () => {
     await w?.close();
@@ -133,6 +134,24 @@ describe('pending publishers: proof of repository control, and the repository ow
       { slug: 'owner-too', status: 'active', repo_verified: true },
     ]);
     expect((await sql(`SELECT slug FROM audit_entry WHERE action = 'trusted_publisher.displace' ORDER BY created_at`)).map((r: { slug: string }) => r.slug)).toEqual(['squat-slug', 'squat-too']);
+  });
+
+  it("gives the repository's CI token to its owner, not to another user whose plugin named the repository earlier", async () => {
+    // Mallory owns a plugin (anchored elsewhere, unproven) and names owner/ci-target as its trusted publisher.
+    const mallory = await w.tokenFor('mallory', ['publish:*']);
+    const asset = w.forge.asset('/mallory/releases/mallory-plugin.zip', { size: 64 });
+    await w
+      .push(mallory.token, 'mallory-plugin', { manifest: manifestYaml({ name: 'mallory-plugin', version: '1.0.0' }), manifestSource: 'plugin.yaml', version: '1.0.0', assets: [{ name: 'mallory-plugin.zip', url: asset }], repoUrl: 'https://git.example.org/mallory/plugin' })
+      .expect(201);
+    await request(w.app.url).post('/api/plugins/mallory-plugin/trusted-publishers').set('Authorization', `Bearer ${mallory.jwt}`).send({ forge: 'fakehub', repository: 'owner/ci-target' }).expect(201);
+    const ciToken = () => issuer.sign(githubActionsClaims(issuer.url, w.app.config.baseUrl, { repository: 'owner/ci-target', repository_id: '2006' }));
+    const exchange = async () => (await request(w.app.url).post('/api/publish/oidc/token').send({ token: await ciToken() }).expect(201)).body;
+    expect((await exchange()).scopes).toEqual(['publish:mallory-plugin']);
+
+    await register(owner, { slug: 'ci-target', forge: 'fakehub', repository: 'owner/ci-target' }).expect(201);
+    const minted = await exchange();
+    expect(minted.scopes).toEqual(['publish:ci-target']);
+    expect(await sql(`SELECT user_id FROM publisher_token WHERE prefix = $1`, [minted.token.slice(0, 12)])).toEqual([{ user_id: owner.userId }]);
   });
 
   it('keeps an earlier registration that proved control too: 409 for the later one, nothing written', async () => {
