@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'token.revoke',
   'trusted_publisher.add',
   'trusted_publisher.remove',
+  'trusted_publisher.displace',
   'kind.create',
   'kind.update',
   'kind.delete',

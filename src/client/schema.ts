@@ -1698,7 +1698,7 @@ export interface components {
              */
             repository: string;
             /**
-             * @description The forge's immutable repository id. When absent it is read from the forge's API now; it keeps a re-created repository of the same path out
+             * @description Optional, and never stored as sent: the registry reads the forge's immutable repository id from its API (it keeps a re-created repository of the same path out). When given it must be that id, else 422 repository-id-mismatch; older clients that send it keep working.
              * @example 123456789
              */
             repositoryId?: string;
@@ -1734,6 +1734,15 @@ export interface components {
             /** @description Epoch ms */
             createdAt: number;
             slug: string;
+            /**
+             * @description active claims the slug at the first matching push; displaced lost the repository to its owner's registration (made with proof of control) and claims nothing
+             * @enum {string}
+             */
+            status: "active" | "displaced";
+            /** @description Why the entry is not active */
+            statusReason: string | null;
+            /** @description Epoch ms of the last status change */
+            statusChangedAt: number | null;
         };
         PendingPublisherListDto: {
             pendingPublishers: components["schemas"]["PendingPublisherDto"][];
@@ -1750,7 +1759,7 @@ export interface components {
              */
             repository: string;
             /**
-             * @description The forge's immutable repository id. When absent it is read from the forge's API now; it keeps a re-created repository of the same path out
+             * @description Optional, and never stored as sent: the registry reads the forge's immutable repository id from its API (it keeps a re-created repository of the same path out). When given it must be that id, else 422 repository-id-mismatch; older clients that send it keep working.
              * @example 123456789
              */
             repositoryId?: string;
@@ -1915,7 +1924,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
+            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
             actor: components["schemas"]["AuditActorDto"];
             slug: string | null;
             ip: string | null;
@@ -3912,7 +3921,16 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description repositoryId was not given and the forge could not be asked for it */
+            /** @description The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The forge could not be asked for the repository */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4020,7 +4038,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The first matching OIDC push claims the slug for you and turns this into its trusted publisher */
+            /** @description The first matching OIDC push claims the slug for you and turns this into its trusted publisher. Registered with proof that you administer the repository, it displaces another user's entry for the repository made without that proof */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4065,7 +4083,16 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description repositoryId was not given and the forge could not be asked for it */
+            /** @description The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The forge could not be asked for the repository */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4671,7 +4698,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
+                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
                 slug?: string;
                 /** @description The acting user id */
                 actor?: string;

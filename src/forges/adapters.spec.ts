@@ -39,3 +39,17 @@ describe('provider stats from each forge', () => {
     expect(forgeAdapter(type).providerStats(document)).toEqual(stats);
   });
 });
+
+describe("a repository's id and current path in each forge's record", () => {
+  it.each([
+    ['github', { id: 1015, full_name: 'acme/tool' }, '1015', 'acme/tool'],
+    ['gitlab', { id: 77, path: 'proj', path_with_namespace: 'group/sub/proj' }, '77', 'group/sub/proj'],
+    ['gitea', { id: 9, full_name: 'team/thing' }, '9', 'team/thing'],
+    ['forgejo', { id: 9, full_name: 'team/thing' }, '9', 'team/thing'],
+    ['github', { id: '1015', full_name: '' }, null, null],
+    ['github', { id: 2 ** 60 }, null, null],
+  ] as const)('%s: %j', (type, document, id, path) => {
+    expect(forgeAdapter(type).repositoryId(document)).toBe(id);
+    expect(forgeAdapter(type).repositoryPath(document)).toBe(path);
+  });
+});

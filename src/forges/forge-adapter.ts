@@ -113,6 +113,8 @@ export interface ForgeAdapter {
   providerStats(repositoryDocument: unknown): ProviderStats;
   /** The immutable repository id in the repository record (it survives renames; a re-created repository gets a new one). */
   repositoryId(repositoryDocument: unknown): string | null;
+  /** The repository's current path (`owner/repo`, `group/sub/project`) in the repository record; a renamed one answers its new path. */
+  repositoryPath(repositoryDocument: unknown): string | null;
   /** The CI job's identity in a verified OIDC ID token's claims; null when they lack the repository. */
   ciIdentity(claims: Readonly<Record<string, unknown>>): CiIdentity | null;
 

@@ -42,6 +42,7 @@ const giteaFamily = {
     homepage: textAt(document, 'website'),
   }),
   repositoryId: repositoryIdOf,
+  repositoryPath: (document) => textAt(document, 'full_name'),
   // Gitea and Forgejo Actions issue ID tokens with GitHub's claim names.
   ciIdentity: githubStyleCiIdentity,
   webhookRepositoryUrl: (payload) => text(payload, 'repository', 'html_url'),

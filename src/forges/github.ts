@@ -94,6 +94,7 @@ export const githubAdapter: ForgeAdapter = {
     homepage: textAt(document, 'homepage'),
   }),
   repositoryId: repositoryIdOf,
+  repositoryPath: (document) => textAt(document, 'full_name'),
   ciIdentity: githubStyleCiIdentity,
   webhookEnvelope: (headers) => {
     const event = header(headers, 'x-github-event');

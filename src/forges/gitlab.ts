@@ -1,5 +1,5 @@
 import type { CiIdentity, ForgeAdapter } from './forge-adapter';
-import { claimText, gitlabParameter, numberAt, objectAt, timeAt, workflowPath } from './forge-adapter';
+import { claimText, gitlabParameter, numberAt, objectAt, textAt, timeAt, workflowPath } from './forge-adapter';
 import { repositoryIdOf } from './github';
 import { assetList, field, text } from './payload';
 import { header, tokenMatches } from './webhook-signature';
@@ -75,6 +75,7 @@ export const gitlabAdapter: ForgeAdapter = {
     homepage: null,
   }),
   repositoryId: repositoryIdOf,
+  repositoryPath: (document) => textAt(document, 'path_with_namespace'),
   ciIdentity: gitlabCiIdentity,
   webhookEnvelope: (headers) => {
     const event = header(headers, 'x-gitlab-event');

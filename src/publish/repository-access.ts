@@ -15,6 +15,12 @@ import { UsersRepository } from '../users/users.repository';
 /** HTTP statuses with which a forge says "this account cannot see that repository". */
 const NOT_VISIBLE = new Set([401, 403, 404]);
 
+/** A claim's proof: whether it is verified, and the repository record the proof read (null when none was read). */
+export interface ClaimProof {
+  verified: boolean;
+  repository: unknown;
+}
+
 /**
  * Proof of repository control at claim (beyond the spec). Without it, anyone with a `publish:*`
  * token could claim any unclaimed repository and lock its real owner out with 409s. When the
@@ -37,11 +43,25 @@ export class RepositoryAccess {
 
   /** Whether the claim is verified; throws 403 (with what to do) when proof is required and missing. */
   async verifyClaim(userId: string, repoUrl: string): Promise<boolean> {
+    return (await this.proveClaim(userId, repoUrl)).verified;
+  }
+
+  /** verifyClaim, with the repository record the proof read (as the claimer's own forge identity sees it). */
+  async proveClaim(userId: string, repoUrl: string): Promise<ClaimProof> {
     const located = forgeForUrl(repoUrl, this.forges.signInCapable());
-    if (!located) return false;
-    if ((await this.settings.get('publish.claim_requires_repo_access')) === 0) return false;
-    await this.administered(userId, located);
-    return true;
+    if (!located) return { verified: false, repository: null };
+    if ((await this.settings.get('publish.claim_requires_repo_access')) === 0) return { verified: false, repository: null };
+    return { verified: true, repository: (await this.administered(userId, located)).repository };
+  }
+
+  /**
+   * Proof of control whether or not the operator requires it for claims: what lets a user take over
+   * a repository somebody else registered without proof. Null when the repository is on no instance
+   * users sign in with (nobody can prove anything there); 403 or 503 as `administered`.
+   */
+  async proveControl(userId: string, repoUrl: string): Promise<{ repository: unknown } | null> {
+    const located = forgeForUrl(repoUrl, this.forges.signInCapable());
+    return located ? { repository: (await this.administered(userId, located)).repository } : null;
   }
 
   /**

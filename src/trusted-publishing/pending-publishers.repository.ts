@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { PendingPublisherEntity } from './entities/pending-publisher.entity';
 
-export type NewPendingPublisher = Omit<PendingPublisherEntity, 'id' | 'createdAt' | 'user'>;
+export type NewPendingPublisher = Omit<PendingPublisherEntity, 'id' | 'createdAt' | 'user' | 'status' | 'statusReason' | 'statusChangedAt'>;
 
 /** Every query on pending publishers (trusted publishers of slugs not claimed yet). */
 export class PendingPublishersRepository {
@@ -11,41 +11,55 @@ export class PendingPublishersRepository {
     return (manager ?? this.dataSource.manager).getRepository(PendingPublisherEntity);
   }
 
+  /** The user's entries, displaced ones included (they say why they claim nothing). */
   listForUser(userId: string): Promise<PendingPublisherEntity[]> {
     return this.repo().find({ where: { userId }, order: { createdAt: 'ASC' } });
   }
 
-  countForUser(userId: string): Promise<number> {
-    return this.repo().countBy({ userId });
+  countActiveForUser(userId: string): Promise<number> {
+    return this.repo().countBy({ userId, status: 'active' });
   }
 
   findForUser(id: string, userId: string): Promise<PendingPublisherEntity | null> {
     return this.repo().findOneBy({ id, userId });
   }
 
-  findById(id: string): Promise<PendingPublisherEntity | null> {
-    return this.repo().findOneBy({ id });
+  findActiveById(id: string): Promise<PendingPublisherEntity | null> {
+    return this.repo().findOneBy({ id, status: 'active' });
   }
 
-  /** Whether a pending entry already holds the slug or the repository. */
-  async isTaken(slug: string, forge: string, repositoryId: string): Promise<boolean> {
-    return (await this.repo().count({ where: [{ slug }, { forge, repositoryId }] })) > 0;
+  /** The active entries holding the slug and the repository (the same entry, two, or none). */
+  async holders(slug: string, forge: string, repositoryId: string): Promise<{ slug: PendingPublisherEntity | null; repository: PendingPublisherEntity | null }> {
+    const rows = await this.repo().find({ where: [{ slug, status: 'active' }, { forge, repositoryId, status: 'active' }] });
+    return { slug: rows.find((row) => row.slug === slug) ?? null, repository: rows.find((row) => row.forge === forge && row.repositoryId === repositoryId) ?? null };
   }
 
   async insert(row: NewPendingPublisher, manager: EntityManager): Promise<PendingPublisherEntity> {
     const repo = this.repo(manager);
-    const saved = await repo.save(repo.create(row));
+    const saved = await repo.save(repo.create({ ...row, status: 'active' }));
     return (await repo.findOneBy({ id: saved.id }))!;
   }
 
-  /** Deletes the entry; false when it was gone already (removed, or consumed by a concurrent claim). */
+  /** Deletes the entry, whatever its status; false when it was gone already. */
   async delete(id: string, manager: EntityManager): Promise<boolean> {
     const result = await this.repo(manager).delete({ id });
     return (result.affected ?? 0) > 0;
   }
 
-  /** The entry naming this repository (by immutable id) on this instance, with its user, if any. */
+  /** Deletes the entry as its claim uses it; false when it was used, removed or displaced meanwhile. */
+  async consume(id: string, manager: EntityManager): Promise<boolean> {
+    const result = await this.repo(manager).delete({ id, status: 'active' });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Marks an active entry displaced, with why; false when it was no longer active. */
+  async displace(id: string, reason: string, at: Date, manager: EntityManager): Promise<boolean> {
+    const result = await this.repo(manager).update({ id, status: 'active' }, { status: 'displaced', statusReason: reason, statusChangedAt: at });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** The active entry naming this repository (by immutable id) on this instance, with its user, if any. */
   forRepository(forge: string, repositoryId: string): Promise<PendingPublisherEntity | null> {
-    return this.repo().findOne({ where: { forge, repositoryId }, relations: { user: true } });
+    return this.repo().findOne({ where: { forge, repositoryId, status: 'active' }, relations: { user: true } });
   }
 }

@@ -1,15 +1,17 @@
-import { uniqueViolation } from '../database/unique-violation';
 import { Injectable } from '@nestjs/common';
-import { isUuid } from '../common/validation/uuid';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { AuthContext } from '../auth/auth-context';
+import { Clock } from '../common/clock';
+import { isUuid } from '../common/validation/uuid';
 import { conflict, notFound } from '../common/errors/domain-error';
+import { uniqueViolation } from '../database/unique-violation';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { PluginClaims } from '../ingest/plugin-claims';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { RepositoryAccess } from '../publish/repository-access';
 import type { CreatePendingPublisherDto, PendingPublisherDto, PendingPublisherListDto } from './dto/trusted-publisher.dto';
+import { PendingPrecedence, pendingExists } from './pending-precedence';
 import { PendingPublishersRepository } from './pending-publishers.repository';
 import { PublisherIdentities } from './publisher-identity';
 import { auditDetails } from './trusted-publishers.service';
@@ -17,12 +19,11 @@ import { toPendingPublisherDto } from './trusted-publishing.mapper';
 
 export const MAX_PENDING_PUBLISHERS_PER_USER = 10;
 
-const pendingExists = () => conflict('pending-publisher-exists', 'a pending publisher already holds this slug or this repository');
-
 /**
  * A signed-in user's pending publishers: slugs to claim at the first matching OIDC push. The claim
  * rules are checked now as they will be at use (the slug is free, the repository anchors no other
- * slug, the same proof of repository control as a claim by push), and again at the push.
+ * slug, the same proof of repository control as a claim by push), and again at the push. The
+ * repository id is the forge's; the repository owner's registration comes first (PendingPrecedence).
  */
 @Injectable()
 export class PendingPublishersService {
@@ -33,8 +34,10 @@ export class PendingPublishersService {
     private readonly claims: PluginClaims,
     private readonly repositoryAccess: RepositoryAccess,
     private readonly identities: PublisherIdentities,
+    private readonly precedence: PendingPrecedence,
     private readonly forges: ForgeRegistry,
     private readonly audit: AuditService,
+    private readonly clock: Clock,
   ) {}
 
   async list(auth: AuthContext): Promise<PendingPublisherListDto> {
@@ -42,19 +45,27 @@ export class PendingPublishersService {
   }
 
   async add(auth: AuthContext, input: CreatePendingPublisherDto, ip: string | null): Promise<PendingPublisherDto> {
-    if ((await this.pending.countForUser(auth.user.id)) >= MAX_PENDING_PUBLISHERS_PER_USER) {
+    const userId = auth.user.id;
+    if ((await this.pending.countActiveForUser(userId)) >= MAX_PENDING_PUBLISHERS_PER_USER) {
       throw conflict('conflict', `at most ${MAX_PENDING_PUBLISHERS_PER_USER} pending publishers per user; remove one first`);
     }
-    const identity = await this.identities.resolve(input);
+    const checked = this.identities.check(input);
     if (await this.plugins.findBySlug(input.slug)) throw conflict('slug-taken', `"${input.slug}" exists already: its owners add trusted publishers to it instead`);
-    await this.claims.existingAnchor(identity.repoIdentity, input.slug, auth.user.id);
-    if (await this.pending.isTaken(input.slug, identity.forge.name, identity.repositoryId)) throw pendingExists();
-    const repoVerified = await this.repositoryAccess.verifyClaim(auth.user.id, identity.repoUrl);
+    await this.claims.existingAnchor(checked.repoIdentity, input.slug, userId);
+    // The proof reads the repository record with the registrant's own token; the id is taken from it.
+    const proof = await this.repositoryAccess.proveClaim(userId, checked.repoUrl);
+    const identity = await this.identities.resolve(checked, input.repositoryId, proof.repository);
+    const { verified, displace } = await this.precedence.settle(userId, input.slug, identity, proof.verified);
+    const actor = { userId, ip };
     try {
       const row = await this.dataSource.transaction(async (manager) => {
+        // Displaced first: the repository's unique index holds active entries only. One removed or
+        // used meanwhile is not displaced (nor audited); the insert below then has the repository free.
+        const reason = displace ? this.precedence.reason(identity, displace) : '';
+        const displaced = displace !== null && (await this.pending.displace(displace.id, reason, this.clock.now(), manager));
         const inserted = await this.pending.insert(
           {
-            userId: auth.user.id,
+            userId,
             slug: input.slug,
             forge: identity.forge.name,
             repositoryId: identity.repositoryId,
@@ -64,14 +75,17 @@ export class PendingPublishersService {
             environment: identity.environment,
             repoUrl: identity.repoUrl,
             repoIdentity: identity.repoIdentity,
-            repoVerified,
+            repoVerified: verified,
           },
           manager,
         );
-        await this.audit.record(
-          { action: 'trusted_publisher.add', actor: { userId: auth.user.id, ip }, slug: input.slug, details: { pending: true, ...auditDetails(inserted) } },
-          manager,
-        );
+        await this.audit.record({ action: 'trusted_publisher.add', actor, slug: input.slug, details: { pending: true, repoVerified: verified, ...auditDetails(inserted) } }, manager);
+        if (displace && displaced) {
+          await this.audit.record(
+            { action: 'trusted_publisher.displace', actor, slug: displace.slug, details: { pending: true, ...auditDetails(displace), userId: displace.userId, displacedBy: inserted.id, reason } },
+            manager,
+          );
+        }
         return inserted;
       });
       return toPendingPublisherDto(row, this.forges);

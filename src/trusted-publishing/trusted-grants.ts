@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CiIdentity } from '../forges/forge-adapter';
+import { ForgeRegistry } from '../forges/forge-registry';
+import { parseRepoUrl } from '../lib/forge';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { PendingPublishersRepository } from './pending-publishers.repository';
 import { matchesIdentity } from './publisher-match';
@@ -19,7 +21,9 @@ export interface TrustedGrant {
  * Matches a verified CI identity against trusted and pending publishers. A trusted publisher acts
  * for the owner who added it, and only while that owner still owns the plugin and is enabled (a
  * token never has more rights than its owner). A token belongs to one user: when publishers of
- * several users match, the oldest publisher's user is chosen and the others are left out.
+ * several users match, the repository owner's come first (registered with proof of control: a
+ * pending publisher so registered, or one of the plugin the repository anchors, claimed with that
+ * proof), else the oldest publisher's user is chosen; the others are left out.
  */
 @Injectable()
 export class TrustedGrants {
@@ -27,6 +31,7 @@ export class TrustedGrants {
     private readonly publishers: TrustedPublishersRepository,
     private readonly pending: PendingPublishersRepository,
     private readonly plugins: PluginsRepository,
+    private readonly forges: ForgeRegistry,
   ) {}
 
   async grantFor(forge: string, identity: CiIdentity): Promise<TrustedGrant | null> {
@@ -35,19 +40,32 @@ export class TrustedGrants {
       if (!matchesIdentity(config, identity) || config.creator?.disabledAt) continue;
       if (await this.plugins.isOwner(config.pluginId, config.createdBy)) usable.push(config);
     }
-    let userId: string | null = usable[0]?.createdBy ?? null;
+    const found = await this.pending.forRepository(forge, identity.repositoryId);
+    // A slug taken since registration is not claimed; the push would refuse it anyway.
+    const entry = found && matchesIdentity(found, identity) && !found.user?.disabledAt && !(await this.plugins.findBySlug(found.slug)) ? found : null;
+
+    // The repository owner: an owner of the plugin the repository anchors, claimed with proof (once
+    // claimed, no pending entry can claim the repository again), else a pending registrant with proof.
+    const anchor = this.anchorOf(forge, identity.repository);
+    const owner = usable.find((config) => config.plugin!.repoVerified && config.plugin!.repoIdentity === anchor)?.createdBy ?? (entry?.repoVerified ? entry.userId : undefined);
+    let userId: string | null = owner ?? usable[0]?.createdBy ?? entry?.userId ?? null;
     const mine = usable.filter((config) => config.createdBy === userId);
     const scopes = mine.flatMap((config) => [`publish:${config.plugin!.slug}`, ...(config.allowYank ? [`yank:${config.plugin!.slug}`] : [])]);
 
     let pending: TrustedGrant['pending'] = null;
-    const entry = await this.pending.forRepository(forge, identity.repositoryId);
-    // A slug taken since registration is not claimed; the push would refuse it anyway.
-    if (entry && matchesIdentity(entry, identity) && !entry.user?.disabledAt && (userId === null || userId === entry.userId) && !(await this.plugins.findBySlug(entry.slug))) {
+    if (entry && (userId === null || userId === entry.userId)) {
       userId = entry.userId;
       pending = { id: entry.id, slug: entry.slug };
       scopes.push(`publish:${entry.slug}`);
     }
     if (userId === null) return null;
     return { userId, scopes: [...new Set(scopes)], trustedPublisherIds: mine.map((config) => config.id), pending };
+  }
+
+  /** The claim anchor (repo identity) of the CI job's repository on its instance, as a plugin's repoIdentity is written. */
+  private anchorOf(forge: string, repository: string): string | null {
+    const instance = this.forges.byName(forge);
+    const parsed = instance ? parseRepoUrl(`${instance.webUrl}/${repository}`, { forges: this.forges.all() }) : null;
+    return parsed?.ok ? parsed.identity : null;
   }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiBadGatewayResponse, ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadGatewayResponse, ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { type AuthContext, clientIp } from '../auth/auth-context';
 import { Auth, SignedIn } from '../auth/auth.decorators';
@@ -27,7 +27,8 @@ export class TrustedPublishersController {
   @ApiBadRequestResponse({ type: ProblemDto, description: 'Unknown forge instance (or one without oidcIssuer), bad repository path or pattern' })
   @ApiForbiddenResponse({ type: ProblemDto, description: 'Not an owner of the plugin' })
   @ApiConflictResponse({ type: ProblemDto, description: 'The plugin has 20 trusted publishers already' })
-  @ApiBadGatewayResponse({ type: ProblemDto, description: 'repositoryId was not given and the forge could not be asked for it' })
+  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says' })
+  @ApiBadGatewayResponse({ type: ProblemDto, description: 'The forge could not be asked for the repository' })
   add(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Body() body: CreateTrustedPublisherDto, @Req() request: Request): Promise<TrustedPublisherDto> {
     return this.publishers.add(auth, slug, body, clientIp(request));
   }

@@ -40,7 +40,7 @@ export class TrustedPublishersService {
 
   async add(auth: AuthContext, slug: string, input: CreateTrustedPublisherDto, ip: string | null): Promise<TrustedPublisherDto> {
     const plugin = await this.ownedPlugin(auth, slug);
-    const identity = await this.identities.resolve(input);
+    const identity = await this.identities.resolve(this.identities.check(input), input.repositoryId);
     const row = await this.dataSource.transaction(async (manager) => {
       // Ownership is held until the configuration is written, so an owner removed meanwhile adds nothing.
       if (!(await this.plugins.isOwnerLocked(plugin.id, auth.user.id, manager))) throw forbidden(`only the owners of "${slug}" manage its trusted publishers`);

@@ -16,6 +16,7 @@ import { TokensModule } from '../tokens/tokens.module';
 import { IdTokenVerifier } from './oidc/id-token-verifier';
 import { IssuerKeys } from './oidc/issuer-keys';
 import { PendingClaims } from './pending-claims';
+import { PendingPrecedence } from './pending-precedence';
 import { TokenExchangeController } from './token-exchange.controller';
 import { TokenExchangeService } from './token-exchange.service';
 import { TrustedGrants } from './trusted-grants';
@@ -39,6 +40,7 @@ import { UsedOidcTokensRepository } from './used-oidc-tokens.repository';
     TrustedGrants,
     TokenExchangeService,
     PendingClaims,
+    PendingPrecedence,
     TrustedPublishersService,
     PendingPublishersService,
   ],

@@ -40,10 +40,11 @@ describe('registry publish with trusted publishing', () => {
     writeManifest('1.0.0');
     const first = await registry(dir, { REGISTRY_TOKEN: owner.token, REGISTRY_URL: w.app.url }, '--asset', asset('1.0.0'), '--repo-url', `${w.forge.url}/acme/ci-trusted`);
     expect(first.code).toBe(0);
+    w.forge.repository('github', 'acme/ci-trusted', { id: 1001 });
     await request(w.app.url)
       .post('/api/plugins/ci-trusted/trusted-publishers')
       .set('Authorization', `Bearer ${owner.jwt}`)
-      .send({ forge: 'fakehub', repository: 'acme/ci-trusted', repositoryId: '1001', workflow: '.github/workflows/release.yml' })
+      .send({ forge: 'fakehub', repository: 'acme/ci-trusted', workflow: '.github/workflows/release.yml' })
       .expect(201);
     // GitHub Actions' token endpoint: the request token as bearer, the audience as a query parameter.
     w.forge.route('GET', '/actions/id-token', async (req, res) => {

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { Clock } from '../../src/common/clock';
+import { FakeForge } from '../support/fake-forge';
 import { FakeOidcIssuer, githubActionsClaims } from '../support/fake-oidc';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 
@@ -12,6 +13,8 @@ describe('trusted publishing (OIDC)', () => {
   let otherIssuer: FakeOidcIssuer;
   let jwksElsewhere: FakeOidcIssuer;
   let gitlabIssuer: FakeOidcIssuer;
+  // The GitLab instance labby's API, which the registry asks for project ids.
+  let lab: FakeForge;
   let w: PublishWorld;
   let alice: { token: string; userId: string; jwt: string };
   let bob: { token: string; userId: string; jwt: string };
@@ -51,13 +54,15 @@ describe('trusted publishing (OIDC)', () => {
     otherIssuer.jwksUri = `${jwksElsewhere.url}/jwks`;
     gitlabIssuer = await new FakeOidcIssuer().start();
     await gitlabIssuer.newKey('ES256');
+    lab = await new FakeForge().start();
+    lab.repository('gitlab', 'group/sub/proj', { id: 77 });
     w = await publishWorld(
-      { FETCH_ALLOW_HOSTS: `127.0.0.1:${issuer.port},127.0.0.1:${otherIssuer.port},127.0.0.1:${gitlabIssuer.port}` },
+      { FETCH_ALLOW_HOSTS: `127.0.0.1:${issuer.port},127.0.0.1:${otherIssuer.port},127.0.0.1:${gitlabIssuer.port},${new URL(lab.url).host}` },
       {
         oidcIssuer: issuer.url,
         extraForges: [
           { name: 'corp', type: 'gitlab', webUrl: 'https://git.corp.example', apiUrl: 'https://git.corp.example/api/v4', oidcIssuer: otherIssuer.url },
-          { name: 'labby', type: 'gitlab', webUrl: 'https://lab.example', apiUrl: 'https://lab.example/api/v4', oidcIssuer: gitlabIssuer.url },
+          { name: 'labby', type: 'gitlab', webUrl: lab.url, apiUrl: `${lab.url}/api/v4`, oidcIssuer: gitlabIssuer.url },
         ],
       },
     );
@@ -65,13 +70,17 @@ describe('trusted publishing (OIDC)', () => {
     const clock = w.app.app.get(Clock);
     jest.spyOn(clock, 'now').mockImplementation(() => new Date(Date.now() + clockOffsetMs));
 
+    // The repository ids the forge answers; registrations never take one from the client.
+    for (const [path, id] of [['acme/tool', 1001], ['acme/other-tool', 1002], ['carol/c', 4004], ['bob/fresh', 3003], ['bob/tl', 6006], ['bob/race', 5005], ['bob/liar', 1015]] as const) {
+      w.forge.repository('github', path, { id });
+    }
     alice = await w.tokenFor('alice', ['publish:*', 'yank:*']);
     bob = await w.tokenFor('bob', ['publish:*']);
     for (const [slug, repo] of [['tool', 'acme/tool'], ['other-tool', 'acme/other-tool']]) {
       await w.push(alice.token, slug, { ...body(slug, '1.0.0', repo), repoUrl: `${w.forge.url}/${repo}` }).expect(201);
     }
     await session(alice.jwt)
-      .post('/api/plugins/tool/trusted-publishers', { forge: 'fakehub', repository: 'acme/tool', repositoryId: '1001', workflow: '.github/workflows/release.yml', ref: 'refs/tags/v*', environment: 'release' })
+      .post('/api/plugins/tool/trusted-publishers', { forge: 'fakehub', repository: 'acme/tool', workflow: '.github/workflows/release.yml', ref: 'refs/tags/v*', environment: 'release' })
       .expect(201);
   });
   afterEach(() => {
@@ -79,7 +88,7 @@ describe('trusted publishing (OIDC)', () => {
   });
   afterAll(async () => {
     await w?.close();
-    await Promise.all([issuer?.stop(), otherIssuer?.stop(), jwksElsewhere?.stop(), gitlabIssuer?.stop()]);
+    await Promise.all([issuer?.stop(), otherIssuer?.stop(), jwksElsewhere?.stop(), gitlabIssuer?.stop(), lab?.stop()]);
   });
 
   it('exchanges a matching ID token for a 15-minute publisher token for that plugin only, which publishes it', async () => {
@@ -214,7 +223,7 @@ describe('trusted publishing (OIDC)', () => {
   });
 
   it('yanks when the trusted publisher allows it', async () => {
-    await session(alice.jwt).post('/api/plugins/other-tool/trusted-publishers', { forge: 'fakehub', repository: 'acme/other-tool', repositoryId: '1002', allowYank: true }).expect(201);
+    await session(alice.jwt).post('/api/plugins/other-tool/trusted-publishers', { forge: 'fakehub', repository: 'acme/other-tool', allowYank: true }).expect(201);
     const res = await exchange(await issuer.sign(claims({ repository: 'acme/other-tool', repository_id: '1002' }))).expect(201);
     expect(res.body.scopes).toEqual(['publish:other-tool', 'yank:other-tool']);
     await request(w.app.url).post('/api/publish/other-tool/yank').set('Authorization', `Bearer ${res.body.token}`).send({ version: '1.0.0' }).expect(200);
@@ -223,7 +232,7 @@ describe('trusted publishing (OIDC)', () => {
   it('stops matching once the owner who added it is disabled', async () => {
     const carol = await w.tokenFor('carol', ['publish:*']);
     await w.push(carol.token, 'carols', { ...body('carols', '1.0.0', 'carol/c'), repoUrl: `${w.forge.url}/carol/c` }).expect(201);
-    await session(carol.jwt).post('/api/plugins/carols/trusted-publishers', { forge: 'fakehub', repository: 'carol/c', repositoryId: '4004' }).expect(201);
+    await session(carol.jwt).post('/api/plugins/carols/trusted-publishers', { forge: 'fakehub', repository: 'carol/c' }).expect(201);
     const token = () => issuer.sign(claims({ repository: 'carol/c', repository_id: '4004' }));
     await exchange(await token()).expect(201);
     await sql(`UPDATE user_account SET disabled_at = now() WHERE id = $1`, [carol.userId]);
@@ -232,7 +241,7 @@ describe('trusted publishing (OIDC)', () => {
 
   it('maps GitLab CI claims (project id and path, CI config path, ref and ref_type) on a GitLab instance', async () => {
     await session(bob.jwt)
-      .post('/api/auth/me/pending-publishers', { slug: 'lab-plugin', forge: 'labby', repository: 'group/sub/proj', repositoryId: '77', workflow: '.gitlab-ci.yml', ref: 'refs/tags/v*', environment: 'production' })
+      .post('/api/auth/me/pending-publishers', { slug: 'lab-plugin', forge: 'labby', repository: 'group/sub/proj', workflow: '.gitlab-ci.yml', ref: 'refs/tags/v*', environment: 'production' })
       .expect(201);
     const now = Math.floor(Date.now() / 1000);
     const gitlab = (fields: Record<string, unknown> = {}) => ({
@@ -264,7 +273,22 @@ describe('trusted publishing (OIDC)', () => {
       claims({ repository: 'bob/fresh', repository_id: '3003', job_workflow_ref: 'bob/fresh/.github/workflows/release.yml@refs/tags/v1.0.0', ...fields });
 
     beforeAll(async () => {
-      await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'fresh-plugin', forge: 'fakehub', repository: 'bob/fresh', repositoryId: '3003', workflow: '.github/workflows/release.yml' }).expect(201);
+      await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'fresh-plugin', forge: 'fakehub', repository: 'bob/fresh', workflow: '.github/workflows/release.yml' }).expect(201);
+    });
+
+    it("matches the repository id the forge says, never one the registrant sent", async () => {
+      const before = await sideEffects();
+      // bob/liar is 1015 on the forge: an entry for 988669 would let a CI job of that id claim the slug.
+      const refused = await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'liar-plugin', forge: 'fakehub', repository: 'bob/liar', repositoryId: '988669' }).expect(422);
+      expect(refused.body.errors.map((e: { path: string }) => e.path)).toEqual(['/repositoryId']);
+      const liar = (id: string) => issuer.sign(claims({ repository: 'bob/liar', repository_id: id, job_workflow_ref: 'bob/liar/.github/workflows/release.yml@refs/tags/v1.0.0' }));
+      await exchange(await liar('988669')).expect(403);
+      expect(await sideEffects()).toEqual(before);
+
+      const registered = await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'liar-plugin', forge: 'fakehub', repository: 'bob/liar' }).expect(201);
+      expect(registered.body.repositoryId).toBe('1015');
+      await exchange(await liar('988669')).expect(403);
+      expect((await exchange(await liar('1015')).expect(201)).body.scopes).toEqual(['publish:liar-plugin']);
     });
 
     it('refuses another repository, or the same path with another id', async () => {
@@ -302,7 +326,7 @@ describe('trusted publishing (OIDC)', () => {
     });
 
     it('is not used once its slug was taken by someone else', async () => {
-      await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'taken-later', forge: 'fakehub', repository: 'bob/tl', repositoryId: '6006' }).expect(201);
+      await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'taken-later', forge: 'fakehub', repository: 'bob/tl' }).expect(201);
       await w.push(alice.token, 'taken-later', { ...body('taken-later', '1.0.0', 'alice/tl'), repoUrl: `${w.forge.url}/alice/tl` }).expect(201);
       const before = await sideEffects();
       await exchange(await issuer.sign(claims({ repository: 'bob/tl', repository_id: '6006' }))).expect(403);
@@ -310,7 +334,7 @@ describe('trusted publishing (OIDC)', () => {
     });
 
     it('refuses the claim at use when the repository was claimed by another slug meanwhile (409), leaving the entry', async () => {
-      await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'race-plugin', forge: 'fakehub', repository: 'bob/race', repositoryId: '5005' }).expect(201);
+      await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'race-plugin', forge: 'fakehub', repository: 'bob/race' }).expect(201);
       const minted = await exchange(await issuer.sign(claims({ repository: 'bob/race', repository_id: '5005' }))).expect(201);
       await w.push(alice.token, 'race-other', { ...body('race-other', '1.0.0', 'bob/race'), repoUrl: `${w.forge.url}/bob/race` }).expect(201);
       const before = await sideEffects();

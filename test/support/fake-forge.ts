@@ -44,10 +44,54 @@ export interface HeldAsset {
   release(): void;
 }
 
+/** A repository as the fake forge's REST API serves it (`FakeForge.repository`). */
+export interface FakeRepository {
+  /** The forge's immutable numeric id. */
+  id: number;
+  /** Access tokens (`Authorization: Bearer …`) whose users administer it: GitHub admin, GitLab Maintainer, Gitea admin. */
+  admins?: readonly string[];
+  /** Access tokens whose users may push but not administer it. */
+  members?: readonly string[];
+  /** Seen only with a token of `admins` or `members`; anyone else gets the forge's 404, as for a private repository. */
+  private?: boolean;
+  /** The path the forge answers with when it is not the one asked for (a renamed repository answers its new path). */
+  currentPath?: string;
+}
+
+/** Where each family's REST API lives below its instance (GitHub's is GitHub Enterprise's /api/v3, as in publishWorld). */
+export const DEFAULT_API_PATH: Readonly<Record<ForgeKind, string>> = { github: '/api/v3', gitlab: '/api/v4', gitea: '/api/v1', forgejo: '/api/v1' };
+
+/** The repository record in the family's own shape, with the caller's permissions when a token was sent. */
+function repositoryRecord(kind: ForgeKind, webUrl: string, path: string, repo: FakeRepository, token: string | null): Record<string, unknown> {
+  const admin = token !== null && (repo.admins ?? []).includes(token);
+  const member = admin || (token !== null && (repo.members ?? []).includes(token));
+  const segments = path.split('/');
+  const name = segments[segments.length - 1];
+  if (kind === 'gitlab') {
+    return {
+      id: repo.id,
+      name,
+      path: name,
+      path_with_namespace: path,
+      web_url: `${webUrl}/${path}`,
+      visibility: repo.private ? 'private' : 'public',
+      star_count: 0,
+      forks_count: 0,
+      permissions: { project_access: member ? { access_level: admin ? 40 : 30 } : null, group_access: null },
+    };
+  }
+  const common = { id: repo.id, name, full_name: path, owner: { login: segments[0] }, private: repo.private === true, html_url: `${webUrl}/${path}` };
+  if (kind === 'github') {
+    // GitHub adds the caller's permissions only when the request is authenticated.
+    return token === null ? { ...common, node_id: `R_${repo.id}` } : { ...common, node_id: `R_${repo.id}`, permissions: { admin, maintain: false, push: member, triage: member, pull: true } };
+  }
+  return { ...common, permissions: { admin, push: member, pull: true } };
+}
+
 /**
  * A forge on 127.0.0.1 that tests drive: arbitrary JSON/REST routes, release assets of chosen
- * size and content, and signed webhook deliveries in each forge's own header scheme. Later
- * capabilities add OAuth and repository endpoints through `route`.
+ * size and content, repository records in each forge's REST shape (`repository`), and signed
+ * webhook deliveries in each forge's own header scheme; anything else through `route`.
  */
 export class FakeForge {
   private server: Server | null = null;
@@ -90,6 +134,38 @@ export class FakeForge {
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(body));
     });
+  }
+
+  private readonly repositories = new Map<string, Map<string, FakeRepository>>();
+
+  /**
+   * Serves `path`'s record on the REST API of a `kind` instance at this forge's URL (API under
+   * `apiPath`), as that forge shapes it: GitHub and Gitea/Forgejo at `repos/<owner>/<repo>`, GitLab at
+   * `projects/<url-encoded path>`. Paths compare without regard to case, as the forges do; an unknown
+   * repository, or a private one asked without a token that sees it, is the forge's 404.
+   */
+  repository(kind: ForgeKind, path: string, repo: FakeRepository, apiPath = DEFAULT_API_PATH[kind]): this {
+    const key = `${kind} ${apiPath}`;
+    let known = this.repositories.get(key);
+    if (!known) {
+      known = new Map();
+      this.repositories.set(key, known);
+      const served = known;
+      const answer = (res: ServerResponse, asked: string, token: string | null) => {
+        const found = served.get(asked.toLowerCase());
+        const visible = found && (!found.private || (token !== null && [...(found.admins ?? []), ...(found.members ?? [])].includes(token)));
+        if (!found || !visible) {
+          res.writeHead(404, { 'Content-Type': 'application/json' }).end(kind === 'gitlab' ? '{"message":"404 Project Not Found"}' : '{"message":"Not Found"}');
+          return;
+        }
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(repositoryRecord(kind, this.url, found.currentPath ?? asked, found, token)));
+      };
+      const bearer = (req: IncomingMessage) => /^(?:Bearer|token) (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? null;
+      if (kind === 'gitlab') this.route('GET', `${apiPath}/projects/:project`, (req, res, params) => answer(res, params.project, bearer(req)));
+      else this.route('GET', `${apiPath}/repos/:owner/:repo`, (req, res, params) => answer(res, `${params.owner}/${params.repo}`, bearer(req)));
+    }
+    known.set(path.toLowerCase(), { ...repo, currentPath: repo.currentPath ?? path });
+    return this;
   }
 
   /** Serves a release asset; returns its absolute URL. */

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../lib/scopes/scopes';
+import { PENDING_PUBLISHER_STATUSES, type PendingPublisherStatus } from '../entities/pending-publisher.entity';
 
 // eslint-disable-next-line no-control-regex
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]+$/;
@@ -19,7 +20,9 @@ export class PublisherIdentityDto {
 
   @ApiPropertyOptional({
     example: '123456789',
-    description: "The forge's immutable repository id. When absent it is read from the forge's API now; it keeps a re-created repository of the same path out",
+    description:
+      "Optional, and never stored as sent: the registry reads the forge's immutable repository id from its API (it keeps a re-created repository of the same path out). " +
+      'When given it must be that id, else 422 repository-id-mismatch; older clients that send it keep working.',
   })
   @IsOptional()
   @Matches(/^[0-9]{1,20}$/, { message: 'repositoryId: must be the numeric repository id' })
@@ -109,6 +112,18 @@ export class TrustedPublisherListDto {
 export class PendingPublisherDto extends PublisherIdentityViewDto {
   @ApiProperty()
   slug: string;
+
+  @ApiProperty({
+    enum: PENDING_PUBLISHER_STATUSES,
+    description: "active claims the slug at the first matching push; displaced lost the repository to its owner's registration (made with proof of control) and claims nothing",
+  })
+  status: PendingPublisherStatus;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why the entry is not active' })
+  statusReason: string | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Epoch ms of the last status change' })
+  statusChangedAt: number | null;
 }
 
 export class PendingPublisherListDto {

@@ -1,15 +1,21 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { UserEntity } from '../../users/entities/user.entity';
+
+/** `active` claims its slug at the first matching push; `displaced` lost its repository to the repository owner's registration and claims nothing. */
+export const PENDING_PUBLISHER_STATUSES = ['active', 'displaced'] as const;
+export type PendingPublisherStatus = (typeof PENDING_PUBLISHER_STATUSES)[number];
 
 /**
  * A trusted publisher for a slug that does not exist yet: the first matching OIDC push claims the
  * slug for `userId`, anchored to the repository, and the entry becomes the plugin's trusted
- * publisher. One per slug and one per repository, as a claim would be.
+ * publisher. One active entry per slug and one per repository, as a claim would be; a displaced
+ * entry stays, holding neither, so its user reads why in their list until they remove it.
  */
 @Entity('pending_publisher')
-@Index('uq_pending_publisher_slug', ['slug'], { unique: true })
-@Index('uq_pending_publisher_repository', ['forge', 'repositoryId'], { unique: true })
+@Index('uq_pending_publisher_slug', ['slug'], { unique: true, where: `"status" = 'active'` })
+@Index('uq_pending_publisher_repository', ['forge', 'repositoryId'], { unique: true, where: `"status" = 'active'` })
 @Index('idx_pending_publisher_user', ['userId'])
+@Check('ck_pending_publisher_status', `"status" IN ('active', 'displaced')`)
 export class PendingPublisherEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -52,6 +58,16 @@ export class PendingPublisherEntity {
   /** Whether the registrant proved admin rights on the repository (as a claim by push would). */
   @Column({ name: 'repo_verified', type: 'boolean', default: false })
   repoVerified: boolean;
+
+  @Column({ type: 'varchar', length: 16, default: 'active' })
+  status: PendingPublisherStatus;
+
+  /** Why the entry is not active, for its user. */
+  @Column({ name: 'status_reason', type: 'varchar', length: 500, nullable: true })
+  statusReason: string | null;
+
+  @Column({ name: 'status_changed_at', type: 'timestamptz', nullable: true })
+  statusChangedAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -32,6 +32,7 @@ const ACTIONS: Record<AuditAction, true> = {
   'token.revoke': true,
   'trusted_publisher.add': true,
   'trusted_publisher.remove': true,
+  'trusted_publisher.displace': true,
   'kind.create': true,
   'kind.update': true,
   'kind.delete': true,
