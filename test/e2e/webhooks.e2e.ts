@@ -78,8 +78,21 @@ describe('POST /api/webhooks/release', () => {
       expect(await w.count('webhook_delivery', plugin.slug)).toBe(0);
     });
 
-    it('a body without forge headers is 400', async () => {
-      await request(w.app.url).post('/api/webhooks/release').set('Content-Type', 'application/json').send('{}').expect(400);
+    it('a delivery with none of the forge headers (401 problem+json, as the spec says; nothing recorded)', async () => {
+      const plugin = await w.plugin('github');
+      const event = w.releaseEvent(plugin, 'v3.0.0', w.releaseFiles(plugin, 'v3.0.0', w.manifest(plugin, '3.0.0')));
+      const before = { deliveries: await w.count('webhook_delivery'), releases: await w.count('release') };
+      for (const body of ['{}', event.body.toString()]) {
+        const res = await request(w.app.url).post('/api/webhooks/release').set('Content-Type', 'application/json').send(body).expect(401);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.body).toMatchObject({ status: 401, type: expect.stringContaining('webhook-unrecognized'), detail: expect.stringContaining('X-GitHub-Event') });
+      }
+      // A signature alone (no event header) is not a forge delivery either.
+      const signed = webhookHeaders('github', plugin.secret, event.body, event.event);
+      const withoutEvent = Object.fromEntries(Object.entries(signed).filter(([name]) => !/event/i.test(name)));
+      await w.deliver('github', plugin.secret, event, withoutEvent).expect(401);
+      expect(await w.count('webhook_delivery')).toBe(before.deliveries);
+      expect(await w.count('release')).toBe(before.releases);
     });
   });
 
