@@ -1354,14 +1354,15 @@ export interface components {
             key: string;
         };
         UpdateKindDto: {
-            /** @example Themes */
-            label: string;
-            description?: string | null;
-            /** @default true */
-            enabled: boolean;
-            extensionFields?: components["schemas"]["ExtensionFieldInputDto"][];
             /** @description May be sent, but must equal the key in the path */
             key?: string;
+            /** @example Themes */
+            label?: string;
+            /** @description null clears it */
+            description?: string | null;
+            enabled?: boolean;
+            /** @description Replaces the whole list when given */
+            extensionFields?: components["schemas"]["ExtensionFieldInputDto"][];
         };
         ExtensionFieldsDto: {
             fields: components["schemas"]["ExtensionFieldDto"][];
@@ -2638,7 +2639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description An admin already exists */
+            /** @description An admin already exists: answered whatever the body (before it is read or validated) */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -2680,7 +2681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description An admin already exists */
+            /** @description An admin already exists: answered whatever the body (before it is read or validated) */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -2843,7 +2844,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replaced label, description, enabled and extension fields (audited kind.update) */
+            /** @description Changed the fields the body names; the others keep their values (audited kind.update) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3270,7 +3271,7 @@ export interface operations {
     PluginsController_detail: {
         parameters: {
             query?: {
-                /** @description README language: exact, then base language, then en, then the first available */
+                /** @description README language, a BCP 47 tag (any letter case, `_` for `-`): the tag, then shorter forms of it (zh-Hant-TW, zh-Hant, zh), then another variant of its language, then en, then the first available */
                 locale?: string;
             };
             header?: never;
@@ -4235,7 +4236,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No forge webhook headers, or a body that is not JSON */
+            /** @description A body that is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4244,7 +4245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Not signed with the secret of the plugin registered for the payload's repository; nothing is stored */
+            /** @description No forge webhook headers, or not signed with the secret of the plugin registered for the payload's repository; nothing is stored */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4935,7 +4936,7 @@ export interface operations {
     PagesController_read: {
         parameters: {
             query?: {
-                /** @description Preferred locale: exact, then its base language, then the default locale, then the first available */
+                /** @description Preferred locale, a BCP 47 tag (any letter case, `_` for `-`): the tag, then shorter forms of it (zh-Hant-TW, zh-Hant, zh), then another variant of its language, then the default locale, then the first available */
                 locale?: string;
             };
             header?: never;

@@ -1,11 +1,13 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiGoneResponse, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { bearerToken, clientIp } from '../auth/auth-context';
 import { SessionIssuedDto } from '../auth/dto/session-issued.dto';
+import { BodyReadGuard } from '../common/http/deferred-body-error';
 import { ProblemDto } from '../openapi/problem.dto';
 import { CreateAdminDto, InitSettingsDto, InitSettingsResultDto, InitStatusDto } from './dto/init.dto';
 import { InitService } from './init.service';
+import { WizardOpenGuard } from './wizard-open.guard';
 
 @ApiTags('install wizard')
 @Controller('api/init')
@@ -20,22 +22,24 @@ export class InitController {
   }
 
   @Post('admin')
+  @UseGuards(WizardOpenGuard, BodyReadGuard)
   @HttpCode(201)
   @Header('Cache-Control', 'no-store')
   @ApiBearerAuth()
   @ApiCreatedResponse({ type: SessionIssuedDto, description: 'The first admin and a session for it, also set as the registry_session cookie; the wizard closes' })
   @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Missing or wrong bootstrap token' })
-  @ApiGoneResponse({ type: ProblemDto, description: 'An admin already exists' })
+  @ApiGoneResponse({ type: ProblemDto, description: 'An admin already exists: answered whatever the body (before it is read or validated)' })
   createAdmin(@Req() request: Request, @Body() body: CreateAdminDto, @Res({ passthrough: true }) response: Response): Promise<SessionIssuedDto> {
     return this.init.createAdmin(bearerToken(request), body, clientIp(request), response);
   }
 
   @Put('settings')
+  @UseGuards(WizardOpenGuard, BodyReadGuard)
   @Header('Cache-Control', 'no-store')
   @ApiBearerAuth()
   @ApiOkResponse({ type: InitSettingsResultDto, description: 'Site name and public base URL, before the first admin is created' })
   @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Missing or wrong bootstrap token' })
-  @ApiGoneResponse({ type: ProblemDto, description: 'An admin already exists' })
+  @ApiGoneResponse({ type: ProblemDto, description: 'An admin already exists: answered whatever the body (before it is read or validated)' })
   putSettings(@Req() request: Request, @Body() body: InitSettingsDto): Promise<InitSettingsResultDto> {
     return this.init.putSettings(bearerToken(request), body);
   }

@@ -11,6 +11,7 @@ import { UsersRepository } from '../users/users.repository';
 import { toUserDto } from '../users/users.mapper';
 import type { SessionIssuedDto } from '../auth/dto/session-issued.dto';
 import { BootstrapToken } from './bootstrap-token';
+import { WIZARD_CLOSED } from './wizard-closed';
 import type { CreateAdminDto, InitSettingsDto, InitSettingsResultDto, InitStatusDto } from './dto/init.dto';
 
 const WIZARD_LOCK_KEY = 7_244_151_002;
@@ -21,6 +22,8 @@ export class InitService implements OnApplicationBootstrap {
   private readonly logger = new Logger('InstallWizard');
   private readonly token: BootstrapToken;
   private readonly baseUrl: string;
+  /** Once an admin exists the wizard never opens again (an admin cannot be removed: last-admin). */
+  private closedForGood = false;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -35,14 +38,22 @@ export class InitService implements OnApplicationBootstrap {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (await this.users.anyAdmin()) {
-      this.token.retire();
-      return;
-    }
+    if (await this.closed()) return;
     // A configured INIT_TOKEN already sits in the operator's environment: repeating it would only
     // copy a secret into log storage. A generated one is logged once, or nobody could use it.
     if (this.token.configured) this.logger.warn('install wizard open: use the configured INIT_TOKEN');
     else this.logger.warn(`install wizard open: use bootstrap token ${this.token.value} (generated at this start)`);
+  }
+
+  /** Whether an admin exists (here or on another instance); remembered once true. */
+  async closed(manager?: EntityManager): Promise<boolean> {
+    if (!this.closedForGood && (await this.users.anyAdmin(manager))) this.close();
+    return this.closedForGood;
+  }
+
+  private close(): void {
+    this.closedForGood = true;
+    this.token.retire();
   }
 
   async status(): Promise<InitStatusDto> {
@@ -57,10 +68,7 @@ export class InitService implements OnApplicationBootstrap {
   private async inOpenWizard<T>(bearer: string | null, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1)', [WIZARD_LOCK_KEY]);
-      if (await this.users.anyAdmin(manager)) {
-        this.token.retire();
-        throw gone('the registry is already set up; the install wizard is closed');
-      }
+      if (await this.closed(manager)) throw gone(WIZARD_CLOSED);
       if (!this.token.matches(bearer)) throw new DomainError('unauthorized', 'bad-bootstrap-token', 'the bootstrap token is missing or wrong');
       return work(manager);
     });
@@ -78,7 +86,7 @@ export class InitService implements OnApplicationBootstrap {
       const session = await this.sessions.issue(user.id, manager);
       return { token: session.token, user: toUserDto(user) };
     });
-    this.token.retire();
+    this.close();
     response.cookie(SESSION_COOKIE, result.token, sessionCookieOptions(this.baseUrl));
     return result;
   }

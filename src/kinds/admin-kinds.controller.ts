@@ -28,7 +28,7 @@ export class AdminKindsController {
   }
 
   @Put(':key')
-  @ApiOkResponse({ type: AdminKindDto, description: 'Replaced label, description, enabled and extension fields (audited kind.update)' })
+  @ApiOkResponse({ type: AdminKindDto, description: 'Changed the fields the body names; the others keep their values (audited kind.update)' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'A different key in the body: the key is immutable' })
   @ApiNotFoundResponse({ type: ProblemDto })
   update(@Param('key') key: string, @Body() body: UpdateKindDto, @Auth() auth: AuthContext, @Req() request: Request): Promise<AdminKindDto> {

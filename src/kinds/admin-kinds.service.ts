@@ -22,6 +22,16 @@ function checkedDeclarations(fields: readonly ExtensionFieldInputDto[] | undefin
   return declarations;
 }
 
+/** Only the fields the body names: one left out keeps its stored value. */
+function namedChanges(input: UpdateKindDto): Partial<KindFields> {
+  const changes: Partial<KindFields> = {};
+  if (input.label !== undefined) changes.label = input.label;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.enabled !== undefined) changes.enabled = input.enabled;
+  if (input.extensionFields !== undefined) changes.extensionFields = checkedDeclarations(input.extensionFields, '/extensionFields');
+  return changes;
+}
+
 /**
  * The kinds taxonomy and the registry's extension fields, as admins manage them. Every change is
  * audited with its before and after in the same transaction. Changes never rewrite stored
@@ -58,10 +68,10 @@ export class AdminKindsService {
     if (input.key !== undefined && input.key !== key) {
       throw badRequest('kind-key-immutable', 'a kind key cannot change', [{ path: '/key', message: `key: is immutable; it must equal "${key}" or be left out` }]);
     }
-    const extensionFields = checkedDeclarations(input.extensionFields, '/extensionFields');
+    const changes = namedChanges(input);
     return this.kinds.transaction(async (manager) => {
       const before = await this.existing(key, manager);
-      const after = await this.kinds.update(key, { label: input.label, description: input.description ?? null, enabled: input.enabled ?? true, extensionFields }, manager);
+      const after = await this.kinds.update(key, changes, manager);
       await this.audit.record({ action: 'kind.update', actor, details: { key, before: snapshot(before), after: snapshot(after) } }, manager);
       return toAdminKindDto(after);
     });

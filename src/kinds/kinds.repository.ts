@@ -39,9 +39,10 @@ export class KindsRepository {
     return rows.length ? this.repo(manager).findOneByOrFail({ key }) : null;
   }
 
-  async update(key: string, fields: KindFields, manager: EntityManager): Promise<KindEntity> {
+  /** Writes the given fields only; an empty change writes nothing. */
+  async update(key: string, fields: Partial<KindFields>, manager: EntityManager): Promise<KindEntity> {
     // jsonb columns are free-form JSON, which TypeORM's deep-partial type cannot express.
-    await this.repo(manager).update({ key }, fields as QueryDeepPartialEntity<KindEntity>);
+    if (Object.keys(fields).length > 0) await this.repo(manager).update({ key }, fields as QueryDeepPartialEntity<KindEntity>);
     return this.repo(manager).findOneByOrFail({ key });
   }
 

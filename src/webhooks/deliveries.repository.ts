@@ -31,7 +31,10 @@ export class DeliveriesRepository {
     return (manager ?? this.dataSource.manager).getRepository(WebhookDeliveryEntity);
   }
 
-  /** Stores a queued delivery; null when this (provider, delivery id) was stored before. */
+  /**
+   * Stores a queued delivery; null when it was stored before: the same (provider, delivery id), or
+   * the same body for the same provider, plugin and tag (a replay under a new delivery id).
+   */
   async insertQueued(delivery: NewDelivery, now: Date): Promise<WebhookDeliveryEntity | null> {
     const result = await this.repo()
       .createQueryBuilder()

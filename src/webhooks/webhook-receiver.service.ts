@@ -28,6 +28,10 @@ export interface WebhookReceipt {
 const unverified = () =>
   new DomainError('unauthorized', 'webhook-unverified', "the delivery is not signed with the webhook secret of the plugin registered for the payload's repository");
 
+/** No forge headers means no signature or token to check: unauthenticated, as the spec's 401 says. */
+const unrecognized = () =>
+  new DomainError('unauthorized', 'webhook-unrecognized', 'no forge webhook headers: expected X-GitHub-Event, X-Gitlab-Event, X-Gitea-Event or X-Forgejo-Event with its signature or token');
+
 /**
  * Receives a release webhook: finds the forge family from its headers, the plugin from the
  * payload's repository URL, verifies the signature over the raw body with that plugin's secret
@@ -50,7 +54,7 @@ export class WebhookReceiverService {
 
   async receive(headers: WebhookHeaders, rawBody: Buffer | undefined): Promise<WebhookReceipt> {
     const detected = detectWebhookForge(headers);
-    if (!detected) throw badRequest('webhook-unrecognized', 'no forge webhook headers: expected X-GitHub-Event, X-Gitlab-Event, X-Gitea-Event or X-Forgejo-Event');
+    if (!detected) throw unrecognized();
     if (!rawBody || rawBody.length === 0) throw badRequest('bad-request', 'the delivery has no body');
     const { adapter, envelope } = detected;
     const payload = this.parse(rawBody);

@@ -17,8 +17,8 @@ export class WebhooksController {
   @ApiAcceptedResponse({ type: WebhookReceiptDto, description: 'A verified release or tag event, stored and queued for ingest' })
   @ApiOkResponse({ type: WebhookReceiptDto, description: 'A delivery received before (processed once), or an event that publishes nothing' })
   @ApiNoContentResponse({ description: 'ping' })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'No forge webhook headers, or a body that is not JSON' })
-  @ApiUnauthorizedResponse({ type: ProblemDto, description: "Not signed with the secret of the plugin registered for the payload's repository; nothing is stored" })
+  @ApiBadRequestResponse({ type: ProblemDto, description: 'A body that is not JSON' })
+  @ApiUnauthorizedResponse({ type: ProblemDto, description: "No forge webhook headers, or not signed with the secret of the plugin registered for the payload's repository; nothing is stored" })
   async release(@Req() request: RawBodyRequest<Request>, @Res({ passthrough: true }) response: Response): Promise<WebhookReceiptDto | undefined> {
     const receipt = await this.receiver.receive(request.headers, request.rawBody);
     response.status(receipt.status);

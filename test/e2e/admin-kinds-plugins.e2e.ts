@@ -79,6 +79,31 @@ describe('admin: kinds, extension fields and plugins', () => {
       expect(updated.details).toMatchObject({ key: 'theme', before: { label: 'Themes' }, after: { label: 'Colour themes', description: 'Looks' } });
     });
 
+    it('PUT changes only what its body names: the spec body {label, description} keeps a disabled kind disabled and its fields', async () => {
+      const fields = [{ key: 'palette', type: 'string', maxLength: 20 }];
+      await request(w.app.url).post('/api/admin/kinds').set(as(admin)).send({ key: 'retired', label: 'Retired', description: 'Old', enabled: false, extensionFields: fields }).expect(201);
+      const edited = await request(w.app.url).put('/api/admin/kinds/retired').set(as(admin)).send({ label: 'Retired kinds', description: 'Older' }).expect(200);
+      expect(edited.body).toMatchObject({ key: 'retired', label: 'Retired kinds', description: 'Older', enabled: false, extensionFields: fields });
+      const [row] = await w.app.database.dataSource.query(`SELECT label, description, enabled, extension_fields FROM kind WHERE key = 'retired'`);
+      expect(row).toEqual({ label: 'Retired kinds', description: 'Older', enabled: false, extension_fields: fields });
+      const publicKeys = (await request(w.app.url).get('/api/kinds').expect(200)).body.kinds.map((k: { key: string }) => k.key);
+      expect(publicKeys).not.toContain('retired');
+
+      // A field left out keeps its value; a field named changes, null clears the description.
+      await request(w.app.url).put('/api/admin/kinds/retired').set(as(admin)).send({ description: null }).expect(200);
+      const [cleared] = await w.app.database.dataSource.query(`SELECT label, description, enabled FROM kind WHERE key = 'retired'`);
+      expect(cleared).toEqual({ label: 'Retired kinds', description: null, enabled: false });
+      const bad = await request(w.app.url).put('/api/admin/kinds/retired').set(as(admin)).send({ label: null, enabled: null, extensionFields: null }).expect(400);
+      expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['/enabled', '/extensionFields', '/label']);
+
+      const updates = (await audits('kind.update')).filter((a) => a.details.key === 'retired');
+      expect(updates).toHaveLength(2);
+      expect(updates[0].details).toMatchObject({
+        before: { label: 'Retired', description: 'Old', enabled: false, extensionFields: fields },
+        after: { label: 'Retired kinds', description: 'Older', enabled: false, extensionFields: fields },
+      });
+    });
+
     it('keeps the key immutable (400), says 404 for an unknown kind, and names bad declarations (422)', async () => {
       const moved = await request(w.app.url).put('/api/admin/kinds/theme').set(as(admin)).send({ key: 'skin', label: 'x' }).expect(400);
       expect(moved.body.errors).toEqual([expect.objectContaining({ path: '/key' })]);

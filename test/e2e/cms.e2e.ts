@@ -72,6 +72,27 @@ describe('CMS: pages, branding, languages and feature flags', () => {
       await as(admin.jwt, 'patch', '/api/admin/i18n', { defaultLocale: 'en', locales: ['en'] }).expect(200);
     });
 
+    it('reads ?locale= as a BCP 47 tag: any case, _ for -, a longer tag falls back along its lookup chain; a malformed one is 400', async () => {
+      await as(admin.jwt, 'patch', '/api/admin/i18n', { defaultLocale: 'en', locales: ['en', 'pt-BR', 'zh'] }).expect(200);
+      for (const locale of ['en', 'pt-BR', 'zh']) await as(admin.jwt, 'post', '/api/admin/pages', page('tongues', locale)).expect(201);
+      const read = async (query: string) => (await request(app.url).get(`/api/pages/tongues${query}`).expect(200)).body.locale;
+
+      expect(await read('?locale=EN')).toBe('en');
+      expect(await read('?locale=pt_br')).toBe('pt-BR');
+      expect(await read('?locale=PT-br')).toBe('pt-BR');
+      expect(await read('?locale=zh-Hant-TW')).toBe('zh');
+      expect(await read('?locale=english')).toBe('en');
+      for (const malformed of ['a--b', '..%2F', 'x'.repeat(300), 'de%3Bq%3D0.9']) {
+        const bad = await request(app.url).get(`/api/pages/tongues?locale=${malformed}`).expect(400);
+        expect(bad.headers['content-type']).toMatch(/problem\+json/);
+        expect(bad.body.errors).toEqual([expect.objectContaining({ path: '/locale' })]);
+      }
+      // An admin finds a stored page by its locale the same way (a new page's locale is written as stored: pt-BR).
+      await as(admin.jwt, 'delete', '/api/admin/pages/tongues?locale=PT_br').expect(204);
+      expect(await read('?locale=pt-BR')).toBe('en');
+      await as(admin.jwt, 'patch', '/api/admin/i18n', { defaultLocale: 'en', locales: ['en'] }).expect(200);
+    });
+
     it('takes the first available in the site\'s language order when neither the request nor the default matches', async () => {
       await as(admin.jwt, 'patch', '/api/admin/i18n', { defaultLocale: 'en', locales: ['en', 'it', 'es'] }).expect(200);
       await as(admin.jwt, 'post', '/api/admin/pages', page('order', 'es')).expect(201);

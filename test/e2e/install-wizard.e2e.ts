@@ -51,6 +51,84 @@ describe('install wizard under concurrency', () => {
   });
 });
 
+describe('install wizard once closed: 410 whatever the body', () => {
+  const INIT_TOKEN = 'bootstrap-token-for-closed-body-01';
+  let app: TestApp;
+
+  /** [what, content type or null for none, raw body] */
+  const BODIES: [string, string | null, string][] = [
+    ['malformed JSON', 'application/json', '{"login": "late",'],
+    ['a JSON string', 'application/json', '"late"'],
+    ['a JSON array', 'application/json', '[{"login": "late"}]'],
+    ['null', 'application/json', 'null'],
+    ['an empty object', 'application/json', '{}'],
+    ['wrong field types', 'application/json', '{"login": 42, "email": [], "siteName": {"a": 1}}'],
+    ['unknown fields', 'application/json', '{"login": "late", "role": "admin", "baseUrl": "https://x.test"}'],
+    ['a valid body', 'application/json', '{"login": "late"}'],
+    ['no body', null, ''],
+    ['a form body', 'application/x-www-form-urlencoded', 'login=late'],
+    ['text', 'text/plain', 'login'],
+    ['a body over the 64 KiB limit', 'application/json', JSON.stringify({ login: 'x'.repeat(70_000) })],
+  ];
+  const ROUTES: ['post' | 'put', string][] = [
+    ['post', '/api/init/admin'],
+    ['put', '/api/init/settings'],
+    ['post', '/API/Init/admin'],
+  ];
+  const send = (base: string, method: 'post' | 'put', path: string, contentType: string | null, body: string, token?: string) => {
+    const call = request(base)[method](path);
+    if (token) call.set('Authorization', `Bearer ${token}`);
+    if (contentType) call.set('Content-Type', contentType);
+    return body ? call.send(body) : call;
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp({ INIT_TOKEN });
+  });
+  afterAll(() => app?.close());
+
+  it('reads and validates bodies while open: 400 for malformed JSON, a wrong type or an array, 413 past the limit', async () => {
+    await send(app.url, 'post', '/api/init/admin', 'application/json', '{"login": "late",', INIT_TOKEN).expect(400);
+    await send(app.url, 'post', '/api/init/admin', 'application/json', '{"login": 42}', INIT_TOKEN).expect(400);
+    await send(app.url, 'post', '/api/init/admin', 'application/json', '[{"login": "x"}]', INIT_TOKEN).expect(400);
+    await send(app.url, 'put', '/api/init/settings', 'text/plain', 'x', INIT_TOKEN).expect(415);
+    await send(app.url, 'post', '/api/init/admin', 'application/json', JSON.stringify({ login: 'x'.repeat(70_000) }), INIT_TOKEN).expect(413);
+    expect(await app.database.dataSource.query('SELECT 1 FROM user_account')).toHaveLength(0);
+  });
+
+  it.each(ROUTES)('%s %s answers 410 problem+json to every body, token or not, and writes nothing', async (method, path) => {
+    await request(app.url).post('/api/init/admin').set('Authorization', `Bearer ${INIT_TOKEN}`).send({ login: 'root' }).then((r) => expect([201, 410]).toContain(r.status));
+    const before = await app.database.dataSource.query('SELECT (SELECT count(*)::int FROM user_account) AS users, (SELECT count(*)::int FROM audit_entry) AS audits, (SELECT count(*)::int FROM app_setting) AS settings');
+    for (const [what, contentType, body] of BODIES) {
+      for (const token of [INIT_TOKEN, undefined]) {
+        const res = await send(app.url, method, path, contentType, body, token);
+        expect({ what, token: Boolean(token), status: res.status }).toEqual({ what, token: Boolean(token), status: 410 });
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.body).toMatchObject({ status: 410, detail: expect.stringContaining('install wizard is closed') });
+      }
+    }
+    const after = await app.database.dataSource.query('SELECT (SELECT count(*)::int FROM user_account) AS users, (SELECT count(*)::int FROM audit_entry) AS audits, (SELECT count(*)::int FROM app_setting) AS settings');
+    expect(after).toEqual(before);
+  });
+
+  it('answers the same after a restart, while GET /api/init/status still answers', async () => {
+    const testDatabase = app.testDatabase;
+    await app.app.close();
+    await app.database.close();
+    app = undefined as unknown as TestApp;
+    const restarted = await startTestApp({ INIT_TOKEN: 'a-new-bootstrap-token-0003' }, testDatabase);
+    try {
+      await request(restarted.url).get('/api/init/status').expect(200, { initialized: true });
+      for (const [method, path] of ROUTES) {
+        for (const [, contentType, body] of BODIES) await send(restarted.url, method, path, contentType, body, 'a-new-bootstrap-token-0003').expect(410);
+      }
+    } finally {
+      await restarted.close();
+      await testDatabase.drop();
+    }
+  });
+});
+
 /** The real app, like startTestApp, but logging at info level into `lines`. */
 async function startLoggedApp(env: Record<string, string>, lines: string[]) {
   const testDatabase: TestDatabase = await createTestDatabase();

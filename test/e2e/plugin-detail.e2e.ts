@@ -38,6 +38,7 @@ describe('GET /api/plugins/:slug', () => {
     await request(w.app.url).post('/api/publish/single/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.1.0' }).expect(200);
     await publish('many', '1.0.0', { readmes: { en: 'docs/README.en.md', de: 'docs/README.de.md', 'pt-BR': 'docs/README.pt-BR.md' } });
     await publish('no-english', '1.0.0', { readmes: { fr: 'docs/README.fr.md', de: 'docs/README.de.md' } });
+    await publish('tongues', '1.0.0', { readmes: { de: 'docs/README.de.md', 'pt-BR': 'docs/README.pt-BR.md', zh: 'docs/README.zh.md', en: 'docs/README.en.md' } });
   });
   afterAll(() => w?.close());
 
@@ -80,6 +81,26 @@ describe('GET /api/plugins/:slug', () => {
     expect([...res.body.readmeAvailableLocales].sort()).toEqual(['de', 'en', 'pt-BR']);
   });
 
+  it.each([
+    ['EN', 'en'],
+    ['pt_br', 'pt-BR'],
+    ['PT-br', 'pt-BR'],
+    ['zh-Hant-TW', 'zh'],
+    ['zh_hant', 'zh'],
+    ['english', 'en'],
+    ['x-private', 'en'],
+  ])('reads ?locale=%s as a language tag (any case, _ for -, shorter forms in turn) and answers the stored %s', async (asked, chosen) => {
+    const res = await request(w.app.url).get(`/api/plugins/tongues?locale=${asked}`).expect(200);
+    expect(res.body.readmeLocale).toBe(chosen);
+    expect(res.body.readmeHtml).toContain(`README.${chosen}.md`);
+  });
+
+  it.each([['a--b'], ['..%2F..%2Fetc'], ['x'.repeat(300)], ['de%3Bq%3D0.9'], ['en-'], ['%20en']])('answers 400 naming /locale for the malformed tag %s', async (asked) => {
+    const bad = await request(w.app.url).get(`/api/plugins/tongues?locale=${asked}`).expect(400);
+    expect(bad.headers['content-type']).toMatch(/problem\+json/);
+    expect(bad.body.errors).toEqual([expect.objectContaining({ path: '/locale' })]);
+  });
+
   it('falls back to the first available language when there is no English', async () => {
     expect((await request(w.app.url).get('/api/plugins/no-english?locale=ja').expect(200)).body.readmeLocale).toBe('fr');
   });
@@ -98,7 +119,7 @@ describe('GET /api/plugins/:slug', () => {
 
   it('answers 404 for an unknown plugin and 400 for a malformed locale; sends an ETag and answers 304', async () => {
     await request(w.app.url).get('/api/plugins/nope').expect(404);
-    const bad = await request(w.app.url).get('/api/plugins/single?locale=english').expect(400);
+    const bad = await request(w.app.url).get('/api/plugins/single?locale=a--b').expect(400);
     expect(bad.body.errors).toEqual([expect.objectContaining({ path: '/locale' })]);
     const first = await request(w.app.url).get('/api/plugins/many').expect(200);
     expect(first.headers.etag).toBeDefined();

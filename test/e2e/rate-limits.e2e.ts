@@ -63,8 +63,8 @@ describe('rate limits', () => {
 
   it('counts webhooks, sign-in and the install wizard per address', async () => {
     const hook = () => from('198.51.100.4', request(app.url).post('/api/webhooks/release')).send({});
-    await hook().expect(400);
-    await hook().expect(400);
+    await hook().expect(401);
+    await hook().expect(401);
     await hook().expect(429);
     const signIn = () => from('198.51.100.4', request(app.url).get('/auth/nowhere/login'));
     await signIn().expect(404);

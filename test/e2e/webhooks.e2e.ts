@@ -78,8 +78,21 @@ describe('POST /api/webhooks/release', () => {
       expect(await w.count('webhook_delivery', plugin.slug)).toBe(0);
     });
 
-    it('a body without forge headers is 400', async () => {
-      await request(w.app.url).post('/api/webhooks/release').set('Content-Type', 'application/json').send('{}').expect(400);
+    it('a delivery with none of the forge headers (401 problem+json, as the spec says; nothing recorded)', async () => {
+      const plugin = await w.plugin('github');
+      const event = w.releaseEvent(plugin, 'v3.0.0', w.releaseFiles(plugin, 'v3.0.0', w.manifest(plugin, '3.0.0')));
+      const before = { deliveries: await w.count('webhook_delivery'), releases: await w.count('release') };
+      for (const body of ['{}', event.body.toString()]) {
+        const res = await request(w.app.url).post('/api/webhooks/release').set('Content-Type', 'application/json').send(body).expect(401);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.body).toMatchObject({ status: 401, type: expect.stringContaining('webhook-unrecognized'), detail: expect.stringContaining('X-GitHub-Event') });
+      }
+      // A signature alone (no event header) is not a forge delivery either.
+      const signed = webhookHeaders('github', plugin.secret, event.body, event.event);
+      const withoutEvent = Object.fromEntries(Object.entries(signed).filter(([name]) => !/event/i.test(name)));
+      await w.deliver('github', plugin.secret, event, withoutEvent).expect(401);
+      expect(await w.count('webhook_delivery')).toBe(before.deliveries);
+      expect(await w.count('release')).toBe(before.releases);
     });
   });
 
@@ -102,11 +115,32 @@ describe('POST /api/webhooks/release', () => {
     await w.deliver('gitea', plugin.secret, event, headers).expect(202);
     expect((await w.deliver('gitea', plugin.secret, event, headers).expect(200)).body.status).toBe('duplicate');
     // A second delivery (new id) of the same release, as a forge sends for "published" then "updated".
-    await w.deliver('gitea', plugin.secret, event).expect(202);
+    const updated = JSON.parse(event.body.toString());
+    updated.action = 'updated';
+    await w.deliver('gitea', plugin.secret, { event: 'release', body: Buffer.from(JSON.stringify(updated)) }).expect(202);
     await w.runWorker();
     expect(await w.count('release', plugin.slug)).toBe(2);
     const statuses = (await deliveries(plugin.slug)).map((d: { status: string; reason: string | null }) => [d.status, d.reason]).sort();
     expect(statuses).toEqual([['skipped', 'version-exists'], ['succeeded', null]]);
+  });
+
+  it.each(FORGE_KINDS)('%s: the same signed body replayed under a new delivery id is a duplicate (200), stored and ingested once', async (kind) => {
+    const plugin = await w.plugin(kind);
+    const event = w.releaseEvent(plugin, 'v1.2.0', w.releaseFiles(plugin, 'v1.2.0', w.manifest(plugin, '1.2.0')));
+    const first = webhookHeaders(kind, plugin.secret, event.body, event.event);
+    const replayed = webhookHeaders(kind, plugin.secret, event.body, event.event);
+    expect(replayed).not.toEqual(first);
+    await w.deliver(kind, plugin.secret, event, first).expect(202);
+    const replay = await w.deliver(kind, plugin.secret, event, replayed).expect(200);
+    expect(replay.body).toMatchObject({ status: 'duplicate', id: null });
+    // Also once the first has been ingested.
+    expect(await w.runWorker()).toBe(1);
+    expect((await w.deliver(kind, plugin.secret, event).expect(200)).body.status).toBe('duplicate');
+    expect(await w.runWorker()).toBe(0);
+    expect(await w.count('webhook_delivery', plugin.slug)).toBe(1);
+    const [release] = await w.query<{ n: number }>(`SELECT count(*)::int AS n FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 AND r.version = '1.2.0'`, [plugin.slug]);
+    expect(release.n).toBe(1);
+    expect((await deliveries(plugin.slug)).map((d: { status: string }) => d.status)).toEqual(['succeeded']);
   });
 
   it('strict mode without a manifest asset: a failed delivery with its reason, audited', async () => {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { AsLanguageTag, IsLanguageTag } from '../../common/validation/language-tag';
 import { IsLocaleCode, NoControlCharacters } from './validators';
 
 export const PAGE_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -27,16 +28,20 @@ export class PageDto {
 export class PageQueryDto {
   @ApiPropertyOptional({
     example: 'pt-BR',
-    description: 'Preferred locale: exact, then its base language, then the default locale, then the first available',
+    maxLength: 64,
+    description:
+      'Preferred locale, a BCP 47 tag (any letter case, `_` for `-`): the tag, then shorter forms of it (zh-Hant-TW, zh-Hant, zh), then another variant of its language, then the default locale, then the first available',
   })
   @IsOptional()
   @IsString()
-  @MaxLength(64)
+  @IsLanguageTag()
   locale?: string;
 }
 
+/** Names a stored page: any letter case and `_` for `-` find it (`?locale=PT_br` is the pt-BR page). */
 export class PageLocaleQueryDto {
   @ApiProperty(LOCALE_PROPERTY)
+  @AsLanguageTag()
   @IsString()
   @IsLocaleCode()
   locale: string;

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { json, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { deferBodyError, defersBodyErrors } from './deferred-body-error';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -33,11 +34,22 @@ function keepRawBody(req: IncomingMessage, _res: unknown, buffer: Buffer): void 
   (req as IncomingMessage & { rawBody?: Buffer }).rawBody = buffer;
 }
 
-/** One JSON parser per limit, chosen by the request's path. */
+/**
+ * One JSON parser per limit, chosen by the request's path. A parse error on a route that defers
+ * body errors (common/http/deferred-body-error) is kept for its BodyReadGuard.
+ */
 export function jsonBodyParsers(): RequestHandler {
   const parsers = new Map<number, RequestHandler>();
   for (const bytes of [DEFAULT_BODY_LIMIT_BYTES, ...BODY_LIMITS.map((l) => l.bytes)]) {
     if (!parsers.has(bytes)) parsers.set(bytes, json({ limit: bytes, verify: keepRawBody }));
   }
-  return (req: Request, res: Response, next: NextFunction) => parsers.get(bodyLimitFor(req.path))!(req, res, next);
+  return (req: Request, res: Response, next: NextFunction) =>
+    parsers.get(bodyLimitFor(req.path))!(req, res, (error?: unknown) => {
+      if (error !== undefined && error !== null && defersBodyErrors(req.path)) {
+        deferBodyError(req, error);
+        next();
+        return;
+      }
+      next(error as Error | undefined);
+    });
 }

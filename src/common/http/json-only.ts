@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { deferBodyError, defersBodyErrors } from './deferred-body-error';
 
 /** A body-parser-shaped error, so the problem filter maps it like the parser's own. */
 export class UnsupportedMediaTypeError extends Error {
@@ -24,8 +25,12 @@ function isJson(contentType: string | undefined): boolean {
  */
 export function jsonBodiesOnly(request: Request, _response: Response, next: NextFunction): void {
   if (hasBody(request) && !isJson(request.headers['content-type'])) {
-    next(new UnsupportedMediaTypeError('the request body must be JSON'));
-    return;
+    const error = new UnsupportedMediaTypeError('the request body must be JSON');
+    if (defersBodyErrors(request.path)) deferBodyError(request, error);
+    else {
+      next(error);
+      return;
+    }
   }
   next();
 }

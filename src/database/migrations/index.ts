@@ -20,6 +20,7 @@ import { PluginCount1795433700057 } from './1795433700057-PluginCount';
 import { ReleaseSigningKidIndex1795437252267 } from './1795437252267-ReleaseSigningKidIndex';
 import { DeliveryCreatedIndex1795444460791 } from './1795444460791-DeliveryCreatedIndex';
 import { PendingPublisherStatus1795613996093 } from './1795613996093-PendingPublisherStatus';
+import { WebhookDeliveryPayloadUnique1795614549782 } from './1795614549782-WebhookDeliveryPayloadUnique';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ReleaseSigningKidIndex1795437252267,
   DeliveryCreatedIndex1795444460791,
   PendingPublisherStatus1795613996093,
+  WebhookDeliveryPayloadUnique1795614549782,
 ];

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { ExtensionFieldDto, KindDto } from './kind.dto';
 
 const KIND_KEY = /^[a-z0-9][a-z0-9-]*$/;
@@ -68,12 +68,44 @@ export class CreateKindDto extends KindFieldsDto {
   key: string;
 }
 
-/** A replacement of everything but the key, which is immutable (a different key in the body is 400). */
-export class UpdateKindDto extends KindFieldsDto {
+/** Present means "checked"; only `description` may be null (which clears it). */
+const present = (_object: object, value: unknown) => value !== undefined;
+
+/**
+ * An edit of the fields the body names: a field left out keeps its value (a PUT of `{label,
+ * description}`, the spec's body, neither re-enables a kind nor drops its extension fields). The key
+ * is immutable (a different key in the body is 400).
+ */
+export class UpdateKindDto {
   @ApiPropertyOptional({ description: 'May be sent, but must equal the key in the path' })
   @IsOptional()
   @IsString()
   key?: string;
+
+  @ApiPropertyOptional({ example: 'Themes' })
+  @ValidateIf(present)
+  @IsString()
+  @Length(1, 100)
+  label?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'null clears it' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  description?: string | null;
+
+  @ApiPropertyOptional()
+  @ValidateIf(present)
+  @IsBoolean()
+  enabled?: boolean;
+
+  @ApiPropertyOptional({ type: [ExtensionFieldInputDto], description: 'Replaces the whole list when given' })
+  @ValidateIf(present)
+  @IsArray()
+  @ArrayMaxSize(64)
+  @ValidateNested({ each: true })
+  @Type(() => ExtensionFieldInputDto)
+  extensionFields?: ExtensionFieldInputDto[];
 }
 
 export class AdminKindDto extends KindDto {

@@ -1,12 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, Matches } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
+import { IsLanguageTag } from '../../common/validation/language-tag';
 import { CatalogueItemDto } from './catalogue.dto';
 import { PublishedByDto } from './release.dto';
 
 export class PluginDetailQueryDto {
-  @ApiPropertyOptional({ example: 'pt-BR', description: 'README language: exact, then base language, then en, then the first available' })
+  @ApiPropertyOptional({
+    example: 'pt-BR',
+    maxLength: 64,
+    description:
+      'README language, a BCP 47 tag (any letter case, `_` for `-`): the tag, then shorter forms of it (zh-Hant-TW, zh-Hant, zh), then another variant of its language, then en, then the first available',
+  })
   @IsOptional()
-  @Matches(/^[a-z]{2}(-[A-Z]{2})?$/, { message: 'locale: must be a locale code such as en, de or pt-BR' })
+  @IsString()
+  @IsLanguageTag()
   locale?: string;
 }
 

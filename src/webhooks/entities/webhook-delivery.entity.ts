@@ -14,6 +14,8 @@ export type DeliverySource = 'webhook' | 'reconcile';
  */
 @Entity('webhook_delivery')
 @Index('uq_webhook_delivery', ['provider', 'deliveryId'], { unique: true })
+// A replay of a delivery under a new delivery id: the same forge, repository (its plugin), tag and body.
+@Index('uq_webhook_delivery_payload', ['provider', 'pluginId', 'tag', 'payloadSha256'], { unique: true })
 @Index('ix_webhook_delivery_plugin', ['pluginId', 'createdAt'])
 @Index('ix_webhook_delivery_due', ['status', 'nextAttemptAt'])
 @Index('ix_webhook_delivery_created', ['createdAt'])
@@ -52,6 +54,7 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'jsonb', nullable: true })
   assets: ReleaseAssetRef[] | null;
 
+  /** SHA-256 of the raw body as received (empty for a reconcile, which has no body). */
   @Column({ name: 'payload_sha256', type: 'varchar', length: 64 })
   payloadSha256: string;
 

@@ -20,7 +20,7 @@ describe('catalogue pages: the pure parts', () => {
     expect(safeUrl('data:text/html,x')).toBeNull();
     expect(safeUrl('https://example.com/a')).toBe('https://example.com/a');
     expect([pageNumber('0'), pageNumber('x'), pageNumber('7'), pageNumber(undefined)]).toEqual([1, 1, 7, 1]);
-    expect([apiLocale('pt-BR'), apiLocale('de'), apiLocale('zh-Hant'), apiLocale('"><')]).toEqual(['pt-BR', 'de', null, null]);
+    expect([apiLocale('pt-BR'), apiLocale('de'), apiLocale('zh-Hant'), apiLocale('pt_br'), apiLocale('"><'), apiLocale('a--b')]).toEqual(['pt-BR', 'de', 'zh-Hant', 'pt-BR', null, null]);
   });
 
   it('moves README headings below the page’s own and reads the kid from a JWS header', () => {

@@ -1,3 +1,4 @@
+import { normalizeLanguageTag } from '../../../lib/locale/locale';
 import { html, type SafeHtml } from '../../html';
 import type { Translate } from '../../i18n/messages';
 
@@ -49,11 +50,9 @@ export function pageUrl(originalUrl: string): URL {
   return new URL(originalUrl, 'http://page.invalid');
 }
 
-/** The API's locale pattern (README and page languages): anything else is not asked for. */
-const API_LOCALE = /^[a-z]{2}(-[A-Z]{2})?$/;
-
+/** A well-formed language tag, as the API reads it (README and page languages): anything else is not asked for. */
 export function apiLocale(value: unknown): string | null {
-  return typeof value === 'string' && API_LOCALE.test(value) ? value : null;
+  return normalizeLanguageTag(value);
 }
 
 /** Not there: the API's 404, or a slug it refuses outright (400). */
