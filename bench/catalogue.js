@@ -123,12 +123,15 @@ async function idleFootprint(mode, store, lines) {
   }
 }
 
-/** Measures `measure` with the server's event-loop delay around it (prom-client resets its histogram at each scrape). */
+/**
+ * Measures `measure` with the server's event-loop delay around it (prom-client resets its
+ * histogram at each scrape), and its response-cache hits and misses meanwhile.
+ */
 async function withEventLoop(server, measure) {
-  await scrape(server.base, server.metricsToken);
+  const before = await scrape(server.base, server.metricsToken);
   const result = await measure();
   const after = await scrape(server.base, server.metricsToken);
-  return { result, eventLoop: after };
+  return { result, eventLoop: after, cache: { hits: after.cacheHits - before.cacheHits, misses: after.cacheMisses - before.cacheMisses } };
 }
 
 const eventLoopLine = (what, eventLoop) => `event-loop delay p99 during ${what}: ${ms(eventLoop.eventLoopP99Ms)} (target <= 50); max ${ms(eventLoop.eventLoopMaxMs)}`;
@@ -147,7 +150,7 @@ async function cacheHitScenarios({ server, sameSql, slug, ceiling, s, budget, li
     await drained(server.base, server.metricsToken);
     const url = `${server.base}${c.path(slug)}`;
     if (s.warmupS) await run({ url, durationS: s.warmupS });
-    const { result: ours, eventLoop } = await withEventLoop(server, () => run({ url, durationS: s.durationS }));
+    const { result: ours, eventLoop, cache } = await withEventLoop(server, () => run({ url, durationS: s.durationS }));
     await drained(server.base, server.metricsToken);
     const bareUrl = `${sameSql.url}/${c.id}/${slug}`;
     if (s.warmupS) await run({ url: bareUrl, durationS: s.warmupS });
@@ -159,7 +162,7 @@ async function cacheHitScenarios({ server, sameSql, slug, ceiling, s, budget, li
     const vsCeiling = ratioTo(ceiling, ours.rps);
     lines.push(
       () =>
-        `${what} ... ${figures(ours, c.p99)}; same-SQL bare server ${round(bare.rps)} req/s, p99 ${ms(bare.p99)}${bareFailed} ... ratio ${ratio} (target >= ${c.target}); ${vsCeiling()} of the one-row ceiling`,
+        `${what} ... ${figures(ours, c.p99)}, ${cache.hits} response-cache hits; same-SQL bare server ${round(bare.rps)} req/s, p99 ${ms(bare.p99)}${bareFailed} ... ratio ${ratio} (target >= ${c.target}); ${vsCeiling()} of the one-row ceiling`,
     );
     lines.push(eventLoopLine(what, eventLoop));
   }
@@ -198,12 +201,14 @@ async function distinctScenarios({ server, requests, ceiling, ledger, s, budget,
     if (!(await drained(server.base, server.metricsToken))) progress('the server was still busy with the last run after 30 s; going on');
     if (s.warmupS) await runPool({ url: server.base, paths: pool.warmup, ledger, durationS: s.warmupS });
     await drained(server.base, server.metricsToken);
-    const { result, eventLoop } = await withEventLoop(server, () => runPool({ url: server.base, paths: pool.paths, ledger, durationS: s.durationS }));
+    const { result, eventLoop, cache } = await withEventLoop(server, () => runPool({ url: server.base, paths: pool.paths, ledger, durationS: s.durationS }));
     const ratio = ratioTo(ceiling, result.rps);
     lines.push(() => `${what} ... ${figures(result, d.p99)} ... ratio ${ratio()} (target >= ${d.target})`);
     const spent = result.handedOut >= pool.paths.length ? `, the whole pool of ${pool.paths.length}` : ` of a pool of ${pool.paths.length}`;
     const mix = pool.describe(result.handedOut);
-    lines.push(`  ${result.handedOut} requests in ${result.seconds.toFixed(1)} s${spent}, each path once${mix ? `; terms: ${mix}` : ''}`);
+    // The server's own count: a response-cache hit here would mean a repeated request (or a cache key wider than a URL).
+    const cached = `response cache: ${cache.hits} hits, ${cache.misses} misses`;
+    lines.push(`  ${result.handedOut} requests in ${result.seconds.toFixed(1)} s${spent}, each path once (${cached})${mix ? `; terms: ${mix}` : ''}`);
     lines.push(eventLoopLine(what, eventLoop));
   }
 }
@@ -298,7 +303,7 @@ async function benchMode(mode, s, budget, lines) {
       const memory = memoryMiB(server.pid);
       const target = FOOTPRINT_TARGETS[mode].peak;
       const what = mode === 'embedded' ? `embedded peak under the benchmark, ${plugins} plugins` : `PostgreSQL mode peak under the benchmark, ${plugins} plugins`;
-      modeLines.push(`${what}: ${memory.peak} MiB${target ? ` (target <= ${target})` : ''}; VmHWM since start; ${memory.rss} MiB at the end`);
+      modeLines.push(`${what}: ${memory.peak} MiB${target ? ` (target <= ${target})` : ''}; ${memory.rss} MiB at the end (the peak is VmHWM, start included)`);
     }
   } finally {
     lines.push(...modeLines.map((line) => (typeof line === 'function' ? line() : line)));
