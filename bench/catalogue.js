@@ -1,27 +1,73 @@
 'use strict';
-// Catalogue benchmark (issue "Catalogue"): 100,000 plugins with 1,000,000 releases on real
-// PostgreSQL, the compiled server in production mode, autocannon on loopback at 32 connections
-// for 10 s after a warm-up, for (a) the default list, (b) a search with a typo, (c) a kind and
-// two ext.* filters, (d) a plugin's detail and (e) its per-platform latest. In the same run the
-// ceiling: a bare node:http server answering each with raw `pg` queries and JSON.stringify.
-// Needs DATABASE_URL (the server it seeds a `registry_bench_catalogue` database on); REDIS_URL
-// puts the response cache in Redis. BENCH_CATALOGUE_PLUGINS scales the seed down for a quick try.
-const { spawn, spawnSync } = require('node:child_process');
-const { randomBytes } = require('node:crypto');
+// Catalogue benchmark (issues "Catalogue" and 23). The compiled server in production mode,
+// autocannon on loopback at 32 connections, on two stores in turn:
+//  - PostgreSQL (DATABASE_URL): 100,000 plugins with 1,000,000 releases, seeded once into a
+//    `registry_bench_catalogue` database on that server; REDIS_URL puts the response cache in Redis;
+//  - the embedded default (PGlite, DATA_DIR only): 10,000 plugins, seeded once into a data
+//    directory under the system's temp directory.
+// On each:
+//  - footprint: the server's resident memory idle on an empty store, and its peak under the run;
+//  - the cache-hit scenarios (a-e): one URL asked again and again, so every answer after the
+//    first comes from the response cache; each against a bare server running the same SQL;
+//  - the one-row ceiling: a bare node:http + pg server (as many connections as the server's pool)
+//    answering `SELECT * FROM plugin WHERE slug = $1` for random slugs; the yardstick of:
+//  - the distinct scenarios, where no path is asked twice in a run: search (terms from the seed's
+//    vocabulary; without filters, and with kind/ext.*/verified filters and every sort), detail
+//    and `latest` of random slugs, list pages 1-500 in every sort. Each runs until its pool of
+//    paths is spent or for the duration, whichever comes first, and prints its ratio to the
+//    ceiling, p50/p99, failed requests and the server's event-loop delay meanwhile.
+// Settings (environment):
+//   BENCH_CATALOGUE_PLUGINS           PostgreSQL catalogue size (100000); smaller for a quick try
+//   BENCH_CATALOGUE_EMBEDDED_PLUGINS  embedded catalogue size (10000, or the above if smaller)
+//   BENCH_CATALOGUE_MODES             postgres,embedded (both), or one of them
+//   BENCH_CATALOGUE_SCENARIOS         footprint,cache,search,detail,latest,list (all), or some
+//   BENCH_CATALOGUE_DURATION_S        seconds each measured run lasts at most (10)
+//   BENCH_CATALOGUE_WARMUP_S          seconds of warm-up before each (3)
+//   BENCH_CATALOGUE_BUDGET_S          the whole benchmark's time limit (1080): scenarios that
+//                                     would start past it are skipped, and say so
 const fs = require('node:fs');
-const http = require('node:http');
-const path = require('node:path');
-const autocannon = require('autocannon');
-const { Client, Pool } = require('pg');
+const { distinctRequests, prng, SEED } = require('./catalogue/requests');
+const { CONNECTIONS, PathLedger, run, runPool, scrape, drained, quiet, memoryMiB, sleep } = require('./catalogue/load');
+const { startOneRowCeiling, startSameSqlCeiling } = require('./catalogue/ceilings');
+const stores = require('./catalogue/stores');
 
-const ROOT = path.join(__dirname, '..');
-const PLUGINS = Number(process.env.BENCH_CATALOGUE_PLUGINS ?? 100_000);
 const RELEASES = 10;
-const CONNECTIONS = 32;
-const DURATION_S = 10;
-const WARMUP_S = 3;
+const MODES = ['postgres', 'embedded'];
+const SCENARIO_GROUPS = ['footprint', 'cache', 'search', 'detail', 'latest', 'list'];
+/** Paths drawn for each search pool per second of the run: beyond a run at the target rate (0.3 of ~9,000 req/s). */
+const SEARCH_PATHS_PER_SECOND = 4_000;
+const WARMUP_PATHS = 1_000;
+/** How long the server sits after becoming ready before its idle memory is read. */
+const IDLE_SETTLE_MS = 5_000;
 
-const SCENARIOS = [
+function settings() {
+  const number = (name, fallback, min, max) => {
+    const raw = process.env[name];
+    const value = raw === undefined || raw === '' ? fallback : Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max) throw new Error(`${name} must be a number from ${min} to ${max}`);
+    return value;
+  };
+  const list = (name, allowed) => {
+    const raw = process.env[name];
+    const values = raw ? raw.split(',').map((s) => s.trim()).filter(Boolean) : allowed;
+    const unknown = values.filter((v) => !allowed.includes(v));
+    if (unknown.length) throw new Error(`${name}: unknown ${unknown.join(', ')} (choose from ${allowed.join(', ')})`);
+    return values;
+  };
+  const plugins = number('BENCH_CATALOGUE_PLUGINS', 100_000, 100, 1_000_000);
+  return {
+    plugins,
+    embeddedPlugins: number('BENCH_CATALOGUE_EMBEDDED_PLUGINS', Math.min(10_000, plugins), 100, 1_000_000),
+    modes: list('BENCH_CATALOGUE_MODES', MODES),
+    groups: list('BENCH_CATALOGUE_SCENARIOS', SCENARIO_GROUPS),
+    durationS: number('BENCH_CATALOGUE_DURATION_S', 10, 1, 60),
+    warmupS: number('BENCH_CATALOGUE_WARMUP_S', 3, 0, 30),
+    budgetS: number('BENCH_CATALOGUE_BUDGET_S', 1080, 60, 7200),
+  };
+}
+
+// The cache-hit scenarios: one URL each, asked again and again.
+const CACHE_HIT = [
   { id: 'a', what: 'list, default sort', path: () => '/api/plugins', target: 1.0, p99: 50 },
   { id: 'b', what: 'search with a typo', path: () => '/api/plugins?search=mardown', target: 0.6, p99: 100 },
   { id: 'c', what: 'kind + two ext.* filters', path: () => '/api/plugins?kind=theme&ext.stars=3&ext.platforms=mac', target: 0.6, p99: 100 },
@@ -29,179 +75,266 @@ const SCENARIOS = [
   { id: 'e', what: 'latest for linux-x64', path: (slug) => `/api/plugins/${slug}/latest?os=linux&arch=x64`, target: 1.0, p99: 50 },
 ];
 
-async function benchDatabase(serverUrl) {
-  const url = new URL(serverUrl);
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  const exists = (await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'registry_bench_catalogue'`)).rowCount > 0;
-  if (!exists) await admin.query('CREATE DATABASE registry_bench_catalogue');
-  await admin.end();
-  url.pathname = '/registry_bench_catalogue';
-  return url.toString();
+// The distinct scenarios (issue 23's targets, as ratios to the one-row ceiling).
+const DISTINCT = [
+  { key: 'searchPlain', group: 'search', what: 'search, distinct terms, no filters', target: 0.3, p99: 100 },
+  { key: 'searchFiltered', group: 'search', what: 'search, distinct terms, with kind/ext.*/verified filters and every sort', target: 0.3, p99: 100 },
+  { key: 'detail', group: 'detail', what: 'detail, random slugs', target: 0.5, p99: 50 },
+  { key: 'latest', group: 'latest', what: 'latest, random slugs and os/arch', target: 0.5, p99: 50 },
+  { key: 'list', group: 'list', what: 'list, every sort, pages 1-N', target: 0.5, p99: 50 },
+];
+
+const FOOTPRINT_TARGETS = { embedded: { idle: 250, peak: 400 }, postgres: { idle: 150, peak: null } };
+const SEARCH_INDEX_TARGET = 2048;
+
+let startedAt = Date.now();
+const progress = (text) => process.stderr.write(`  catalogue +${Math.round((Date.now() - startedAt) / 1000)} s: ${text}\n`);
+const round = (n) => (Number.isFinite(n) ? Math.round(n) : 'n/a');
+const ms = (n) => (Number.isFinite(n) ? `${n < 10 ? n.toFixed(1) : Math.round(n)} ms` : 'n/a');
+
+class Budget {
+  constructor(seconds) {
+    this.deadline = Date.now() + seconds * 1000;
+  }
+
+  allows(seconds) {
+    return Date.now() + seconds * 1000 < this.deadline;
+  }
 }
 
-async function seeded(databaseUrl) {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
+/** Figures of one measured run, for its line. */
+function figures(result, p99Target) {
+  const failed = `${result.failed} failed (target 0)${result.failures ? ` [${result.failures}]` : ''}`;
+  return `${round(result.rps)} req/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}${p99Target ? ` (target <= ${p99Target} ms)` : ''}, ${failed}`;
+}
+
+/** Idle memory of the server on an empty store: started, left alone for a moment, read. */
+async function idleFootprint(mode, store, lines) {
+  progress(`${mode}: idle footprint on an empty store`);
+  const server = await stores.startServer(store);
   try {
-    const plugins = await client.query(`SELECT count(*)::int AS n FROM plugin`).catch(() => ({ rows: [{ n: 0 }] }));
-    const releases = await client.query(`SELECT count(*)::int AS n FROM release`).catch(() => ({ rows: [{ n: 0 }] }));
-    return plugins.rows[0].n === PLUGINS && releases.rows[0].n === PLUGINS * RELEASES;
+    await sleep(IDLE_SETTLE_MS);
+    const memory = memoryMiB(server.pid);
+    const what = mode === 'embedded' ? 'embedded idle, empty database' : 'PostgreSQL mode idle, empty catalogue';
+    lines.push(`${what}: ${memory.rss} MiB (target <= ${FOOTPRINT_TARGETS[mode].idle})`);
+    lines.push(`  its peak while starting: ${memory.peak} MiB`);
   } finally {
-    await client.end();
+    await server.stop();
   }
 }
 
-async function waitReady(url, deadline) {
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
+/**
+ * Measures `measure` with the server's event-loop delay around it (prom-client resets its
+ * histogram at each scrape), and its response-cache hits and misses meanwhile.
+ */
+async function withEventLoop(server, measure) {
+  const before = await scrape(server.base, server.metricsToken);
+  const result = await measure();
+  const after = await scrape(server.base, server.metricsToken);
+  return { result, eventLoop: after, cache: { hits: after.cacheHits - before.cacheHits, misses: after.cacheMisses - before.cacheMisses } };
+}
+
+const eventLoopLine = (what, eventLoop) => `event-loop delay p99 during ${what}: ${ms(eventLoop.eventLoopP99Ms)} (target <= 50); max ${ms(eventLoop.eventLoopMaxMs)}`;
+
+/** A ratio to the one-row ceiling, written once the ceiling's second measurement is in. */
+const ratioTo = (ceiling, rps) => () => (ceiling.rps > 0 ? (rps / ceiling.rps).toFixed(2) : 'n/a');
+
+async function cacheHitScenarios({ server, sameSql, slug, ceiling, s, budget, lines }) {
+  for (const c of CACHE_HIT) {
+    const what = `(${c.id}) ${c.what} (cache hit)`;
+    if (!budget.allows(2 * (s.warmupS + s.durationS) + 10)) {
+      lines.push(`${what}: skipped, the time budget is spent`);
+      continue;
     }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not become ready: ${url}`);
-}
-
-/** The ceiling: the same answers from raw pg and JSON.stringify on node:http, nothing else. */
-function startCeiling(databaseUrl, port) {
-  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
-  const LIST_COLUMNS = `id, slug, name, description, category, kind, tags, license, icon, latest_version AS "latestVersion", created_at AS "createdAt",
-    updated_at AS "updatedAt", downloads, featured, verified_at AS "verifiedAt", extensions, repo_url AS "repoUrl"`;
-  const ORDER = 'ORDER BY verified_at IS NULL, latest_release_at DESC NULLS LAST, slug LIMIT 20';
-  const page = async (where, params, order = ORDER) => {
-    const [rows, total] = await Promise.all([
-      pool.query(`SELECT ${LIST_COLUMNS} FROM plugin p ${where} ${order}`, params),
-      // As the server does: the whole catalogue's size from the trigger-kept counter, a filtered one counted.
-      where ? pool.query(`SELECT count(*)::int AS n FROM plugin p ${where}`, params) : pool.query('SELECT plugins::int AS n FROM plugin_count WHERE id = 1'),
-    ]);
-    return { plugins: rows.rows, page: 1, limit: 20, total: total.rows[0].n, totalPages: Math.ceil(total.rows[0].n / 20) };
-  };
-  const routes = {
-    async a() {
-      return page('', []);
-    },
-    async b() {
-      return page(
-        `WHERE (search_vector @@ to_tsquery('simple', 'mardown:*') OR lower(name) LIKE 'mardown%' OR 'mardown' <% lower(name))`,
-        [],
-        `ORDER BY verified_at IS NULL, lower(name) = 'mardown' DESC, ts_rank(search_vector, to_tsquery('simple', 'mardown:*')) + word_similarity('mardown', lower(name)) DESC, slug LIMIT 20`,
-      );
-    },
-    async c() {
-      return page(
-        `WHERE kind = 'theme' AND (extensions @> '{"stars":"3"}' OR extensions @> '{"stars":["3"]}' OR extensions @> '{"stars":3}' OR extensions @> '{"stars":[3]}')
-           AND (extensions @> '{"platforms":"mac"}' OR extensions @> '{"platforms":["mac"]}')`,
-        [],
-      );
-    },
-    async d(slug) {
-      const { rows } = await pool.query(`SELECT *, (SELECT html FROM release_readme rr JOIN release r ON r.id = rr.release_id WHERE r.plugin_id = p.id AND r.version = p.latest_version LIMIT 1) AS readme FROM plugin p WHERE slug = $1`, [slug]);
-      const releases = await pool.query(`SELECT version, prerelease, yanked_at, assets, created_at, downloads FROM release WHERE plugin_id = $1 ORDER BY version_sort DESC`, [rows[0].id]);
-      return { ...rows[0], releases: releases.rows };
-    },
-    async e(slug) {
-      const { rows } = await pool.query(
-        `SELECT r.version, r.assets FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 AND r.yanked_at IS NULL AND NOT r.prerelease ORDER BY r.version_sort DESC LIMIT 1`,
-        [slug],
-      );
-      const asset = rows[0].assets.find((a) => a.os === 'linux' && a.arch === 'x64');
-      return { slug, version: rows[0].version, download_url: asset.url, platform: 'linux-x64', platforms: Object.fromEntries(rows[0].assets.map((a) => [`${a.os}-${a.arch}`, a])) };
-    },
-  };
-  const server = http.createServer((req, res) => {
-    const [, id, slug] = req.url.split('/');
-    routes[id](slug).then(
-      (body) => {
-        const text = JSON.stringify(body);
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-        res.end(text);
-      },
-      (error) => {
-        res.writeHead(500);
-        res.end(String(error));
-      },
+    progress(what);
+    await drained(server.base, server.metricsToken);
+    const url = `${server.base}${c.path(slug)}`;
+    if (s.warmupS) await run({ url, durationS: s.warmupS });
+    const { result: ours, eventLoop, cache } = await withEventLoop(server, () => run({ url, durationS: s.durationS }));
+    await drained(server.base, server.metricsToken);
+    const bareUrl = `${sameSql.url}/${c.id}/${slug}`;
+    if (s.warmupS) await run({ url: bareUrl, durationS: s.warmupS });
+    await quiet(sameSql.idle);
+    const bare = await run({ url: bareUrl, durationS: s.durationS });
+    await quiet(sameSql.idle);
+    const bareFailed = bare.failed ? `, ${bare.failed} failed [${bare.failures}]` : '';
+    const ratio = bare.rps > 0 ? (ours.rps / bare.rps).toFixed(2) : 'n/a';
+    const vsCeiling = ratioTo(ceiling, ours.rps);
+    lines.push(
+      () =>
+        `${what} ... ${figures(ours, c.p99)}, ${cache.hits} response-cache hits; same-SQL bare server ${round(bare.rps)} req/s, p99 ${ms(bare.p99)}${bareFailed} ... ratio ${ratio} (target >= ${c.target}); ${vsCeiling()} of the one-row ceiling`,
     );
-  });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve({ close: () => new Promise((done) => server.close(() => pool.end().then(done))) })));
-}
-
-function load(url) {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: DURATION_S }, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
-
-async function measure(url) {
-  // Let the previous run's queued queries drain: each run gets the machine to itself.
-  await new Promise((resolve) => setTimeout(resolve, 2000));
-  await new Promise((resolve, reject) => autocannon({ url, connections: CONNECTIONS, duration: WARMUP_S }, (e) => (e ? reject(e) : resolve())));
-  const result = await load(url);
-  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-}
-
-function rssMiB(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
-}
-
-module.exports = async function run() {
-  if (!process.env.DATABASE_URL) return ['skipped: set DATABASE_URL to a PostgreSQL server (the catalogue benchmark seeds 100k plugins there)'];
-  const databaseUrl = await benchDatabase(process.env.DATABASE_URL);
-  const lines = [];
-  if (!(await seeded(databaseUrl))) {
-    const started = Date.now();
-    const seed = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed-catalogue.js'), '--plugins', String(PLUGINS), '--releases', String(RELEASES), '--fresh'], {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    if (seed.status !== 0) throw new Error('seeding failed');
-    lines.push(`seeded ${PLUGINS} plugins, ${PLUGINS * RELEASES} releases in ${Math.round((Date.now() - started) / 1000)} s`);
+    lines.push(eventLoopLine(what, eventLoop));
   }
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  const slug = (await client.query(`SELECT slug FROM plugin ORDER BY slug LIMIT 1 OFFSET 4321`)).rows[0].slug;
-  // autocannon is one client address: the per-IP read limit is raised out of its way (the
-  // counting itself stays in the measured path).
-  await client.query(
-    `INSERT INTO app_setting (key, value) VALUES ('ratelimit.public_read_per_min', '1000000') ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-  );
-  await client.end();
+}
 
-  const port = 3700 + Math.floor(Math.random() * 90);
-  const ceilingPort = port + 100;
-  const server = spawn(process.execPath, [path.join(ROOT, 'dist', 'main.js')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      BASE_URL: `http://127.0.0.1:${port}`,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const ceiling = await startCeiling(databaseUrl, ceilingPort);
-  try {
-    await waitReady(`http://127.0.0.1:${port}/health/ready`, Date.now() + 120_000);
-    lines.push(`server: production build, response cache in ${process.env.REDIS_URL ? 'Redis' : 'memory'}; ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s warm-up`);
-    for (const s of SCENARIOS) {
-      const ours = await measure(`http://127.0.0.1:${port}${s.path(slug)}`);
-      const bare = await measure(`http://127.0.0.1:${ceilingPort}/${s.id}/${slug}`);
-      const ratio = ours.rps / bare.rps;
-      lines.push(
-        `(${s.id}) ${s.what} ... ${Math.round(ours.rps)} req/s, p50 ${ours.p50} ms, p99 ${ours.p99} ms (target p99 < ${s.p99} ms); ceiling ${Math.round(bare.rps)} req/s, p99 ${bare.p99} ms ... ratio ${ratio.toFixed(2)} (target >= ${s.target})`,
-      );
+/**
+ * The one-row ceiling: random slugs (repeats do not matter, it caches nothing) for the full
+ * duration. Measured at the start and at the end of a store's run; ratios use the mean, so a
+ * shared machine's drift weighs on both sides alike.
+ */
+async function measureCeiling({ ceiling, slugs, poolSize, s, lines, when }) {
+  progress(`one-row ceiling, ${when}`);
+  const random = prng(SEED + 2);
+  const next = () => `/${encodeURIComponent(slugs[random.int(slugs.length)])}`;
+  if (s.warmupS) await run({ url: ceiling.url, next, durationS: s.warmupS });
+  await quiet(ceiling.idle);
+  const result = await run({ url: ceiling.url, next, durationS: s.durationS });
+  await quiet(ceiling.idle);
+  lines.push(`one-row ceiling, ${when} (bare node:http + pg, pool of ${poolSize}, SELECT * FROM plugin WHERE slug = $1, random slugs) ... ${figures(result)}`);
+  return result;
+}
+
+async function distinctScenarios({ server, requests, ceiling, ledger, s, budget, lines }) {
+  for (const d of DISTINCT.filter((x) => s.groups.includes(x.group))) {
+    const pool = requests[d.key];
+    const what = d.what.replace('1-N', `1-${requests.deepestPage}`);
+    if (pool.paths.length === 0) {
+      lines.push(`${what}: skipped, no paths (the catalogue is too small)`);
+      continue;
     }
-    lines.push(`server RSS after the run: ${rssMiB(server.pid)} MiB`);
-    return lines;
-  } finally {
-    await ceiling.close();
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    if (!budget.allows(s.warmupS + s.durationS + 35)) {
+      lines.push(`${what}: skipped, the time budget is spent`);
+      continue;
+    }
+    progress(what);
+    if (!(await drained(server.base, server.metricsToken))) progress('the server was still busy with the last run after 30 s; going on');
+    if (s.warmupS) await runPool({ url: server.base, paths: pool.warmup, ledger, durationS: s.warmupS });
+    await drained(server.base, server.metricsToken);
+    const { result, eventLoop, cache } = await withEventLoop(server, () => runPool({ url: server.base, paths: pool.paths, ledger, durationS: s.durationS }));
+    const ratio = ratioTo(ceiling, result.rps);
+    lines.push(() => `${what} ... ${figures(result, d.p99)} ... ratio ${ratio()} (target >= ${d.target})`);
+    const spent = result.handedOut >= pool.paths.length ? `, the whole pool of ${pool.paths.length}` : ` of a pool of ${pool.paths.length}`;
+    const mix = pool.describe(result.handedOut);
+    // The server's own count: a response-cache hit here would mean a repeated request (or a cache key wider than a URL).
+    const cached = `response cache: ${cache.hits} hits, ${cache.misses} misses`;
+    lines.push(`  ${result.handedOut} requests in ${result.seconds.toFixed(1)} s${spent}, each path once (${cached})${mix ? `; terms: ${mix}` : ''}`);
+    lines.push(eventLoopLine(what, eventLoop));
   }
+}
+
+/** The in-memory search index's size, when the server exposes it as registry_search_index_bytes. */
+async function searchIndexLine(server, plugins) {
+  const { searchIndexBytes } = await scrape(server.base, server.metricsToken);
+  if (searchIndexBytes === null) return 'search index: not exposed (the server has no registry_search_index_bytes metric)';
+  return `search index: ${Math.round(searchIndexBytes / plugins)} bytes a plugin at ${plugins} plugins (target <= ${SEARCH_INDEX_TARGET})`;
+}
+
+/** One store's part: footprint, catalogue, server, ceilings, scenarios. */
+async function benchMode(mode, s, budget, lines) {
+  const plugins = mode === 'postgres' ? s.plugins : s.embeddedPlugins;
+  let store;
+  let connection;
+  let releaseStore = async () => undefined;
+  if (mode === 'postgres') {
+    if (!process.env.DATABASE_URL) {
+      lines.push('skipped: set DATABASE_URL to a PostgreSQL server (this part seeds 100k plugins there)');
+      return;
+    }
+    if (s.groups.includes('footprint')) {
+      const empty = `registry_bench_empty_${process.pid}`;
+      const emptyUrl = await stores.postgresDatabase(process.env.DATABASE_URL, empty, { fresh: true });
+      try {
+        await idleFootprint(mode, { DATABASE_URL: emptyUrl }, lines);
+      } finally {
+        await stores.dropPostgresDatabase(process.env.DATABASE_URL, empty);
+      }
+    }
+    // One database for each size, so a quick small run leaves the full seed alone.
+    const url = await stores.postgresDatabase(process.env.DATABASE_URL, plugins === 100_000 ? 'registry_bench_catalogue' : `registry_bench_catalogue_${plugins}`);
+    store = { DATABASE_URL: url };
+    connection = { connectionString: url };
+  } else {
+    if (s.groups.includes('footprint')) {
+      const empty = `${stores.embeddedDataDir(0)}-${process.pid}`;
+      try {
+        await idleFootprint(mode, { DATA_DIR: empty }, lines);
+      } finally {
+        fs.rmSync(empty, { recursive: true, force: true });
+      }
+    }
+    store = { DATA_DIR: stores.embeddedDataDir(plugins) };
+    progress(`embedded: opening ${store.DATA_DIR}`);
+    const engine = await stores.openEmbedded(store.DATA_DIR);
+    connection = engine.connection;
+    releaseStore = engine.stop;
+  }
+
+  progress(`${mode}: preparing ${plugins} plugins`);
+  let catalogue;
+  try {
+    catalogue = await stores.prepareCatalogue({ connection, seedEnv: stores.seedEnvironment(store), plugins, releases: RELEASES });
+  } finally {
+    await releaseStore();
+  }
+  lines.push(...catalogue.lines);
+  const slugs = catalogue.slugs;
+  const requests = distinctRequests(slugs, { searchPaths: SEARCH_PATHS_PER_SECOND * s.durationS, warmupPaths: WARMUP_PATHS });
+  const poolSize = stores.serverPoolSize(mode);
+
+  progress(`${mode}: starting the server`);
+  const server = await stores.startServer(store);
+  // The embedded engine is the server's now: the bare servers reach it through its socket, as the operator CLI does.
+  const oneRow = await startOneRowCeiling(connection, poolSize, await stores.freePort());
+  const sameSql = s.groups.includes('cache') ? await startSameSqlCeiling(connection, poolSize, await stores.freePort()) : null;
+  const modeLines = [];
+  try {
+    modeLines.push(
+      `server: production build, ${mode === 'postgres' ? `PostgreSQL, response cache in ${process.env.REDIS_URL ? 'Redis' : 'memory'}` : 'embedded PGlite'}, ${plugins} plugins; ` +
+        `${CONNECTIONS} connections, runs of at most ${s.durationS} s after ${s.warmupS} s warm-up; ` +
+        'event-loop delay from prom-client (sampled every 10 ms, which it includes)',
+    );
+    const ceilingArgs = { ceiling: oneRow, slugs, poolSize, s, lines: modeLines };
+    const first = await measureCeiling({ ...ceilingArgs, when: 'at the start' });
+    const ceiling = { rps: first.rps };
+    if (sameSql) await cacheHitScenarios({ server, sameSql, slug: slugs[Math.min(4321, slugs.length - 1)], ceiling, s, budget, lines: modeLines });
+    const ledger = new PathLedger();
+    await distinctScenarios({ server, requests, ceiling, ledger, s, budget, lines: modeLines });
+    if (ledger.size) modeLines.push(`distinct scenarios: ${ledger.size} paths requested (warm-up included), none twice`);
+    if (budget.allows(s.warmupS + s.durationS + 10)) {
+      const last = await measureCeiling({ ...ceilingArgs, when: 'at the end' });
+      ceiling.rps = (first.rps + last.rps) / 2;
+      modeLines.push(`ratios are to the mean of the two: ${round(ceiling.rps)} req/s`);
+    } else {
+      modeLines.push('one-row ceiling, at the end: skipped, the time budget is spent; ratios are to the first');
+    }
+    modeLines.push(await searchIndexLine(server, plugins));
+    if (s.groups.includes('footprint')) {
+      const memory = memoryMiB(server.pid);
+      const target = FOOTPRINT_TARGETS[mode].peak;
+      const what = mode === 'embedded' ? `embedded peak under the benchmark, ${plugins} plugins` : `PostgreSQL mode peak under the benchmark, ${plugins} plugins`;
+      modeLines.push(`${what}: ${memory.peak} MiB${target ? ` (target <= ${target})` : ''}; ${memory.rss} MiB at the end (the peak is VmHWM, start included)`);
+    }
+  } finally {
+    lines.push(...modeLines.map((line) => (typeof line === 'function' ? line() : line)));
+    await oneRow.close();
+    await sameSql?.close();
+    await server.stop();
+  }
+}
+
+module.exports = async function catalogueBenchmark() {
+  const s = settings();
+  startedAt = Date.now();
+  const budget = new Budget(s.budgetS);
+  const lines = [];
+  for (const mode of s.modes) {
+    lines.push(mode === 'postgres' ? `### PostgreSQL, ${s.plugins} plugins` : `### embedded (PGlite, DATA_DIR only), ${s.embeddedPlugins} plugins`);
+    try {
+      await benchMode(mode, s, budget, lines);
+    } catch (error) {
+      lines.push(`${mode}: failed: ${error && error.stack ? error.stack : error}`);
+    }
+  }
+  return lines;
 };
+
+if (require.main === module) {
+  module.exports().then(
+    (lines) => lines.forEach((line) => console.log(line)),
+    (error) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

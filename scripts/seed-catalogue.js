@@ -1,17 +1,14 @@
 'use strict';
 // `node scripts/seed-catalogue.js [--plugins 100000] [--releases 10] [--fresh]`: fills the
-// database at DATABASE_URL (migrated first) with a synthetic catalogue for benchmarks and EXPLAIN:
+// database at DATABASE_URL, or without it the embedded one under DATA_DIR (joining the server
+// that owns it, if one runs), migrated first, with a synthetic catalogue for benchmarks and EXPLAIN:
 // plugins with names, descriptions, tags, kinds, extension fields and README text drawn from word
 // lists, each with N releases carrying three platform assets and a README for the latest.
 // Rows are made by INSERT ... SELECT over generate_series inside the server, 10,000 plugins a
 // batch, so 100k plugins and 1M releases take about a minute. The releases' signatures are
 // placeholders: this data exists to be read fast, not verified.
 // Refuses a database that already has plugins unless --fresh (which deletes them all).
-require('./ts-register');
 const { Client } = require('pg');
-const { loadConfig } = require('../src/config/config');
-const { openDatabase } = require('../src/database/database-handle');
-const { versionSortKey } = require('../src/plugins/versions');
 
 const WORDS = [
   'markdown', 'preview', 'theme', 'dark', 'light', 'git', 'lint', 'format', 'snippet', 'terminal',
@@ -21,6 +18,16 @@ const WORDS = [
 ];
 const KINDS = ['tool', 'theme', 'language', 'integration', 'widget'];
 const CATEGORIES = ['Editors', 'Looks', 'Languages', 'Productivity', 'Testing', 'Data'];
+/** The other words the description and search_readme templates below write (benchmarks search them too). */
+const TEMPLATE_WORDS = ['a', 'plugin', 'for', 'users', 'with', 'support', 'install', 'from', 'the', 'catalogue', 'it', 'adds', 'commands', 'and', 'files'];
+/** The extension fields' values (see PLUGINS_SQL), for benchmarks' ext.* filters. */
+const EXTENSION_VALUES = { stars: ['0', '1', '2', '3', '4', '5'], platforms: ['linux', 'mac'] };
+/** Every release carries one asset for each. */
+const ASSET_PLATFORMS = [
+  ['linux', 'x64'],
+  ['darwin', 'arm64'],
+  ['win32', 'x64'],
+];
 
 function parseArgs(argv) {
   const options = { plugins: 100_000, releases: 10, fresh: false };
@@ -71,7 +78,7 @@ CROSS JOIN LATERAL (SELECT jsonb_agg(jsonb_build_object(
     'url', 'https://github.com/seed/' || p.slug || '/releases/download/' || v.version || '/' || p.slug || '-' || t.os || '-' || t.arch || '.zip',
     'size', 1048576, 'sha256', md5(p.slug || t.os) || md5(t.arch || p.slug), 'hashed', true,
     'contentType', 'application/zip', 'os', t.os, 'arch', t.arch)) AS assets
-  FROM (VALUES ('linux', 'x64'), ('darwin', 'arm64'), ('win32', 'x64')) AS t(os, arch)) AS a
+  FROM (VALUES ${ASSET_PLATFORMS.map(([os, arch]) => `('${os}', '${arch}')`).join(', ')}) AS t(os, arch)) AS a
 WHERE p.id = ANY($1::uuid[])`;
 
 const READMES_SQL = `
@@ -81,14 +88,17 @@ FROM plugin p JOIN release r ON r.plugin_id = p.id AND r.version = p.latest_vers
 WHERE p.id = ANY($1::uuid[])`;
 
 async function main() {
+  require('./ts-register');
+  const { loadConfig } = require('../src/config/config');
+  const { openDatabase } = require('../src/database/database-handle');
+  const { versionSortKey } = require('../src/plugins/versions');
   const options = parseArgs(process.argv.slice(2));
   const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
-  if (!config.databaseUrl) throw new Error('set DATABASE_URL: seeding is for a real PostgreSQL server');
-  const database = await openDatabase(config, { embeddedMode: 'own', migrate: true });
-  await database.close();
-  const client = new Client({ connectionString: config.databaseUrl });
-  await client.connect();
+  // Embedded: held open while seeding, since this process may be the one hosting the engine.
+  const database = await openDatabase(config, { embeddedMode: 'own-or-join', migrate: true });
+  const client = new Client(config.databaseUrl ? { connectionString: config.databaseUrl } : database.embedded.target);
   try {
+    await client.connect();
     const [{ count }] = (await client.query('SELECT count(*)::int AS count FROM plugin')).rows;
     if (count > 0 && !options.fresh) throw new Error(`the database already has ${count} plugins; pass --fresh to replace them`);
     if (options.fresh) await client.query('TRUNCATE plugin, release, release_readme, plugin_owner CASCADE');
@@ -109,11 +119,16 @@ async function main() {
     await client.query('ANALYZE release_readme');
     process.stdout.write(`\nseeded ${options.plugins} plugins and ${options.plugins * options.releases} releases in ${Math.round((Date.now() - started) / 1000)} s\n`);
   } finally {
-    await client.end();
+    await client.end().catch(() => undefined);
+    await database.close();
   }
 }
 
-main().catch((error) => {
-  console.error(error.message);
-  process.exitCode = 1;
-});
+module.exports = { WORDS, KINDS, CATEGORIES, TEMPLATE_WORDS, EXTENSION_VALUES, ASSET_PLATFORMS };
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error.message);
+    process.exitCode = 1;
+  });
+}

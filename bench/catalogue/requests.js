@@ -1,0 +1,267 @@
+'use strict';
+// The catalogue benchmark's distinct requests: search terms drawn from the seed's own
+// vocabulary, random slugs for detail and `latest`, deep list pages. Everything comes from one
+// seeded PRNG, so two runs ask the same things in the same order; no path is handed out twice.
+const { WORDS, KINDS, CATEGORIES, TEMPLATE_WORDS, EXTENSION_VALUES, ASSET_PLATFORMS } = require('../../scripts/seed-catalogue');
+
+const SEED = 0x5eed_ca7a;
+const PAGE_SIZE = 20;
+const DEEPEST_PAGE = 500;
+const SORTS = ['updated', 'new', 'name', 'featured'];
+/** The spellings `latest` understands for each platform of the seed's assets (src/lib/platform). */
+const OS_SPELLINGS = { linux: ['linux'], darwin: ['darwin', 'macos', 'mac', 'osx'], win32: ['win32', 'windows', 'win'] };
+const ARCH_SPELLINGS = { x64: ['x64', 'amd64', 'x86_64'], arm64: ['arm64', 'aarch64'] };
+
+/** mulberry32: small, fast, and the same sequence on every machine. */
+function prng(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n) => Math.floor(next() * n);
+  const pick = (list) => list[int(list.length)];
+  const shuffle = (list) => {
+    const out = [...list];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = int(i + 1);
+      [out[i], out[j]] = [out[j], out[i]];
+    }
+    return out;
+  };
+  return { next, int, pick, shuffle };
+}
+
+const ROWS = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+/** Whether the Damerau-Levenshtein (optimal string alignment) distance of a and b is at most `bound`. */
+function withinEdits(a, b, bound) {
+  if (Math.abs(a.length - b.length) > bound) return false;
+  let [before, previous, current] = ROWS;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, before[j - 2] + 1);
+      current[j] = d;
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin > bound) return false;
+    [before, previous, current] = [previous, current, before];
+  }
+  return previous[b.length] <= bound;
+}
+
+/** The distinct words the seed writes into names, descriptions, tags, categories, kinds and READMEs. */
+function seedVocabulary() {
+  const content = [...new Set([...WORDS, ...KINDS, ...CATEGORIES.map((c) => c.toLowerCase())])];
+  const all = [...new Set([...content, ...TEMPLATE_WORDS])];
+  return { content, all };
+}
+
+const range = (from, to) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+
+/**
+ * Every term of the listable kinds: single-word prefixes as typed (2 to 8 letters), whole
+ * words, one-edit typos (a dropped letter, two letters swapped, one substituted) of words of five
+ * letters or more, two whole words, a whole word then the next one's prefix as typed, and the
+ * exact name of a plugin.
+ */
+function listedTerms(vocabulary, names) {
+  const words = new Set(vocabulary.all);
+  const prefixesOf = (w) => range(2, Math.min(8, w.length - 1)).map((k) => w.slice(0, k));
+  const prefixesOfWords = new Set(vocabulary.all.flatMap((w) => range(1, w.length).map((k) => w.slice(0, k))));
+  const prefix = [...new Set(vocabulary.all.flatMap(prefixesOf))];
+  const typo = new Set();
+  for (const w of vocabulary.all.filter((x) => x.length >= 5)) {
+    for (let i = 0; i < w.length; i++) {
+      typo.add(w.slice(0, i) + w.slice(i + 1));
+      if (i + 1 < w.length && w[i] !== w[i + 1]) typo.add(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
+      for (const c of 'abcdefghijklmnopqrstuvwxyz') if (c !== w[i]) typo.add(w.slice(0, i) + c + w.slice(i + 1));
+    }
+  }
+  // A "typo" that spells a word or a prefix of one (markdow) is not a typo.
+  for (const t of [...typo]) if (words.has(t) || prefixesOfWords.has(t)) typo.delete(t);
+  const pairs = (second) => vocabulary.content.flatMap((a) => vocabulary.all.filter((b) => b !== a).flatMap((b) => second(b).map((tail) => `${a} ${tail}`)));
+  const kinds = {
+    whole: [...words].filter((w) => w.length >= 2),
+    prefix,
+    typo: [...typo],
+    'two words': pairs((b) => (vocabulary.content.includes(b) ? [b] : [])),
+    'prefix after a word': pairs(prefixesOf),
+    'exact name': names,
+  };
+  // A term some kinds share (`language` is a word and a prefix of `languages`) counts as the first.
+  const seen = new Set();
+  for (const [kind, terms] of Object.entries(kinds)) kinds[kind] = terms.filter((t) => !seen.has(t) && seen.add(t));
+  return kinds;
+}
+
+/**
+ * A pronounceable word that should find nothing: no vocabulary word starts with its first two
+ * letters, none is within two edits of it, and no prefix of a word of its length is within one.
+ */
+function missFactory(vocabulary, random) {
+  const starts = new Set(vocabulary.all.map((w) => w.slice(0, 2)));
+  const CONSONANTS = 'bdfghjklmnprstvz';
+  const VOWELS = 'aeiou';
+  return () => {
+    for (;;) {
+      let word = '';
+      const syllables = 2 + random.int(3);
+      for (let s = 0; s < syllables; s++) word += CONSONANTS[random.int(CONSONANTS.length)] + VOWELS[random.int(VOWELS.length)] + (random.next() < 0.3 ? CONSONANTS[random.int(CONSONANTS.length)] : '');
+      if (starts.has(word.slice(0, 2))) continue;
+      if (vocabulary.all.some((w) => withinEdits(word, w, 2) || withinEdits(word, w.slice(0, word.length), 1))) continue;
+      return word;
+    }
+  };
+}
+
+/**
+ * How often each kind of term is drawn while it lasts. The vocabulary is small, so the scarce
+ * kinds (one-word prefixes, whole words) run out after a few hundred terms and the rest share
+ * their weight; the benchmark prints the mix actually asked.
+ */
+const WEIGHTS = { prefix: 25, whole: 8, typo: 18, 'two words': 12, 'prefix after a word': 12, 'exact name': 12, miss: 13 };
+/** Kinds plentiful enough to give the warm-up a share too. */
+const PLENTIFUL = ['prefix after a word', 'exact name'];
+
+/**
+ * Sources of distinct search terms: one for each of `streams` measured scenarios, each with
+ * the full mix (every listed term dealt to one of them, alternately, so they get alike shares),
+ * and one for the warm-up, of plentiful kinds and misses. Misses are made on demand, never twice.
+ */
+function searchTermSources(names, streams) {
+  const random = prng(SEED);
+  const vocabulary = seedVocabulary();
+  const dealt = Array.from({ length: streams + 1 }, () => ({}));
+  for (const [kind, terms] of Object.entries(listedTerms(vocabulary, names))) {
+    const takers = PLENTIFUL.includes(kind) ? streams + 1 : streams;
+    random.shuffle(terms).forEach((term, i) => (dealt[i % takers][kind] ??= []).push(term));
+  }
+  const makeMiss = missFactory(vocabulary, random);
+  const misses = new Set();
+  const take = (lists, kind) => {
+    if (kind !== 'miss') return lists[kind]?.pop() ?? null;
+    for (;;) {
+      const term = makeMiss();
+      if (!misses.has(term)) return misses.add(term) && term;
+    }
+  };
+  const source = (lists, weights) => {
+    const live = new Map(Object.entries(weights));
+    return {
+      /** The next term and its kind, or null when every kind has run out. */
+      next() {
+        while (live.size) {
+          const total = [...live.values()].reduce((x, y) => x + y, 0);
+          let at = random.next() * total;
+          const kind = [...live.keys()].find((k) => (at -= live.get(k)) < 0) ?? [...live.keys()].pop();
+          const term = take(lists, kind);
+          if (term !== null) return { term, kind };
+          live.delete(kind);
+        }
+        return null;
+      },
+    };
+  };
+  return {
+    streams: dealt.slice(0, streams).map((lists) => source(lists, WEIGHTS)),
+    warmup: source(dealt[streams], { 'prefix after a word': 1, 'exact name': 1, miss: 1 }),
+  };
+}
+
+const searchPath = (term, filters = {}) => {
+  const query = new URLSearchParams({ search: term, ...filters });
+  return `/api/plugins?${query.toString().replace(/\+/g, '%20')}`;
+};
+
+/** Filters and a sort for the i-th filtered search: every sort in turn (and relevance), at least one filter. */
+function searchFilters(random, i) {
+  const filters = {};
+  while (Object.keys(filters).length === 0) {
+    if (random.next() < 0.5) filters.kind = random.pick(KINDS);
+    if (random.next() < 0.3) filters['ext.stars'] = random.pick(EXTENSION_VALUES.stars);
+    if (random.next() < 0.3) filters['ext.platforms'] = random.pick(EXTENSION_VALUES.platforms);
+    if (random.next() < 0.2) filters.verified = '1';
+  }
+  const sort = [null, ...SORTS][i % (SORTS.length + 1)];
+  if (sort) filters.sort = sort;
+  return filters;
+}
+
+/**
+ * A scenario's requests: `paths` to measure and `warmup` paths, disjoint. `describe(n)` says
+ * what the first n measured paths were (the mix of term kinds for search).
+ */
+function pool(paths, warmup, kinds = null) {
+  return {
+    paths,
+    warmup,
+    describe(n) {
+      if (!kinds) return '';
+      const counts = {};
+      for (const kind of kinds.slice(0, n)) counts[kind] = (counts[kind] ?? 0) + 1;
+      return Object.entries(counts)
+        .sort((a, b) => b[1] - a[1])
+        .map(([kind, count]) => `${count} ${kind}`)
+        .join(', ');
+    },
+  };
+}
+
+/**
+ * Every distinct scenario's requests for a catalogue whose slugs are `slugs`. Search pools hold
+ * `searchPaths` paths each (more than a run at the targets asks for: a faster server finishes
+ * its pool early and the line says so).
+ */
+function distinctRequests(slugs, { searchPaths, warmupPaths }) {
+  const random = prng(SEED + 1);
+  const terms = searchTermSources(slugs, 2);
+  const drawSearch = (source, n, makePath) => {
+    const paths = [];
+    const kinds = [];
+    for (let i = 0; i < n; i++) {
+      const drawn = source.next();
+      if (!drawn) break;
+      paths.push(makePath(drawn.term, i));
+      kinds.push(drawn.kind);
+    }
+    return { paths, kinds };
+  };
+  const warm = drawSearch(terms.warmup, 2 * warmupPaths, (term) => searchPath(term));
+  const plain = drawSearch(terms.streams[0], searchPaths, (term) => searchPath(term));
+  const filtered = drawSearch(terms.streams[1], searchPaths, (term, i) => searchPath(term, searchFilters(random, i)));
+
+  // Detail and latest take disjoint halves of one shuffle: each slug is asked at most once.
+  const shuffled = random.shuffle(slugs);
+  const warmCount = Math.min(warmupPaths, Math.floor(slugs.length * 0.05));
+  const half = Math.floor(shuffled.length / 2);
+  const detailSlugs = shuffled.slice(0, half);
+  const latestSlugs = shuffled.slice(half);
+  const detail = (slug) => `/api/plugins/${slug}`;
+  const latest = (slug) => {
+    const [os, arch] = random.pick(ASSET_PLATFORMS);
+    return `/api/plugins/${slug}/latest?os=${random.pick(OS_SPELLINGS[os])}&arch=${random.pick(ARCH_SPELLINGS[arch])}`;
+  };
+
+  const pages = range(1, Math.min(DEEPEST_PAGE, Math.ceil(slugs.length / PAGE_SIZE)));
+  const listPaths = (limit) => random.shuffle(SORTS.flatMap((sort) => pages.map((page) => `/api/plugins?sort=${sort}&page=${page}${limit ? `&limit=${limit}` : ''}`)));
+
+  return {
+    searchPlain: pool(plain.paths, warm.paths.filter((_, i) => i % 2 === 0), plain.kinds),
+    searchFiltered: pool(filtered.paths, warm.paths.filter((_, i) => i % 2 === 1).map((p) => `${p}&sort=${random.pick(SORTS)}`), filtered.kinds),
+    detail: pool(detailSlugs.slice(warmCount).map(detail), detailSlugs.slice(0, warmCount).map(detail)),
+    latest: pool(latestSlugs.slice(warmCount).map(latest), latestSlugs.slice(0, warmCount).map(latest)),
+    // Warmed on pages of ten, which no measured request asks for.
+    list: pool(listPaths(null), listPaths(10).slice(0, warmupPaths)),
+    deepestPage: pages.length,
+  };
+}
+
+module.exports = { distinctRequests, prng, SEED };
