@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { ensurePrivateDirectory, PRIVATE_FILE_MODE, tightenTree } from '../common/files/private-directory';
 import { InvalidAllowHostError, parseAllowedHost } from '../ingest/fetch/address-policy';
 import { ConfigError, type ConfigProblem } from './config.error';
 import type { AppConfig, LogFormat, LogLevel, TrustProxy } from './config.types';
@@ -85,10 +86,14 @@ function parseUrl(value: string, protocols: string[]): URL | null {
  */
 function persistedSecret(dataDir: string, fileName: string, make: () => string): string {
   const path = join(dataDir, fileName);
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  // Owner-only, and tightened when an older version left them readable to others.
+  ensurePrivateDirectory(dataDir);
+  if (existsSync(path)) {
+    tightenTree(path);
+    return readFileSync(path, 'utf8').trim();
+  }
   const value = make();
-  writeFileSync(path, value + '\n', { mode: 0o600, flag: 'wx' });
+  writeFileSync(path, value + '\n', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   return value;
 }
 
