@@ -22,6 +22,7 @@ export const CONFIG_VARIABLES = [
   'DATA_DIR',
   'DATABASE_URL',
   'DATABASE_READ_URLS',
+  'DATABASE_READ_PROBE_INTERVAL_MS',
   'REDIS_URL',
   'SESSION_SECRET',
   'KEY_ENCRYPTION_KEY',
@@ -140,6 +141,14 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     for (const entry of env.DATABASE_READ_URLS!.split(',').map((s) => s.trim()).filter(Boolean)) {
       if (parseUrl(entry, ['postgres:', 'postgresql:'])) databaseReadUrls.push(entry);
       else bad('DATABASE_READ_URLS', 'must be a comma list of postgres:// URLs');
+    }
+  }
+
+  let databaseReadProbeIntervalMs = 10_000;
+  if (!blank(env.DATABASE_READ_PROBE_INTERVAL_MS)) {
+    databaseReadProbeIntervalMs = Number(env.DATABASE_READ_PROBE_INTERVAL_MS);
+    if (!/^\d+$/.test(env.DATABASE_READ_PROBE_INTERVAL_MS!.trim()) || databaseReadProbeIntervalMs < 100 || databaseReadProbeIntervalMs > 3_600_000) {
+      bad('DATABASE_READ_PROBE_INTERVAL_MS', 'must be an integer number of milliseconds from 100 to 3600000');
     }
   }
 
@@ -300,6 +309,7 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     dataDir,
     databaseUrl,
     databaseReadUrls: Object.freeze(databaseReadUrls),
+    databaseReadProbeIntervalMs,
     redisUrl,
     sessionSecret,
     keyEncryptionKey,
