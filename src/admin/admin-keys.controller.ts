@@ -1,10 +1,9 @@
 import { Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { type AuthContext, clientIp } from '../auth/auth-context';
 import { AdminOnly, Auth } from '../auth/auth.decorators';
 import { KeyRotationDto, SigningKeyListDto } from '../integrity/dto/signing-key.dto';
-import { ProblemDto } from '../openapi/problem.dto';
 import { AdminKeysService } from './admin-keys.service';
 
 @ApiTags('admin')
@@ -24,11 +23,7 @@ export class AdminKeysController {
   @ApiOkResponse({
     type: KeyRotationDto,
     description:
-      'New key current, current → previous, previous → draining (its releases are re-signed with the new key in the background, then it retires); `pending` counts those releases (audited key.rotate)',
-  })
-  @ApiConflictResponse({
-    type: ProblemDto,
-    description: 'The key displaced by the last rotation still has releases to re-sign; the problem carries `drainingKid` and `pending`',
+      'New key current, current → previous, previous → draining (its releases are re-signed with the new key in the background, then it retires); `pending` counts those releases (audited key.rotate). Never waits for an earlier drain: keys still draining are listed in `stillDraining`',
   })
   rotate(@Auth() auth: AuthContext, @Req() request: Request): Promise<KeyRotationDto> {
     return this.keys.rotate(auth, clientIp(request));

@@ -1116,6 +1116,17 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
+        ReplicaHealthDto: {
+            /** @description Position of the replica in DATABASE_READ_URLS, from 0 (its URL is never shown). */
+            index: number;
+            /**
+             * @description down: catalogue reads use the primary until the periodic probe sees it answer.
+             * @enum {string}
+             */
+            state: "up" | "down";
+            /** @description When it entered this state, epoch milliseconds. */
+            since: number;
+        };
         ReadinessDto: {
             /** @enum {string} */
             status: "ok" | "unavailable";
@@ -1123,6 +1134,8 @@ export interface components {
             database: "up" | "down";
             /** @enum {string} */
             migrations: "applied" | "pending" | "unknown";
+            /** @description Only with DATABASE_READ_URLS. A replica that is down does not make the instance unready. */
+            replicas?: components["schemas"]["ReplicaHealthDto"][];
         };
         ProviderDto: {
             /**
@@ -1962,6 +1975,11 @@ export interface components {
         SigningKeyListDto: {
             keys: components["schemas"]["SigningKeyDto"][];
         };
+        DrainingKeyDto: {
+            kid: string;
+            /** @description Releases it signed that are still to be re-signed. */
+            pending: number;
+        };
         KeyRotationDto: {
             /** @description The new current key. */
             kid: string;
@@ -1973,6 +1991,8 @@ export interface components {
             retiredKids: string[];
             /** @description Releases signed by the draining key that are still to be re-signed (in the background, or by `registry keys resign`). */
             pending: number;
+            /** @description Keys an earlier rotation left draining: the rotation does not wait for them, they keep draining and stay in the key set until their releases are re-signed. */
+            stillDraining: components["schemas"]["DrainingKeyDto"][];
         };
         AdminUserDto: {
             /** Format: uuid */
@@ -2701,7 +2721,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The key set (JWKS): current key first, then previous, then a draining key (at most three). */
+            /** @description The key set (JWKS): current key first, then previous, then any key still draining (its releases are being re-signed), newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4789,7 +4809,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description New key current, current → previous, previous → draining (its releases are re-signed with the new key in the background, then it retires); `pending` counts those releases (audited key.rotate) */
+            /** @description New key current, current → previous, previous → draining (its releases are re-signed with the new key in the background, then it retires); `pending` counts those releases (audited key.rotate). Never waits for an earlier drain: keys still draining are listed in `stillDraining` */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4809,15 +4829,6 @@ export interface operations {
             };
             /** @description Not an admin */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description The key displaced by the last rotation still has releases to re-sign; the problem carries `drainingKid` and `pending` */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

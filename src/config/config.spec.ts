@@ -98,6 +98,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db/r', DATABASE_READ_URLS: 'postgres://u@r1/r,mysql://x' })).toThrow(/DATABASE_READ_URLS/);
   });
 
+  it('reads DATABASE_READ_PROBE_INTERVAL_MS (10 s by default) within what a timer can hold', () => {
+    expect(loadConfig({}).databaseReadProbeIntervalMs).toBe(10_000);
+    expect(loadConfig({ DATABASE_READ_PROBE_INTERVAL_MS: '250' }).databaseReadProbeIntervalMs).toBe(250);
+    for (const value of ['99', '3600001', '1e4', '10s', '-1']) {
+      expect(() => loadConfig({ DATABASE_READ_PROBE_INTERVAL_MS: value })).toThrow(/DATABASE_READ_PROBE_INTERVAL_MS/);
+    }
+  });
+
   it('bounds EMBEDDED_ANALYZE_INTERVAL_MS to what a timer can hold', () => {
     for (const value of ['99', '86400001', '1e5', '60s', '-1']) {
       expect(() => loadConfig({ EMBEDDED_ANALYZE_INTERVAL_MS: value })).toThrow(/EMBEDDED_ANALYZE_INTERVAL_MS/);

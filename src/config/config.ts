@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { ensurePrivateDirectory, PRIVATE_FILE_MODE, tightenTree } from '../common/files/private-directory';
 import { InvalidAllowHostError, parseAllowedHost } from '../ingest/fetch/address-policy';
 import { ConfigError, type ConfigProblem } from './config.error';
 import type { AppConfig, LogFormat, LogLevel, TrustProxy } from './config.types';
@@ -21,6 +22,7 @@ export const CONFIG_VARIABLES = [
   'DATA_DIR',
   'DATABASE_URL',
   'DATABASE_READ_URLS',
+  'DATABASE_READ_PROBE_INTERVAL_MS',
   'REDIS_URL',
   'SESSION_SECRET',
   'KEY_ENCRYPTION_KEY',
@@ -85,10 +87,14 @@ function parseUrl(value: string, protocols: string[]): URL | null {
  */
 function persistedSecret(dataDir: string, fileName: string, make: () => string): string {
   const path = join(dataDir, fileName);
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  // Owner-only, and tightened when an older version left them readable to others.
+  ensurePrivateDirectory(dataDir);
+  if (existsSync(path)) {
+    tightenTree(path);
+    return readFileSync(path, 'utf8').trim();
+  }
   const value = make();
-  writeFileSync(path, value + '\n', { mode: 0o600, flag: 'wx' });
+  writeFileSync(path, value + '\n', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   return value;
 }
 
@@ -135,6 +141,14 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     for (const entry of env.DATABASE_READ_URLS!.split(',').map((s) => s.trim()).filter(Boolean)) {
       if (parseUrl(entry, ['postgres:', 'postgresql:'])) databaseReadUrls.push(entry);
       else bad('DATABASE_READ_URLS', 'must be a comma list of postgres:// URLs');
+    }
+  }
+
+  let databaseReadProbeIntervalMs = 10_000;
+  if (!blank(env.DATABASE_READ_PROBE_INTERVAL_MS)) {
+    databaseReadProbeIntervalMs = Number(env.DATABASE_READ_PROBE_INTERVAL_MS);
+    if (!/^\d+$/.test(env.DATABASE_READ_PROBE_INTERVAL_MS!.trim()) || databaseReadProbeIntervalMs < 100 || databaseReadProbeIntervalMs > 3_600_000) {
+      bad('DATABASE_READ_PROBE_INTERVAL_MS', 'must be an integer number of milliseconds from 100 to 3600000');
     }
   }
 
@@ -295,6 +309,7 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     dataDir,
     databaseUrl,
     databaseReadUrls: Object.freeze(databaseReadUrls),
+    databaseReadProbeIntervalMs,
     redisUrl,
     sessionSecret,
     keyEncryptionKey,

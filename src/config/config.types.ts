@@ -22,6 +22,8 @@ export interface AppConfig {
   readonly databaseUrl: string | null;
   /** Replicas for catalogue reads; empty: every query goes to `databaseUrl`. */
   readonly databaseReadUrls: readonly string[];
+  /** How often each read replica is checked: one that is down is taken back once it answers. */
+  readonly databaseReadProbeIntervalMs: number;
   /** Null keeps caches and rate-limit counters in process memory. */
   readonly redisUrl: string | null;
   readonly sessionSecret: string;

@@ -3,11 +3,14 @@ import type { AppConfig } from '../config/config.types';
 import { dataSourceOptions } from './data-source-options';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded/embedded-postgres';
 import { runPendingMigrations } from './migrate';
+import { ReadReplicas } from './read-replicas';
 
 /** An initialized DataSource plus whatever hosts it; `close` ends both. */
 export interface DatabaseHandle {
   readonly dataSource: DataSource;
   readonly embedded: EmbeddedDatabase | null;
+  /** DATABASE_READ_URLS, not connected until the server starts probing them (never for operator commands). */
+  readonly replicas: ReadReplicas;
   close(): Promise<void>;
 }
 
@@ -25,9 +28,8 @@ export async function openDatabase(config: AppConfig, options: OpenDatabaseOptio
         mode: options.embeddedMode,
         analyzeIntervalMs: config.embeddedAnalyzeIntervalMs,
       });
-  const dataSource = new DataSource(
-    dataSourceOptions(config.databaseUrl ? { url: config.databaseUrl, readUrls: config.databaseReadUrls } : { embedded: embedded!.target }),
-  );
+  const dataSource = new DataSource(dataSourceOptions(config.databaseUrl ? { url: config.databaseUrl } : { embedded: embedded!.target }));
+  const replicas = new ReadReplicas(config.databaseUrl ? config.databaseReadUrls : [], { probeIntervalMs: config.databaseReadProbeIntervalMs });
   try {
     await dataSource.initialize();
     if (options.migrate) await runPendingMigrations(dataSource, embedded === null);
@@ -40,8 +42,10 @@ export async function openDatabase(config: AppConfig, options: OpenDatabaseOptio
   return {
     dataSource,
     embedded,
+    replicas,
     close() {
       closing ??= (async () => {
+        await replicas.close();
         if (dataSource.isInitialized) await dataSource.destroy();
         await embedded?.stop();
       })();

@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogueReads } from './catalogue-reads';
 import type { DatabaseHandle } from './database-handle';
 import { ENTITIES } from './entities';
+import { ReadReplicaProbe } from './read-replica-probe';
+import { ReadReplicas } from './read-replicas';
 
 export const DATABASE_HANDLE = Symbol('DATABASE_HANDLE');
 
@@ -22,8 +24,8 @@ export class DatabaseModule {
           dataSourceFactory: async () => handle.dataSource,
         }),
       ],
-      providers: [{ provide: DATABASE_HANDLE, useValue: handle }, CatalogueReads],
-      exports: [DATABASE_HANDLE, CatalogueReads],
+      providers: [{ provide: DATABASE_HANDLE, useValue: handle }, { provide: ReadReplicas, useValue: handle.replicas }, CatalogueReads, ReadReplicaProbe],
+      exports: [DATABASE_HANDLE, ReadReplicas, CatalogueReads],
     };
   }
 }

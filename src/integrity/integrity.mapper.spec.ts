@@ -27,7 +27,7 @@ describe('integrity mapper', () => {
   });
 
   it('maps a rotation', () => {
-    const rotation = { kid: 'n', previousKid: 'c', drainingKid: 'p', retiredKids: ['d'], pending: 4 };
-    expect(toKeyRotationDto(rotation)).toEqual({ kid: 'n', previousKid: 'c', drainingKid: 'p', retiredKids: ['d'], pending: 4 });
+    const rotation = { kid: 'n', previousKid: 'c', drainingKid: 'p', retiredKids: ['d'], pending: 4, stillDraining: [{ kid: 'o', pending: 2 }] };
+    expect(toKeyRotationDto(rotation)).toEqual({ kid: 'n', previousKid: 'c', drainingKid: 'p', retiredKids: ['d'], pending: 4, stillDraining: [{ kid: 'o', pending: 2 }] });
   });
 });

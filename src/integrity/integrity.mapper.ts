@@ -35,5 +35,6 @@ export function toKeyRotationDto(rotation: KeyRotation): KeyRotationDto {
     drainingKid: rotation.drainingKid,
     retiredKids: [...rotation.retiredKids],
     pending: rotation.pending,
+    stillDraining: rotation.stillDraining.map((key) => ({ kid: key.kid, pending: key.pending })),
   };
 }

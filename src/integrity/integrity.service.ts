@@ -21,7 +21,7 @@ export class IntegrityService {
     return { jws: signPayload(payload, privateKey, kid), kid };
   }
 
-  /** The key set clients verify against: the current key, the previous one, and a key being drained. */
+  /** The key set clients verify against: the current key, the previous one, and any key being drained. */
   async keySet(): Promise<KeySet> {
     return { keys: await this.keys.publishedKeys() };
   }

@@ -12,7 +12,7 @@ function deferred(): Deferred {
   return { promise, resolve };
 }
 
-const IDLE: DrainSummary = { resigned: 0, failed: 0, batches: 0, status: { state: 'none' } };
+const IDLE: DrainSummary = { resigned: 0, failed: 0, batches: 0, drains: [] };
 
 /** A stand-in resigner whose passes end when the test says so. */
 function scriptedResigner() {

@@ -59,7 +59,7 @@ export class ReleaseResignWorker {
     return this.loop.stop();
   }
 
-  /** One pass: every batch there is, then the drained key's completion check. */
+  /** One pass: every batch there is, then each draining key's completion check. */
   async runOnce(): Promise<DrainSummary> {
     const summary = await this.resigner.drain({
       batchSize: this.options.batchSize,
@@ -71,7 +71,9 @@ export class ReleaseResignWorker {
     if (summary.resigned || summary.failed) {
       this.logger.log(`re-signed ${summary.resigned} release(s) with the current key${summary.failed ? `; ${summary.failed} could not be (their stored signature does not verify)` : ''}`);
     }
-    if (summary.status?.state === 'retired') this.logger.log(`signing key ${summary.status.kid} is drained and left the key set`);
+    for (const drain of summary.drains ?? []) {
+      if (drain.state === 'retired') this.logger.log(`signing key ${drain.kid} is drained and left the key set`);
+    }
     return summary;
   }
 }

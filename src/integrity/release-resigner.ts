@@ -14,9 +14,8 @@ export interface ResignBatch {
   failed: number;
 }
 
-/** Where the draining key stands after a completion check. */
+/** Where one draining key stands after a completion check. */
 export type DrainStatus =
-  | { state: 'none' }
   | { state: 'pending'; kid: string; pending: number }
   /** Nothing left to re-sign; the key stays in the key set until `leavesAt` (release responses may be cached). */
   | { state: 'grace'; kid: string; drainedAt: Date; leavesAt: Date }
@@ -26,13 +25,13 @@ export interface DrainSummary {
   resigned: number;
   failed: number;
   batches: number;
-  /** Null when stopped before the completion check. */
-  status: DrainStatus | null;
+  /** Each draining key, newest first (empty when none drains); null when stopped before the completion check. */
+  drains: DrainStatus[] | null;
 }
 
 /**
  * Moves releases off displaced keys: each batch re-signs, with the current key, the very payload
- * bytes a draining (or retired) key signed, after checking the old signature; then retires the
+ * bytes a draining (or retired) key signed, after checking the old signature; then retires each
  * draining key once nothing is left and its grace period has passed. Framework-free, so the
  * server's background worker and `registry keys resign` run the same code. All state lives in
  * the database (the key's state, the kid each release carries, the failures), so a crash loses
@@ -96,35 +95,46 @@ export class ReleaseResigner {
   }
 
   /**
-   * Checks the draining key: releases left, or nothing left (the grace period starts), or the grace
-   * period over, in which case it retires and `key.resign` is audited with the drain's totals.
-   * Under the exclusive key-set lock, so only one instance retires it and audits it once.
+   * Checks every draining key: releases left, or nothing left (the grace period starts), or the
+   * grace period over, in which case it retires and `key.resign` is audited with its drain's
+   * totals. Under the exclusive key-set lock, so only one instance retires a key and audits it once.
    */
-  async completeDrain(graceMs: number, via: ResignVia): Promise<DrainStatus> {
+  async completeDrain(graceMs: number, via: ResignVia): Promise<DrainStatus[]> {
     return this.keys.transaction(async (em: EntityManager) => {
       await this.keys.lockKeySet(em);
       const published = await this.keys.findPublishedForUpdate(em);
-      const draining = published.find((key) => key.state === 'draining');
-      if (!draining) return { state: 'none' };
-      const pending = await this.signatures.pendingCount(draining.kid, em);
-      if (pending > 0) return { state: 'pending', kid: draining.kid, pending };
-      const at = this.now();
-      let drainedAt = draining.drainedAt;
-      if (!drainedAt) {
-        drainedAt = at;
-        await this.keys.markDrained(em, draining.kid, at);
-      }
-      const leavesAt = new Date(drainedAt.getTime() + graceMs);
-      if (at < leavesAt) return { state: 'grace', kid: draining.kid, drainedAt, leavesAt };
+      const draining = published.filter((key) => key.state === 'draining');
+      if (draining.length === 0) return [];
+      const pendingByKid = await this.signatures.pendingCounts(draining.map((key) => key.kid), em);
       const currentKid = published.find((key) => key.state === 'current')?.kid ?? null;
-      await retireDrainedKey(em, { keys: this.keys, signatures: this.signatures }, draining, { at, currentKid, via });
-      return { state: 'retired', kid: draining.kid };
+      const at = this.now();
+      const statuses: DrainStatus[] = [];
+      for (const key of draining) {
+        const pending = pendingByKid.get(key.kid) ?? 0;
+        if (pending > 0) {
+          statuses.push({ state: 'pending', kid: key.kid, pending });
+          continue;
+        }
+        let drainedAt = key.drainedAt;
+        if (!drainedAt) {
+          drainedAt = at;
+          await this.keys.markDrained(em, key.kid, at);
+        }
+        const leavesAt = new Date(drainedAt.getTime() + graceMs);
+        if (at < leavesAt) {
+          statuses.push({ state: 'grace', kid: key.kid, drainedAt, leavesAt });
+          continue;
+        }
+        await retireDrainedKey(em, { keys: this.keys, signatures: this.signatures }, key, { at, currentKid, via });
+        statuses.push({ state: 'retired', kid: key.kid });
+      }
+      return statuses;
     });
   }
 
   /**
    * Re-signs batch after batch until nothing is left (or `shouldStop` says so between batches),
-   * then checks the draining key's completion.
+   * then checks each draining key's completion.
    */
   async drain(options: { batchSize: number; graceMs: number; via: ResignVia; shouldStop?: () => boolean }): Promise<DrainSummary> {
     const summary = { resigned: 0, failed: 0, batches: 0 };
@@ -137,7 +147,7 @@ export class ReleaseResigner {
       // Let requests between batches have the event loop (and, embedded, the one connection).
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (options.shouldStop?.()) return { ...summary, status: null };
-    return { ...summary, status: await this.completeDrain(options.graceMs, options.via) };
+    if (options.shouldStop?.()) return { ...summary, drains: null };
+    return { ...summary, drains: await this.completeDrain(options.graceMs, options.via) };
   }
 }

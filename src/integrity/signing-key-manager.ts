@@ -3,7 +3,6 @@ import type { EntityManager } from 'typeorm';
 import { exportPrivateKeyPkcs8, importPrivateKeyPkcs8, publicJwkFromKeyObject, type PublicJwk } from '../lib/integrity';
 import type { SigningKeyEntity } from './entities/signing-key.entity';
 import { type KeyEncryption, SigningKeyDecryptionError } from './key-encryption';
-import { KeyDrainPendingError, retireDrainedKey } from './key-drain';
 import type { ReleaseSignaturesRepository } from './release-signatures.repository';
 import type { SigningKeyGenerator } from './signing-key-generator';
 import type { NewSigningKeyRow, SigningKeyRepository } from './signing-key.repository';
@@ -20,6 +19,7 @@ export function rotationAuditDetails(rotation: KeyRotation): Record<string, unkn
     drainingKid: rotation.drainingKid,
     retiredKids: rotation.retiredKids,
     pending: rotation.pending,
+    stillDraining: rotation.stillDraining,
   };
 }
 
@@ -90,11 +90,12 @@ export class SigningKeyManager {
   /**
    * One transaction: a new key becomes current, the current key becomes previous, and the previous
    * key starts draining: it stays in the key set while the releases it signed are re-signed with
-   * the new key, and retires once none is left (a previous key that signed nothing retires at
-   * once). A draining key with nothing left to re-sign retires here; one that still has releases
-   * makes the rotation fail with KeyDrainPendingError, so the key set never holds more than three
-   * keys and no release is stranded. `audit` records the rotation in the same transaction.
-   * Concurrent rotations queue on the advisory lock; the partial unique indexes are the backstop.
+   * the new key, and retires once none is left and its grace period has passed (a previous key
+   * that signed nothing retires at once). A rotation never waits for an earlier drain: keys
+   * already draining keep draining beside the new one (an emergency rotation, a compromised key,
+   * cannot be held up), so the key set holds current, previous and every displaced key that still
+   * has releases to re-sign. `audit` records the rotation in the same transaction. Concurrent
+   * rotations queue on the advisory lock; the partial unique indexes are the backstop.
    */
   async rotate(audit?: RotationAudit): Promise<KeyRotation> {
     const row = this.newKey();
@@ -104,17 +105,10 @@ export class SigningKeyManager {
       const published = await this.repository.findPublishedForUpdate(em);
       const current = published.find((key) => key.state === 'current') ?? null;
       const previous = published.find((key) => key.state === 'previous') ?? null;
-      const draining = published.find((key) => key.state === 'draining') ?? null;
+      const alreadyDraining = published.filter((key) => key.state === 'draining');
       const at = row.createdAt;
       const retiredKids: string[] = [];
 
-      if (draining) {
-        const left = await this.signatures.pendingCount(draining.kid, em);
-        if (left > 0) throw new KeyDrainPendingError(draining.kid, left);
-        const repositories = { keys: this.repository, signatures: this.signatures };
-        await retireDrainedKey(em, repositories, draining, { at, currentKid: current?.kid ?? null, via: 'rotation' });
-        retiredKids.push(draining.kid);
-      }
       let pending = 0;
       if (previous) {
         pending = await this.signatures.pendingCount(previous.kid, em);
@@ -126,12 +120,14 @@ export class SigningKeyManager {
       }
       if (current) await this.repository.demote(em, current.kid, at);
       await this.repository.insertCurrent(em, row);
+      const stillPending = await this.signatures.pendingCounts(alreadyDraining.map((key) => key.kid), em);
       const rotation: KeyRotation = {
         kid: row.kid,
         previousKid: current?.kid ?? null,
         drainingKid: previous && pending > 0 ? previous.kid : null,
         retiredKids,
         pending,
+        stillDraining: alreadyDraining.map((key) => ({ kid: key.kid, pending: stillPending.get(key.kid) ?? 0 })),
       };
       if (audit) await audit(em, rotation);
       return rotation;
@@ -149,7 +145,7 @@ export class SigningKeyManager {
     return rows.map((row) => toInfo(row, counts));
   }
 
-  /** The published public keys: current first, then previous, then the draining key. Never private members. */
+  /** The published public keys: current first, then previous, then draining keys newest first. Never private members. */
   async publishedKeys(manager?: EntityManager): Promise<PublicJwk[]> {
     return (await this.repository.findPublished(manager)).map(publicJwkOf);
   }

@@ -77,7 +77,7 @@ export class SigningKeyRepository {
     return this.keys(manager).findOne({ where: { kid } });
   }
 
-  /** The keys of the key set: current first, then previous, then the draining key. */
+  /** The keys of the key set: current first, then previous, then draining keys newest first. */
   async findPublished(manager?: EntityManager): Promise<SigningKeyEntity[]> {
     const rows = await this.keys(manager).find({ where: { state: In([...PUBLISHED_STATES]) } });
     return rows.sort(byState);
@@ -92,7 +92,7 @@ export class SigningKeyRepository {
     return rows.sort(byState);
   }
 
-  /** Keys whose releases are to be re-signed: the draining key, and retired keys (late or stranded releases). */
+  /** Keys whose releases are to be re-signed: draining keys, and retired keys (late or stranded releases). */
   async findResignSources(manager?: EntityManager): Promise<SigningKeyEntity[]> {
     const rows = await this.keys(manager).find({ where: { state: In(['draining', 'retired']) } });
     return rows.sort(byState);

@@ -3,7 +3,7 @@ import type { IntegrityAsset, PublicJwk } from '../lib/integrity';
 /**
  * `current` signs; `previous` still verifies (it stays in the key set); `draining` was displaced by
  * a rotation and stays in the key set until every release it signed is re-signed with the current
- * key; `retired` has left the key set.
+ * key (rotations in quick succession leave several draining at once); `retired` has left the key set.
  */
 export const SIGNING_KEY_STATES = ['current', 'previous', 'draining', 'retired'] as const;
 export type SigningKeyState = (typeof SIGNING_KEY_STATES)[number];
@@ -36,6 +36,13 @@ export interface KeyRotation {
   /** Keys that left the key set in this rotation: a drained key, and a previous key that signed nothing. */
   retiredKids: string[];
   /** Releases still signed by the draining key, which the re-signing worker (or `registry keys resign`) moves to the new key. */
+  pending: number;
+  /** Keys an earlier rotation left draining, which keep draining (and stay in the key set), with the releases each still has. */
+  stillDraining: DrainingKey[];
+}
+
+export interface DrainingKey {
+  kid: string;
   pending: number;
 }
 

@@ -8,6 +8,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { loadConfig } from '../../src/config/config';
+import { openDatabase } from '../../src/database/database-handle';
 import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
 import { verifyRelease } from '../../src/lib/integrity';
 import { RotationWorld, startRegistry } from '../support/rotation-world';
@@ -128,7 +130,7 @@ describe('registry keys', () => {
     ]);
 
     const audit = await app!.database.dataSource.query("SELECT actor_user_id, details FROM audit_entry WHERE action = 'key.rotate'");
-    expect(audit).toEqual([{ actor_user_id: null, details: { newKid, previousKid: firstKid, drainingKid: null, retiredKids: [], pending: 0, via: 'cli' } }]);
+    expect(audit).toEqual([{ actor_user_id: null, details: { newKid, previousKid: firstKid, drainingKid: null, retiredKids: [], pending: 0, stillDraining: [], via: 'cli' } }]);
     // The running server signs with the key the CLI made current.
     const { IntegrityService } = await import('../../src/integrity/integrity.service');
     const { PINNED_PAYLOAD } = await import('../../src/lib/integrity/testdata/signing-fixtures');
@@ -189,7 +191,7 @@ describe('registry keys with releases to re-sign', () => {
     if (cwd) rmSync(cwd, { recursive: true, force: true });
   });
 
-  it('reports the pending count, refuses to rotate over a drain, and finishes the drain inline while the server is stopped', async () => {
+  it('reports the pending count, rotates again during a drain without waiting, and finishes the drain inline while the server is stopped', async () => {
     for (const version of ['1.0.0', '1.1.0', '1.2.0', '2.0.0']) await world.publish('cli-resigned', version);
     const [k1] = await world.servedKids();
 
@@ -210,10 +212,21 @@ describe('registry keys with releases to re-sign', () => {
     ]);
     expect(await world.servedKids()).toEqual([k3, k2, k1]);
 
-    const refused = await cli('rotate');
-    expect(refused.code).toBe(1);
-    expect(refused.stdout).toBe('');
-    expect(refused.stderr).toContain(`registry keys rotate: signing key ${k1} is still being drained: 4 release(s)`);
+    // An emergency rotation does not wait for K1's drain: K1 keeps draining (and stays served).
+    const third = await cli('rotate');
+    expect(third.code).toBe(0);
+    const k4 = third.stdout.trim();
+    expect(third.stderr).toBe(
+      `rotated: ${k4} is current, ${k3} is previous, ${k2} retired, ${k1} still drains (4 release(s) to re-sign)\n` +
+        "a running server re-signs them in the background; with no server running, run 'registry keys resign'\n",
+    );
+    expect(states(await cli('list'))).toEqual([
+      [k4, 'current', undefined],
+      [k3, 'previous', undefined],
+      [k1, 'draining', 4],
+      [k2, 'retired', undefined],
+    ]);
+    expect(await world.servedKids()).toEqual([k4, k3, k1]);
 
     // The server stops; the operator finishes the drain from the shell.
     await world.app.close();
@@ -221,23 +234,34 @@ describe('registry keys with releases to re-sign', () => {
     expect(resign).toMatchObject({ code: 0, stdout: 're-signed 4 release(s) with the current key\n' });
     expect(resign.stderr).toMatch(new RegExp(`^${k1} has no release left to re-sign; it stays in the key set until \\d{4}-`));
     expect(states(await cli('list'))).toEqual([
-      [k3, 'current', undefined],
-      [k2, 'previous', undefined],
+      [k4, 'current', undefined],
+      [k3, 'previous', undefined],
       [k1, 'draining', 0],
+      [k2, 'retired', undefined],
     ]);
 
-    // Drained: the next rotation retires K1 (and K2, which signed nothing) instead of refusing.
-    const third = await cli('rotate');
-    expect(third.code).toBe(0);
-    const k4 = third.stdout.trim();
-    expect(third.stderr).toBe(`rotated: ${k4} is current, ${k3} is previous, ${k1} retired, ${k2} retired\n`);
+    // Once its grace period is over (moved into the past here), the next resign retires K1.
+    const stopped = await openDatabase(loadConfig({ NODE_ENV: 'test', ...world.env, ...world.db.env }), { embeddedMode: 'own-or-join', migrate: false });
+    try {
+      await stopped.dataSource.query("UPDATE signing_key SET drained_at = now() - interval '1 hour' WHERE kid = $1", [k1]);
+    } finally {
+      await stopped.close();
+    }
+    const retire = await cli('resign');
+    expect(retire).toMatchObject({ code: 0, stdout: 're-signed 0 release(s) with the current key\n', stderr: `${k1} has no release left to re-sign and left the key set\n` });
 
     world.app = await startRegistry(world.db, world.env, { intervalMs: 3_600_000 });
     expect(await world.servedKids()).toEqual([k4, k3]);
     for (const published of world.published) {
-      await expect(verifyRelease({ release: await world.release(published), keys: await world.keySet(), expected: published })).resolves.toMatchObject({ ok: true, kid: k3 });
+      await expect(verifyRelease({ release: await world.release(published), keys: await world.keySet(), expected: published })).resolves.toMatchObject({ ok: true, kid: k4 });
     }
     const audit = await world.app.database.dataSource.query("SELECT actor_user_id, details FROM audit_entry WHERE action = 'key.resign'");
-    expect(audit).toEqual([{ actor_user_id: null, details: { kid: k1, resignedWith: k3, resigned: 4, failed: 0, failures: [], via: 'rotation' } }]);
+    expect(audit).toEqual([{ actor_user_id: null, details: { kid: k1, resignedWith: k4, resigned: 4, failed: 0, failures: [], via: 'cli' } }]);
+    const rotations = await world.app.database.dataSource.query("SELECT details FROM audit_entry WHERE action = 'key.rotate' ORDER BY created_at");
+    expect(rotations.map((row: { details: unknown }) => row.details)).toEqual([
+      { newKid: k2, previousKid: k1, drainingKid: null, retiredKids: [], pending: 0, stillDraining: [], via: 'cli' },
+      { newKid: k3, previousKid: k2, drainingKid: k1, retiredKids: [], pending: 4, stillDraining: [], via: 'cli' },
+      { newKid: k4, previousKid: k3, drainingKid: null, retiredKids: [k2], pending: 0, stillDraining: [{ kid: k1, pending: 4 }], via: 'cli' },
+    ]);
   });
 });

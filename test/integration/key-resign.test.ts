@@ -193,24 +193,28 @@ describe('releases that cannot or must not be re-signed', () => {
     await ds.query("UPDATE release SET integrity = jsonb_set(integrity, '{jws}', to_jsonb($2::text)) WHERE id = $1", [victimId, damaged]);
 
     const summary = await resignerOf(world, () => clock).drain({ batchSize: 10, graceMs: 60_000, via: 'worker' });
-    expect(summary).toMatchObject({ resigned: 3, failed: 1, status: { state: 'grace', kid: k1 } });
+    expect(summary).toMatchObject({ resigned: 3, failed: 1, drains: [{ state: 'grace', kid: k1 }] });
     const [kept] = await ds.query("SELECT integrity->>'jws' AS jws, integrity->>'kid' AS kid FROM release WHERE id = $1", [victimId]);
     expect(kept).toEqual({ jws: damaged, kid: k1 });
     const listed = await world.app.app.get(KeysService).list();
     expect(listed.find((key) => key.kid === k1)).toMatchObject({ state: 'draining', pending: 0, failed: 1, resigned: 3 });
 
     // Drained (the failed release does not hold the key back) but within its grace period: a
-    // rotation retires it early instead of being refused.
+    // rotation leaves it draining, in the key set, and the first pass after the grace retires it.
     const rotation = await world.app.app.get(KeysService).rotate({ userId: null });
-    expect(rotation.retiredKids).toContain(k1);
+    expect(rotation.retiredKids).not.toContain(k1);
+    expect(rotation.stillDraining).toEqual([{ kid: k1, pending: 0 }]);
+    expect(await world.servedKids()).toContain(k1);
+    const afterGrace = new Date(clock.getTime() + 60_000);
+    await expect(resignerOf(world, () => afterGrace).completeDrain(60_000, 'worker')).resolves.toEqual([{ state: 'retired', kid: k1 }]);
     expect(await resignAudits(world)).toEqual([
       {
         kid: k1,
-        resignedWith: drained.k3,
+        resignedWith: rotation.kid,
         resigned: 3,
         failed: 1,
         failures: [{ releaseId: victimId, reason: `the Ed25519 signature does not verify under kid ${k1}` }],
-        via: 'rotation',
+        via: 'worker',
       },
     ]);
     // Nothing more for the worker to do: the failed release is not retried for ever.

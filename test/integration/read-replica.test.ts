@@ -1,18 +1,51 @@
 /**
  * DATABASE_READ_URLS: anonymous catalogue reads go to a streaming replica, writes and the reads
  * that must see them go to the primary, and a replica that stops answering sends reads back to
- * the primary. The replica is a pg_basebackup of the machine's cluster on its own port.
+ * the primary. A replica that is down never stops the start: it is reported down in
+ * /health/ready and taken back once it answers. The replica is a pg_basebackup of a scratch
+ * primary on its own port, or a TCP proxy onto the suite's server that a test opens when it chooses.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
 import request from 'supertest';
 import { REPLICA_APPLICATION_NAME } from '../../src/database/data-source-options';
+import { freePort } from '../support/free-port';
 import { ScratchPostgres, scratchPostgresUnavailable } from '../support/scratch-postgres';
 import { userWithSession } from '../support/sessions';
+import { TcpProxy } from '../support/tcp-proxy';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
-const skipReason = !process.env.DATABASE_URL ? 'needs DATABASE_URL (a replica streams from a real server)' : scratchPostgresUnavailable();
+const needsServer = !process.env.DATABASE_URL ? 'needs DATABASE_URL (the embedded database has no replicas)' : null;
+const skipReason = needsServer ?? scratchPostgresUnavailable();
 const describeWithServer = skipReason ? describe.skip : describe;
+const describeWithPrimary = needsServer ? describe.skip : describe;
 if (skipReason) console.info(`read-replica tests skipped: ${skipReason}`);
+
+interface ReadyBody {
+  status: string;
+  database: string;
+  replicas?: { index: number; state: string; since: number }[];
+}
+
+async function readiness(app: TestApp): Promise<{ status: number; body: ReadyBody }> {
+  const response = await request(app.url).get('/health/ready');
+  return { status: response.status, body: response.body as ReadyBody };
+}
+
+/** The last statement of each pool connection that names itself as the replica pool, on `server`. */
+async function replicaStatements(url: string, database: string): Promise<string[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ query: string }>('SELECT query FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [database, REPLICA_APPLICATION_NAME]);
+    return rows.map((row) => row.query);
+  } finally {
+    await client.end();
+  }
+}
 
 const DEADLINE_MS = 30_000;
 
@@ -36,17 +69,28 @@ describeWithServer('catalogue reads on a read replica', () => {
       (await server.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [database, REPLICA_APPLICATION_NAME]))[0].n,
     );
 
+  let primary: ScratchPostgres;
+
   beforeAll(async () => {
-    db = await createTestDatabase();
-    const primary = new URL(db.env.DATABASE_URL);
-    database = primary.pathname.slice(1);
-    replica = await ScratchPostgres.replicaOf({ host: primary.hostname, port: Number(primary.port || 5432) });
-    app = await startTestApp({ DATABASE_READ_URLS: replica.url(database), RESPONSE_CACHE_TTL_S: '0' }, db);
+    // A primary of its own: the machine's shared cluster need not accept replication connections.
+    primary = await ScratchPostgres.fresh();
+    database = 'registry';
+    await primary.query(`CREATE DATABASE ${database}`);
+    const dataDir = mkdtempSync(join(tmpdir(), 'registry-replica-'));
+    db = {
+      env: { DATABASE_URL: primary.url(database), DATA_DIR: dataDir, ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) },
+      kind: 'postgres',
+      dataDir,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+    replica = await ScratchPostgres.replicaOf({ host: '127.0.0.1', port: primary.port });
+    app = await startTestApp({ DATABASE_READ_URLS: replica.url(database), RESPONSE_CACHE_TTL_S: '0', DATABASE_READ_PROBE_INTERVAL_MS: '200' }, db);
   }, 120_000);
 
   afterAll(async () => {
     await app?.close();
     await replica?.remove();
+    await primary?.remove();
     await db?.drop();
   });
 
@@ -80,10 +124,84 @@ describeWithServer('catalogue reads on a read replica', () => {
     await eventually(async () => (await publicKinds()).includes('sound'), 'the replica to catch up after resuming');
   });
 
-  it('falls back to the primary when the replica stops answering', async () => {
+  it('falls back to the primary when the replica stops answering, reports it down, and takes it back once it answers', async () => {
     await replica.stop('immediate');
-    // A pooled connection to the dead replica may fail one read before the pool drops it.
-    await eventually(async () => (await request(app.url).get('/api/kinds')).status === 200, 'reads to come back from the primary');
+    // The first read after the crash finds the replica gone and runs again on the primary.
     for (let i = 0; i < 5; i += 1) expect(await publicKinds()).toEqual(['sound', 'theme']);
+    await eventually(async () => (await readiness(app)).body.replicas?.[0]?.state === 'down', 'the replica to be reported down');
+    expect(await readiness(app)).toMatchObject({ status: 200, body: { status: 'ok', database: 'up' } });
+
+    await replica.start();
+    await eventually(async () => (await readiness(app)).body.replicas?.[0]?.state === 'up', 'the replica to be taken back');
+    expect(await publicKinds()).toEqual(['sound', 'theme']);
+    expect(await replicaConnections(replica)).toBeGreaterThan(0);
+  });
+
+  it('starts while the replica is stopped, and uses it once it answers', async () => {
+    await replica.stop('fast');
+    const second = await startTestApp({ DATABASE_READ_URLS: replica.url(database), RESPONSE_CACHE_TTL_S: '0', DATABASE_READ_PROBE_INTERVAL_MS: '200' }, db);
+    try {
+      expect(await readiness(second)).toMatchObject({ status: 200, body: { status: 'ok', database: 'up', replicas: [{ index: 0, state: 'down' }] } });
+      await request(second.url).get('/api/kinds').expect(200);
+
+      await replica.start();
+      await eventually(async () => (await readiness(second)).body.replicas?.[0]?.state === 'up', 'the replica to be taken back');
+      await request(second.url).get('/api/plugins?search=replica-probe').expect(200);
+      expect((await replicaStatements(replica.url(database), database)).some((sql) => /"plugin"/.test(sql))).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describeWithPrimary('a read replica that is down when the server starts', () => {
+  let db: TestDatabase;
+  let app: TestApp;
+  let proxy: TcpProxy;
+  let database: string;
+  let primaryUrl: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    primaryUrl = db.env.DATABASE_URL!;
+    const primary = new URL(primaryUrl);
+    database = primary.pathname.slice(1);
+    // Nothing listens on the replica's port yet: the proxy onto the primary opens there later.
+    proxy = new TcpProxy({ host: primary.hostname, port: Number(primary.port || 5432) });
+    proxy.port = await freePort();
+    const replicaUrl = new URL(primaryUrl);
+    replicaUrl.port = String(proxy.port);
+    app = await startTestApp({ DATABASE_READ_URLS: replicaUrl.toString(), RESPONSE_CACHE_TTL_S: '0', DATABASE_READ_PROBE_INTERVAL_MS: '200' }, db);
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await proxy?.stop();
+    await db?.drop();
+  });
+
+  it('starts ready with the replica reported down, and serves catalogue reads from the primary', async () => {
+    const ready = await readiness(app);
+    expect(ready).toEqual({ status: 200, body: { status: 'ok', database: 'up', migrations: 'applied', replicas: [{ index: 0, state: 'down', since: expect.any(Number) }] } });
+    for (const path of ['/api/kinds', '/api/plugins', '/api/plugins?search=markdown', '/api/stats', '/api/requests']) await request(app.url).get(path).expect(200);
+    await request(app.url).get('/api/plugins/no-such-plugin').expect(404);
+    expect(await replicaStatements(primaryUrl, database)).toEqual([]);
+  });
+
+  it('takes the replica back once it answers and sends catalogue reads there', async () => {
+    await proxy.start();
+    await eventually(async () => (await readiness(app)).body.replicas?.[0]?.state === 'up', 'the replica to be taken back');
+    expect((await readiness(app)).status).toBe(200);
+
+    await request(app.url).get('/api/plugins?search=taken-back').expect(200);
+    // The replica pool's connections (through the proxy) ran the catalogue query.
+    expect((await replicaStatements(primaryUrl, database)).some((sql) => /"plugin"/.test(sql))).toBe(true);
+  });
+
+  it('marks it down again when it goes away, reads staying up on the primary', async () => {
+    await proxy.stop();
+    for (let i = 0; i < 5; i += 1) await request(app.url).get('/api/kinds').expect(200);
+    await eventually(async () => (await readiness(app)).body.replicas?.[0]?.state === 'down', 'the replica to be reported down');
+    expect((await readiness(app)).status).toBe(200);
   });
 });

@@ -114,8 +114,13 @@ export class ScratchPostgres {
     return startedOrRemoved(new ScratchPostgres(port, dataDir), async () => {
       await pg('pg_basebackup', ['-h', primary.host, '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
       // Debian keeps the primary's postgresql.conf and pg_hba.conf outside its data directory.
-      await writeAsServer(join(dataDir, 'postgresql.conf'), serverConfig(port, dataDir, ['hot_standby = on', ...(await primarySettings(primary))]));
+      const config = serverConfig(port, dataDir, ['hot_standby = on', ...(await primarySettings(primary))]);
+      await writeAsServer(join(dataDir, 'postgresql.conf'), config);
       await writeAsServer(join(dataDir, 'pg_hba.conf'), TRUST_LOOPBACK);
+      // A scratch primary keeps its port and socket directory in postgresql.auto.conf, which the
+      // copy carries and which wins over postgresql.conf: the replica's own come after them.
+      const auto = join(dataDir, 'postgresql.auto.conf');
+      await writeAsServer(auto, `${existsSync(auto) ? readFileSync(auto, 'utf8') : ''}\n${config}`);
     });
   }
 

@@ -9,9 +9,9 @@ const USAGE = `usage: registry keys <list|rotate|resign>
           and, for a key whose releases are being re-signed, how many are pending
   rotate  make a new current key; current becomes previous, and previous drains: it stays in the
           key set while a running server re-signs its releases with the new key, then retires
-          (prints the new kid). Refused while an earlier drain still has releases to re-sign.
+          (prints the new kid). Never waits: keys an earlier rotation left draining keep draining.
   resign  re-sign here and now every release still signed by a draining (or retired) key, with the
-          current key; for when no server runs, or to finish a drain before rotating again
+          current key; for when no server runs, or to hurry a drain
 
 Works while the server runs and while it is stopped (the embedded database too).
 `;
@@ -38,7 +38,6 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   await import('reflect-metadata');
   const { withOperatorDatabase } = await import('../operator-database');
   const { insertAuditRecord } = await import('../../audit/audit-row');
-  const { KeyDrainPendingError } = await import('../../integrity/key-drain');
   const { KeyEncryption } = await import('../../integrity/key-encryption');
   const { DEFAULT_RESIGN_WORKER_OPTIONS } = await import('../../integrity/release-resign-worker');
   const { ReleaseResigner } = await import('../../integrity/release-resigner');
@@ -73,37 +72,32 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       const done = await resigner.drain({ batchSize: DEFAULT_RESIGN_WORKER_OPTIONS.batchSize, graceMs: DEFAULT_RESIGN_WORKER_OPTIONS.retireGraceMs, via: 'cli' });
       io.stdout(`re-signed ${done.resigned} release(s) with the current key\n`);
       if (done.failed) io.stderr(`${done.failed} release(s) kept their signature: it does not verify under the key it names (see the key.resign audit entry)\n`);
-      const status = done.status;
-      if (status?.state === 'retired') io.stderr(`${status.kid} has no release left to re-sign and left the key set\n`);
-      if (status?.state === 'grace') {
-        io.stderr(
-          `${status.kid} has no release left to re-sign; it stays in the key set until ${status.leavesAt.toISOString()} ` +
-            `(clients may cache a release it signed), then a running server retires it, or 'registry keys resign' or a rotation does\n`,
-        );
+      for (const drain of done.drains ?? []) {
+        if (drain.state === 'retired') io.stderr(`${drain.kid} has no release left to re-sign and left the key set\n`);
+        if (drain.state === 'grace') {
+          io.stderr(
+            `${drain.kid} has no release left to re-sign; it stays in the key set until ${drain.leavesAt.toISOString()} ` +
+              `(clients may cache a release it signed), then a running server retires it, or 'registry keys resign' does\n`,
+          );
+        }
+        if (drain.state === 'pending') io.stderr(`${drain.pending} release(s) of ${drain.kid} are being re-signed by another process; run again to wait for them\n`);
       }
-      if (status?.state === 'pending') io.stderr(`${status.pending} release(s) of ${status.kid} are being re-signed by another process; run again to wait for them\n`);
       return EXIT_OK;
     }
 
-    let rotation;
-    try {
-      rotation = await keys.rotate(async (manager, done) => {
-        // The same entry the admin route writes; the operator at the console has no user id.
-        await insertAuditRecord(manager, { action: 'key.rotate', details: { ...rotationAuditDetails(done), via: 'cli' } });
-      });
-    } catch (error) {
-      if (!(error instanceof KeyDrainPendingError)) throw error;
-      io.stderr(`registry keys rotate: ${error.detail}\n`);
-      return EXIT_FAILURE;
-    }
+    const rotation = await keys.rotate(async (manager, done) => {
+      // The same entry the admin route writes; the operator at the console has no user id.
+      await insertAuditRecord(manager, { action: 'key.rotate', details: { ...rotationAuditDetails(done), via: 'cli' } });
+    });
     io.stdout(`${rotation.kid}\n`);
     io.stderr(
       `rotated: ${rotation.kid} is current` +
         (rotation.previousKid ? `, ${rotation.previousKid} is previous` : '') +
         (rotation.drainingKid ? `, ${rotation.drainingKid} drains (${rotation.pending} release(s) to re-sign)` : '') +
         rotation.retiredKids.map((kid) => `, ${kid} retired`).join('') +
+        rotation.stillDraining.map((key) => `, ${key.kid} still drains (${key.pending} release(s) to re-sign)`).join('') +
         '\n' +
-        (rotation.pending
+        (rotation.pending || rotation.stillDraining.some((key) => key.pending > 0)
           ? "a running server re-signs them in the background; with no server running, run 'registry keys resign'\n"
           : ''),
     );

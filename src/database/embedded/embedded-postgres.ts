@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { ensurePrivateDirectory, PRIVATE_FILE_MODE, tightenTree } from '../../common/files/private-directory';
 
 /** Where `pg` reaches a Postgres server: a Unix socket directory for the embedded engine. */
 export interface PgConnectionTarget {
@@ -87,7 +88,7 @@ function socketAnswers(path: string): Promise<boolean> {
 
 function tryTakeLock(dataDir: string): boolean {
   try {
-    writeFileSync(lockPath(dataDir), String(process.pid), { flag: 'wx' });
+    writeFileSync(lockPath(dataDir), String(process.pid), { flag: 'wx', mode: PRIVATE_FILE_MODE });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -157,7 +158,10 @@ interface WorkerMessage {
 
 async function startOwner(dataDir: string, analyzeIntervalMs: number): Promise<EmbeddedDatabase> {
   removeQuietly(socketPath(dataDir));
-  mkdirSync(socketDirectory(dataDir), { recursive: true });
+  // Files an older version (or a restored backup) left world-readable are tightened before the
+  // engine opens them; the worker creates every new one owner-only.
+  tightenTree(dataDir);
+  ensurePrivateDirectory(socketDirectory(dataDir));
   const worker = new Worker(join(__dirname, 'pglite-worker.js'), {
     workerData: {
       pgDataDir: join(dataDir, 'pg'),
@@ -230,7 +234,7 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
   const dataDir = resolve(options.dataDir);
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS[mode];
   const analyzeIntervalMs = options.analyzeIntervalMs ?? 60_000;
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDirectory(dataDir);
   const deadline = Date.now() + waitMs;
 
   for (;;) {

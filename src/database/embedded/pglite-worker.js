@@ -129,6 +129,8 @@ function watchedEngine(db) {
 }
 
 async function main() {
+  // Before PGlite loads: every file it creates from here on is owner-only (see owner-only-fs.js).
+  require('./owner-only-fs').ownerOnly(require('node:fs'));
   const { PGlite } = require('@electric-sql/pglite');
   const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
   // pg_trgm backs the catalogue's typo-tolerant search; a server has it from postgresql-contrib.
@@ -143,6 +145,8 @@ async function main() {
     maxConnections: workerData.maxConnections,
   });
   await server.start();
+  // The listening socket takes the process umask; its directory is owner-only already.
+  require('node:fs').chmodSync(workerData.socketPath, 0o600);
 
   let analyzing = false;
   /** Runs ANALYZE unless a client's statement or transaction is open; true when it ran. */

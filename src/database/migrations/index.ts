@@ -21,6 +21,7 @@ import { ReleaseSigningKidIndex1795437252267 } from './1795437252267-ReleaseSign
 import { DeliveryCreatedIndex1795444460791 } from './1795444460791-DeliveryCreatedIndex';
 import { PendingPublisherStatus1795613996093 } from './1795613996093-PendingPublisherStatus';
 import { WebhookDeliveryPayloadUnique1795614549782 } from './1795614549782-WebhookDeliveryPayloadUnique';
+import { SeveralDrainingKeys1795446120000 } from './1795446120000-SeveralDrainingKeys';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -46,4 +47,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   DeliveryCreatedIndex1795444460791,
   PendingPublisherStatus1795613996093,
   WebhookDeliveryPayloadUnique1795614549782,
+  SeveralDrainingKeys1795446120000,
 ];

@@ -34,6 +34,15 @@ export class SigningKeyListDto {
   keys: SigningKeyDto[];
 }
 
+/** A key an earlier rotation left draining. */
+export class DrainingKeyDto {
+  @ApiProperty()
+  kid: string;
+
+  @ApiProperty({ description: 'Releases it signed that are still to be re-signed.' })
+  pending: number;
+}
+
 /** What a rotation did. */
 export class KeyRotationDto {
   @ApiProperty({ description: 'The new current key.' })
@@ -50,4 +59,11 @@ export class KeyRotationDto {
 
   @ApiProperty({ description: 'Releases signed by the draining key that are still to be re-signed (in the background, or by `registry keys resign`).' })
   pending: number;
+
+  @ApiProperty({
+    type: () => DrainingKeyDto,
+    isArray: true,
+    description: 'Keys an earlier rotation left draining: the rotation does not wait for them, they keep draining and stay in the key set until their releases are re-signed.',
+  })
+  stillDraining: DrainingKeyDto[];
 }

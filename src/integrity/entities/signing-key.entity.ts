@@ -4,16 +4,15 @@ import type { SigningKeyState } from '../signing-key.types';
 /**
  * One Ed25519 release-signing key (DECISIONS 7). The private key is kept only as AES-256-GCM
  * ciphertext under `KEY_ENCRYPTION_KEY`, with the kid as additional authenticated data, and is
- * wiped when the key retires. The partial unique indexes make "at most one current, one previous
- * and one draining key" (so at most three keys in the key set) a database fact that every server
- * instance and the operator CLI share.
+ * wiped when the key retires. The partial unique indexes make "at most one current and one
+ * previous key" a database fact that every server instance and the operator CLI share. Draining
+ * keys may be several: a rotation never waits for an earlier drain to finish.
  *
  * The ciphertext columns are never selected by default: only the code that signs asks for them.
  */
 @Entity('signing_key')
 @Index('uq_signing_key_current', ['state'], { unique: true, where: `"state" = 'current'` })
 @Index('uq_signing_key_previous', ['state'], { unique: true, where: `"state" = 'previous'` })
-@Index('uq_signing_key_draining', ['state'], { unique: true, where: `"state" = 'draining'` })
 @Check('chk_signing_key_state', `"state" IN ('current', 'previous', 'draining', 'retired')`)
 @Check(
   'chk_signing_key_private_key',
