@@ -45,7 +45,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   PluginCount1795433700057,
   ReleaseSigningKidIndex1795437252267,
   DeliveryCreatedIndex1795444460791,
+  SeveralDrainingKeys1795446120000,
   PendingPublisherStatus1795613996093,
   WebhookDeliveryPayloadUnique1795614549782,
-  SeveralDrainingKeys1795446120000,
 ];
