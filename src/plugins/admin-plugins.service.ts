@@ -5,6 +5,7 @@ import { Clock } from '../common/clock';
 import { badRequest, conflict, notFound } from '../common/errors/domain-error';
 import type { AdminPluginDto, ChangeOwnersDto } from './dto/admin-plugin.dto';
 import { toAdminPluginDto } from './admin-plugin.mapper';
+import { CatalogueListing } from './catalogue-listing';
 import type { ManifestCatalogueFields } from './catalogue-fields';
 import type { PluginEntity } from './entities/plugin.entity';
 import { PluginsRepository } from './plugins.repository';
@@ -22,6 +23,7 @@ export class AdminPluginsService {
     private readonly dataSource: DataSource,
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
+    private readonly listing: CatalogueListing,
     private readonly audit: AuditService,
     private readonly users: UsersRepository,
     private readonly clock: Clock,
@@ -56,8 +58,7 @@ export class AdminPluginsService {
       const release = await this.releases.findByVersionKey(plugin.id, versionKey(version), manager);
       if (!release) throw notFound(`no release ${version} of "${slug}"`);
       await this.releases.delete(release.id, manager);
-      const latest = await this.releases.latestVersions(plugin.id, manager);
-      await this.plugins.updateCatalogue(plugin.id, { latestVersion: latest.stable, latestPrerelease: latest.prerelease }, manager);
+      await this.listing.recompute(plugin.id, manager);
       await this.audit.record({ action: 'release.delete', actor, slug, details: { version: release.version, kid: release.integrity?.kid ?? null } }, manager);
     });
   }

@@ -21,6 +21,12 @@ export class ReleaseReadmesRepository {
     if (rows.length > 0) await this.repo(manager).insert(rows);
   }
 
+  /** A release's README HTML by locale, in the stored order. */
+  async htmlByLocale(releaseId: string, manager?: EntityManager): Promise<Record<string, string>> {
+    const rows = await this.repo(manager).find({ select: { locale: true, html: true }, where: { releaseId }, order: { position: 'ASC' } });
+    return Object.fromEntries(rows.map((row) => [row.locale, row.html]));
+  }
+
   /** The locales a release has a README in, in the manifest's order (`default` last when present). */
   async locales(releaseId: string, manager?: EntityManager): Promise<string[]> {
     const rows = await this.repo(manager).find({ select: { locale: true }, where: { releaseId }, order: { position: 'ASC' } });

@@ -19,6 +19,7 @@ import { PublishedBy1795431836731 } from './1795431836731-PublishedBy';
 import { PluginCount1795433700057 } from './1795433700057-PluginCount';
 import { ReleaseSigningKidIndex1795437252267 } from './1795437252267-ReleaseSigningKidIndex';
 import { DeliveryCreatedIndex1795444460791 } from './1795444460791-DeliveryCreatedIndex';
+import { ReleaseCatalogueExtensions1795614332816 } from './1795614332816-ReleaseCatalogueExtensions';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   PluginCount1795433700057,
   ReleaseSigningKidIndex1795437252267,
   DeliveryCreatedIndex1795444460791,
+  ReleaseCatalogueExtensions1795614332816,
 ];
