@@ -23,6 +23,6 @@ import { ReleaseRecorder } from './release-recorder';
 @Module({
   imports: [PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule],
   providers: [FetchPolicy, AssetIngest, ReadmeIngest, PublisherRights, ReleaseRecorder, IngestService, IngestAudit, IngestGate, PluginClaims],
-  exports: [IngestService, IngestAudit, IngestGate, FetchPolicy, PublisherRights, PluginClaims],
+  exports: [IngestService, IngestAudit, IngestGate, FetchPolicy, PublisherRights, PluginClaims, ReadmeIngest],
 })
 export class IngestModule {}

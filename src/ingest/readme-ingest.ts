@@ -14,6 +14,8 @@ export const MAX_README_HTML_BYTES = 2 * 1024 * 1024;
 export interface RenderedReadmes {
   /** Sanitized HTML by locale (`default` for a single-locale README), in the manifest's order. */
   html: Record<string, string>;
+  /** Every locale the manifest names a README for, rendered or not, in the manifest's order. */
+  locales: string[];
   warnings: string[];
 }
 
@@ -104,7 +106,7 @@ export class ReadmeIngest implements OnModuleDestroy {
       warnings.push(`README locales left out: ${leftOut.join(', ')} (a release's rendered READMEs may total at most ${mebibytes(MAX_README_HTML_BYTES)} of HTML)`);
     }
     for (const warning of warnings) this.logger.warn(`${repoUrl}@${tag}: ${warning}`);
-    return { html, warnings };
+    return { html, locales: sources.map(([locale]) => locale), warnings };
   }
 
   private async renderOne(locale: string, source: string, located: Located, tag: string, abandon: AbortSignal | undefined): Promise<Outcome> {

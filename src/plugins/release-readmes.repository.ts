@@ -21,6 +21,21 @@ export class ReleaseReadmesRepository {
     if (rows.length > 0) await this.repo(manager).insert(rows);
   }
 
+  /**
+   * Replaces a release's READMEs: each of `locales` in that order, its `rendered` HTML, else the
+   * row stored for it (a README that could not be read again keeps what it had), else none.
+   */
+  async replaceForRelease(releaseId: string, locales: readonly string[], rendered: Record<string, string>, manager: EntityManager): Promise<void> {
+    const stored = await this.htmlByLocale(releaseId, manager);
+    const kept: Record<string, string> = {};
+    for (const locale of locales) {
+      const html = rendered[locale] ?? stored[locale];
+      if (html !== undefined) kept[locale] = html;
+    }
+    await this.repo(manager).delete({ releaseId });
+    await this.insertForRelease(releaseId, kept, manager);
+  }
+
   /** A release's README HTML by locale, in the stored order. */
   async htmlByLocale(releaseId: string, manager?: EntityManager): Promise<Record<string, string>> {
     const rows = await this.repo(manager).find({ select: { locale: true, html: true }, where: { releaseId }, order: { position: 'ASC' } });

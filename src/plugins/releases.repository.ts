@@ -71,6 +71,11 @@ export class ReleasesRepository {
     return (await repo.findOneBy({ id: result.identifiers[0].id as string }))!;
   }
 
+  /** What the catalogue shows of a release's manifest (Refresh manifest); the signed manifest stays. */
+  async setCatalogueManifest(id: string, manifest: Record<string, unknown>, extensions: Record<string, unknown> | null, manager: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id }, { manifest, extensions } as QueryDeepPartialEntity<ReleaseEntity>);
+  }
+
   async setYanked(id: string, yankedAt: Date | null, reason: string | null, manager: EntityManager): Promise<void> {
     await this.repo(manager).update({ id }, { yankedAt, yankReason: reason });
   }
