@@ -8,7 +8,7 @@ import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import type { PublishedBy, StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { CatalogueListing } from '../plugins/catalogue-listing';
-import { ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
+import { type ReadmeRendering, ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { isPrerelease, versionSortKey } from '../plugins/versions';
 import type { ClaimFollowUp, IngestSource, IngestTarget, Publisher } from './ingest.types';
@@ -29,7 +29,7 @@ export interface PreparedRelease {
   manifestSha256: string;
   assets: StoredAsset[];
   attestation: unknown | null;
-  readmeHtml: Record<string, string>;
+  readmes: Record<string, ReadmeRendering>;
   integrity: StoredIntegrity;
   warnings: string[];
   onClaim?: ClaimFollowUp;
@@ -82,7 +82,7 @@ export class ReleaseRecorder {
         },
         manager,
       );
-      await this.readmes.insertForRelease(inserted.id, release.readmeHtml, manager);
+      await this.readmes.insertForRelease(inserted.id, release.readmes, manager);
       // What the catalogue shows follows the latest release, not this one: a backport or a
       // prerelease leaves it alone. The release time is this publish's (sort=updated).
       await this.listing.recompute(plugin.id, manager, { latestReleaseAt: this.clock.now() });

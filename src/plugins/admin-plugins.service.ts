@@ -8,7 +8,7 @@ import { toAdminPluginDto } from './admin-plugin.mapper';
 import { CatalogueListing } from './catalogue-listing';
 import type { PluginEntity } from './entities/plugin.entity';
 import { PluginsRepository } from './plugins.repository';
-import { ReleaseReadmesRepository } from './release-readmes.repository';
+import { type ReadmeRendering, ReleaseReadmesRepository } from './release-readmes.repository';
 import { ReleasesRepository } from './releases.repository';
 import { UsersRepository } from '../users/users.repository';
 import { versionKey } from './versions';
@@ -20,8 +20,8 @@ export interface RefreshedManifest {
   /** The manifest's spec fields and declared extension values, as validated. */
   manifest: Record<string, unknown>;
   extensions: Record<string, unknown> | null;
-  /** Every locale the manifest names a README for, and the HTML of those that rendered. */
-  readme: { locales: string[]; html: Record<string, string> };
+  /** Every locale the manifest names a README for, and those that rendered. */
+  readme: { locales: string[]; rendered: Record<string, ReadmeRendering> };
   details: Record<string, unknown>;
 }
 
@@ -86,7 +86,7 @@ export class AdminPluginsService {
       const release = await this.releases.findByVersionKey(plugin.id, versionKey(refreshed.version), manager);
       if (release?.id !== refreshed.releaseId) throw conflict('release-changed', `release ${refreshed.version} of "${slug}" was deleted meanwhile; refresh again`);
       await this.releases.setCatalogueManifest(release.id, refreshed.manifest, refreshed.extensions, manager);
-      await this.readmes.replaceForRelease(release.id, refreshed.readme.locales, refreshed.readme.html, manager);
+      await this.readmes.replaceForRelease(release.id, refreshed.readme.locales, refreshed.readme.rendered, manager);
       await this.listing.recompute(plugin.id, manager);
       await this.audit.record({ action: 'plugin.manifest_refresh', actor, slug, details: refreshed.details }, manager);
     });

@@ -65,7 +65,7 @@ export class ManifestRefreshService {
         version,
         manifest: manifestCatalogueFields(checked.manifest, checked.extensions).metadata,
         extensions: checked.extensions,
-        readme: { locales: readme.locales, html: readme.html },
+        readme: { locales: readme.locales, rendered: readme.readmes },
         details: { version, tag: found.tag, file: found.fileName, from: found.from, ...(readme.warnings.length ? { warnings: readme.warnings } : {}) },
       },
       actor,

@@ -20,6 +20,7 @@ import { PluginCount1795433700057 } from './1795433700057-PluginCount';
 import { ReleaseSigningKidIndex1795437252267 } from './1795437252267-ReleaseSigningKidIndex';
 import { DeliveryCreatedIndex1795444460791 } from './1795444460791-DeliveryCreatedIndex';
 import { ReleaseCatalogueExtensions1795614332816 } from './1795614332816-ReleaseCatalogueExtensions';
+import { ReadmeRenderVersion1795615024073 } from './1795615024073-ReadmeRenderVersion';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ReleaseSigningKidIndex1795437252267,
   DeliveryCreatedIndex1795444460791,
   ReleaseCatalogueExtensions1795614332816,
+  ReadmeRenderVersion1795615024073,
 ];
