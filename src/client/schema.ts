@@ -1389,7 +1389,7 @@ export interface components {
             url: string;
             /** @description Bytes actually streamed at ingest */
             size: number;
-            /** @description False when the asset was over the hash budget: it is not in the signed list and cannot be verified */
+            /** @description False when the asset was over the hash budget: it is not in the signed list (nor in integrity.assets) and cannot be verified */
             hashed: boolean;
         };
         IntegrityAssetDto: {
@@ -1404,13 +1404,11 @@ export interface components {
             os: string;
             /** @description Build-provenance attestation bundle, passed through unverified */
             attestation: Record<string, unknown> | null;
-            /** @description Always true here: only hashed assets are signed */
-            hashed: boolean;
         };
         ReleaseIntegrityDto: {
             /** @description JWS compact serialization; header {alg: EdDSA, kid}, payload RFC 8785 {slug, version, manifest_sha256, assets} */
             jws: string;
-            /** @description Unsigned copy of the signed list; trust only the signed payload */
+            /** @description Unsigned copy of the signed payload's assets, member for member and in the same order (assets over the hash budget are not in it); trust only the signed payload */
             assets: components["schemas"]["IntegrityAssetDto"][];
         };
         PublishedByDto: {
@@ -4518,7 +4516,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The latest release's manifest read again from the forge; catalogue fields updated (audited plugin.manifest_refresh); slug and releases unchanged */
+            /** @description The shown (latest) release's manifest read again from the forge and its README re-rendered at the tag; catalogue fields, the detail's metadata and README follow (audited plugin.manifest_refresh, README problems in its warnings); slug and signed releases unchanged */
             200: {
                 headers: {
                     [name: string]: unknown;

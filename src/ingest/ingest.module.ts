@@ -11,6 +11,7 @@ import { IngestAudit } from './ingest-audit';
 import { IngestGate } from './ingest-gate';
 import { IngestService } from './ingest.service';
 import { ReadmeIngest } from './readme-ingest';
+import { ReadmeRerenderer } from './readme-rerenderer';
 import { PluginClaims } from './plugin-claims';
 import { PublisherRights } from './publisher-rights';
 import { ReleaseRecorder } from './release-recorder';
@@ -18,11 +19,12 @@ import { ReleaseRecorder } from './release-recorder';
 /**
  * The release ingest pipeline, shared by every way a release arrives (CI push, release webhook):
  * manifest and attestation checks, SSRF-safe asset fetching and hashing, README rendering,
- * signing, and the one transaction that records it, plus the failure audit beside it.
+ * signing, and the one transaction that records it, plus the failure audit beside it; and the
+ * background re-rendering of READMEs an older renderer produced.
  */
 @Module({
   imports: [PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule],
-  providers: [FetchPolicy, AssetIngest, ReadmeIngest, PublisherRights, ReleaseRecorder, IngestService, IngestAudit, IngestGate, PluginClaims],
-  exports: [IngestService, IngestAudit, IngestGate, FetchPolicy, PublisherRights, PluginClaims],
+  providers: [FetchPolicy, AssetIngest, ReadmeIngest, ReadmeRerenderer, PublisherRights, ReleaseRecorder, IngestService, IngestAudit, IngestGate, PluginClaims],
+  exports: [IngestService, IngestAudit, IngestGate, FetchPolicy, PublisherRights, PluginClaims, ReadmeIngest],
 })
 export class IngestModule {}

@@ -101,7 +101,7 @@ export class IngestService {
       manifestSha256: checked.sha256,
       assets: stored,
       attestation: request.attestation ?? null,
-      readmeHtml: readme.html,
+      readmes: readme.readmes,
       integrity,
       warnings: readme.warnings,
       onClaim: request.onClaim,

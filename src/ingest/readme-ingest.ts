@@ -5,25 +5,34 @@ import { forgeForUrl, rawFileUrl } from '../lib/forge';
 import type { Manifest } from '../lib/manifest';
 import { AssetFetchError, fetchText } from './fetch';
 import { ASSET_CONCURRENCY, FetchPolicy, MAX_TEXT_BYTES } from './fetch-policy';
-import { README_MAX_LENGTH, type ReadmeContextSpec, ReadmeRenderPool, type RenderedReadme } from './readme';
+import type { ReadmeRendering } from '../plugins/release-readmes.repository';
+import { README_MAX_LENGTH, README_RENDER_VERSION, type ReadmeContextSpec, ReadmeRenderPool } from './readme';
 
 const DEFAULT_README = 'README.md';
 /** The rendered README HTML one release may store, all locales together (UTF-8 bytes). */
 export const MAX_README_HTML_BYTES = 2 * 1024 * 1024;
 
 export interface RenderedReadmes {
-  /** Sanitized HTML by locale (`default` for a single-locale README), in the manifest's order. */
-  html: Record<string, string>;
+  /** Sanitized HTML and its source by locale (`default` for a single-locale README), in the manifest's order. */
+  readmes: Record<string, ReadmeRendering>;
+  /** Every locale the manifest names a README for, rendered or not, in the manifest's order. */
+  locales: string[];
   warnings: string[];
 }
 
 type Located = { forge: ForgeInstanceConfig; repoPath: string } | null;
 
-/** One README's fate: its HTML, or why there is none; `warnings` may accompany either. */
+/** One README's fate: its rendering, or why there is none; `warnings` may accompany either. */
 interface Outcome {
   locale: string;
-  html: string | null;
+  readme: ReadmeRendering | null;
   warnings: string[];
+}
+
+/** A README rendered now, with what it was rendered from. */
+interface Rendered {
+  readme: ReadmeRendering;
+  truncated: boolean;
 }
 
 function isUrl(source: string): boolean {
@@ -86,25 +95,35 @@ export class ReadmeIngest implements OnModuleDestroy {
     if (manifest.readmes && manifest.readme) sources.push(['default', manifest.readme]);
     const outcomes = await mapBounded(sources, ASSET_CONCURRENCY, ([locale, source]) => this.renderOne(locale, source, located, tag, abandon));
 
-    const html: Record<string, string> = {};
+    const readmes: Record<string, ReadmeRendering> = {};
     const warnings = outcomes.flatMap((outcome) => outcome.warnings);
     const leftOut: string[] = [];
     let total = 0;
-    for (const { locale, html: rendered } of outcomes) {
-      if (rendered === null) continue;
-      const bytes = Buffer.byteLength(rendered, 'utf8');
+    for (const { locale, readme } of outcomes) {
+      if (readme === null) continue;
+      const bytes = Buffer.byteLength(readme.html, 'utf8');
       if (total + bytes > MAX_README_HTML_BYTES) {
         leftOut.push(locale);
         continue;
       }
       total += bytes;
-      html[locale] = rendered;
+      readmes[locale] = readme;
     }
     if (leftOut.length > 0) {
       warnings.push(`README locales left out: ${leftOut.join(', ')} (a release's rendered READMEs may total at most ${mebibytes(MAX_README_HTML_BYTES)} of HTML)`);
     }
     for (const warning of warnings) this.logger.warn(`${repoUrl}@${tag}: ${warning}`);
-    return { html, warnings };
+    return { readmes, locales: sources.map(([locale]) => locale), warnings };
+  }
+
+  /**
+   * A stored README rendered by the current renderer: its markdown again in the same link
+   * context, or, stored before the markdown was kept, its HTML through the current sanitizer.
+   * On the render threads, like every render.
+   */
+  async rerender(stored: Pick<ReadmeRendering, 'html' | 'markdown' | 'context'>): Promise<string> {
+    if (stored.markdown === null || stored.context === null) return (await this.pool.render({ sanitize: stored.html })).html;
+    return (await this.pool.render({ markdown: stored.markdown, context: stored.context as ReadmeContextSpec })).html;
   }
 
   private async renderOne(locale: string, source: string, located: Located, tag: string, abandon: AbortSignal | undefined): Promise<Outcome> {
@@ -112,26 +131,29 @@ export class ReadmeIngest implements OnModuleDestroy {
     try {
       const rendered = await this.fetchAndRender(source, located, tag, abandon);
       const warnings = rendered.truncated ? [`${name} is longer than ${README_MAX_LENGTH} characters; only its start is shown`] : [];
-      return { locale, html: rendered.html, warnings };
+      return { locale, readme: rendered.readme, warnings };
     } catch (error) {
       if (error instanceof AssetFetchError && error.reason === 'too-large') {
-        return { locale, html: null, warnings: [`${name} is larger than ${mebibytes(MAX_TEXT_BYTES)} and was not rendered`] };
+        return { locale, readme: null, warnings: [`${name} is larger than ${mebibytes(MAX_TEXT_BYTES)} and was not rendered`] };
       }
-      return { locale, html: null, warnings: [`${name} was not rendered: ${(error as Error).message}`] };
+      return { locale, readme: null, warnings: [`${name} was not rendered: ${(error as Error).message}`] };
     }
   }
 
-  private async fetchAndRender(source: string, located: Located, tag: string, abandon: AbortSignal | undefined): Promise<RenderedReadme> {
-    if (isUrl(source)) {
-      const markdown = await this.fetchMarkdown(source, abandon);
-      return this.pool.render({ markdown, context: { kind: 'url', url: source } });
-    }
+  private async fetchAndRender(source: string, located: Located, tag: string, abandon: AbortSignal | undefined): Promise<Rendered> {
+    if (isUrl(source)) return this.renderKept(await this.fetchMarkdown(source, abandon), { kind: 'url', url: source });
     if (!located) throw new Error('the repository is not on a configured forge');
     const readmePath = source.replace(/^\.?\//, '');
     const { forge, repoPath } = located;
     const { markdown, foundAt } = await this.fetchAtTag(located, readmePath, tag, abandon);
     const context: ReadmeContextSpec = { kind: 'forge', forge: { type: forge.type, webUrl: forge.webUrl, apiUrl: forge.apiUrl }, repoPath, tag: foundAt, readmePath };
-    return this.pool.render({ markdown, context });
+    return this.renderKept(markdown, context);
+  }
+
+  /** Renders, keeping the markdown and its context beside the HTML so a later renderer can redo it. */
+  private async renderKept(markdown: string, context: ReadmeContextSpec): Promise<Rendered> {
+    const rendered = await this.pool.render({ markdown, context });
+    return { readme: { html: rendered.html, markdown, context, renderVersion: README_RENDER_VERSION }, truncated: rendered.truncated };
   }
 
   /** Reads the file at the first candidate tag that has it; only "not found" moves on to the next. */

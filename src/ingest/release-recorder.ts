@@ -7,9 +7,8 @@ import type { Manifest } from '../lib/manifest';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import type { PublishedBy, StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
-import { manifestCatalogueFields } from '../plugins/catalogue-fields';
-import { ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
-import { readmeSearchText } from './readme/search-text';
+import { CatalogueListing } from '../plugins/catalogue-listing';
+import { type ReadmeRendering, ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { isPrerelease, versionSortKey } from '../plugins/versions';
 import type { ClaimFollowUp, IngestSource, IngestTarget, Publisher } from './ingest.types';
@@ -30,7 +29,7 @@ export interface PreparedRelease {
   manifestSha256: string;
   assets: StoredAsset[];
   attestation: unknown | null;
-  readmeHtml: Record<string, string>;
+  readmes: Record<string, ReadmeRendering>;
   integrity: StoredIntegrity;
   warnings: string[];
   onClaim?: ClaimFollowUp;
@@ -50,6 +49,7 @@ export class ReleaseRecorder {
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
     private readonly readmes: ReleaseReadmesRepository,
+    private readonly listing: CatalogueListing,
     private readonly rights: PublisherRights,
     private readonly audit: AuditService,
     private readonly clock: Clock,
@@ -70,6 +70,7 @@ export class ReleaseRecorder {
           prerelease: isPrerelease(release.version),
           minRuntimeVersion: release.manifest.min_runtime_version ?? null,
           assets: release.assets,
+          extensions: release.extensions,
           integrity: release.integrity,
           attestation: release.attestation,
           manifest: release.manifest as unknown as Record<string, unknown>,
@@ -81,19 +82,10 @@ export class ReleaseRecorder {
         },
         manager,
       );
-      await this.readmes.insertForRelease(inserted.id, release.readmeHtml, manager);
-      const latest = await this.releases.latestVersions(plugin.id, manager);
-      await this.plugins.updateCatalogue(
-        plugin.id,
-        {
-          ...manifestCatalogueFields(release.manifest, release.extensions),
-          searchReadme: readmeSearchText(release.readmeHtml),
-          latestVersion: latest.stable,
-          latestPrerelease: latest.prerelease,
-          latestReleaseAt: this.clock.now(),
-        },
-        manager,
-      );
+      await this.readmes.insertForRelease(inserted.id, release.readmes, manager);
+      // What the catalogue shows follows the latest release, not this one: a backport or a
+      // prerelease leaves it alone. The release time is this publish's (sort=updated).
+      await this.listing.recompute(plugin.id, manager, { latestReleaseAt: this.clock.now() });
       await this.audit.record(
         {
           action: 'plugin.publish',

@@ -5,12 +5,25 @@ import { Clock } from '../common/clock';
 import { badRequest, conflict, notFound } from '../common/errors/domain-error';
 import type { AdminPluginDto, ChangeOwnersDto } from './dto/admin-plugin.dto';
 import { toAdminPluginDto } from './admin-plugin.mapper';
-import type { ManifestCatalogueFields } from './catalogue-fields';
+import { CatalogueListing } from './catalogue-listing';
 import type { PluginEntity } from './entities/plugin.entity';
 import { PluginsRepository } from './plugins.repository';
+import { type ReadmeRendering, ReleaseReadmesRepository } from './release-readmes.repository';
 import { ReleasesRepository } from './releases.repository';
 import { UsersRepository } from '../users/users.repository';
 import { versionKey } from './versions';
+
+/** A manifest read again for one release (Refresh manifest), with its README rendered again. */
+export interface RefreshedManifest {
+  releaseId: string;
+  version: string;
+  /** The manifest's spec fields and declared extension values, as validated. */
+  manifest: Record<string, unknown>;
+  extensions: Record<string, unknown> | null;
+  /** Every locale the manifest names a README for, and those that rendered. */
+  readme: { locales: string[]; rendered: Record<string, ReadmeRendering> };
+  details: Record<string, unknown>;
+}
 
 /**
  * What admins do to a plugin: verify, feature, delete a release, change its owners. Each change
@@ -22,6 +35,8 @@ export class AdminPluginsService {
     private readonly dataSource: DataSource,
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
+    private readonly listing: CatalogueListing,
+    private readonly readmes: ReleaseReadmesRepository,
     private readonly audit: AuditService,
     private readonly users: UsersRepository,
     private readonly clock: Clock,
@@ -56,21 +71,24 @@ export class AdminPluginsService {
       const release = await this.releases.findByVersionKey(plugin.id, versionKey(version), manager);
       if (!release) throw notFound(`no release ${version} of "${slug}"`);
       await this.releases.delete(release.id, manager);
-      const latest = await this.releases.latestVersions(plugin.id, manager);
-      await this.plugins.updateCatalogue(plugin.id, { latestVersion: latest.stable, latestPrerelease: latest.prerelease }, manager);
+      await this.listing.recompute(plugin.id, manager);
       await this.audit.record({ action: 'release.delete', actor, slug, details: { version: release.version, kid: release.integrity?.kid ?? null } }, manager);
     });
   }
 
   /**
-   * Writes a re-read manifest's catalogue fields (never the slug, never a release), audited
-   * plugin.manifest_refresh. `fromVersion` guards against a release deleted meanwhile.
+   * Writes a re-read manifest onto the release it was read for: what the catalogue shows of it
+   * (never the slug, never what was signed) and its README, re-rendered; then the catalogue fields
+   * follow (they move only if that release is the one shown). Audited plugin.manifest_refresh.
    */
-  applyRefreshedManifest(slug: string, fromVersion: string, fields: ManifestCatalogueFields, details: Record<string, unknown>, actor: AuditActor): Promise<AdminPluginDto> {
+  applyRefreshedManifest(slug: string, refreshed: RefreshedManifest, actor: AuditActor): Promise<AdminPluginDto> {
     return this.change(slug, async (plugin, manager) => {
-      if (!(await this.releases.findByVersionKey(plugin.id, versionKey(fromVersion), manager))) throw conflict('release-changed', `release ${fromVersion} of "${slug}" was deleted meanwhile; refresh again`);
-      await this.plugins.updateCatalogue(plugin.id, fields, manager);
-      await this.audit.record({ action: 'plugin.manifest_refresh', actor, slug, details }, manager);
+      const release = await this.releases.findByVersionKey(plugin.id, versionKey(refreshed.version), manager);
+      if (release?.id !== refreshed.releaseId) throw conflict('release-changed', `release ${refreshed.version} of "${slug}" was deleted meanwhile; refresh again`);
+      await this.releases.setCatalogueManifest(release.id, refreshed.manifest, refreshed.extensions, manager);
+      await this.readmes.replaceForRelease(release.id, refreshed.readme.locales, refreshed.readme.rendered, manager);
+      await this.listing.recompute(plugin.id, manager);
+      await this.audit.record({ action: 'plugin.manifest_refresh', actor, slug, details: refreshed.details }, manager);
     });
   }
 

@@ -13,8 +13,8 @@ import { ReleasesRepository } from './releases.repository';
 
 /**
  * `GET /api/plugins/:slug`: the full plugin. Its manifest fields and README are those of the
- * latest release (a newer prerelease does not change what the page shows), the README in the
- * language asked for.
+ * release the catalogue shows (ReleasesRepository.findShown: the latest; a newer prerelease or a
+ * backport does not change it), the README in the language asked for.
  */
 @Injectable()
 export class PluginDetailService {
@@ -33,8 +33,13 @@ export class PluginDetailService {
   private async read(slug: string, locale: string | undefined, caller: AuthContext | null, manager: EntityManager | undefined): Promise<PluginDetailDto> {
     const plugin = await this.plugins.findBySlug(slug, manager);
     if (!plugin) throw notFound(`no plugin "${slug}"`);
-    const [releases, ownerRows] = await Promise.all([this.releases.listForPlugin(plugin.id, manager), this.plugins.owners(plugin.id, manager)]);
-    const shown = releases.find((r) => r.version === plugin.latestVersion) ?? releases.find((r) => r.version === plugin.latestPrerelease) ?? releases[0];
+    const [releases, ownerRows, shownRelease] = await Promise.all([
+      this.releases.listForPlugin(plugin.id, manager),
+      this.plugins.owners(plugin.id, manager),
+      this.releases.findShown(plugin.id, manager),
+    ]);
+    // The one rule the listing's fields follow too (CatalogueListing), so page and list agree.
+    const shown = releases.find((r) => r.id === shownRelease?.id);
     const owners = ownerRows.map(({ login, instance }) => ({ login, instance }));
     return toPluginDetailDto(plugin, {
       owners,

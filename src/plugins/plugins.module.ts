@@ -3,6 +3,7 @@ import { AuthModule } from '../auth/auth.module';
 import { repositoryProvider } from '../database/repository-provider';
 import { AdminPluginsController } from './admin-plugins.controller';
 import { AdminPluginsService } from './admin-plugins.service';
+import { CatalogueListing } from './catalogue-listing';
 import { CatalogueRepository } from './catalogue.repository';
 import { CatalogueService } from './catalogue.service';
 import { DownloadCounter } from './download-counter';
@@ -33,7 +34,8 @@ import { ReleasesService } from './releases.service';
     CatalogueService,
     AdminPluginsService,
     MyPluginsService,
+    CatalogueListing,
   ],
-  exports: [PluginsRepository, ReleasesRepository, ReleaseReadmesRepository, AdminPluginsService],
+  exports: [PluginsRepository, ReleasesRepository, ReleaseReadmesRepository, AdminPluginsService, CatalogueListing],
 })
 export class PluginsModule {}

@@ -103,6 +103,16 @@ export class PluginsRepository {
     await manager.query(`DELETE FROM plugin_owner WHERE plugin_id = $1 AND user_id = ANY($2::uuid[])`, [pluginId, [...userIds]]);
   }
 
+  /**
+   * Holds the plugin's row until the transaction ends, so what is shown is computed from every
+   * release committed before it. FOR NO KEY UPDATE, not FOR UPDATE: a release being inserted holds
+   * the row FOR KEY SHARE (its foreign key), which this does not wait for, so two publishes of one
+   * plugin queue here instead of deadlocking.
+   */
+  async lockForCatalogue(pluginId: string, manager: EntityManager): Promise<void> {
+    await manager.query('SELECT 1 FROM plugin WHERE id = $1 FOR NO KEY UPDATE', [pluginId]);
+  }
+
   async updateCatalogue(pluginId: string, fields: Partial<PluginCatalogueFields>, manager: EntityManager): Promise<void> {
     await this.repo(manager).update({ id: pluginId }, fields as QueryDeepPartialEntity<PluginEntity>);
   }

@@ -1,3 +1,4 @@
+import { signedAssetsOf } from '../lib/integrity';
 import type { ReleaseDto } from './dto/release.dto';
 import type { PublishedBy, ReleaseEntity } from './entities/release.entity';
 
@@ -20,8 +21,10 @@ export function toReleaseDto(release: ReleaseEntity, slug: string, baseUrl: stri
       ? {
           integrity: {
             jws: release.integrity.jws,
-            // Every signed asset carries the release's attestation (spec); it is stored once.
-            assets: release.integrity.assets.map((a) => ({ ...a, hashed: true, attestation: release.attestation ?? null })),
+            // Spec: "the same list" as the signed payload's assets, so it is read from the payload
+            // itself, member for member; the stored copy (attestation kept once, on the release)
+            // only stands in for a signature that no longer decodes.
+            assets: signedAssetsOf(release.integrity.jws) ?? release.integrity.assets.map((a) => ({ ...a, attestation: release.attestation ?? null })),
           },
         }
       : {}),

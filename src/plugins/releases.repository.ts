@@ -34,14 +34,24 @@ export class ReleasesRepository {
    * The one "latest" rule (DECISIONS 8): highest SemVer precedence, not yanked, no prerelease
    * unless asked. `version_sort` orders bytes as SemVer orders versions, so this is an index scan.
    */
-  findLatest(pluginId: string, options: { prerelease?: boolean } = {}, manager?: EntityManager): Promise<ReleaseEntity | null> {
-    const query = this.repo(manager)
-      .createQueryBuilder('r')
-      .where('r.plugin_id = :pluginId AND r.yanked_at IS NULL', { pluginId })
-      .orderBy('r.version_sort', 'DESC')
-      .limit(1);
+  findLatest(pluginId: string, options: { prerelease?: boolean; yanked?: boolean } = {}, manager?: EntityManager): Promise<ReleaseEntity | null> {
+    const query = this.repo(manager).createQueryBuilder('r').where('r.plugin_id = :pluginId', { pluginId }).orderBy('r.version_sort', 'DESC').limit(1);
+    if (!options.yanked) query.andWhere('r.yanked_at IS NULL');
     if (!options.prerelease) query.andWhere('r.prerelease = false');
     return query.getOne();
+  }
+
+  /**
+   * The release the catalogue describes (name, description, tags, extension values, metadata,
+   * README): the latest by the same rule, a prerelease only when no stable release is live; when
+   * every release is yanked, the one that rule picks among the yanked. Null without releases.
+   */
+  async findShown(pluginId: string, manager?: EntityManager): Promise<ReleaseEntity | null> {
+    for (const options of [{}, { prerelease: true }, { yanked: true }, { yanked: true, prerelease: true }]) {
+      const release = await this.findLatest(pluginId, options, manager);
+      if (release) return release;
+    }
+    return null;
   }
 
   async latestVersions(pluginId: string, manager?: EntityManager): Promise<LatestVersions> {
@@ -59,6 +69,11 @@ export class ReleasesRepository {
     const repo = this.repo(manager);
     const result = await repo.insert(release as QueryDeepPartialEntity<ReleaseEntity>);
     return (await repo.findOneBy({ id: result.identifiers[0].id as string }))!;
+  }
+
+  /** What the catalogue shows of a release's manifest (Refresh manifest); the signed manifest stays. */
+  async setCatalogueManifest(id: string, manifest: Record<string, unknown>, extensions: Record<string, unknown> | null, manager: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id }, { manifest, extensions } as QueryDeepPartialEntity<ReleaseEntity>);
   }
 
   async setYanked(id: string, yankedAt: Date | null, reason: string | null, manager: EntityManager): Promise<void> {

@@ -14,6 +14,7 @@ import { PublisherRights } from '../ingest/publisher-rights';
 import type { ClaimFollowUp, IngestTarget } from '../ingest/ingest.types';
 import { parseRepoUrl } from '../lib/forge';
 import { ScopeSet, type SlugOwnership } from '../lib/scopes/scopes';
+import { CatalogueListing } from '../plugins/catalogue-listing';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import type { PublishedBy } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
@@ -45,6 +46,7 @@ export class PublishService {
     private readonly dataSource: DataSource,
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
+    private readonly listing: CatalogueListing,
     private readonly ingest: IngestService,
     private readonly ingestAudit: IngestAudit,
     private readonly audit: AuditService,
@@ -144,8 +146,7 @@ export class PublishService {
       await this.dataSource.transaction(async (manager) => {
         await this.rights.assertStillAllowed({ userId: auth.user.id, tokenId: auth.token.id }, plugin.id, manager);
         await this.releases.setYanked(release.id, yank ? this.clock.now() : null, yank ? (body.reason ?? null) : null, manager);
-        const latest = await this.releases.latestVersions(plugin.id, manager);
-        await this.plugins.updateCatalogue(plugin.id, { latestVersion: latest.stable, latestPrerelease: latest.prerelease }, manager);
+        await this.listing.recompute(plugin.id, manager);
         await this.audit.record(
           { action: yank ? 'plugin.yank' : 'plugin.unyank', actor, slug, details: { version: release.version, reason: body.reason ?? null } },
           manager,

@@ -16,7 +16,7 @@ export class ManifestRefreshController {
 
   @Post('refresh-manifest')
   @HttpCode(200)
-  @ApiOkResponse({ type: AdminPluginDto, description: "The latest release's manifest read again from the forge; catalogue fields updated (audited plugin.manifest_refresh); slug and releases unchanged" })
+  @ApiOkResponse({ type: AdminPluginDto, description: "The shown (latest) release's manifest read again from the forge and its README re-rendered at the tag; catalogue fields, the detail's metadata and README follow (audited plugin.manifest_refresh, README problems in its warnings); slug and signed releases unchanged" })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such plugin' })
   @ApiConflictResponse({ type: ProblemDto, description: 'No live release, or the repository is not on a configured forge' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'No manifest at the tag, or the manifest breaks the rules (`errors` lists each violation)' })

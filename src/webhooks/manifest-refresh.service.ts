@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuditActor } from '../audit/audit.service';
 import { conflict, DomainError, invalid, notFound, upstreamFailed } from '../common/errors/domain-error';
 import { AssetFetchError } from '../ingest/fetch';
-import { readmeTagCandidates } from '../ingest/readme-ingest';
+import { ReadmeIngest, readmeTagCandidates } from '../ingest/readme-ingest';
 import { KindsService } from '../kinds/kinds.service';
 import { forgeForUrl, type ForgeLocation } from '../lib/forge';
 import { checkManifest, MANIFEST_FILE_NAMES } from '../lib/manifest';
@@ -10,6 +10,7 @@ import { AdminPluginsService } from '../plugins/admin-plugins.service';
 import { manifestCatalogueFields } from '../plugins/catalogue-fields';
 import type { AdminPluginDto } from '../plugins/dto/admin-plugin.dto';
 import { PluginsRepository } from '../plugins/plugins.repository';
+import { ReleasesRepository } from '../plugins/releases.repository';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { ForgeReleases } from './forge-releases';
 import { ManifestResolver } from './manifest-resolver';
@@ -22,16 +23,19 @@ interface FoundManifest {
 }
 
 /**
- * The admin's "Refresh manifest": reads the manifest of the plugin's latest release again from
- * its forge (the release's manifest asset, else the manifest file in the repository at the tag),
- * validates it as an ingest would, and writes its catalogue fields. The slug and the signed
- * releases stay as they are: a manifest fixed after the fact changes what the catalogue shows,
- * never what was signed.
+ * The admin's "Refresh manifest": reads the manifest of the release the catalogue shows again
+ * from its forge (the release's manifest asset, else the manifest file in the repository at the
+ * tag), validates it as an ingest would, renders its README(s) at the tag again, and writes both
+ * onto that release, so the listing, the detail's `metadata` and its README follow. The slug and
+ * the signed releases stay as they are: a manifest fixed after the fact changes what the
+ * catalogue shows, never what was signed.
  */
 @Injectable()
 export class ManifestRefreshService {
   constructor(
     private readonly plugins: PluginsRepository,
+    private readonly releases: ReleasesRepository,
+    private readonly readmes: ReadmeIngest,
     private readonly forges: ForgeRegistry,
     private readonly forgeReleases: ForgeReleases,
     private readonly manifests: ManifestResolver,
@@ -42,15 +46,30 @@ export class ManifestRefreshService {
   async refresh(slug: string, actor: AuditActor): Promise<AdminPluginDto> {
     const plugin = await this.plugins.findBySlug(slug);
     if (!plugin) throw notFound(`no plugin "${slug}"`);
-    const version = plugin.latestVersion ?? plugin.latestPrerelease;
-    if (!version) throw conflict('no-release', `"${slug}" has no live release to read a manifest for`);
+    // The release the catalogue shows, by the rule the listing follows.
+    const shown = await this.releases.findShown(plugin.id);
+    if (!shown || shown.yankedAt) throw conflict('no-release', `"${slug}" has no live release to read a manifest for`);
+    const { version } = shown;
     const location = forgeForUrl(plugin.repoUrl, this.forges.all());
     if (!location) throw conflict('repository-not-on-forge', `the repository of "${slug}" (${plugin.repoUrl}) is not on a configured forge instance`);
 
     const found = await this.read(location, version);
     const checked = checkManifest(found.text, found.fileName, { ...(await this.kinds.validationContext()), tag: found.tag });
     if (!checked.ok) throw invalid('manifest-invalid', `the manifest at ${found.tag} has ${checked.violations.length} violation(s)`, checked.violations);
-    return this.admin.applyRefreshedManifest(slug, version, manifestCatalogueFields(checked.manifest, checked.extensions), { version, tag: found.tag, file: found.fileName, from: found.from }, actor);
+    // README problems do not fail the refresh, as they do not fail a publish: they are audited.
+    const readme = await this.readmes.render(checked.manifest, plugin.repoUrl, found.tag);
+    return this.admin.applyRefreshedManifest(
+      slug,
+      {
+        releaseId: shown.id,
+        version,
+        manifest: manifestCatalogueFields(checked.manifest, checked.extensions).metadata,
+        extensions: checked.extensions,
+        readme: { locales: readme.locales, rendered: readme.readmes },
+        details: { version, tag: found.tag, file: found.fileName, from: found.from, ...(readme.warnings.length ? { warnings: readme.warnings } : {}) },
+      },
+      actor,
+    );
   }
 
   private async read(location: ForgeLocation, version: string): Promise<FoundManifest> {

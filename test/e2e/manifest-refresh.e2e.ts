@@ -27,7 +27,12 @@ describe('POST /api/admin/plugins/:slug/refresh-manifest', () => {
   const refreshAudits = async (slug: string) =>
     w.query<{ details: Record<string, unknown> }>(`SELECT details FROM audit_entry WHERE action = 'plugin.manifest_refresh' AND slug = $1`, [slug]);
   const snapshot = async (slug: string) =>
-    w.query(`SELECT p.slug, p.name, p.description, p.tags, p.metadata, r.version, r.manifest_sha256, r.integrity FROM plugin p JOIN release r ON r.plugin_id = p.id WHERE p.slug = $1`, [slug]);
+    w.query(
+      `SELECT p.slug, p.name, p.description, p.tags, p.metadata, p.search_readme, r.version, r.manifest_sha256, r.integrity, r.manifest, r.extensions,
+              (SELECT json_agg(json_build_array(rr.locale, rr.html) ORDER BY rr.position) FROM release_readme rr WHERE rr.release_id = r.id) AS readmes
+       FROM plugin p JOIN release r ON r.plugin_id = p.id WHERE p.slug = $1`,
+      [slug],
+    );
 
   it('reads the manifest file at the tag and updates what the catalogue shows, never the slug or the release', async () => {
     const plugin = await w.plugin('github');
@@ -41,7 +46,40 @@ describe('POST /api/admin/plugins/:slug/refresh-manifest', () => {
     expect(detail).toMatchObject({ slug: plugin.slug, description: 'Fixed after the fact', tags: ['fixed'] });
     const after = await snapshot(plugin.slug);
     expect(after.map((r) => [r.version, r.manifest_sha256, r.integrity])).toEqual(before.map((r) => [r.version, r.manifest_sha256, r.integrity]));
+    // The forge has no README for it: named in the audit entry, as a publish names it.
+    expect(await refreshAudits(plugin.slug)).toEqual([
+      { details: { version: '0.1.0', tag: '0.1.0', file: '.plugin.yaml', from: 'repository', warnings: [expect.stringMatching(/^README README\.md was not rendered/)] } },
+    ]);
+  });
+
+  it("shows the refreshed manifest as the detail's metadata and re-renders the README at the tag", async () => {
+    const plugin = await w.plugin('github');
+    let guide = { status: 200, text: '# Guide\n\nRefreshed *words* <script>alert(1)</script>' };
+    w.forge.route('GET', `/gh/${plugin.repo}/raw/:tag/docs/GUIDE.md`, (_req, res) => {
+      res.writeHead(guide.status, { 'Content-Type': 'text/markdown' });
+      res.end(guide.text);
+    });
+    const stale = (await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body;
+    expect(stale.readmeHtml).toBeNull();
+    serveFile(plugin, '.plugin.yaml', w.manifest(plugin, '0.1.0', { description: 'Now with a guide', homepage: 'https://example.test/home', readme: 'docs/GUIDE.md' }));
+
+    await refresh(plugin.slug).expect(200);
+    const detail = (await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body;
+    expect(detail.metadata).toEqual({ name: plugin.slug, version: '0.1.0', description: 'Now with a guide', homepage: 'https://example.test/home', readme: 'docs/GUIDE.md' });
+    expect(detail).toMatchObject({ description: 'Now with a guide', readmeLocale: null, readmeAvailableLocales: [] });
+    expect(detail.readmeHtml).toContain('<h1>Guide</h1>');
+    expect(detail.readmeHtml).toContain('<em>words</em>');
+    expect(detail.readmeHtml).not.toContain('<script');
+    // The README is part of the search document.
+    const found = (await request(w.app.url).get('/api/plugins?search=refreshed').expect(200)).body.plugins.map((p: { slug: string }) => p.slug);
+    expect(found).toContain(plugin.slug);
     expect(await refreshAudits(plugin.slug)).toEqual([{ details: { version: '0.1.0', tag: '0.1.0', file: '.plugin.yaml', from: 'repository' } }]);
+
+    // A README the forge cannot serve on a later refresh keeps what was stored, and the audit says why.
+    guide = { status: 500, text: '' };
+    await refresh(plugin.slug).expect(200);
+    expect((await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body.readmeHtml).toBe(detail.readmeHtml);
+    expect((await refreshAudits(plugin.slug))[1].details).toMatchObject({ warnings: [expect.stringMatching(/docs\/GUIDE\.md/)] });
   });
 
   it("prefers the release's manifest asset, found under the v-prefixed tag", async () => {

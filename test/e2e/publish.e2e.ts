@@ -62,8 +62,8 @@ describe('POST /api/publish/:slug', () => {
       { name: 'first-plugin.zip', url: `${w.app.config.baseUrl}/api/plugins/first-plugin/releases/1.0.0/assets/first-plugin.zip`, size: 3000, hashed: true },
     ]);
     expect(release.body.integrity.assets).toEqual([
-      { name: 'first-plugin-linux-x64.tar.gz', sha256: sha256Of(5000, 1), size: 5000, contentType: 'application/octet-stream', arch: 'x64', os: 'linux', attestation: null, hashed: true },
-      { name: 'first-plugin.zip', sha256: sha256Of(3000, 2), size: 3000, contentType: 'application/octet-stream', arch: 'universal', os: 'universal', attestation: null, hashed: true },
+      { name: 'first-plugin-linux-x64.tar.gz', sha256: sha256Of(5000, 1), size: 5000, contentType: 'application/octet-stream', arch: 'x64', os: 'linux', attestation: null },
+      { name: 'first-plugin.zip', sha256: sha256Of(3000, 2), size: 3000, contentType: 'application/octet-stream', arch: 'universal', os: 'universal', attestation: null },
     ]);
     await request(w.app.url).get('/api/plugins/first-plugin/releases/latest').expect(200);
 
@@ -325,7 +325,28 @@ describe('POST /api/publish/:slug', () => {
       ['at.bin', BUDGET, true],
       ['over.bin', BUDGET + 1, false],
     ]);
-    expect(clean.body.integrity.assets.every((a: { hashed: boolean }) => a.hashed)).toBe(true);
+    expect(clean.body.integrity.assets.every((a: Record<string, unknown>) => !('hashed' in a))).toBe(true);
+  });
+
+  // Spec: the signed payload's `assets` is "the same list as integrity.assets".
+  it.each([
+    ['without an over-budget asset', false],
+    ['with an over-budget asset', true],
+  ])('serves integrity.assets as exactly the signed list, member for member and in order (%s)', async (_label, overBudget) => {
+    const slug = overBudget ? 'signed-list-over' : 'signed-list-within';
+    const repo = `acme/${slug}`;
+    const assets = [
+      { name: `${slug}-linux-x64.tar.gz`, url: w.forge.asset(`/${repo}/a.bin`, { size: 4_000, seed: 5 }) },
+      ...(overBudget ? [{ name: 'huge.bin', url: w.forge.asset(`/${repo}/huge.bin`, { size: BUDGET + 1, seed: 6 }) }] : []),
+      { name: `${slug}-darwin-arm64.zip`, url: w.forge.asset(`/${repo}/b.bin`, { size: 2_000, seed: 7 }) },
+    ];
+    await w.push(alice.token, slug, { ...body(slug), assets }).expect(201);
+    const release = (await request(w.app.url).get(`/api/plugins/${slug}/releases/1.0.0`).expect(200)).body;
+    const payload = JSON.parse(Buffer.from(release.integrity.jws.split('.')[1], 'base64url').toString('utf8'));
+    expect(payload.assets.map((a: { name: string }) => a.name)).toEqual([`${slug}-linux-x64.tar.gz`, `${slug}-darwin-arm64.zip`]);
+    expect(release.integrity.assets).toEqual(payload.assets);
+    // `hashed: false` only on the unsigned list, and only for the asset over the budget.
+    expect(release.assets.map((a: { name: string; hashed: boolean }) => [a.name, a.hashed])).toEqual(assets.map((a) => [a.name, a.name !== 'huge.bin']));
   });
 
   it('yanks and un-yanks with a yank scope; latest skips yanked releases', async () => {

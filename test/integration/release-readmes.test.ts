@@ -7,7 +7,7 @@ import { QueryFailedError, type DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/config';
 import { openDatabase, type DatabaseHandle } from '../../src/database/database-handle';
 import { ReleaseReadmes1795418635895 } from '../../src/database/migrations/1795418635895-ReleaseReadmes';
-import { ReleaseReadmesRepository } from '../../src/plugins/release-readmes.repository';
+import { type ReadmeRendering, ReleaseReadmesRepository } from '../../src/plugins/release-readmes.repository';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 let db: TestDatabase;
@@ -43,12 +43,16 @@ async function newRelease(pluginId: string, version: string, query: Query = viaP
   return id;
 }
 
+/** READMEs by locale as stored, from HTML alone. */
+const rendered = (htmlByLocale: Record<string, string>): Record<string, ReadmeRendering> =>
+  Object.fromEntries(Object.entries(htmlByLocale).map(([locale, html]) => [locale, { html, markdown: `# ${locale}`, context: { kind: 'none' }, renderVersion: 1 }]));
+
 describe('ReleaseReadmesRepository', () => {
   const readmes = () => new ReleaseReadmesRepository(dataSource);
 
   it('stores one row per locale in the given order and reads one locale by the resolution rule', async () => {
     const release = await newRelease(await newPlugin(), '1.0.0');
-    await dataSource.transaction((manager) => readmes().insertForRelease(release, { 'pt-BR': '<p>olá</p>', de: '<p>hallo</p>', default: '<p>hello</p>' }, manager));
+    await dataSource.transaction((manager) => readmes().insertForRelease(release, rendered({ 'pt-BR': '<p>olá</p>', de: '<p>hallo</p>', default: '<p>hello</p>' }), manager));
 
     expect(await readmes().locales(release)).toEqual(['pt-BR', 'de', 'default']);
     expect(await readmes().findExact(release, 'de')).toEqual({ locale: 'de', html: '<p>hallo</p>' });
@@ -63,8 +67,8 @@ describe('ReleaseReadmesRepository', () => {
     const plugin = await newPlugin();
     const withLocales = await newRelease(plugin, '1.0.0');
     const without = await newRelease(plugin, '1.1.0');
-    await dataSource.transaction((manager) => readmes().insertForRelease(withLocales, { fr: '<p>fr</p>', de: '<p>de</p>' }, manager));
-    await dataSource.transaction((manager) => readmes().insertForRelease(without, {}, manager));
+    await dataSource.transaction((manager) => readmes().insertForRelease(withLocales, rendered({ fr: '<p>fr</p>', de: '<p>de</p>' }), manager));
+    await dataSource.transaction((manager) => readmes().insertForRelease(without, rendered({}), manager));
     expect(await readmes().findForLocale(withLocales, 'ja')).toEqual({ locale: 'fr', html: '<p>fr</p>' });
     expect(await readmes().locales(without)).toEqual([]);
     expect(await readmes().findForLocale(without, 'de')).toBeNull();
@@ -72,16 +76,55 @@ describe('ReleaseReadmesRepository', () => {
 
   it('holds one README per release and locale', async () => {
     const release = await newRelease(await newPlugin(), '1.0.0');
-    await dataSource.transaction((manager) => readmes().insertForRelease(release, { de: 'a' }, manager));
-    await expect(dataSource.transaction((manager) => readmes().insertForRelease(release, { de: 'b' }, manager))).rejects.toThrow(QueryFailedError);
+    await dataSource.transaction((manager) => readmes().insertForRelease(release, rendered({ de: 'a' }), manager));
+    await expect(dataSource.transaction((manager) => readmes().insertForRelease(release, rendered({ de: 'b' }), manager))).rejects.toThrow(QueryFailedError);
     expect(await readmes().findExact(release, 'de')).toEqual({ locale: 'de', html: 'a' });
   });
 
   it('goes with its release', async () => {
     const release = await newRelease(await newPlugin(), '1.0.0');
-    await dataSource.transaction((manager) => readmes().insertForRelease(release, { de: 'a', default: 'b' }, manager));
+    await dataSource.transaction((manager) => readmes().insertForRelease(release, rendered({ de: 'a', default: 'b' }), manager));
     await dataSource.query('DELETE FROM release WHERE id = $1', [release]);
     expect(Number((await dataSource.query('SELECT count(*)::int AS n FROM release_readme WHERE release_id = $1', [release]))[0].n)).toBe(0);
+  });
+});
+
+describe('ReleaseReadmesRepository: re-rendering', () => {
+  const readmes = () => new ReleaseReadmesRepository(dataSource);
+  const versionOf = async (release: string, locale: string) =>
+    (await dataSource.query('SELECT render_version, html FROM release_readme WHERE release_id = $1 AND locale = $2', [release, locale]))[0];
+
+  it('pages through READMEs older than a version by key, keys only, and stores a re-render only over what was read', async () => {
+    const release = await newRelease(await newPlugin(), '1.0.0');
+    await dataSource.transaction((manager) => readmes().insertForRelease(release, rendered({ de: '<p>alt</p>', en: '<p>old</p>', fr: '<p>vieux</p>' }), manager));
+    await dataSource.query(`UPDATE release_readme SET render_version = 0 WHERE release_id = $1 AND locale <> 'fr'`, [release]);
+
+    const mine = <K extends { releaseId: string }>(keys: K[]) => keys.filter((key) => key.releaseId === release);
+    const first = mine(await readmes().findStaleKeys(1, null, 1000));
+    expect(first).toEqual([{ releaseId: release, locale: 'de' }, { releaseId: release, locale: 'en' }]);
+    expect(mine(await readmes().findStaleKeys(1, first[0], 1000))).toEqual([first[1]]);
+    expect(mine(await readmes().findStaleKeys(1, first[1], 1000))).toEqual([]);
+
+    const stale = (await readmes().findStale(first[1], 1))!;
+    expect(stale).toMatchObject({ releaseId: release, locale: 'en', html: '<p>old</p>', markdown: '# en', context: { kind: 'none' } });
+    // Changed since it was read (a refresh, another instance): not overwritten.
+    await dataSource.query(`UPDATE release_readme SET html = '<p>changed</p>' WHERE release_id = $1 AND locale = 'en'`, [release]);
+    expect(await readmes().storeRerendered(stale, '<p>new</p>', 1)).toBe(false);
+    expect(await versionOf(release, 'en')).toEqual({ render_version: 0, html: '<p>changed</p>' });
+    // Read again, it is written once: a second writer of the same version finds nothing to replace.
+    const again = (await readmes().findStale(first[1], 1))!;
+    expect(await readmes().storeRerendered(again, '<p>new</p>', 1)).toBe(true);
+    expect(await readmes().storeRerendered(again, '<p>newer</p>', 1)).toBe(false);
+    expect(await versionOf(release, 'en')).toEqual({ render_version: 1, html: '<p>new</p>' });
+    expect(await readmes().findStale(first[1], 1)).toBeNull();
+  });
+
+  it('replaces the READMEs of a release, keeping the stored one of a locale that did not render', async () => {
+    const release = await newRelease(await newPlugin(), '1.0.0');
+    await dataSource.transaction((manager) => readmes().insertForRelease(release, rendered({ de: '<p>de</p>', en: '<p>en</p>', fr: '<p>fr</p>' }), manager));
+    await dataSource.transaction((manager) => readmes().replaceForRelease(release, ['en', 'de', 'pt'], rendered({ en: '<p>en 2</p>', pt: '<p>pt</p>' }), manager));
+    expect(await readmes().locales(release)).toEqual(['en', 'de', 'pt']);
+    expect(await readmes().htmlByLocale(release)).toEqual({ en: '<p>en 2</p>', de: '<p>de</p>', pt: '<p>pt</p>' });
   });
 });
 

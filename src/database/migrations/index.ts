@@ -22,6 +22,8 @@ import { DeliveryCreatedIndex1795444460791 } from './1795444460791-DeliveryCreat
 import { PendingPublisherStatus1795613996093 } from './1795613996093-PendingPublisherStatus';
 import { WebhookDeliveryPayloadUnique1795614549782 } from './1795614549782-WebhookDeliveryPayloadUnique';
 import { SeveralDrainingKeys1795446120000 } from './1795446120000-SeveralDrainingKeys';
+import { ReleaseCatalogueExtensions1795614332816 } from './1795614332816-ReleaseCatalogueExtensions';
+import { ReadmeRenderVersion1795615024073 } from './1795615024073-ReadmeRenderVersion';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -47,5 +49,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   DeliveryCreatedIndex1795444460791,
   SeveralDrainingKeys1795446120000,
   PendingPublisherStatus1795613996093,
+  ReleaseCatalogueExtensions1795614332816,
   WebhookDeliveryPayloadUnique1795614549782,
+  ReadmeRenderVersion1795615024073,
 ];

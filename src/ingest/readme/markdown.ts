@@ -9,6 +9,7 @@ const ALIGNMENT = /^text-align:(left|right|center)$/;
 // GitHub autolinks only these; linkify's bare-domain guesses turn `README.md` and `setup.py` into links.
 const AUTOLINK_TEXT = /^(https?:\/\/|www\.)/i;
 
+// Changing what this produces? Bump README_RENDER_VERSION (render-readme.ts): stored READMEs are then re-rendered.
 /** Raw HTML is escaped (`html: false`); only http(s) and mailto destinations become links at all. */
 function createMarkdown(): MarkdownIt {
   const md = new MarkdownIt('default', { html: false, linkify: true, typographer: false });

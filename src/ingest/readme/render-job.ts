@@ -1,6 +1,7 @@
 import type { ForgeEndpoints } from '../../lib/forge';
 import { forgeReadmeContext, NO_REPOSITORY_CONTEXT, type ReadmeContext, urlReadmeContext } from './context';
 import { README_MAX_LENGTH, renderReadme } from './render-readme';
+import { sanitizeReadmeHtml } from './sanitize';
 
 /**
  * Where a README's relative references resolve, as plain data: a ReadmeContext holds functions,
@@ -11,10 +12,11 @@ export type ReadmeContextSpec =
   | { kind: 'url'; url: string }
   | { kind: 'none' };
 
-export interface ReadmeRenderJob {
-  markdown: string;
-  context: ReadmeContextSpec;
-}
+/**
+ * Markdown to render, or (`sanitize`) HTML stored before its markdown was kept, to pass through
+ * the current sanitizer again.
+ */
+export type ReadmeRenderJob = { markdown: string; context: ReadmeContextSpec } | { sanitize: string };
 
 export interface RenderedReadme {
   html: string;
@@ -34,5 +36,6 @@ export function contextFromSpec(spec: ReadmeContextSpec): ReadmeContext {
 
 /** What a render worker does with one job; also callable in-thread (specs, benchmarks). */
 export function runRenderJob(job: ReadmeRenderJob): RenderedReadme {
+  if ('sanitize' in job) return { html: sanitizeReadmeHtml(job.sanitize), truncated: false };
   return { html: renderReadme(job.markdown, contextFromSpec(job.context)), truncated: job.markdown.length > README_MAX_LENGTH };
 }

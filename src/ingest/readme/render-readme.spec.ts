@@ -1,4 +1,4 @@
-import { forgeReadmeContext, NO_REPOSITORY_CONTEXT, README_MAX_LENGTH, renderReadme, TRUNCATION_NOTICE, urlReadmeContext } from './index';
+import { forgeReadmeContext, NO_REPOSITORY_CONTEXT, README_MAX_LENGTH, renderReadme, runRenderJob, TRUNCATION_NOTICE, urlReadmeContext } from './index';
 import type { ReadmeContext } from './index';
 import { inertnessProblems } from './testing/inert-html';
 
@@ -190,5 +190,26 @@ describe('input bounds', () => {
     // markdown-it and htmlparser2 are linear, so each finishes in well under a second; a quadratic
     // regression would run into the test timeout. The times are figures of `npm run bench -- readme`.
     expect(inertnessProblems(render(markdown))).toEqual([]);
+  });
+});
+
+describe('sanitizing stored HTML again (READMEs stored before their markdown was kept)', () => {
+  it('leaves what the current renderer produced unchanged, so a re-sanitized README reads the same', () => {
+    const markdown = [
+      '# Title',
+      '*em* **strong** ~~gone~~ `code` <b>raw</b>',
+      '| a | b |\n|:--|--:|\n| 1 | 2 |',
+      '```ts\nconst x = 1 < 2;\n```',
+      '[link](https://example.test/x "t") ![img](docs/i.png) https://example.test www.example.test me@example.test',
+      '> quote\n\n1. one\n2. two',
+      `${'x'.repeat(README_MAX_LENGTH)}\nend`,
+    ].join('\n\n');
+    const html = render(markdown);
+    expect(html).toContain(TRUNCATION_NOTICE);
+    expect(runRenderJob({ sanitize: html }).html).toBe(html);
+  });
+
+  it('applies the current policy to HTML a laxer one let through', () => {
+    expect(runRenderJob({ sanitize: '<p style="x" onclick="y()">a <a href="javascript:z()" target="_blank">b</a></p><script>s()</script>' }).html).toBe('<p>a b</p>');
   });
 });

@@ -2,6 +2,14 @@ import type { ReadmeContext } from './context';
 import { renderMarkdown } from './markdown';
 import { sanitizeReadmeHtml } from './sanitize';
 
+/**
+ * The renderer's version, stored beside every rendered README. Bump it whenever what comes out can
+ * change: the markdown-it options or token pass (markdown.ts), link rewriting (references.ts,
+ * context.ts), the sanitize-html policy (sanitize.ts) or the truncation here. At start the server
+ * re-renders, in the background, every stored README of an older version (ReadmeRerenderer).
+ */
+export const README_RENDER_VERSION = 1;
+
 /** Markdown past this many UTF-16 code units is cut before rendering (512 Ki, about 512 KiB of ASCII). */
 export const README_MAX_LENGTH = 512 * 1024;
 

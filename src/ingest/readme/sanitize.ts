@@ -20,6 +20,7 @@ export const LINK_REL = 'nofollow noopener noreferrer ugc';
 
 const ALIGN_VALUES = ['left', 'right', 'center'];
 
+// Changing what this produces? Bump README_RENDER_VERSION (render-readme.ts): stored READMEs are then re-rendered.
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [...README_TAGS],
   allowedAttributes: {

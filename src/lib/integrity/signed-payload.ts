@@ -1,4 +1,5 @@
 import { canonicalJson, CanonicalJsonError } from './canonical-json';
+import { MalformedJwsError, parseCompactJws } from './jws';
 import type { IntegrityAsset, SignedPayload } from './types';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -58,4 +59,19 @@ export function decodeSignedPayload(bytes: Uint8Array): PayloadDecoding {
     names.add(name);
   }
   return { ok: true, payload: value as unknown as SignedPayload };
+}
+
+/**
+ * The `assets` of a release signature's payload, decoded WITHOUT checking the signature: what a
+ * release record shows as `integrity.assets` (the spec's "same list"), never evidence of anything.
+ * Null when the JWS or its payload is malformed.
+ */
+export function signedAssetsOf(jws: string): IntegrityAsset[] | null {
+  try {
+    const decoded = decodeSignedPayload(parseCompactJws(jws).payloadBytes);
+    return decoded.ok ? decoded.payload.assets : null;
+  } catch (error) {
+    if (error instanceof MalformedJwsError) return null;
+    throw error;
+  }
 }

@@ -11,7 +11,7 @@ export class ReleaseAssetDto {
   @ApiProperty({ description: 'Bytes actually streamed at ingest' })
   size: number;
 
-  @ApiProperty({ description: 'False when the asset was over the hash budget: it is not in the signed list and cannot be verified' })
+  @ApiProperty({ description: 'False when the asset was over the hash budget: it is not in the signed list (nor in integrity.assets) and cannot be verified' })
   hashed: boolean;
 }
 
@@ -36,9 +36,6 @@ export class IntegrityAssetDto {
 
   @ApiProperty({ type: Object, nullable: true, description: 'Build-provenance attestation bundle, passed through unverified' })
   attestation: unknown;
-
-  @ApiProperty({ description: 'Always true here: only hashed assets are signed' })
-  hashed: boolean;
 }
 
 export class PublishedByDto {
@@ -62,7 +59,7 @@ export class ReleaseIntegrityDto {
   @ApiProperty({ description: 'JWS compact serialization; header {alg: EdDSA, kid}, payload RFC 8785 {slug, version, manifest_sha256, assets}' })
   jws: string;
 
-  @ApiProperty({ type: [IntegrityAssetDto], description: 'Unsigned copy of the signed list; trust only the signed payload' })
+  @ApiProperty({ type: [IntegrityAssetDto], description: "Unsigned copy of the signed payload's assets, member for member and in the same order (assets over the hash budget are not in it); trust only the signed payload" })
   assets: IntegrityAssetDto[];
 }
 

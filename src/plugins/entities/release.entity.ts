@@ -75,9 +75,16 @@ export class ReleaseEntity {
   @Column({ type: 'jsonb', nullable: true })
   integrity: StoredIntegrity | null;
 
-  /** The manifest's spec fields, as the catalogue shows them. */
+  /**
+   * The manifest's spec fields, as the catalogue shows them. An admin's Refresh manifest may
+   * correct them (and `extensions`) after the fact; what was signed is `manifest_canonical`.
+   */
   @Column({ type: 'jsonb' })
   manifest: Record<string, unknown>;
+
+  /** The declared extension fields of the manifest (null when none), as the catalogue shows them. */
+  @Column({ type: 'jsonb', nullable: true })
+  extensions: Record<string, unknown> | null;
 
   /** The RFC 8785 bytes that were hashed into `manifest_sha256` (extension fields included), served verbatim. */
   @Column({ name: 'manifest_canonical', type: 'text' })

@@ -1,4 +1,4 @@
-import { README_SEARCH_TEXT_MAX, readmeSearchText } from './search-text';
+import { README_SEARCH_TEXT_MAX, readmeSearchText } from './readme-search-text';
 
 describe('readmeSearchText', () => {
   it('keeps the words of the default README without markup or entities', () => {
