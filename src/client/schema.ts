@@ -3247,6 +3247,8 @@ export interface operations {
             query?: {
                 /** @description A declared extension field (GET /api/kinds) to match: any number of ext.<key>=<value> parameters (up to 8), combined with AND; string[] fields match one item */
                 "ext.<key>"?: string;
+                page?: number;
+                limit?: number;
                 /** @description Words to find in the name (first), description and tags, category and kind; a word may be a prefix */
                 search?: string;
                 category?: string;
@@ -3258,8 +3260,6 @@ export interface operations {
                 verified?: "1";
                 /** @description Default: relevance with search, else updated. Verified plugins lead every sort. */
                 sort?: "updated" | "new" | "name" | "featured";
-                page?: number;
-                limit?: number;
             };
             header?: never;
             path?: never;
