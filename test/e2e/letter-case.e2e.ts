@@ -49,8 +49,8 @@ describe('routes in another letter case', () => {
       ['GET', '/.WELL-KNOWN/registry-key.json'],
     ];
     for (const [method, path] of attempts) {
-      const res = await request(world.app.url)
-        [method.toLowerCase() as 'get' | 'post' | 'patch'](path)
+      const verb = method.toLowerCase() as 'get' | 'post' | 'patch';
+      const res = await request(world.app.url)[verb](path)
         .set('Authorization', `Bearer ${admin.jwt}`)
         .set('Content-Type', 'application/json')
         .send(method === 'GET' ? undefined : '{"name":"x","scopes":["publish:*"],"ratelimit.public_read_per_min":1}');
