@@ -3770,6 +3770,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Fetching or hashing an asset failed (audited plugin.publish_asset_fail) */
             502: {
                 headers: {
@@ -3824,6 +3833,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4450,6 +4468,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description The plugin was reconciled less than `ratelimit.reconcile_cooldown_s` seconds ago; Retry-After says when it may be again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     DeliveriesController_rotateSecret: {
@@ -4694,6 +4721,15 @@ export interface operations {
             };
             /** @description No manifest on the default branch, or one with violations */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Over your per-user limit for this action; Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5493,6 +5529,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Over your per-user limit for this action; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     RequestsController_upvote: {
@@ -5550,6 +5595,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Over your per-user limit for this action; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     RequestsController_removeUpvote: {
@@ -5591,6 +5645,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Over your per-user limit for this action; Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5730,12 +5793,20 @@ export interface operations {
                         "ingest.max_concurrent_per_user": number;
                         /** @description GET and HEAD requests per minute per client IP (health probes and /metrics excepted) */
                         "ratelimit.public_read_per_min": number;
-                        /** @description Publish and yank requests per minute per publisher token (per client IP without one) */
+                        /** @description Publish and yank requests per minute per verified publisher token; requests whose token has not verified (none, malformed, unknown, expired, revoked) count per client IP */
                         "ratelimit.publish_per_min": number;
                         /** @description Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves) */
                         "ratelimit.webhook_per_min": number;
                         /** @description Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP */
                         "ratelimit.signin_per_min": number;
+                        /** @description Wishlist requests (POST /api/requests) one signed-in user may create per hour */
+                        "ratelimit.wishlist_request_per_hour": number;
+                        /** @description Wishlist votes and vote removals one signed-in user may make per minute */
+                        "ratelimit.wishlist_vote_per_min": number;
+                        /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
+                        "ratelimit.submit_per_hour": number;
+                        /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
+                        "ratelimit.reconcile_cooldown_s": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */
                         definitions: {
                             [key: string]: Record<string, unknown>;
@@ -5791,12 +5862,20 @@ export interface operations {
                     "ingest.max_concurrent_per_user"?: number;
                     /** @description GET and HEAD requests per minute per client IP (health probes and /metrics excepted) */
                     "ratelimit.public_read_per_min"?: number;
-                    /** @description Publish and yank requests per minute per publisher token (per client IP without one) */
+                    /** @description Publish and yank requests per minute per verified publisher token; requests whose token has not verified (none, malformed, unknown, expired, revoked) count per client IP */
                     "ratelimit.publish_per_min"?: number;
                     /** @description Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves) */
                     "ratelimit.webhook_per_min"?: number;
                     /** @description Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP */
                     "ratelimit.signin_per_min"?: number;
+                    /** @description Wishlist requests (POST /api/requests) one signed-in user may create per hour */
+                    "ratelimit.wishlist_request_per_hour"?: number;
+                    /** @description Wishlist votes and vote removals one signed-in user may make per minute */
+                    "ratelimit.wishlist_vote_per_min"?: number;
+                    /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
+                    "ratelimit.submit_per_hour"?: number;
+                    /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
+                    "ratelimit.reconcile_cooldown_s"?: number;
                 };
             };
         };
@@ -5832,12 +5911,20 @@ export interface operations {
                         "ingest.max_concurrent_per_user": number;
                         /** @description GET and HEAD requests per minute per client IP (health probes and /metrics excepted) */
                         "ratelimit.public_read_per_min": number;
-                        /** @description Publish and yank requests per minute per publisher token (per client IP without one) */
+                        /** @description Publish and yank requests per minute per verified publisher token; requests whose token has not verified (none, malformed, unknown, expired, revoked) count per client IP */
                         "ratelimit.publish_per_min": number;
                         /** @description Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves) */
                         "ratelimit.webhook_per_min": number;
                         /** @description Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP */
                         "ratelimit.signin_per_min": number;
+                        /** @description Wishlist requests (POST /api/requests) one signed-in user may create per hour */
+                        "ratelimit.wishlist_request_per_hour": number;
+                        /** @description Wishlist votes and vote removals one signed-in user may make per minute */
+                        "ratelimit.wishlist_vote_per_min": number;
+                        /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
+                        "ratelimit.submit_per_hour": number;
+                        /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
+                        "ratelimit.reconcile_cooldown_s": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */
                         definitions: {
                             [key: string]: Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { rateLimitRule } from './rate-limit-rules';
+import { rateLimitRule, userActionRule } from './rate-limit-rules';
 
 const facts = (method: string, path: string, authorization?: string) => ({ method, path, ip: '203.0.113.9', authorization });
 
@@ -10,14 +10,14 @@ describe('rateLimitRule', () => {
     expect(rateLimitRule(facts('HEAD', '/api/plugins'))?.bucket).toBe('read');
   });
 
-  it('counts publish per bearer token, never keeping the token, and per IP without one; it fails closed', () => {
+  it('counts publish per address until the bearer token verifies, naming the token by a digest only; it fails closed', () => {
     const withToken = rateLimitRule(facts('POST', '/api/publish/alpha', 'Bearer prt_secret-token'));
-    expect(withToken).toMatchObject({ bucket: 'publish', setting: 'ratelimit.publish_per_min', failOpen: false });
-    expect(withToken!.subject).toMatch(/^token:[A-Za-z0-9_-]{32}$/);
-    expect(withToken!.subject).not.toContain('secret');
-    expect(rateLimitRule(facts('POST', '/api/publish/alpha/yank', 'Bearer prt_secret-token'))!.subject).toBe(withToken!.subject);
-    expect(rateLimitRule(facts('POST', '/api/publish/alpha', 'Bearer other'))!.subject).not.toBe(withToken!.subject);
-    expect(rateLimitRule(facts('POST', '/api/publish/alpha'))!.subject).toBe('ip:203.0.113.9');
+    expect(withToken).toMatchObject({ bucket: 'publish', setting: 'ratelimit.publish_per_min', subject: 'ip:203.0.113.9', failOpen: false });
+    expect(withToken!.tokenSubject).toMatch(/^token:[A-Za-z0-9_-]{32}$/);
+    expect(withToken!.tokenSubject).not.toContain('secret');
+    expect(rateLimitRule(facts('POST', '/api/publish/alpha/yank', 'Bearer prt_secret-token'))!.tokenSubject).toBe(withToken!.tokenSubject);
+    expect(rateLimitRule(facts('POST', '/api/publish/alpha', 'Bearer other'))!.tokenSubject).not.toBe(withToken!.tokenSubject);
+    expect(rateLimitRule(facts('POST', '/api/publish/alpha'))).toEqual({ bucket: 'publish', setting: 'ratelimit.publish_per_min', subject: 'ip:203.0.113.9', failOpen: false });
   });
 
   it('counts webhooks, sign-in and the wizard per IP; only webhooks fail open', () => {
@@ -28,7 +28,7 @@ describe('rateLimitRule', () => {
     expect(rateLimitRule(facts('GET', '/api/init/status'))?.bucket).toBe('wizard');
   });
 
-  it('leaves probes, the metrics scrape and session-only writes alone', () => {
+  it('leaves probes, the metrics scrape and session writes (limited per user after the session guard) alone', () => {
     expect(rateLimitRule(facts('GET', '/health/live'))).toBeNull();
     expect(rateLimitRule(facts('GET', '/health/ready'))).toBeNull();
     expect(rateLimitRule(facts('GET', '/metrics'))).toBeNull();
@@ -36,5 +36,11 @@ describe('rateLimitRule', () => {
     expect(rateLimitRule(facts('PATCH', '/api/admin/settings'))).toBeNull();
     expect(rateLimitRule(facts('GET', '/authors'))?.bucket).toBe('read');
     expect(rateLimitRule(facts('POST', '/api/publisher'))).toBeNull();
+  });
+
+  it('counts signed-in actions per user, closed when the counters fail', () => {
+    expect(userActionRule('wishlist-request', 'u1')).toEqual({ bucket: 'wishlist-request', setting: 'ratelimit.wishlist_request_per_hour', subject: 'user:u1', failOpen: false });
+    expect(userActionRule('wishlist-vote', 'u1').setting).toBe('ratelimit.wishlist_vote_per_min');
+    expect(userActionRule('submit', 'u1').setting).toBe('ratelimit.submit_per_hour');
   });
 });

@@ -1,22 +1,45 @@
 import { createHash } from 'node:crypto';
 
 /** What a request is counted as; each bucket has its own counters and its own limit setting. */
-export type RateLimitBucket = 'read' | 'publish' | 'webhook' | 'signin' | 'wizard';
+export type RateLimitBucket = 'read' | 'publish' | 'webhook' | 'signin' | 'wizard' | UserActionBucket;
 
-export type RateLimitSetting = 'ratelimit.public_read_per_min' | 'ratelimit.publish_per_min' | 'ratelimit.webhook_per_min' | 'ratelimit.signin_per_min';
+/** Signed-in actions, counted per user once the session is known (not in the middleware). */
+export type UserActionBucket = 'wishlist-request' | 'wishlist-vote' | 'submit';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** Each limit setting and the fixed window its number counts in. */
+export const LIMIT_WINDOWS_MS = {
+  'ratelimit.public_read_per_min': MINUTE_MS,
+  'ratelimit.publish_per_min': MINUTE_MS,
+  'ratelimit.webhook_per_min': MINUTE_MS,
+  'ratelimit.signin_per_min': MINUTE_MS,
+  'ratelimit.wishlist_request_per_hour': HOUR_MS,
+  'ratelimit.wishlist_vote_per_min': MINUTE_MS,
+  'ratelimit.submit_per_hour': HOUR_MS,
+} as const;
+
+export type RateLimitSetting = keyof typeof LIMIT_WINDOWS_MS;
 
 export interface RateLimitRule {
   bucket: RateLimitBucket;
-  /** The setting holding this bucket's requests per minute. */
+  /** The setting holding this bucket's number of requests per window. */
   setting: RateLimitSetting;
-  /** Who is counted: `ip:<address>` or `token:<hash of the bearer token>`. */
+  /** Who is counted: `ip:<address>`, `token:<hash of the bearer token>` or `user:<id>`. */
   subject: string;
   /**
    * What a broken counter store (Redis down) means: true lets the request through (reads and
-   * webhooks, which must keep flowing), false refuses it with 503 (publish, sign-in, the wizard:
-   * writes and credential guesses must never run unmetered).
+   * webhooks, which must keep flowing), false refuses it with 503 (publish, sign-in, the wizard,
+   * signed-in actions: writes and credential guesses must never run unmetered).
    */
   failOpen: boolean;
+  /**
+   * Publish with a bearer credential: the token's own subject. The request is counted against
+   * the client address until the token verifies (a fresh random bearer on each request must not
+   * buy a fresh bucket); a token that has verified within the window is counted under this subject.
+   */
+  tokenSubject?: string;
 }
 
 export interface RequestFacts {
@@ -31,15 +54,20 @@ export interface RequestFacts {
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 
 /** The token itself is never kept, in memory or in Redis: only a digest names its counter. */
-function bearerSubject(authorization: string | undefined): string | null {
+export function bearerSubject(bearer: string): string {
+  return `token:${createHash('sha256').update(bearer).digest('base64url').slice(0, 32)}`;
+}
+
+function bearerOf(authorization: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  return match ? `token:${createHash('sha256').update(match[1]).digest('base64url').slice(0, 32)}` : null;
+  return match ? match[1] : null;
 }
 
 /**
- * Which limit a request counts against (DECISIONS 10): per IP on public reads, per publisher
- * token (the IP when there is none) on publish, per IP on webhooks, sign-in and the install
- * wizard. Other writes (wishlist votes, admin changes) are behind a session and not limited here.
+ * Which limit a request counts against (DECISIONS 10): per IP on public reads, on webhooks,
+ * sign-in and the install wizard; on publish per client address until the bearer token verifies,
+ * then per token. Signed-in actions are limited per user after the session guard
+ * (`userActionRule`); other session writes (admin changes) are not limited here.
  */
 export function rateLimitRule(request: RequestFacts): RateLimitRule | null {
   const { method, path } = request;
@@ -51,8 +79,27 @@ export function rateLimitRule(request: RequestFacts): RateLimitRule | null {
   const read = method === 'GET' || method === 'HEAD';
   if (read) return { bucket: 'read', setting: 'ratelimit.public_read_per_min', subject: ip, failOpen: true };
   if (under(path, '/api/publish')) {
-    return { bucket: 'publish', setting: 'ratelimit.publish_per_min', subject: bearerSubject(request.authorization) ?? ip, failOpen: false };
+    const bearer = bearerOf(request.authorization);
+    const rule: RateLimitRule = { bucket: 'publish', setting: 'ratelimit.publish_per_min', subject: ip, failOpen: false };
+    return bearer ? { ...rule, tokenSubject: bearerSubject(bearer) } : rule;
   }
   if (under(path, '/api/webhooks')) return { bucket: 'webhook', setting: 'ratelimit.webhook_per_min', subject: ip, failOpen: true };
   return null;
 }
+
+const USER_ACTION_SETTINGS: Readonly<Record<UserActionBucket, RateLimitSetting>> = {
+  'wishlist-request': 'ratelimit.wishlist_request_per_hour',
+  'wishlist-vote': 'ratelimit.wishlist_vote_per_min',
+  submit: 'ratelimit.submit_per_hour',
+};
+
+/** A signed-in action counted per user; it fails closed like every other metered write. */
+export function userActionRule(bucket: UserActionBucket, userId: string): RateLimitRule {
+  return { bucket, setting: USER_ACTION_SETTINGS[bucket], subject: `user:${userId}`, failOpen: false };
+}
+
+/** Cooldowns: one action per subject, then none until the setting's seconds have passed. */
+export const COOLDOWN_SETTINGS = { reconcile: 'ratelimit.reconcile_cooldown_s' } as const;
+
+export type CooldownName = keyof typeof COOLDOWN_SETTINGS;
+export type CooldownSetting = (typeof COOLDOWN_SETTINGS)[CooldownName];

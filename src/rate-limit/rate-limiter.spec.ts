@@ -15,7 +15,10 @@ class ManualClock extends Clock {
 }
 
 const read: RateLimitRule = { bucket: 'read', setting: 'ratelimit.public_read_per_min', subject: 'ip:192.0.2.1', failOpen: true };
-const publish: RateLimitRule = { bucket: 'publish', setting: 'ratelimit.publish_per_min', subject: 'token:abc', failOpen: false };
+const publish: RateLimitRule = { bucket: 'publish', setting: 'ratelimit.publish_per_min', subject: 'ip:192.0.2.1', failOpen: false };
+const publishWith = (token: string): RateLimitRule => ({ ...publish, tokenSubject: `token:${token}` });
+const vote: RateLimitRule = { bucket: 'wishlist-vote', setting: 'ratelimit.wishlist_vote_per_min', subject: 'user:u1', failOpen: false };
+const wish: RateLimitRule = { bucket: 'wishlist-request', setting: 'ratelimit.wishlist_request_per_hour', subject: 'user:u1', failOpen: false };
 const MINUTE = 60_000;
 
 function world(limits: Partial<SettingValues> = {}, store?: CounterStore) {
@@ -39,9 +42,9 @@ describe('RateLimiter', () => {
   it('allows the limit within a window, then refuses until the window ends, saying how long', async () => {
     const { limiter, clock } = world();
     for (let i = 0; i < 3; i++) expect(await limiter.check(read)).toEqual({ outcome: 'allowed' });
-    expect(await limiter.check(read)).toEqual({ outcome: 'limited', limit: 3, retryAfterSeconds: 45 });
+    expect(await limiter.check(read)).toEqual({ outcome: 'limited', limit: 3, windowMs: MINUTE, retryAfterSeconds: 45 });
     clock.ms += 44_500;
-    expect(await limiter.check(read)).toEqual({ outcome: 'limited', limit: 3, retryAfterSeconds: 1 });
+    expect(await limiter.check(read)).toEqual({ outcome: 'limited', limit: 3, windowMs: MINUTE, retryAfterSeconds: 1 });
     clock.ms += 500;
     expect(await limiter.check(read)).toEqual({ outcome: 'allowed' });
   });
@@ -81,12 +84,77 @@ describe('RateLimiter', () => {
   });
 
   it('fails open for reads and closed for publish when the counters cannot be reached, warning once', async () => {
-    const broken: CounterStore = { hit: () => Promise.reject(new Error('connect ECONNREFUSED')) };
+    const fail = () => Promise.reject(new Error('connect ECONNREFUSED'));
+    const broken: CounterStore = { hit: fail, count: fail, release: fail, claim: fail };
     const w = world({}, broken);
     expect(await w.limiter.check(read)).toEqual({ outcome: 'allowed' });
     expect(await w.limiter.check(publish)).toEqual({ outcome: 'unavailable', retryAfterSeconds: 5 });
+    expect(await w.limiter.check(publishWith('abc'))).toEqual({ outcome: 'unavailable', retryAfterSeconds: 5 });
+    expect(await w.limiter.check(vote)).toEqual({ outcome: 'unavailable', retryAfterSeconds: 5 });
+    expect(await w.limiter.startCooldown('reconcile', 'plugin:p1')).toEqual({ outcome: 'unavailable', retryAfterSeconds: 5 });
     expect(w.warnings).toHaveLength(1);
     expect(w.warnings[0]).toContain('ECONNREFUSED');
+  });
+});
+
+describe('RateLimiter on publish with a bearer token', () => {
+  it('counts a token that never verifies against the address, however many fresh tokens there are', async () => {
+    const { limiter } = world();
+    const first = await limiter.check(publishWith('random-1'));
+    expect(first).toMatchObject({ outcome: 'allowed', provisional: { key: expect.stringContaining('ip:192.0.2.1') } });
+    expect((await limiter.check(publishWith('random-2'))).outcome).toBe('allowed');
+    expect(await limiter.check(publishWith('random-3'))).toMatchObject({ outcome: 'limited', limit: 2 });
+    // The address is spent: a request without a token is refused too.
+    expect((await limiter.check(publish)).outcome).toBe('limited');
+  });
+
+  it('gives the address its count back once the token verifies, and counts the token on its own from then on', async () => {
+    const { limiter } = world();
+    const first = await limiter.check(publishWith('good'));
+    if (first.outcome !== 'allowed' || !first.provisional) throw new Error('expected a provisional charge');
+    expect(await limiter.tokenVerified(first.provisional)).toEqual({ outcome: 'allowed' });
+    // Counted under the token now, not the address: no provisional charge, and the address is untouched.
+    expect(await limiter.check(publishWith('good'))).toEqual({ outcome: 'allowed' });
+    expect(await limiter.check(publishWith('good'))).toMatchObject({ outcome: 'limited', limit: 2 });
+    expect((await limiter.check(publishWith('random-1'))).outcome).toBe('allowed');
+    expect((await limiter.check(publishWith('random-2'))).outcome).toBe('allowed');
+    expect((await limiter.check(publishWith('random-3'))).outcome).toBe('limited');
+  });
+
+  it('holds the address count while a token is being verified, and refuses a verified token past its own limit', async () => {
+    const { limiter } = world({ 'ratelimit.publish_per_min': 1 });
+    const good = await limiter.check(publishWith('good'));
+    if (good.outcome !== 'allowed' || !good.provisional) throw new Error('expected a provisional charge');
+    expect((await limiter.check(publishWith('random'))).outcome).toBe('limited');
+    expect(await limiter.tokenVerified(good.provisional)).toEqual({ outcome: 'allowed' });
+    // The refused request still counts against the address; the verified one no longer does.
+    expect((await limiter.check(publishWith('random'))).outcome).toBe('limited');
+    expect(await limiter.check(publishWith('good'))).toMatchObject({ outcome: 'limited', limit: 1 });
+  });
+});
+
+describe('RateLimiter on signed-in actions and cooldowns', () => {
+  it('counts per-hour limits in hour windows, saying how long until the hour ends', async () => {
+    const { limiter, clock } = world({ 'ratelimit.wishlist_request_per_hour': 2 });
+    // 15 s into minute 100, which is minute 40 of hour 1.
+    expect((await limiter.check(wish)).outcome).toBe('allowed');
+    clock.ms += 10 * MINUTE;
+    expect((await limiter.check(wish)).outcome).toBe('allowed');
+    expect(await limiter.check(wish)).toEqual({ outcome: 'limited', limit: 2, windowMs: 60 * MINUTE, retryAfterSeconds: 10 * 60 - 15 });
+    expect((await limiter.check({ ...wish, subject: 'user:u2' })).outcome).toBe('allowed');
+    clock.ms += 10 * MINUTE;
+    expect((await limiter.check(wish)).outcome).toBe('allowed');
+  });
+
+  it('allows one action a cooldown, then says how long is left, per subject', async () => {
+    const { limiter, clock } = world({ 'ratelimit.reconcile_cooldown_s': 60 });
+    expect(await limiter.startCooldown('reconcile', 'plugin:p1')).toEqual({ outcome: 'allowed' });
+    clock.ms += 20_500;
+    expect(await limiter.startCooldown('reconcile', 'plugin:p1')).toEqual({ outcome: 'cooling-down', cooldownSeconds: 60, retryAfterSeconds: 40 });
+    expect(await limiter.startCooldown('reconcile', 'plugin:p2')).toEqual({ outcome: 'allowed' });
+    clock.ms += 39_500;
+    expect(await limiter.startCooldown('reconcile', 'plugin:p1')).toEqual({ outcome: 'allowed' });
+    expect((await limiter.startCooldown('reconcile', 'plugin:p1')).outcome).toBe('cooling-down');
   });
 });
 

@@ -7,6 +7,7 @@ import { ProblemDto } from '../openapi/problem.dto';
 import { CreateRequestDto, RequestDto, RequestPageDto, RequestQueryDto } from './dto/request.dto';
 import { MaybeAuth, OptionalSession } from '../auth/auth.decorators';
 import { RequestsService } from './requests.service';
+import { UserActionLimit } from '../rate-limit/user-action-limit';
 
 @ApiTags('requests')
 @Controller('api/requests')
@@ -26,6 +27,7 @@ export class RequestsController {
 
   @Post()
   @SignedIn()
+  @UserActionLimit('wishlist-request')
   @ApiCreatedResponse({ type: RequestDto })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'A bad title or description, or a kind that is not enabled' })
   create(@Auth() auth: AuthContext, @Body() body: CreateRequestDto): Promise<RequestDto> {
@@ -34,6 +36,7 @@ export class RequestsController {
 
   @Post(':id/upvote')
   @SignedIn()
+  @UserActionLimit('wishlist-vote')
   @HttpCode(200)
   @ApiOkResponse({ type: RequestDto, description: 'The request with your vote counted (once, however often you ask)' })
   @ApiNotFoundResponse({ type: ProblemDto })
@@ -44,6 +47,7 @@ export class RequestsController {
 
   @Delete(':id/upvote')
   @SignedIn()
+  @UserActionLimit('wishlist-vote')
   @ApiOkResponse({ type: RequestDto, description: 'The request without your vote' })
   @ApiNotFoundResponse({ type: ProblemDto })
   removeUpvote(@Auth() auth: AuthContext, @Param('id') id: string): Promise<RequestDto> {

@@ -9,10 +9,11 @@ import { AdminRequestsService } from './admin-requests.service';
 import { RequestsController } from './requests.controller';
 import { RequestsRepository } from './requests.repository';
 import { RequestsService } from './requests.service';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 
 /** The wishlist (DECISIONS 10): plugins people would like, with one vote a user. */
 @Module({
-  imports: [AuthModule, CmsModule, KindsModule, PluginsModule],
+  imports: [AuthModule, CmsModule, KindsModule, PluginsModule, RateLimitModule],
   controllers: [RequestsController, AdminRequestsController],
   providers: [repositoryProvider(RequestsRepository), RequestsService, AdminRequestsService],
   exports: [RequestsRepository],

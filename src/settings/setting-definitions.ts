@@ -101,9 +101,25 @@ export const SETTING_DEFINITIONS = {
     description: "Pushes one user's tokens may have being ingested at once on one instance (a CI matrix pushes several versions together)",
   }),
   'ratelimit.public_read_per_min': integer({ default: 1200, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'GET and HEAD requests per minute per client IP (health probes and /metrics excepted)' }),
-  'ratelimit.publish_per_min': integer({ default: 120, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Publish and yank requests per minute per publisher token (per client IP without one)' }),
+  'ratelimit.publish_per_min': integer({
+    default: 120,
+    min: 1,
+    max: RATE_LIMIT_MAX,
+    public: false,
+    description: 'Publish and yank requests per minute per verified publisher token; requests whose token has not verified (none, malformed, unknown, expired, revoked) count per client IP',
+  }),
   'ratelimit.webhook_per_min': integer({ default: 600, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves)' }),
   'ratelimit.signin_per_min': integer({ default: 120, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP' }),
+  'ratelimit.wishlist_request_per_hour': integer({ default: 10, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Wishlist requests (POST /api/requests) one signed-in user may create per hour' }),
+  'ratelimit.wishlist_vote_per_min': integer({ default: 60, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Wishlist votes and vote removals one signed-in user may make per minute' }),
+  'ratelimit.submit_per_hour': integer({ default: 10, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour' }),
+  'ratelimit.reconcile_cooldown_s': integer({
+    default: 60,
+    min: 1,
+    max: 24 * 3600,
+    public: false,
+    description: "Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge)",
+  }),
 };
 
 /**

@@ -7,6 +7,7 @@ import { Feature } from '../cms/feature.guard';
 import { ProblemDto } from '../openapi/problem.dto';
 import { SubmitDto, SubmitResultDto } from './dto/submit.dto';
 import { SubmitService } from './submit.service';
+import { UserActionLimit } from '../rate-limit/user-action-limit';
 
 @ApiTags('submit')
 @Controller('api/submit')
@@ -17,6 +18,7 @@ export class SubmitController {
 
   @Post('oauth')
   @HttpCode(200)
+  @UserActionLimit('submit')
   @ApiOkResponse({ type: SubmitResultDto, description: 'Slug claimed (or already yours); a new webhook secret, and whether the hook was installed' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'repoUrl is not a repository on a forge you can sign in with' })
   @ApiConflictResponse({ type: ProblemDto, description: 'The repository anchors another slug, or the slug another repository' })

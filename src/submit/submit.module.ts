@@ -9,10 +9,11 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { HookInstaller } from './hook-installer';
 import { SubmitController } from './submit.controller';
 import { SubmitService } from './submit.service';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 
 /** `POST /api/submit/oauth`: claim a repository through a linked forge identity and install its release webhook. */
 @Module({
-  imports: [AuthModule, CmsModule, ForgesModule, IngestModule, KindsModule, PublishModule, WebhooksModule],
+  imports: [AuthModule, CmsModule, ForgesModule, IngestModule, KindsModule, PublishModule, WebhooksModule, RateLimitModule],
   controllers: [SubmitController],
   providers: [SubmitService, HookInstaller],
 })

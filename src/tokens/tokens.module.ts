@@ -1,19 +1,21 @@
 import { Module } from '@nestjs/common';
 import { repositoryProvider } from '../database/repository-provider';
 import { AuthModule } from '../auth/auth.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { PublisherTokenGuard } from './publisher-token.guard';
 import { TokensController } from './tokens.controller';
 import { TokensRepository } from './tokens.repository';
 import { TokensService } from './tokens.service';
 
 @Module({
-  imports: [AuthModule],
+  imports: [AuthModule, RateLimitModule],
   controllers: [TokensController],
   providers: [
     repositoryProvider(TokensRepository),
     TokensService,
     PublisherTokenGuard,
   ],
-  exports: [TokensService, TokensRepository, PublisherTokenGuard],
+  // RateLimitModule too: the guard is instantiated where it is used, and needs RateLimitGate there.
+  exports: [TokensService, TokensRepository, PublisherTokenGuard, RateLimitModule],
 })
 export class TokensModule {}

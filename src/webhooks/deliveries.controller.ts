@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { AuthContext } from '../auth/auth-context';
 import { Auth, SignedIn } from '../auth/auth.decorators';
 import { Feature } from '../cms/feature.guard';
@@ -33,6 +33,7 @@ export class DeliveriesController {
   @Post('deliveries/reconcile')
   @HttpCode(200)
   @ApiOkResponse({ type: ReconcileResultDto, description: "The forge's recent releases the registry lacks, queued as deliveries of source reconcile (owners and admins)" })
+  @ApiTooManyRequestsResponse({ type: ProblemDto, description: 'The plugin was reconciled less than `ratelimit.reconcile_cooldown_s` seconds ago; Retry-After says when it may be again' })
   reconcile(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string): Promise<ReconcileResultDto> {
     return this.deliveries.reconcile(auth, slug);
   }

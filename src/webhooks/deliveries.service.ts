@@ -10,6 +10,7 @@ import { toDeliveryDto } from './delivery.mapper';
 import { DeliveryWorker } from './delivery-worker';
 import type { DeliveryDto, DeliveryListDto, ReconcileResultDto, WebhookSecretDto } from './dto/delivery.dto';
 import { PluginAccess } from './plugin-access';
+import { RateLimitGate } from '../rate-limit/rate-limit-gate';
 import { PluginWebhooksRepository } from './plugin-webhooks.repository';
 import { Reconciler } from './reconciler';
 import { generateWebhookSecret, sealWebhookSecret } from './webhook-secret';
@@ -28,6 +29,7 @@ export class DeliveriesService {
     private readonly clock: Clock,
     private readonly random: RandomSource,
     private readonly reconciler: Reconciler,
+    private readonly limits: RateLimitGate,
   ) {}
 
   async list(auth: AuthContext, slug: string): Promise<DeliveryListDto> {
@@ -45,9 +47,15 @@ export class DeliveriesService {
     return toDeliveryDto((await this.deliveries.findForPlugin(id, plugin.id))!);
   }
 
-  /** Queues the plugin's recent forge releases that the registry lacks (owners and admins). */
+  /**
+   * Queues the plugin's recent forge releases that the registry lacks (owners and admins). The
+   * cooldown is the plugin's, not the caller's: each reconcile spends the forge's API quota on the
+   * same repository, and a second one right after finds nothing new, whoever asks. It starts only
+   * once access is granted, so nobody else can spend it.
+   */
   async reconcile(auth: AuthContext, slug: string): Promise<ReconcileResultDto> {
     const plugin = await this.access.require(auth, slug);
+    await this.limits.cooldown('reconcile', `plugin:${plugin.id}`, `reconciling "${slug}"`);
     try {
       const tags = await this.reconciler.reconcilePlugin(plugin);
       return { queued: tags.length, tags };

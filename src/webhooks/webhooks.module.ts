@@ -32,13 +32,14 @@ import { Reconciler } from './reconciler';
 import { WebhookReceiverService } from './webhook-receiver.service';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksLifecycle } from './webhooks-lifecycle';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 
 /**
  * Release webhooks (DECISIONS 6): the receiver, the durable delivery queue and its worker, which
  * resolves the manifest and hands the release to the ingest pipeline the CI push uses too.
  */
 @Module({
-  imports: [AuthModule, CmsModule, PluginsModule, ForgesModule, IngestModule, SettingsModule, KindsModule],
+  imports: [AuthModule, CmsModule, PluginsModule, ForgesModule, IngestModule, SettingsModule, KindsModule, RateLimitModule],
   controllers: [WebhooksController, DeliveriesController, ManifestRefreshController, AdminDeliveriesController],
   providers: [
     repositoryProvider(DeliveriesRepository),

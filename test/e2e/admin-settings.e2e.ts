@@ -17,6 +17,10 @@ const DEFAULTS = {
   'ratelimit.publish_per_min': 120,
   'ratelimit.webhook_per_min': 600,
   'ratelimit.signin_per_min': 120,
+  'ratelimit.wishlist_request_per_hour': 10,
+  'ratelimit.wishlist_vote_per_min': 60,
+  'ratelimit.submit_per_hour': 10,
+  'ratelimit.reconcile_cooldown_s': 60,
 };
 
 /** Another app instance on the first one's database (through the embedded engine's socket when embedded). */

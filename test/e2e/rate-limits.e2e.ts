@@ -1,10 +1,11 @@
 /**
  * Rate limits over HTTP (DECISIONS 10): per IP on reads, webhooks, sign-in and the wizard, per
- * publisher token on publish; 429 problem+json with Retry-After; limits are settings; the client
+ * verified publisher token on publish (per IP until the token verifies); 429 problem+json with Retry-After; limits are settings; the client
  * address comes from X-Forwarded-For only from trusted proxies; with Redis down reads go on and
  * publish is refused; two instances on one Redis share each counter. Each app's clock is frozen,
  * so no window boundary can fall inside a test.
  */
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { Clock } from '../../src/common/clock';
 import { freePort } from '../support/free-port';
@@ -46,19 +47,49 @@ describe('rate limits', () => {
     await from('198.51.100.1', request(app.url).get('/health/live')).expect(200);
   });
 
-  it('counts publish per token, and per address without one', async () => {
-    const push = (authorization?: string) => {
-      const req = from('198.51.100.3', request(app.url).post('/api/publish/alpha')).send({});
-      return authorization ? req.set('Authorization', authorization) : req;
+  it('counts publish per address until the token verifies: fresh random bearers buy nothing, a verified token has its own bucket', async () => {
+    const rows = async () => ({
+      audit: Number((await app.database.dataSource.query('SELECT count(*)::int AS n FROM audit_entry'))[0].n),
+      plugins: Number((await app.database.dataSource.query('SELECT count(*)::int AS n FROM plugin'))[0].n),
+    });
+    const randomToken = () => `prt_${randomBytes(30).toString('base64').replace(/[^0-9A-Za-z]/g, '').padEnd(40, 'x').slice(0, 40)}`;
+    const push = (ip: string, token?: string) => {
+      const req = from(ip, request(app.url).post('/api/publish/alpha')).send({});
+      return token ? req.set('Authorization', `Bearer ${token}`) : req;
     };
-    await push('Bearer token-one').expect(401);
-    await push('Bearer token-one').expect(401);
-    await push('Bearer token-one').expect(429);
-    await push('Bearer token-two').expect(401);
-    await push().expect(401);
-    await push().expect(401);
-    const refused = await push().expect(429);
-    expect(refused.headers['retry-after']).toBeDefined();
+    const owner = await userWithSession(app, 'limited-publisher');
+    const created = await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${owner.jwt}`).send({ name: 'ci', scopes: ['publish:*'] }).expect(201);
+    const token: string = created.body.token;
+
+    // The token verifies once from its CI address: the guard passes it (400: the empty body).
+    await push('198.51.100.30', token).expect(400);
+
+    // A flood from another address, a fresh token every time: 401 up to the address's limit, then 429.
+    const flooder = '198.51.100.31';
+    await push(flooder, randomToken()).expect(401);
+    await push(flooder, randomToken()).expect(401);
+    const before = await rows();
+    for (let i = 0; i < 5; i++) {
+      const refused = await push(flooder, randomToken()).expect(429);
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(refused.body).toMatchObject({ status: 429, type: `${app.config.baseUrl}/problems/rate-limited` });
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
+    }
+    await push(flooder, 'not-even-a-publisher-token').expect(429);
+    await push(flooder).expect(429);
+    // Refused before the token was looked at: nothing audited, nothing created.
+    expect(await rows()).toEqual(before);
+    expect(before.plugins).toBe(0);
+
+    // The verified token keeps its own bucket, even from the flooded address, until it spends it.
+    await push(flooder, token).expect(400);
+    const spent = await push('198.51.100.30', token).expect(429);
+    expect(spent.headers['retry-after']).toBeDefined();
+    // Its address was given back what the token's first request took.
+    await push('198.51.100.30', randomToken()).expect(401);
+    await push('198.51.100.30', randomToken()).expect(401);
+    await push('198.51.100.30', randomToken()).expect(429);
   });
 
   it('counts webhooks, sign-in and the install wizard per address', async () => {
@@ -105,13 +136,18 @@ describe('rate limits with Redis unreachable', () => {
   });
   afterAll(() => app?.close());
 
-  it('fails open for reads and closed for publish, sign-in and the wizard (503 with Retry-After)', async () => {
+  it('fails open for reads and closed for publish, sign-in, the wizard and signed-in actions (503 with Retry-After)', async () => {
     await request(app.url).get('/api/plugins').expect(200);
     await request(app.url).get('/api/plugins').expect(200);
     const refused = await request(app.url).post('/api/publish/alpha').set('Authorization', 'Bearer whatever').send({}).expect(503);
     expect(refused.body).toMatchObject({ status: 503, type: `${app.config.baseUrl}/problems/rate-limit-unavailable` });
     expect(refused.headers['retry-after']).toBe('5');
     await request(app.url).get('/auth/github/login').expect(503);
+    const { jwt } = await userWithSession(app, 'no-counters');
+    const wish = await request(app.url).post('/api/requests').set('Authorization', `Bearer ${jwt}`).send({ title: 'Unmetered?' }).expect(503);
+    expect(wish.body).toMatchObject({ status: 503, type: `${app.config.baseUrl}/problems/rate-limit-unavailable` });
+    expect(wish.headers['retry-after']).toBe('5');
+    expect(Number((await app.database.dataSource.query('SELECT count(*)::int AS n FROM plugin_request'))[0].n)).toBe(0);
     await request(app.url).get('/health/ready').expect(200);
   });
 });
@@ -122,7 +158,7 @@ describe('rate limits with Redis unreachable', () => {
   let b: TestApp;
   beforeAll(async () => {
     a = await startTestApp();
-    await setLimits(a, { 'ratelimit.public_read_per_min': 3 });
+    await setLimits(a, { 'ratelimit.public_read_per_min': 3, 'ratelimit.publish_per_min': 2 });
     b = await startTestApp({}, a.testDatabase);
     freezeClock(a);
     freezeClock(b);
@@ -140,5 +176,15 @@ describe('rate limits with Redis unreachable', () => {
     const refused = await get(b).expect(429);
     expect(refused.headers['retry-after']).toBeDefined();
     await get(a).expect(429);
+  });
+
+  it('counts a flood of fresh bearer tokens once across both, against the address', async () => {
+    const push = (app: TestApp, i: number) =>
+      request(app.url).post('/api/publish/alpha').set('X-Forwarded-For', '198.51.100.21').set('Authorization', `Bearer prt_${String(i).padStart(40, '0')}`).send({});
+    await push(a, 1).expect(401);
+    await push(b, 2).expect(401);
+    const refused = await push(a, 3).expect(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    await push(b, 4).expect(429);
   });
 });

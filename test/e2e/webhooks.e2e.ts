@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
+import { Clock } from '../../src/common/clock';
 import { verifyRelease } from '../../src/lib/integrity';
 import { assetChunks, webhookHeaders } from '../support/fake-forge';
 import { FORGE_KINDS, WebhookWorld } from '../support/webhook-world';
@@ -221,7 +222,17 @@ describe('POST /api/webhooks/release', () => {
     ]);
     const res = await w.as(w.adminJwt, 'post', `/api/plugins/${plugin.slug}/deliveries/reconcile`).expect(200);
     expect(res.body).toEqual({ queued: 1, tags: ['v6.0.0'] });
-    expect((await w.as(w.owner.jwt, 'post', `/api/plugins/${plugin.slug}/deliveries/reconcile`).expect(200)).body.queued).toBe(0);
+    // Right after, the plugin's reconcile cooldown (ratelimit.reconcile_cooldown_s) holds; once it
+    // has passed, the release already queued is not queued again.
+    await w.as(w.owner.jwt, 'post', `/api/plugins/${plugin.slug}/deliveries/reconcile`).expect(429);
+    const clock = w.app.app.get(Clock);
+    const later = new Date(clock.nowMs() + 61_000);
+    const moved = jest.spyOn(clock, 'now').mockImplementation(() => later);
+    try {
+      expect((await w.as(w.owner.jwt, 'post', `/api/plugins/${plugin.slug}/deliveries/reconcile`).expect(200)).body.queued).toBe(0);
+    } finally {
+      moved.mockRestore();
+    }
     await w.runWorker();
     const [delivery] = await deliveries(plugin.slug);
     expect(delivery).toMatchObject({ source: 'reconcile', status: 'succeeded', version: '6.0.0' });

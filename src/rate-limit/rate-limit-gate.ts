@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { takeProvisionalCharge } from './provisional-charges';
+import { type CooldownName, type UserActionBucket, userActionRule } from './rate-limit-rules';
+import { RateLimiter } from './rate-limiter';
+import { cooldownRefusal, rateLimitRefusal } from './rate-limit-refusal';
+
+/**
+ * The limits that can only be judged once somebody is known: a verified publisher token, a
+ * signed-in user, a plugin the caller may act on. Each method returns when the action may go
+ * on and throws the 429 (Retry-After) or 503 otherwise; a refused action has done nothing yet.
+ */
+@Injectable()
+export class RateLimitGate {
+  constructor(private readonly limiter: RateLimiter) {}
+
+  /** The request's publisher token verified: from now on it counts against the token, not the address. */
+  async tokenVerified(request: Request): Promise<void> {
+    const charge = takeProvisionalCharge(request);
+    // Counted under the token by the middleware already (it verified earlier in the window), or not metered (an internal call).
+    if (!charge) return;
+    const decision = await this.limiter.tokenVerified(charge);
+    if (decision.outcome !== 'allowed') throw rateLimitRefusal(charge.rule.bucket, decision);
+  }
+
+  /** One more signed-in action of this kind by this user. */
+  async userAction(bucket: UserActionBucket, userId: string): Promise<void> {
+    const decision = await this.limiter.check(userActionRule(bucket, userId));
+    if (decision.outcome !== 'allowed') throw rateLimitRefusal(bucket, decision);
+  }
+
+  /** Starts the cooldown `name` for `subject`, or says how long the running one has left. */
+  async cooldown(name: CooldownName, subject: string, what: string): Promise<void> {
+    const decision = await this.limiter.startCooldown(name, subject);
+    if (decision.outcome !== 'allowed') throw cooldownRefusal(what, decision);
+  }
+}
