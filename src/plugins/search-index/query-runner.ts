@@ -13,39 +13,42 @@ import { matchWord, type WordMatches } from './word-matches';
 const CONTRIBUTION = new Uint8Array([30, 10, 3, 0, 24, 8, 2, 0, 18, 6, 1, 0]);
 const UPPER_FLOOR = 6;
 const NAME_FLOOR = 18;
+/**
+ * A score is `upper * 32 + readme`: README points (at most 3 a word, 8 words) only order
+ * documents whose name, description and tags scored the same.
+ */
+const UPPER_SCALE = 32;
 /** For a name whose every word the query matched: `markdown preview` puts `markdown-preview` above `markdown-preview-tools`. */
-const NAME_COVERED_BONUS = 4;
-/** A word's README score stays below 32 (8 words x 3), so it orders only within equal upper scores. */
-const README_SPAN = 32;
+const NAME_COVERED_BONUS = 4 * UPPER_SCALE;
 const SCORE_BITS = 13;
 const EXACT_BIT = 1 << SCORE_BITS;
 const VERIFIED_BIT = 1 << (SCORE_BITS + 1);
 const BUCKETS = 1 << (SCORE_BITS + 2);
-/** Below one in this many of the catalogue, sorting the matches' ranks beats scanning a whole order. */
-const SPARSE = 16;
+/** Progress marks a query uses: one a word, and one for "touched by the current word". */
+const PROGRESS_STEP = MAX_QUERY_WORDS + 2;
 
 const ORDER_OF = { updated: ORDER_UPDATED, new: ORDER_NEW, name: ORDER_NAME, featured: ORDER_FEATURED } as const;
 
 /**
  * Runs queries over the tables. Scratch arrays sized to the document capacity hold per-query
- * state (scores, match counts, stamps); everything a query sets is cleared before it returns, so
- * the cost of a query is that of the postings it reads, not of the catalogue.
+ * state, tagged with a per-query number instead of being cleared, so that a query costs the
+ * postings it reads and the page it returns, never a pass over the whole catalogue for nothing.
  */
 export class QueryRunner {
   private capacity = -1;
+  /** Marks (filter pass, page pass) tagged by `epoch`. */
   private stamp = new Int32Array(0);
   private epoch = 0;
+  /** How many words a document matched in this query: `progressBase + words`. */
+  private progress = new Int32Array(0);
+  private progressBase = 0;
   private best = new Uint8Array(0);
-  private matchedWords = new Uint8Array(0);
-  private upper = new Uint8Array(0);
-  private readme = new Uint8Array(0);
+  private score = new Uint16Array(0);
   private nameHits = new Uint8Array(0);
   private bucket = new Uint16Array(0);
-  /** The first word's matches (every document with scratch state to clear), the later words', the filtered. */
   private firstWord = new Int32Array(0);
   private laterWord = new Int32Array(0);
   private filtered = new Int32Array(0);
-  private resetCount = 0;
   private readonly histogram = new Uint32Array(BUCKETS);
   private readonly one = new Int32Array(1);
 
@@ -58,7 +61,7 @@ export class QueryRunner {
   run(query: CatalogueIndexQuery): CatalogueIndexPage {
     const offset = Math.max(0, Math.floor(query.offset) || 0);
     const limit = Math.max(0, Math.floor(query.limit) || 0);
-    const filters = this.filterTerms(query);
+    let filters = this.filterTerms(query);
     if (filters === null) return { ids: [], total: 0 };
     const words = query.words
       .slice(0, MAX_QUERY_WORDS)
@@ -69,30 +72,33 @@ export class QueryRunner {
       return { ids: this.pluginIds(this.orders.order(ORDER_OF[sort as keyof typeof ORDER_OF]).subarray(offset, offset + limit)), total: this.docs.live };
     }
     this.ensureCapacity();
-    try {
-      let list: Int32Array;
-      let count: number;
-      if (words.length) {
-        const matches = words.map((word) => matchWord(this.terms, word));
-        if (matches.some((match) => match.terms.length === 0)) return { ids: [], total: 0 };
-        [list, count] = this.score(matches);
-        [list, count] = this.applyFilters(list, count, filters);
-      } else {
+    let list: Int32Array;
+    let count: number;
+    if (words.length) {
+      const matches = words.map((word) => matchWord(this.terms, word)).sort((a, b) => a.postings - b.postings);
+      if (matches[0].terms.length === 0) return { ids: [], total: 0 };
+      // Filters first when their documents are fewer than the rarest word's postings, else after.
+      let allowed = 0;
+      if (filters.length && this.terms.df[filters[0]] <= matches[0].postings) {
         [list, count] = this.intersectFilters(filters);
+        if (count === 0) return { ids: [], total: 0 };
+        allowed = this.nextEpoch();
+        for (let i = 0; i < count; i++) this.stamp[list[i]] = allowed;
+        filters = [];
       }
-      if (offset >= count || limit === 0) return { ids: [], total: count };
-      const ids =
-        sort === 'relevance'
-          ? this.relevancePage(list, count, offset, Math.min(count, offset + limit), query.search ?? null)
-          : this.sortedPage(list, count, ORDER_OF[sort], offset, Math.min(count, offset + limit));
-      return { ids, total: count };
-    } finally {
-      this.clearScores();
+      [list, count] = this.match(matches, allowed, sort === 'relevance');
+      [list, count] = this.applyFilters(list, count, filters);
+    } else {
+      [list, count] = this.intersectFilters(filters);
     }
+    if (offset >= count || limit === 0) return { ids: [], total: count };
+    const to = Math.min(count, offset + limit);
+    const ids = sort === 'relevance' ? this.relevancePage(list, count, offset, to, query.search ?? null) : this.sortedPage(list, count, ORDER_OF[sort], offset, to);
+    return { ids, total: count };
   }
 
   approximateBytes(): number {
-    const scratch = [this.stamp, this.best, this.matchedWords, this.upper, this.readme, this.nameHits, this.bucket, this.firstWord, this.laterWord, this.filtered, this.histogram];
+    const scratch = [this.stamp, this.progress, this.best, this.score, this.nameHits, this.bucket, this.firstWord, this.laterWord, this.filtered, this.histogram];
     return scratch.reduce((sum, array) => sum + array.byteLength, 0);
   }
 
@@ -115,63 +121,61 @@ export class QueryRunner {
   }
 
   /**
-   * Scores the documents that match every word (AND; each word may match any field), the word
-   * with the fewest postings first, so later words only touch the survivors. A word's score in a
-   * document is its best match there; upper-field and README scores add up apart.
+   * The documents that match every word (AND; each word may match any field), rarest word first
+   * so that later words only touch the survivors; with `scoring`, each one's score: per word its
+   * best match there, summed.
    */
-  private score(matches: WordMatches[]): [Int32Array, number] {
-    const words = [...matches].sort((a, b) => a.postings - b.postings);
-    const { best, matchedWords, upper, readme, nameHits, terms } = this;
+  private match(words: WordMatches[], allowed: number, scoring: boolean): [Int32Array, number] {
+    const { progress, best, stamp, terms } = this;
+    const base = this.nextProgressBase();
     let list = this.firstWord;
     let count = 0;
     for (let w = 0; w < words.length; w++) {
       const touched = w === 0 ? this.firstWord : this.laterWord;
+      const eligible = base + w;
+      const seen = eligible + 1;
       count = 0;
       const { terms: termIds, kinds } = words[w];
       for (let k = 0; k < termIds.length; k++) {
-        const termId = termIds[k];
-        const base = kinds[k] * 4;
-        const postings = this.postings(termId);
-        const df = terms.df[termId];
+        const kind = kinds[k] * 4;
+        const postings = this.postings(termIds[k]);
+        const df = terms.df[termIds[k]];
         for (let p = 0; p < df; p++) {
           const entry = postings[p];
           const doc = entry >> 2;
-          if (w > 0 && matchedWords[doc] !== w) continue;
-          const contribution = CONTRIBUTION[base + (entry & 3)];
-          const previous = best[doc];
-          if (previous === 0) touched[count++] = doc;
-          if (contribution > previous) best[doc] = contribution;
+          const mark = progress[doc];
+          const contribution = CONTRIBUTION[kind + (entry & 3)];
+          if (mark === seen) {
+            if (contribution > best[doc]) best[doc] = contribution;
+          } else if (w === 0 ? mark <= base && (allowed === 0 || stamp[doc] === allowed) : mark === eligible) {
+            progress[doc] = seen;
+            best[doc] = contribution;
+            touched[count++] = doc;
+          }
         }
       }
-      if (w === 0) this.resetCount = count;
-      for (let i = 0; i < count; i++) {
-        const doc = touched[i];
-        const contribution = best[doc];
-        best[doc] = 0;
-        matchedWords[doc] = w + 1;
-        if (contribution >= UPPER_FLOOR) {
-          upper[doc] += contribution;
-          if (contribution >= NAME_FLOOR) nameHits[doc]++;
-        } else {
-          readme[doc] += contribution;
-        }
-      }
+      if (scoring) this.addScores(touched, count, w === 0);
       list = touched;
       if (count === 0) break;
     }
     return [list, count];
   }
 
-  private clearScores(): void {
-    const { firstWord, matchedWords, upper, readme, nameHits } = this;
-    for (let i = 0; i < this.resetCount; i++) {
-      const doc = firstWord[i];
-      matchedWords[doc] = 0;
-      upper[doc] = 0;
-      readme[doc] = 0;
-      nameHits[doc] = 0;
+  private addScores(docs: Int32Array, count: number, first: boolean): void {
+    const { best, score, nameHits } = this;
+    for (let i = 0; i < count; i++) {
+      const doc = docs[i];
+      const contribution = best[doc];
+      const points = contribution >= UPPER_FLOOR ? contribution * UPPER_SCALE : contribution;
+      const inName = contribution >= NAME_FLOOR ? 1 : 0;
+      if (first) {
+        score[doc] = points;
+        nameHits[doc] = inName;
+      } else {
+        score[doc] += points;
+        nameHits[doc] += inName;
+      }
     }
-    this.resetCount = 0;
   }
 
   /** Keeps the listed documents that carry every filter key: by binary search when they are few, else by stamping the key's postings. */
@@ -182,7 +186,7 @@ export class QueryRunner {
       const df = this.terms.df[termId];
       const postings = this.postings(termId);
       let kept = 0;
-      if (count * SPARSE < df) {
+      if (count * 16 < df) {
         for (let i = 0; i < count; i++) {
           const doc = list[i];
           const at = lowerBound(postings, df, doc * 4);
@@ -208,10 +212,10 @@ export class QueryRunner {
     return this.applyFilters(this.filtered, df, rest);
   }
 
-  /** A page of the matches in a kept order: their ranks sorted when they are few, else one scan of the order that stops at the page's end. */
+  /** A page of the matches in a kept order: their ranks sorted when that is cheaper, else one scan of the order that stops at the page's end. */
   private sortedPage(list: Int32Array, count: number, order: number, from: number, to: number): string[] {
     const ids = this.orders.order(order);
-    if (count * SPARSE < ids.length) {
+    if (gatherIsCheaper(count, count, to, ids.length)) {
       const rank = this.orders.rank(order);
       const ranks = new Int32Array(count);
       for (let i = 0; i < count; i++) ranks[i] = rank[list[i]];
@@ -220,14 +224,7 @@ export class QueryRunner {
     }
     const epoch = this.nextEpoch();
     for (let i = 0; i < count; i++) this.stamp[list[i]] = epoch;
-    const page: string[] = [];
-    let seen = 0;
-    for (let position = 0; position < ids.length && seen < to; position++) {
-      const doc = ids[position];
-      if (this.stamp[doc] !== epoch) continue;
-      if (seen++ >= from) page.push(this.docs.pluginIds[doc] as string);
-    }
-    return page;
+    return this.scan(ids, epoch, -1, from, to);
   }
 
   /**
@@ -238,53 +235,61 @@ export class QueryRunner {
   private relevancePage(list: Int32Array, count: number, from: number, to: number, search: string | null): string[] {
     const exactName = search === null ? '' : search.trim().toLowerCase();
     const exactLength = exactName.length > 0 && exactName.length < 255 ? exactName.length : -1;
-    const { docs, upper, readme, nameHits, bucket, histogram, stamp } = this;
+    const { docs, score, nameHits, bucket, histogram, stamp } = this;
     const epoch = this.nextEpoch();
-    histogram.fill(0);
     let top = 0;
-    let bottom = BUCKETS;
+    let bottom = BUCKETS - 1;
     for (let i = 0; i < count; i++) {
       const doc = list[i];
       const covered = nameHits[doc] > 0 && nameHits[doc] >= docs.nameWords[doc] ? NAME_COVERED_BONUS : 0;
-      const score = Math.min((upper[doc] + covered) * README_SPAN + readme[doc], EXACT_BIT - 1);
       const exact = docs.nameLength[doc] === exactLength && docs.names[doc] === exactName;
-      const key = (docs.verifiedNull[doc] ? 0 : VERIFIED_BIT) | (exact ? EXACT_BIT : 0) | score;
+      const key = (docs.verifiedNull[doc] ? 0 : VERIFIED_BIT) | (exact ? EXACT_BIT : 0) | Math.min(score[doc] + covered, EXACT_BIT - 1);
       stamp[doc] = epoch;
       bucket[doc] = key;
       histogram[key]++;
       if (key > top) top = key;
       if (key < bottom) bottom = key;
     }
+    // The numbers the page spans: `high` down to `low`, starting at `start` in the whole order.
+    let start = 0;
+    let high = top;
+    while (start + histogram[high] <= from) start += histogram[high--];
+    let low = high;
+    let end = start + histogram[high];
+    while (end < to) end += histogram[--low];
     const page: string[] = [];
-    let position = 0;
-    for (let key = top; key >= bottom && position < to; key--) {
-      const size = histogram[key];
-      if (size === 0) continue;
-      if (position + size > from) {
-        page.push(...this.bucketSlice(list, count, key, size, Math.max(0, from - position), Math.min(size, to - position), epoch));
+    const slugOrder = this.orders.order(ORDER_SLUG);
+    if (gatherIsCheaper(count, end - start, to - start, slugOrder.length)) {
+      // One pass over the matches, then sort by (number descending, slug).
+      const rank = this.orders.rank(ORDER_SLUG);
+      const keys = new Float64Array(end - start);
+      let n = 0;
+      for (let i = 0; i < count; i++) {
+        const key = bucket[list[i]];
+        if (key >= low && key <= high) keys[n++] = (BUCKETS - 1 - key) * 0x1000000 + rank[list[i]];
       }
-      position += size;
+      keys.sort();
+      for (let i = from - start; i < to - start; i++) page.push(docs.pluginIds[slugOrder[keys[i] % 0x1000000]] as string);
+    } else {
+      let position = start;
+      for (let key = high; key >= low; key--) {
+        const size = histogram[key];
+        if (size > 0) page.push(...this.scan(slugOrder, epoch, key, Math.max(0, from - position), Math.min(size, to - position)));
+        position += size;
+      }
     }
+    histogram.fill(0, bottom, top + 1);
     return page;
   }
 
-  /** Positions `[from, to)` in slug order of the matches whose relevance number is `key`. */
-  private bucketSlice(list: Int32Array, count: number, key: number, size: number, from: number, to: number, epoch: number): string[] {
-    const slugOrder = this.orders.order(ORDER_SLUG);
-    const { bucket, stamp, docs } = this;
-    if (size * SPARSE < slugOrder.length) {
-      const rank = this.orders.rank(ORDER_SLUG);
-      const ranks = new Int32Array(size);
-      let n = 0;
-      for (let i = 0; i < count; i++) if (bucket[list[i]] === key) ranks[n++] = rank[list[i]];
-      ranks.sort();
-      return Array.from(ranks.subarray(from, to), (position) => docs.pluginIds[slugOrder[position]] as string);
-    }
+  /** Positions `[from, to)` among the documents of `order` stamped `epoch` (and, unless key is -1, whose relevance number is `key`). */
+  private scan(order: Int32Array, epoch: number, key: number, from: number, to: number): string[] {
+    const { stamp, bucket, docs } = this;
     const page: string[] = [];
     let seen = 0;
-    for (let position = 0; position < slugOrder.length && seen < to; position++) {
-      const doc = slugOrder[position];
-      if (stamp[doc] !== epoch || bucket[doc] !== key) continue;
+    for (let position = 0; position < order.length && seen < to; position++) {
+      const doc = order[position];
+      if (stamp[doc] !== epoch || (key >= 0 && bucket[doc] !== key)) continue;
       if (seen++ >= from) page.push(docs.pluginIds[doc] as string);
     }
     return page;
@@ -310,16 +315,25 @@ export class QueryRunner {
     return this.epoch;
   }
 
+  private nextProgressBase(): number {
+    this.progressBase += PROGRESS_STEP;
+    if (this.progressBase >= 0x7fffffff - PROGRESS_STEP) {
+      this.progress.fill(0);
+      this.progressBase = PROGRESS_STEP;
+    }
+    return this.progressBase;
+  }
+
   private ensureCapacity(): void {
     const capacity = this.docs.capacity;
     if (capacity === this.capacity) return;
     this.capacity = capacity;
     this.stamp = new Int32Array(capacity);
     this.epoch = 0;
+    this.progress = new Int32Array(capacity);
+    this.progressBase = 0;
     this.best = new Uint8Array(capacity);
-    this.matchedWords = new Uint8Array(capacity);
-    this.upper = new Uint8Array(capacity);
-    this.readme = new Uint8Array(capacity);
+    this.score = new Uint16Array(capacity);
     this.nameHits = new Uint8Array(capacity);
     this.bucket = new Uint16Array(capacity);
     this.firstWord = new Int32Array(capacity);
@@ -328,3 +342,11 @@ export class QueryRunner {
   }
 }
 
+/**
+ * Whether sorting the `span` candidates (found in one pass over `count` matches) costs less than
+ * scanning a kept order of `catalogue` documents until `needed` of them, spread evenly, are seen.
+ */
+function gatherIsCheaper(count: number, span: number, needed: number, catalogue: number): boolean {
+  const scan = span === 0 ? 0 : (catalogue * needed) / span;
+  return count + span * Math.log2(span + 2) < scan;
+}

@@ -85,7 +85,8 @@ export function searchWords(search: string | null | undefined): string[] {
 
 /**
  * Filter keys share the term table with words but can never be typed: a word is letters and
- * digits, these start with a control character.
+ * digits, these start with a control character. An extension key never holds the NUL that ends
+ * it (keys match EXTENSION_KEY_PATTERN, checked by the catalogue's query pipe and the manifest).
  */
 export const filterKeys = {
   category: (value: string): string => `\u0001c${value}`,
