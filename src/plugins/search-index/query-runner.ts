@@ -1,0 +1,352 @@
+import type { DocumentTable } from './documents';
+import { ORDER_FEATURED, ORDER_NAME, ORDER_NEW, ORDER_SLUG, ORDER_UPDATED, type SortOrders } from './sort-orders';
+import { lowerBound, type TermTable } from './term-table';
+import { filterKeys, MAX_QUERY_WORDS } from './tokenize';
+import type { CatalogueIndexPage, CatalogueIndexQuery } from './types';
+import { matchWord, type WordMatches } from './word-matches';
+
+/**
+ * What one query word adds to a document's score, by how it matched (exact, prefix, typo) and
+ * where (name; description, tags, category, kind; README): `[kind * 4 + field]`. Every name
+ * match outweighs every middle match, and every middle match every README match.
+ */
+const CONTRIBUTION = new Uint8Array([30, 10, 3, 0, 24, 8, 2, 0, 18, 6, 1, 0]);
+const UPPER_FLOOR = 6;
+const NAME_FLOOR = 18;
+/**
+ * A score is `upper * 32 + readme`: README points (at most 3 a word, 8 words) only order
+ * documents whose name, description and tags scored the same.
+ */
+const UPPER_SCALE = 32;
+/** For a name whose every word the query matched: `markdown preview` puts `markdown-preview` above `markdown-preview-tools`. */
+const NAME_COVERED_BONUS = 4 * UPPER_SCALE;
+const SCORE_BITS = 13;
+const EXACT_BIT = 1 << SCORE_BITS;
+const VERIFIED_BIT = 1 << (SCORE_BITS + 1);
+const BUCKETS = 1 << (SCORE_BITS + 2);
+/** Progress marks a query uses: one a word, and one for "touched by the current word". */
+const PROGRESS_STEP = MAX_QUERY_WORDS + 2;
+
+const ORDER_OF = { updated: ORDER_UPDATED, new: ORDER_NEW, name: ORDER_NAME, featured: ORDER_FEATURED } as const;
+
+/**
+ * Runs queries over the tables. Scratch arrays sized to the document capacity hold per-query
+ * state, tagged with a per-query number instead of being cleared, so that a query costs the
+ * postings it reads and the page it returns, never a pass over the whole catalogue for nothing.
+ */
+export class QueryRunner {
+  private capacity = -1;
+  /** Marks (filter pass, page pass) tagged by `epoch`. */
+  private stamp = new Int32Array(0);
+  private epoch = 0;
+  /** How many words a document matched in this query: `progressBase + words`. */
+  private progress = new Int32Array(0);
+  private progressBase = 0;
+  private best = new Uint8Array(0);
+  private score = new Uint16Array(0);
+  private nameHits = new Uint8Array(0);
+  private bucket = new Uint16Array(0);
+  private firstWord = new Int32Array(0);
+  private laterWord = new Int32Array(0);
+  private filtered = new Int32Array(0);
+  private readonly histogram = new Uint32Array(BUCKETS);
+  private readonly one = new Int32Array(1);
+
+  constructor(
+    private readonly terms: TermTable,
+    private readonly docs: DocumentTable,
+    private readonly orders: SortOrders,
+  ) {}
+
+  run(query: CatalogueIndexQuery): CatalogueIndexPage {
+    const offset = Math.max(0, Math.floor(query.offset) || 0);
+    const limit = Math.max(0, Math.floor(query.limit) || 0);
+    let filters = this.filterTerms(query);
+    if (filters === null) return { ids: [], total: 0 };
+    const words = query.words
+      .slice(0, MAX_QUERY_WORDS)
+      .map((word) => word.toLowerCase())
+      .filter((word) => word.length > 0);
+    const sort = query.sort === 'relevance' && words.length === 0 ? 'updated' : query.sort;
+    if (!words.length && !filters.length) {
+      return { ids: this.pluginIds(this.orders.order(ORDER_OF[sort as keyof typeof ORDER_OF]).subarray(offset, offset + limit)), total: this.docs.live };
+    }
+    this.ensureCapacity();
+    let list: Int32Array;
+    let count: number;
+    if (words.length) {
+      const matches = words.map((word) => matchWord(this.terms, word)).sort((a, b) => a.postings - b.postings);
+      if (matches[0].terms.length === 0) return { ids: [], total: 0 };
+      // Filters first when their documents are fewer than the rarest word's postings, else after.
+      let allowed = 0;
+      if (filters.length && this.terms.df[filters[0]] <= matches[0].postings) {
+        [list, count] = this.intersectFilters(filters);
+        if (count === 0) return { ids: [], total: 0 };
+        allowed = this.nextEpoch();
+        for (let i = 0; i < count; i++) this.stamp[list[i]] = allowed;
+        filters = [];
+      }
+      [list, count] = this.match(matches, allowed, sort === 'relevance');
+      [list, count] = this.applyFilters(list, count, filters);
+    } else {
+      [list, count] = this.intersectFilters(filters);
+    }
+    if (offset >= count || limit === 0) return { ids: [], total: count };
+    const to = Math.min(count, offset + limit);
+    const ids = sort === 'relevance' ? this.relevancePage(list, count, offset, to, query.search ?? null) : this.sortedPage(list, count, ORDER_OF[sort], offset, to);
+    return { ids, total: count };
+  }
+
+  approximateBytes(): number {
+    const scratch = [this.stamp, this.progress, this.best, this.score, this.nameHits, this.bucket, this.firstWord, this.laterWord, this.filtered, this.histogram];
+    return scratch.reduce((sum, array) => sum + array.byteLength, 0);
+  }
+
+  /** The filter keys' term ids, rarest first; null when one names nothing (the page is empty). */
+  private filterTerms(query: CatalogueIndexQuery): number[] | null {
+    const keys: string[] = [];
+    if (query.category) keys.push(filterKeys.category(query.category));
+    if (query.tag) keys.push(filterKeys.tag(query.tag));
+    if (query.kind) keys.push(filterKeys.kind(query.kind));
+    if (query.featured) keys.push(filterKeys.featured);
+    if (query.verified) keys.push(filterKeys.verified);
+    for (const [key, value] of Object.entries(query.ext ?? {})) keys.push(filterKeys.extension(key, value));
+    const ids: number[] = [];
+    for (const key of new Set(keys)) {
+      const termId = this.terms.idOf(key);
+      if (termId === undefined || this.terms.df[termId] === 0) return null;
+      ids.push(termId);
+    }
+    return ids.sort((a, b) => this.terms.df[a] - this.terms.df[b]);
+  }
+
+  /**
+   * The documents that match every word (AND; each word may match any field), rarest word first
+   * so that later words only touch the survivors; with `scoring`, each one's score: per word its
+   * best match there, summed.
+   */
+  private match(words: WordMatches[], allowed: number, scoring: boolean): [Int32Array, number] {
+    const { progress, best, stamp, terms } = this;
+    const base = this.nextProgressBase();
+    let list = this.firstWord;
+    let count = 0;
+    for (let w = 0; w < words.length; w++) {
+      const touched = w === 0 ? this.firstWord : this.laterWord;
+      const eligible = base + w;
+      const seen = eligible + 1;
+      count = 0;
+      const { terms: termIds, kinds } = words[w];
+      for (let k = 0; k < termIds.length; k++) {
+        const kind = kinds[k] * 4;
+        const postings = this.postings(termIds[k]);
+        const df = terms.df[termIds[k]];
+        for (let p = 0; p < df; p++) {
+          const entry = postings[p];
+          const doc = entry >> 2;
+          const mark = progress[doc];
+          const contribution = CONTRIBUTION[kind + (entry & 3)];
+          if (mark === seen) {
+            if (contribution > best[doc]) best[doc] = contribution;
+          } else if (w === 0 ? mark <= base && (allowed === 0 || stamp[doc] === allowed) : mark === eligible) {
+            progress[doc] = seen;
+            best[doc] = contribution;
+            touched[count++] = doc;
+          }
+        }
+      }
+      if (scoring) this.addScores(touched, count, w === 0);
+      list = touched;
+      if (count === 0) break;
+    }
+    return [list, count];
+  }
+
+  private addScores(docs: Int32Array, count: number, first: boolean): void {
+    const { best, score, nameHits } = this;
+    for (let i = 0; i < count; i++) {
+      const doc = docs[i];
+      const contribution = best[doc];
+      const points = contribution >= UPPER_FLOOR ? contribution * UPPER_SCALE : contribution;
+      const inName = contribution >= NAME_FLOOR ? 1 : 0;
+      if (first) {
+        score[doc] = points;
+        nameHits[doc] = inName;
+      } else {
+        score[doc] += points;
+        nameHits[doc] += inName;
+      }
+    }
+  }
+
+  /** Keeps the listed documents that carry every filter key: by binary search when they are few, else by stamping the key's postings. */
+  private applyFilters(list: Int32Array, count: number, filters: number[]): [Int32Array, number] {
+    for (const termId of filters) {
+      if (count === 0) break;
+      const out = this.filtered;
+      const df = this.terms.df[termId];
+      const postings = this.postings(termId);
+      let kept = 0;
+      if (count * 16 < df) {
+        for (let i = 0; i < count; i++) {
+          const doc = list[i];
+          const at = lowerBound(postings, df, doc * 4);
+          if (at < df && postings[at] >> 2 === doc) out[kept++] = doc;
+        }
+      } else {
+        const epoch = this.nextEpoch();
+        for (let p = 0; p < df; p++) this.stamp[postings[p] >> 2] = epoch;
+        for (let i = 0; i < count; i++) if (this.stamp[list[i]] === epoch) out[kept++] = list[i];
+      }
+      list = out;
+      count = kept;
+    }
+    return [list, count];
+  }
+
+  /** The documents carrying every filter key, from the rarest key's postings. */
+  private intersectFilters(filters: number[]): [Int32Array, number] {
+    const [rarest, ...rest] = filters;
+    const postings = this.postings(rarest);
+    const df = this.terms.df[rarest];
+    for (let p = 0; p < df; p++) this.filtered[p] = postings[p] >> 2;
+    return this.applyFilters(this.filtered, df, rest);
+  }
+
+  /** A page of the matches in a kept order: their ranks sorted when that is cheaper, else one scan of the order that stops at the page's end. */
+  private sortedPage(list: Int32Array, count: number, order: number, from: number, to: number): string[] {
+    const ids = this.orders.order(order);
+    if (gatherIsCheaper(count, count, to, ids.length)) {
+      const rank = this.orders.rank(order);
+      const ranks = new Int32Array(count);
+      for (let i = 0; i < count; i++) ranks[i] = rank[list[i]];
+      ranks.sort();
+      return Array.from(ranks.subarray(from, to), (position) => this.docs.pluginIds[ids[position]] as string);
+    }
+    const epoch = this.nextEpoch();
+    for (let i = 0; i < count; i++) this.stamp[list[i]] = epoch;
+    return this.scan(ids, epoch, -1, from, to);
+  }
+
+  /**
+   * A page by relevance. Each match gets one number: verified first (the SQL's leading
+   * `verified_at IS NULL`), then the exact name, then the score; a histogram of those numbers
+   * finds the few that the page spans, and within each, documents order by slug.
+   */
+  private relevancePage(list: Int32Array, count: number, from: number, to: number, search: string | null): string[] {
+    const exactName = search === null ? '' : search.trim().toLowerCase();
+    const exactLength = exactName.length > 0 && exactName.length < 255 ? exactName.length : -1;
+    const { docs, score, nameHits, bucket, histogram, stamp } = this;
+    const epoch = this.nextEpoch();
+    let top = 0;
+    let bottom = BUCKETS - 1;
+    for (let i = 0; i < count; i++) {
+      const doc = list[i];
+      const covered = nameHits[doc] > 0 && nameHits[doc] >= docs.nameWords[doc] ? NAME_COVERED_BONUS : 0;
+      const exact = docs.nameLength[doc] === exactLength && docs.names[doc] === exactName;
+      const key = (docs.verifiedNull[doc] ? 0 : VERIFIED_BIT) | (exact ? EXACT_BIT : 0) | Math.min(score[doc] + covered, EXACT_BIT - 1);
+      stamp[doc] = epoch;
+      bucket[doc] = key;
+      histogram[key]++;
+      if (key > top) top = key;
+      if (key < bottom) bottom = key;
+    }
+    // The numbers the page spans: `high` down to `low`, starting at `start` in the whole order.
+    let start = 0;
+    let high = top;
+    while (start + histogram[high] <= from) start += histogram[high--];
+    let low = high;
+    let end = start + histogram[high];
+    while (end < to) end += histogram[--low];
+    const page: string[] = [];
+    const slugOrder = this.orders.order(ORDER_SLUG);
+    if (gatherIsCheaper(count, end - start, to - start, slugOrder.length)) {
+      // One pass over the matches, then sort by (number descending, slug).
+      const rank = this.orders.rank(ORDER_SLUG);
+      const keys = new Float64Array(end - start);
+      let n = 0;
+      for (let i = 0; i < count; i++) {
+        const key = bucket[list[i]];
+        if (key >= low && key <= high) keys[n++] = (BUCKETS - 1 - key) * 0x1000000 + rank[list[i]];
+      }
+      keys.sort();
+      for (let i = from - start; i < to - start; i++) page.push(docs.pluginIds[slugOrder[keys[i] % 0x1000000]] as string);
+    } else {
+      let position = start;
+      for (let key = high; key >= low; key--) {
+        const size = histogram[key];
+        if (size > 0) page.push(...this.scan(slugOrder, epoch, key, Math.max(0, from - position), Math.min(size, to - position)));
+        position += size;
+      }
+    }
+    histogram.fill(0, bottom, top + 1);
+    return page;
+  }
+
+  /** Positions `[from, to)` among the documents of `order` stamped `epoch` (and, unless key is -1, whose relevance number is `key`). */
+  private scan(order: Int32Array, epoch: number, key: number, from: number, to: number): string[] {
+    const { stamp, bucket, docs } = this;
+    const page: string[] = [];
+    let seen = 0;
+    for (let position = 0; position < order.length && seen < to; position++) {
+      const doc = order[position];
+      if (stamp[doc] !== epoch || (key >= 0 && bucket[doc] !== key)) continue;
+      if (seen++ >= from) page.push(docs.pluginIds[doc] as string);
+    }
+    return page;
+  }
+
+  /** A term's postings: its list, or its one inline entry. */
+  private postings(termId: number): Int32Array {
+    const list = this.terms.lists[termId];
+    if (list) return list;
+    this.one[0] = this.terms.single[termId];
+    return this.one;
+  }
+
+  private pluginIds(docs: Int32Array): string[] {
+    return Array.from(docs, (doc) => this.docs.pluginIds[doc] as string);
+  }
+
+  private nextEpoch(): number {
+    if (++this.epoch >= 0x7fffffff) {
+      this.stamp.fill(0);
+      this.epoch = 1;
+    }
+    return this.epoch;
+  }
+
+  private nextProgressBase(): number {
+    this.progressBase += PROGRESS_STEP;
+    if (this.progressBase >= 0x7fffffff - PROGRESS_STEP) {
+      this.progress.fill(0);
+      this.progressBase = PROGRESS_STEP;
+    }
+    return this.progressBase;
+  }
+
+  private ensureCapacity(): void {
+    const capacity = this.docs.capacity;
+    if (capacity === this.capacity) return;
+    this.capacity = capacity;
+    this.stamp = new Int32Array(capacity);
+    this.epoch = 0;
+    this.progress = new Int32Array(capacity);
+    this.progressBase = 0;
+    this.best = new Uint8Array(capacity);
+    this.score = new Uint16Array(capacity);
+    this.nameHits = new Uint8Array(capacity);
+    this.bucket = new Uint16Array(capacity);
+    this.firstWord = new Int32Array(capacity);
+    this.laterWord = new Int32Array(capacity);
+    this.filtered = new Int32Array(capacity);
+  }
+}
+
+/**
+ * Whether sorting the `span` candidates (found in one pass over `count` matches) costs less than
+ * scanning a kept order of `catalogue` documents until `needed` of them, spread evenly, are seen.
+ */
+function gatherIsCheaper(count: number, span: number, needed: number, catalogue: number): boolean {
+  const scan = span === 0 ? 0 : (catalogue * needed) / span;
+  return count + span * Math.log2(span + 2) < scan;
+}
