@@ -19,6 +19,7 @@ import { SettingsVersionEntity } from '../settings/entities/settings-version.ent
 import { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity';
 import { UserEntity } from '../users/entities/user.entity';
 import { PluginCountEntity } from '../plugins/entities/plugin-count.entity';
+import { CatalogueChangeEntity } from '../plugins/entities/catalogue-change.entity';
 import { RegistryIdentityEntity } from '../common/redis/entities/registry-identity.entity';
 import { PluginWebhookEntity } from '../webhooks/entities/plugin-webhook.entity';
 import { WebhookDeliveryEntity } from '../webhooks/entities/webhook-delivery.entity';
@@ -39,6 +40,7 @@ export const ENTITIES = [
   ReleaseResignFailureEntity,
   KindEntity,
   PluginEntity,
+  CatalogueChangeEntity,
   PluginOwnerEntity,
   ReleaseEntity,
   ReleaseReadmeEntity,

@@ -42,6 +42,16 @@ export class Metrics {
     labelNames: ['source'] as const,
     registers: [this.registry],
   });
+  private readonly searchIndexBytes = new Gauge({
+    name: 'registry_search_index_bytes',
+    help: "The in-memory catalogue index's approximate size (search, filters, sorts)",
+    registers: [this.registry],
+  });
+  private readonly searchIndexPlugins = new Gauge({
+    name: 'registry_search_index_plugins',
+    help: 'Plugins in the in-memory catalogue index',
+    registers: [this.registry],
+  });
   private sources: ScrapeSources | null = null;
 
   constructor() {
@@ -85,6 +95,11 @@ export class Metrics {
 
   observeCache(result: 'hit' | 'miss'): void {
     this.cacheRequests.inc({ result });
+  }
+
+  observeSearchIndex(bytes: number, plugins: number): void {
+    this.searchIndexBytes.set(bytes);
+    this.searchIndexPlugins.set(plugins);
   }
 
   observeStrayError(source: string): void {

@@ -2,8 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { CatalogueReads } from '../database/catalogue-reads';
 import type { CataloguePageDto } from './dto/catalogue.dto';
 import type { CatalogueQuery } from './catalogue-query.pipe';
+import { CatalogueIndex } from './catalogue-index';
+import { CatalogueIndexRepository } from './catalogue-index.repository';
 import { CatalogueRepository, type CatalogueFilter } from './catalogue.repository';
 import { toCatalogueItemDto } from './catalogue.mapper';
+
+/** Pages chosen again when writes land between the index's choice and the read of its rows. */
+const FRESH_ATTEMPTS = 3;
 
 const DEFAULT_LIMIT = 20;
 
@@ -17,6 +22,8 @@ export function searchWords(search: string | undefined): string[] {
 export class CatalogueService {
   constructor(
     private readonly catalogue: CatalogueRepository,
+    private readonly indexRows: CatalogueIndexRepository,
+    private readonly index: CatalogueIndex,
     private readonly reads: CatalogueReads,
   ) {}
 
@@ -37,7 +44,19 @@ export class CatalogueService {
       offset: (page - 1) * limit,
       limit,
     };
-    const { plugins, total } = await this.reads.run((manager) => this.catalogue.page(filter, manager));
-    return { plugins: plugins.map(toCatalogueItemDto), page, limit, total, totalPages: Math.ceil(total / limit) };
+    const envelope = (plugins: CataloguePageDto['plugins'], total: number): CataloguePageDto => ({ plugins, page, limit, total, totalPages: Math.ceil(total / limit) });
+    return this.reads.run(async (manager) => {
+      // The in-memory index chooses the page; one round trip reads its rows and, from the same
+      // snapshot, whatever changed since the index last looked (catalogue-index.ts).
+      for (let attempt = 1; ; attempt++) {
+        const chosen = this.index.query(filter);
+        if (!chosen) break;
+        const read = await this.indexRows.page(chosen.ids, this.index.since, manager);
+        if (this.index.absorb(read) || attempt === FRESH_ATTEMPTS) return envelope(read.items, chosen.total);
+      }
+      // While the index is first built: the catalogue's SQL.
+      const { plugins, total } = await this.catalogue.page(filter, manager);
+      return envelope(plugins.map(toCatalogueItemDto), total);
+    });
   }
 }

@@ -3,6 +3,8 @@ import { AuthModule } from '../auth/auth.module';
 import { repositoryProvider } from '../database/repository-provider';
 import { AdminPluginsController } from './admin-plugins.controller';
 import { AdminPluginsService } from './admin-plugins.service';
+import { CatalogueIndex } from './catalogue-index';
+import { CatalogueIndexRepository } from './catalogue-index.repository';
 import { CatalogueListing } from './catalogue-listing';
 import { CatalogueRepository } from './catalogue.repository';
 import { CatalogueService } from './catalogue.service';
@@ -27,6 +29,8 @@ import { ReleasesService } from './releases.service';
     repositoryProvider(ReleasesRepository),
     repositoryProvider(ReleaseReadmesRepository),
     repositoryProvider(CatalogueRepository),
+    repositoryProvider(CatalogueIndexRepository),
+    CatalogueIndex,
     ReleasesService,
     DownloadCounter,
     LatestService,

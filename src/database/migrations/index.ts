@@ -24,6 +24,7 @@ import { WebhookDeliveryPayloadUnique1795614549782 } from './1795614549782-Webho
 import { SeveralDrainingKeys1795446120000 } from './1795446120000-SeveralDrainingKeys';
 import { ReleaseCatalogueExtensions1795614332816 } from './1795614332816-ReleaseCatalogueExtensions';
 import { ReadmeRenderVersion1795615024073 } from './1795615024073-ReadmeRenderVersion';
+import { CatalogueChanges1795616840574 } from './1795616840574-CatalogueChanges';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -52,4 +53,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ReleaseCatalogueExtensions1795614332816,
   WebhookDeliveryPayloadUnique1795614549782,
   ReadmeRenderVersion1795615024073,
+  CatalogueChanges1795616840574,
 ];

@@ -1,0 +1,135 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { CatalogueItemDto } from './dto/catalogue.dto';
+import type { SearchDocument } from './search-index/types';
+
+/** A logged write to one plugin, with the plugin's indexed columns as the reading snapshot sees them (null: deleted). */
+export interface CatalogueChange {
+  seq: number;
+  pluginId: string;
+  doc: SearchDocument | null;
+}
+
+/** What one snapshot says of the change log: every change from `since` on, and the snapshot's xmin. */
+export interface ChangeFeed {
+  changes: CatalogueChange[];
+  /** Every transaction below it had ended when the snapshot was taken. */
+  xmin: number;
+}
+
+/** The columns the index reads, as one JSON object per plugin (the change feed's `doc`). */
+const DOC_JSON = `json_build_object('id', d.id, 'slug', d.slug, 'name', d.name, 'description', d.description, 'category', d.category,
+  'kind', d.kind, 'tags', d.tags, 'extensions', d.extensions, 'readme', left(d.search_readme, 2002), 'featured', d.featured,
+  'verifiedAt', d.verified_at, 'latestReleaseAt', d.latest_release_at, 'createdAt', d.created_at)`;
+
+/** The change feed as one JSON column; `$1` is the reader's stable xmin. */
+const CHANGES_SINCE = `(SELECT coalesce(json_agg(json_build_object('seq', c.seq, 'pluginId', c.plugin_id, 'doc', CASE WHEN d.id IS NULL THEN NULL ELSE ${DOC_JSON} END) ORDER BY c.seq), '[]'::json)
+    FROM catalogue_change c LEFT JOIN plugin d ON d.id = c.plugin_id WHERE c.txid >= $1) AS changes,
+  pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`;
+
+/** A list item's columns, named as the response names them. */
+const ITEM_COLUMNS = `p.id, p.slug, p.name, p.description, p.category, p.kind, p.tags, p.license, p.icon, p.latest_version, p.latest_prerelease,
+  p.created_at, p.updated_at, p.downloads, p.featured, p.verified_at, p.extensions, p.repo_url`;
+
+interface ItemRow {
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  category: string | null;
+  kind: string | null;
+  tags: string[];
+  license: string | null;
+  icon: string | null;
+  latest_version: string | null;
+  latest_prerelease: string | null;
+  created_at: Date;
+  updated_at: Date;
+  downloads: string;
+  featured: boolean;
+  verified_at: Date | null;
+  extensions: Record<string, unknown> | null;
+  repo_url: string;
+}
+
+interface FeedRow {
+  changes: unknown;
+  xmin: string;
+}
+
+type DocJson = Omit<SearchDocument, 'verifiedAt' | 'latestReleaseAt' | 'createdAt'> & { verifiedAt: string | null; latestReleaseAt: string | null; createdAt: string };
+
+/** JSON spells timestamps as text; the index compares epoch milliseconds. */
+function documentOf(doc: DocJson): SearchDocument {
+  const ms = (at: string | null) => (at === null ? null : Date.parse(at));
+  return { ...doc, verifiedAt: ms(doc.verifiedAt), latestReleaseAt: ms(doc.latestReleaseAt), createdAt: Date.parse(doc.createdAt) };
+}
+
+function feedOf(row: FeedRow): ChangeFeed {
+  const changes = (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as { seq: number | string; pluginId: string; doc: DocJson | null }[];
+  return { changes: changes.map((c) => ({ seq: Number(c.seq), pluginId: c.pluginId, doc: c.doc && documentOf(c.doc) })), xmin: Number(row.xmin) };
+}
+
+function itemOf(row: ItemRow): CatalogueItemDto {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    category: row.category,
+    kind: row.kind,
+    tags: row.tags,
+    license: row.license,
+    icon: row.icon,
+    latestVersion: row.latest_version,
+    latestPrerelease: row.latest_prerelease,
+    createdAt: row.created_at.getTime(),
+    updatedAt: row.updated_at.getTime(),
+    downloads: Number(row.downloads),
+    featured: row.featured,
+    verified: row.verified_at !== null,
+    verifiedAt: row.verified_at?.getTime() ?? null,
+    extensions: row.extensions,
+    repoUrl: row.repo_url,
+  };
+}
+
+/** The in-memory catalogue index's queries: loading it, its change feed, and a page's rows by id. */
+export class CatalogueIndexRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Up to `limit` plugins after `afterId` (keyset order), as index documents. */
+  async documents(afterId: string | null, limit: number, manager: EntityManager = this.dataSource.manager): Promise<SearchDocument[]> {
+    const rows: { doc: DocJson }[] = await manager.query(
+      `SELECT ${DOC_JSON} AS doc FROM plugin d WHERE ($1::uuid IS NULL OR d.id > $1::uuid) ORDER BY d.id LIMIT $2`,
+      [afterId, limit],
+    );
+    return rows.map((row) => documentOf(row.doc));
+  }
+
+  /** The change feed alone (the background catch-up). */
+  async changes(since: number, manager: EntityManager = this.dataSource.manager): Promise<ChangeFeed> {
+    const [row]: FeedRow[] = await manager.query(`SELECT ${CHANGES_SINCE}`, [since]);
+    return feedOf(row);
+  }
+
+  /**
+   * A page's rows by id, in one round trip with the change feed of the same snapshot: when the
+   * feed holds nothing the index has not seen, the page the index chose is that snapshot's page.
+   */
+  async page(ids: readonly string[], since: number, manager: EntityManager = this.dataSource.manager): Promise<ChangeFeed & { items: CatalogueItemDto[] }> {
+    const rows: (FeedRow & Partial<ItemRow>)[] = await manager.query(
+      `SELECT f.changes, f.xmin, ${ITEM_COLUMNS} FROM (SELECT ${CHANGES_SINCE}) f LEFT JOIN plugin p ON p.id = ANY($2::uuid[])`,
+      [since, ids],
+    );
+    const byId = new Map(rows.filter((row) => row.id).map((row) => [row.id!, itemOf(row as ItemRow)]));
+    // A lagging replica may not have a plugin the index already knows: it is left out, not an error.
+    const items = ids.flatMap((id) => byId.get(id) ?? []);
+    return { ...feedOf(rows[0]), items };
+  }
+
+  /** Forgets changes older than `olderThanMs`; every instance catches up far more often than that. */
+  async prune(olderThanMs: number): Promise<number> {
+    const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM catalogue_change WHERE changed_at < now() - make_interval(secs => $1)`, [olderThanMs / 1000]);
+    return result[1] ?? 0;
+  }
+}

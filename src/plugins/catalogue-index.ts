@@ -1,0 +1,129 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { BackgroundLoop } from '../common/background-loop';
+import { Clock } from '../common/clock';
+import { CatalogueReads } from '../database/catalogue-reads';
+import { Metrics } from '../metrics/metrics';
+import { ChangeCursor } from './catalogue-change-cursor';
+import { CatalogueIndexRepository, type ChangeFeed } from './catalogue-index.repository';
+import { CatalogueSearchIndex } from './search-index/search-index';
+import type { CatalogueIndexPage, CatalogueIndexQuery, SearchDocument } from './search-index/types';
+
+/** Plugins read a batch while the index is built: small enough to stay off the event loop. */
+const BUILD_BATCH = 2_000;
+/** How often an idle instance reads the change log, so a long quiet spell never leaves it far behind. */
+const CATCH_UP_MS = 2_000;
+/** Change-log rows live this long; an instance that could not read the log for half of it rebuilds. */
+const CHANGE_LOG_KEEP_MS = 60 * 60_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/**
+ * The catalogue (search, filters, sorts, exact totals) in this instance's memory, built from the
+ * database at start and kept current from the change log (`catalogue_change`, written by a
+ * trigger in every transaction that changes a plugin's catalogue columns, on any instance).
+ *
+ * Freshness without a round trip of its own: every page is read together with the change log of
+ * the same snapshot (`absorb`). When the log holds nothing the index has not applied, the page the
+ * index chose is that snapshot's page; otherwise the index applies what it missed and the page is
+ * chosen again. So a write committed before a read began is in that read, on every instance.
+ */
+@Injectable()
+export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly log = new Logger('CatalogueIndex');
+  private index: CatalogueSearchIndex | null = null;
+  private readonly cursor = new ChangeCursor();
+  private caughtUpAt = 0;
+  private lastPruneAt = 0;
+  private building: Promise<void> | null = null;
+  private readonly loop: BackgroundLoop;
+
+  constructor(
+    private readonly repository: CatalogueIndexRepository,
+    private readonly reads: CatalogueReads,
+    private readonly clock: Clock,
+    private readonly metrics: Metrics,
+  ) {
+    this.loop = new BackgroundLoop(() => this.catchUp(), CATCH_UP_MS, (error) => this.log.warn(`reading the catalogue change log failed: ${error.message}`));
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.loop.stop();
+    await this.building;
+  }
+
+  /** The page's ids and exact total, or null while the index is being built (the caller asks SQL). */
+  query(query: CatalogueIndexQuery): CatalogueIndexPage | null {
+    return this.index?.query(query) ?? null;
+  }
+
+  /** Where the next change-log read starts. */
+  get since(): number {
+    return this.cursor.since;
+  }
+
+  /**
+   * Applies what a snapshot's change log holds that the index has not applied; true when there was
+   * nothing new, i.e. the index already answered as of that snapshot.
+   */
+  absorb(feed: ChangeFeed): boolean {
+    const index = this.index;
+    if (!index) return false;
+    const unseen = this.cursor.take(feed);
+    for (const change of unseen) {
+      if (change.doc) index.upsert(change.doc);
+      else index.remove(change.pluginId);
+    }
+    if (unseen.length) this.report(index);
+    return unseen.length === 0;
+  }
+
+  /** The background pass: build when there is no index (or it fell too far behind), else read the log. */
+  private async catchUp(): Promise<void> {
+    const now = this.clock.nowMs();
+    if (this.index && now - this.caughtUpAt > CHANGE_LOG_KEEP_MS / 2) {
+      this.log.warn('the change log was out of reach for too long; rebuilding the catalogue index');
+      this.index = null;
+    }
+    if (!this.index) {
+      this.building = this.build();
+      await this.building;
+      this.building = null;
+    } else {
+      this.absorb(await this.reads.run((manager) => this.repository.changes(this.cursor.since, manager)));
+    }
+    this.caughtUpAt = now;
+    if (now - this.lastPruneAt >= PRUNE_EVERY_MS) {
+      this.lastPruneAt = now;
+      await this.repository.prune(CHANGE_LOG_KEEP_MS);
+    }
+  }
+
+  private async build(): Promise<void> {
+    const started = this.clock.nowMs();
+    // Taken before the first batch: whatever commits after it is replayed from the change log.
+    const { xmin } = await this.reads.run((manager) => this.repository.changes(Number.MAX_SAFE_INTEGER, manager));
+    const built = await CatalogueSearchIndex.buildInSlices(this.documents());
+    this.cursor.reset(xmin);
+    this.index = built;
+    this.absorb(await this.reads.run((manager) => this.repository.changes(this.cursor.since, manager)));
+    this.report(built);
+    this.log.log(`catalogue index built: ${built.size} plugins in ${this.clock.nowMs() - started} ms, ~${Math.round(built.approximateBytes() / 1024)} KiB`);
+  }
+
+  private async *documents(): AsyncGenerator<SearchDocument> {
+    let after: string | null = null;
+    for (;;) {
+      const batch = await this.reads.run((manager) => this.repository.documents(after, BUILD_BATCH, manager));
+      yield* batch;
+      if (batch.length < BUILD_BATCH || this.loop.isStopping) return;
+      after = batch[batch.length - 1].id;
+    }
+  }
+
+  private report(index: CatalogueSearchIndex): void {
+    this.metrics.observeSearchIndex(index.approximateBytes(), index.size);
+  }
+}
