@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery } from '../database/prepared-query';
 import type { CatalogueItemDto } from './dto/catalogue.dto';
 import type { SearchDocument } from './search-index/types';
 
@@ -108,7 +109,7 @@ export class CatalogueIndexRepository {
 
   /** The change feed alone (the background catch-up). */
   async changes(since: number, manager: EntityManager = this.dataSource.manager): Promise<ChangeFeed> {
-    const [row]: FeedRow[] = await manager.query(`SELECT ${CHANGES_SINCE}`, [since]);
+    const [row] = await preparedQuery<FeedRow>(manager, 'catalogue_changes', `SELECT ${CHANGES_SINCE}`, [since]);
     return feedOf(row);
   }
 
@@ -117,7 +118,9 @@ export class CatalogueIndexRepository {
    * feed holds nothing the index has not seen, the page the index chose is that snapshot's page.
    */
   async page(ids: readonly string[], since: number, manager: EntityManager = this.dataSource.manager): Promise<ChangeFeed & { items: CatalogueItemDto[] }> {
-    const rows: (FeedRow & Partial<ItemRow>)[] = await manager.query(
+    const rows = await preparedQuery<FeedRow & Partial<ItemRow>>(
+      manager,
+      'catalogue_page',
       `SELECT f.changes, f.xmin, ${ITEM_COLUMNS} FROM (SELECT ${CHANGES_SINCE}) f LEFT JOIN plugin p ON p.id = ANY($2::uuid[])`,
       [since, ids],
     );

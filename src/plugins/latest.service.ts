@@ -6,19 +6,11 @@ import type { AppConfig } from '../config/config.types';
 import { normalizeArch, normalizeOs, platformFromUserAgent, platformKey, type TargetPlatform } from '../lib/platform/platform';
 import { chooseAsset, chooseLatestRelease, type CandidateRelease } from '../lib/platform/resolve-latest';
 import type { LatestDto, LatestQueryDto, PlatformAssetDto } from './dto/latest.dto';
-import type { ReleaseEntity } from './entities/release.entity';
-import { PluginsRepository } from './plugins.repository';
+import { type LatestCandidateRow, PluginPageRepository } from './plugin-page.repository';
 import { assetDownloadUrl } from './release.mapper';
-import { ReleasesRepository } from './releases.repository';
 
-function candidate(release: ReleaseEntity): CandidateRelease {
-  return {
-    version: release.version,
-    prerelease: release.prerelease,
-    yanked: release.yankedAt !== null,
-    minRuntimeVersion: release.minRuntimeVersion,
-    assets: release.assets.map((a) => ({ name: a.name, os: a.os, arch: a.arch, size: a.size, sha256: a.hashed ? a.sha256 : null })),
-  };
+function candidate(release: LatestCandidateRow): CandidateRelease {
+  return { ...release, assets: release.assets.map((a) => ({ name: a.name, os: a.os, arch: a.arch, size: a.size, sha256: a.hashed ? a.sha256 : null })) };
 }
 
 /** The query's os/arch when given (aliases understood), else what the User-Agent names. */
@@ -34,17 +26,14 @@ function targetOf(query: LatestQueryDto, userAgent: string | undefined): TargetP
 export class LatestService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly plugins: PluginsRepository,
-    private readonly releases: ReleasesRepository,
+    private readonly pages: PluginPageRepository,
     private readonly reads: CatalogueReads,
   ) {}
 
   async latest(slug: string, query: LatestQueryDto, userAgent: string | undefined): Promise<LatestDto> {
-    const { plugin, releases } = await this.reads.run(async (manager) => {
-      const found = await this.plugins.findBySlug(slug, manager);
-      return { plugin: found, releases: found ? await this.releases.listForPlugin(found.id, manager) : [] };
-    });
+    const plugin = await this.reads.run((manager) => this.pages.latestCandidates(slug, manager));
     if (!plugin) throw notFound(`no plugin "${slug}"`);
+    const { releases } = plugin;
     const candidates = releases.map(candidate);
     const { release, skipped } = chooseLatestRelease(candidates, { prerelease: query.prerelease === '1', runtime: query.runtime ?? null });
     if (!release) {

@@ -3,13 +3,12 @@ import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../auth/auth-context';
 import { notFound } from '../common/errors/domain-error';
 import { CatalogueReads } from '../database/catalogue-reads';
-import { DEFAULT_README_LOCALE } from '../lib/locale/locale';
+import { DEFAULT_README_LOCALE, resolveStoredReadmeLocale } from '../lib/locale/locale';
 import type { PluginDetailDto } from './dto/plugin-detail.dto';
 import type { ReleaseEntity } from './entities/release.entity';
 import { type ReadmeView, toPluginDetailDto } from './plugin-detail.mapper';
-import { PluginsRepository } from './plugins.repository';
+import { PluginPageRepository } from './plugin-page.repository';
 import { ReleaseReadmesRepository } from './release-readmes.repository';
-import { ReleasesRepository } from './releases.repository';
 
 /**
  * `GET /api/plugins/:slug`: the full plugin. Its manifest fields and README are those of the
@@ -19,8 +18,7 @@ import { ReleasesRepository } from './releases.repository';
 @Injectable()
 export class PluginDetailService {
   constructor(
-    private readonly plugins: PluginsRepository,
-    private readonly releases: ReleasesRepository,
+    private readonly pages: PluginPageRepository,
     private readonly readmes: ReleaseReadmesRepository,
     private readonly reads: CatalogueReads,
   ) {}
@@ -31,31 +29,27 @@ export class PluginDetailService {
   }
 
   private async read(slug: string, locale: string | undefined, caller: AuthContext | null, manager: EntityManager | undefined): Promise<PluginDetailDto> {
-    const plugin = await this.plugins.findBySlug(slug, manager);
-    if (!plugin) throw notFound(`no plugin "${slug}"`);
-    const [releases, ownerRows, shownRelease] = await Promise.all([
-      this.releases.listForPlugin(plugin.id, manager),
-      this.plugins.owners(plugin.id, manager),
-      this.releases.findShown(plugin.id, manager),
-    ]);
-    // The one rule the listing's fields follow too (CatalogueListing), so page and list agree.
-    const shown = releases.find((r) => r.id === shownRelease?.id);
-    const owners = ownerRows.map(({ login, instance }) => ({ login, instance }));
-    return toPluginDetailDto(plugin, {
-      owners,
-      releases,
+    // One round trip: the plugin, its releases, owners, the shown release and its READMEs' locales.
+    const page = await this.pages.page(slug, manager);
+    if (!page) throw notFound(`no plugin "${slug}"`);
+    const shown = page.shownId ? ({ id: page.shownId, manifest: page.shownManifest } as ReleaseEntity) : undefined;
+    return toPluginDetailDto(page.plugin, {
+      owners: page.owners,
+      releases: page.releases,
       shown,
-      readme: shown ? await this.readme(shown, locale, manager) : { html: null, locale: null, available: [] },
+      readme: shown ? await this.readme(shown.id, locale, page.readmeLocales, page.firstReadmeHtml, manager) : { html: null, locale: null, available: [] },
       admin: caller?.user.role === 'admin',
     });
   }
 
   /** A single README has no language (`readmeLocale` null, no alternatives); `readmes` have theirs. */
-  private async readme(release: ReleaseEntity, locale: string | undefined, manager: EntityManager | undefined): Promise<ReadmeView> {
-    const stored = await this.readmes.locales(release.id, manager);
+  private async readme(releaseId: string, locale: string | undefined, stored: string[], firstHtml: string | null, manager: EntityManager | undefined): Promise<ReadmeView> {
     const available = stored.filter((l) => l !== DEFAULT_README_LOCALE);
-    const found = await this.readmes.findForLocale(release.id, locale, stored, manager);
-    if (!found) return { html: null, locale: null, available };
-    return { html: found.html, locale: found.locale === DEFAULT_README_LOCALE ? null : found.locale, available };
+    const chosen = resolveStoredReadmeLocale(locale, stored);
+    if (chosen === null) return { html: null, locale: null, available };
+    // The first stored README came with the page; another language is one more read.
+    const html = chosen === stored[0] ? firstHtml : ((await this.readmes.findExact(releaseId, chosen, manager))?.html ?? null);
+    if (html === null) return { html: null, locale: null, available };
+    return { html, locale: chosen === DEFAULT_README_LOCALE ? null : chosen, available };
   }
 }

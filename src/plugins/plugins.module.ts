@@ -14,6 +14,7 @@ import { LatestService } from './latest.service';
 import { MyPluginsController } from './my-plugins.controller';
 import { MyPluginsService } from './my-plugins.service';
 import { PluginDetailService } from './plugin-detail.service';
+import { PluginPageRepository } from './plugin-page.repository';
 import { PluginsController } from './plugins.controller';
 import { PluginsRepository } from './plugins.repository';
 import { ReleaseReadmesRepository } from './release-readmes.repository';
@@ -30,6 +31,7 @@ import { ReleasesService } from './releases.service';
     repositoryProvider(ReleaseReadmesRepository),
     repositoryProvider(CatalogueRepository),
     repositoryProvider(CatalogueIndexRepository),
+    repositoryProvider(PluginPageRepository),
     CatalogueIndex,
     ReleasesService,
     DownloadCounter,
