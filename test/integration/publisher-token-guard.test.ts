@@ -8,6 +8,7 @@ import type { AuthContext } from '../../src/auth/auth-context';
 import { Auth } from '../../src/auth/auth.decorators';
 import { Clock } from '../../src/common/clock';
 import { CommonModule } from '../../src/common/common.module';
+import { RedisModule } from '../../src/common/redis/redis.module';
 import { createLogger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/config';
 import { ConfigModule } from '../../src/config/config.module';
@@ -54,7 +55,7 @@ describe('the publisher-token guard', () => {
     const config = loadConfig({ NODE_ENV: 'test', ...db.env });
     database = await openDatabase(config, { embeddedMode: 'own', migrate: true });
     @Module({
-      imports: [ConfigModule.forRoot(config), CommonModule, DatabaseModule.forRoot(database), AuditModule, TokensModule],
+      imports: [ConfigModule.forRoot(config), CommonModule, DatabaseModule.forRoot(database), RedisModule, AuditModule, TokensModule],
       controllers: [ProbeController],
     })
     class ProbeModule {}
