@@ -1,6 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query';
+import { toCatalogueItemDto } from './catalogue.mapper';
 import type { CatalogueItemDto } from './dto/catalogue.dto';
+import { PLUGIN_ROW_COLUMNS, pluginOfRow, type PluginRow } from './plugin-row';
 import type { SearchDocument } from './search-index/types';
 
 /** A logged write to one plugin, with the plugin's indexed columns as the reading snapshot sees them (null: deleted). */
@@ -27,31 +29,6 @@ const CHANGES_SINCE = `(SELECT coalesce(json_agg(json_build_object('seq', c.seq,
     FROM catalogue_change c LEFT JOIN plugin d ON d.id = c.plugin_id WHERE c.txid >= $1) AS changes,
   pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`;
 
-/** A list item's columns, named as the response names them. */
-const ITEM_COLUMNS = `p.id, p.slug, p.name, p.description, p.category, p.kind, p.tags, p.license, p.icon, p.latest_version, p.latest_prerelease,
-  p.created_at, p.updated_at, p.downloads, p.featured, p.verified_at, p.extensions, p.repo_url`;
-
-interface ItemRow {
-  id: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  category: string | null;
-  kind: string | null;
-  tags: string[];
-  license: string | null;
-  icon: string | null;
-  latest_version: string | null;
-  latest_prerelease: string | null;
-  created_at: Date;
-  updated_at: Date;
-  downloads: string;
-  featured: boolean;
-  verified_at: Date | null;
-  extensions: Record<string, unknown> | null;
-  repo_url: string;
-}
-
 interface FeedRow {
   changes: unknown;
   xmin: string;
@@ -68,30 +45,6 @@ function documentOf(doc: DocJson): SearchDocument {
 function feedOf(row: FeedRow): ChangeFeed {
   const changes = (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as { seq: number | string; pluginId: string; doc: DocJson | null }[];
   return { changes: changes.map((c) => ({ seq: Number(c.seq), pluginId: c.pluginId, doc: c.doc && documentOf(c.doc) })), xmin: Number(row.xmin) };
-}
-
-function itemOf(row: ItemRow): CatalogueItemDto {
-  return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
-    description: row.description,
-    category: row.category,
-    kind: row.kind,
-    tags: row.tags,
-    license: row.license,
-    icon: row.icon,
-    latestVersion: row.latest_version,
-    latestPrerelease: row.latest_prerelease,
-    createdAt: row.created_at.getTime(),
-    updatedAt: row.updated_at.getTime(),
-    downloads: Number(row.downloads),
-    featured: row.featured,
-    verified: row.verified_at !== null,
-    verifiedAt: row.verified_at?.getTime() ?? null,
-    extensions: row.extensions,
-    repoUrl: row.repo_url,
-  };
 }
 
 /** The in-memory catalogue index's queries: loading it, its change feed, and a page's rows by id. */
@@ -118,13 +71,13 @@ export class CatalogueIndexRepository {
    * feed holds nothing the index has not seen, the page the index chose is that snapshot's page.
    */
   async page(ids: readonly string[], since: number, manager: EntityManager = this.dataSource.manager): Promise<ChangeFeed & { items: CatalogueItemDto[] }> {
-    const rows = await preparedQuery<FeedRow & Partial<ItemRow>>(
+    const rows = await preparedQuery<FeedRow & Partial<PluginRow>>(
       manager,
       'catalogue_page',
-      `SELECT f.changes, f.xmin, ${ITEM_COLUMNS} FROM (SELECT ${CHANGES_SINCE}) f LEFT JOIN plugin p ON p.id = ANY($2::uuid[])`,
+      `SELECT f.changes, f.xmin, ${PLUGIN_ROW_COLUMNS} FROM (SELECT ${CHANGES_SINCE}) f LEFT JOIN plugin p ON p.id = ANY($2::uuid[])`,
       [since, ids],
     );
-    const byId = new Map(rows.filter((row) => row.id).map((row) => [row.id!, itemOf(row as ItemRow)]));
+    const byId = new Map(rows.filter((row) => row.id).map((row) => [row.id!, toCatalogueItemDto(pluginOfRow(row as PluginRow))]));
     // A lagging replica may not have a plugin the index already knows: it is left out, not an error.
     const items = ids.flatMap((id) => byId.get(id) ?? []);
     return { ...feedOf(rows[0]), items };

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query';
 import type { PluginEntity } from './entities/plugin.entity';
+import { PLUGIN_ROW_COLUMNS, pluginOfRow, type PluginRow } from './plugin-row';
 import type { PublishedBy, ReleaseEntity, StoredAsset } from './entities/release.entity';
 
 /** A release as the plugin page lists it: the summary columns only (no JWS, no manifests). */
@@ -47,8 +48,7 @@ export interface LatestCandidateRow {
 const SHOWN = `SELECT r.id, r.manifest FROM release r WHERE r.plugin_id = p.id
   ORDER BY r.yanked_at IS NOT NULL, r.prerelease, r.version_sort DESC LIMIT 1`;
 
-const PAGE_SQL = `SELECT p.id, p.slug, p.name, p.description, p.category, p.kind, p.tags, p.license, p.icon, p.latest_version, p.latest_prerelease,
-    p.created_at, p.updated_at, p.downloads, p.featured, p.verified_at, p.verified_by, p.extensions, p.repo_url, p.repo_verified, p.metadata,
+const PAGE_SQL = `SELECT ${PLUGIN_ROW_COLUMNS},
     s.id AS shown_id, s.manifest AS shown_manifest,
     (SELECT coalesce(json_agg(json_build_object('id', r.id, 'version', r.version, 'prerelease', r.prerelease, 'yankedAt', r.yanked_at,
         'yankReason', r.yank_reason, 'publishedBy', r.published_by, 'source', r.source, 'minRuntimeVersion', r.min_runtime_version,
@@ -66,28 +66,7 @@ const LATEST_SQL = `SELECT (SELECT coalesce(json_agg(json_build_object('version'
     FROM release r WHERE r.plugin_id = p.id) AS releases, p.slug
   FROM plugin p WHERE p.slug = $1`;
 
-interface PageSqlRow {
-  id: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  category: string | null;
-  kind: string | null;
-  tags: string[];
-  license: string | null;
-  icon: string | null;
-  latest_version: string | null;
-  latest_prerelease: string | null;
-  created_at: Date;
-  updated_at: Date;
-  downloads: string;
-  featured: boolean;
-  verified_at: Date | null;
-  verified_by: string | null;
-  extensions: Record<string, unknown> | null;
-  repo_url: string;
-  repo_verified: boolean;
-  metadata: Record<string, unknown>;
+interface PageSqlRow extends PluginRow {
   shown_id: string | null;
   shown_manifest: Record<string, unknown> | null;
   releases: ReleaseSummaryRow[];
@@ -106,29 +85,7 @@ export class PluginPageRepository {
   async page(slug: string, manager: EntityManager = this.dataSource.manager): Promise<PluginPageRow | null> {
     const [row] = await preparedQuery<PageSqlRow>(manager, 'plugin_page', PAGE_SQL, [slug]);
     if (!row) return null;
-    const plugin = {
-      id: row.id,
-      slug: row.slug,
-      name: row.name,
-      description: row.description,
-      category: row.category,
-      kind: row.kind,
-      tags: row.tags,
-      license: row.license,
-      icon: row.icon,
-      latestVersion: row.latest_version,
-      latestPrerelease: row.latest_prerelease,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      downloads: row.downloads,
-      featured: row.featured,
-      verifiedAt: row.verified_at,
-      verifiedBy: row.verified_by,
-      extensions: row.extensions,
-      repoUrl: row.repo_url,
-      repoVerified: row.repo_verified,
-      metadata: row.metadata,
-    } as PluginEntity;
+    const plugin = pluginOfRow(row);
     return {
       plugin,
       releases: row.releases.map(
