@@ -1,0 +1,118 @@
+/**
+ * The in-memory catalogue index (issue 23) against the database it mirrors: every filter, sort
+ * and page answers what the catalogue's SQL answers, totals exact; a write made behind the API's
+ * back (another instance, an operator command) is in the next read; and the search rules hold.
+ */
+import request from 'supertest';
+import { CatalogueRepository, type CatalogueFilter } from '../../src/plugins/catalogue.repository';
+import { ResponseCache } from '../../src/response-cache/response-cache';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+const KINDS = ['tool', 'theme', 'language'];
+const WORDS = ['markdown', 'preview', 'theme', 'dark', 'git', 'lint', 'format', 'terminal', 'docker', 'yaml'];
+const slugOf = (i: number) => `${WORDS[i % WORDS.length]}-${WORDS[(i * 3 + 1) % WORDS.length]}-${i}`;
+
+describe('the in-memory catalogue index', () => {
+  let app: TestApp;
+  const list = (query: string) => request(app.url).get(`/api/plugins${query}`).set('Cache-Control', 'no-cache');
+  const slugs = (res: request.Response) => res.body.plugins.map((p: { slug: string }) => p.slug) as string[];
+  const sql = () => app.database.dataSource.query.bind(app.database.dataSource);
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    // 60 plugins whose sort keys tie often, so the tie-breaks are tested too.
+    for (let i = 0; i < 60; i++) {
+      const slug = slugOf(i);
+      await sql()(
+        `INSERT INTO plugin (slug, name, repo_url, repo_identity, description, category, kind, tags, extensions, featured, verified_at, latest_version, latest_release_at, created_at)
+         VALUES ($1, $1, $2, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, '1.0.0', now() - make_interval(mins => $10), now() - make_interval(mins => $11))`,
+        [
+          slug,
+          `https://git.example.org/o/${slug}`,
+          `A ${WORDS[(i * 7) % WORDS.length]} plugin`,
+          i % 2 ? 'Editors' : 'Looks',
+          KINDS[i % 3],
+          JSON.stringify([WORDS[(i * 5) % WORDS.length]]),
+          JSON.stringify({ stars: i % 5, platforms: i % 2 ? ['linux'] : ['linux', 'mac'] }),
+          i % 4 === 0,
+          i % 6 === 0 ? new Date(Date.now() - i * 1000) : null,
+          i % 7,
+          i % 9,
+        ],
+      );
+    }
+    const deadline = Date.now() + 30_000;
+    while (!/^registry_search_index_plugins 60$/m.test(await (await fetch(`${app.url}/metrics`)).text())) {
+      if (Date.now() > deadline) throw new Error('the catalogue index was not built within 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+  afterAll(() => app?.close());
+
+  it('answers every filter, sort and page as the SQL does, totals included', async () => {
+    const repository = new CatalogueRepository(app.database.dataSource);
+    const queries: [string, Partial<CatalogueFilter>][] = [];
+    for (const sort of ['updated', 'new', 'name', 'featured'] as const) {
+      for (const [query, filter] of [
+        ['', {}],
+        ['&kind=theme', { kind: 'theme' }],
+        ['&category=Editors&verified=1', { category: 'Editors', verified: true }],
+        ['&featured=1', { featured: true }],
+        ['&ext.stars=3', { ext: { stars: '3' } }],
+        ['&ext.platforms=mac&kind=tool', { ext: { platforms: 'mac' }, kind: 'tool' }],
+        ['&tag=git', { tag: 'git' }],
+      ] as [string, Partial<CatalogueFilter>][]) {
+        for (const [page, limit] of [
+          [1, 20],
+          [2, 7],
+          [9, 7],
+        ]) {
+          queries.push([`?sort=${sort}${query}&page=${page}&limit=${limit}`, { ...filter, sort, offset: (page - 1) * limit, limit }]);
+        }
+      }
+    }
+    for (const [query, filter] of queries) {
+      const served = await list(query).expect(200);
+      const expected = await repository.page({ words: [], search: null, featured: false, verified: false, ext: {}, sort: 'updated', offset: 0, limit: 20, ...filter });
+      expect({ query, slugs: slugs(served), total: served.body.total }).toEqual({ query, slugs: expected.plugins.map((p) => p.slug), total: expected.total });
+    }
+  });
+
+  it('holds the search rules', async () => {
+    const found = async (terms: string) => (await list(`?search=${encodeURIComponent(terms)}&limit=100`).expect(200)).body.plugins as { slug: string; name: string; description: string; tags: string[] }[];
+    const search = async (terms: string) => (await found(terms)).map((p) => p.slug);
+    const words = (p: { name: string; description: string; tags: string[] }) => `${p.name} ${p.description} ${p.tags.join(' ')}`.toLowerCase().split(/[^a-z0-9]+/);
+    // An exact name first, then the rest of what matches.
+    expect((await search(slugOf(4)))[0]).toBe(slugOf(4));
+    // Two letters match word starts, and only word starts.
+    const dock = await found('do');
+    expect(dock.length).toBeGreaterThan(0);
+    for (const plugin of dock) expect(words(plugin).some((word) => word.startsWith('do'))).toBe(true);
+    // One edit forgiven in a word of five letters or more, none in a shorter one.
+    expect(await search('markdwn')).toEqual(expect.arrayContaining([slugOf(0)]));
+    expect(await search('gti')).toEqual([]);
+    // Two words combine with AND.
+    const both = await found('markdown preview');
+    expect(both.length).toBeGreaterThan(0);
+    for (const plugin of both) expect([words(plugin).includes('markdown'), words(plugin).includes('preview')]).toEqual([true, true]);
+    // A term that names nothing finds nothing.
+    expect(await search('zoom5')).toEqual([]);
+    // Verified plugins lead.
+    const ranked = (await list('?search=markdown&limit=100').expect(200)).body.plugins as { verified: boolean }[];
+    expect(ranked.map((p) => p.verified)).toEqual([...ranked.map((p) => p.verified)].sort((a, b) => Number(b) - Number(a)));
+  });
+
+  it('shows a write made behind the API in the next read', async () => {
+    await sql()(`UPDATE plugin SET name = 'quokka-renamed', description = 'Now a quokka' WHERE slug = $1`, [slugOf(4)]);
+    await sql()(`DELETE FROM plugin WHERE slug = $1`, [slugOf(3)]);
+    await sql()(`INSERT INTO plugin (slug, name, repo_url, repo_identity, latest_release_at) VALUES ('wombat', 'wombat', 'https://git.example.org/o/wombat', 'git.example.org/o/wombat', now())`);
+    await app.app.get(ResponseCache).invalidate();
+    expect(slugs(await list('?search=quokka').expect(200))).toEqual([slugOf(4)]);
+    expect(await slugs(await list(`?search=${WORDS[4]}&limit=100`).expect(200))).not.toContain(slugOf(4));
+    expect(slugs(await list('?search=wombat').expect(200))).toEqual(['wombat']);
+    const all = await list('?limit=100').expect(200);
+    expect(all.body.total).toBe(60);
+    expect(slugs(all)).not.toContain(slugOf(3));
+    expect(slugs(all)[0]).not.toBe('wombat'); // verified plugins still lead
+  });
+});
