@@ -1,13 +1,18 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { EntityManager } from 'typeorm';
+import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /**
  * Runs a hot read as a named prepared statement: PostgreSQL plans it once per connection instead
  * of on every call (for the catalogue's page read, planning cost more than running). Through the
  * manager's own connection when it holds one (a replica's query runner), else through its pool.
+ *
+ * Not on the embedded engine: every socket connection there shares PGlite's one session, so a
+ * name prepared by a connection the pool has since closed would still exist for the next one.
  */
 export async function preparedQuery<Row extends QueryResultRow>(manager: EntityManager, name: string, text: string, values: unknown[]): Promise<Row[]> {
+  if (!(manager.connection.options as PostgresDataSourceOptions).url) return manager.query(text, values);
   const runner = manager.queryRunner;
   if (runner && !runner.isReleased) {
     const client = (await runner.connect()) as PoolClient;
