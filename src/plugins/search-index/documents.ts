@@ -1,3 +1,4 @@
+import { bitWords, clearBit, setBit } from './bitset';
 import type { SearchDocument } from './types';
 
 function toMillis(value: Date | number | null): number | null {
@@ -25,6 +26,9 @@ export class DocumentTable {
   nameLength = new Uint8Array(0);
   /** Latest release time in ms, -Infinity when none (sorts last, as NULLS LAST). */
   released = new Float64Array(0);
+  /** Bitsets: verified documents, and documents whose name is one word (a one-word query covers it). */
+  verifiedBits: Int32Array = new Int32Array(0);
+  oneWordNameBits: Int32Array = new Int32Array(0);
   created = new Float64Array(0);
   private forwardStart = new Int32Array(0);
   private forwardLength = new Int32Array(0);
@@ -53,6 +57,10 @@ export class DocumentTable {
     this.nameLength[id] = Math.min(lower.length, 255);
     this.released[id] = toMillis(doc.latestReleaseAt) ?? -Infinity;
     this.created[id] = toMillis(doc.createdAt) ?? -Infinity;
+    if (this.verifiedNull[id]) clearBit(this.verifiedBits, id);
+    else setBit(this.verifiedBits, id);
+    if (nameWords === 1) setBit(this.oneWordNameBits, id);
+    else clearBit(this.oneWordNameBits, id);
     this.reserveArena(entryCount);
     for (let i = 0; i < entryCount; i++) this.arena[this.arenaEnd + i] = entries[i];
     this.forwardStart[id] = this.arenaEnd;
@@ -70,6 +78,8 @@ export class DocumentTable {
   remove(id: number): void {
     this.byPluginId.delete(this.pluginIds[id] as string);
     this.pluginIds[id] = undefined;
+    clearBit(this.verifiedBits, id);
+    clearBit(this.oneWordNameBits, id);
     this.arenaGarbage += this.forwardLength[id];
     this.forwardLength[id] = 0;
     this.free.push(id);
@@ -86,7 +96,7 @@ export class DocumentTable {
   }
 
   approximateBytes(): number {
-    const typed = [this.verifiedNull, this.featured, this.nameWords, this.nameLength, this.released, this.created, this.forwardStart, this.forwardLength, this.arena];
+    const typed = [this.verifiedNull, this.featured, this.nameWords, this.nameLength, this.verifiedBits, this.oneWordNameBits, this.released, this.created, this.forwardStart, this.forwardLength, this.arena];
     let bytes = typed.reduce((sum, array) => sum + array.byteLength, 0) + this.free.length * 8;
     for (let id = 0; id < this.highWater; id++) {
       const pluginId = this.pluginIds[id];
@@ -112,6 +122,14 @@ export class DocumentTable {
     this.created = resize(this.created);
     this.forwardStart = resize(this.forwardStart);
     this.forwardLength = resize(this.forwardLength);
+    const words = bitWords(capacity);
+    const widen = (bits: Int32Array): Int32Array => {
+      const wider = new Int32Array(words);
+      wider.set(bits);
+      return wider;
+    };
+    this.verifiedBits = widen(this.verifiedBits);
+    this.oneWordNameBits = widen(this.oneWordNameBits);
     this.capacity = capacity;
   }
 

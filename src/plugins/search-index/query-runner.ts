@@ -1,3 +1,5 @@
+import { BitsetQueries } from './bitset-queries';
+import { popcount } from './bitset';
 import type { DocumentTable } from './documents';
 import { ORDER_FEATURED, ORDER_NAME, ORDER_NEW, ORDER_SLUG, ORDER_UPDATED, type SortOrders } from './sort-orders';
 import { lowerBound, type TermTable } from './term-table';
@@ -51,12 +53,17 @@ export class QueryRunner {
   private filtered = new Int32Array(0);
   private readonly histogram = new Uint32Array(BUCKETS);
   private readonly one = new Int32Array(1);
+  private readonly bitsets: BitsetQueries;
 
   constructor(
     private readonly terms: TermTable,
     private readonly docs: DocumentTable,
     private readonly orders: SortOrders,
-  ) {}
+    /** A search is broad (bitsets) when its rarest word has postings for more than this share of the catalogue. */
+    private readonly broadShare: number,
+  ) {
+    this.bitsets = new BitsetQueries(terms, docs, orders);
+  }
 
   run(query: CatalogueIndexQuery): CatalogueIndexPage {
     const offset = Math.max(0, Math.floor(query.offset) || 0);
@@ -77,6 +84,8 @@ export class QueryRunner {
     if (words.length) {
       const matches = words.map((word) => matchWord(this.terms, word)).sort((a, b) => a.postings - b.postings);
       if (matches[0].terms.length === 0) return { ids: [], total: 0 };
+      // A broad search runs on bitsets; a narrow one visits its few documents.
+      if (matches[0].postings > this.docs.live * this.broadShare && (sort !== 'relevance' || matches.length === 1)) return this.broad(matches, filters, sort, offset, limit, query.search ?? null);
       // Filters first when their documents are fewer than the rarest word's postings, else after.
       let allowed = 0;
       if (filters.length && this.terms.df[filters[0]] <= matches[0].postings) {
@@ -97,9 +106,23 @@ export class QueryRunner {
     return { ids, total: count };
   }
 
+  private broad(matches: WordMatches[], filters: number[], sort: CatalogueIndexQuery['sort'], offset: number, limit: number, search: string | null): CatalogueIndexPage {
+    const filter = this.bitsets.filterSet(filters);
+    if (sort === 'relevance') {
+      const { docs, total } = this.bitsets.relevance(matches[0], filter, exactNameOf(search), offset, offset + limit);
+      return { ids: this.pluginIds(docs), total };
+    }
+    const set = this.bitsets.matchSet(matches, filter);
+    const total = popcount(set);
+    if (offset >= total || limit === 0) return { ids: [], total };
+    const order = ORDER_OF[sort];
+    const docs = this.bitsets.page(set, total, this.orders.order(order), () => this.orders.rank(order), offset, Math.min(total, offset + limit));
+    return { ids: this.pluginIds(docs), total };
+  }
+
   approximateBytes(): number {
     const scratch = [this.stamp, this.progress, this.best, this.score, this.nameHits, this.bucket, this.firstWord, this.laterWord, this.filtered, this.histogram];
-    return scratch.reduce((sum, array) => sum + array.byteLength, 0);
+    return scratch.reduce((sum, array) => sum + array.byteLength, 0) + this.bitsets.approximateBytes();
   }
 
   /** The filter keys' term ids, rarest first; null when one names nothing (the page is empty). */
@@ -233,7 +256,7 @@ export class QueryRunner {
    * finds the few that the page spans, and within each, documents order by slug.
    */
   private relevancePage(list: Int32Array, count: number, from: number, to: number, search: string | null): string[] {
-    const exactName = search === null ? '' : search.trim().toLowerCase();
+    const exactName = exactNameOf(search);
     const exactLength = exactName.length > 0 && exactName.length < 255 ? exactName.length : -1;
     const { docs, score, nameHits, bucket, histogram, stamp } = this;
     const epoch = this.nextEpoch();
@@ -303,7 +326,7 @@ export class QueryRunner {
     return this.one;
   }
 
-  private pluginIds(docs: Int32Array): string[] {
+  private pluginIds(docs: ArrayLike<number>): string[] {
     return Array.from(docs, (doc) => this.docs.pluginIds[doc] as string);
   }
 
@@ -340,6 +363,11 @@ export class QueryRunner {
     this.laterWord = new Int32Array(capacity);
     this.filtered = new Int32Array(capacity);
   }
+}
+
+/** The name an exact match must have: the search as typed, trimmed and lowercased. */
+function exactNameOf(search: string | null): string {
+  return search === null ? '' : search.trim().toLowerCase();
 }
 
 /**

@@ -1,3 +1,4 @@
+import { bitWords } from './bitset';
 import { DocumentTable } from './documents';
 import { runSteps } from './merge-sort';
 import { QueryRunner } from './query-runner';
@@ -7,7 +8,16 @@ import { DocumentIndexer } from './indexer';
 import { FIELD_FILTER, FIELD_README } from './tokenize';
 import type { CatalogueIndexPage, CatalogueIndexQuery, SearchDocument } from './types';
 
-export interface SlicedBuildOptions {
+export interface SearchIndexOptions {
+  /**
+   * A search whose rarest word has postings for more than this share of the catalogue runs on
+   * bitsets, a narrower one document by document (default 1/8). Both give the same answers:
+   * specs set 0 or Infinity to check each path.
+   */
+  broadShare?: number;
+}
+
+export interface SlicedBuildOptions extends SearchIndexOptions {
   /** Synchronous work between two pauses, in ms (default 10). */
   sliceMs?: number;
   /** How to hand the event loop back (default: setImmediate). */
@@ -26,15 +36,19 @@ export class CatalogueSearchIndex {
   private terms = new TermTable();
   private docs = new DocumentTable();
   private orders = new SortOrders(this.docs);
-  private runner = new QueryRunner(this.terms, this.docs, this.orders);
+  private runner: QueryRunner;
   private indexer = new DocumentIndexer(this.terms);
+
+  constructor(private readonly options: SearchIndexOptions = {}) {
+    this.runner = this.newRunner();
+  }
 
   /** A new index holding `docs`, built in slices of `sliceMs` with the event loop free between them. */
   static async buildInSlices(docs: Iterable<SearchDocument> | AsyncIterable<SearchDocument>, options: SlicedBuildOptions = {}): Promise<CatalogueSearchIndex> {
     const sliceMs = options.sliceMs ?? 10;
     const pause = options.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
     const now = options.now ?? (() => performance.now());
-    const index = new CatalogueSearchIndex();
+    const index = new CatalogueSearchIndex(options);
     let sliceStart = now();
     const breathe = async (): Promise<void> => {
       if (now() - sliceStart < sliceMs) return;
@@ -107,9 +121,13 @@ export class CatalogueSearchIndex {
     this.terms = new TermTable();
     this.docs = new DocumentTable();
     this.orders = new SortOrders(this.docs);
-    this.runner = new QueryRunner(this.terms, this.docs, this.orders);
+    this.runner = this.newRunner();
     this.indexer = new DocumentIndexer(this.terms);
     this.terms.beginBulk();
+  }
+
+  private newRunner(): QueryRunner {
+    return new QueryRunner(this.terms, this.docs, this.orders, this.options.broadShare ?? 1 / 8);
   }
 
   /** During a bulk build: kept orders wait for finishBulk. */
@@ -130,6 +148,7 @@ export class CatalogueSearchIndex {
     this.indexer.read(doc);
     const { entries, count, nameWords } = this.indexer;
     const id = this.docs.add(doc, nameWords, entries, count);
+    this.terms.bitsetWords = bitWords(this.docs.capacity);
     for (let i = 0; i < count; i++) {
       const field = entries[i] & 3;
       this.terms.addPosting(entries[i] >>> 2, id * 4 + (field === FIELD_FILTER ? 0 : field), field < FIELD_README);
@@ -138,7 +157,10 @@ export class CatalogueSearchIndex {
   }
 
   private unindex(id: number): void {
-    for (const entry of this.docs.entries(id)) this.terms.removePosting(entry >>> 2, id, (entry & 3) < FIELD_README);
+    for (const entry of this.docs.entries(id)) {
+      const field = entry & 3;
+      this.terms.removePosting(entry >>> 2, id, field === FIELD_FILTER ? 0 : field, field < FIELD_README);
+    }
     this.docs.remove(id);
   }
 }
