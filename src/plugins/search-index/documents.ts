@@ -1,7 +1,7 @@
 import { bitWords, clearBit, setBit } from './bitset';
 import type { SearchDocument } from './types';
 
-function toMillis(value: Date | number | null): number | null {
+export function toMillis(value: Date | number | null): number | null {
   return value === null || value === undefined ? null : typeof value === 'number' ? value : value.getTime();
 }
 

@@ -27,7 +27,8 @@ export class DocumentIndexer {
   entries = new Int32Array(256);
   count = 0;
   nameWords = 0;
-  private sequence = 0;
+  /** Which read this is: the stamp `read` leaves on the terms it saw. */
+  sequence = 0;
   private readonly scanner = new WordScanner();
   private readonly keys: string[] = [];
 

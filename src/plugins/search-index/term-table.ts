@@ -43,6 +43,8 @@ export class TermTable {
   seenBy = new Int32Array(1024);
   seenField = new Uint8Array(1024);
   seenInReadme = new Int32Array(1024);
+  /** Scratch for an upsert: the document that kept the term's posting as it was. */
+  keptBy = new Int32Array(1024);
   private readonly ids = new TermHash(this.strings);
   /** During a bulk build new words are appended and sorted once at the end. */
   private bulk = false;
@@ -80,6 +82,7 @@ export class TermTable {
     this.seenBy = grown(this.seenBy, id + 1);
     this.seenField = grown(this.seenField, id + 1);
     this.seenInReadme = grown(this.seenInReadme, id + 1);
+    this.keptBy = grown(this.keptBy, id + 1);
     if (isWord) this.addToVocab(id);
     return id;
   }
@@ -186,7 +189,7 @@ export class TermTable {
   /** Bytes held, approximately: typed arrays exactly, strings and map entries by V8's usual sizes. */
   approximateBytes(): number {
     let bytes = this.typos.byteLength + this.ids.byteLength;
-    for (const array of [this.df, this.upperDf, this.single, this.typoIndexed, this.vocab, this.seenBy, this.seenField, this.seenInReadme]) bytes += array.byteLength;
+    for (const array of [this.df, this.upperDf, this.single, this.typoIndexed, this.vocab, this.seenBy, this.seenField, this.seenInReadme, this.keptBy]) bytes += array.byteLength;
     for (let id = 0; id < this.strings.length; id++) {
       // A string (header + one byte a character, rounded) and two array slots.
       bytes += 24 + this.strings[id].length + 16;
