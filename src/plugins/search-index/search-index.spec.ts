@@ -140,8 +140,15 @@ describe.each([
 
     it('indexes the distinct words of the first 2,000 characters only, at most 100 of them', () => {
       expect(slugs('early')).toEqual(['long-readme']);
-      expect(slugs('distinct0')).toEqual([]);
+      expect(slugs('distinct0')).toEqual(['long-readme']);
+      expect(slugs('distinct98')).toEqual(['long-readme']);
+      expect(slugs('distinct99')).toEqual([]);
       expect(slugs('lateword')).toEqual([]);
+    });
+
+    it('leaves out a word the limit cuts in two', () => {
+      expect(slugs('b')).toEqual(['cut-readme']);
+      expect(slugs('boundary')).toEqual([]);
     });
   });
 
