@@ -81,29 +81,8 @@ export class BitsetQueries {
    * one-word name it covers just above), then the slug.
    */
   relevance(word: WordMatches, filter: Int32Array | null, exactName: string, from: number, to: number): { docs: number[]; total: number } {
-    this.ensure();
-    const { levels, union, terms } = this;
-    // Only the levels the word reaches are written (the first write copies): a common word
-    // touches one or two of the nine.
-    const used = new Uint8Array(LEVELS);
-    const level = (index: number): Int32Array => {
-      if (!used[index]) {
-        used[index] = 1;
-        levels[index].fill(0);
-      }
-      return levels[index];
-    };
-    for (let k = 0; k < word.terms.length; k++) {
-      const termId = word.terms[k];
-      const kind = word.kinds[k];
-      const bits = terms.bits[termId];
-      if (bits) {
-        for (let field = 0; field < 3; field++) if (bits[field]) orInto(level(field * 3 + kind), bits[field] as Int32Array);
-      } else {
-        const postings = this.postings(termId);
-        for (let p = 0; p < terms.df[termId]; p++) setBit(level((postings[p] & 3) * 3 + kind), postings[p] >> 2);
-      }
-    }
+    const used = this.wordLevels(word);
+    const { levels, union } = this;
     // Each document at its best level only.
     union.fill(0);
     const sizes = new Int32Array(LEVELS);
@@ -152,6 +131,41 @@ export class BitsetQueries {
       }
     }
     return { docs, total };
+  }
+
+  /**
+   * The word's documents by level (field * 3 + kind: name, middle, README; exact, prefix, typo)
+   * into `levels`, a document in every level it reaches; returns which levels were written (the
+   * others hold stale bits). A common word touches one or two of the nine.
+   */
+  wordLevels(word: WordMatches): Uint8Array {
+    this.ensure();
+    const { levels, terms } = this;
+    const used = new Uint8Array(LEVELS);
+    const level = (index: number): Int32Array => {
+      if (!used[index]) {
+        used[index] = 1;
+        levels[index].fill(0);
+      }
+      return levels[index];
+    };
+    for (let k = 0; k < word.terms.length; k++) {
+      const termId = word.terms[k];
+      const kind = word.kinds[k];
+      const bits = terms.bits[termId];
+      if (bits) {
+        for (let field = 0; field < 3; field++) if (bits[field]) orInto(level(field * 3 + kind), bits[field] as Int32Array);
+      } else {
+        const postings = this.postings(termId);
+        for (let p = 0; p < terms.df[termId]; p++) setBit(level((postings[p] & 3) * 3 + kind), postings[p] >> 2);
+      }
+    }
+    return used;
+  }
+
+  /** The level bitsets `wordLevels` wrote. */
+  get levelBits(): readonly Int32Array[] {
+    return this.levels;
   }
 
   /** The tier's documents into `tier`, and how many. */

@@ -1,5 +1,5 @@
 import { BitsetQueries } from './bitset-queries';
-import { popcount } from './bitset';
+import { hasBit, popcount } from './bitset';
 import type { DocumentTable } from './documents';
 import { ORDER_FEATURED, ORDER_NAME, ORDER_NEW, ORDER_SLUG, ORDER_UPDATED, type SortOrders } from './sort-orders';
 import { lowerBound, type TermTable } from './term-table';
@@ -157,6 +157,15 @@ export class QueryRunner {
       const touched = w === 0 ? this.firstWord : this.laterWord;
       const eligible = base + w;
       const seen = eligible + 1;
+      if (w > 0 && words[w].postings > count * 4 && words[w].postings * 4 > this.docs.live * this.broadShare) {
+        // A broad later word: look each survivor up in the word's level bitsets instead of
+        // reading every posting of the word.
+        count = this.matchByLevels(words[w], list, count, touched, eligible, seen);
+        if (scoring) this.addScores(touched, count, false);
+        list = touched;
+        if (count === 0) break;
+        continue;
+      }
       count = 0;
       const { terms: termIds, kinds } = words[w];
       for (let k = 0; k < termIds.length; k++) {
@@ -182,6 +191,27 @@ export class QueryRunner {
       if (count === 0) break;
     }
     return [list, count];
+  }
+
+  /** The survivors in `list` that `word` matches, into `touched`, each with the word's best contribution. */
+  private matchByLevels(word: WordMatches, list: Int32Array, count: number, touched: Int32Array, eligible: number, seen: number): number {
+    const used = this.bitsets.wordLevels(word);
+    const levels = this.bitsets.levelBits;
+    const { progress, best } = this;
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const doc = list[i];
+      if (progress[doc] !== eligible) continue;
+      for (let level = 0; level < used.length; level++) {
+        if (used[level] && hasBit(levels[level], doc)) {
+          progress[doc] = seen;
+          best[doc] = CONTRIBUTION[(level % 3) * 4 + Math.floor(level / 3)];
+          touched[kept++] = doc;
+          break;
+        }
+      }
+    }
+    return kept;
   }
 
   private addScores(docs: Int32Array, count: number, first: boolean): void {

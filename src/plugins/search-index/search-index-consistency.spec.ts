@@ -96,6 +96,29 @@ function random(seed: number): () => number {
   };
 }
 
+describe('CatalogueSearchIndex, a broad later word', () => {
+  it('scores the survivors from its level bitsets as from its postings', () => {
+    const [template] = catalogueCorpus();
+    const doc = (slug: string, name: string, description: string, tags: string[] = [], readme = ''): SearchDocument => ({ ...template, id: `id-${slug}`, slug, name, description, tags, readme, verifiedAt: null });
+    // "zeta" is rare, "alpha" broad: the second word is looked up in bitsets for the three survivors.
+    const docs = [
+      doc('zz-five', 'alphabet', 'zeta'),
+      doc('four', 'fourth', 'zeta', ['alpha']),
+      doc('b-exact', 'second', 'zeta alpha'),
+      doc('a-prefix', 'first', 'zeta alphas'),
+      doc('three', 'third', 'plain', [], 'alpha zeta'),
+      ...Array.from({ length: 20 }, (_, i) => doc(`filler-${i}`, `filler ${i}`, 'padding', [], 'alpha')),
+    ];
+    const pages = [0, Infinity].map((broadShare) => {
+      const index = new CatalogueSearchIndex({ broadShare });
+      index.build(docs);
+      return index.query(catalogueQuery('zeta alpha')).ids;
+    });
+    expect(pages[0]).toEqual(['id-zz-five', 'id-b-exact', 'id-four', 'id-a-prefix', 'id-three']);
+    expect(pages[1]).toEqual(pages[0]);
+  });
+});
+
 describe('CatalogueSearchIndex kept current by upserts and removals', () => {
   const sameAnswers = (incremental: CatalogueSearchIndex, docs: SearchDocument[]) => {
     const fresh = new CatalogueSearchIndex();
