@@ -1,12 +1,24 @@
-import { andInto, bitWords, hasBit, orInto, popcount32, setBit } from './bitset';
+import { andInto, bitWords, hasBit, orInto, popcount, popcount32, setBit } from './bitset';
 import type { DocumentTable } from './documents';
 import { ORDER_SLUG, type SortOrders } from './sort-orders';
 import type { TermTable } from './term-table';
+import { levelPoints, NAME_COVERED_BONUS, SCORE_LIMIT } from './scoring';
 import type { WordMatches } from './word-matches';
 
 /** Levels of a one-word match, best first: name, then middle fields, then README, each exact, prefix, typo. */
 const LEVELS = 9;
 const NAME_LEVELS = 3;
+/** Past this many combinations of the words' levels, several words are ranked document by document. */
+const MAX_COMBINATIONS = 64;
+
+/** Documents whose words fell at these levels (one a word), and the score that gives them. */
+interface Combination {
+  levels: number[];
+  score: number;
+  /** Name words matched: with at most this many words in the name, the name is covered. */
+  nameHits: number;
+  covered: boolean;
+}
 
 /**
  * The broad-query paths, on bitsets of 32 documents a word: a word's documents are the OR of its
@@ -19,6 +31,9 @@ const NAME_LEVELS = 3;
 export class BitsetQueries {
   private words = -1;
   private levels: Int32Array[] = [];
+  /** Per word of a several-word search: its levels, and every document it matches. */
+  private wordLevelSets: Int32Array[][] = [];
+  private wordUnions: Int32Array[] = [];
   private union = new Int32Array(0);
   private word = new Int32Array(0);
   private tier = new Int32Array(0);
@@ -108,7 +123,7 @@ export class BitsetQueries {
     if (exactName) {
       const length = exactName.length;
       const candidates = this.tier;
-      for (let i = 0; i < candidates.length; i++) candidates[i] = levels[0][i] & this.docs.oneWordNameBits[i];
+      for (let i = 0; i < candidates.length; i++) candidates[i] = levels[0][i] & this.docs.nameWordsAtMost[0][i];
       forEachBit(candidates, (doc) => {
         if (this.docs.nameLength[doc] === length && this.docs.names[doc] === exactName) exact.push(doc);
       });
@@ -138,9 +153,10 @@ export class BitsetQueries {
    * into `levels`, a document in every level it reaches; returns which levels were written (the
    * others hold stale bits). A common word touches one or two of the nine.
    */
-  wordLevels(word: WordMatches): Uint8Array {
+  wordLevels(word: WordMatches, into?: Int32Array[]): Uint8Array {
     this.ensure();
-    const { levels, terms } = this;
+    const { terms } = this;
+    const levels = into ?? this.levels;
     const used = new Uint8Array(LEVELS);
     const level = (index: number): Int32Array => {
       if (!used[index]) {
@@ -163,6 +179,126 @@ export class BitsetQueries {
     return used;
   }
 
+  /**
+   * A page by relevance for several words, and the total, in the QueryRunner's order: each
+   * document's words fall at one level each, so the documents of one combination of levels share
+   * a score. Combinations are walked by score (equal scores merged, then by slug), each counted by
+   * popcount, until the page is full. Null when the words' levels combine too many ways.
+   */
+  relevanceOfWords(words: WordMatches[], filter: Int32Array | null, exactName: string, from: number, to: number): { docs: number[]; total: number } | null {
+    this.ensure();
+    const used: number[][] = [];
+    let combinations = 1;
+    for (let w = 0; w < words.length; w++) {
+      while (this.wordLevelSets.length <= w) {
+        this.wordLevelSets.push(Array.from({ length: LEVELS }, () => new Int32Array(this.words)));
+        this.wordUnions.push(new Int32Array(this.words));
+      }
+      const levels = this.wordLevelSets[w];
+      const written = this.wordLevels(words[w], levels);
+      const union = this.wordUnions[w];
+      union.fill(0);
+      const reached: number[] = [];
+      for (let l = 0; l < LEVELS; l++) {
+        if (!written[l]) continue;
+        const bits = levels[l];
+        let any = 0;
+        for (let i = 0; i < union.length; i++) {
+          const x = bits[i] & ~union[i];
+          bits[i] = x;
+          union[i] |= x;
+          any |= x;
+        }
+        if (any !== 0) reached.push(l);
+      }
+      used.push(reached);
+      combinations *= reached.length;
+      if (combinations > MAX_COMBINATIONS) return null;
+    }
+    const match = this.union;
+    match.set(this.wordUnions[0]);
+    for (let w = 1; w < words.length; w++) andInto(match, this.wordUnions[w]);
+    if (filter) andInto(match, filter);
+    const total = popcount(match);
+    const docs: number[] = [];
+    if (from >= total) return { docs, total };
+    const exact = this.exactDocs(exactName, match, words.length);
+    const groups = this.combinations(used);
+    let position = 0;
+    for (const verified of [true, false]) {
+      for (const doc of this.bySlug(exact.filter((d) => hasBit(this.docs.verifiedBits, d) === verified))) {
+        if (position >= from && position < to) docs.push(doc);
+        position++;
+      }
+      for (const group of groups) {
+        if (position >= to) break;
+        const count = this.buildGroup(group, match, verified, exact);
+        if (count > 0 && position + count > from) docs.push(...this.page(this.tier, count, this.orders.order(ORDER_SLUG), () => this.orders.rank(ORDER_SLUG), Math.max(0, from - position), Math.min(count, to - position)));
+        position += count;
+      }
+      if (position >= to) break;
+    }
+    return { docs, total };
+  }
+
+  /** Every combination of the words' levels, covered or not, grouped by score, best first. */
+  private combinations(used: number[][]): Combination[][] {
+    let partial: Array<{ levels: number[]; score: number; nameHits: number }> = [{ levels: [], score: 0, nameHits: 0 }];
+    for (const reached of used) {
+      partial = partial.flatMap((c) => reached.map((l) => ({ levels: [...c.levels, l], score: c.score + levelPoints(l), nameHits: c.nameHits + (l < NAME_LEVELS ? 1 : 0) })));
+    }
+    const all: Combination[] = partial.flatMap((c) => {
+      const plain = { ...c, score: Math.min(c.score, SCORE_LIMIT - 1), covered: false };
+      return c.nameHits > 0 ? [{ ...c, score: Math.min(c.score + NAME_COVERED_BONUS, SCORE_LIMIT - 1), covered: true }, plain] : [plain];
+    });
+    all.sort((a, b) => b.score - a.score);
+    const groups: Combination[][] = [];
+    for (const c of all) {
+      if (groups.length && groups[groups.length - 1][0].score === c.score) groups[groups.length - 1].push(c);
+      else groups.push([c]);
+    }
+    return groups;
+  }
+
+  /** The documents of a score group (one verified class, exact names left out) into `tier`, and how many. */
+  private buildGroup(group: Combination[], match: Int32Array, verified: boolean, exact: number[]): number {
+    const { tier } = this;
+    const verifiedBits = this.docs.verifiedBits;
+    const vMask = verified ? 0 : -1;
+    tier.fill(0);
+    for (const c of group) {
+      const sets = c.levels.map((l, w) => this.wordLevelSets[w][l]);
+      const names = c.nameHits > 0 ? this.docs.nameWordsAtMost[Math.min(c.nameHits, 8) - 1] : null;
+      const nMask = c.covered ? 0 : -1;
+      for (let i = 0; i < tier.length; i++) {
+        let x = match[i] & (verifiedBits[i] ^ vMask);
+        for (let w = 0; w < sets.length && x !== 0; w++) x &= sets[w][i];
+        if (names) x &= names[i] ^ nMask;
+        tier[i] |= x;
+      }
+    }
+    for (const doc of exact) tier[doc >>> 5] &= ~(1 << (doc & 31));
+    return popcount(tier);
+  }
+
+  /** The matched documents named exactly `exactName`: every word of theirs is an exact name word. */
+  private exactDocs(exactName: string, match: Int32Array, words: number): number[] {
+    const exact: number[] = [];
+    if (!exactName) return exact;
+    const candidates = this.tier;
+    candidates.set(match);
+    for (let w = 0; w < words; w++) andInto(candidates, this.wordLevelSets[w][0]);
+    forEachBit(candidates, (doc) => {
+      if (this.docs.nameLength[doc] === exactName.length && this.docs.names[doc] === exactName) exact.push(doc);
+    });
+    return exact;
+  }
+
+  private bySlug(docs: number[]): number[] {
+    const rank = docs.length > 1 ? this.orders.rank(ORDER_SLUG) : null;
+    return rank ? [...docs].sort((a, b) => rank[a] - rank[b]) : docs;
+  }
+
   /** The level bitsets `wordLevels` wrote. */
   get levelBits(): readonly Int32Array[] {
     return this.levels;
@@ -173,7 +309,7 @@ export class BitsetQueries {
     const { tier } = this;
     const source = this.levels[level];
     const verifiedBits = this.docs.verifiedBits;
-    const oneWord = this.docs.oneWordNameBits;
+    const oneWord = this.docs.nameWordsAtMost[0];
     const vMask = verified ? 0 : -1;
     const cMask = covered === null ? -1 : covered ? 0 : -1;
     let count = 0;
@@ -224,6 +360,8 @@ export class BitsetQueries {
     if (words === this.words) return;
     this.words = words;
     this.levels = Array.from({ length: LEVELS }, () => new Int32Array(words));
+    this.wordLevelSets = [];
+    this.wordUnions = [];
     this.union = new Int32Array(words);
     this.word = new Int32Array(words);
     this.tier = new Int32Array(words);

@@ -26,9 +26,9 @@ export class DocumentTable {
   nameLength = new Uint8Array(0);
   /** Latest release time in ms, -Infinity when none (sorts last, as NULLS LAST). */
   released = new Float64Array(0);
-  /** Bitsets: verified documents, and documents whose name is one word (a one-word query covers it). */
+  /** Bitsets: verified documents; and by h = 1..8, documents whose name has at most h words (h words in the name cover it). */
   verifiedBits: Int32Array = new Int32Array(0);
-  oneWordNameBits: Int32Array = new Int32Array(0);
+  nameWordsAtMost: Int32Array[] = Array.from({ length: 8 }, () => new Int32Array(0));
   created = new Float64Array(0);
   private forwardStart = new Int32Array(0);
   private forwardLength = new Int32Array(0);
@@ -59,8 +59,10 @@ export class DocumentTable {
     this.created[id] = toMillis(doc.createdAt) ?? -Infinity;
     if (this.verifiedNull[id]) clearBit(this.verifiedBits, id);
     else setBit(this.verifiedBits, id);
-    if (nameWords === 1) setBit(this.oneWordNameBits, id);
-    else clearBit(this.oneWordNameBits, id);
+    for (let h = 1; h <= 8; h++) {
+      if (nameWords <= h) setBit(this.nameWordsAtMost[h - 1], id);
+      else clearBit(this.nameWordsAtMost[h - 1], id);
+    }
     this.reserveArena(entryCount);
     for (let i = 0; i < entryCount; i++) this.arena[this.arenaEnd + i] = entries[i];
     this.forwardStart[id] = this.arenaEnd;
@@ -79,7 +81,7 @@ export class DocumentTable {
     this.byPluginId.delete(this.pluginIds[id] as string);
     this.pluginIds[id] = undefined;
     clearBit(this.verifiedBits, id);
-    clearBit(this.oneWordNameBits, id);
+    for (const bits of this.nameWordsAtMost) clearBit(bits, id);
     this.arenaGarbage += this.forwardLength[id];
     this.forwardLength[id] = 0;
     this.free.push(id);
@@ -96,7 +98,7 @@ export class DocumentTable {
   }
 
   approximateBytes(): number {
-    const typed = [this.verifiedNull, this.featured, this.nameWords, this.nameLength, this.verifiedBits, this.oneWordNameBits, this.released, this.created, this.forwardStart, this.forwardLength, this.arena];
+    const typed = [this.verifiedNull, this.featured, this.nameWords, this.nameLength, this.verifiedBits, ...this.nameWordsAtMost, this.released, this.created, this.forwardStart, this.forwardLength, this.arena];
     let bytes = typed.reduce((sum, array) => sum + array.byteLength, 0) + this.free.length * 8;
     for (let id = 0; id < this.highWater; id++) {
       const pluginId = this.pluginIds[id];
@@ -129,7 +131,7 @@ export class DocumentTable {
       return wider;
     };
     this.verifiedBits = widen(this.verifiedBits);
-    this.oneWordNameBits = widen(this.oneWordNameBits);
+    this.nameWordsAtMost = this.nameWordsAtMost.map(widen);
     this.capacity = capacity;
   }
 

@@ -3,25 +3,11 @@ import { hasBit, popcount } from './bitset';
 import type { DocumentTable } from './documents';
 import { ORDER_FEATURED, ORDER_NAME, ORDER_NEW, ORDER_SLUG, ORDER_UPDATED, type SortOrders } from './sort-orders';
 import { lowerBound, type TermTable } from './term-table';
+import { CONTRIBUTION, NAME_COVERED_BONUS, NAME_FLOOR, UPPER_FLOOR, UPPER_SCALE } from './scoring';
 import { filterKeys, MAX_QUERY_WORDS } from './tokenize';
 import type { CatalogueIndexPage, CatalogueIndexQuery } from './types';
 import { matchWord, type WordMatches } from './word-matches';
 
-/**
- * What one query word adds to a document's score, by how it matched (exact, prefix, typo) and
- * where (name; description, tags, category, kind; README): `[kind * 4 + field]`. Every name
- * match outweighs every middle match, and every middle match every README match.
- */
-const CONTRIBUTION = new Uint8Array([30, 10, 3, 0, 24, 8, 2, 0, 18, 6, 1, 0]);
-const UPPER_FLOOR = 6;
-const NAME_FLOOR = 18;
-/**
- * A score is `upper * 32 + readme`: README points (at most 3 a word, 8 words) only order
- * documents whose name, description and tags scored the same.
- */
-const UPPER_SCALE = 32;
-/** For a name whose every word the query matched: `markdown preview` puts `markdown-preview` above `markdown-preview-tools`. */
-const NAME_COVERED_BONUS = 4 * UPPER_SCALE;
 const SCORE_BITS = 13;
 const EXACT_BIT = 1 << SCORE_BITS;
 const VERIFIED_BIT = 1 << (SCORE_BITS + 1);
@@ -85,7 +71,10 @@ export class QueryRunner {
       const matches = words.map((word) => matchWord(this.terms, word)).sort((a, b) => a.postings - b.postings);
       if (matches[0].terms.length === 0) return { ids: [], total: 0 };
       // A broad search runs on bitsets; a narrow one visits its few documents.
-      if (matches[0].postings > this.docs.live * this.broadShare && (sort !== 'relevance' || matches.length === 1)) return this.broad(matches, filters, sort, offset, limit, query.search ?? null);
+      if (matches[0].postings > this.docs.live * this.broadShare) {
+        const page = this.broad(matches, filters, sort, offset, limit, query.search ?? null);
+        if (page) return page;
+      }
       // Filters first when their documents are fewer than the rarest word's postings, else after.
       let allowed = 0;
       if (filters.length && this.terms.df[filters[0]] <= matches[0].postings) {
@@ -106,11 +95,15 @@ export class QueryRunner {
     return { ids, total: count };
   }
 
-  private broad(matches: WordMatches[], filters: number[], sort: CatalogueIndexQuery['sort'], offset: number, limit: number, search: string | null): CatalogueIndexPage {
+  /** A broad search on bitsets; null when its words combine too many ways (then it goes document by document). */
+  private broad(matches: WordMatches[], filters: number[], sort: CatalogueIndexQuery['sort'], offset: number, limit: number, search: string | null): CatalogueIndexPage | null {
     const filter = this.bitsets.filterSet(filters);
     if (sort === 'relevance') {
-      const { docs, total } = this.bitsets.relevance(matches[0], filter, exactNameOf(search), offset, offset + limit);
-      return { ids: this.pluginIds(docs), total };
+      const ranked =
+        matches.length === 1
+          ? this.bitsets.relevance(matches[0], filter, exactNameOf(search), offset, offset + limit)
+          : this.bitsets.relevanceOfWords(matches, filter, exactNameOf(search), offset, offset + limit);
+      return ranked && { ids: this.pluginIds(ranked.docs), total: ranked.total };
     }
     const set = this.bitsets.matchSet(matches, filter);
     const total = popcount(set);

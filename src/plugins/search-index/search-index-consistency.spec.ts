@@ -96,6 +96,27 @@ function random(seed: number): () => number {
   };
 }
 
+describe('CatalogueSearchIndex, several broad words', () => {
+  const [template] = catalogueCorpus();
+  const doc = (slug: string, name: string, description: string, tags: string[] = [], readme = ''): SearchDocument => ({ ...template, id: `id-${slug}`, slug, name, description, tags, readme, verifiedAt: null });
+  const answers = (docs: SearchDocument[], text: string) =>
+    [0, 1 / 8, Infinity].map((broadShare) => {
+      const index = new CatalogueSearchIndex({ broadShare });
+      index.build(docs);
+      return index.query(catalogueQuery(text)).ids;
+    });
+
+  it('lifts a name the words cover, and the exact name above it, on every path', () => {
+    const docs = [
+      doc('a-long', 'zeta alpha extra', 'one'),
+      doc('b-covered', 'alpha zeta', 'two'),
+      doc('c-exact', 'Zeta Alpha', 'three'),
+      ...Array.from({ length: 20 }, (_, i) => doc(`filler-${i}`, `filler ${i}`, 'zeta alpha')),
+    ];
+    for (const ids of answers(docs, 'zeta alpha')) expect(ids.slice(0, 3)).toEqual(['id-c-exact', 'id-b-covered', 'id-a-long']);
+  });
+});
+
 describe('CatalogueSearchIndex, a broad later word', () => {
   it('scores the survivors from its level bitsets as from its postings', () => {
     const [template] = catalogueCorpus();
