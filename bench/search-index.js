@@ -144,24 +144,35 @@ const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q 
 const micros = (ns) => `${(Number(ns) / 1000).toFixed(0)} µs`;
 const pad = (text, width) => text.padEnd(width);
 
+/**
+ * Each query's first run (what a user gets), and its best of three (the index's own cost, without
+ * the preemptions and GC pauses of a shared machine).
+ */
 function timeQueries(index, queries) {
   const byLabel = new Map();
-  const all = [];
+  const first = [];
+  const best = [];
   for (const { label, query } of queries) {
-    const started = process.hrtime.bigint();
-    index.query(query);
-    const ns = Number(process.hrtime.bigint() - started);
-    all.push(ns);
+    const runs = [];
+    for (let run = 0; run < 3; run++) {
+      const started = process.hrtime.bigint();
+      index.query(query);
+      runs.push(Number(process.hrtime.bigint() - started));
+    }
+    first.push(runs[0]);
+    best.push(Math.min(...runs));
     if (!byLabel.has(label)) byLabel.set(label, []);
-    byLabel.get(label).push(ns);
+    byLabel.get(label).push(runs[0]);
   }
-  return { all: all.sort((a, b) => a - b), byLabel };
+  const ascending = (a, b) => a - b;
+  return { first: first.sort(ascending), best: best.sort(ascending), byLabel };
 }
 
 async function slicedBuild(count) {
   let last = performance.now();
   let longest = 0;
   let slices = 0;
+  const lengths = [];
   const pause = () =>
     new Promise((resolve) =>
       setImmediate(() => {
@@ -173,13 +184,15 @@ async function slicedBuild(count) {
   const started = performance.now();
   const index = await CatalogueSearchIndex.buildInSlices(seedDocs(count), {
     pause: () => {
+      lengths.push(performance.now() - last);
       longest = Math.max(longest, performance.now() - last);
       slices++;
       return pause();
     },
   });
   longest = Math.max(longest, performance.now() - last);
-  return { index, ms: performance.now() - started, longest, slices };
+  lengths.sort((a, b) => a - b);
+  return { index, ms: performance.now() - started, longest, slices, median: quantile(lengths, 0.5), over: lengths.filter((ms) => ms > 40).length };
 }
 
 module.exports = async function run() {
@@ -195,14 +208,18 @@ module.exports = async function run() {
   lines.push(`${pad('memory a plugin (heap + buffers)', 34)}${perPlugin.toFixed(0)} bytes (target <= 2,048); approximateBytes() says ${(index.approximateBytes() / PLUGINS).toFixed(0)}`);
 
   const sliced = await slicedBuild(PLUGINS);
-  lines.push(`${pad('build in slices', 34)}${sliced.ms.toFixed(0)} ms in ${sliced.slices} slices, longest ${sliced.longest.toFixed(1)} ms (target < 40 ms)`);
+  lines.push(
+    `${pad('build in slices', 34)}${sliced.ms.toFixed(0)} ms in ${sliced.slices} slices of 10 ms asked: median ${sliced.median.toFixed(1)} ms, longest ${sliced.longest.toFixed(1)} ms, ${sliced.over} over 40 ms (target: none)`,
+  );
   sliced.index = null;
 
   // Warm the JIT on another set of queries, then time each distinct query once.
   timeQueries(index, makeQueries(7, QUERIES));
   const queries = makeQueries(23, QUERIES);
-  const { all, byLabel } = timeQueries(index, queries);
-  lines.push(`${pad(`${queries.length} distinct queries`, 34)}p50 ${micros(quantile(all, 0.5))}, p99 ${micros(quantile(all, 0.99))}, max ${micros(all[all.length - 1])} (target p99 < 5,000 µs)`);
+  const { first, best, byLabel } = timeQueries(index, queries);
+  const load = require('node:os').loadavg()[0].toFixed(1);
+  lines.push(`${pad(`${queries.length} distinct queries`, 34)}first run p50 ${micros(quantile(first, 0.5))}, p99 ${micros(quantile(first, 0.99))}, max ${micros(first[first.length - 1])} (target p99 < 5,000 µs); load average ${load}`);
+  lines.push(`${pad('  the same, best of 3 each', 34)}p50 ${micros(quantile(best, 0.5))}, p99 ${micros(quantile(best, 0.99))}, max ${micros(best[best.length - 1])}`);
   for (const [label, times] of [...byLabel].sort()) {
     times.sort((a, b) => a - b);
     lines.push(`  ${pad(`${label} (${times.length})`, 32)}p50 ${micros(quantile(times, 0.5))}, p99 ${micros(quantile(times, 0.99))}, max ${micros(times[times.length - 1])}`);
@@ -250,10 +267,11 @@ module.exports = async function run() {
     // Zipf-like: a few words very common, most rare.
     const readme = () => Array.from({ length: 300 }, () => words[Math.floor(words.length * readmeRand() ** 3)]).join(' ');
     index.build([]);
+    const docs = Array.from(seedDocs(PLUGINS, readme));
     const start = memory();
     started = performance.now();
     const heavy = new CatalogueSearchIndex();
-    heavy.build(seedDocs(PLUGINS, readme));
+    heavy.build(docs);
     const ms = performance.now() - started;
     const bytes = (memory() - start) / PLUGINS;
     lines.push(`${pad('with 2 KB READMEs: build', 34)}${ms.toFixed(0)} ms; ${bytes.toFixed(0)} bytes a plugin (target <= 2,048); approximateBytes() ${(heavy.approximateBytes() / PLUGINS).toFixed(0)}`);

@@ -1,6 +1,7 @@
+import { bitWords, clearBit, setBit } from './bitset';
 import type { SearchDocument } from './types';
 
-function toMillis(value: Date | number | null): number | null {
+export function toMillis(value: Date | number | null): number | null {
   return value === null || value === undefined ? null : typeof value === 'number' ? value : value.getTime();
 }
 
@@ -25,6 +26,9 @@ export class DocumentTable {
   nameLength = new Uint8Array(0);
   /** Latest release time in ms, -Infinity when none (sorts last, as NULLS LAST). */
   released = new Float64Array(0);
+  /** Bitsets: verified documents; and by h = 1..8, documents whose name has at most h words (h words in the name cover it). */
+  verifiedBits: Int32Array = new Int32Array(0);
+  nameWordsAtMost: Int32Array[] = Array.from({ length: 8 }, () => new Int32Array(0));
   created = new Float64Array(0);
   private forwardStart = new Int32Array(0);
   private forwardLength = new Int32Array(0);
@@ -53,6 +57,12 @@ export class DocumentTable {
     this.nameLength[id] = Math.min(lower.length, 255);
     this.released[id] = toMillis(doc.latestReleaseAt) ?? -Infinity;
     this.created[id] = toMillis(doc.createdAt) ?? -Infinity;
+    if (this.verifiedNull[id]) clearBit(this.verifiedBits, id);
+    else setBit(this.verifiedBits, id);
+    for (let h = 1; h <= 8; h++) {
+      if (nameWords <= h) setBit(this.nameWordsAtMost[h - 1], id);
+      else clearBit(this.nameWordsAtMost[h - 1], id);
+    }
     this.reserveArena(entryCount);
     for (let i = 0; i < entryCount; i++) this.arena[this.arenaEnd + i] = entries[i];
     this.forwardStart[id] = this.arenaEnd;
@@ -70,6 +80,8 @@ export class DocumentTable {
   remove(id: number): void {
     this.byPluginId.delete(this.pluginIds[id] as string);
     this.pluginIds[id] = undefined;
+    clearBit(this.verifiedBits, id);
+    for (const bits of this.nameWordsAtMost) clearBit(bits, id);
     this.arenaGarbage += this.forwardLength[id];
     this.forwardLength[id] = 0;
     this.free.push(id);
@@ -86,7 +98,7 @@ export class DocumentTable {
   }
 
   approximateBytes(): number {
-    const typed = [this.verifiedNull, this.featured, this.nameWords, this.nameLength, this.released, this.created, this.forwardStart, this.forwardLength, this.arena];
+    const typed = [this.verifiedNull, this.featured, this.nameWords, this.nameLength, this.verifiedBits, ...this.nameWordsAtMost, this.released, this.created, this.forwardStart, this.forwardLength, this.arena];
     let bytes = typed.reduce((sum, array) => sum + array.byteLength, 0) + this.free.length * 8;
     for (let id = 0; id < this.highWater; id++) {
       const pluginId = this.pluginIds[id];
@@ -112,6 +124,14 @@ export class DocumentTable {
     this.created = resize(this.created);
     this.forwardStart = resize(this.forwardStart);
     this.forwardLength = resize(this.forwardLength);
+    const words = bitWords(capacity);
+    const widen = (bits: Int32Array): Int32Array => {
+      const wider = new Int32Array(words);
+      wider.set(bits);
+      return wider;
+    };
+    this.verifiedBits = widen(this.verifiedBits);
+    this.nameWordsAtMost = this.nameWordsAtMost.map(widen);
     this.capacity = capacity;
   }
 

@@ -8,15 +8,7 @@ export const README_INDEXED_WORDS = 100;
 /** Longer README "words" are hashes, URLs run together or base64: noise that would only grow the vocabulary. */
 export const README_MAX_WORD_LENGTH = 32;
 
-const WORD_START = /[\p{L}\p{N}]/u;
-const TRAILING_WORD = /[\p{L}\p{N}]+$/u;
-
-/** The README's first characters, without a word cut in two at the end. */
-export function readmeStart(readme: string): string {
-  if (readme.length <= README_INDEXED_CHARS) return readme;
-  const start = readme.slice(0, README_INDEXED_CHARS);
-  return WORD_START.test(readme.slice(README_INDEXED_CHARS, README_INDEXED_CHARS + 2)) ? start.replace(TRAILING_WORD, '') : start;
-}
+const WORD_START = /^[\p{L}\p{N}]/u;
 
 /**
  * Turns a document into its term entries (`termId * 4 + field`, each term once, at the strongest
@@ -27,7 +19,8 @@ export class DocumentIndexer {
   entries = new Int32Array(256);
   count = 0;
   nameWords = 0;
-  private sequence = 0;
+  /** Which read this is: the stamp `read` leaves on the terms it saw. */
+  sequence = 0;
   private readonly scanner = new WordScanner();
   private readonly keys: string[] = [];
 
@@ -65,9 +58,11 @@ export class DocumentIndexer {
 
   private addReadme(readme: string): void {
     if (!readme) return;
-    const lower = readmeStart(readme).toLowerCase();
+    const lower = readme.slice(0, README_INDEXED_CHARS).toLowerCase();
     const { terms, sequence, scanner } = this;
-    const n = scanner.scan(lower);
+    let n = scanner.scan(lower);
+    // A word the limit cuts in two is left out, not indexed as a prefix of itself.
+    if (n > 0 && scanner.ends[n - 1] === lower.length && WORD_START.test(readme.slice(README_INDEXED_CHARS, README_INDEXED_CHARS + 2))) n--;
     let distinct = 0;
     for (let i = 0; i < n && distinct < README_INDEXED_WORDS; i++) {
       if (scanner.ends[i] - scanner.starts[i] > README_MAX_WORD_LENGTH) continue;

@@ -1,25 +1,13 @@
+import { BitsetQueries } from './bitset-queries';
+import { hasBit, popcount } from './bitset';
 import type { DocumentTable } from './documents';
 import { ORDER_FEATURED, ORDER_NAME, ORDER_NEW, ORDER_SLUG, ORDER_UPDATED, type SortOrders } from './sort-orders';
 import { lowerBound, type TermTable } from './term-table';
+import { CONTRIBUTION, NAME_COVERED_BONUS, NAME_FLOOR, UPPER_FLOOR, UPPER_SCALE } from './scoring';
 import { filterKeys, MAX_QUERY_WORDS } from './tokenize';
 import type { CatalogueIndexPage, CatalogueIndexQuery } from './types';
 import { matchWord, type WordMatches } from './word-matches';
 
-/**
- * What one query word adds to a document's score, by how it matched (exact, prefix, typo) and
- * where (name; description, tags, category, kind; README): `[kind * 4 + field]`. Every name
- * match outweighs every middle match, and every middle match every README match.
- */
-const CONTRIBUTION = new Uint8Array([30, 10, 3, 0, 24, 8, 2, 0, 18, 6, 1, 0]);
-const UPPER_FLOOR = 6;
-const NAME_FLOOR = 18;
-/**
- * A score is `upper * 32 + readme`: README points (at most 3 a word, 8 words) only order
- * documents whose name, description and tags scored the same.
- */
-const UPPER_SCALE = 32;
-/** For a name whose every word the query matched: `markdown preview` puts `markdown-preview` above `markdown-preview-tools`. */
-const NAME_COVERED_BONUS = 4 * UPPER_SCALE;
 const SCORE_BITS = 13;
 const EXACT_BIT = 1 << SCORE_BITS;
 const VERIFIED_BIT = 1 << (SCORE_BITS + 1);
@@ -51,12 +39,17 @@ export class QueryRunner {
   private filtered = new Int32Array(0);
   private readonly histogram = new Uint32Array(BUCKETS);
   private readonly one = new Int32Array(1);
+  private readonly bitsets: BitsetQueries;
 
   constructor(
     private readonly terms: TermTable,
     private readonly docs: DocumentTable,
     private readonly orders: SortOrders,
-  ) {}
+    /** A search is broad (bitsets) when its rarest word has postings for more than this share of the catalogue. */
+    private readonly broadShare: number,
+  ) {
+    this.bitsets = new BitsetQueries(terms, docs, orders);
+  }
 
   run(query: CatalogueIndexQuery): CatalogueIndexPage {
     const offset = Math.max(0, Math.floor(query.offset) || 0);
@@ -77,6 +70,11 @@ export class QueryRunner {
     if (words.length) {
       const matches = words.map((word) => matchWord(this.terms, word)).sort((a, b) => a.postings - b.postings);
       if (matches[0].terms.length === 0) return { ids: [], total: 0 };
+      // A broad search runs on bitsets; a narrow one visits its few documents.
+      if (matches[0].postings > this.docs.live * this.broadShare) {
+        const page = this.broad(matches, filters, sort, offset, limit, query.search ?? null);
+        if (page) return page;
+      }
       // Filters first when their documents are fewer than the rarest word's postings, else after.
       let allowed = 0;
       if (filters.length && this.terms.df[filters[0]] <= matches[0].postings) {
@@ -97,9 +95,27 @@ export class QueryRunner {
     return { ids, total: count };
   }
 
+  /** A broad search on bitsets; null when its words combine too many ways (then it goes document by document). */
+  private broad(matches: WordMatches[], filters: number[], sort: CatalogueIndexQuery['sort'], offset: number, limit: number, search: string | null): CatalogueIndexPage | null {
+    const filter = this.bitsets.filterSet(filters);
+    if (sort === 'relevance') {
+      const ranked =
+        matches.length === 1
+          ? this.bitsets.relevance(matches[0], filter, exactNameOf(search), offset, offset + limit)
+          : this.bitsets.relevanceOfWords(matches, filter, exactNameOf(search), offset, offset + limit);
+      return ranked && { ids: this.pluginIds(ranked.docs), total: ranked.total };
+    }
+    const set = this.bitsets.matchSet(matches, filter);
+    const total = popcount(set);
+    if (offset >= total || limit === 0) return { ids: [], total };
+    const order = ORDER_OF[sort];
+    const docs = this.bitsets.page(set, total, this.orders.order(order), () => this.orders.rank(order), offset, Math.min(total, offset + limit));
+    return { ids: this.pluginIds(docs), total };
+  }
+
   approximateBytes(): number {
     const scratch = [this.stamp, this.progress, this.best, this.score, this.nameHits, this.bucket, this.firstWord, this.laterWord, this.filtered, this.histogram];
-    return scratch.reduce((sum, array) => sum + array.byteLength, 0);
+    return scratch.reduce((sum, array) => sum + array.byteLength, 0) + this.bitsets.approximateBytes();
   }
 
   /** The filter keys' term ids, rarest first; null when one names nothing (the page is empty). */
@@ -134,6 +150,15 @@ export class QueryRunner {
       const touched = w === 0 ? this.firstWord : this.laterWord;
       const eligible = base + w;
       const seen = eligible + 1;
+      if (w > 0 && words[w].postings > count * 4 && words[w].postings * 4 > this.docs.live * this.broadShare) {
+        // A broad later word: look each survivor up in the word's level bitsets instead of
+        // reading every posting of the word.
+        count = this.matchByLevels(words[w], list, count, touched, eligible, seen);
+        if (scoring) this.addScores(touched, count, false);
+        list = touched;
+        if (count === 0) break;
+        continue;
+      }
       count = 0;
       const { terms: termIds, kinds } = words[w];
       for (let k = 0; k < termIds.length; k++) {
@@ -159,6 +184,27 @@ export class QueryRunner {
       if (count === 0) break;
     }
     return [list, count];
+  }
+
+  /** The survivors in `list` that `word` matches, into `touched`, each with the word's best contribution. */
+  private matchByLevels(word: WordMatches, list: Int32Array, count: number, touched: Int32Array, eligible: number, seen: number): number {
+    const used = this.bitsets.wordLevels(word);
+    const levels = this.bitsets.levelBits;
+    const { progress, best } = this;
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const doc = list[i];
+      if (progress[doc] !== eligible) continue;
+      for (let level = 0; level < used.length; level++) {
+        if (used[level] && hasBit(levels[level], doc)) {
+          progress[doc] = seen;
+          best[doc] = CONTRIBUTION[(level % 3) * 4 + Math.floor(level / 3)];
+          touched[kept++] = doc;
+          break;
+        }
+      }
+    }
+    return kept;
   }
 
   private addScores(docs: Int32Array, count: number, first: boolean): void {
@@ -233,7 +279,7 @@ export class QueryRunner {
    * finds the few that the page spans, and within each, documents order by slug.
    */
   private relevancePage(list: Int32Array, count: number, from: number, to: number, search: string | null): string[] {
-    const exactName = search === null ? '' : search.trim().toLowerCase();
+    const exactName = exactNameOf(search);
     const exactLength = exactName.length > 0 && exactName.length < 255 ? exactName.length : -1;
     const { docs, score, nameHits, bucket, histogram, stamp } = this;
     const epoch = this.nextEpoch();
@@ -303,7 +349,7 @@ export class QueryRunner {
     return this.one;
   }
 
-  private pluginIds(docs: Int32Array): string[] {
+  private pluginIds(docs: ArrayLike<number>): string[] {
     return Array.from(docs, (doc) => this.docs.pluginIds[doc] as string);
   }
 
@@ -340,6 +386,11 @@ export class QueryRunner {
     this.laterWord = new Int32Array(capacity);
     this.filtered = new Int32Array(capacity);
   }
+}
+
+/** The name an exact match must have: the search as typed, trimmed and lowercased. */
+function exactNameOf(search: string | null): string {
+  return search === null ? '' : search.trim().toLowerCase();
 }
 
 /**

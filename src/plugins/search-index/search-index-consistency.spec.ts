@@ -32,14 +32,31 @@ const FILTERS: QueryOptions[] = [
 ];
 const SORTS = ['relevance', 'updated', 'new', 'name', 'featured'] as const;
 
-function everyQuery(): CatalogueIndexQuery[] {
-  return TEXTS.flatMap((text) => FILTERS.flatMap((filters) => SORTS.map((sort) => catalogueQuery(text, { ...filters, sort, limit: 1000 }))));
+function everyQuery(filters = FILTERS): CatalogueIndexQuery[] {
+  return TEXTS.flatMap((text) => filters.flatMap((filter) => SORTS.map((sort) => catalogueQuery(text, { ...filter, sort, limit: 1000 }))));
 }
 
-describe('CatalogueSearchIndex agrees with the rules written the slow way', () => {
+/** Enough filters to move every path (none, rare, common, several, unknown) for the slower comparisons. */
+const SOME_FILTERS = [FILTERS[0], FILTERS[1], FILTERS[5], FILTERS[9], FILTERS[21], FILTERS[22]];
+
+describe.each([
+  ['the default paths', undefined],
+  ['every search on bitsets', 0],
+  ['every search document by document', Infinity],
+])('CatalogueSearchIndex agrees with the rules written the slow way (%s)', (_paths, broadShare) => {
   const corpus = catalogueCorpus();
-  const index = new CatalogueSearchIndex();
+  const index = new CatalogueSearchIndex({ broadShare });
   index.build(corpus);
+
+  it('orders by relevance the same on both paths', () => {
+    const narrow = new CatalogueSearchIndex({ broadShare: Infinity });
+    narrow.build(corpus);
+    for (const query of everyQuery(SOME_FILTERS).filter((q) => q.sort === 'relevance')) {
+      for (const window of [{ offset: 0, limit: 1000 }, { offset: 1, limit: 2 }]) {
+        expect({ query, window, page: index.query({ ...query, ...window }) }).toEqual({ query, window, page: narrow.query({ ...query, ...window }) });
+      }
+    }
+  });
 
   it('matches the same plugins for every search and filter, totals included, and keeps the sorts', () => {
     for (const query of everyQuery()) {
@@ -79,11 +96,55 @@ function random(seed: number): () => number {
   };
 }
 
+describe('CatalogueSearchIndex, several broad words', () => {
+  const [template] = catalogueCorpus();
+  const doc = (slug: string, name: string, description: string, tags: string[] = [], readme = ''): SearchDocument => ({ ...template, id: `id-${slug}`, slug, name, description, tags, readme, verifiedAt: null });
+  const answers = (docs: SearchDocument[], text: string) =>
+    [0, 1 / 8, Infinity].map((broadShare) => {
+      const index = new CatalogueSearchIndex({ broadShare });
+      index.build(docs);
+      return index.query(catalogueQuery(text)).ids;
+    });
+
+  it('lifts a name the words cover, and the exact name above it, on every path', () => {
+    const docs = [
+      doc('a-long', 'zeta alpha extra', 'one'),
+      doc('b-covered', 'alpha zeta', 'two'),
+      doc('c-exact', 'Zeta Alpha', 'three'),
+      ...Array.from({ length: 20 }, (_, i) => doc(`filler-${i}`, `filler ${i}`, 'zeta alpha')),
+    ];
+    for (const ids of answers(docs, 'zeta alpha')) expect(ids.slice(0, 3)).toEqual(['id-c-exact', 'id-b-covered', 'id-a-long']);
+  });
+});
+
+describe('CatalogueSearchIndex, a broad later word', () => {
+  it('scores the survivors from its level bitsets as from its postings', () => {
+    const [template] = catalogueCorpus();
+    const doc = (slug: string, name: string, description: string, tags: string[] = [], readme = ''): SearchDocument => ({ ...template, id: `id-${slug}`, slug, name, description, tags, readme, verifiedAt: null });
+    // "zeta" is rare, "alpha" broad: the second word is looked up in bitsets for the three survivors.
+    const docs = [
+      doc('zz-five', 'alphabet', 'zeta'),
+      doc('four', 'fourth', 'zeta', ['alpha']),
+      doc('b-exact', 'second', 'zeta alpha'),
+      doc('a-prefix', 'first', 'zeta alphas'),
+      doc('three', 'third', 'plain', [], 'alpha zeta'),
+      ...Array.from({ length: 20 }, (_, i) => doc(`filler-${i}`, `filler ${i}`, 'padding', [], 'alpha')),
+    ];
+    const pages = [0, Infinity].map((broadShare) => {
+      const index = new CatalogueSearchIndex({ broadShare });
+      index.build(docs);
+      return index.query(catalogueQuery('zeta alpha')).ids;
+    });
+    expect(pages[0]).toEqual(['id-zz-five', 'id-b-exact', 'id-four', 'id-a-prefix', 'id-three']);
+    expect(pages[1]).toEqual(pages[0]);
+  });
+});
+
 describe('CatalogueSearchIndex kept current by upserts and removals', () => {
   const sameAnswers = (incremental: CatalogueSearchIndex, docs: SearchDocument[]) => {
     const fresh = new CatalogueSearchIndex();
     fresh.build(docs);
-    for (const query of everyQuery()) {
+    for (const query of everyQuery(SOME_FILTERS)) {
       for (const window of [{ offset: 0, limit: 1000 }, { offset: 2, limit: 3 }]) {
         const windowed = { ...query, ...window };
         expect({ windowed, page: incremental.query(windowed) }).toEqual({ windowed, page: fresh.query(windowed) });

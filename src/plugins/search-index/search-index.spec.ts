@@ -3,7 +3,12 @@ import { catalogueCorpus } from './testing/catalogue-corpus';
 import { search, slugsOf } from './testing/query-helpers';
 import type { SearchDocument } from './types';
 
-describe('CatalogueSearchIndex: the search rules on a hand-written corpus', () => {
+// Each rule holds on both query paths: bitsets for broad searches, one document at a time for narrow ones.
+describe.each([
+  ['the default paths', undefined],
+  ['every search on bitsets', 0],
+  ['every search document by document', Infinity],
+])('CatalogueSearchIndex: the search rules on a hand-written corpus (%s)', (_paths, broadShare) => {
   const corpus = catalogueCorpus();
   const bySlug = new Map(corpus.map((doc) => [doc.slug, doc]));
   let index: CatalogueSearchIndex;
@@ -11,7 +16,7 @@ describe('CatalogueSearchIndex: the search rules on a hand-written corpus', () =
   const verified = (slug: string) => bySlug.get(slug)?.verifiedAt != null;
 
   beforeAll(() => {
-    index = new CatalogueSearchIndex();
+    index = new CatalogueSearchIndex({ broadShare });
     index.build(corpus);
   });
 
@@ -135,8 +140,15 @@ describe('CatalogueSearchIndex: the search rules on a hand-written corpus', () =
 
     it('indexes the distinct words of the first 2,000 characters only, at most 100 of them', () => {
       expect(slugs('early')).toEqual(['long-readme']);
-      expect(slugs('distinct0')).toEqual([]);
+      expect(slugs('distinct0')).toEqual(['long-readme']);
+      expect(slugs('distinct98')).toEqual(['long-readme']);
+      expect(slugs('distinct99')).toEqual([]);
       expect(slugs('lateword')).toEqual([]);
+    });
+
+    it('leaves out a word the limit cuts in two', () => {
+      expect(slugs('b')).toEqual(['cut-readme']);
+      expect(slugs('boundary')).toEqual([]);
     });
   });
 
@@ -193,7 +205,7 @@ describe('CatalogueSearchIndex: the search rules on a hand-written corpus', () =
     const doc = (slug: string): SearchDocument => ({ ...(bySlug.get(slug) as SearchDocument) });
 
     it('replaces what it held of a plugin on upsert, and forgets it on remove', () => {
-      const local = new CatalogueSearchIndex();
+      const local = new CatalogueSearchIndex({ broadShare });
       local.build(corpus);
       local.upsert({ ...doc('zoom'), name: 'Magnifier', slug: 'zoom', description: 'Bigger text', tags: [] });
       expect(slugsOf(local, 'zoom')).toEqual(['zoom-sync']);
@@ -207,7 +219,7 @@ describe('CatalogueSearchIndex: the search rules on a hand-written corpus', () =
     });
 
     it('learns new words and forgives typos in them', () => {
-      const local = new CatalogueSearchIndex();
+      const local = new CatalogueSearchIndex({ broadShare });
       local.build(corpus);
       local.upsert({ ...doc('zoom'), id: 'id-kangaroo', slug: 'kangaroo', name: 'kangaroo', verifiedAt: null });
       expect(slugsOf(local, 'kangaroo')).toEqual(['kangaroo']);
@@ -216,7 +228,7 @@ describe('CatalogueSearchIndex: the search rules on a hand-written corpus', () =
     });
 
     it('moves a plugin in every order when its keys change', () => {
-      const local = new CatalogueSearchIndex();
+      const local = new CatalogueSearchIndex({ broadShare });
       local.build(corpus);
       local.upsert({ ...doc('zoom'), latestReleaseAt: Date.UTC(2030, 0, 1), featured: true });
       expect(slugsOf(local, '', { sort: 'updated' }).indexOf('zoom')).toBe(slugsOf(local, '', { verified: true }).length);
@@ -227,7 +239,7 @@ describe('CatalogueSearchIndex: the search rules on a hand-written corpus', () =
   });
 
   it('reports its memory', () => {
-    const empty = new CatalogueSearchIndex();
+    const empty = new CatalogueSearchIndex({ broadShare });
     expect(index.approximateBytes()).toBeGreaterThan(empty.approximateBytes());
   });
 });

@@ -1,4 +1,5 @@
-import type { DocumentTable } from './documents';
+import { toMillis, type DocumentTable } from './documents';
+import type { SearchDocument } from './types';
 import { mergeSortSteps } from './merge-sort';
 
 /** The kept orders: the catalogue's four sorts, and slug order for ties within a relevance rank. */
@@ -8,6 +9,8 @@ export const ORDER_NAME = 2;
 export const ORDER_FEATURED = 3;
 export const ORDER_SLUG = 4;
 const ORDER_COUNT = 5;
+/** Every kept order, as a bit mask. */
+export const ALL_ORDERS = (1 << ORDER_COUNT) - 1;
 
 const descending = (a: number, b: number): number => (a === b ? 0 : a > b ? -1 : 1);
 
@@ -44,27 +47,48 @@ export class SortOrders {
     return this.ranks[order];
   }
 
-  insert(id: number): void {
+  /** Puts `id` into the orders of `mask` by its current keys. */
+  insert(id: number, mask = ALL_ORDERS): void {
     this.reserve(this.length + 1);
+    // A partial move: those orders hold one id less than the others until it is back.
+    const n = mask === ALL_ORDERS ? this.length : this.length - 1;
     for (let order = 0; order < ORDER_COUNT; order++) {
+      if (!(mask & (1 << order))) continue;
       const ids = this.orders[order];
-      const at = this.bound(order, id);
-      ids.copyWithin(at + 1, at, this.length);
+      const at = this.bound(order, id, n);
+      ids.copyWithin(at + 1, at, n);
       ids[at] = id;
       this.ranksFresh[order] = false;
     }
-    this.length++;
+    if (mask === ALL_ORDERS) this.length++;
   }
 
-  /** Takes `id` out; its keys must still be the ones it was inserted with. */
-  remove(id: number): void {
+  /** Takes `id` out of the orders of `mask`; its keys must still be the ones it was inserted with. */
+  remove(id: number, mask = ALL_ORDERS): void {
     for (let order = 0; order < ORDER_COUNT; order++) {
+      if (!(mask & (1 << order))) continue;
       const ids = this.orders[order];
-      const at = this.bound(order, id);
+      const at = this.bound(order, id, this.length);
       ids.copyWithin(at, at + 1, this.length);
       this.ranksFresh[order] = false;
     }
-    this.length--;
+    if (mask === ALL_ORDERS) this.length--;
+  }
+
+  /**
+   * The orders whose keys for `id` differ in `doc`: a publish moves a plugin in `updated` and
+   * `featured` only, so an upsert leaves the other orders' arrays alone.
+   */
+  changedOrders(id: number, doc: SearchDocument): number {
+    const { docs } = this;
+    if (docs.slugs[id] !== doc.slug || docs.verifiedNull[id] !== (doc.verifiedAt === null || doc.verifiedAt === undefined ? 1 : 0)) return ALL_ORDERS;
+    const released = docs.released[id] !== (toMillis(doc.latestReleaseAt) ?? -Infinity);
+    let mask = 0;
+    if (released) mask |= 1 << ORDER_UPDATED;
+    if (docs.created[id] !== (toMillis(doc.createdAt) ?? -Infinity)) mask |= 1 << ORDER_NEW;
+    if (docs.names[id] !== doc.name.toLowerCase()) mask |= 1 << ORDER_NAME;
+    if (released || docs.featured[id] !== (doc.featured ? 1 : 0)) mask |= 1 << ORDER_FEATURED;
+    return mask;
   }
 
   /** Sorts every live document from scratch, pausing between slices. */
@@ -119,10 +143,10 @@ export class SortOrders {
   }
 
   /** The position of `id` in `order` if it is there, else where it would go. */
-  private bound(order: number, id: number): number {
+  private bound(order: number, id: number, length: number): number {
     const ids = this.orders[order];
     let low = 0;
-    let high = this.length;
+    let high = length;
     while (low < high) {
       const middle = (low + high) >>> 1;
       if (this.compare(order, ids[middle], id) < 0) low = middle + 1;

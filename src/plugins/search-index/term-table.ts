@@ -1,3 +1,4 @@
+import { bitWords, clearBit, setBit, widened } from './bitset';
 import { mergeSortSteps } from './merge-sort';
 import { hashRange, TermHash } from './term-hash';
 import { DeletionMap, typoEligible } from './typo-dictionary';
@@ -26,6 +27,13 @@ export class TermTable {
   /** The one entry of a term without a list. */
   single = new Int32Array(1024);
   readonly lists: Array<Int32Array | undefined> = [];
+  /**
+   * For a common term (in at least one document in 32, and 1,024): a bitset of its documents per
+   * field, so a broad word is counted and ranked by whole words of 32 documents.
+   */
+  readonly bits: Array<Array<Int32Array | undefined> | undefined> = [];
+  /** Bitset words the document capacity needs; the index keeps it current. */
+  bitsetWords = 0;
   /** Word term ids in string order (filter keys are left out). */
   vocab = new Int32Array(1024);
   vocabLength = 0;
@@ -35,6 +43,8 @@ export class TermTable {
   seenBy = new Int32Array(1024);
   seenField = new Uint8Array(1024);
   seenInReadme = new Int32Array(1024);
+  /** Scratch for an upsert: the document that kept the term's posting as it was. */
+  keptBy = new Int32Array(1024);
   private readonly ids = new TermHash(this.strings);
   /** During a bulk build new words are appended and sorted once at the end. */
   private bulk = false;
@@ -63,6 +73,7 @@ export class TermTable {
     const term = end - start > 12 ? (JSON.parse(JSON.stringify(text.slice(start, end))) as string) : text.slice(start, end);
     this.strings.push(term);
     this.lists.push(undefined);
+    this.bits.push(undefined);
     this.ids.insert(id, hash);
     this.df = grown(this.df, id + 1);
     this.upperDf = grown(this.upperDf, id + 1);
@@ -71,12 +82,39 @@ export class TermTable {
     this.seenBy = grown(this.seenBy, id + 1);
     this.seenField = grown(this.seenField, id + 1);
     this.seenInReadme = grown(this.seenInReadme, id + 1);
+    this.keptBy = grown(this.keptBy, id + 1);
     if (isWord) this.addToVocab(id);
     return id;
   }
 
   /** Adds `doc * 4 + field` to the term's postings (the doc must not be there yet). */
   addPosting(termId: number, entry: number, upper: boolean): void {
+    this.addToList(termId, entry, upper);
+    const bits = this.bits[termId];
+    if (bits) {
+      const field = entry & 3;
+      const fieldBits = widened(bits[field] ?? new Int32Array(this.bitsetWords), this.bitsetWords);
+      setBit(fieldBits, entry >> 2);
+      bits[field] = fieldBits;
+    } else if (this.df[termId] >= Math.max(1024, this.bitsetWords)) {
+      this.bits[termId] = this.fieldBitsets(termId);
+    }
+  }
+
+  private fieldBitsets(termId: number): Array<Int32Array | undefined> {
+    const bits: Array<Int32Array | undefined> = [undefined, undefined, undefined];
+    const list = this.lists[termId] as Int32Array;
+    for (let p = 0; p < this.df[termId]; p++) {
+      const entry = list[p];
+      const field = entry & 3;
+      const fieldBits = bits[field] ?? new Int32Array(Math.max(this.bitsetWords, bitWords((entry >> 2) + 1)));
+      setBit(fieldBits, entry >> 2);
+      bits[field] = fieldBits;
+    }
+    return bits;
+  }
+
+  private addToList(termId: number, entry: number, upper: boolean): void {
     const n = this.df[termId];
     this.df[termId] = n + 1;
     if (upper && this.upperDf[termId]++ === 0 && !this.typoIndexed[termId] && typoEligible(this.strings[termId])) {
@@ -109,10 +147,12 @@ export class TermTable {
   }
 
   /** Takes `doc` out of the term's postings. */
-  removePosting(termId: number, doc: number, upper: boolean): void {
+  removePosting(termId: number, doc: number, field: number, upper: boolean): void {
     const n = this.df[termId];
     this.df[termId] = n - 1;
     if (upper) this.upperDf[termId]--;
+    const bits = this.bits[termId]?.[field];
+    if (bits) clearBit(bits, doc);
     const list = this.lists[termId];
     if (!list) return;
     if (n === 1) {
@@ -149,12 +189,13 @@ export class TermTable {
   /** Bytes held, approximately: typed arrays exactly, strings and map entries by V8's usual sizes. */
   approximateBytes(): number {
     let bytes = this.typos.byteLength + this.ids.byteLength;
-    for (const array of [this.df, this.upperDf, this.single, this.typoIndexed, this.vocab, this.seenBy, this.seenField, this.seenInReadme]) bytes += array.byteLength;
+    for (const array of [this.df, this.upperDf, this.single, this.typoIndexed, this.vocab, this.seenBy, this.seenField, this.seenInReadme, this.keptBy]) bytes += array.byteLength;
     for (let id = 0; id < this.strings.length; id++) {
       // A string (header + one byte a character, rounded) and two array slots.
       bytes += 24 + this.strings[id].length + 16;
       const list = this.lists[id];
       if (list) bytes += list.byteLength + 120;
+      for (const fieldBits of this.bits[id] ?? []) bytes += fieldBits ? fieldBits.byteLength + 120 : 0;
     }
     return bytes;
   }

@@ -74,11 +74,20 @@ const SEEDS: Seed[] = [
   { slug: 'beta-gamma', name: 'beta', description: 'Sorted by name', category: 'Data', kind: 'tool' },
   { slug: 'gamma-delta', name: 'Gamma', description: 'Sorted by name', category: 'Data', kind: 'tool' },
   {
+    // "early", then 120 distinct words (all within 2,000 characters): the first 99 of them are indexed.
     slug: 'long-readme',
-    description: 'A README past the indexed part',
+    description: 'A README with many words',
     category: 'Data',
     kind: 'tool',
-    readme: `early ${'padword '.repeat(300)} ${Array.from({ length: 120 }, (_, i) => `distinct${i}`).join(' ')} ${'x'.repeat(2100)} lateword`,
+    readme: `early ${Array.from({ length: 120 }, (_, i) => `distinct${i}`).join(' ')} ${'x'.repeat(2100)} lateword`,
+  },
+  {
+    // The 2,000th character falls inside "boundaryword": neither it nor its cut start is indexed.
+    slug: 'cut-readme',
+    description: 'A README cut at its limit',
+    category: 'Data',
+    kind: 'tool',
+    readme: `${'b '.repeat(996)}boundaryword and more`,
   },
 ];
 

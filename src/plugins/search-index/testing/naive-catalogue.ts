@@ -26,10 +26,21 @@ function extensionTexts(value: unknown): string[] {
   return Array.isArray(value) ? value.flatMap(scalar) : scalar(value);
 }
 
+const tokenCache = new WeakMap<SearchDocument[], { upper: Set<string>; all: Map<SearchDocument, Set<string>> }>();
+
+function tokens(corpus: SearchDocument[]): { upper: Set<string>; all: Map<SearchDocument, Set<string>> } {
+  let cached = tokenCache.get(corpus);
+  if (!cached) {
+    cached = { upper: new Set(corpus.flatMap(upperWords)), all: new Map(corpus.map((doc) => [doc, new Set([...upperWords(doc), ...readmeWords(doc.readme)])])) };
+    tokenCache.set(corpus, cached);
+  }
+  return cached;
+}
+
 export function naiveMatches(corpus: SearchDocument[], query: CatalogueIndexQuery): SearchDocument[] {
-  const upperVocabulary = new Set(corpus.flatMap(upperWords));
+  const { upper: upperVocabulary, all: allTokens } = tokens(corpus);
   const matchesWord = (doc: SearchDocument, word: string): boolean => {
-    const all = new Set([...upperWords(doc), ...readmeWords(doc.readme)]);
+    const all = allTokens.get(doc) as Set<string>;
     if (word.length === 1) return all.has(word);
     if ([...all].some((token) => token.startsWith(word))) return true;
     if (!typoEligible(word) || [...upperVocabulary].some((token) => token.startsWith(word))) return false;

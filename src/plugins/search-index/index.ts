@@ -1,0 +1,4 @@
+export { CatalogueSearchIndex, type SearchIndexOptions, type SlicedBuildOptions } from './search-index';
+export { README_INDEXED_CHARS, README_INDEXED_WORDS } from './indexer';
+export { searchWords } from './tokenize';
+export type { CatalogueIndexPage, CatalogueIndexQuery, CatalogueIndexSort, SearchDocument } from './types';
