@@ -1,6 +1,6 @@
 import { ChangeCursor } from './catalogue-change-cursor';
 import type { CatalogueChange } from './catalogue-index.repository';
-import type { SearchDocument } from './search-index/types';
+import type { SearchDocument } from './search-index';
 
 const doc = (id: string, name: string): SearchDocument => ({
   id,

@@ -3,7 +3,7 @@ import { preparedQuery } from '../database/prepared-query';
 import { toCatalogueItemDto } from './catalogue.mapper';
 import type { CatalogueItemDto } from './dto/catalogue.dto';
 import { PLUGIN_ROW_COLUMNS, pluginOfRow, type PluginRow } from './plugin-row';
-import type { SearchDocument } from './search-index/types';
+import type { SearchDocument } from './search-index';
 
 /** A logged write to one plugin, with the plugin's indexed columns as the reading snapshot sees them (null: deleted). */
 export interface CatalogueChange {

@@ -5,8 +5,8 @@ import { CatalogueReads } from '../database/catalogue-reads';
 import { Metrics } from '../metrics/metrics';
 import { ChangeCursor } from './catalogue-change-cursor';
 import { CatalogueIndexRepository, type ChangeFeed } from './catalogue-index.repository';
-import { CatalogueSearchIndex } from './search-index/search-index';
-import type { CatalogueIndexPage, CatalogueIndexQuery, SearchDocument } from './search-index/types';
+import { CatalogueSearchIndex } from './search-index';
+import type { CatalogueIndexPage, CatalogueIndexQuery, SearchDocument } from './search-index';
 
 /** Plugins read a batch while the index is built: small enough to stay off the event loop. */
 const BUILD_BATCH = 2_000;

@@ -6,16 +6,13 @@ import { CatalogueIndex } from './catalogue-index';
 import { CatalogueIndexRepository } from './catalogue-index.repository';
 import { CatalogueRepository, type CatalogueFilter } from './catalogue.repository';
 import { toCatalogueItemDto } from './catalogue.mapper';
+import { searchWords } from './search-index';
 
 /** Pages chosen again when writes land between the index's choice and the read of its rows. */
 const FRESH_ATTEMPTS = 3;
 
 const DEFAULT_LIMIT = 20;
 
-/** The words of a search: lowercase letters and digits, each a prefix (`mark` finds `markdown-preview`). */
-export function searchWords(search: string | undefined): string[] {
-  return (search ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 8) ?? [];
-}
 
 /** `GET /api/plugins`: the paginated catalogue (spec and DECISIONS 2 and 8). */
 @Injectable()
