@@ -34,7 +34,9 @@ export interface EmbeddedDatabaseOptions {
 }
 
 const SOCKET_PORT = 5432;
-const CONNECTIONS = 8;
+// The owner's pool is one connection; the rest are operator commands and, in tests, other instances
+// reaching the engine through a proxy, each with a pool of its own: beyond this, Node drops a connection.
+const CONNECTIONS = 32;
 /** `serve` gives a stopping owner a moment; the CLI waits longer for a starting server to answer. */
 const DEFAULT_WAIT_MS = { own: 5_000, 'own-or-join': 15_000 } as const;
 /** An empty lock younger than this may be an owner between creating and writing it. */
