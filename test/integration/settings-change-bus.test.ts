@@ -30,8 +30,10 @@ import { SettingsChangeBus } from '../../src/settings/settings-change-bus';
     while (heard[1] === 0) {
       if (Date.now() > deadline) throw new Error('the other instance never heard the change');
       const before = heard[0];
-      await buses[0].announce();
+      // At once: before the publish is even sent (its own echo from Redis may come back later).
+      const announced = buses[0].announce();
       expect(heard[0]).toBe(before + 1);
+      await announced;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const other = heard[1];
