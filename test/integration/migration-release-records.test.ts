@@ -3,58 +3,23 @@
  * with nothing lost: sort keys computed, the hashed manifest bytes recovered from the raw text
  * (extension fields included), and the attestation moved from every signed asset to the release.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, type DatabaseTarget } from '../../src/database/data-source-options';
-import { openEmbeddedDatabase, type EmbeddedDatabase } from '../../src/database/embedded/embedded-postgres';
+import { createHash } from 'node:crypto';
+import type { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../src/database/migrations';
+import { openMigrationTarget, type MigrationTarget } from '../support/migration-target';
 import { canonicalJson } from '../../src/lib/integrity';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 describe('migration ReleaseRecords on releases written before it', () => {
-  let target: DatabaseTarget;
-  let cleanup: () => Promise<void>;
+  let database: MigrationTarget;
 
   beforeAll(async () => {
-    const adminUrl = process.env.REGISTRY_TEST_ADMIN_URL;
-    if (adminUrl) {
-      const name = `registry_mig_${randomBytes(6).toString('hex')}`;
-      const admin = new Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      target = { url: url.toString() };
-      cleanup = async () => {
-        const c = new Client({ connectionString: adminUrl });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
-      };
-    } else {
-      const dataDir = mkdtempSync(join(tmpdir(), 'registry-migration-'));
-      const embedded: EmbeddedDatabase = await openEmbeddedDatabase({ dataDir, mode: 'own' });
-      target = { embedded: embedded.target };
-      cleanup = async () => {
-        await embedded.stop();
-        rmSync(dataDir, { recursive: true, force: true });
-      };
-    }
+    database = await openMigrationTarget();
   });
-  afterAll(() => cleanup?.());
+  afterAll(() => database?.drop());
 
-  async function migrated(upTo: number): Promise<DataSource> {
-    const dataSource = new DataSource({ ...dataSourceOptions(target), migrations: MIGRATIONS.slice(0, upTo) });
-    await dataSource.initialize();
-    await dataSource.runMigrations({ transaction: 'each' });
-    return dataSource;
-  }
+  const migrated = (upTo: number): Promise<DataSource> => database.migrated(upTo);
 
   it('keeps every release verifiable and its data in place', async () => {
     const before = MIGRATIONS.findIndex((m) => m.name.startsWith('ReleaseRecords'));
