@@ -12,10 +12,9 @@ const DEFERRING_PREFIXES: readonly string[] = ['/api/init/'];
 const DEFERRED = Symbol('deferredBodyError');
 type WithDeferred = Request & { [DEFERRED]?: unknown };
 
-/** Express matches routes without regard to case, so this does too. */
+/** Routing is case-sensitive (app.factory.ts), so the path is compared as routed. */
 export function defersBodyErrors(path: string): boolean {
-  const lower = path.toLowerCase();
-  return DEFERRING_PREFIXES.some((prefix) => lower.startsWith(prefix));
+  return DEFERRING_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
 /** Keeps a body error for later; the body stays unread (`undefined`). */
