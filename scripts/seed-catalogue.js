@@ -82,8 +82,8 @@ CROSS JOIN LATERAL (SELECT jsonb_agg(jsonb_build_object(
 WHERE p.id = ANY($1::uuid[])`;
 
 const READMES_SQL = `
-INSERT INTO release_readme (release_id, locale, position, html)
-SELECT r.id, 'default', 0, '<h1>' || p.name || E'</h1>\\n<p>' || p.search_readme || E'</p>\\n<h2>Usage</h2>\\n<p>Open the command palette and run <code>' || p.slug || E'</code>.</p>\\n'
+INSERT INTO release_readme (release_id, locale, position, html, render_version)
+SELECT r.id, 'default', 0, '<h1>' || p.name || E'</h1>\\n<p>' || p.search_readme || E'</p>\\n<h2>Usage</h2>\\n<p>Open the command palette and run <code>' || p.slug || E'</code>.</p>\\n', $2
 FROM plugin p JOIN release r ON r.plugin_id = p.id AND r.version = p.latest_version
 WHERE p.id = ANY($1::uuid[])`;
 
@@ -92,6 +92,9 @@ async function main() {
   const { loadConfig } = require('../src/config/config');
   const { openDatabase } = require('../src/database/database-handle');
   const { versionSortKey } = require('../src/plugins/versions');
+  // Written as the current renderer would leave them (the HTML is already clean): a seeded
+  // catalogue must not start the server on re-rendering every README in the background.
+  const { README_RENDER_VERSION } = require('../src/ingest/readme/render-readme');
   const options = parseArgs(process.argv.slice(2));
   const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
   // Embedded: held open while seeding, since this process may be the one hosting the engine.
@@ -110,7 +113,7 @@ async function main() {
       await client.query('BEGIN');
       const ids = (await client.query(`${PLUGINS_SQL} RETURNING id`, [from, to, options.releases])).rows.map((r) => r.id);
       await client.query(RELEASES_SQL, [ids, options.releases, sorts]);
-      await client.query(READMES_SQL, [ids]);
+      await client.query(READMES_SQL, [ids, README_RENDER_VERSION]);
       await client.query('COMMIT');
       process.stdout.write(`\r${to} plugins, ${to * options.releases} releases (${Math.round((Date.now() - started) / 1000)} s)`);
     }
