@@ -1,11 +1,10 @@
-import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { ProblemDetailsFilter } from './common/errors/problem.filter';
-import { REQUEST_VALIDATOR_OPTIONS, requestValidationError } from './common/errors/validation';
+import { requestValidationPipe } from './common/errors/validation';
 import { jsonBodyParsers } from './common/http/body-limits';
 import { decodablePathsOnly } from './common/http/decodable-path';
 import { InternalCalls } from './common/http/internal-calls';
@@ -22,6 +21,7 @@ import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { Metrics } from './metrics/metrics';
 import { rateLimitMiddleware } from './rate-limit/rate-limit.middleware';
 import { RateLimiter } from './rate-limit/rate-limiter';
+import { LeanCatalogueReads } from './plugins/lean-catalogue-reads';
 import { ResponseCache } from './response-cache/response-cache';
 import { responseCacheMiddleware } from './response-cache/response-cache.middleware';
 
@@ -37,6 +37,7 @@ export interface HttpPipelineParts {
   rateLimiter?: RateLimiter;
   metrics?: Metrics;
   internalCalls?: InternalCalls;
+  leanCatalogueReads?: LeanCatalogueReads;
 }
 
 /** The HTTP pipeline every app shares: logging, body parsing, validation, problem+json, OpenAPI. */
@@ -55,17 +56,13 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
   // Hits are answered here, before the full access logger, any parsing or routing: the hot path
   // of the catalogue (its access line is a compact one; misses go on and are logged in full).
   if (parts.responseCache) app.use(responseCacheMiddleware(parts.responseCache, compactAccessLog(logger, { cache: 'hit' })));
+  // Misses of the anonymous catalogue reads, ahead of the router (plugins/lean-catalogue-reads).
+  if (parts.leanCatalogueReads) app.use(parts.leanCatalogueReads.handler(compactAccessLog(logger, { lean: true })));
   app.use(httpLogger(logger));
   app.use(jsonBodiesOnly);
   // Each route family gets its own limit (common/http/body-limits); the raw bytes are kept.
   app.use(jsonBodyParsers());
-  app.useGlobalPipes(
-    new ValidationPipe({
-      ...REQUEST_VALIDATOR_OPTIONS,
-      transform: true,
-      exceptionFactory: requestValidationError,
-    }),
-  );
+  app.useGlobalPipes(requestValidationPipe());
   app.useGlobalFilters(app.get(ProblemDetailsFilter));
   mountOpenApi(app, buildOpenApiDocument(app));
 }
@@ -100,7 +97,13 @@ export async function createApp({ config, database, logger }: CreateAppOptions):
     bodyParser: false,
     abortOnError: false,
   });
-  configureHttp(app, config, logger, { responseCache: app.get(ResponseCache), rateLimiter: app.get(RateLimiter), metrics: app.get(Metrics), internalCalls: app.get(InternalCalls) });
+  configureHttp(app, config, logger, {
+    responseCache: app.get(ResponseCache),
+    rateLimiter: app.get(RateLimiter),
+    metrics: app.get(Metrics),
+    internalCalls: app.get(InternalCalls),
+    leanCatalogueReads: app.get(LeanCatalogueReads),
+  });
   limitRequestTime(app, config);
   await app.init();
   const express = app.getHttpAdapter().getInstance() as unknown as { router?: { stack: Parameters<RouteTable['load']>[0] } };

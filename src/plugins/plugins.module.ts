@@ -10,6 +10,7 @@ import { CatalogueRepository } from './catalogue.repository';
 import { CatalogueService } from './catalogue.service';
 import { DownloadCounter } from './download-counter';
 import { LatestController } from './latest.controller';
+import { LeanCatalogueReads } from './lean-catalogue-reads';
 import { LatestService } from './latest.service';
 import { MyPluginsController } from './my-plugins.controller';
 import { MyPluginsService } from './my-plugins.service';
@@ -41,7 +42,8 @@ import { ReleasesService } from './releases.service';
     AdminPluginsService,
     MyPluginsService,
     CatalogueListing,
+    LeanCatalogueReads,
   ],
-  exports: [PluginsRepository, ReleasesRepository, ReleaseReadmesRepository, AdminPluginsService, CatalogueListing],
+  exports: [PluginsRepository, ReleasesRepository, ReleaseReadmesRepository, AdminPluginsService, CatalogueListing, LeanCatalogueReads],
 })
 export class PluginsModule {}

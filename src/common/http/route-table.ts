@@ -21,10 +21,31 @@ function matches(layer: RouterLayer, path: string): boolean {
 @Injectable()
 export class RouteTable {
   private layers: RouterLayer[] = [];
+  private readonly literals = new Map<string, ReadonlySet<string>>();
 
   /** Called once the HTTP adapter has every route registered. */
   load(layers: RouterLayer[]): void {
     this.layers = layers.filter((layer) => layer.route);
+    this.literals.clear();
+  }
+
+  /**
+   * The literal path segments that routes spell right after `prefix` (`/api/plugins/` → `mine`
+   * for a `/api/plugins/mine`), where a parameter elsewhere (`:slug`) would match them too: a
+   * handler answering ahead of the router leaves such a path to the router.
+   */
+  literalSegmentsAfter(prefix: string): ReadonlySet<string> {
+    let found = this.literals.get(prefix);
+    if (!found) {
+      const segments = this.layers
+        .map((layer) => layer.route!.path)
+        .filter((path) => path.startsWith(prefix))
+        .map((path) => path.slice(prefix.length).split('/')[0])
+        .filter((segment) => segment !== '' && !segment.startsWith(':'));
+      found = new Set(segments);
+      this.literals.set(prefix, found);
+    }
+    return found;
   }
 
   methodsFor(path: string): string[] {
