@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { AppConfig } from '../../config/config.types';
 
@@ -12,9 +12,40 @@ import type { AppConfig } from '../../config/config.types';
  */
 export function securityHeaders(config: Pick<AppConfig, 'baseUrl'>): RequestHandler {
   const https = config.baseUrl.startsWith('https:');
-  return helmet({
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: https ? [] : null } },
-    strictTransportSecurity: https ? { maxAge: 180 * 24 * 3600 } : false,
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-  });
+  const { set, removed } = headersWrittenBy(
+    helmet({
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: https ? [] : null } },
+      strictTransportSecurity: https ? { maxAge: 180 * 24 * 3600 } : false,
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
+  // What helmet writes depends on its options only (no directive here is a function of the
+  // request): written once at start, then copied onto every response, the hit path's included.
+  return (_req, res, next) => {
+    for (const [name, value] of set) res.setHeader(name, value);
+    for (const name of removed) res.removeHeader(name);
+    next();
+  };
+}
+
+/** The headers a middleware sets and removes, when it does so at once and alike for any request. */
+export function headersWrittenBy(middleware: RequestHandler): { set: [string, string][]; removed: string[] } {
+  const set = new Map<string, string>();
+  const removed: string[] = [];
+  const recorder = {
+    setHeader(name: string, value: string) {
+      set.set(name, value);
+    },
+    removeHeader(name: string) {
+      set.delete(name);
+      removed.push(name);
+    },
+  };
+  let finished = false;
+  void middleware({} as Request, recorder as unknown as Response, ((error?: unknown) => {
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    finished = true;
+  }) as NextFunction);
+  if (!finished) throw new Error('the security headers middleware did not finish at once: its headers cannot be written ahead');
+  return { set: [...set], removed };
 }
