@@ -1,17 +1,14 @@
 import { BitsetQueries } from './bitset-queries';
 import { hasBit, popcount } from './bitset';
 import type { DocumentTable } from './documents';
-import { ORDER_FEATURED, ORDER_NAME, ORDER_NEW, ORDER_SLUG, ORDER_UPDATED, type SortOrders } from './sort-orders';
+import { exactNameOf, MatchPages } from './match-pages';
+import { ORDER_FEATURED, ORDER_NAME, ORDER_NEW, ORDER_UPDATED, type SortOrders } from './sort-orders';
 import { lowerBound, type TermTable } from './term-table';
-import { CONTRIBUTION, NAME_COVERED_BONUS, NAME_FLOOR, UPPER_FLOOR, UPPER_SCALE } from './scoring';
+import { CONTRIBUTION, NAME_FLOOR, UPPER_FLOOR, UPPER_SCALE } from './scoring';
 import { filterKeys, MAX_QUERY_WORDS } from './tokenize';
 import type { CatalogueIndexPage, CatalogueIndexQuery } from './types';
 import { matchWord, type WordMatches } from './word-matches';
 
-const SCORE_BITS = 13;
-const EXACT_BIT = 1 << SCORE_BITS;
-const VERIFIED_BIT = 1 << (SCORE_BITS + 1);
-const BUCKETS = 1 << (SCORE_BITS + 2);
 /** Progress marks a query uses: one a word, and one for "touched by the current word". */
 const PROGRESS_STEP = MAX_QUERY_WORDS + 2;
 
@@ -33,13 +30,12 @@ export class QueryRunner {
   private best = new Uint8Array(0);
   private score = new Uint16Array(0);
   private nameHits = new Uint8Array(0);
-  private bucket = new Uint16Array(0);
   private firstWord = new Int32Array(0);
   private laterWord = new Int32Array(0);
   private filtered = new Int32Array(0);
-  private readonly histogram = new Uint32Array(BUCKETS);
   private readonly one = new Int32Array(1);
   private readonly bitsets: BitsetQueries;
+  private readonly pages: MatchPages;
 
   constructor(
     private readonly terms: TermTable,
@@ -49,6 +45,7 @@ export class QueryRunner {
     private readonly broadShare: number,
   ) {
     this.bitsets = new BitsetQueries(terms, docs, orders);
+    this.pages = new MatchPages(docs, orders);
   }
 
   run(query: CatalogueIndexQuery): CatalogueIndexPage {
@@ -91,7 +88,7 @@ export class QueryRunner {
     }
     if (offset >= count || limit === 0) return { ids: [], total: count };
     const to = Math.min(count, offset + limit);
-    const ids = sort === 'relevance' ? this.relevancePage(list, count, offset, to, query.search ?? null) : this.sortedPage(list, count, ORDER_OF[sort], offset, to);
+    const ids = sort === 'relevance' ? this.pages.relevancePage(list, count, offset, to, query.search ?? null, this.score, this.nameHits) : this.pages.sortedPage(list, count, ORDER_OF[sort], offset, to);
     return { ids, total: count };
   }
 
@@ -114,8 +111,8 @@ export class QueryRunner {
   }
 
   approximateBytes(): number {
-    const scratch = [this.stamp, this.progress, this.best, this.score, this.nameHits, this.bucket, this.firstWord, this.laterWord, this.filtered, this.histogram];
-    return scratch.reduce((sum, array) => sum + array.byteLength, 0) + this.bitsets.approximateBytes();
+    const scratch = [this.stamp, this.progress, this.best, this.score, this.nameHits, this.firstWord, this.laterWord, this.filtered];
+    return scratch.reduce((sum, array) => sum + array.byteLength, 0) + this.bitsets.approximateBytes() + this.pages.approximateBytes();
   }
 
   /** The filter keys' term ids, rarest first; null when one names nothing (the page is empty). */
@@ -258,89 +255,6 @@ export class QueryRunner {
     return this.applyFilters(this.filtered, df, rest);
   }
 
-  /** A page of the matches in a kept order: their ranks sorted when that is cheaper, else one scan of the order that stops at the page's end. */
-  private sortedPage(list: Int32Array, count: number, order: number, from: number, to: number): string[] {
-    const ids = this.orders.order(order);
-    if (gatherIsCheaper(count, count, to, ids.length)) {
-      const rank = this.orders.rank(order);
-      const ranks = new Int32Array(count);
-      for (let i = 0; i < count; i++) ranks[i] = rank[list[i]];
-      ranks.sort();
-      return Array.from(ranks.subarray(from, to), (position) => this.docs.pluginIds[ids[position]] as string);
-    }
-    const epoch = this.nextEpoch();
-    for (let i = 0; i < count; i++) this.stamp[list[i]] = epoch;
-    return this.scan(ids, epoch, -1, from, to);
-  }
-
-  /**
-   * A page by relevance. Each match gets one number: verified first (the SQL's leading
-   * `verified_at IS NULL`), then the exact name, then the score; a histogram of those numbers
-   * finds the few that the page spans, and within each, documents order by slug.
-   */
-  private relevancePage(list: Int32Array, count: number, from: number, to: number, search: string | null): string[] {
-    const exactName = exactNameOf(search);
-    const exactLength = exactName.length > 0 && exactName.length < 255 ? exactName.length : -1;
-    const { docs, score, nameHits, bucket, histogram, stamp } = this;
-    const epoch = this.nextEpoch();
-    let top = 0;
-    let bottom = BUCKETS - 1;
-    for (let i = 0; i < count; i++) {
-      const doc = list[i];
-      const covered = nameHits[doc] > 0 && nameHits[doc] >= docs.nameWords[doc] ? NAME_COVERED_BONUS : 0;
-      const exact = docs.nameLength[doc] === exactLength && docs.names[doc] === exactName;
-      const key = (docs.verifiedNull[doc] ? 0 : VERIFIED_BIT) | (exact ? EXACT_BIT : 0) | Math.min(score[doc] + covered, EXACT_BIT - 1);
-      stamp[doc] = epoch;
-      bucket[doc] = key;
-      histogram[key]++;
-      if (key > top) top = key;
-      if (key < bottom) bottom = key;
-    }
-    // The numbers the page spans: `high` down to `low`, starting at `start` in the whole order.
-    let start = 0;
-    let high = top;
-    while (start + histogram[high] <= from) start += histogram[high--];
-    let low = high;
-    let end = start + histogram[high];
-    while (end < to) end += histogram[--low];
-    const page: string[] = [];
-    const slugOrder = this.orders.order(ORDER_SLUG);
-    if (gatherIsCheaper(count, end - start, to - start, slugOrder.length)) {
-      // One pass over the matches, then sort by (number descending, slug).
-      const rank = this.orders.rank(ORDER_SLUG);
-      const keys = new Float64Array(end - start);
-      let n = 0;
-      for (let i = 0; i < count; i++) {
-        const key = bucket[list[i]];
-        if (key >= low && key <= high) keys[n++] = (BUCKETS - 1 - key) * 0x1000000 + rank[list[i]];
-      }
-      keys.sort();
-      for (let i = from - start; i < to - start; i++) page.push(docs.pluginIds[slugOrder[keys[i] % 0x1000000]] as string);
-    } else {
-      let position = start;
-      for (let key = high; key >= low; key--) {
-        const size = histogram[key];
-        if (size > 0) page.push(...this.scan(slugOrder, epoch, key, Math.max(0, from - position), Math.min(size, to - position)));
-        position += size;
-      }
-    }
-    histogram.fill(0, bottom, top + 1);
-    return page;
-  }
-
-  /** Positions `[from, to)` among the documents of `order` stamped `epoch` (and, unless key is -1, whose relevance number is `key`). */
-  private scan(order: Int32Array, epoch: number, key: number, from: number, to: number): string[] {
-    const { stamp, bucket, docs } = this;
-    const page: string[] = [];
-    let seen = 0;
-    for (let position = 0; position < order.length && seen < to; position++) {
-      const doc = order[position];
-      if (stamp[doc] !== epoch || (key >= 0 && bucket[doc] !== key)) continue;
-      if (seen++ >= from) page.push(docs.pluginIds[doc] as string);
-    }
-    return page;
-  }
-
   /** A term's postings: its list, or its one inline entry. */
   private postings(termId: number): Int32Array {
     const list = this.terms.lists[termId];
@@ -381,23 +295,8 @@ export class QueryRunner {
     this.best = new Uint8Array(capacity);
     this.score = new Uint16Array(capacity);
     this.nameHits = new Uint8Array(capacity);
-    this.bucket = new Uint16Array(capacity);
     this.firstWord = new Int32Array(capacity);
     this.laterWord = new Int32Array(capacity);
     this.filtered = new Int32Array(capacity);
   }
-}
-
-/** The name an exact match must have: the search as typed, trimmed and lowercased. */
-function exactNameOf(search: string | null): string {
-  return search === null ? '' : search.trim().toLowerCase();
-}
-
-/**
- * Whether sorting the `span` candidates (found in one pass over `count` matches) costs less than
- * scanning a kept order of `catalogue` documents until `needed` of them, spread evenly, are seen.
- */
-function gatherIsCheaper(count: number, span: number, needed: number, catalogue: number): boolean {
-  const scan = span === 0 ? 0 : (catalogue * needed) / span;
-  return count + span * Math.log2(span + 2) < scan;
 }
