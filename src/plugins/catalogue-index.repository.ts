@@ -24,9 +24,13 @@ const DOC_JSON = `json_build_object('id', d.id, 'slug', d.slug, 'name', d.name, 
   'kind', d.kind, 'tags', d.tags, 'extensions', d.extensions, 'readme', left(d.search_readme, 2002), 'featured', d.featured,
   'verifiedAt', d.verified_at, 'latestReleaseAt', d.latest_release_at, 'createdAt', d.created_at)`;
 
-/** The change feed as one JSON column; `$1` is the reader's stable xmin. */
-const CHANGES_SINCE = `(SELECT coalesce(json_agg(json_build_object('seq', c.seq, 'pluginId', c.plugin_id, 'doc', CASE WHEN d.id IS NULL THEN NULL ELSE ${DOC_JSON} END) ORDER BY c.seq), '[]'::json)
-    FROM catalogue_change c LEFT JOIN plugin d ON d.id = c.plugin_id WHERE c.txid >= $1) AS changes,
+/**
+ * The change feed as one JSON column; `$1` is the reader's stable xmin. Each change's document is
+ * a lookup by primary key: a join let a prepared statement's generic plan, made while the log
+ * still held a seed's 100k rows, hash the whole plugin table for every page read.
+ */
+const CHANGES_SINCE = `(SELECT coalesce(json_agg(json_build_object('seq', c.seq, 'pluginId', c.plugin_id, 'doc', (SELECT ${DOC_JSON} FROM plugin d WHERE d.id = c.plugin_id)) ORDER BY c.seq), '[]'::json)
+    FROM catalogue_change c WHERE c.txid >= $1) AS changes,
   pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`;
 
 interface FeedRow {
