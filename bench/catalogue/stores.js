@@ -108,6 +108,11 @@ async function prepareCatalogue({ connection, seedEnv, plugins, releases }) {
     // A seed from before the seed wrote it: the server would spend the run re-rendering every README.
     const { README_RENDER_VERSION } = require(path.join(DIST, 'ingest', 'readme', 'render-readme.js'));
     await client.query('UPDATE release_readme SET render_version = $1 WHERE render_version < $1', [README_RENDER_VERSION]);
+    // Every table the catalogue reads, read once whole: the runs (the ceiling's first one too)
+    // then meet a warm database, as a registry that has been serving does, not a cold disk cache.
+    const warming = Date.now();
+    for (const table of ['plugin', 'release', 'release_readme', 'plugin_owner']) await client.query(`SELECT sum(length(t::text)) FROM ${table} t`);
+    lines.push(`database read once whole before the runs (warm caches): ${Math.round((Date.now() - warming) / 1000)} s`);
     // In slug order, so the seeded shuffles ask the same slugs on every run.
     const slugs = (await client.query('SELECT slug FROM plugin ORDER BY slug COLLATE "C"')).rows.map((r) => r.slug);
     return { slugs, lines };
