@@ -1,6 +1,7 @@
 import type { DocumentTable } from './documents';
 import { NAME_COVERED_BONUS } from './scoring';
 import { ORDER_SLUG, type SortOrders } from './sort-orders';
+import { nextStamp } from './stamps';
 
 const SCORE_BITS = 13;
 const EXACT_BIT = 1 << SCORE_BITS;
@@ -114,10 +115,7 @@ export class MatchPages {
   }
 
   private nextEpoch(): number {
-    if (++this.epoch >= 0x7fffffff) {
-      this.stamp.fill(0);
-      this.epoch = 1;
-    }
+    this.epoch = nextStamp(this.epoch, this.stamp);
     return this.epoch;
   }
 

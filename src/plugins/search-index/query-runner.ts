@@ -8,6 +8,7 @@ import { CONTRIBUTION, NAME_FLOOR, UPPER_FLOOR, UPPER_SCALE } from './scoring';
 import { filterKeys, MAX_QUERY_WORDS } from './tokenize';
 import type { CatalogueIndexPage, CatalogueIndexQuery } from './types';
 import { matchWord, type WordMatches } from './word-matches';
+import { nextStamp } from './stamps';
 
 /** Progress marks a query uses: one a word, and one for "touched by the current word". */
 const PROGRESS_STEP = MAX_QUERY_WORDS + 2;
@@ -268,10 +269,7 @@ export class QueryRunner {
   }
 
   private nextEpoch(): number {
-    if (++this.epoch >= 0x7fffffff) {
-      this.stamp.fill(0);
-      this.epoch = 1;
-    }
+    this.epoch = nextStamp(this.epoch, this.stamp);
     return this.epoch;
   }
 
