@@ -6,9 +6,11 @@ import { MIGRATIONS } from './migrations';
 /**
  * Set on every connection at startup. The catalogue's typo match (`<%`, answered by the trigram
  * index) forgives one wrong letter in a short word at word similarity 0.5; pg_trgm's default
- * of 0.6 does not (`mardown` → `markdown`).
+ * of 0.6 does not (`mardown` → `markdown`). No JIT: the registry's reads are short index lookups,
+ * and JIT starts on the planner's cost estimate alone: a stale estimate (a change log that held a
+ * seed's 100k rows) had every catalogue page read compile for 25-50 ms to run for 0.3.
  */
-const SESSION_OPTIONS = '-c pg_trgm.word_similarity_threshold=0.5';
+const SESSION_OPTIONS = '-c pg_trgm.word_similarity_threshold=0.5 -c jit=off';
 
 export type DatabaseTarget = { url: string } | { embedded: PgConnectionTarget };
 
