@@ -15,11 +15,14 @@ const BIN = join(REPO_ROOT, 'bin', 'registry.js');
 const FIXTURES = join(__dirname, 'fixtures', 'validate');
 const SOURCES = [join(REPO_ROOT, 'src', 'lib', 'manifest'), join(REPO_ROOT, 'src', 'cli'), join(REPO_ROOT, 'src', 'lib', 'integrity', 'canonical-json.ts')];
 
+/** Folders tsconfig.build.json leaves out of dist/ (test helpers beside the code). */
+const NOT_BUILT = new Set(['testing', 'testdata']);
+
 function typeScriptFiles(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
   return readdirSync(path).flatMap((name) => {
     const child = join(path, name);
-    if (statSync(child).isDirectory()) return typeScriptFiles(child);
+    if (statSync(child).isDirectory()) return NOT_BUILT.has(name) ? [] : typeScriptFiles(child);
     return name.endsWith('.ts') && !name.endsWith('.spec.ts') ? [child] : [];
   });
 }

@@ -4,7 +4,7 @@
  * PID (PID 1), so a lock naming this very process is stale unless this process holds the engine.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -13,9 +13,19 @@ import { EmbeddedDatabaseInUseError, openEmbeddedDatabase, type EmbeddedDatabase
 describe('the embedded database lock', () => {
   const dirs: string[] = [];
   const opened: EmbeddedDatabase[] = [];
-  const freshDir = () => {
+  const emptyDir = () => {
     const dir = mkdtempSync(join(tmpdir(), 'registry-lock-'));
     dirs.push(dir);
+    return dir;
+  };
+  /**
+   * A DATA_DIR holding a cluster, as a crash or a restart leaves it, and no lock or socket: a copy
+   * of one created once in beforeAll (creating a cluster takes the embedded engine many seconds).
+   */
+  let cluster: string;
+  const freshDir = () => {
+    const dir = emptyDir();
+    cpSync(join(cluster, 'pg'), join(dir, 'pg'), { recursive: true });
     return dir;
   };
   const open = async (dataDir: string, waitMs = 1_000) => {
@@ -33,6 +43,14 @@ describe('the embedded database lock', () => {
     }
   };
   const lockOf = (dataDir: string) => join(dataDir, 'pglite.lock');
+
+  beforeAll(async () => {
+    // Opening an empty DATA_DIR creates the cluster, and the lock is gone once it stops.
+    cluster = emptyDir();
+    const database = await openEmbeddedDatabase({ dataDir: cluster, mode: 'own' });
+    await database.stop();
+    expect(existsSync(lockOf(cluster))).toBe(false);
+  });
 
   afterAll(async () => {
     for (const database of opened) await database.stop();

@@ -1,0 +1,38 @@
+'use strict';
+// Jest `--filter` for CI's second pass, on PostgreSQL + Redis (.ci/run). That pass exists for what
+// can behave differently there, so it keeps:
+//   - every suite under test/ (integration, e2e, browser, cli: they open a database or Redis, or
+//     run the server or the CLI against one);
+//   - every unit spec beside the code (src/**/*.spec.ts) whose text reaches for a database, Redis,
+//     the environment, a child process or the test support (which boots apps on the pass's database).
+// It leaves out the other unit specs. Code under src/ reads no environment (only src/main.ts does;
+// the lint rule on process.env), so such a spec is handed everything it uses and already ran exactly
+// as it would here, in the embedded pass. The test is on the spec's own text and errs towards keeping.
+const { readFileSync } = require('node:fs');
+const { join, relative, sep } = require('node:path');
+
+const ROOT = join(__dirname, '..', '..');
+const REACHES = [
+  /test\/support\//,
+  /\bopenDatabase\b|\bcreateApp\b|\bDataSource\b|\bcreateTestingModule\b/,
+  /['"](typeorm|pg|ioredis|@electric-sql\/[\w-]+)['"]/,
+  /\bRedis\b|\bPGlite\b/,
+  /DATABASE_URL|REDIS_URL|process\.env/,
+  /child_process/,
+];
+
+function keep(path) {
+  const file = relative(ROOT, path).split(sep).join('/');
+  if (!file.startsWith('src/')) return true;
+  const text = readFileSync(path, 'utf8');
+  return REACHES.some((pattern) => pattern.test(text));
+}
+
+module.exports = async function serverPassFilter(testPaths) {
+  const filtered = testPaths.filter(keep);
+  const left = testPaths.length - filtered.length;
+  process.stderr.write(
+    `server pass: ${filtered.length} of ${testPaths.length} suites; ${left} unit specs that reach no database, Redis, environment or child process ran in the embedded pass only\n`,
+  );
+  return { filtered };
+};
