@@ -58,6 +58,21 @@ describe('ReadmeRenderPool', () => {
     expect(renderer.threads).toBe(1);
   });
 
+  it('stops a thread left idle for idleMs and starts a new one for the next job', async () => {
+    const renderer = pool({ size: 1, idleMs: 500 });
+    await renderer.render({ markdown: '# a', context: { kind: 'none' } });
+    expect(renderer.threads).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A job inside the idle window keeps the thread and restarts its clock.
+    await renderer.render({ markdown: '# b', context: { kind: 'none' } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(renderer.threads).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(renderer.threads).toBe(0);
+    expect((await renderer.render({ markdown: '# c', context: { kind: 'none' } })).html).toBe('<h1>c</h1>\n');
+    expect(renderer.threads).toBe(1);
+  });
+
   it('fails a job whose context is invalid, and keeps serving', async () => {
     const renderer = pool({ size: 1 });
     await expect(renderer.render({ markdown: 'x', context: { ...FORGE, tag: '../v1' } as ReadmeContextSpec })).rejects.toThrow(/^rendering failed: .*tag/);

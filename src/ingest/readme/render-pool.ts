@@ -12,6 +12,8 @@ export interface ReadmeRenderPoolOptions {
   timeoutMs?: number;
   /** Old-generation heap cap per thread, in MiB: a render that needs more fails on its own. */
   maxHeapMb?: number;
+  /** A thread idle this long is stopped (a parser thread holds ~10 MiB); the next job starts one. */
+  idleMs?: number;
 }
 
 /** A render that did not finish; the message is written for the publisher. */
@@ -36,6 +38,7 @@ interface RunningJob extends QueuedJob {
 interface Slot {
   worker: Worker;
   running: RunningJob | null;
+  idleTimer: NodeJS.Timeout | null;
 }
 
 type Reply = { id: number; ok: true; result: RenderedReadme } | { id: number; ok: false; message: string };
@@ -55,6 +58,7 @@ export class ReadmeRenderPool {
   readonly size: number;
   private readonly timeoutMs: number;
   private readonly maxHeapMb: number;
+  private readonly idleMs: number;
   private readonly slots = new Set<Slot>();
   private readonly queue: QueuedJob[] = [];
   private nextId = 0;
@@ -65,6 +69,7 @@ export class ReadmeRenderPool {
     if (!Number.isInteger(this.size) || this.size < 1) throw new RangeError(`size must be a positive integer, got ${this.size}`);
     this.timeoutMs = options.timeoutMs ?? 20_000;
     this.maxHeapMb = options.maxHeapMb ?? 256;
+    this.idleMs = options.idleMs ?? 30_000;
   }
 
   /** Threads currently started (busy or idle). */
@@ -100,7 +105,7 @@ export class ReadmeRenderPool {
   private spawn(): Slot {
     const worker = new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } });
     worker.unref();
-    const slot: Slot = { worker, running: null };
+    const slot: Slot = { worker, running: null, idleTimer: null };
     worker.on('message', (reply: Reply) => this.settle(slot, reply));
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -112,6 +117,7 @@ export class ReadmeRenderPool {
   }
 
   private dispatch(slot: Slot, queued: QueuedJob): void {
+    this.stopIdleTimer(slot);
     const id = this.nextId++;
     const timer = setTimeout(() => {
       const limit = this.timeoutMs >= 1000 ? `${this.timeoutMs / 1000} s` : `${this.timeoutMs} ms`;
@@ -134,11 +140,28 @@ export class ReadmeRenderPool {
     if (reply.ok) running.resolve(reply.result);
     else running.reject(new ReadmeRenderError(`rendering failed: ${reply.message}`));
     this.pump();
+    if (slot.running === null) this.startIdleTimer(slot);
+  }
+
+  private startIdleTimer(slot: Slot): void {
+    this.stopIdleTimer(slot);
+    slot.idleTimer = setTimeout(() => {
+      slot.idleTimer = null;
+      if (slot.running !== null || !this.slots.delete(slot)) return;
+      void slot.worker.terminate();
+    }, this.idleMs);
+    slot.idleTimer.unref();
+  }
+
+  private stopIdleTimer(slot: Slot): void {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
   }
 
   /** Takes a thread out of service (it crashed, stopped or overran), failing the job it held. */
   private retire(slot: Slot, reason: Error): void {
     if (!this.slots.delete(slot)) return;
+    this.stopIdleTimer(slot);
     const running = slot.running;
     slot.running = null;
     if (running) {
