@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       migrateOnStart: true,
       embeddedAnalyzeIntervalMs: 60_000,
+      embeddedSharedBuffersMb: null,
       responseCacheTtlSeconds: 30,
       trustProxy: ['loopback'],
       httpRequestTimeoutMs: 60_000,
@@ -111,6 +112,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ EMBEDDED_ANALYZE_INTERVAL_MS: value })).toThrow(/EMBEDDED_ANALYZE_INTERVAL_MS/);
     }
     expect(loadConfig({ EMBEDDED_ANALYZE_INTERVAL_MS: '86400000' }).embeddedAnalyzeIntervalMs).toBe(86_400_000);
+  });
+
+  it('bounds EMBEDDED_SHARED_BUFFERS_MB to whole MiB from 1 to 4096', () => {
+    for (const value of ['0', '4097', '16MB', '1.5', '-1']) {
+      expect(() => loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: value })).toThrow(/EMBEDDED_SHARED_BUFFERS_MB/);
+    }
+    expect(loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: '128' }).embeddedSharedBuffersMb).toBe(128);
   });
 
   it('reads TRUST_PROXY as a flag, a hop count or a list of addresses, CIDRs and range names', () => {

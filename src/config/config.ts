@@ -239,6 +239,14 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     }
   }
 
+  let embeddedSharedBuffersMb: number | null = null;
+  if (!blank(env.EMBEDDED_SHARED_BUFFERS_MB)) {
+    embeddedSharedBuffersMb = Number(env.EMBEDDED_SHARED_BUFFERS_MB);
+    if (!/^\d+$/.test(env.EMBEDDED_SHARED_BUFFERS_MB!.trim()) || embeddedSharedBuffersMb < 1 || embeddedSharedBuffersMb > 4096) {
+      bad('EMBEDDED_SHARED_BUFFERS_MB', 'must be an integer number of MiB from 1 to 4096');
+    }
+  }
+
   let responseCacheTtlSeconds = 30;
   if (!blank(env.RESPONSE_CACHE_TTL_S)) {
     responseCacheTtlSeconds = Number(env.RESPONSE_CACHE_TTL_S);
@@ -321,6 +329,7 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     logFormat,
     migrateOnStart,
     embeddedAnalyzeIntervalMs,
+    embeddedSharedBuffersMb,
     responseCacheTtlSeconds,
     oidcAudience: oidcAudience ?? baseUrl,
     trustProxy,

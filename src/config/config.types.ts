@@ -40,6 +40,8 @@ export interface AppConfig {
   readonly migrateOnStart: boolean;
   /** How often the embedded engine refreshes planner statistics (ANALYZE); unused on PostgreSQL. */
   readonly embeddedAnalyzeIntervalMs: number;
+  /** The embedded engine's shared_buffers in MiB (null: the engine's default); unused on PostgreSQL. */
+  readonly embeddedSharedBuffersMb: number | null;
   /** How long a catalogue response may be served from the response cache; 0 turns the cache off. */
   readonly responseCacheTtlSeconds: number;
   /** The audience (`aud`) a CI OIDC ID token must name for trusted publishing; BASE_URL by default. */

@@ -27,6 +27,7 @@ export async function openDatabase(config: AppConfig, options: OpenDatabaseOptio
         dataDir: config.dataDir,
         mode: options.embeddedMode,
         analyzeIntervalMs: config.embeddedAnalyzeIntervalMs,
+        sharedBuffersMb: config.embeddedSharedBuffersMb ?? undefined,
       });
   const dataSource = new DataSource(dataSourceOptions(config.databaseUrl ? { url: config.databaseUrl } : { embedded: embedded!.target }));
   const replicas = new ReadReplicas(config.databaseUrl ? config.databaseReadUrls : [], { probeIntervalMs: config.databaseReadProbeIntervalMs });

@@ -31,6 +31,8 @@ export interface EmbeddedDatabaseOptions {
   /** How long to wait for another owner to go away (own) or to answer (own-or-join). */
   waitMs?: number;
   analyzeIntervalMs?: number;
+  /** The engine's shared_buffers (see engine-settings.js for what the default saves). */
+  sharedBuffersMb?: number;
 }
 
 const SOCKET_PORT = 5432;
@@ -39,6 +41,7 @@ const SOCKET_PORT = 5432;
 const CONNECTIONS = 32;
 /** `serve` gives a stopping owner a moment; the CLI waits longer for a starting server to answer. */
 const DEFAULT_WAIT_MS = { own: 5_000, 'own-or-join': 15_000 } as const;
+export const DEFAULT_SHARED_BUFFERS_MB = 16;
 /** An empty lock younger than this may be an owner between creating and writing it. */
 const EMPTY_LOCK_GRACE_MS = 2_000;
 
@@ -158,7 +161,12 @@ interface WorkerMessage {
   ran?: boolean;
 }
 
-async function startOwner(dataDir: string, analyzeIntervalMs: number): Promise<EmbeddedDatabase> {
+interface EngineOptions {
+  analyzeIntervalMs: number;
+  sharedBuffersMb: number;
+}
+
+async function startOwner(dataDir: string, engine: EngineOptions): Promise<EmbeddedDatabase> {
   removeQuietly(socketPath(dataDir));
   // Files an older version (or a restored backup) left world-readable are tightened before the
   // engine opens them; the worker creates every new one owner-only.
@@ -169,7 +177,8 @@ async function startOwner(dataDir: string, analyzeIntervalMs: number): Promise<E
       pgDataDir: join(dataDir, 'pg'),
       socketPath: socketPath(dataDir),
       maxConnections: CONNECTIONS,
-      analyzeIntervalMs,
+      analyzeIntervalMs: engine.analyzeIntervalMs,
+      sharedBuffersMb: engine.sharedBuffersMb,
     },
   });
   hostedHere.add(dataDir);
@@ -235,12 +244,12 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
   const { mode } = options;
   const dataDir = resolve(options.dataDir);
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS[mode];
-  const analyzeIntervalMs = options.analyzeIntervalMs ?? 60_000;
+  const engine = { analyzeIntervalMs: options.analyzeIntervalMs ?? 60_000, sharedBuffersMb: options.sharedBuffersMb ?? DEFAULT_SHARED_BUFFERS_MB };
   ensurePrivateDirectory(dataDir);
   const deadline = Date.now() + waitMs;
 
   for (;;) {
-    if (tryTakeLock(dataDir)) return startOwner(dataDir, analyzeIntervalMs);
+    if (tryTakeLock(dataDir)) return startOwner(dataDir, engine);
 
     const holder = lockHolder(dataDir);
     if (holder === process.pid && hostedHere.has(dataDir)) {

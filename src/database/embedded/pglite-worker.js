@@ -3,6 +3,9 @@
 // over a Unix socket. PGlite runs every query on the thread that owns it; keeping it here means
 // a slow query never stalls HTTP handling on the main event loop.
 // Plain JavaScript because worker threads load files with Node's own loader (no TS transform).
+const { execFile } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
 const { parentPort, workerData } = require('node:worker_threads');
 
 // PGlite has no background workers, so autovacuum never analyzes tables and the planner would
@@ -128,14 +131,32 @@ function watchedEngine(db) {
   return { engine, betweenStatements: () => !cycleOpen && !db.isInTransaction() };
 }
 
+/** Creates the cluster in a child process when there is none yet (see pglite-init.js). */
+function ensureCluster(pgDataDir, sharedBuffersMb) {
+  if (fs.existsSync(path.join(pgDataDir, 'PG_VERSION'))) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [path.join(__dirname, 'pglite-init.js'), pgDataDir, String(sharedBuffersMb)], (error, _stdout, stderr) => {
+      if (error) reject(new Error(`creating the database failed: ${String(stderr).trim() || error.message}`));
+      else resolve();
+    });
+  });
+}
+
 async function main() {
+  const { engineStartParams, applyWasmFlags } = require('./engine-settings');
+  await ensureCluster(workerData.pgDataDir, workerData.sharedBuffersMb);
   // Before PGlite loads: every file it creates from here on is owner-only (see owner-only-fs.js).
-  require('./owner-only-fs').ownerOnly(require('node:fs'));
+  require('./owner-only-fs').ownerOnly(fs);
+  applyWasmFlags();
   const { PGlite } = require('@electric-sql/pglite');
   const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
   // pg_trgm backs the catalogue's typo-tolerant search; a server has it from postgresql-contrib.
   const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm');
-  const db = await PGlite.create({ dataDir: workerData.pgDataDir, extensions: { pg_trgm } });
+  const db = await PGlite.create({
+    dataDir: workerData.pgDataDir,
+    extensions: { pg_trgm },
+    startParams: engineStartParams(PGlite.defaultStartParams, workerData.sharedBuffersMb),
+  });
   for (const statement of SESSION_SETTINGS) await db.exec(statement);
 
   const { engine, betweenStatements } = watchedEngine(db);
@@ -146,7 +167,7 @@ async function main() {
   });
   await server.start();
   // The listening socket takes the process umask; its directory is owner-only already.
-  require('node:fs').chmodSync(workerData.socketPath, 0o600);
+  fs.chmodSync(workerData.socketPath, 0o600);
 
   let analyzing = false;
   /** Runs ANALYZE unless a client's statement or transaction is open; true when it ran. */
