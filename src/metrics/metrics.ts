@@ -44,7 +44,7 @@ export class Metrics {
   });
   private readonly searchIndexBytes = new Gauge({
     name: 'registry_search_index_bytes',
-    help: "The in-memory catalogue index's approximate size (search, filters, sorts)",
+    help: "The in-memory catalogue's approximate size: the index (search, filters, sorts) and the list items",
     registers: [this.registry],
   });
   private readonly searchIndexPlugins = new Gauge({

@@ -19,17 +19,17 @@ export interface ChangeFeed {
   xmin: number;
 }
 
-/** The columns the index reads, as one JSON object per plugin (the change feed's `doc`). */
-const DOC_JSON = `json_build_object('id', d.id, 'slug', d.slug, 'name', d.name, 'description', d.description, 'category', d.category,
-  'kind', d.kind, 'tags', d.tags, 'extensions', d.extensions, 'readme', left(d.search_readme, 2002), 'featured', d.featured,
-  'verifiedAt', d.verified_at, 'latestReleaseAt', d.latest_release_at, 'createdAt', d.created_at)`;
+/** The columns the index reads, as one JSON object per plugin of the row `d` (the change feed's `doc`). */
+const docJson = (d: string) => `json_build_object('id', ${d}.id, 'slug', ${d}.slug, 'name', ${d}.name, 'description', ${d}.description, 'category', ${d}.category,
+  'kind', ${d}.kind, 'tags', ${d}.tags, 'extensions', ${d}.extensions, 'readme', left(${d}.search_readme, 2002), 'featured', ${d}.featured,
+  'verifiedAt', ${d}.verified_at, 'latestReleaseAt', ${d}.latest_release_at, 'createdAt', ${d}.created_at)`;
 
 /**
  * The change feed as one JSON column; `$1` is the reader's stable xmin. Each change's document is
  * a lookup by primary key: a join let a prepared statement's generic plan, made while the log
  * still held a seed's 100k rows, hash the whole plugin table for every page read.
  */
-const CHANGES_SINCE = `(SELECT coalesce(json_agg(json_build_object('seq', c.seq, 'pluginId', c.plugin_id, 'doc', (SELECT ${DOC_JSON} FROM plugin d WHERE d.id = c.plugin_id)) ORDER BY c.seq), '[]'::json)
+const CHANGES_SINCE = `(SELECT coalesce(json_agg(json_build_object('seq', c.seq, 'pluginId', c.plugin_id, 'doc', (SELECT ${docJson('d')} FROM plugin d WHERE d.id = c.plugin_id)) ORDER BY c.seq), '[]'::json)
     FROM catalogue_change c WHERE c.txid >= $1) AS changes,
   pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`;
 
@@ -51,17 +51,24 @@ function feedOf(row: FeedRow): ChangeFeed {
   return { changes: changes.map((c) => ({ seq: Number(c.seq), pluginId: c.pluginId, doc: c.doc && documentOf(c.doc) })), xmin: Number(row.xmin) };
 }
 
+/**
+ * A uuid[] parameter in Postgres' array syntax. pg's own array encoder quotes and escapes every
+ * element (a percent of a page's server time); a uuid has nothing to quote, and these come from
+ * the database's own id column.
+ */
+const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
+
 /** The in-memory catalogue index's queries: loading it, its change feed, and a page's rows by id. */
 export class CatalogueIndexRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Up to `limit` plugins after `afterId` (keyset order), as index documents. */
-  async documents(afterId: string | null, limit: number, manager: EntityManager = this.dataSource.manager): Promise<SearchDocument[]> {
-    const rows: { doc: DocJson }[] = await manager.query(
-      `SELECT ${DOC_JSON} AS doc FROM plugin d WHERE ($1::uuid IS NULL OR d.id > $1::uuid) ORDER BY d.id LIMIT $2`,
+  /** Up to `limit` plugins after `afterId` (keyset order), as index documents and list items. */
+  async documents(afterId: string | null, limit: number, manager: EntityManager = this.dataSource.manager): Promise<{ doc: SearchDocument; item: CatalogueItemDto }[]> {
+    const rows: (PluginRow & { doc: DocJson })[] = await manager.query(
+      `SELECT ${docJson('p')} AS doc, ${PLUGIN_ROW_COLUMNS} FROM plugin p WHERE ($1::uuid IS NULL OR p.id > $1::uuid) ORDER BY p.id LIMIT $2`,
       [afterId, limit],
     );
-    return rows.map((row) => documentOf(row.doc));
+    return rows.map((row) => ({ doc: documentOf(row.doc), item: toCatalogueItemDto(pluginOfRow(row)) }));
   }
 
   /** The change feed alone (the background catch-up). */
@@ -79,12 +86,28 @@ export class CatalogueIndexRepository {
       manager,
       'catalogue_page',
       `SELECT f.changes, f.xmin, ${PLUGIN_ROW_COLUMNS} FROM (SELECT ${CHANGES_SINCE}) f LEFT JOIN plugin p ON p.id = ANY($2::uuid[])`,
-      [since, ids],
+      [since, uuidArray(ids)],
     );
     const byId = new Map(rows.filter((row) => row.id).map((row) => [row.id!, toCatalogueItemDto(pluginOfRow(row as PluginRow))]));
     // A lagging replica may not have a plugin the index already knows: it is left out, not an error.
     const items = ids.flatMap((id) => byId.get(id) ?? []);
     return { ...feedOf(rows[0]), items };
+  }
+
+  /**
+   * The download counts of a page's plugins, with the change feed of the same snapshot: what a
+   * page needs when its items are in memory (catalogue-items.ts). A plugin the snapshot does not
+   * hold (a lagging replica) has no count.
+   */
+  async downloads(ids: readonly string[], since: number, manager: EntityManager = this.dataSource.manager): Promise<ChangeFeed & { downloads: Map<string, number> }> {
+    const rows = await preparedQuery<FeedRow & { id: string | null; downloads: string | null }>(
+      manager,
+      'catalogue_page_downloads',
+      `SELECT f.changes, f.xmin, p.id, p.downloads FROM (SELECT ${CHANGES_SINCE}) f LEFT JOIN plugin p ON p.id = ANY($2::uuid[])`,
+      [since, uuidArray(ids)],
+    );
+    const downloads = new Map(rows.filter((row) => row.id).map((row) => [row.id!, Number(row.downloads)]));
+    return { ...feedOf(rows[0]), downloads };
   }
 
   /** Forgets changes older than `olderThanMs`; every instance catches up far more often than that. */

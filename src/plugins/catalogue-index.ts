@@ -1,10 +1,13 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { BackgroundLoop } from '../common/background-loop';
 import { Clock } from '../common/clock';
 import { CatalogueReads } from '../database/catalogue-reads';
 import { Metrics } from '../metrics/metrics';
 import { ChangeCursor } from './catalogue-change-cursor';
 import { CatalogueIndexRepository, type ChangeFeed } from './catalogue-index.repository';
+import { CatalogueItems } from './catalogue-items';
+import type { CatalogueItemDto } from './dto/catalogue.dto';
 import { CatalogueSearchIndex } from './search-index';
 import type { CatalogueIndexPage, CatalogueIndexQuery, SearchDocument } from './search-index';
 
@@ -30,6 +33,7 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger('CatalogueIndex');
   private index: CatalogueSearchIndex | null = null;
+  private items = new CatalogueItems();
   private readonly cursor = new ChangeCursor();
   private caughtUpAt = 0;
   private lastPruneAt = 0;
@@ -59,6 +63,28 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
     return this.index?.query(query) ?? null;
   }
 
+  /**
+   * A page's items with the change log of the same snapshot (for `absorb`). The items come from
+   * memory and only their download counts from the database, unless `fromMemory` is false or an
+   * item is not held; then the rows are read whole and held for the next page.
+   */
+  async readPage(ids: readonly string[], manager: EntityManager, fromMemory: boolean): Promise<ChangeFeed & { items: CatalogueItemDto[] }> {
+    const held = fromMemory ? this.items.all(ids) : null;
+    if (held) {
+      const read = await this.repository.downloads(ids, this.cursor.since, manager);
+      const items = held.flatMap((item) => {
+        const downloads = read.downloads.get(item.id);
+        return downloads === undefined ? [] : [{ ...item, downloads }];
+      });
+      return { changes: read.changes, xmin: read.xmin, items };
+    }
+    const items = this.items;
+    const epoch = items.epoch;
+    const read = await this.repository.page(ids, this.cursor.since, manager);
+    items.keep(read.items, epoch);
+    return read;
+  }
+
   /** Where the next change-log read starts. */
   get since(): number {
     return this.cursor.since;
@@ -73,6 +99,7 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
     if (!index) return false;
     const unseen = this.cursor.take(feed);
     for (const change of unseen) {
+      this.items.forget(change.pluginId);
       if (change.doc) index.upsert(change.doc);
       else index.remove(change.pluginId);
     }
@@ -105,25 +132,34 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
     const started = this.clock.nowMs();
     // Taken before the first batch: whatever commits after it is replayed from the change log.
     const { xmin } = await this.reads.run((manager) => this.repository.changes(Number.MAX_SAFE_INTEGER, manager));
-    const built = await CatalogueSearchIndex.buildInSlices(this.documents());
+    const items = new CatalogueItems();
+    const built = await CatalogueSearchIndex.buildInSlices(this.documents(items));
     this.cursor.reset(xmin);
+    // Whatever changed since xmin is forgotten again by the replay below.
+    this.items = items;
     this.index = built;
     this.absorb(await this.reads.run((manager) => this.repository.changes(this.cursor.since, manager)));
     this.report(built);
-    this.log.log(`catalogue index built: ${built.size} plugins in ${this.clock.nowMs() - started} ms, ~${Math.round(built.approximateBytes() / 1024)} KiB`);
+    this.log.log(
+      `catalogue index built: ${built.size} plugins in ${this.clock.nowMs() - started} ms, ~${Math.round(built.approximateBytes() / 1024)} KiB; list items ~${Math.round(items.approximateBytes() / 1024)} KiB`,
+    );
   }
 
-  private async *documents(): AsyncGenerator<SearchDocument> {
+  private async *documents(items: CatalogueItems): AsyncGenerator<SearchDocument> {
     let after: string | null = null;
     for (;;) {
       const batch = await this.reads.run((manager) => this.repository.documents(after, BUILD_BATCH, manager));
-      yield* batch;
+      items.keep(
+        batch.map((row) => row.item),
+        items.epoch,
+      );
+      for (const row of batch) yield row.doc;
       if (batch.length < BUILD_BATCH || this.loop.isStopping) return;
-      after = batch[batch.length - 1].id;
+      after = batch[batch.length - 1].doc.id;
     }
   }
 
   private report(index: CatalogueSearchIndex): void {
-    this.metrics.observeSearchIndex(index.approximateBytes(), index.size);
+    this.metrics.observeSearchIndex(index.approximateBytes() + this.items.approximateBytes(), index.size);
   }
 }

@@ -3,7 +3,6 @@ import { CatalogueReads } from '../database/catalogue-reads';
 import type { CataloguePageDto } from './dto/catalogue.dto';
 import type { CatalogueQuery } from './catalogue-query.pipe';
 import { CatalogueIndex } from './catalogue-index';
-import { CatalogueIndexRepository } from './catalogue-index.repository';
 import { CatalogueRepository, type CatalogueFilter } from './catalogue.repository';
 import { toCatalogueItemDto } from './catalogue.mapper';
 import { searchWords } from './search-index';
@@ -13,13 +12,11 @@ const FRESH_ATTEMPTS = 3;
 
 const DEFAULT_LIMIT = 20;
 
-
 /** `GET /api/plugins`: the paginated catalogue (spec and DECISIONS 2 and 8). */
 @Injectable()
 export class CatalogueService {
   constructor(
     private readonly catalogue: CatalogueRepository,
-    private readonly indexRows: CatalogueIndexRepository,
     private readonly index: CatalogueIndex,
     private readonly reads: CatalogueReads,
   ) {}
@@ -48,7 +45,8 @@ export class CatalogueService {
       for (let attempt = 1; ; attempt++) {
         const chosen = this.index.query(filter);
         if (!chosen) break;
-        const read = await this.indexRows.page(chosen.ids, this.index.since, manager);
+        // The last attempt reads whole rows: its answer stands even if the log moved again.
+        const read = await this.index.readPage(chosen.ids, manager, attempt < FRESH_ATTEMPTS);
         if (this.index.absorb(read) || attempt === FRESH_ATTEMPTS) return envelope(read.items, chosen.total);
       }
       // While the index is first built: the catalogue's SQL.

@@ -4,6 +4,7 @@
  * back (another instance, an operator command) is in the next read; and the search rules hold.
  */
 import request from 'supertest';
+import { toCatalogueItemDto } from '../../src/plugins/catalogue.mapper';
 import { CatalogueRepository, type CatalogueFilter } from '../../src/plugins/catalogue.repository';
 import { ResponseCache } from '../../src/response-cache/response-cache';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -100,6 +101,45 @@ describe('the in-memory catalogue index', () => {
     // Verified plugins lead.
     const ranked = (await list('?search=markdown&limit=100').expect(200)).body.plugins as { verified: boolean }[];
     expect(ranked.map((p) => p.verified)).toEqual([...ranked.map((p) => p.verified)].sort((a, b) => Number(b) - Number(a)));
+  });
+
+  it('serves list items equal, field for field, to the rows they come from, whether held in memory or read whole', async () => {
+    const repository = new CatalogueRepository(app.database.dataSource);
+    const rounds = ['held in memory since the index was built', 'read whole after every plugin changed', 'held in memory again'];
+    for (const round of rounds) {
+      // Every plugin logs a change, so each instance forgets the items it holds.
+      if (round === rounds[1]) await sql()(`UPDATE plugin SET updated_at = updated_at + interval '1 millisecond'`);
+      await app.app.get(ResponseCache).invalidate();
+      for (const query of ['?sort=name&page=1&limit=25', '?sort=new&page=2&limit=25', '?sort=featured&page=3&limit=25']) {
+        const served = await list(query).expect(200);
+        const [, sort, page] = /sort=(\w+)&page=(\d+)/.exec(query)!;
+        const expected = await repository.page({ words: [], search: null, featured: false, verified: false, ext: {}, sort: sort as CatalogueFilter['sort'], offset: (Number(page) - 1) * 25, limit: 25 });
+        expect({ round, query, plugins: served.body.plugins }).toEqual({ round, query, plugins: JSON.parse(JSON.stringify(expected.plugins.map(toCatalogueItemDto))) });
+      }
+    }
+  });
+
+  it('shows a write to any column a list item shows in the next read, though the item was held in memory', async () => {
+    const slug = slugOf(10);
+    const item = async () => ((await list('?sort=name&limit=100').expect(200)).body.plugins as Record<string, unknown>[]).find((p) => p.slug === slug)!;
+    expect(await item()).toMatchObject({ license: null, icon: null, latestVersion: '1.0.0', downloads: 0 });
+    await app.app.get(ResponseCache).invalidate();
+    await item(); // read from memory now
+    const writes: [string, string, unknown][] = [
+      ['license', `license = 'MPL-2.0'`, 'MPL-2.0'],
+      ['icon', `icon = 'https://cdn.example/i.png'`, 'https://cdn.example/i.png'],
+      ['latestVersion', `latest_version = '2.0.0'`, '2.0.0'],
+      ['latestPrerelease', `latest_prerelease = '3.0.0-rc.1'`, '3.0.0-rc.1'],
+      ['repoUrl', `repo_url = 'https://git.example.org/moved/${slug}'`, `https://git.example.org/moved/${slug}`],
+      ['downloads', 'downloads = downloads + 7', 7],
+      ['updatedAt', `updated_at = '2030-01-02T03:04:05Z'`, Date.parse('2030-01-02T03:04:05Z')],
+    ];
+    for (const [field, assignment, value] of writes) {
+      await sql()(`UPDATE plugin SET ${assignment} WHERE slug = $1`, [slug]);
+      // A write behind the API's back does not empty the response cache; the API's own writes do.
+      await app.app.get(ResponseCache).invalidate();
+      expect({ field, value: (await item())[field] }).toEqual({ field, value });
+    }
   });
 
   it('shows a write made behind the API in the next read', async () => {

@@ -25,6 +25,7 @@ import { SeveralDrainingKeys1795446120000 } from './1795446120000-SeveralDrainin
 import { ReleaseCatalogueExtensions1795614332816 } from './1795614332816-ReleaseCatalogueExtensions';
 import { ReadmeRenderVersion1795615024073 } from './1795615024073-ReadmeRenderVersion';
 import { CatalogueChanges1795616840574 } from './1795616840574-CatalogueChanges';
+import { CatalogueChangeItemColumns1795636584326 } from './1795636584326-CatalogueChangeItemColumns';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -54,4 +55,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   WebhookDeliveryPayloadUnique1795614549782,
   ReadmeRenderVersion1795615024073,
   CatalogueChanges1795616840574,
+  CatalogueChangeItemColumns1795636584326,
 ];

@@ -1,0 +1,103 @@
+import type { CatalogueItemDto } from './dto/catalogue.dto';
+
+/** Strings shorter than this are shared between items (categories, kinds, licences, versions, tags). */
+const INTERN_MAX_LENGTH = 64;
+/** Distinct shared strings at most: beyond it a string is kept as it came. */
+const INTERN_MAX_ENTRIES = 100_000;
+/** A rough cost of one item's object, its map entry and its id, in bytes (measured: ~880 B an item unshared). */
+const ITEM_OVERHEAD_BYTES = 260;
+
+/**
+ * The catalogue's list items (everything a page shows but the download count) in this instance's
+ * memory, so a page reads only its change log and its download counts: a page of twenty full rows
+ * cost the server ~460 µs of row parsing and the database ~120 µs more than that.
+ *
+ * Freshness is the change log's: every write to a column an item shows logs a change (the
+ * catalogue_change trigger), and whoever applies a change `forget`s the plugin's item. A read that
+ * was in flight while something was forgotten may hold an older row, so `keep` stores a read's
+ * items only when nothing was forgotten since the read began (`epoch`). Framework-free.
+ */
+export class CatalogueItems {
+  private readonly items = new Map<string, Readonly<CatalogueItemDto>>();
+  private readonly shared = new Map<string, string>();
+  private forgotten = 0;
+  private bytes = 0;
+
+  /** Changes whenever an item is forgotten; `keep` takes the value read before the read began. */
+  get epoch(): number {
+    return this.forgotten;
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  /** An estimate of the memory held, for the footprint metric. */
+  approximateBytes(): number {
+    return this.bytes;
+  }
+
+  /** The kept items of `ids` in that order, or null when any is not kept. */
+  all(ids: readonly string[]): Readonly<CatalogueItemDto>[] | null {
+    const found: Readonly<CatalogueItemDto>[] = [];
+    for (const id of ids) {
+      const item = this.items.get(id);
+      if (!item) return null;
+      found.push(item);
+    }
+    return found;
+  }
+
+  /** Keeps items read as of `epoch`, unless an item was forgotten since (the read may be older than that change). */
+  keep(items: readonly CatalogueItemDto[], epoch: number): void {
+    if (epoch !== this.forgotten) return;
+    for (const item of items) this.put(item);
+  }
+
+  forget(id: string): void {
+    this.forgotten++;
+    const item = this.items.get(id);
+    if (!item) return;
+    this.bytes -= this.cost(item);
+    this.items.delete(id);
+  }
+
+  private put(item: CatalogueItemDto): void {
+    const previous = this.items.get(item.id);
+    if (previous) this.bytes -= this.cost(previous);
+    const kept = Object.freeze({
+      ...item,
+      category: this.share(item.category),
+      kind: this.share(item.kind),
+      tags: Object.freeze(item.tags.map((tag) => this.share(tag))) as string[],
+      license: this.share(item.license),
+      icon: this.share(item.icon),
+      latestVersion: this.share(item.latestVersion),
+      latestPrerelease: this.share(item.latestPrerelease),
+    });
+    this.items.set(kept.id, kept);
+    this.bytes += this.cost(kept);
+  }
+
+  private share<T extends string | null>(value: T): T {
+    if (value === null || value.length > INTERN_MAX_LENGTH) return value;
+    const known = this.shared.get(value);
+    if (known !== undefined) return known as T;
+    if (this.shared.size < INTERN_MAX_ENTRIES) this.shared.set(value, value);
+    return value;
+  }
+
+  /** Strings an item holds alone (the shared ones are counted once, roughly, by their entries). */
+  private cost(item: Readonly<CatalogueItemDto>): number {
+    const text = (value: string | null) => (value === null ? 0 : 16 + value.length);
+    return (
+      ITEM_OVERHEAD_BYTES +
+      text(item.slug) +
+      text(item.name) +
+      text(item.description) +
+      text(item.repoUrl) +
+      16 + 8 * item.tags.length +
+      (item.extensions ? 64 + 2 * JSON.stringify(item.extensions).length : 0)
+    );
+  }
+}
