@@ -4,8 +4,11 @@ import type { CatalogueItemDto } from './dto/catalogue.dto';
 const INTERN_MAX_LENGTH = 64;
 /** Distinct shared strings at most: beyond it a string is kept as it came. */
 const INTERN_MAX_ENTRIES = 100_000;
-/** A rough cost of one item's object, its map entry and its id, in bytes (measured: ~880 B an item unshared). */
-const ITEM_OVERHEAD_BYTES = 260;
+/**
+ * One item's object, map entry, id and shared strings, in bytes: with the strings counted below it
+ * matches the heap growth measured holding the 100k seed (~760 B an item).
+ */
+const ITEM_OVERHEAD_BYTES = 410;
 
 /**
  * The catalogue's list items (everything a page shows but the download count) in this instance's
@@ -65,8 +68,12 @@ export class CatalogueItems {
   private put(item: CatalogueItemDto): void {
     const previous = this.items.get(item.id);
     if (previous) this.bytes -= this.cost(previous);
-    const kept = Object.freeze({
-      ...item,
+    // Spelled out, not spread: a spread copy of nineteen fields kept them outside the object (~1.3 KB an item, against ~0.9).
+    const kept: Readonly<CatalogueItemDto> = Object.freeze({
+      id: item.id,
+      slug: item.slug,
+      name: item.name,
+      description: item.description,
       category: this.share(item.category),
       kind: this.share(item.kind),
       tags: Object.freeze(item.tags.map((tag) => this.share(tag))) as string[],
@@ -74,6 +81,14 @@ export class CatalogueItems {
       icon: this.share(item.icon),
       latestVersion: this.share(item.latestVersion),
       latestPrerelease: this.share(item.latestPrerelease),
+      createdAt: item.createdAt,
+      updatedAt: item.updatedAt,
+      downloads: item.downloads,
+      featured: item.featured,
+      verified: item.verified,
+      verifiedAt: item.verifiedAt,
+      extensions: item.extensions,
+      repoUrl: item.repoUrl,
     });
     this.items.set(kept.id, kept);
     this.bytes += this.cost(kept);
