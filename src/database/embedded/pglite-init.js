@@ -8,7 +8,6 @@
 // directory and renamed into place, so a child killed midway never leaves a half-made cluster
 // where the engine would open it.
 const fs = require('node:fs');
-const path = require('node:path');
 const { engineStartParams, applyWasmFlags } = require('./engine-settings');
 
 async function main() {

@@ -134,6 +134,12 @@ function watchedEngine(db) {
 /** Creates the cluster in a child process when there is none yet (see pglite-init.js). */
 function ensureCluster(pgDataDir, sharedBuffersMb) {
   if (fs.existsSync(path.join(pgDataDir, 'PG_VERSION'))) return Promise.resolve();
+  // What an earlier creation left when it was killed midway; this process holds the lock now.
+  const parent = path.dirname(pgDataDir);
+  const unfinished = `${path.basename(pgDataDir)}.init-`;
+  for (const name of fs.readdirSync(parent)) {
+    if (name.startsWith(unfinished)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [path.join(__dirname, 'pglite-init.js'), pgDataDir, String(sharedBuffersMb)], (error, _stdout, stderr) => {
       if (error) reject(new Error(`creating the database failed: ${String(stderr).trim() || error.message}`));
