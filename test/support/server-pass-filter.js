@@ -2,7 +2,9 @@
 // Jest `--filter` for CI's second pass, on PostgreSQL + Redis (.ci/run). That pass exists for what
 // can behave differently there, so it keeps:
 //   - every suite under test/ (integration, e2e, browser, cli: they open a database or Redis, or
-//     run the server or the CLI against one);
+//     run the server or the CLI against one), but the embedded engine's own suites
+//     (test/integration/embedded-*.test.ts that never reach the test support or DATABASE_URL):
+//     they start PGlite whichever pass runs them, so a second run repeats the first;
 //   - every unit spec beside the code (src/**/*.spec.ts) whose text reaches for a database, Redis,
 //     the environment, a child process or the test support (which boots apps on the pass's database).
 // It leaves out the other unit specs. Code under src/ reads no environment (only src/main.ts does;
@@ -23,6 +25,7 @@ const REACHES = [
 
 function keep(path) {
   const file = relative(ROOT, path).split(sep).join('/');
+  if (/^test\/integration\/embedded-[\w-]+\.test\.ts$/.test(file)) return /test\/support\/|DATABASE_URL|REDIS_URL/.test(readFileSync(path, 'utf8'));
   if (!file.startsWith('src/')) return true;
   const text = readFileSync(path, 'utf8');
   return REACHES.some((pattern) => pattern.test(text));
@@ -32,7 +35,7 @@ module.exports = async function serverPassFilter(testPaths) {
   const filtered = testPaths.filter(keep);
   const left = testPaths.length - filtered.length;
   process.stderr.write(
-    `server pass: ${filtered.length} of ${testPaths.length} suites; ${left} unit specs that reach no database, Redis, environment or child process ran in the embedded pass only\n`,
+    `server pass: ${filtered.length} of ${testPaths.length} suites; ${left} ran in the embedded pass only (unit specs that reach no database, Redis, environment or child process, and the embedded engine's own suites)\n`,
   );
   return { filtered };
 };
