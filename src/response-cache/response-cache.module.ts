@@ -9,14 +9,14 @@ import { ResponseCache } from './response-cache';
 import { MemoryResponseStore } from './stores/memory-store';
 import { RedisResponseStore } from './stores/redis-store';
 
-/** An instance's own cache holds at most this much (each entry is one catalogue answer). */
-const MEMORY_LIMITS = { maxEntries: 10_000, maxBytes: 64 * 1024 * 1024 };
+/** An instance's own cache holds at most this many answers (and RESPONSE_CACHE_MEMORY_MB). */
+const MEMORY_MAX_ENTRIES = 10_000;
 
 function openResponseCache(config: AppConfig, redis: SharedRedis): ResponseCache {
   const log = new Logger('ResponseCache');
   if (config.responseCacheTtlSeconds === 0) return new ResponseCache(null, 0, log);
   const ttlMs = config.responseCacheTtlSeconds * 1000;
-  if (!redis.client) return new ResponseCache(new MemoryResponseStore(MEMORY_LIMITS), ttlMs, log);
+  if (!redis.client) return new ResponseCache(new MemoryResponseStore({ maxEntries: MEMORY_MAX_ENTRIES, maxBytes: config.responseCacheMemoryMb * 1024 * 1024 }), ttlMs, log);
   return new ResponseCache(new RedisResponseStore(redis.client, `${redis.prefix}:responses`), ttlMs, log);
 }
 

@@ -12,7 +12,7 @@
 //    still optimises what stays hot under load: a heavy join ran 402 ms against 354 ms with the
 //    default budget and 506 ms with no optimisation at all.
 
-/** V8 flags read when a WebAssembly module is instantiated; set before PGlite loads. */
+/** V8 flags read when a WebAssembly module is instantiated (V8's flags are the whole process's); set before PGlite loads. */
 const WASM_FLAGS = ['--wasm-tiering-budget=180000000'];
 
 /** PGlite's start parameters (which replace its defaults, so they are kept) plus ours. */
