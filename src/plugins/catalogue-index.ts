@@ -72,9 +72,10 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
     const held = fromMemory ? this.items.all(ids) : null;
     if (held) {
       const read = await this.repository.downloads(ids, this.cursor.since, manager);
-      const items = held.flatMap((item) => {
+      const items = held.filter((item) => {
         const downloads = read.downloads.get(item.id);
-        return downloads === undefined ? [] : [{ ...item, downloads }];
+        if (downloads !== undefined) item.downloads = downloads;
+        return downloads !== undefined;
       });
       return { changes: read.changes, xmin: read.xmin, items };
     }
