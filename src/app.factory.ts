@@ -1,15 +1,17 @@
+import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
+import { catalogueLane, type CatalogueLaneParts, type RequestListener } from './catalogue-lane';
 import { ProblemDetailsFilter } from './common/errors/problem.filter';
 import { requestValidationPipe } from './common/errors/validation';
 import { jsonBodyParsers } from './common/http/body-limits';
 import { decodablePathsOnly } from './common/http/decodable-path';
 import { InternalCalls } from './common/http/internal-calls';
 import { jsonBodiesOnly } from './common/http/json-only';
-import { securityHeaders } from './common/http/security-headers';
+import { securityHeaders, securityHeaderValues } from './common/http/security-headers';
 import { RouteTable } from './common/http/route-table';
 import { compactAccessLog, httpLogger, PinoLoggerService } from './common/logging/logger';
 import { requestContext } from './common/logging/request-context';
@@ -37,7 +39,6 @@ export interface HttpPipelineParts {
   rateLimiter?: RateLimiter;
   metrics?: Metrics;
   internalCalls?: InternalCalls;
-  leanCatalogueReads?: LeanCatalogueReads;
 }
 
 /** The HTTP pipeline every app shares: logging, body parsing, validation, problem+json, OpenAPI. */
@@ -53,11 +54,10 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
   app.use(securityHeaders(config));
   // Metered before the cache, so cached answers count against the limit too.
   if (parts.rateLimiter) app.use(rateLimitMiddleware(parts.rateLimiter, compactAccessLog(logger, { rateLimited: true }), parts.internalCalls));
-  // Hits are answered here, before the full access logger, any parsing or routing: the hot path
-  // of the catalogue (its access line is a compact one; misses go on and are logged in full).
+  // Hits are answered here, before the full access logger, any parsing or routing (its access
+  // line is a compact one; misses go on and are logged in full). The catalogue lane answers the
+  // hits of its own reads before Express.
   if (parts.responseCache) app.use(responseCacheMiddleware(parts.responseCache, compactAccessLog(logger, { cache: 'hit' })));
-  // Misses of the anonymous catalogue reads, ahead of the router (plugins/lean-catalogue-reads).
-  if (parts.leanCatalogueReads) app.use(parts.leanCatalogueReads.handler(compactAccessLog(logger, { lean: true })));
   app.use(httpLogger(logger));
   app.use(jsonBodiesOnly);
   // Each route family gets its own limit (common/http/body-limits); the raw bytes are kept.
@@ -102,11 +102,44 @@ export async function createApp({ config, database, logger }: CreateAppOptions):
     rateLimiter: app.get(RateLimiter),
     metrics: app.get(Metrics),
     internalCalls: app.get(InternalCalls),
-    leanCatalogueReads: app.get(LeanCatalogueReads),
   });
   limitRequestTime(app, config);
   await app.init();
-  const express = app.getHttpAdapter().getInstance() as unknown as { router?: { stack: Parameters<RouteTable['load']>[0] } };
+  const express = app.getHttpAdapter().getInstance() as unknown as ExpressInstance;
   app.get(RouteTable).load(express.router?.stack ?? []);
+  openCatalogueLane(app, express, config, logger);
   return app;
+}
+
+interface ExpressInstance {
+  router?: { stack: Parameters<RouteTable['load']>[0] };
+  get(setting: string): unknown;
+}
+
+/** Puts the catalogue lane (catalogue-lane.ts) in front of Express on the HTTP server. */
+function openCatalogueLane(app: NestExpressApplication, express: ExpressInstance, config: AppConfig, logger: Logger): void {
+  const server = app.getHttpServer() as Server;
+  const [expressListener, ...others] = server.listeners('request') as RequestListener[];
+  if (!expressListener || others.length) throw new Error('expected Express as the one request listener of the HTTP server');
+  const metrics = app.get(Metrics);
+  const lane = catalogueLane(
+    {
+      reads: app.get(LeanCatalogueReads),
+      cache: app.get(ResponseCache),
+      limiter: app.get(RateLimiter),
+      internalCalls: app.get(InternalCalls),
+      metrics,
+      strayErrors: new StrayErrors(logger, (source) => metrics.observeStrayError(source)),
+      securityHeaders: securityHeaderValues(config).set,
+      // Unset when the application disabled them: Express then has `req.query` {} and no ETag.
+      parseQuery: (express.get('query parser fn') as CatalogueLaneParts['parseQuery'] | undefined) ?? (() => ({})),
+      trustProxy: express.get('trust proxy fn') as CatalogueLaneParts['trustProxy'],
+      etagOf: (express.get('etag fn') as CatalogueLaneParts['etagOf'] | undefined) ?? (() => undefined),
+      logAnswer: compactAccessLog(logger, { lean: true }),
+      logHit: compactAccessLog(logger, { cache: 'hit' }),
+    },
+    expressListener,
+  );
+  server.removeListener('request', expressListener);
+  server.on('request', lane);
 }

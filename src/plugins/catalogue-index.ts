@@ -6,8 +6,7 @@ import { CatalogueReads } from '../database/catalogue-reads';
 import { Metrics } from '../metrics/metrics';
 import { ChangeCursor } from './catalogue-change-cursor';
 import { CatalogueIndexRepository, type ChangeFeed } from './catalogue-index.repository';
-import { CatalogueItems } from './catalogue-items';
-import type { CatalogueItemDto } from './dto/catalogue.dto';
+import { CatalogueItems, withDownloads } from './catalogue-items';
 import { CatalogueSearchIndex } from './search-index';
 import type { CatalogueIndexPage, CatalogueIndexQuery, SearchDocument } from './search-index';
 
@@ -64,26 +63,27 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * A page's items with the change log of the same snapshot (for `absorb`). The items come from
+   * A page's items (as JSON text) with the change log of the same snapshot (for `absorb`). The items come from
    * memory and only their download counts from the database, unless `fromMemory` is false or an
    * item is not held; then the rows are read whole and held for the next page.
    */
-  async readPage(ids: readonly string[], manager: EntityManager, fromMemory: boolean): Promise<ChangeFeed & { items: CatalogueItemDto[] }> {
-    const held = fromMemory ? this.items.all(ids) : null;
+  async readPage(ids: readonly string[], manager: EntityManager, fromMemory: boolean): Promise<ChangeFeed & { items: string[] }> {
+    const held = fromMemory ? this.items.texts(ids) : null;
     if (held) {
       const read = await this.repository.downloads(ids, this.cursor.since, manager);
-      const items = held.filter((item) => {
-        const downloads = read.downloads.get(item.id);
-        if (downloads !== undefined) item.downloads = downloads;
-        return downloads !== undefined;
-      });
+      const items: string[] = [];
+      for (let i = 0; i < ids.length; i++) {
+        // A plugin the snapshot does not hold (a lagging replica) is left out.
+        const downloads = read.downloads.get(ids[i]);
+        if (downloads !== undefined) items.push(withDownloads(held[i], downloads));
+      }
       return { changes: read.changes, xmin: read.xmin, items };
     }
     const items = this.items;
     const epoch = items.epoch;
     const read = await this.repository.page(ids, this.cursor.since, manager);
     items.keep(read.items, epoch);
-    return read;
+    return { changes: read.changes, xmin: read.xmin, items: read.items.map((item) => JSON.stringify(item)) };
   }
 
   /** Where the next change-log read starts. */

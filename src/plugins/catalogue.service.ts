@@ -21,7 +21,16 @@ export class CatalogueService {
     private readonly reads: CatalogueReads,
   ) {}
 
+  /** The page as its controller answers it. */
   async page(query: CatalogueQuery): Promise<CataloguePageDto> {
+    return JSON.parse(await this.pageJson(query)) as CataloguePageDto;
+  }
+
+  /**
+   * The page as JSON text, exactly as `JSON.stringify(await page(query))`: written from the items'
+   * held texts (catalogue-items.ts) without parsing them. The catalogue lane sends it as it is.
+   */
+  async pageJson(query: CatalogueQuery): Promise<string> {
     const page = query.page ?? 1;
     const limit = query.limit ?? DEFAULT_LIMIT;
     const words = searchWords(query.search);
@@ -38,7 +47,9 @@ export class CatalogueService {
       offset: (page - 1) * limit,
       limit,
     };
-    const envelope = (plugins: CataloguePageDto['plugins'], total: number): CataloguePageDto => ({ plugins, page, limit, total, totalPages: Math.ceil(total / limit) });
+    // CataloguePageDto's members in its order.
+    const envelope = (plugins: string[], total: number): string =>
+      `{"plugins":[${plugins.join(',')}],"page":${JSON.stringify(page)},"limit":${JSON.stringify(limit)},"total":${JSON.stringify(total)},"totalPages":${JSON.stringify(Math.ceil(total / limit))}}`;
     return this.reads.run(async (manager) => {
       // The in-memory index chooses the page; one round trip reads its rows and, from the same
       // snapshot, whatever changed since the index last looked (catalogue-index.ts).
@@ -51,7 +62,10 @@ export class CatalogueService {
       }
       // While the index is first built: the catalogue's SQL.
       const { plugins, total } = await this.catalogue.page(filter, manager);
-      return envelope(plugins.map(toCatalogueItemDto), total);
+      return envelope(
+        plugins.map((plugin) => JSON.stringify(toCatalogueItemDto(plugin))),
+        total,
+      );
     });
   }
 }

@@ -1,7 +1,6 @@
 import { type ArgumentMetadata, Injectable, type ValidationPipe } from '@nestjs/common';
 import { HEADERS_METADATA } from '@nestjs/common/constants';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { carriesCredentials } from '../auth/auth-context';
+import type { IncomingHttpHeaders } from 'node:http';
 import { requestValidationPipe } from '../common/errors/validation';
 import { PUBLIC_ANSWER_CACHE_CONTROL } from '../common/http/cache-by-caller.interceptor';
 import { RouteTable } from '../common/http/route-table';
@@ -15,22 +14,28 @@ import { LatestService } from './latest.service';
 import { PluginDetailService } from './plugin-detail.service';
 import { PluginsController } from './plugins.controller';
 
-type Headers = readonly { name: string; value: string }[];
+export type AnswerHeaders = readonly { name: string; value: string }[];
 
 /** The headers a controller method declares with `@Header`: one source for both paths. */
-function declaredHeaders(method: (...args: never[]) => unknown): Headers {
-  return (Reflect.getMetadata(HEADERS_METADATA, method) as Headers | undefined) ?? [];
+function declaredHeaders(method: (...args: never[]) => unknown): AnswerHeaders {
+  return (Reflect.getMetadata(HEADERS_METADATA, method) as AnswerHeaders | undefined) ?? [];
 }
 
-interface Answer {
-  body: unknown;
-  headers: Headers;
-}
+/** A 200 answer, as the controller would give it: its body (or the body's JSON text) and the headers the route declares. */
+export type LeanAnswer = ({ body: unknown; json?: undefined } | { json: string }) & { headers: AnswerHeaders };
 
-interface Read {
+/** A read this class can answer; `answer` rejects for everything but a 200 (the controllers answer those). */
+export interface LeanRead {
   /** The route it stands in for, as the router would name it (metrics label by it). */
   template: string;
-  answer(): Promise<Answer>;
+  answer(): Promise<LeanAnswer>;
+}
+
+/** What a read needs of the request: its decoded path, its query as Express would parse it, its headers. */
+export interface LeanRequest {
+  path: string;
+  query: Record<string, unknown>;
+  headers: IncomingHttpHeaders;
 }
 
 const PREFIX = '/api/plugins/';
@@ -41,17 +46,17 @@ const LATEST_TEMPLATE = '/api/plugins/:slug/latest';
 const queryOf = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({ type: 'query', metatype, data: undefined });
 
 /**
- * The anonymous catalogue reads (list and search, a plugin's page, `latest`), answered ahead of
- * Nest's router: the catalogue is read a thousand times for every write, and a miss spent more
- * time in the framework's per-request machinery (router, guards, interceptors, the full access
- * line) than in its one database round trip.
+ * The anonymous catalogue reads (list and search, a plugin's page, `latest`) as the catalogue
+ * lane (src/catalogue-lane.ts) answers them ahead of Express: the catalogue is read a thousand
+ * times for every write, and a miss spent more time in the framework's per-request machinery
+ * (Express, router, guards, interceptors) than in its one database round trip.
  *
  * It answers only what it can answer exactly as the controllers would, through the same
  * services, pipes and DTOs, with the headers the controllers declare; everything else goes on to
- * the router untouched: a caller with credentials (whose answer may differ), any other method or
- * path, a path segment a route spells literally, and every error — a 400, a 404, a database
- * failure — which the controllers then answer (the read is repeated: reads are safe to repeat,
- * and errors are the rare case). test/e2e/lean-catalogue-reads.e2e.ts holds the two paths equal.
+ * the router: any other path, a path segment a route spells literally, and every error — a 400,
+ * a 404, a database failure — which the controllers then answer (the read is repeated: reads are
+ * safe to repeat, and errors are the rare case). test/e2e/lean-catalogue-reads.e2e.ts holds the
+ * two paths equal.
  */
 @Injectable()
 export class LeanCatalogueReads {
@@ -59,7 +64,7 @@ export class LeanCatalogueReads {
   private readonly slugs = new SlugPipe();
   private readonly catalogueQuery = new CatalogueQueryPipe();
   private readonly listHeaders = declaredHeaders(PluginsController.prototype.list);
-  private readonly detailHeaders: Headers = [...declaredHeaders(PluginsController.prototype.detail), { name: 'Cache-Control', value: PUBLIC_ANSWER_CACHE_CONTROL }];
+  private readonly detailHeaders: AnswerHeaders = [...declaredHeaders(PluginsController.prototype.detail), { name: 'Cache-Control', value: PUBLIC_ANSWER_CACHE_CONTROL }];
   private readonly latestHeaders = declaredHeaders(LatestController.prototype.resolve);
 
   constructor(
@@ -69,27 +74,8 @@ export class LeanCatalogueReads {
     private readonly routes: RouteTable,
   ) {}
 
-  /** The middleware; `logAnswer` writes the access line of each answer it gives. */
-  handler(logAnswer: (req: Request, res: Response, startedAt: bigint) => void): RequestHandler {
-    return (req: Request, res: Response, next: NextFunction): void => {
-      if ((req.method !== 'GET' && req.method !== 'HEAD') || carriesCredentials(req)) return next();
-      const read = this.readFor(req);
-      if (!read) return next();
-      const startedAt = process.hrtime.bigint();
-      read.answer().then(
-        ({ body, headers }) => {
-          res.locals.routeTemplate = read.template;
-          for (const { name, value } of headers) res.setHeader(name, value);
-          // res.json as Nest's adapter replies: the same ETag, the same 304 for If-None-Match.
-          res.json(body);
-          logAnswer(req, res, startedAt);
-        },
-        () => next(),
-      );
-    };
-  }
-
-  private readFor(req: Request): Read | null {
+  /** The read that answers this request, or null when it is not one of the lean reads. */
+  readFor(req: LeanRequest): LeanRead | null {
     const path = req.path;
     if (path === LIST_PATH) return { template: LIST_PATH, answer: () => this.list(req) };
     if (!path.startsWith(PREFIX)) return null;
@@ -102,9 +88,9 @@ export class LeanCatalogueReads {
     return null;
   }
 
-  private async list(req: Request): Promise<Answer> {
-    const query = await this.catalogueQuery.transform(req.query as Record<string, unknown>);
-    return { body: await this.catalogue.page(query), headers: this.listHeaders };
+  private async list(req: LeanRequest): Promise<LeanAnswer> {
+    const query = await this.catalogueQuery.transform(req.query);
+    return { json: await this.catalogue.pageJson(query), headers: this.listHeaders };
   }
 
   /**
@@ -112,8 +98,8 @@ export class LeanCatalogueReads {
    * fields are all optional accepts an empty query: that case skips the validator (checked once,
    * by the validator itself, in emptyQueryPasses).
    */
-  private async query<T extends object>(req: Request, metatype: new () => T): Promise<T> {
-    const raw = req.query as Record<string, unknown>;
+  private async query<T extends object>(req: LeanRequest, metatype: new () => T): Promise<T> {
+    const raw = req.query;
     if (Object.keys(raw).length === 0 && (await this.emptyQueryPasses(metatype))) return new metatype();
     return (await this.validation.transform(raw, queryOf(metatype))) as T;
   }
@@ -132,15 +118,15 @@ export class LeanCatalogueReads {
     return check;
   }
 
-  private async detail(req: Request, segment: string): Promise<Answer> {
+  private async detail(req: LeanRequest, segment: string): Promise<LeanAnswer> {
     const slug = this.slugs.transform(decodeURIComponent(segment));
     const query = await this.query(req, PluginDetailQueryDto);
     return { body: await this.details.detail(slug, query.locale, null), headers: this.detailHeaders };
   }
 
-  private async latestOf(req: Request, segment: string): Promise<Answer> {
+  private async latestOf(req: LeanRequest, segment: string): Promise<LeanAnswer> {
     const slug = this.slugs.transform(decodeURIComponent(segment));
     const query = await this.query(req, LatestQueryDto);
-    return { body: await this.latest.latest(slug, query, req.headers['user-agent']), headers: this.latestHeaders };
+    return { body: await this.latest.latest(slug, query, typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : undefined), headers: this.latestHeaders };
   }
 }

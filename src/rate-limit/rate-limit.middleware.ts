@@ -1,10 +1,33 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { clientIp } from '../auth/auth-context';
 import type { InternalCalls } from '../common/http/internal-calls';
 import { rateLimitRefusal } from './rate-limit-refusal';
-import { rateLimitRule } from './rate-limit-rules';
-import type { RateLimiter } from './rate-limiter';
+import { rateLimitRule, type RateLimitRule } from './rate-limit-rules';
+import type { RateLimitDecision, RateLimiter } from './rate-limiter';
 import { leaveProvisionalCharge } from './provisional-charges';
+
+/** What metering reads of a request. */
+export interface MeteredRequest {
+  method: string;
+  path: string;
+  ip: string | null;
+  headers: IncomingHttpHeaders;
+}
+
+/** The rule a request is counted under, or null: none applies, or a web page's own API call (the page view itself was already metered). */
+export function meteringRule(request: MeteredRequest, internalCalls?: InternalCalls): RateLimitRule | null {
+  if (internalCalls?.isInternal(request)) return null;
+  return rateLimitRule({ method: request.method, path: request.path, ip: request.ip ?? 'unknown', authorization: request.headers.authorization });
+}
+
+/** Decisions taken for a request before Express saw it (the catalogue lane), so it is never counted twice. */
+const decidedAhead = new WeakMap<object, { rule: RateLimitRule; decision: RateLimitDecision }>();
+
+/** Hands the decision already taken for `request` to the middleware, which then does not count it again. */
+export function meteredAhead(request: object, rule: RateLimitRule, decision: RateLimitDecision): void {
+  decidedAhead.set(request, { rule, decision });
+}
 
 /**
  * Counts each request against its limit before anything else runs (the response cache included,
@@ -17,11 +40,10 @@ export function rateLimitMiddleware(
 ) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const startedAt = process.hrtime.bigint();
-    // A web page's own API calls: the page view itself was already metered.
-    if (internalCalls?.isInternal(req)) return next();
-    const rule = rateLimitRule({ method: req.method, path: req.path, ip: clientIp(req) ?? 'unknown', authorization: req.headers.authorization });
+    const ahead = decidedAhead.get(req);
+    const rule = ahead?.rule ?? meteringRule({ method: req.method, path: req.path, ip: clientIp(req), headers: req.headers }, internalCalls);
     if (!rule) return next();
-    limiter.check(rule).then((decision) => {
+    (ahead ? Promise.resolve(ahead.decision) : limiter.check(rule)).then((decision) => {
       if (decision.outcome === 'allowed') {
         if (decision.provisional) leaveProvisionalCharge(req, decision.provisional);
         return next();

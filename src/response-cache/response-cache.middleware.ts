@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { responseCacheKey } from './cache-key';
 import type { ResponseCache } from './response-cache';
@@ -34,7 +35,7 @@ export function responseCacheMiddleware(cache: ResponseCache, logHit: (req: Requ
 }
 
 /** Writes a stored answer straight to the socket: the hit path is the catalogue's hot path. */
-function replay(req: Request, res: Response, entry: CachedResponse): void {
+export function replay(req: IncomingMessage, res: ServerResponse, entry: CachedResponse): void {
   const headers: Record<string, string> = { 'Content-Type': entry.contentType, 'Cache-Control': entry.cacheControl, ETag: entry.etag, 'X-Cache': 'hit' };
   if (entry.vary) headers.Vary = entry.vary;
   if (matchesETag(req.headers['if-none-match'], entry.etag)) {

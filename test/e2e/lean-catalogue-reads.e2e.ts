@@ -8,7 +8,20 @@ import { createLogger } from '../../src/common/logging/logger';
 import { captureLog } from '../support/log-capture';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 
-const COMPARED_HEADERS = ['content-type', 'cache-control', 'vary', 'etag', 'content-length'];
+const COMPARED_HEADERS = [
+  'content-type',
+  'cache-control',
+  'vary',
+  'etag',
+  'content-length',
+  'x-cache',
+  'content-security-policy',
+  'cross-origin-resource-policy',
+  'referrer-policy',
+  'x-content-type-options',
+  'x-frame-options',
+  'strict-transport-security',
+];
 
 interface Seen {
   status: number;
@@ -113,6 +126,20 @@ describe('lean catalogue reads', () => {
     const before = leanLines('/api/plugins/tool').length;
     await request(w.app.url).get('/api/plugins/tool').set('Authorization', `Bearer ${jwt}`).expect(200);
     expect(leanLines('/api/plugins/tool')).toHaveLength(before);
+  });
+
+  it('echoes a sane X-Request-Id and logs its access line under it; gives each request a new one otherwise', async () => {
+    const echoed = await request(w.app.url).get('/api/plugins/lean-2').set('X-Request-Id', 'trace-lean-2').expect(200);
+    expect(echoed.headers['x-request-id']).toBe('trace-lean-2');
+    const line = leanLines('/api/plugins/lean-2').at(-1) as { req?: { id?: string } };
+    expect(line.req?.id).toBe('trace-lean-2');
+    const [a, b] = await Promise.all([request(w.app.url).get('/api/plugins/lean-3'), request(w.app.url).get('/api/plugins/lean-3?locale=fr')]);
+    expect(a.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b.headers['x-request-id']).not.toBe(a.headers['x-request-id']);
+    // Handed over to the controllers (a 404), the answer keeps the id the request came with.
+    const missing = await request(w.app.url).get('/api/plugins/not-there').set('X-Request-Id', 'trace-missing').expect(404);
+    expect(missing.headers['x-request-id']).toBe('trace-missing');
+    expect(missing.headers['content-security-policy']).toBeDefined();
   });
 
   it('labels its answers in the metrics with the route it stands in for', async () => {

@@ -47,6 +47,16 @@ describe('rate limits', () => {
     await from('198.51.100.1', request(app.url).get('/health/live')).expect(200);
   });
 
+  it('counts a catalogue read once when the catalogue lane hands it to the controllers (a 404, a 400) or answers it itself', async () => {
+    // The lane meters ahead of Express; what it hands over carries its decision along.
+    await from('198.51.100.3', request(app.url).get('/api/plugins/no-such-plugin')).expect(404);
+    await from('198.51.100.3', request(app.url).get('/api/plugins?limit=1000')).expect(400);
+    await from('198.51.100.3', request(app.url).head('/api/plugins')).expect(200);
+    const refused = await from('198.51.100.3', request(app.url).get('/api/plugins/no-such-plugin')).expect(429);
+    expect(refused.body).toMatchObject({ status: 429, type: `${app.config.baseUrl}/problems/rate-limited` });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
   it('counts publish per address until the token verifies: fresh random bearers buy nothing, a verified token has its own bucket', async () => {
     const rows = async () => ({
       audit: Number((await app.database.dataSource.query('SELECT count(*)::int AS n FROM audit_entry'))[0].n),

@@ -11,21 +11,26 @@ import type { AppConfig } from '../../config/config.types';
  * internal host, a laptop) keeps loading its own scripts.
  */
 export function securityHeaders(config: Pick<AppConfig, 'baseUrl'>): RequestHandler {
+  // What helmet writes depends on its options only (no directive here is a function of the
+  // request): written once at start, then copied onto every response, the hit path's included.
+  const { set, removed } = securityHeaderValues(config);
+  return (_req, res, next) => {
+    for (const [name, value] of set) res.setHeader(name, value);
+    for (const name of removed) res.removeHeader(name);
+    next();
+  };
+}
+
+/** The headers `securityHeaders` sets on every response (and those it removes). */
+export function securityHeaderValues(config: Pick<AppConfig, 'baseUrl'>): { set: [string, string][]; removed: string[] } {
   const https = config.baseUrl.startsWith('https:');
-  const { set, removed } = headersWrittenBy(
+  return headersWrittenBy(
     helmet({
       contentSecurityPolicy: { directives: { upgradeInsecureRequests: https ? [] : null } },
       strictTransportSecurity: https ? { maxAge: 180 * 24 * 3600 } : false,
       crossOriginResourcePolicy: { policy: 'cross-origin' },
     }),
   );
-  // What helmet writes depends on its options only (no directive here is a function of the
-  // request): written once at start, then copied onto every response, the hit path's included.
-  return (_req, res, next) => {
-    for (const [name, value] of set) res.setHeader(name, value);
-    for (const name of removed) res.removeHeader(name);
-    next();
-  };
 }
 
 /** The headers a middleware sets and removes, when it does so at once and alike for any request. */

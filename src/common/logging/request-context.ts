@@ -21,6 +21,11 @@ export function requestIdFor(headers: IncomingHttpHeaders): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+/** Runs `work` as part of the request with this id (for what answers requests ahead of Express). */
+export function runInRequestContext<T>(requestId: string, work: () => T): T {
+  return storage.run({ requestId }, work);
+}
+
 /**
  * Gives each request its id (the client's `X-Request-Id` when sane, else a new UUID), echoes it,
  * and runs the rest of the request inside that context, so log lines written by any service
