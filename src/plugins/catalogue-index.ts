@@ -35,6 +35,8 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
   private items = new CatalogueItems();
   private readonly cursor = new ChangeCursor();
   private caughtUpAt = 0;
+  /** How many feeds with something new the index has applied (a page's `version`). */
+  private applied = 0;
   private lastPruneAt = 0;
   private building: Promise<void> | null = null;
   private readonly loop: BackgroundLoop;
@@ -57,9 +59,14 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
     await this.building;
   }
 
-  /** The page's ids and exact total, or null while the index is being built (the caller asks SQL). */
-  query(query: CatalogueIndexQuery): CatalogueIndexPage | null {
-    return this.index?.query(query) ?? null;
+  /**
+   * The page's ids and exact total, or null while the index is being built (the caller asks SQL).
+   * `version` says what the index had applied when it chose: see `absorb`.
+   */
+  query(query: CatalogueIndexQuery): (CatalogueIndexPage & { version: number }) | null {
+    const index = this.index;
+    if (!index) return null;
+    return { ...index.query(query), version: this.applied };
   }
 
   /**
@@ -92,10 +99,13 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Applies what a snapshot's change log holds that the index has not applied; true when there was
-   * nothing new, i.e. the index already answered as of that snapshot.
+   * Applies what a snapshot's change log holds that the index has not applied. True when a page
+   * the index chose at `chosenAt` (its `version`, taken before the snapshot) is that snapshot's
+   * page: the feed held nothing new, and nothing was applied since the page was chosen. A change
+   * another read or the background pass applied in between is in the snapshot but was not in the
+   * choice: that page is stale, though this feed brings nothing new.
    */
-  absorb(feed: ChangeFeed): boolean {
+  absorb(feed: ChangeFeed, chosenAt?: number): boolean {
     const index = this.index;
     if (!index) return false;
     const unseen = this.cursor.take(feed);
@@ -104,8 +114,11 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
       if (change.doc) index.upsert(change.doc);
       else index.remove(change.pluginId);
     }
-    if (unseen.length) this.report(index);
-    return unseen.length === 0;
+    if (unseen.length) {
+      this.applied++;
+      this.report(index);
+    }
+    return unseen.length === 0 && (chosenAt === undefined || chosenAt === this.applied);
   }
 
   /** The background pass: build when there is no index (or it fell too far behind), else read the log. */

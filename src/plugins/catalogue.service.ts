@@ -58,7 +58,7 @@ export class CatalogueService {
         if (!chosen) break;
         // The last attempt reads whole rows: its answer stands even if the log moved again.
         const read = await this.index.readPage(chosen.ids, manager, attempt < FRESH_ATTEMPTS);
-        if (this.index.absorb(read) || attempt === FRESH_ATTEMPTS) return envelope(read.items, chosen.total);
+        if (this.index.absorb(read, chosen.version) || attempt === FRESH_ATTEMPTS) return envelope(read.items, chosen.total);
       }
       // While the index is first built: the catalogue's SQL.
       const { plugins, total } = await this.catalogue.page(filter, manager);

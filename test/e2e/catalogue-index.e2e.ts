@@ -5,6 +5,8 @@
  */
 import request from 'supertest';
 import { toCatalogueItemDto } from '../../src/plugins/catalogue.mapper';
+import { CatalogueIndex } from '../../src/plugins/catalogue-index';
+import { CatalogueIndexRepository } from '../../src/plugins/catalogue-index.repository';
 import { CatalogueRepository, type CatalogueFilter } from '../../src/plugins/catalogue.repository';
 import { ResponseCache } from '../../src/response-cache/response-cache';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -154,5 +156,28 @@ describe('the in-memory catalogue index', () => {
     expect(all.body.total).toBe(60);
     expect(slugs(all)).not.toContain(slugOf(3));
     expect(slugs(all)[0]).not.toBe('wombat'); // verified plugins still lead
+  });
+
+  it("does not answer with a page it chose before another read applied a change that the page's snapshot holds", async () => {
+    const index = app.app.get(CatalogueIndex);
+    const repository = app.app.get(CatalogueIndexRepository);
+    const manager = app.database.dataSource.manager;
+    const filter = { words: [], search: null, sort: 'name' as const, offset: 0, limit: 100 };
+    // Chosen before the write...
+    const chosen = index.query(filter)!;
+    expect(chosen.ids.length).toBeGreaterThan(0);
+    await sql()(`INSERT INTO plugin (slug, name, repo_url, repo_identity, latest_release_at) VALUES ('aardvark', 'aardvark', 'https://git.example.org/o/aardvark', 'git.example.org/o/aardvark', now())`);
+    // This page's read is under way (from where the index stood) when another read, or the
+    // background pass, applies the write; then this page's feed comes back.
+    const reading = index.readPage(chosen.ids, manager, true);
+    index.absorb(await repository.changes(index.since, manager));
+    const read = await reading;
+    expect(read.changes.map((c) => c.doc?.slug)).toContain('aardvark');
+    // Nothing in the feed is new to the index, yet the page was chosen without aardvark: stale.
+    expect(index.absorb(read, chosen.version)).toBe(false);
+    const again = index.query(filter)!;
+    expect(index.absorb(await index.readPage(again.ids, manager, true), again.version)).toBe(true);
+    await app.app.get(ResponseCache).invalidate();
+    expect(slugs(await list('?sort=name&limit=100').expect(200))).toContain('aardvark');
   });
 });
