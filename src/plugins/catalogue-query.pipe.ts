@@ -4,7 +4,8 @@ import { validate } from 'class-validator';
 import { badRequest, type ProblemFieldError } from '../common/errors/domain-error';
 import { flattenValidationErrors, REQUEST_VALIDATOR_OPTIONS } from '../common/errors/validation';
 import { EXTENSION_KEY_PATTERN } from '../lib/manifest';
-import { CatalogueQueryDto } from './dto/catalogue.dto';
+import { MAX_LIMIT, MAX_PAGE } from '../common/validation/page-query.dto';
+import { CATALOGUE_SORTS, CatalogueQueryDto } from './dto/catalogue.dto';
 
 export interface CatalogueQuery extends CatalogueQueryDto {
   /** `ext.<key>=<value>` filters, combined with AND. */
@@ -35,9 +36,51 @@ export class CatalogueQueryPipe implements PipeTransform<Record<string, unknown>
       else ext[key] = value;
     }
     if (Object.keys(ext).length > MAX_EXT_FILTERS) errors.push({ path: '/ext', message: `ext: at most ${MAX_EXT_FILTERS} ext.* filters` });
-    const dto = plainToInstance(CatalogueQueryDto, named);
-    errors.push(...flattenValidationErrors(await validate(dto, REQUEST_VALIDATOR_OPTIONS)));
+    let dto = readPlainly(named);
+    if (!dto) {
+      dto = plainToInstance(CatalogueQueryDto, named);
+      errors.push(...flattenValidationErrors(await validate(dto, REQUEST_VALIDATOR_OPTIONS)));
+    }
     if (errors.length) throw badRequest('validation-failed', `the query has ${errors.length} invalid parameter(s)`, errors);
     return Object.assign(dto, { ext });
   }
+}
+
+/** Each named parameter's value as CatalogueQueryDto's decorators accept it, or undefined. */
+const PLAIN_READS: Record<string, (value: string) => string | number | undefined> = {
+  // `length` counts UTF-16 units, never fewer than MaxLength's characters: within it, within MaxLength.
+  search: (value) => (value.length <= 100 ? value : undefined),
+  category: (value) => (value.length <= 40 ? value : undefined),
+  tag: (value) => (value.length <= 30 ? value : undefined),
+  kind: (value) => (value.length <= 40 ? value : undefined),
+  featured: (value) => (value === '1' ? value : undefined),
+  verified: (value) => (value === '1' ? value : undefined),
+  sort: (value) => ((CATALOGUE_SORTS as readonly string[]).includes(value) ? value : undefined),
+  page: (value) => decimalWithin(value, MAX_PAGE),
+  limit: (value) => decimalWithin(value, MAX_LIMIT),
+};
+
+function decimalWithin(value: string, max: number): number | undefined {
+  if (!/^[0-9]{1,9}$/.test(value)) return undefined;
+  const n = Number(value);
+  return n >= 1 && n <= max ? n : undefined;
+}
+
+/**
+ * The query as the validator would read it, when reading it takes no validator: every parameter
+ * one it knows, given once, and accepted by the checks above (the decorators' rules, spelled
+ * out). Anything else — an unknown or repeated parameter, a value out of bounds — is null, and
+ * the validator reads it and words its errors. The catalogue lane reads a query for every page;
+ * the validator cost a tenth of a page's server time. catalogue-query.pipe.spec.ts holds both
+ * readings equal.
+ */
+export function readPlainly(named: Record<string, unknown>): CatalogueQueryDto | null {
+  const dto = new CatalogueQueryDto() as unknown as Record<string, unknown>;
+  for (const name of Object.keys(named)) {
+    const value = named[name];
+    const read = Object.hasOwn(PLAIN_READS, name) && typeof value === 'string' ? PLAIN_READS[name](value) : undefined;
+    if (read === undefined) return null;
+    dto[name] = read;
+  }
+  return dto as CatalogueQueryDto;
 }
