@@ -94,22 +94,6 @@ export class CatalogueIndexRepository {
     return { ...feedOf(rows[0]), items };
   }
 
-  /**
-   * The download counts of a page's plugins, with the change feed of the same snapshot: what a
-   * page needs when its items are in memory (catalogue-items.ts). A plugin the snapshot does not
-   * hold (a lagging replica) has no count.
-   */
-  async downloads(ids: readonly string[], since: number, manager: EntityManager = this.dataSource.manager): Promise<ChangeFeed & { downloads: Map<string, number> }> {
-    const rows = await preparedQuery<FeedRow & { id: string | null; downloads: string | null }>(
-      manager,
-      'catalogue_page_downloads',
-      `SELECT f.changes, f.xmin, p.id, p.downloads FROM (SELECT ${CHANGES_SINCE}) f LEFT JOIN plugin p ON p.id = ANY($2::uuid[])`,
-      [since, uuidArray(ids)],
-    );
-    const downloads = new Map(rows.filter((row) => row.id).map((row) => [row.id!, Number(row.downloads)]));
-    return { ...feedOf(rows[0]), downloads };
-  }
-
   /** Forgets changes older than `olderThanMs`; every instance catches up far more often than that. */
   async prune(olderThanMs: number): Promise<number> {
     const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM catalogue_change WHERE changed_at < now() - make_interval(secs => $1)`, [olderThanMs / 1000]);

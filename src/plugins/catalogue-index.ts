@@ -6,7 +6,7 @@ import { CatalogueReads } from '../database/catalogue-reads';
 import { Metrics } from '../metrics/metrics';
 import { ChangeCursor } from './catalogue-change-cursor';
 import { CatalogueIndexRepository, type ChangeFeed } from './catalogue-index.repository';
-import { CatalogueItems, withDownloads } from './catalogue-items';
+import { CatalogueItems } from './catalogue-items';
 import { CatalogueSearchIndex } from './search-index';
 import type { CatalogueIndexPage, CatalogueIndexQuery, SearchDocument } from './search-index';
 
@@ -70,22 +70,14 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * A page's items (as JSON text) with the change log of the same snapshot (for `absorb`). The items come from
-   * memory and only their download counts from the database, unless `fromMemory` is false or an
-   * item is not held; then the rows are read whole and held for the next page.
+   * A page's items (as JSON text) with the change log of the same snapshot (for `absorb`). The
+   * items come from memory, and the page reads only the change log, unless `fromMemory` is false
+   * or an item is not held; then the rows are read whole and held for the next page.
    */
   async readPage(ids: readonly string[], manager: EntityManager, fromMemory: boolean): Promise<ChangeFeed & { items: string[] }> {
     const held = fromMemory ? this.items.texts(ids) : null;
-    if (held) {
-      const read = await this.repository.downloads(ids, this.cursor.since, manager);
-      const items: string[] = [];
-      for (let i = 0; i < ids.length; i++) {
-        // A plugin the snapshot does not hold (a lagging replica) is left out.
-        const downloads = read.downloads.get(ids[i]);
-        if (downloads !== undefined) items.push(withDownloads(held[i], downloads));
-      }
-      return { changes: read.changes, xmin: read.xmin, items };
-    }
+    // Held items are current as of any snapshot whose log brings nothing new (`absorb`).
+    if (held) return { ...(await this.repository.changes(this.cursor.since, manager)), items: held };
     const items = this.items;
     const epoch = items.epoch;
     const read = await this.repository.page(ids, this.cursor.since, manager);

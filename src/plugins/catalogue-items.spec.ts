@@ -1,4 +1,4 @@
-import { CatalogueItems, withDownloads } from './catalogue-items';
+import { CatalogueItems } from './catalogue-items';
 import type { CatalogueItemDto } from './dto/catalogue.dto';
 
 const parsed = (texts: string[] | null) => texts?.map((text) => JSON.parse(text) as CatalogueItemDto) ?? null;
@@ -44,20 +44,6 @@ describe('CatalogueItems', () => {
     original.downloads = 99;
     original.tags.push('changed');
     expect(items.texts(['a'])).toEqual([expected]);
-  });
-
-  it('puts a download count into an item text, leaving every other member as it was', () => {
-    for (const count of [0, 7, 1234567890123]) {
-      const tricky = item('a', {
-        // Quotes, the key's own spelling and an extension named like it: only the item's own count changes.
-        name: 'x","downloads":1,"y',
-        description: '"downloads":5,',
-        tags: ['"downloads":', 'b,c'],
-        downloads: 42,
-        extensions: { downloads: 3, 'a,b': '"downloads":9' },
-      });
-      expect(JSON.parse(withDownloads(JSON.stringify(tricky), count))).toEqual({ ...tricky, downloads: count });
-    }
   });
 
   it('forgets an item, and refuses a read that began before anything was forgotten', () => {

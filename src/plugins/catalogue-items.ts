@@ -4,16 +4,16 @@ import type { CatalogueItemDto } from './dto/catalogue.dto';
 const ENTRY_OVERHEAD_BYTES = 430;
 
 /**
- * The catalogue's list items (everything a page shows but the download count) in this instance's
- * memory, so a page reads only its change log and its download counts: a page of twenty full rows
- * cost the server ~460 µs of row parsing and the database ~120 µs more than that.
+ * The catalogue's list items in this instance's memory, so a page reads only its change log: a
+ * page of twenty full rows cost the server ~460 µs of row parsing and the database ~120 µs more
+ * than that, and reading only their download counts still cost the database ~300 µs a page (the
+ * counts log changes too, since CatalogueChangeDownloads1795781000000).
  *
- * Each item is held as its JSON text, and a page is written from those texts with the download
- * counts put in (`withDownloads`): parsing twenty items and writing the page again was a fifth of
- * a page's server time. Held as objects, the 100k seed's items were some 1.5 million small heap
- * objects that every full garbage collection had to mark: reads that never touch them (a plugin's
- * page) lost 10-20% of their throughput. As text they are 100k strings, which a collection does
- * not look inside.
+ * Each item is held as its JSON text, and a page is written from those texts: parsing twenty
+ * items and writing the page again was a fifth of a page's server time. Held as objects, the
+ * 100k seed's items were some 1.5 million small heap objects that every full garbage collection
+ * had to mark: reads that never touch them (a plugin's page) lost 10-20% of their throughput. As
+ * text they are 100k strings, which a collection does not look inside.
  *
  * Freshness is the change log's: every write to a column an item shows logs a change (the
  * catalogue_change trigger), and whoever applies a change `forget`s the plugin's item. A read that
@@ -71,20 +71,4 @@ export class CatalogueItems {
     this.items.set(item.id, text);
     this.bytes += ENTRY_OVERHEAD_BYTES + text.length;
   }
-}
-
-const DOWNLOADS_KEY = '"downloads":';
-
-/**
- * An item's JSON text with its download count replaced. The first `"downloads":` in the text is
- * the item's own: every member before it (toCatalogueItemDto's order) is a string, number, null
- * or list of strings, inside which JSON escapes every quote; `extensions`, the one object whose
- * keys a publisher chooses, comes after it.
- */
-export function withDownloads(text: string, downloads: number): string {
-  const at = text.indexOf(DOWNLOADS_KEY);
-  if (at < 0) throw new Error('a catalogue item without a download count');
-  const start = at + DOWNLOADS_KEY.length;
-  const end = text.indexOf(',', start);
-  return `${text.slice(0, start)}${JSON.stringify(downloads)}${text.slice(end)}`;
 }
