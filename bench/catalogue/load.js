@@ -111,6 +111,7 @@ async function scrape(base, token) {
     poolIdle: value('registry_db_pool_connections', '{state="idle"}'),
     poolTotal: value('registry_db_pool_connections', '{state="total"}'),
     searchIndexBytes: value('registry_search_index_bytes'),
+    searchIndexPlugins: value('registry_search_index_plugins'),
     cacheHits: value('registry_response_cache_requests_total', '{result="hit"}') ?? 0,
     cacheMisses: value('registry_response_cache_requests_total', '{result="miss"}') ?? 0,
   };
