@@ -3,7 +3,7 @@ import fresh from 'fresh';
 import proxyaddr from 'proxy-addr';
 import { carriesCredentials } from './auth/auth-context';
 import { isDecodablePath } from './common/http/decodable-path';
-import { requestIdFor, runInRequestContext } from './common/logging/request-context';
+import { keepRequestId, requestIdFor, runInRequestContext } from './common/logging/request-context';
 import type { StrayErrors } from './common/stray-errors';
 import type { InternalCalls } from './common/http/internal-calls';
 import type { Metrics } from './metrics/metrics';
@@ -56,14 +56,17 @@ export function catalogueLane(parts: CatalogueLaneParts, express: RequestListene
     const read = laneRead(parts, req);
     if (!read) return express(req, res);
     const requestId = requestIdFor(req.headers);
-    // Handed over, Express's request context keeps the id this answer may already have logged under.
-    req.headers['x-request-id'] = requestId;
+    // Handed over, the request keeps the id it may already have logged under.
+    const handOver = () => {
+      keepRequestId(req, requestId);
+      express(req, res);
+    };
     runInRequestContext(requestId, () => answer(parts, { req, res, read: read.read, path: read.path, requestId, startedAt })).then(
       (answered) => {
-        if (!answered) express(req, res);
+        if (!answered) handOver();
       },
       (error: unknown) => {
-        if (!res.headersSent) return express(req, res);
+        if (!res.headersSent) return handOver();
         parts.strayErrors.report('response-hook', error, requestId);
       },
     );

@@ -140,6 +140,12 @@ describe('lean catalogue reads', () => {
     const missing = await request(w.app.url).get('/api/plugins/not-there').set('X-Request-Id', 'trace-missing').expect(404);
     expect(missing.headers['x-request-id']).toBe('trace-missing');
     expect(missing.headers['content-security-policy']).toBeDefined();
+    // Without one, the id the lane gave it goes along, and the access line shows only what the client sent.
+    const anonymous = await request(w.app.url).get('/api/plugins/not-there-either').expect(404);
+    const lines = log.lines.map((line) => JSON.parse(line) as { req?: { id?: string; url?: string; headers?: Record<string, string> } });
+    const access = lines.find((entry) => entry.req?.url === '/api/plugins/not-there-either');
+    expect(access?.req?.id).toBe(anonymous.headers['x-request-id']);
+    expect(access?.req?.headers?.['x-request-id']).toBeUndefined();
   });
 
   it('labels its answers in the metrics with the route it stands in for', async () => {

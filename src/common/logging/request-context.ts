@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 
 interface RequestContext {
@@ -21,6 +21,14 @@ export function requestIdFor(headers: IncomingHttpHeaders): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+/** Ids given to requests before Express saw them (the catalogue lane), for what it hands over. */
+const givenAhead = new WeakMap<IncomingMessage, string>();
+
+/** The request keeps this id when it goes on to Express. */
+export function keepRequestId(request: IncomingMessage, requestId: string): void {
+  givenAhead.set(request, requestId);
+}
+
 /** Runs `work` as part of the request with this id (for what answers requests ahead of Express). */
 export function runInRequestContext<T>(requestId: string, work: () => T): T {
   return storage.run({ requestId }, work);
@@ -32,7 +40,7 @@ export function runInRequestContext<T>(requestId: string, work: () => T): T {
  * while serving it can say which request they belong to.
  */
 export function requestContext(request: Request, response: Response, next: NextFunction): void {
-  const requestId = requestIdFor(request.headers);
+  const requestId = givenAhead.get(request) ?? requestIdFor(request.headers);
   response.setHeader('X-Request-Id', requestId);
   storage.run({ requestId }, next);
 }
