@@ -51,8 +51,8 @@ export class CatalogueService {
     const envelope = (plugins: string[], total: number): string =>
       `{"plugins":[${plugins.join(',')}],"page":${JSON.stringify(page)},"limit":${JSON.stringify(limit)},"total":${JSON.stringify(total)},"totalPages":${JSON.stringify(Math.ceil(total / limit))}}`;
     return this.reads.run(async (manager) => {
-      // The in-memory index chooses the page; one round trip reads its rows and, from the same
-      // snapshot, whatever changed since the index last looked (catalogue-index.ts).
+      // The in-memory index chooses the page; one round trip reads, from one snapshot, whatever
+      // changed since the index last looked, and the page's rows unless held (catalogue-index.ts).
       for (let attempt = 1; ; attempt++) {
         const chosen = this.index.query(filter);
         if (!chosen) break;
