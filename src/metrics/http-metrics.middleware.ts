@@ -15,8 +15,7 @@ export function httpMetricsMiddleware(metrics: Metrics, routes: RouteTable, stra
     const observe = () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const matched = (req.route as { path?: string } | undefined)?.path;
-      // res.locals.routeTemplate: set by a handler answering ahead of the router for a route it stands in for.
-      const route = matched ? `${req.baseUrl}${matched}` : ((res.locals.routeTemplate as string | undefined) ?? routes.templateFor(req.method, req.path) ?? 'unmatched');
+      const route = matched ? `${req.baseUrl}${matched}` : (routes.templateFor(req.method, req.path) ?? 'unmatched');
       metrics.observeHttp(req.method, route, res.statusCode, seconds);
       const cache = res.getHeader('X-Cache');
       if (cache === 'hit' || cache === 'miss') metrics.observeCache(cache);

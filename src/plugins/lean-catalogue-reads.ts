@@ -31,7 +31,7 @@ export interface LeanRead {
   answer(): Promise<LeanAnswer>;
 }
 
-/** What a read needs of the request: its decoded path, its query as Express would parse it, its headers. */
+/** What a read needs of the request: its path as received (escapes and all, as Express's `req.path`), its query as Express would parse it, its headers. */
 export interface LeanRequest {
   path: string;
   query: Record<string, unknown>;
