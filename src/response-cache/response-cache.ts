@@ -1,4 +1,5 @@
 import { OccasionalWarning } from '../common/logging/occasional-warning';
+import { Doorkeeper } from './doorkeeper';
 import type { CachedResponse, ResponseCacheStore } from './stores/store';
 
 export interface ResponseCacheLog {
@@ -7,10 +8,12 @@ export interface ResponseCacheLog {
 
 /**
  * The catalogue's response cache over a store (memory or Redis). Never the reason a request
- * fails: a store that errors is a miss, and the database answers.
+ * fails: a store that errors is a miss, and the database answers. An answer is stored on its
+ * second ask (the doorkeeper, one per instance): the first miss of a key is answered and marked.
  */
 export class ResponseCache {
   private readonly failures: OccasionalWarning;
+  private readonly doorkeeper = new Doorkeeper();
 
   constructor(
     private readonly store: ResponseCacheStore | null,
@@ -35,8 +38,9 @@ export class ResponseCache {
   }
 
   async remember(key: string, generation: string, entry: CachedResponse): Promise<void> {
+    if (!this.store || !this.doorkeeper.admits(key)) return;
     try {
-      await this.store?.write(key, generation, entry, this.ttlMs);
+      await this.store.write(key, generation, entry, this.ttlMs);
     } catch (error) {
       this.reportFailure('write', error);
     }
