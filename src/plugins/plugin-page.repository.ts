@@ -1,22 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query';
 import type { PluginEntity } from './entities/plugin.entity';
-import { PLUGIN_ROW_COLUMNS, pluginOfRow, type PluginRow } from './plugin-row';
+import { epochMsSql, type PluginJson, pluginJsonSql, pluginOfRow, pluginRowOfJson } from './plugin-row';
 import type { PublishedBy, ReleaseEntity, StoredAsset } from './entities/release.entity';
-
-/** A release as the plugin page lists it: the summary columns only (no JWS, no manifests). */
-export interface ReleaseSummaryRow {
-  id: string;
-  version: string;
-  prerelease: boolean;
-  yankedAt: string | null;
-  yankReason: string | null;
-  publishedBy: PublishedBy | null;
-  source: 'push' | 'webhook' | 'reconcile';
-  minRuntimeVersion: string | null;
-  downloads: number | string;
-  createdAt: string;
-}
 
 /** Everything the plugin page shows, read in one round trip. */
 export interface PluginPageRow {
@@ -48,16 +34,17 @@ export interface LatestCandidateRow {
 const SHOWN = `SELECT r.id, r.manifest FROM release r WHERE r.plugin_id = p.id
   ORDER BY r.yanked_at IS NOT NULL, r.prerelease, r.version_sort DESC LIMIT 1`;
 
-const PAGE_SQL = `SELECT ${PLUGIN_ROW_COLUMNS},
-    s.id AS shown_id, s.manifest AS shown_manifest,
-    (SELECT coalesce(json_agg(json_build_object('id', r.id, 'version', r.version, 'prerelease', r.prerelease, 'yankedAt', r.yanked_at,
-        'yankReason', r.yank_reason, 'publishedBy', r.published_by, 'source', r.source, 'minRuntimeVersion', r.min_runtime_version,
-        'downloads', r.downloads, 'createdAt', r.created_at) ORDER BY r.version_sort DESC), '[]'::json)
-      FROM release r WHERE r.plugin_id = p.id) AS releases,
-    (SELECT coalesce(json_agg(json_build_object('login', u.login, 'instance', u.instance) ORDER BY o.created_at, u.login), '[]'::json)
-      FROM plugin_owner o JOIN user_account u ON u.id = o.user_id WHERE o.plugin_id = p.id) AS owners,
-    (SELECT coalesce(array_agg(rr.locale ORDER BY rr.position), '{}') FROM release_readme rr WHERE rr.release_id = s.id) AS readme_locales,
-    (SELECT rr.html FROM release_readme rr WHERE rr.release_id = s.id ORDER BY rr.position LIMIT 1) AS first_readme_html
+// Everything in one JSON value: the driver parses one text with JSON.parse rather than describing,
+// typing and parsing some thirty columns; releases come as arrays (no key repeated ten times).
+const PAGE_SQL = `SELECT json_build_object('plugin', ${pluginJsonSql('p')},
+    'shownId', s.id, 'shownManifest', s.manifest,
+    'releases', (SELECT coalesce(json_agg(json_build_array(r.id, r.version, r.prerelease, ${epochMsSql('r.yanked_at')}, r.yank_reason, r.published_by,
+        r.source, r.min_runtime_version, r.downloads, ${epochMsSql('r.created_at')}) ORDER BY r.version_sort DESC), '[]'::json)
+      FROM release r WHERE r.plugin_id = p.id),
+    'owners', (SELECT coalesce(json_agg(json_build_object('login', u.login, 'instance', u.instance) ORDER BY o.created_at, u.login), '[]'::json)
+      FROM plugin_owner o JOIN user_account u ON u.id = o.user_id WHERE o.plugin_id = p.id),
+    'readmeLocales', (SELECT coalesce(json_agg(rr.locale ORDER BY rr.position), '[]'::json) FROM release_readme rr WHERE rr.release_id = s.id),
+    'firstReadmeHtml', (SELECT rr.html FROM release_readme rr WHERE rr.release_id = s.id ORDER BY rr.position LIMIT 1)) AS page
   FROM plugin p LEFT JOIN LATERAL (${SHOWN}) s ON true
   WHERE p.slug = $1`;
 
@@ -66,13 +53,32 @@ const LATEST_SQL = `SELECT (SELECT coalesce(json_agg(json_build_object('version'
     FROM release r WHERE r.plugin_id = p.id) AS releases, p.slug
   FROM plugin p WHERE p.slug = $1`;
 
-interface PageSqlRow extends PluginRow {
-  shown_id: string | null;
-  shown_manifest: Record<string, unknown> | null;
-  releases: ReleaseSummaryRow[];
+/** A release summary as PAGE_SQL lists it: [id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt]. */
+type ReleaseSummaryTuple = [string, string, boolean, number | null, string | null, PublishedBy | null, ReleaseEntity['source'], string | null, number, number];
+
+interface PageJson {
+  plugin: PluginJson;
+  shownId: string | null;
+  shownManifest: Record<string, unknown> | null;
+  releases: ReleaseSummaryTuple[];
   owners: { login: string; instance: string }[];
-  readme_locales: string[];
-  first_readme_html: string | null;
+  readmeLocales: string[];
+  firstReadmeHtml: string | null;
+}
+
+function releaseOfTuple([id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt]: ReleaseSummaryTuple): ReleaseEntity {
+  return {
+    id,
+    version,
+    prerelease,
+    yankedAt: yankedAt === null ? null : new Date(yankedAt),
+    yankReason,
+    publishedBy,
+    source,
+    minRuntimeVersion,
+    downloads: String(downloads),
+    createdAt: new Date(createdAt),
+  } as unknown as ReleaseEntity;
 }
 
 /**
@@ -83,19 +89,17 @@ export class PluginPageRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async page(slug: string, manager: EntityManager = this.dataSource.manager): Promise<PluginPageRow | null> {
-    const [row] = await preparedQuery<PageSqlRow>(manager, 'plugin_page', PAGE_SQL, [slug]);
+    const [row] = await preparedQuery<{ page: PageJson }>(manager, 'plugin_page', PAGE_SQL, [slug]);
     if (!row) return null;
-    const plugin = pluginOfRow(row);
+    const { page } = row;
     return {
-      plugin,
-      releases: row.releases.map(
-        (r) => ({ ...r, yankedAt: r.yankedAt === null ? null : new Date(r.yankedAt), createdAt: new Date(r.createdAt), downloads: String(r.downloads) }) as unknown as ReleaseEntity,
-      ),
-      owners: row.owners,
-      shownManifest: row.shown_manifest,
-      shownId: row.shown_id,
-      readmeLocales: row.readme_locales,
-      firstReadmeHtml: row.first_readme_html,
+      plugin: pluginOfRow(pluginRowOfJson(page.plugin)),
+      releases: page.releases.map(releaseOfTuple),
+      owners: page.owners,
+      shownManifest: page.shownManifest,
+      shownId: page.shownId,
+      readmeLocales: page.readmeLocales,
+      firstReadmeHtml: page.firstReadmeHtml,
     };
   }
 
