@@ -13,7 +13,7 @@
 //    answering `SELECT * FROM plugin WHERE slug = $1` for random slugs; the yardstick of:
 //  - the distinct scenarios, where no path is asked twice in a run: search (terms from the seed's
 //    vocabulary; without filters, and with kind/ext.*/verified filters and every sort), detail
-//    and `latest` of random slugs, list pages 1-500 in every sort. Each runs until its pool of
+//    and `latest` of random slugs, list pages 1-500 in every sort and four page sizes. Each runs until its pool of
 //    paths is spent or for the duration, whichever comes first, and prints its ratio to the
 //    ceiling, p50/p99, failed requests and the server's event-loop delay meanwhile.
 // Settings (environment):
@@ -82,7 +82,7 @@ const DISTINCT = [
   { key: 'searchFiltered', group: 'search', what: 'search, distinct terms, with kind/ext.*/verified filters and every sort', target: 0.3, p99: 100 },
   { key: 'detail', group: 'detail', what: 'detail, random slugs', target: 0.5, p99: 50 },
   { key: 'latest', group: 'latest', what: 'latest, random slugs and os/arch', target: 0.5, p99: 50 },
-  { key: 'list', group: 'list', what: 'list, every sort, pages 1-N', target: 0.5, p99: 50 },
+  { key: 'list', group: 'list', what: 'list, every sort, pages 1-N, page sizes 15-30', target: 0.5, p99: 50 },
 ];
 
 const FOOTPRINT_TARGETS = { embedded: { idle: 250, peak: 400 }, postgres: { idle: 150, peak: null } };

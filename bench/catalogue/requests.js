@@ -8,6 +8,8 @@ const SEED = 0x5eed_ca7a;
 const PAGE_SIZE = 20;
 const DEEPEST_PAGE = 500;
 const SORTS = ['updated', 'new', 'name', 'featured'];
+/** The list scenario's page sizes: null is the default (PAGE_SIZE). */
+const LIST_PAGE_SIZES = [null, 15, 25, 30];
 /** The spellings `latest` understands for each platform of the seed's assets (src/lib/platform). */
 const OS_SPELLINGS = { linux: ['linux'], darwin: ['darwin', 'macos', 'mac', 'osx'], win32: ['win32', 'windows', 'win'] };
 const ARCH_SPELLINGS = { x64: ['x64', 'amd64', 'x86_64'], arm64: ['arm64', 'aarch64'] };
@@ -251,15 +253,19 @@ function distinctRequests(slugs, { searchPaths, warmupPaths }) {
   };
 
   const pages = range(1, Math.min(DEEPEST_PAGE, Math.ceil(slugs.length / PAGE_SIZE)));
-  const listPaths = (limit) => random.shuffle(SORTS.flatMap((sort) => pages.map((page) => `/api/plugins?sort=${sort}&page=${page}${limit ? `&limit=${limit}` : ''}`)));
+  // Each page size's pages that hold plugins (a smaller catalogue has fewer of them).
+  const pagesOf = (limit) => range(1, Math.min(DEEPEST_PAGE, Math.ceil(slugs.length / (limit ?? PAGE_SIZE))));
+  const listPaths = (limits) =>
+    random.shuffle(limits.flatMap((limit) => SORTS.flatMap((sort) => pagesOf(limit).map((page) => `/api/plugins?sort=${sort}&page=${page}${limit ? `&limit=${limit}` : ''}`))));
 
   return {
     searchPlain: pool(plain.paths, warm.paths.filter((_, i) => i % 2 === 0), plain.kinds),
     searchFiltered: pool(filtered.paths, warm.paths.filter((_, i) => i % 2 === 1).map((p) => `${p}&sort=${random.pick(SORTS)}`), filtered.kinds),
     detail: pool(detailSlugs.slice(warmCount).map(detail), detailSlugs.slice(0, warmCount).map(detail)),
     latest: pool(latestSlugs.slice(warmCount).map(latest), latestSlugs.slice(0, warmCount).map(latest)),
-    // Warmed on pages of ten, which no measured request asks for.
-    list: pool(listPaths(null), listPaths(10).slice(0, warmupPaths)),
+    // The default page size and three others around it, so the pool outlasts a run of a few
+    // seconds; warmed on pages of ten, which no measured request asks for.
+    list: pool(listPaths(LIST_PAGE_SIZES), listPaths([10]).slice(0, warmupPaths)),
     deepestPage: pages.length,
   };
 }
