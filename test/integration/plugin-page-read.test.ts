@@ -5,26 +5,19 @@
  * releases, owners and README locales come back whole and in order.
  */
 import type { DataSource } from 'typeorm';
-import { loadConfig } from '../../src/config/config';
-import { openDatabase, type DatabaseHandle } from '../../src/database/database-handle';
 import { PluginPageRepository } from '../../src/plugins/plugin-page.repository';
 import { ReleaseReadmesRepository } from '../../src/plugins/release-readmes.repository';
 import { PLUGIN_ROW_COLUMNS, pluginOfRow, type PluginRow } from '../../src/plugins/plugin-row';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
-let db: TestDatabase;
-let handle: DatabaseHandle;
+let opened: OpenTestDatabase;
 let dataSource: DataSource;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  handle = await openDatabase(loadConfig({ NODE_ENV: 'test', ...db.env }), { embeddedMode: 'own', migrate: false });
-  dataSource = handle.dataSource;
+  opened = await openTestDatabase();
+  dataSource = opened.dataSource;
 });
-afterAll(async () => {
-  await handle?.close();
-  await db?.drop();
-});
+afterAll(() => opened?.close());
 
 async function release(pluginId: string, version: string, createdAt: string, yankedAt: string | null): Promise<string> {
   const [{ id }] = await dataSource.query(

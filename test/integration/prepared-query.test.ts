@@ -5,25 +5,18 @@
  * fall back to planning each time; a PostgreSQL server keeps one per connection.
  */
 import { DataSource } from 'typeorm';
-import { loadConfig } from '../../src/config/config';
-import { openDatabase, type DatabaseHandle } from '../../src/database/database-handle';
 import { preparedQuery } from '../../src/database/prepared-query';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
-let db: TestDatabase;
-let handle: DatabaseHandle;
+let opened: OpenTestDatabase;
 let dataSource: DataSource;
 const embedded = !process.env.DATABASE_URL;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  handle = await openDatabase(loadConfig({ NODE_ENV: 'test', ...db.env }), { embeddedMode: 'own', migrate: false });
-  dataSource = handle.dataSource;
+  opened = await openTestDatabase();
+  dataSource = opened.dataSource;
 });
-afterAll(async () => {
-  await handle?.close();
-  await db?.drop();
-});
+afterAll(() => opened?.close());
 
 /** The statements prepared in the session of the connection that `runner` holds. */
 async function preparedNames(label: string): Promise<{ name: string; statement: string }[]> {

@@ -4,26 +4,19 @@
  * rule, removed with the release; and the migration that moves the old readme_html jsonb there.
  */
 import { QueryFailedError, type DataSource } from 'typeorm';
-import { loadConfig } from '../../src/config/config';
-import { openDatabase, type DatabaseHandle } from '../../src/database/database-handle';
 import { ReleaseReadmes1795418635895 } from '../../src/database/migrations/1795418635895-ReleaseReadmes';
 import { type ReadmeRendering, ReleaseReadmesRepository } from '../../src/plugins/release-readmes.repository';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
-let db: TestDatabase;
-let handle: DatabaseHandle;
+let opened: OpenTestDatabase;
 let dataSource: DataSource;
 let counter = 0;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  handle = await openDatabase(loadConfig({ NODE_ENV: 'test', ...db.env }), { embeddedMode: 'own', migrate: false });
-  dataSource = handle.dataSource;
+  opened = await openTestDatabase();
+  dataSource = opened.dataSource;
 });
-afterAll(async () => {
-  await handle?.close();
-  await db?.drop();
-});
+afterAll(() => opened?.close());
 
 type Query = (sql: string, parameters?: unknown[]) => Promise<any>;
 const viaPool: Query = (sql, parameters) => dataSource.query(sql, parameters);

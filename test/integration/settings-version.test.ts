@@ -4,27 +4,20 @@
  * writes, and the migration that adds it goes down and up again.
  */
 import type { DataSource } from 'typeorm';
-import { loadConfig } from '../../src/config/config';
-import { openDatabase, type DatabaseHandle } from '../../src/database/database-handle';
 import { SettingsVersion1795421652956 } from '../../src/database/migrations/1795421652956-SettingsVersion';
 import { SettingsRepository } from '../../src/settings/settings.repository';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
-let db: TestDatabase;
-let handle: DatabaseHandle;
+let opened: OpenTestDatabase;
 let dataSource: DataSource;
 let settings: SettingsRepository;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  handle = await openDatabase(loadConfig({ NODE_ENV: 'test', ...db.env }), { embeddedMode: 'own', migrate: false });
-  dataSource = handle.dataSource;
+  opened = await openTestDatabase();
+  dataSource = opened.dataSource;
   settings = new SettingsRepository(dataSource);
 });
-afterAll(async () => {
-  await handle?.close();
-  await db?.drop();
-});
+afterAll(() => opened?.close());
 
 const version = async () => BigInt(await settings.version());
 

@@ -3,6 +3,9 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/config/config';
+import { openDatabase } from '../../src/database/database-handle';
 
 export interface TestDatabase {
   /** Environment variables that point the app at this database. */
@@ -51,4 +54,27 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A fresh migrated database opened as the server opens it, for tests of repositories and queries. */
+export interface OpenTestDatabase {
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+export async function openTestDatabase(): Promise<OpenTestDatabase> {
+  const db = await createTestDatabase();
+  try {
+    const handle = await openDatabase(loadConfig({ NODE_ENV: 'test', ...db.env }), { embeddedMode: 'own', migrate: false });
+    return {
+      dataSource: handle.dataSource,
+      async close() {
+        await handle.close();
+        await db.drop();
+      },
+    };
+  } catch (error) {
+    await db.drop();
+    throw error;
+  }
 }
