@@ -1,8 +1,12 @@
 import type { PluginEntity } from './entities/plugin.entity';
 
-/** The plugin columns a catalogue answer shows, for hand-written reads (prepared statements) that skip entity hydration. */
-export const PLUGIN_ROW_COLUMNS = `p.id, p.slug, p.name, p.description, p.category, p.kind, p.tags, p.license, p.icon, p.latest_version, p.latest_prerelease,
-  p.created_at, p.updated_at, p.downloads, p.featured, p.verified_at, p.verified_by, p.extensions, p.repo_url, p.repo_verified, p.metadata`;
+/** The plugin columns a catalogue answer shows, in PluginRow's order; the timestamps among them. */
+const PLUGIN_COLUMNS = ['id', 'slug', 'name', 'description', 'category', 'kind', 'tags', 'license', 'icon', 'latest_version', 'latest_prerelease',
+  'created_at', 'updated_at', 'downloads', 'featured', 'verified_at', 'verified_by', 'extensions', 'repo_url', 'repo_verified', 'metadata'] as const satisfies readonly (keyof PluginRow)[];
+const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'verified_at']);
+
+/** Those columns of `plugin p`, for hand-written reads (prepared statements) that skip entity hydration. */
+export const PLUGIN_ROW_COLUMNS = PLUGIN_COLUMNS.map((column) => `p.${column}`).join(', ');
 
 export interface PluginRow {
   id: string;
@@ -42,17 +46,8 @@ export function epochMsSql(column: string): string {
  * described by the server, typed and parsed by the driver on every call.
  */
 export function pluginJsonSql(alias: string): string {
-  const column = (name: string) => `'${name}', ${alias}.${name}`;
-  const time = (name: string) => `'${name}', ${epochMsSql(`${alias}.${name}`)}`;
-  return `json_build_object(${[
-    ...['id', 'slug', 'name', 'description', 'category', 'kind', 'tags', 'license', 'icon', 'latest_version', 'latest_prerelease'].map(column),
-    time('created_at'),
-    time('updated_at'),
-    column('downloads'),
-    column('featured'),
-    time('verified_at'),
-    ...['verified_by', 'extensions', 'repo_url', 'repo_verified', 'metadata'].map(column),
-  ].join(', ')})`;
+  const pairs = PLUGIN_COLUMNS.map((column) => `'${column}', ${TIMESTAMP_COLUMNS.has(column) ? epochMsSql(`${alias}.${column}`) : `${alias}.${column}`}`);
+  return `json_build_object(${pairs.join(', ')})`;
 }
 
 /** PluginRow as pluginJsonSql gives it. */
