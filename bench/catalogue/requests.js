@@ -252,7 +252,6 @@ function distinctRequests(slugs, { searchPaths, warmupPaths }) {
     return `/api/plugins/${slug}/latest?os=${random.pick(OS_SPELLINGS[os])}&arch=${random.pick(ARCH_SPELLINGS[arch])}`;
   };
 
-  const pages = range(1, Math.min(DEEPEST_PAGE, Math.ceil(slugs.length / PAGE_SIZE)));
   // Each page size's pages that hold plugins (a smaller catalogue has fewer of them).
   const pagesOf = (limit) => range(1, Math.min(DEEPEST_PAGE, Math.ceil(slugs.length / (limit ?? PAGE_SIZE))));
   const listPaths = (limits) =>
@@ -266,7 +265,7 @@ function distinctRequests(slugs, { searchPaths, warmupPaths }) {
     // The default page size and three others around it, so the pool outlasts a run of a few
     // seconds; warmed on pages of ten, which no measured request asks for.
     list: pool(listPaths(LIST_PAGE_SIZES), listPaths([10]).slice(0, warmupPaths)),
-    deepestPage: pages.length,
+    deepestPage: pagesOf(null).length,
   };
 }
 
