@@ -1,5 +1,6 @@
 // One config, three tiers: unit specs beside the code (src/**/*.spec.ts), integration tests
-// against a real database (test/integration), end-to-end tests over HTTP (test/e2e).
+// against a real database (test/integration), end-to-end tests over HTTP (test/e2e); and the
+// documentation's link check (test/docs), which reads README.md and docs/*.md only.
 const swc = JSON.parse(require('node:fs').readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 delete swc.$schema;
 
