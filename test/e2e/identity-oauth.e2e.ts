@@ -20,7 +20,7 @@ async function signIn(app: TestApp, instance: string, oauth: FakeOAuthApp, forma
   return { login, authorize, callback, response, oauth };
 }
 
-/** What each forge type's sign-in asks for; see the README's table for why. */
+/** What each forge type's sign-in asks for; see the table in docs/getting-started.md for why. */
 const EXPECTED_SCOPES: Record<OAuthForgeType, string[]> = {
   github: ['read:user'],
   gitlab: ['read_user', 'read_api'],

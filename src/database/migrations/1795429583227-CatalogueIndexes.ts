@@ -13,7 +13,7 @@ const SEARCH_DOCUMENT = `setweight(to_tsvector('simple', NEW.name), 'A')
  * The catalogue at 100k plugins: a stored search vector kept by a trigger (every write path
  * keeps it current, the CLI's too), GIN indexes for full text, trigram typos and JSON filters,
  * and one index per sort whose leading key is the verified-first expression the query orders by.
- * Each was chosen from EXPLAIN on a 100k-plugin seed (docs in README, "Catalogue performance").
+ * Each was chosen from EXPLAIN on a 100k-plugin seed (docs/performance.md).
  */
 export class CatalogueIndexes1795429583227 implements MigrationInterface {
   name = 'CatalogueIndexes1795429583227';
