@@ -51,6 +51,14 @@ describe('the link check itself', () => {
     ]);
   });
 
+  it('reads a link whose text wraps onto the next line, across a code block before it', () => {
+    const links = markdownLinks('```\n[no](fence.md)\n```\nsee [Key rotation and\nre-signing](operating.md#key-rotation-and-re-signing) and [one](one.md)\n');
+    expect(links).toEqual([
+      { line: 5, target: 'operating.md#key-rotation-and-re-signing' },
+      { line: 5, target: 'one.md' },
+    ]);
+  });
+
   it('reports a missing file, a missing anchor in another page and in the same page; leaves http(s) alone', () => {
     const files: Record<string, string> = {
       '/d/a.md': '# A\n\n## Here\n\n[ok](b.md#there) [ok](#here) [ok](b.md) [web](https://example.org/#nowhere)\n[gone](missing.md) [bad](b.md#nowhere) [bad](#elsewhere)\n',

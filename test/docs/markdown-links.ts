@@ -66,15 +66,24 @@ export function headingAnchors(markdown: string): Set<string> {
   return anchors;
 }
 
-/** Inline links and images (`[text](target)`, `![alt](src)`) and reference definitions (`[x]: target`). */
+/**
+ * Inline links and images (`[text](target)`, `![alt](src)`), whose text may wrap onto the next
+ * lines, and reference definitions (`[x]: target`); each with the line its target is on.
+ */
 export function markdownLinks(markdown: string): MarkdownLink[] {
+  const lines = proseLines(markdown);
   const links: MarkdownLink[] = [];
-  for (const { line, text } of proseLines(markdown)) {
-    for (const match of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) links.push({ line, target: match[1] });
+  // The prose as one text, code blocks left out, so a link's text can run over a line break.
+  const prose = lines.map(({ text }) => text).join('\n');
+  const lineAt = (offset: number) => lines[prose.slice(0, offset).split('\n').length - 1].line;
+  for (const match of prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+    links.push({ line: lineAt(match.index + match[0].indexOf('](')), target: match[1] });
+  }
+  for (const { line, text } of lines) {
     const definition = /^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/.exec(text);
     if (definition) links.push({ line, target: definition[1] });
   }
-  return links;
+  return links.sort((a, b) => a.line - b.line);
 }
 
 /** Whether a target leaves the repository (a scheme such as https:, mailto:); those are not checked. */
