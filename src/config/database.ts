@@ -8,7 +8,7 @@ const postgresUrl = url('a postgres:// URL', ['postgres:', 'postgresql:']);
 
 const DATA_DIR = {
   name: 'DATA_DIR',
-  parser: map(text(), (path) => resolve(path)),
+  parser: { ...map(text(), (path) => resolve(path)), type: 'path, from the working directory' },
   default: './data',
   description: 'Where the embedded database, generated development secrets and the runtime socket live.',
 };
