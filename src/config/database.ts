@@ -12,7 +12,7 @@ const DATA_DIR = {
   default: './data',
   description: 'Where the embedded database, generated development secrets and the runtime socket live.',
 };
-export const DATABASE_URL = { name: 'DATABASE_URL', parser: postgresUrl, unset: 'the embedded PGlite under `DATA_DIR`', description: 'PostgreSQL server (the production path).' };
+const DATABASE_URL = { name: 'DATABASE_URL', parser: postgresUrl, unset: 'the embedded PGlite under `DATA_DIR`', description: 'PostgreSQL server (the production path).' };
 const DATABASE_READ_URLS = {
   name: 'DATABASE_READ_URLS',
   // The entry is not echoed back: a URL may carry a password.

@@ -27,9 +27,9 @@ const trustProxy: Parser<TrustProxy> = {
   parse: (raw) => parseTrustProxy(raw) ?? new Invalid('must be true, false, a hop count (0 to 32) or a comma list of IP addresses, CIDRs, loopback, linklocal and uniquelocal'),
 };
 
-export const NODE_ENV = { name: 'NODE_ENV', parser: oneOf(NODE_ENVS), default: 'development', description: '`production` requires `SESSION_SECRET` and `KEY_ENCRYPTION_KEY` and logs JSON; `test` logs nothing by default.' };
+const NODE_ENV = { name: 'NODE_ENV', parser: oneOf(NODE_ENVS), default: 'development', description: '`production` requires `SESSION_SECRET` and `KEY_ENCRYPTION_KEY` and logs JSON; `test` logs nothing by default.' };
 const PORT = { name: 'PORT', parser: integer({ min: 0, max: 65535 }), default: '3000', description: 'HTTP port.' };
-export const BASE_URL = {
+const BASE_URL = {
   name: 'BASE_URL',
   parser: map(url('an http(s) URL', ['http:', 'https:']), (text) => new URL(text).toString().replace(/\/+$/, '')),
   unset: '`http://localhost:$PORT`',
