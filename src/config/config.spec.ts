@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from './config';
+import { CONFIG_VARIABLES, loadConfig } from './config';
 import { ConfigError } from './config.error';
 
 describe('loadConfig', () => {
@@ -30,6 +30,14 @@ describe('loadConfig', () => {
     expect(config.forges.map((f) => f.name)).toEqual(['github', 'gitlab', 'codeberg']);
     expect(config.keyEncryptionKey).toHaveLength(32);
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads exactly the variables it declares, and declares each once, so the configuration reference lists what is read', () => {
+    const asked: string[] = [];
+    const watched = new Proxy({}, { get: (_, name) => void asked.push(String(name)) });
+    loadConfig(watched);
+    expect(new Set(asked)).toEqual(new Set(CONFIG_VARIABLES));
+    expect(new Set(CONFIG_VARIABLES).size).toBe(CONFIG_VARIABLES.length);
   });
 
   it('derives BASE_URL from PORT and reads every variable', () => {

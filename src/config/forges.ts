@@ -1,4 +1,7 @@
 import { FORGE_TYPES, type ForgeInstanceConfig, type ForgeType } from '../lib/forge/types';
+import type { AppConfig } from './config.types';
+import { text } from './parsers';
+import { type ConfigArea, type EnvironmentReader, Invalid, type Parser } from './variable';
 
 /** The CI OIDC issuers of the public instances; a self-hosted instance names its own. */
 export const DEFAULT_OIDC_ISSUERS: Readonly<Record<string, string>> = {
@@ -84,4 +87,34 @@ export function parseForges(raw: string): { forges: ForgeInstanceConfig[] } | { 
     }
   });
   return errors.length ? { errors } : { forges };
+}
+
+const forges: Parser<readonly ForgeInstanceConfig[]> = {
+  type: 'JSON array of forge instances',
+  parse(raw) {
+    const parsed = parseForges(raw);
+    return 'errors' in parsed ? new Invalid(...parsed.errors) : parsed.forges;
+  },
+};
+
+const FORGES = {
+  name: 'FORGES',
+  parser: forges,
+  unset: DEFAULT_FORGES.map((forge) => new URL(forge.webUrl).host).join(', '),
+  description: `Each instance: \`name\`, \`type\` (${FORGE_TYPES.join(', ')}), \`webUrl\`, \`apiUrl\`; optional \`clientId\` and \`clientSecret\` (OAuth sign-in), \`token\` (API reads, private repositories too), \`oidcIssuer\` (trusted publishing; null turns it off).`,
+};
+const OIDC_AUDIENCE = {
+  name: 'OIDC_AUDIENCE',
+  parser: text({ maxLength: 255 }),
+  unset: '`BASE_URL`',
+  description: 'The audience (`aud`) a CI OIDC ID token must carry to be exchanged for a short-lived publisher token (trusted publishing).',
+};
+
+export const FORGES_AREA: ConfigArea = { title: 'Forges and trusted publishing', variables: [FORGES, OIDC_AUDIENCE] };
+
+export function readForges(reader: EnvironmentReader, baseUrl: string): Pick<AppConfig, 'forges' | 'oidcAudience'> {
+  return {
+    forges: Object.freeze([...(reader.read(FORGES) ?? DEFAULT_FORGES)]),
+    oidcAudience: reader.read(OIDC_AUDIENCE) ?? baseUrl,
+  };
 }

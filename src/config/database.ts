@@ -1,0 +1,66 @@
+import { resolve } from 'node:path';
+import { DEFAULT_SHARED_BUFFERS_MB } from '../database/embedded/embedded-postgres';
+import type { AppConfig } from './config.types';
+import { boolean, commaList, integer, map, text, url } from './parsers';
+import { type ConfigArea, type EnvironmentReader, Invalid } from './variable';
+
+const postgresUrl = url('a postgres:// URL', ['postgres:', 'postgresql:']);
+
+const DATA_DIR = {
+  name: 'DATA_DIR',
+  parser: { ...map(text(), (path) => resolve(path)), type: 'path, from the working directory' },
+  default: './data',
+  description: 'Where the embedded database, generated development secrets and the runtime socket live.',
+};
+const DATABASE_URL = { name: 'DATABASE_URL', parser: postgresUrl, unset: 'the embedded PGlite under `DATA_DIR`', description: 'PostgreSQL server (the production path).' };
+const DATABASE_READ_URLS = {
+  name: 'DATABASE_READ_URLS',
+  // The entry is not echoed back: a URL may carry a password.
+  parser: commaList('comma list of postgres:// URLs', (entry) => (postgresUrl.parse(entry) instanceof Invalid ? new Invalid('must be a comma list of postgres:// URLs') : entry)),
+  default: '',
+  description: 'Streaming replicas of `DATABASE_URL` (only with it) that serve anonymous catalogue reads; empty: every query goes to `DATABASE_URL`.',
+};
+const DATABASE_READ_PROBE_INTERVAL_MS = {
+  name: 'DATABASE_READ_PROBE_INTERVAL_MS',
+  parser: integer({ min: 100, max: 3_600_000, unit: 'milliseconds' }),
+  default: '10000',
+  description: 'How often each read replica is checked: one that is down (at start too) is taken back once it answers; meanwhile its reads go to `DATABASE_URL`.',
+};
+const MIGRATE_ON_START = { name: 'MIGRATE_ON_START', parser: boolean, default: '1', description: 'Apply pending migrations at start.' };
+const EMBEDDED_ANALYZE_INTERVAL_MS = {
+  name: 'EMBEDDED_ANALYZE_INTERVAL_MS',
+  // Node timers hold at most 2^31-1 ms; a longer delay would silently become 1 ms.
+  parser: integer({ min: 100, max: 86_400_000, unit: 'milliseconds' }),
+  default: '60000',
+  description: 'Embedded database only: how often `ANALYZE` refreshes planner statistics (PGlite has no autovacuum).',
+};
+const EMBEDDED_SHARED_BUFFERS_MB = {
+  name: 'EMBEDDED_SHARED_BUFFERS_MB',
+  parser: integer({ min: 1, max: 4096, unit: 'MiB' }),
+  unset: `the engine's default, ${DEFAULT_SHARED_BUFFERS_MB}`,
+  description: "Embedded database only: the engine's page cache (`shared_buffers`); each MiB is resident once read.",
+};
+
+export const DATABASE: ConfigArea = {
+  title: 'Database',
+  variables: [DATA_DIR, DATABASE_URL, DATABASE_READ_URLS, DATABASE_READ_PROBE_INTERVAL_MS, MIGRATE_ON_START, EMBEDDED_ANALYZE_INTERVAL_MS, EMBEDDED_SHARED_BUFFERS_MB],
+};
+
+export type DatabaseConfig = Pick<
+  AppConfig,
+  'dataDir' | 'databaseUrl' | 'databaseReadUrls' | 'databaseReadProbeIntervalMs' | 'migrateOnStart' | 'embeddedAnalyzeIntervalMs' | 'embeddedSharedBuffersMb'
+>;
+
+export function readDatabase(reader: EnvironmentReader): DatabaseConfig {
+  const databaseUrl = reader.read(DATABASE_URL) ?? null;
+  if (reader.isSet(DATABASE_READ_URLS) && !databaseUrl) reader.bad(DATABASE_READ_URLS, 'needs DATABASE_URL (the embedded database has no replicas)');
+  return {
+    dataDir: reader.read(DATA_DIR),
+    databaseUrl,
+    databaseReadUrls: reader.read(DATABASE_READ_URLS),
+    databaseReadProbeIntervalMs: reader.read(DATABASE_READ_PROBE_INTERVAL_MS),
+    migrateOnStart: reader.read(MIGRATE_ON_START),
+    embeddedAnalyzeIntervalMs: reader.read(EMBEDDED_ANALYZE_INTERVAL_MS),
+    embeddedSharedBuffersMb: reader.read(EMBEDDED_SHARED_BUFFERS_MB) ?? null,
+  };
+}

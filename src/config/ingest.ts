@@ -1,0 +1,32 @@
+import { InvalidAllowHostError, parseAllowedHost } from '../ingest/fetch/address-policy';
+import type { AppConfig } from './config.types';
+import { commaList, integer } from './parsers';
+import { type ConfigArea, type EnvironmentReader, Invalid } from './variable';
+
+const HASH_BUDGET_BYTES = {
+  name: 'HASH_BUDGET_BYTES',
+  parser: integer({ min: 0, unit: 'bytes' }),
+  default: '524288000',
+  description: 'The default of the `hash.budget_bytes` setting: larger assets are recorded but not hashed or signed.',
+};
+const FETCH_ALLOW_HOSTS = {
+  name: 'FETCH_ALLOW_HOSTS',
+  // The fetcher's own grammar, so a typo stops the start instead of the first fetch.
+  parser: commaList('comma list of host or host:port', (entry) => {
+    try {
+      parseAllowedHost(entry);
+      return entry.toLowerCase();
+    } catch (error) {
+      if (!(error instanceof InvalidAllowHostError)) throw error;
+      return new Invalid(`"${entry}" is not host or host:port`);
+    }
+  }),
+  default: '',
+  description: 'Hosts that asset fetches may reach over http and on private or loopback addresses (an internal forge); empty: https and public addresses only.',
+};
+
+export const INGEST: ConfigArea = { title: 'Ingest', variables: [HASH_BUDGET_BYTES, FETCH_ALLOW_HOSTS] };
+
+export function readIngest(reader: EnvironmentReader): Pick<AppConfig, 'hashBudgetBytes' | 'fetchAllowHosts'> {
+  return { hashBudgetBytes: reader.read(HASH_BUDGET_BYTES), fetchAllowHosts: reader.read(FETCH_ALLOW_HOSTS) };
+}

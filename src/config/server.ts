@@ -1,0 +1,76 @@
+import { isIP } from 'node:net';
+import type { AppConfig, TrustProxy } from './config.types';
+import { integer, map, oneOf, url } from './parsers';
+import { type ConfigArea, type EnvironmentReader, Invalid, type Parser } from './variable';
+
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY: true/false, a hop count, or a comma list of addresses, CIDRs and range names. */
+export function parseTrustProxy(value: string): TrustProxy | null {
+  const v = value.trim().toLowerCase();
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (/^\d+$/.test(v)) return Number(v) <= 32 ? Number(v) : null;
+  const entries = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const valid = (entry: string) => {
+    if (NAMED_PROXY_RANGES.includes(entry)) return true;
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    if (!family || extra !== undefined) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  };
+  return entries.length && entries.every(valid) ? Object.freeze(entries) : null;
+}
+
+const trustProxy: Parser<TrustProxy> = {
+  type: `true | false | hop count 0 to 32 | comma list of addresses, CIDRs, ${NAMED_PROXY_RANGES.join(', ')}`,
+  parse: (raw) => parseTrustProxy(raw) ?? new Invalid('must be true, false, a hop count (0 to 32) or a comma list of IP addresses, CIDRs, loopback, linklocal and uniquelocal'),
+};
+
+const NODE_ENV = { name: 'NODE_ENV', parser: oneOf(NODE_ENVS), default: 'development', description: '`production` requires `SESSION_SECRET` and `KEY_ENCRYPTION_KEY` and logs JSON; `test` logs nothing by default.' };
+const PORT = { name: 'PORT', parser: integer({ min: 0, max: 65535 }), default: '3000', description: 'HTTP port.' };
+const BASE_URL = {
+  name: 'BASE_URL',
+  parser: map(url('an http(s) URL', ['http:', 'https:']), (text) => new URL(text).toString().replace(/\/+$/, '')),
+  unset: '`http://localhost:$PORT`',
+  description: 'Public URL of this registry: links, problem `type`s, webhook URLs.',
+};
+const TRUST_PROXY = {
+  name: 'TRUST_PROXY',
+  parser: trustProxy,
+  default: 'loopback',
+  description: 'Whose `X-Forwarded-For` is believed for the client address (rate limits, audit IPs); `true` trusts anyone, so only behind a proxy that overwrites the header.',
+};
+const HTTP_REQUEST_TIMEOUT_MS = {
+  name: 'HTTP_REQUEST_TIMEOUT_MS',
+  parser: integer({ min: 1000, max: 3_600_000, unit: 'milliseconds' }),
+  default: '60000',
+  description: 'Longest time a client may take to send a whole request (headers: 15 s or this, whichever is less); slower clients get 408.',
+};
+const SHUTDOWN_GRACE_MS = {
+  name: 'SHUTDOWN_GRACE_MS',
+  parser: integer({ min: 0, max: 600_000, unit: 'milliseconds' }),
+  default: '25000',
+  description: 'On SIGTERM, how long in-flight requests and ingests may take before the server closes anyway.',
+};
+
+export const SERVER: ConfigArea = {
+  title: 'Server',
+  variables: [NODE_ENV, PORT, BASE_URL, TRUST_PROXY, HTTP_REQUEST_TIMEOUT_MS, SHUTDOWN_GRACE_MS],
+};
+
+export type ServerConfig = Pick<AppConfig, 'nodeEnv' | 'isProduction' | 'port' | 'baseUrl' | 'trustProxy' | 'httpRequestTimeoutMs' | 'shutdownGraceMs'>;
+
+export function readServer(reader: EnvironmentReader): ServerConfig {
+  const nodeEnv = reader.read(NODE_ENV);
+  const port = reader.read(PORT);
+  return {
+    nodeEnv,
+    isProduction: nodeEnv === 'production',
+    port,
+    baseUrl: reader.read(BASE_URL) ?? `http://localhost:${port}`,
+    trustProxy: reader.read(TRUST_PROXY),
+    httpRequestTimeoutMs: reader.read(HTTP_REQUEST_TIMEOUT_MS),
+    shutdownGraceMs: reader.read(SHUTDOWN_GRACE_MS),
+  };
+}
