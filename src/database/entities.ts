@@ -20,6 +20,8 @@ import { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity'
 import { UserEntity } from '../users/entities/user.entity';
 import { PluginCountEntity } from '../plugins/entities/plugin-count.entity';
 import { CatalogueChangeEntity } from '../plugins/entities/catalogue-change.entity';
+import { PluginPageEntity } from '../plugins/entities/plugin-page.entity';
+import { PluginPageStaleEntity } from '../plugins/entities/plugin-page-stale.entity';
 import { RegistryIdentityEntity } from '../common/redis/entities/registry-identity.entity';
 import { PluginWebhookEntity } from '../webhooks/entities/plugin-webhook.entity';
 import { WebhookDeliveryEntity } from '../webhooks/entities/webhook-delivery.entity';
@@ -41,6 +43,8 @@ export const ENTITIES = [
   KindEntity,
   PluginEntity,
   CatalogueChangeEntity,
+  PluginPageEntity,
+  PluginPageStaleEntity,
   PluginOwnerEntity,
   ReleaseEntity,
   ReleaseReadmeEntity,

@@ -52,6 +52,11 @@ export class Metrics {
     help: 'Plugins in the in-memory catalogue index',
     registers: [this.registry],
   });
+  private readonly pluginPagesStale = new Gauge({
+    name: 'registry_plugin_pages_stale',
+    help: 'Plugins whose stored page waits to be built again after a write (all instances); their pages are read as they are meanwhile',
+    registers: [this.registry],
+  });
   private sources: ScrapeSources | null = null;
 
   constructor() {
@@ -100,6 +105,10 @@ export class Metrics {
   observeSearchIndex(bytes: number, plugins: number): void {
     this.searchIndexBytes.set(bytes);
     this.searchIndexPlugins.set(plugins);
+  }
+
+  observePluginPagesStale(plugins: number): void {
+    this.pluginPagesStale.set(plugins);
   }
 
   observeStrayError(source: string): void {

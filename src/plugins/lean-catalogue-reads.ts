@@ -121,7 +121,7 @@ export class LeanCatalogueReads {
   private async detail(req: LeanRequest, segment: string): Promise<LeanAnswer> {
     const slug = this.slugs.transform(decodeURIComponent(segment));
     const query = await this.query(req, PluginDetailQueryDto);
-    return { body: await this.details.detail(slug, query.locale, null), headers: this.detailHeaders };
+    return { json: await this.details.detailJson(slug, query.locale), headers: this.detailHeaders };
   }
 
   private async latestOf(req: LeanRequest, segment: string): Promise<LeanAnswer> {

@@ -1,19 +1,27 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../auth/auth-context';
 import { notFound } from '../common/errors/domain-error';
 import { CatalogueReads } from '../database/catalogue-reads';
 import { DEFAULT_README_LOCALE, resolveStoredReadmeLocale } from '../lib/locale/locale';
+import { toCatalogueItemDto } from './catalogue.mapper';
 import type { PluginDetailDto } from './dto/plugin-detail.dto';
 import type { ReleaseEntity } from './entities/release.entity';
-import { type ReadmeView, toPluginDetailDto } from './plugin-detail.mapper';
-import { PluginPageRepository } from './plugin-page.repository';
+import { type ReadmeView, toPluginDetailDto, toReleaseSummaryDto } from './plugin-detail.mapper';
+import { PAGE_SQL, pageRowOf, PluginPageRepository, type PluginPageRow, releaseOfTuple } from './plugin-page.repository';
+import { pluginOfRow, pluginRowOfJson } from './plugin-row';
+import { publishedByOf } from './release.mapper';
 import { ReleaseReadmesRepository } from './release-readmes.repository';
 
 /**
  * `GET /api/plugins/:slug`: the full plugin. Its manifest fields and README are those of the
  * release the catalogue shows (ReleasesRepository.findShown: the latest; a newer prerelease or a
  * backport does not change it), the README in the language asked for.
+ *
+ * Anonymous callers who ask for no language get the stored page (plugin_page, kept by
+ * PluginPageBuilder) while it is current: one indexed row instead of the page's six reads and the
+ * mapping, for the request the catalogue serves most.
  */
 @Injectable()
 export class PluginDetailService {
@@ -28,10 +36,27 @@ export class PluginDetailService {
     return caller ? this.read(slug, locale, caller, undefined) : this.reads.run((manager) => this.read(slug, locale, caller, manager));
   }
 
+  /** An anonymous caller's answer as JSON text: the same as `detail`, from the stored page when it is current. */
+  detailJson(slug: string, locale: string | undefined): Promise<string> {
+    return this.reads.run(async (manager) => {
+      const stored = locale === undefined ? await this.pages.storedPage(slug, PAGE_FORMAT, manager) : null;
+      return stored ?? JSON.stringify(await this.read(slug, locale, null, manager));
+    });
+  }
+
+  /** The stored page of a plugin: what an anonymous caller asking for no language is answered. */
+  async storedPageOf(page: PluginPageRow, manager: EntityManager): Promise<string> {
+    return JSON.stringify(await this.answer(page, undefined, null, manager));
+  }
+
   private async read(slug: string, locale: string | undefined, caller: AuthContext | null, manager: EntityManager | undefined): Promise<PluginDetailDto> {
     // One round trip: the plugin, its releases, owners, the shown release and its READMEs' locales.
     const page = await this.pages.page(slug, manager);
     if (!page) throw notFound(`no plugin "${slug}"`);
+    return this.answer(page, locale, caller, manager);
+  }
+
+  private async answer(page: PluginPageRow, locale: string | undefined, caller: AuthContext | null, manager: EntityManager | undefined): Promise<PluginDetailDto> {
     const shown = page.shownId ? ({ id: page.shownId, manifest: page.shownManifest } as ReleaseEntity) : undefined;
     return toPluginDetailDto(page.plugin, {
       owners: page.owners,
@@ -53,3 +78,30 @@ export class PluginDetailService {
     return { html, locale: chosen === DEFAULT_README_LOCALE ? null : chosen, available };
   }
 }
+
+/**
+ * Which code builds a stored page: the page read and everything that makes the answer of it. A
+ * deploy that changes any of them changes this, and every page stored by other code is rebuilt
+ * (and not answered meanwhile).
+ */
+export const PAGE_FORMAT = createHash('sha256')
+  .update(
+    [
+      PAGE_SQL,
+      pageRowOf,
+      releaseOfTuple,
+      PluginDetailService.prototype['answer'],
+      PluginDetailService.prototype['readme'],
+      toPluginDetailDto,
+      toCatalogueItemDto,
+      toReleaseSummaryDto,
+      publishedByOf,
+      pluginOfRow,
+      pluginRowOfJson,
+      resolveStoredReadmeLocale,
+    ]
+      .map(String)
+      .join('\n'),
+  )
+  .digest('hex')
+  .slice(0, 32);

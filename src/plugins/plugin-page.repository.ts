@@ -7,6 +7,8 @@ import type { PublishedBy, ReleaseEntity, StoredAsset } from './entities/release
 /** Everything the plugin page shows, read in one round trip. */
 export interface PluginPageRow {
   plugin: PluginEntity;
+  /** The plugin's page_stamp in the snapshot this was read in. */
+  stamp: string;
   /** Summary columns only: enough for toReleaseSummaryDto, not a whole release. */
   releases: ReleaseEntity[];
   owners: { login: string; instance: string }[];
@@ -36,7 +38,9 @@ const SHOWN = `SELECT r.id, r.manifest FROM release r WHERE r.plugin_id = p.id
 
 // Everything in one JSON value: the driver parses one text with JSON.parse rather than describing,
 // typing and parsing some thirty columns; releases come as arrays (no key repeated ten times).
-const PAGE_SQL = `SELECT json_build_object('plugin', ${pluginJsonSql('p')},
+// `stamp` is the plugin's page_stamp in the same snapshot: what a page stored from this read is
+// current for.
+const pageSql = (where: string) => `SELECT json_build_object('plugin', ${pluginJsonSql('p')}, 'stamp', p.page_stamp::text,
     'shownId', s.id, 'shownManifest', s.manifest,
     'releases', (SELECT coalesce(json_agg(json_build_array(r.id, r.version, r.prerelease, ${epochMsSql('r.yanked_at')}, r.yank_reason, r.published_by,
         r.source, r.min_runtime_version, r.downloads, ${epochMsSql('r.created_at')}) ORDER BY r.version_sort DESC), '[]'::json)
@@ -46,7 +50,26 @@ const PAGE_SQL = `SELECT json_build_object('plugin', ${pluginJsonSql('p')},
     'readmeLocales', (SELECT coalesce(json_agg(rr.locale ORDER BY rr.position), '[]'::json) FROM release_readme rr WHERE rr.release_id = s.id),
     'firstReadmeHtml', (SELECT rr.html FROM release_readme rr WHERE rr.release_id = s.id ORDER BY rr.position LIMIT 1)) AS page
   FROM plugin p LEFT JOIN LATERAL (${SHOWN}) s ON true
+  WHERE ${where}`;
+
+/** The page read by slug (a request) and by ids (PluginPageBuilder); part of what PAGE_FORMAT hashes. */
+export const PAGE_SQL = pageSql('p.slug = $1');
+const PAGES_BY_ID_SQL = pageSql('p.id = ANY($1::uuid[])');
+
+// The stored page, only while it is current: its stamp is the plugin's and the running code built it.
+const STORED_PAGE_SQL = `SELECT pp.body FROM plugin p JOIN plugin_page pp ON pp.plugin_id = p.id AND pp.stamp = p.page_stamp AND pp.format = $2
   WHERE p.slug = $1`;
+
+// Marks are taken oldest first; one a builder has taken (locked) is skipped by the others, and a
+// writer marking it again waits for that builder's transaction and marks it anew.
+const TAKE_STALE_SQL = `DELETE FROM plugin_page_stale WHERE plugin_id IN
+  (SELECT plugin_id FROM plugin_page_stale ORDER BY marked_at LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING plugin_id`;
+
+// A page built from an older snapshot never replaces a newer one; one built by other code does.
+const STORE_SQL = `INSERT INTO plugin_page (plugin_id, stamp, format, body)
+  SELECT u.plugin_id, u.stamp, $3, u.body FROM unnest($1::uuid[], $2::bigint[], $4::text[]) AS u(plugin_id, stamp, body)
+  ON CONFLICT (plugin_id) DO UPDATE SET stamp = excluded.stamp, format = excluded.format, body = excluded.body
+  WHERE plugin_page.stamp < excluded.stamp OR plugin_page.format <> excluded.format`;
 
 const LATEST_SQL = `SELECT (SELECT coalesce(json_agg(json_build_object('version', r.version, 'prerelease', r.prerelease, 'yanked', r.yanked_at IS NOT NULL,
     'minRuntimeVersion', r.min_runtime_version, 'assets', r.assets) ORDER BY r.version_sort DESC), '[]'::json)
@@ -58,6 +81,7 @@ type ReleaseSummaryTuple = [string, string, boolean, number | null, string | nul
 
 interface PageJson {
   plugin: PluginJson;
+  stamp: string;
   shownId: string | null;
   shownManifest: Record<string, unknown> | null;
   releases: ReleaseSummaryTuple[];
@@ -66,7 +90,8 @@ interface PageJson {
   firstReadmeHtml: string | null;
 }
 
-function releaseOfTuple([id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt]: ReleaseSummaryTuple): ReleaseEntity {
+/** Part of what PAGE_FORMAT hashes, as pageRowOf. */
+export function releaseOfTuple([id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt]: ReleaseSummaryTuple): ReleaseEntity {
   return {
     id,
     version,
@@ -90,17 +115,7 @@ export class PluginPageRepository {
 
   async page(slug: string, manager: EntityManager = this.dataSource.manager): Promise<PluginPageRow | null> {
     const [row] = await preparedQuery<{ page: PageJson }>(manager, 'plugin_page', PAGE_SQL, [slug]);
-    if (!row) return null;
-    const { page } = row;
-    return {
-      plugin: pluginOfRow(pluginRowOfJson(page.plugin)),
-      releases: page.releases.map(releaseOfTuple),
-      owners: page.owners,
-      shownManifest: page.shownManifest,
-      shownId: page.shownId,
-      readmeLocales: page.readmeLocales,
-      firstReadmeHtml: page.firstReadmeHtml,
-    };
+    return row ? pageRowOf(row.page) : null;
   }
 
   /** Every release of the plugin, SemVer-highest first, as `latest` weighs them; null when there is no such plugin. */
@@ -108,4 +123,65 @@ export class PluginPageRepository {
     const [row] = await preparedQuery<{ slug: string; releases: LatestCandidateRow[] }>(manager, 'plugin_latest', LATEST_SQL, [slug]);
     return row ?? null;
   }
+
+  /** The pages of these plugins (those that still exist), in no particular order. */
+  async pagesById(ids: readonly string[], manager: EntityManager = this.dataSource.manager): Promise<PluginPageRow[]> {
+    const rows = await preparedQuery<{ page: PageJson }>(manager, 'plugin_pages_by_id', PAGES_BY_ID_SQL, [ids]);
+    return rows.map((row) => pageRowOf(row.page));
+  }
+
+  /** The stored detail of the plugin with this slug as JSON text, or null when there is none current for `format`. */
+  async storedPage(slug: string, format: string, manager: EntityManager = this.dataSource.manager): Promise<string | null> {
+    const [row] = await preparedQuery<{ body: string }>(manager, 'plugin_stored_page', STORED_PAGE_SQL, [slug, format]);
+    return row?.body ?? null;
+  }
+
+  /**
+   * Takes up to `limit` plugins marked stale and stores what `render` makes of their pages, in one
+   * transaction: a failure leaves them marked. The number of marks taken (0: none were left).
+   */
+  async rebuildStale(limit: number, format: string, render: (page: PluginPageRow, manager: EntityManager) => Promise<string>): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      // A DELETE … RETURNING comes back through TypeORM as [rows, count].
+      const [taken] = (await manager.query(TAKE_STALE_SQL, [limit])) as [{ plugin_id: string }[], number];
+      if (taken.length === 0) return 0;
+      const pages = await this.pagesById(
+        taken.map((row) => row.plugin_id),
+        manager,
+      );
+      const bodies: string[] = [];
+      for (const page of pages) bodies.push(await render(page, manager));
+      if (pages.length) {
+        await manager.query(STORE_SQL, [pages.map((page) => page.plugin.id), pages.map((page) => page.stamp), format, bodies]);
+      }
+      return taken.length;
+    });
+  }
+
+  /** Marks every stored page that other code built (a deploy changed the answer's shape). */
+  async markOtherFormatsStale(format: string): Promise<void> {
+    await this.dataSource.query(
+      'INSERT INTO plugin_page_stale (plugin_id) SELECT plugin_id FROM plugin_page WHERE format <> $1 ON CONFLICT (plugin_id) DO NOTHING',
+      [format],
+    );
+  }
+
+  /** Plugins waiting for their page to be built. */
+  async staleCount(): Promise<number> {
+    const [row] = await this.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM plugin_page_stale');
+    return row.n;
+  }
+}
+
+export function pageRowOf(page: PageJson): PluginPageRow {
+  return {
+    plugin: pluginOfRow(pluginRowOfJson(page.plugin)),
+    stamp: page.stamp,
+    releases: page.releases.map(releaseOfTuple),
+    owners: page.owners,
+    shownManifest: page.shownManifest,
+    shownId: page.shownId,
+    readmeLocales: page.readmeLocales,
+    firstReadmeHtml: page.firstReadmeHtml,
+  };
 }

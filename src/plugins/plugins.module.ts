@@ -15,6 +15,7 @@ import { LatestService } from './latest.service';
 import { MyPluginsController } from './my-plugins.controller';
 import { MyPluginsService } from './my-plugins.service';
 import { PluginDetailService } from './plugin-detail.service';
+import { PluginPageBuilder } from './plugin-page-builder';
 import { PluginPageRepository } from './plugin-page.repository';
 import { PluginsController } from './plugins.controller';
 import { PluginsRepository } from './plugins.repository';
@@ -38,6 +39,7 @@ import { ReleasesService } from './releases.service';
     DownloadCounter,
     LatestService,
     PluginDetailService,
+    PluginPageBuilder,
     CatalogueService,
     AdminPluginsService,
     MyPluginsService,

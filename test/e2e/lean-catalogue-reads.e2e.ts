@@ -4,7 +4,9 @@
  * matching ETag; every error and every caller with credentials left to the controllers.
  */
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { createLogger } from '../../src/common/logging/logger';
+import { PluginPageBuilder } from '../../src/plugins/plugin-page-builder';
 import { captureLog } from '../support/log-capture';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 
@@ -67,6 +69,8 @@ describe('lean catalogue reads', () => {
     await publish(token, 'tool', '2.0.0-beta.1', all);
     await publish(token, 'native-only', '1.0.0', ['native-linux-x64.tgz']);
     for (let i = 0; i < 5; i++) await publish(token, `lean-${i}`, '0.1.0', ['x.wasm'], { tags: i % 2 ? ['lean', 'odd'] : ['lean'] });
+    // Every page stored, as after the builder's next pass: the lean detail answers from plugin_page.
+    await w.app.app.get(PluginPageBuilder).buildMarked();
   });
   afterAll(() => w?.close());
 
@@ -116,6 +120,23 @@ describe('lean catalogue reads', () => {
     expect(lean.status).toBe(status);
     expect(lean).toEqual(controllers);
     if (status !== 200) expect(leanLines(path)).toHaveLength(0);
+  });
+
+  it('answers a detail from the stored page while it is current, and reads the page after a write', async () => {
+    const database = w.app.app.get(DataSource);
+    const [{ body }] = await database.query(`SELECT pp.body FROM plugin_page pp JOIN plugin p ON p.id = pp.plugin_id WHERE p.slug = 'lean-3'`);
+    // A marked body (the stamp unchanged: nothing wrote the plugin) shows which one answers.
+    await database.query(`UPDATE plugin_page SET body = $1 WHERE plugin_id = (SELECT id FROM plugin WHERE slug = 'lean-3')`, [
+      JSON.stringify({ ...JSON.parse(body), description: 'from the stored page' }),
+    ]);
+    expect((await read('/api/plugins/lean-3', 'lean')).body).toMatchObject({ description: 'from the stored page' });
+    expect((await read('/api/plugins/lean-3', 'controllers')).body).toMatchObject({ description: 'lean-3 for the lean reads' });
+    await database.query(`UPDATE plugin SET featured = true WHERE slug = 'lean-3'`);
+    const afterWrite = await read('/api/plugins/lean-3', 'lean');
+    expect(afterWrite.body).toMatchObject({ description: 'lean-3 for the lean reads', featured: true });
+    expect(afterWrite).toEqual(await read('/api/plugins/lean-3', 'controllers'));
+    await w.app.app.get(PluginPageBuilder).buildMarked();
+    expect(await read('/api/plugins/lean-3', 'lean')).toEqual(afterWrite);
   });
 
   it('leaves a signed-in caller to the controllers, whose answer is private', async () => {

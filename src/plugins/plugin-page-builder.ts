@@ -1,0 +1,58 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { BackgroundLoop } from '../common/background-loop';
+import { Metrics } from '../metrics/metrics';
+import { PAGE_FORMAT, PluginDetailService } from './plugin-detail.service';
+import { PluginPageRepository } from './plugin-page.repository';
+
+/** Pages built a transaction: one read of them all, and a few milliseconds of mapping before the event loop turns again. */
+const BATCH = 100;
+/** How soon after a write its page is stored again; until then the page is read as it is (never stale). */
+const PASS_MS = 1_000;
+
+/**
+ * Keeps plugin_page current: takes the plugins the triggers marked (any write to a plugin, its
+ * releases, READMEs or owners, on any instance or from the operator CLI) and stores each one's
+ * page as the detail answers it. Every instance runs one; they share the marks (a mark one
+ * instance holds is skipped by the others). A page is built after the write that changed it, so
+ * the catalogue's reads, a thousand for every write, find it built.
+ */
+@Injectable()
+export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly log = new Logger('PluginPages');
+  private readonly loop: BackgroundLoop;
+  private formatChecked = false;
+
+  constructor(
+    private readonly pages: PluginPageRepository,
+    private readonly details: PluginDetailService,
+    private readonly metrics: Metrics,
+  ) {
+    this.loop = new BackgroundLoop(() => this.buildMarked(), PASS_MS, (error) => this.log.warn(`building plugin pages failed: ${error.message}`));
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  /** Builds every page marked so far; the number built. */
+  async buildMarked(): Promise<number> {
+    if (!this.formatChecked) {
+      await this.pages.markOtherFormatsStale(PAGE_FORMAT);
+      this.formatChecked = true;
+    }
+    let built = 0;
+    while (!this.loop.isStopping) {
+      const taken = await this.pages.rebuildStale(BATCH, PAGE_FORMAT, (page, manager) => this.details.storedPageOf(page, manager));
+      built += taken;
+      if (taken < BATCH) break;
+      await nextTurn();
+    }
+    this.metrics.observePluginPagesStale(await this.pages.staleCount());
+    return built;
+  }
+}

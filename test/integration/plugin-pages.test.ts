@@ -1,0 +1,147 @@
+/**
+ * Stored plugin pages (plugin_page) against a real database (PGlite by default, PostgreSQL with
+ * DATABASE_URL): the triggers mark a plugin's page stale in the transaction of every write that
+ * changes what its page shows, the stored page stops answering at once, the builder stores it
+ * again, and the stored page is always exactly the detail an anonymous caller would be answered.
+ */
+import type { DataSource } from 'typeorm';
+import type { Clock } from '../../src/common/clock';
+import { CatalogueReads } from '../../src/database/catalogue-reads';
+import type { ReadReplicas } from '../../src/database/read-replicas';
+import { Metrics } from '../../src/metrics/metrics';
+import { PAGE_FORMAT, PluginDetailService } from '../../src/plugins/plugin-detail.service';
+import { PluginPageBuilder } from '../../src/plugins/plugin-page-builder';
+import { PluginPageRepository } from '../../src/plugins/plugin-page.repository';
+import { ReleaseReadmesRepository } from '../../src/plugins/release-readmes.repository';
+import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
+
+let opened: OpenTestDatabase;
+let dataSource: DataSource;
+let pages: PluginPageRepository;
+let details: PluginDetailService;
+let builder: PluginPageBuilder;
+let pluginId: string;
+let olderRelease: string;
+let userId: string;
+
+const readme = (html: string) => ({ html, markdown: '', context: { kind: 'none' as const }, renderVersion: 1 });
+
+async function plugin(slug: string): Promise<string> {
+  const [{ id }] = await dataSource.query(
+    `INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $2) RETURNING id`,
+    [slug, `https://forge.test/acme/${slug}`],
+  );
+  return id;
+}
+
+async function release(id: string, version: string): Promise<string> {
+  const [{ id: releaseId }] = await dataSource.query(
+    `INSERT INTO release (plugin_id, version, version_key, version_sort, assets, manifest, manifest_raw, manifest_canonical, manifest_sha256, source)
+     VALUES ($1, $2, $2, $2, '[]', $3, '', '{}', $4, 'push') RETURNING id`,
+    [id, version, JSON.stringify({ name: 'paged', version }), '0'.repeat(64)],
+  );
+  return releaseId;
+}
+
+/** What an anonymous caller asking for no language is answered, read as it is (never from plugin_page). */
+async function detailAsRead(slug: string): Promise<string> {
+  return JSON.stringify(await details.detail(slug, undefined, null));
+}
+
+beforeAll(async () => {
+  opened = await openTestDatabase();
+  dataSource = opened.dataSource;
+  pages = new PluginPageRepository(dataSource);
+  const reads = new CatalogueReads(dataSource, { pick: () => null } as unknown as ReadReplicas, { nowMs: () => Date.now() } as Clock);
+  details = new PluginDetailService(pages, new ReleaseReadmesRepository(dataSource), reads);
+  builder = new PluginPageBuilder(pages, details, new Metrics());
+  pluginId = await plugin('paged');
+  olderRelease = await release(pluginId, '1.0.0');
+  await release(pluginId, '1.1.0');
+  await dataSource.transaction((manager) =>
+    new ReleaseReadmesRepository(dataSource).insertForRelease(olderRelease, { de: readme('<p>hallo</p>'), default: readme('<p>hi</p>') }, manager),
+  );
+  [{ id: userId }] = await dataSource.query(`INSERT INTO user_account (instance, provider_user_id, login) VALUES ('github.com', '42', 'owner') RETURNING id`);
+  await dataSource.query(`INSERT INTO plugin_owner (plugin_id, user_id) VALUES ($1, $2)`, [pluginId, userId]);
+});
+afterAll(() => opened?.close());
+
+describe('stored plugin pages', () => {
+  it('are built for every marked plugin and answer exactly what the page read answers', async () => {
+    expect(await pages.storedPage('paged', PAGE_FORMAT)).toBeNull();
+    expect(await builder.buildMarked()).toBeGreaterThanOrEqual(1);
+    const stored = await pages.storedPage('paged', PAGE_FORMAT);
+    expect(stored).toBe(await detailAsRead('paged'));
+    expect(await details.detailJson('paged', undefined)).toBe(stored);
+    expect(JSON.parse(stored!)).toMatchObject({ slug: 'paged', latestVersion: null, owners: [{ login: 'owner' }], releases: [{ version: '1.1.0' }, { version: '1.0.0' }] });
+    expect(await pages.staleCount()).toBe(0);
+    // A language asked for is read as it is; so is a page another build of the code stored.
+    expect(await details.detailJson('paged', 'de')).toBe(JSON.stringify(await details.detail('paged', 'de', null)));
+    expect(await pages.storedPage('paged', 'some-other-format')).toBeNull();
+  });
+
+  const writes: [string, () => Promise<unknown>][] = [
+    ['the plugin row (a verification)', () => dataSource.query(`UPDATE plugin SET verified_at = now() WHERE id = $1`, [pluginId])],
+    ['a download count', () => dataSource.query(`UPDATE release SET downloads = downloads + 5 WHERE plugin_id = $1`, [pluginId])],
+    ['a yank', () => dataSource.query(`UPDATE release SET yanked_at = now(), yank_reason = 'broken' WHERE plugin_id = $1 AND version = '1.1.0'`, [pluginId])],
+    ['a new release', () => release(pluginId, '1.2.0')],
+    ['a release deleted', () => dataSource.query(`DELETE FROM release WHERE plugin_id = $1 AND version = '1.2.0'`, [pluginId])],
+    ['a README rendered again', () => dataSource.query(`UPDATE release_readme SET html = '<p>hi!</p>' WHERE release_id = $1 AND locale = 'default'`, [olderRelease])],
+    ['a README removed', () => dataSource.query(`DELETE FROM release_readme WHERE release_id = $1 AND locale = 'de'`, [olderRelease])],
+    ['an owner renamed', () => dataSource.query(`UPDATE user_account SET login = 'renamed' WHERE id = $1`, [userId])],
+    ['an owner removed', () => dataSource.query(`DELETE FROM plugin_owner WHERE plugin_id = $1`, [pluginId])],
+    ['an owner added', () => dataSource.query(`INSERT INTO plugin_owner (plugin_id, user_id) VALUES ($1, $2)`, [pluginId, userId])],
+  ];
+
+  it.each(writes)('stop answering in the transaction of %s, and are built again', async (_what, write) => {
+    await builder.buildMarked();
+    const before = await pages.storedPage('paged', PAGE_FORMAT);
+    expect(before).not.toBeNull();
+    await write();
+    expect(await pages.storedPage('paged', PAGE_FORMAT)).toBeNull();
+    const after = await detailAsRead('paged');
+    expect(after).not.toBe(before);
+    expect(await details.detailJson('paged', undefined)).toBe(after);
+    expect(await builder.buildMarked()).toBe(1);
+    expect(await pages.storedPage('paged', PAGE_FORMAT)).toBe(after);
+  });
+
+  it('stay current through writes that do not change the page', async () => {
+    await builder.buildMarked();
+    const other = await plugin('elsewhere');
+    await release(other, '2.0.0');
+    await dataSource.query(`UPDATE user_account SET email = 'owner@forge.test' WHERE id = $1`, [userId]);
+    expect(await pages.storedPage('paged', PAGE_FORMAT)).toBe(await detailAsRead('paged'));
+    expect(await builder.buildMarked()).toBe(1);
+  });
+
+  it('are marked again by a write that commits while they are being built', async () => {
+    await dataSource.query(`UPDATE plugin SET featured = true WHERE id = $1`, [pluginId]);
+    let write: Promise<unknown> = Promise.resolve();
+    await pages.rebuildStale(10, PAGE_FORMAT, async (page, manager) => {
+      // Another connection writes meanwhile; its mark waits for this transaction's end.
+      write = dataSource.query(`UPDATE release SET downloads = downloads + 1 WHERE plugin_id = $1`, [pluginId]);
+      return details.storedPageOf(page, manager);
+    });
+    await write;
+    expect(await pages.storedPage('paged', PAGE_FORMAT)).toBeNull();
+    expect(await pages.staleCount()).toBe(1);
+    await builder.buildMarked();
+    expect(await pages.storedPage('paged', PAGE_FORMAT)).toBe(await detailAsRead('paged'));
+  });
+
+  it('built by other code are built again by the next builder, and a deleted plugin leaves nothing behind', async () => {
+    await builder.buildMarked();
+    await dataSource.query(`UPDATE plugin_page SET format = 'older-code'`);
+    expect(await pages.storedPage('paged', PAGE_FORMAT)).toBeNull();
+    const next = new PluginPageBuilder(pages, details, new Metrics());
+    expect(await next.buildMarked()).toBeGreaterThanOrEqual(1);
+    expect(await pages.storedPage('paged', PAGE_FORMAT)).toBe(await detailAsRead('paged'));
+
+    const doomed = await plugin('doomed');
+    await dataSource.query(`DELETE FROM plugin WHERE id = $1`, [doomed]);
+    expect(await next.buildMarked()).toBe(1);
+    expect(await dataSource.query(`SELECT 1 FROM plugin_page WHERE plugin_id = $1`, [doomed])).toEqual([]);
+    await expect(details.detailJson('doomed', undefined)).rejects.toMatchObject({ kind: 'not-found' });
+  });
+});
