@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { repositoryProvider } from '../database/repository-provider';
+import { repositoryProvider } from '../persistence/repository-provider';
 import { SettingsModule } from '../settings/settings.module';
 import { AdminPagesController } from './admin-pages.controller';
 import { AdminSiteController } from './admin-site.controller';

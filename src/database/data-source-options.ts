@@ -50,8 +50,8 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
 
 /**
  * A streaming replica (DATABASE_READ_URLS) as a DataSource of its own, so one that is down never
- * holds up the primary or the start (read-replicas.ts). Read-only: it never installs extensions
- * (the primary's are replayed) and never migrates.
+ * holds up the primary or the start (src/persistence/read-replicas.ts). Read-only: it never
+ * installs extensions (the primary's are replayed) and never migrates.
  */
 export function replicaDataSourceOptions(url: string): DataSourceOptions {
   return { ...COMMON, ...SERVER_POOL, url, applicationName: REPLICA_APPLICATION_NAME, installExtensions: false, migrations: [] };

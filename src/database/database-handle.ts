@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/config.types';
-import { dataSourceOptions } from './data-source-options';
+import { ReadReplicas } from '../persistence/read-replicas';
+import { dataSourceOptions, replicaDataSourceOptions } from './data-source-options';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded/embedded-postgres';
 import { runPendingMigrations } from './migrate';
-import { ReadReplicas } from './read-replicas';
 
 /** An initialized DataSource plus whatever hosts it; `close` ends both. */
 export interface DatabaseHandle {
@@ -30,7 +30,10 @@ export async function openDatabase(config: AppConfig, options: OpenDatabaseOptio
         sharedBuffersMb: config.embeddedSharedBuffersMb ?? undefined,
       });
   const dataSource = new DataSource(dataSourceOptions(config.databaseUrl ? { url: config.databaseUrl } : { embedded: embedded!.target }));
-  const replicas = new ReadReplicas(config.databaseUrl ? config.databaseReadUrls : [], { probeIntervalMs: config.databaseReadProbeIntervalMs });
+  const replicas = new ReadReplicas(config.databaseUrl ? config.databaseReadUrls : [], {
+    probeIntervalMs: config.databaseReadProbeIntervalMs,
+    dataSourceOptions: replicaDataSourceOptions,
+  });
   try {
     await dataSource.initialize();
     if (options.migrate) await runPendingMigrations(dataSource, embedded === null);

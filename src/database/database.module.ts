@@ -1,10 +1,10 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CatalogueReads } from './catalogue-reads';
+import { CatalogueReads } from '../persistence/catalogue-reads';
+import { ReadReplicas } from '../persistence/read-replicas';
 import type { DatabaseHandle } from './database-handle';
 import { ENTITIES } from './entities';
 import { ReadReplicaProbe } from './read-replica-probe';
-import { ReadReplicas } from './read-replicas';
 
 export const DATABASE_HANDLE = Symbol('DATABASE_HANDLE');
 

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { ReadReplicas } from './read-replicas';
+import { ReadReplicas } from '../persistence/read-replicas';
 
 /**
  * Starts the read replicas' probe with the server: the first probe runs before the server listens

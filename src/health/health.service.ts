@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ReadReplicas, type ReplicaStatus } from '../database/read-replicas';
+import { ReadReplicas, type ReplicaStatus } from '../persistence/read-replicas';
 
 export interface ReadinessReport {
   ready: boolean;

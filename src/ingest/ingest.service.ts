@@ -1,6 +1,6 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { badRequest, conflict, DomainError, forbidden, invalid, notFound } from '../common/errors/domain-error';
-import { uniqueViolation } from '../database/unique-violation';
+import { uniqueViolation } from '../persistence/unique-violation';
 import { IntegrityService } from '../integrity/integrity.service';
 import { KindsService } from '../kinds/kinds.service';
 import { checkManifest } from '../lib/manifest';

@@ -1,4 +1,4 @@
-import { uniqueViolation } from '../database/unique-violation';
+import { uniqueViolation } from '../persistence/unique-violation';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type AuditActor, AuditService } from '../audit/audit.service';

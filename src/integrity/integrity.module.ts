@@ -1,5 +1,5 @@
 import { Logger, Module } from '@nestjs/common';
-import { repositoryProvider } from '../database/repository-provider';
+import { repositoryProvider } from '../persistence/repository-provider';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock } from '../common/clock';
 import { APP_CONFIG } from '../config/config.module';

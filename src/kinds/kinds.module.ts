@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { repositoryProvider } from '../database/repository-provider';
+import { repositoryProvider } from '../persistence/repository-provider';
 import { AuthModule } from '../auth/auth.module';
 import { SettingsModule } from '../settings/settings.module';
 import { AdminExtensionFieldsController } from './admin-extension-fields.controller';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { CatalogueReads } from '../database/catalogue-reads';
+import { CatalogueReads } from '../persistence/catalogue-reads';
 import type { ExtensionFieldDeclaration, Kind } from '../lib/manifest';
 import { SettingsRepository } from '../settings/settings.repository';
 import type { KindListDto } from './dto/kind.dto';

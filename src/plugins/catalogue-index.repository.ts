@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
+import { preparedQuery } from '../persistence/prepared-query';
 import { toCatalogueItemDto } from './catalogue.mapper';
 import type { CatalogueItemDto } from './dto/catalogue.dto';
 import { PLUGIN_ROW_COLUMNS, pluginOfRow, type PluginRow } from './plugin-row';

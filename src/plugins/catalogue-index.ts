@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import type { EntityManager } from 'typeorm';
 import { BackgroundLoop } from '../common/background-loop';
 import { Clock } from '../common/clock';
-import { CatalogueReads } from '../database/catalogue-reads';
+import { CatalogueReads } from '../persistence/catalogue-reads';
 import { Metrics } from '../metrics/metrics';
 import { ChangeCursor } from './catalogue-change-cursor';
 import { CatalogueIndexRepository, type ChangeFeed } from './catalogue-index.repository';

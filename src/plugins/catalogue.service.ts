@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CatalogueReads } from '../database/catalogue-reads';
+import { CatalogueReads } from '../persistence/catalogue-reads';
 import type { CataloguePageDto } from './dto/catalogue.dto';
 import type { CatalogueQuery } from './catalogue-query.pipe';
 import { CatalogueIndex } from './catalogue-index';

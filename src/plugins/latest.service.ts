@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, notFound } from '../common/errors/domain-error';
-import { CatalogueReads } from '../database/catalogue-reads';
+import { CatalogueReads } from '../persistence/catalogue-reads';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { normalizeArch, normalizeOs, platformFromUserAgent, platformKey, type TargetPlatform } from '../lib/platform/platform';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../auth/auth-context';
 import { notFound } from '../common/errors/domain-error';
-import { CatalogueReads } from '../database/catalogue-reads';
+import { CatalogueReads } from '../persistence/catalogue-reads';
 import { DEFAULT_README_LOCALE, resolveStoredReadmeLocale } from '../lib/locale/locale';
 import { toCatalogueItemDto } from './catalogue.mapper';
 import type { PluginDetailDto } from './dto/plugin-detail.dto';

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
+import { preparedQuery } from '../persistence/prepared-query';
 import type { PluginEntity } from './entities/plugin.entity';
 import { epochMsSql, type PluginJson, pluginJsonSql, pluginOfRow, pluginRowOfJson } from './plugin-row';
 import type { PublishedBy, ReleaseEntity, StoredAsset } from './entities/release.entity';

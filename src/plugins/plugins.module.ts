@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { repositoryProvider } from '../database/repository-provider';
+import { repositoryProvider } from '../persistence/repository-provider';
 import { AdminPluginsController } from './admin-plugins.controller';
 import { AdminPluginsService } from './admin-plugins.service';
 import { CatalogueIndex } from './catalogue-index';

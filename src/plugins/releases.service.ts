@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { notFound } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
-import { CatalogueReads } from '../database/catalogue-reads';
+import { CatalogueReads } from '../persistence/catalogue-reads';
 import type { ReleaseDto } from './dto/release.dto';
 import type { PluginEntity } from './entities/plugin.entity';
 import type { ReleaseEntity } from './entities/release.entity';

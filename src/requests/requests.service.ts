@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUuid } from '../common/validation/uuid';
 import type { AuthContext } from '../auth/auth-context';
 import { badRequest, conflict, notFound } from '../common/errors/domain-error';
-import { CatalogueReads } from '../database/catalogue-reads';
+import { CatalogueReads } from '../persistence/catalogue-reads';
 import { KindsService } from '../kinds/kinds.service';
 import type { CreateRequestDto, RequestDto, RequestPageDto, RequestQueryDto } from './dto/request.dto';
 import type { PluginRequestEntity } from './entities/plugin-request.entity';

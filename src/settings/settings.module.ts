@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { repositoryProvider } from '../database/repository-provider';
+import { repositoryProvider } from '../persistence/repository-provider';
 import { SettingsChangeBus } from './settings-change-bus';
 import { SettingsRepository } from './settings.repository';
 import { SettingsService } from './settings.service';

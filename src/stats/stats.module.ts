@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CmsModule } from '../cms/cms.module';
-import { repositoryProvider } from '../database/repository-provider';
+import { repositoryProvider } from '../persistence/repository-provider';
 import { KindsModule } from '../kinds/kinds.module';
 import { RequestsModule } from '../requests/requests.module';
 import { StatsController } from './stats.controller';

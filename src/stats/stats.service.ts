@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SharedCaches } from '../common/shared-cache/shared-caches';
 import type { SharedTtlCache } from '../common/shared-cache/shared-ttl-cache';
-import { CatalogueReads } from '../database/catalogue-reads';
+import { CatalogueReads } from '../persistence/catalogue-reads';
 import { KindsService } from '../kinds/kinds.service';
 import { RequestsRepository } from '../requests/requests.repository';
 import type { StatsDto } from './dto/stats.dto';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { repositoryProvider } from '../database/repository-provider';
+import { repositoryProvider } from '../persistence/repository-provider';
 import { AuthModule } from '../auth/auth.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { PublisherTokenGuard } from './publisher-token.guard';

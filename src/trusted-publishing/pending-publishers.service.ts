@@ -5,7 +5,7 @@ import type { AuthContext } from '../auth/auth-context';
 import { Clock } from '../common/clock';
 import { isUuid } from '../common/validation/uuid';
 import { conflict, notFound } from '../common/errors/domain-error';
-import { uniqueViolation } from '../database/unique-violation';
+import { uniqueViolation } from '../persistence/unique-violation';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { PluginClaims } from '../ingest/plugin-claims';
 import { PluginsRepository } from '../plugins/plugins.repository';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { repositoryProvider } from '../database/repository-provider';
+import { repositoryProvider } from '../persistence/repository-provider';
 import { UsersRepository } from './users.repository';
 
 @Module({

@@ -6,7 +6,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { AuthModule } from '../auth/auth.module';
 import { CmsModule } from '../cms/cms.module';
-import { repositoryProvider } from '../database/repository-provider';
+import { repositoryProvider } from '../persistence/repository-provider';
 import { ForgesModule } from '../forges/forges.module';
 import { IngestModule } from '../ingest/ingest.module';
 import { PluginsModule } from '../plugins/plugins.module';

@@ -6,8 +6,8 @@
  */
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../../src/common/clock';
-import { CatalogueReads } from '../../src/database/catalogue-reads';
-import type { ReadReplicas } from '../../src/database/read-replicas';
+import { CatalogueReads } from '../../src/persistence/catalogue-reads';
+import type { ReadReplicas } from '../../src/persistence/read-replicas';
 import { Metrics } from '../../src/metrics/metrics';
 import { PAGE_FORMAT, PluginDetailService } from '../../src/plugins/plugin-detail.service';
 import { PluginPageBuilder } from '../../src/plugins/plugin-page-builder';

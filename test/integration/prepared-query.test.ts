@@ -1,11 +1,11 @@
 /**
- * Hot reads as named prepared statements (src/database/prepared-query), on PGlite by default and on
+ * Hot reads as named prepared statements (src/persistence/prepared-query), on PGlite by default and on
  * PostgreSQL with DATABASE_URL. The embedded engine has one session for every connection: a name
  * prepared through one connection is there for the next, which must run it rather than fail or
  * fall back to planning each time; a PostgreSQL server keeps one per connection.
  */
 import { DataSource } from 'typeorm';
-import { preparedQuery } from '../../src/database/prepared-query';
+import { preparedQuery } from '../../src/persistence/prepared-query';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
 let opened: OpenTestDatabase;

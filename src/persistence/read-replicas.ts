@@ -1,6 +1,5 @@
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { BackgroundLoop } from '../common/background-loop';
-import { replicaDataSourceOptions } from './data-source-options';
 
 export type ReplicaState = 'up' | 'down';
 
@@ -24,6 +23,11 @@ export interface ReplicaLog {
 }
 
 export interface ReadReplicaOptions {
+  /**
+   * A replica's TypeORM options from its URL. Passed in rather than imported: they carry every
+   * feature's entities, which the database assembly (src/database/) lists above the features.
+   */
+  dataSourceOptions: (url: string) => DataSourceOptions;
   /** How often every replica is checked: a down one is taken back once it answers, an up one that stopped is marked down. */
   probeIntervalMs: number;
   /** A check that takes longer counts as down. */
@@ -55,10 +59,10 @@ class Replica implements ReplicaHandle {
 
   constructor(
     readonly index: number,
-    url: string,
+    options: DataSourceOptions,
     at: Date,
   ) {
-    this.dataSource = new DataSource(replicaDataSourceOptions(url));
+    this.dataSource = new DataSource(options);
     this.since = at;
   }
 
@@ -97,7 +101,7 @@ export class ReadReplicas {
   constructor(urls: readonly string[], options: ReadReplicaOptions) {
     this.now = options.now ?? (() => new Date());
     this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
-    this.replicas = urls.map((url, index) => new Replica(index, url, this.now()));
+    this.replicas = urls.map((url, index) => new Replica(index, options.dataSourceOptions(url), this.now()));
     this.loop = new BackgroundLoop(() => this.probe(), options.probeIntervalMs, (error) => this.log.warn(`probing the read replicas failed: ${error.message}`));
   }
 
