@@ -1,0 +1,20 @@
+import { CatalogueChangeEntity } from './catalogue-change.entity';
+import { PluginEntity } from './plugin.entity';
+import { PluginCountEntity } from './plugin-count.entity';
+import { PluginOwnerEntity } from './plugin-owner.entity';
+import { PluginPageEntity } from './plugin-page.entity';
+import { PluginPageStaleEntity } from './plugin-page-stale.entity';
+import { ReleaseEntity } from './release.entity';
+import { ReleaseReadmeEntity } from './release-readme.entity';
+
+/** The tables this feature owns; src/database/entities.ts gathers every feature's list. */
+export const PLUGINS_ENTITIES = [
+  PluginEntity,
+  CatalogueChangeEntity,
+  PluginPageEntity,
+  PluginPageStaleEntity,
+  PluginOwnerEntity,
+  ReleaseEntity,
+  ReleaseReadmeEntity,
+  PluginCountEntity,
+];
