@@ -1,8 +1,14 @@
 import { resolve } from 'node:path';
-import { DEFAULT_SHARED_BUFFERS_MB } from '../database/embedded/embedded-postgres';
 import type { AppConfig } from './config.types';
 import { boolean, commaList, integer, map, text, url } from './parsers';
 import { type ConfigArea, type EnvironmentReader, Invalid } from './variable';
+
+/**
+ * The embedded engine's shared_buffers when EMBEDDED_SHARED_BUFFERS_MB is unset (what 16 MB saves:
+ * src/database/embedded/engine-settings.js). Here rather than beside the engine, which sits above
+ * every feature, so that configuration, at the bottom, imports nothing from above.
+ */
+export const DEFAULT_SHARED_BUFFERS_MB = 16;
 
 const postgresUrl = url('a postgres:// URL', ['postgres:', 'postgresql:']);
 

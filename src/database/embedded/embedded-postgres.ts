@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ensurePrivateDirectory, PRIVATE_FILE_MODE, tightenTree } from '../../common/files/private-directory';
+import { DEFAULT_SHARED_BUFFERS_MB } from '../../config/database';
 
 /** Where `pg` reaches a Postgres server: a Unix socket directory for the embedded engine. */
 export interface PgConnectionTarget {
@@ -41,7 +42,6 @@ const SOCKET_PORT = 5432;
 const CONNECTIONS = 32;
 /** `serve` gives a stopping owner a moment; the CLI waits longer for a starting server to answer. */
 const DEFAULT_WAIT_MS = { own: 5_000, 'own-or-join': 15_000 } as const;
-export const DEFAULT_SHARED_BUFFERS_MB = 16;
 /**
  * The engine thread's young generation (V8's default grows it to 32 MB and more). What the engine
  * allocates in JavaScript is each query's messages, dead by the next one: under the catalogue
