@@ -112,6 +112,7 @@ async function scrape(base, token) {
     poolTotal: value('registry_db_pool_connections', '{state="total"}'),
     searchIndexBytes: value('registry_search_index_bytes'),
     searchIndexPlugins: value('registry_search_index_plugins'),
+    pluginPagesStale: value('registry_plugin_pages_stale'),
     cacheHits: value('registry_response_cache_requests_total', '{result="hit"}') ?? 0,
     cacheMisses: value('registry_response_cache_requests_total', '{result="miss"}') ?? 0,
   };

@@ -61,6 +61,8 @@ export class Metrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'registry_' });
+    // Unknown until the builder's first count: never a 0 that only means "not looked yet".
+    this.pluginPagesStale.set(NaN);
     const sources = () => this.sources;
     // Read first, before the scrape's own query takes a connection.
     new Gauge({

@@ -45,6 +45,7 @@ export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestro
       await this.pages.markOtherFormatsStale(PAGE_FORMAT);
       this.formatChecked = true;
     }
+    this.metrics.observePluginPagesStale(await this.pages.staleCount());
     let built = 0;
     while (!this.loop.isStopping) {
       const taken = await this.pages.rebuildStale(BATCH, PAGE_FORMAT, (page, manager) => this.details.storedPageOf(page, manager));
@@ -52,7 +53,7 @@ export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestro
       if (taken < BATCH) break;
       await nextTurn();
     }
-    this.metrics.observePluginPagesStale(await this.pages.staleCount());
+    if (built) this.metrics.observePluginPagesStale(await this.pages.staleCount());
     return built;
   }
 }
