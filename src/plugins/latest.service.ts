@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/config.types';
 import { normalizeArch, normalizeOs, platformFromUserAgent, platformKey, type TargetPlatform } from '../lib/platform/platform';
 import { chooseAsset, chooseLatestRelease, type CandidateRelease } from '../lib/platform/resolve-latest';
 import type { LatestDto, LatestQueryDto, PlatformAssetDto } from './dto/latest.dto';
+import { PAGE_FORMAT } from './plugin-detail.service';
 import { type LatestCandidateRow, PluginPageRepository } from './plugin-page.repository';
 import { assetDownloadUrl } from './release.mapper';
 
@@ -31,7 +32,7 @@ export class LatestService {
   ) {}
 
   async latest(slug: string, query: LatestQueryDto, userAgent: string | undefined): Promise<LatestDto> {
-    const plugin = await this.reads.run((manager) => this.pages.latestCandidates(slug, manager));
+    const plugin = await this.reads.run((manager) => this.pages.latestCandidates(slug, PAGE_FORMAT, manager));
     if (!plugin) throw notFound(`no plugin "${slug}"`);
     const { releases } = plugin;
     const candidates = releases.map(candidate);

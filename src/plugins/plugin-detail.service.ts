@@ -9,7 +9,7 @@ import { toCatalogueItemDto } from './catalogue.mapper';
 import type { PluginDetailDto } from './dto/plugin-detail.dto';
 import type { ReleaseEntity } from './entities/release.entity';
 import { type ReadmeView, toPluginDetailDto, toReleaseSummaryDto } from './plugin-detail.mapper';
-import { PAGE_SQL, pageRowOf, PluginPageRepository, type PluginPageRow, releaseOfTuple } from './plugin-page.repository';
+import { LATEST_SQL, PAGE_SQL, pageRowOf, PluginPageRepository, type PluginPageRow, releaseOfTuple } from './plugin-page.repository';
 import { pluginOfRow, pluginRowOfJson } from './plugin-row';
 import { publishedByOf } from './release.mapper';
 import { ReleaseReadmesRepository } from './release-readmes.repository';
@@ -88,6 +88,7 @@ export const PAGE_FORMAT = createHash('sha256')
   .update(
     [
       PAGE_SQL,
+      LATEST_SQL,
       pageRowOf,
       releaseOfTuple,
       PluginDetailService.prototype['answer'],

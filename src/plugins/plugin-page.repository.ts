@@ -40,7 +40,7 @@ const SHOWN = `SELECT r.id, r.manifest FROM release r WHERE r.plugin_id = p.id
 // typing and parsing some thirty columns; releases come as arrays (no key repeated ten times).
 // `stamp` is the plugin's page_stamp in the same snapshot: what a page stored from this read is
 // current for.
-const pageSql = (where: string) => `SELECT json_build_object('plugin', ${pluginJsonSql('p')}, 'stamp', p.page_stamp::text,
+const pageSql = (where: string, columns = '') => `SELECT json_build_object('plugin', ${pluginJsonSql('p')}, 'stamp', p.page_stamp::text,
     'shownId', s.id, 'shownManifest', s.manifest,
     'releases', (SELECT coalesce(json_agg(json_build_array(r.id, r.version, r.prerelease, ${epochMsSql('r.yanked_at')}, r.yank_reason, r.published_by,
         r.source, r.min_runtime_version, r.downloads, ${epochMsSql('r.created_at')}) ORDER BY r.version_sort DESC), '[]'::json)
@@ -48,13 +48,19 @@ const pageSql = (where: string) => `SELECT json_build_object('plugin', ${pluginJ
     'owners', (SELECT coalesce(json_agg(json_build_object('login', u.login, 'instance', u.instance) ORDER BY o.created_at, u.login), '[]'::json)
       FROM plugin_owner o JOIN user_account u ON u.id = o.user_id WHERE o.plugin_id = p.id),
     'readmeLocales', (SELECT coalesce(json_agg(rr.locale ORDER BY rr.position), '[]'::json) FROM release_readme rr WHERE rr.release_id = s.id),
-    'firstReadmeHtml', (SELECT rr.html FROM release_readme rr WHERE rr.release_id = s.id ORDER BY rr.position LIMIT 1)) AS page
+    'firstReadmeHtml', (SELECT rr.html FROM release_readme rr WHERE rr.release_id = s.id ORDER BY rr.position LIMIT 1)) AS page${columns}
   FROM plugin p LEFT JOIN LATERAL (${SHOWN}) s ON true
   WHERE ${where}`;
 
-/** The page read by slug (a request) and by ids (PluginPageBuilder); part of what PAGE_FORMAT hashes. */
+/** What `latest` weighs: every release, SemVer-highest first, its version, flags and assets. */
+const CANDIDATES = `(SELECT coalesce(json_agg(json_build_object('version', r.version, 'prerelease', r.prerelease, 'yanked', r.yanked_at IS NOT NULL,
+    'minRuntimeVersion', r.min_runtime_version, 'assets', r.assets) ORDER BY r.version_sort DESC), '[]'::json)
+    FROM release r WHERE r.plugin_id = p.id)`;
+
+/** The page read by a request; part of what PAGE_FORMAT hashes, as LATEST_SQL. */
 export const PAGE_SQL = pageSql('p.slug = $1');
-const PAGES_BY_ID_SQL = pageSql('p.id = ANY($1::uuid[])');
+// What PluginPageBuilder stores: the pages, and `latest`'s candidates as text, from one snapshot.
+const PAGES_BY_ID_SQL = pageSql('p.id = ANY($1::uuid[])', `, ${CANDIDATES}::text AS latest`);
 
 // The stored page, only while it is current: its stamp is the plugin's and the running code built it.
 const STORED_PAGE_SQL = `SELECT pp.body FROM plugin p JOIN plugin_page pp ON pp.plugin_id = p.id AND pp.stamp = p.page_stamp AND pp.format = $2
@@ -66,15 +72,14 @@ const TAKE_STALE_SQL = `DELETE FROM plugin_page_stale WHERE plugin_id IN
   (SELECT plugin_id FROM plugin_page_stale ORDER BY marked_at LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING plugin_id`;
 
 // A page built from an older snapshot never replaces a newer one; one built by other code does.
-const STORE_SQL = `INSERT INTO plugin_page (plugin_id, stamp, format, body)
-  SELECT u.plugin_id, u.stamp, $3, u.body FROM unnest($1::uuid[], $2::bigint[], $4::text[]) AS u(plugin_id, stamp, body)
-  ON CONFLICT (plugin_id) DO UPDATE SET stamp = excluded.stamp, format = excluded.format, body = excluded.body
+const STORE_SQL = `INSERT INTO plugin_page (plugin_id, stamp, format, body, latest)
+  SELECT u.plugin_id, u.stamp, $3, u.body, u.latest::json FROM unnest($1::uuid[], $2::bigint[], $4::text[], $5::text[]) AS u(plugin_id, stamp, body, latest)
+  ON CONFLICT (plugin_id) DO UPDATE SET stamp = excluded.stamp, format = excluded.format, body = excluded.body, latest = excluded.latest
   WHERE plugin_page.stamp < excluded.stamp OR plugin_page.format <> excluded.format`;
 
-const LATEST_SQL = `SELECT (SELECT coalesce(json_agg(json_build_object('version', r.version, 'prerelease', r.prerelease, 'yanked', r.yanked_at IS NOT NULL,
-    'minRuntimeVersion', r.min_runtime_version, 'assets', r.assets) ORDER BY r.version_sort DESC), '[]'::json)
-    FROM release r WHERE r.plugin_id = p.id) AS releases, p.slug
-  FROM plugin p WHERE p.slug = $1`;
+// `latest`'s candidates: stored while current (one row instead of every release's), else read.
+export const LATEST_SQL = `SELECT p.slug, CASE WHEN pp.stamp = p.page_stamp AND pp.format = $2 THEN pp.latest ELSE ${CANDIDATES} END AS releases
+  FROM plugin p LEFT JOIN plugin_page pp ON pp.plugin_id = p.id WHERE p.slug = $1`;
 
 /** A release summary as PAGE_SQL lists it: [id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt]. */
 type ReleaseSummaryTuple = [string, string, boolean, number | null, string | null, PublishedBy | null, ReleaseEntity['source'], string | null, number, number];
@@ -118,16 +123,13 @@ export class PluginPageRepository {
     return row ? pageRowOf(row.page) : null;
   }
 
-  /** Every release of the plugin, SemVer-highest first, as `latest` weighs them; null when there is no such plugin. */
-  async latestCandidates(slug: string, manager: EntityManager = this.dataSource.manager): Promise<{ slug: string; releases: LatestCandidateRow[] } | null> {
-    const [row] = await preparedQuery<{ slug: string; releases: LatestCandidateRow[] }>(manager, 'plugin_latest', LATEST_SQL, [slug]);
+  /**
+   * Every release of the plugin, SemVer-highest first, as `latest` weighs them (stored with the
+   * page when `format` built it and it is current); null when there is no such plugin.
+   */
+  async latestCandidates(slug: string, format: string, manager: EntityManager = this.dataSource.manager): Promise<{ slug: string; releases: LatestCandidateRow[] } | null> {
+    const [row] = await preparedQuery<{ slug: string; releases: LatestCandidateRow[] }>(manager, 'plugin_latest', LATEST_SQL, [slug, format]);
     return row ?? null;
-  }
-
-  /** The pages of these plugins (those that still exist), in no particular order. */
-  async pagesById(ids: readonly string[], manager: EntityManager = this.dataSource.manager): Promise<PluginPageRow[]> {
-    const rows = await preparedQuery<{ page: PageJson }>(manager, 'plugin_pages_by_id', PAGES_BY_ID_SQL, [ids]);
-    return rows.map((row) => pageRowOf(row.page));
   }
 
   /** The stored detail of the plugin with this slug as JSON text, or null when there is none current for `format`. */
@@ -145,14 +147,15 @@ export class PluginPageRepository {
       // A DELETE … RETURNING comes back through TypeORM as [rows, count].
       const [taken] = (await manager.query(TAKE_STALE_SQL, [limit])) as [{ plugin_id: string }[], number];
       if (taken.length === 0) return 0;
-      const pages = await this.pagesById(
-        taken.map((row) => row.plugin_id),
-        manager,
-      );
+      const ids = taken.map((row) => row.plugin_id);
+      // Those that still exist; a deleted plugin's mark is simply taken.
+      const rows = await preparedQuery<{ page: PageJson; latest: string }>(manager, 'plugin_pages_by_id', PAGES_BY_ID_SQL, [ids]);
+      const pages = rows.map((row) => pageRowOf(row.page));
       const bodies: string[] = [];
       for (const page of pages) bodies.push(await render(page, manager));
       if (pages.length) {
-        await manager.query(STORE_SQL, [pages.map((page) => page.plugin.id), pages.map((page) => page.stamp), format, bodies]);
+        const stored = [pages.map((page) => page.plugin.id), pages.map((page) => page.stamp), format, bodies, rows.map((row) => row.latest)];
+        await manager.query(STORE_SQL, stored);
       }
       return taken.length;
     });

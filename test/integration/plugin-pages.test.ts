@@ -43,6 +43,9 @@ async function release(id: string, version: string): Promise<string> {
   return releaseId;
 }
 
+/** `latest`'s candidates as read from the releases (a format no code builds never matches a stored page). */
+const candidatesAsRead = (slug: string) => pages.latestCandidates(slug, 'read-them-whole');
+
 /** What an anonymous caller asking for no language is answered, read as it is (never from plugin_page). */
 async function detailAsRead(slug: string): Promise<string> {
   return JSON.stringify(await details.detail(slug, undefined, null));
@@ -78,6 +81,15 @@ describe('stored plugin pages', () => {
     // A language asked for is read as it is; so is a page another build of the code stored.
     expect(await details.detailJson('paged', 'de')).toBe(JSON.stringify(await details.detail('paged', 'de', null)));
     expect(await pages.storedPage('paged', 'some-other-format')).toBeNull();
+    // `latest`'s candidates come stored with it: the same as read, and from the store (marked here).
+    const candidates = await candidatesAsRead('paged');
+    expect(candidates?.releases.map((r) => r.version)).toEqual(['1.1.0', '1.0.0']);
+    expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(candidates);
+    await dataSource.query(`UPDATE plugin_page SET latest = '[]' WHERE plugin_id = $1`, [pluginId]);
+    expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual({ slug: 'paged', releases: [] });
+    await dataSource.query(`UPDATE plugin SET page_stamp = 0 WHERE id = $1`, [pluginId]);
+    expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(candidates);
+    expect(await pages.latestCandidates('nobody', PAGE_FORMAT)).toBeNull();
   });
 
   const writes: [string, () => Promise<unknown>][] = [
@@ -102,8 +114,10 @@ describe('stored plugin pages', () => {
     const after = await detailAsRead('paged');
     expect(after).not.toBe(before);
     expect(await details.detailJson('paged', undefined)).toBe(after);
+    expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(await candidatesAsRead('paged'));
     expect(await builder.buildMarked()).toBe(1);
     expect(await pages.storedPage('paged', PAGE_FORMAT)).toBe(after);
+    expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(await candidatesAsRead('paged'));
   });
 
   it('stay current through writes that do not change the page', async () => {

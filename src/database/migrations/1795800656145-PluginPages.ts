@@ -29,7 +29,7 @@ export class PluginPages1795800656145 implements MigrationInterface {
   name = 'PluginPages1795800656145';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("CREATE TABLE \"plugin_page\" (\"plugin_id\" uuid NOT NULL, \"stamp\" bigint NOT NULL, \"format\" character varying(32) NOT NULL, \"body\" text NOT NULL, CONSTRAINT \"PK_f1cbde59a0f1ba0eacc60723441\" PRIMARY KEY (\"plugin_id\"))");
+    await queryRunner.query("CREATE TABLE \"plugin_page\" (\"plugin_id\" uuid NOT NULL, \"stamp\" bigint NOT NULL, \"format\" character varying(32) NOT NULL, \"body\" text NOT NULL, \"latest\" json NOT NULL, CONSTRAINT \"PK_f1cbde59a0f1ba0eacc60723441\" PRIMARY KEY (\"plugin_id\"))");
     await queryRunner.query("CREATE TABLE \"plugin_page_stale\" (\"plugin_id\" uuid NOT NULL, \"marked_at\" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT \"PK_f72982065972e84b5814b3732cc\" PRIMARY KEY (\"plugin_id\"))");
     await queryRunner.query("CREATE INDEX \"idx_plugin_page_stale_marked_at\" ON \"plugin_page_stale\"  (\"marked_at\") ");
     await queryRunner.query("ALTER TABLE \"plugin\" ADD \"page_stamp\" bigint NOT NULL DEFAULT '0'");

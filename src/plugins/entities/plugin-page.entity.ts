@@ -3,7 +3,7 @@ import { PluginEntity } from './plugin.entity';
 
 /**
  * A plugin's public detail (`GET /api/plugins/:slug`, no language asked for) as its JSON text,
- * built by PluginPageBuilder after every write that changes it. It answers only while `stamp`
+ * and the releases `latest` chooses from, built by PluginPageBuilder after every write that changes it. It answers only while `stamp`
  * equals the plugin's `page_stamp` (bumped by triggers in every writing transaction) and `format`
  * is the running code's: anything else reads the page as it is.
  */
@@ -26,4 +26,8 @@ export class PluginPageEntity {
 
   @Column({ type: 'text' })
   body: string;
+
+  /** What `latest` weighs (PluginPageRepository.latestCandidates), from the same snapshot as `body`. */
+  @Column({ type: 'json' })
+  latest: unknown;
 }
