@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDirectory, PRIVATE_FILE_MODE, tightenTree } from '../common/files/private-directory';
+import { ensurePrivateDirectory, PRIVATE_FILE_MODE, tightenTree } from '../lib/files/private-directory';
 import type { AppConfig } from './config.types';
 import { hexBytes, text } from './parsers';
 import type { ConfigArea, EnvironmentReader } from './variable';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'n
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ensurePrivateDirectory, PRIVATE_FILE_MODE, tightenTree } from '../../common/files/private-directory';
+import { ensurePrivateDirectory, PRIVATE_FILE_MODE, tightenTree } from '../../lib/files/private-directory';
 import { DEFAULT_SHARED_BUFFERS_MB } from '../../config/database';
 
 /** Where `pg` reaches a Postgres server: a Unix socket directory for the embedded engine. */
