@@ -14,8 +14,6 @@ const TOP = '^src/([^/]+\\.ts$|cli/|database/)';
 const KNOWN_SHARED_TO_FEATURE = [
   // The caching header depends on whether the request carries an auth context.
   { file: 'src/common/http/cache-by-caller\\.interceptor\\.ts$', reaches: '^src/auth/auth-context\\.ts$' },
-  // FETCH_ALLOW_HOSTS is checked with the fetcher's own grammar, so a typo stops the start.
-  { file: 'src/config/ingest\\.ts$', reaches: '^src/ingest/fetch/' },
   // The URL builders check their inputs and delegate the URL shapes to the forge adapters.
   { file: 'src/lib/forge/(urls|repo-path)\\.ts$', reaches: '^src/forges/(adapters|forge-adapter)\\.ts$' },
 ];

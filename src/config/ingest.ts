@@ -1,4 +1,4 @@
-import { InvalidAllowHostError, parseAllowedHost } from '../ingest/fetch/address-policy';
+import { InvalidAllowHostError, parseAllowedHost } from '../lib/net/address-policy';
 import type { AppConfig } from './config.types';
 import { commaList, integer } from './parsers';
 import { type ConfigArea, type EnvironmentReader, Invalid } from './variable';

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
-import { AllowedHost, isAllowListed, isLocalhostName, refusedAddressKind } from './address-policy';
+import { AllowedHost, isAllowListed, isLocalhostName, refusedAddressKind } from '../../lib/net/address-policy';
 import { AssetFetchError } from './fetch-error';
-import { canonicalIp, formatIpAddress, parseIpAddress } from './ip-address';
+import { canonicalIp, formatIpAddress, parseIpAddress } from '../../lib/net/ip-address';
 
 /** The resolver, shaped like `dns.lookup` with `{ all: true }`; injectable so tests decide what a name resolves to. */
 export type LookupFunction = (

@@ -1,4 +1,4 @@
-import { parseAllowedHost } from './address-policy';
+import { parseAllowedHost } from '../../lib/net/address-policy';
 import { AssetFetchError, networkFailure } from './fetch-error';
 import { LookupFunction, resolveTarget, systemLookup } from './fetch-target';
 import { FetchTimers, systemTimers } from './fetch-timers';

@@ -13,7 +13,5 @@ export type { FetchedText } from './fetch-text';
 export type { FetchedBody, GuardedFetchOptions } from './guarded-fetch';
 export type { LookupFunction } from './fetch-target';
 export type { FetchTimers } from './fetch-timers';
-export { InvalidAllowHostError, parseAllowedHost } from './address-policy';
-export type { AllowedHost } from './address-policy';
 export { USER_AGENT } from './http-exchange';
 
