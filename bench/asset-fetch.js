@@ -11,7 +11,7 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 
-const FETCHER = path.join(__dirname, '..', 'dist', 'ingest', 'fetch', 'asset-fetcher.js');
+const FETCHER = path.join(__dirname, '..', 'dist', 'common', 'fetch', 'asset-fetcher.js');
 const MiB = 1024 * 1024;
 const REPEATS = 3;
 const SAMPLE_MS = 20;

@@ -1,4 +1,4 @@
-import { fetchText, type GuardedFetchOptions } from '../ingest/fetch';
+import { fetchText, type GuardedFetchOptions } from '../common/fetch';
 import { type ForgeLocation, repositoryApiUrl } from '../lib/forge';
 import { forgeAdapter } from './adapters';
 

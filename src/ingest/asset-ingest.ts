@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, invalid, type ProblemFieldError } from '../common/errors/domain-error';
-import { AssetFetchError, fetchAndHashAssets } from './fetch';
+import { AssetFetchError, fetchAndHashAssets } from '../common/fetch';
 import { detectPlatform } from '../lib/platform/platform';
 import type { StoredAsset } from '../plugins/entities/release.entity';
 import { FetchPolicy } from './fetch-policy';

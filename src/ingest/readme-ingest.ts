@@ -3,7 +3,7 @@ import type { ForgeInstanceConfig } from '../config/config.types';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { forgeForUrl, rawFileUrl } from '../lib/forge';
 import type { Manifest } from '../lib/manifest';
-import { AssetFetchError, fetchText } from './fetch';
+import { AssetFetchError, fetchText } from '../common/fetch';
 import { ASSET_CONCURRENCY, FetchPolicy, MAX_TEXT_BYTES } from './fetch-policy';
 import type { ReadmeRendering } from '../plugins/release-readmes.repository';
 import { README_MAX_LENGTH, README_RENDER_VERSION, type ReadmeContextSpec, ReadmeRenderPool } from './readme';

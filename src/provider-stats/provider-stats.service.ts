@@ -6,7 +6,7 @@ import { forgeAdapter } from '../forges/adapters';
 import { NO_PROVIDER_STATS, type ProviderStats } from '../forges/forge-adapter';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { readRepositoryDocument } from '../forges/repository-document';
-import { AssetFetchError } from '../ingest/fetch';
+import { AssetFetchError } from '../common/fetch';
 import { FetchPolicy } from '../ingest/fetch-policy';
 import { forgeForUrl } from '../lib/forge';
 import { PluginsRepository } from '../plugins/plugins.repository';

@@ -5,7 +5,7 @@ import type { AppConfig } from '../config/config.types';
 import { forgeAdapter } from '../forges/adapters';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { readRepositoryDocument } from '../forges/repository-document';
-import { AssetFetchError } from '../ingest/fetch';
+import { AssetFetchError } from '../common/fetch';
 import { FetchPolicy } from '../ingest/fetch-policy';
 import { forgeForUrl, type ForgeLocation } from '../lib/forge';
 import { SettingsService } from '../settings/settings.service';

@@ -8,7 +8,7 @@ import type { AppConfig } from '../config/config.types';
 import { textAt } from '../forges/forge-adapter';
 import { forgeAdapter } from '../forges/adapters';
 import { ForgeRegistry } from '../forges/forge-registry';
-import { AssetFetchError, fetchText } from '../ingest/fetch';
+import { AssetFetchError, fetchText } from '../common/fetch';
 import { FetchPolicy } from '../ingest/fetch-policy';
 import { PluginClaims } from '../ingest/plugin-claims';
 import { KindsService } from '../kinds/kinds.service';

@@ -3,7 +3,7 @@ import { badRequest, invalid, upstreamFailed } from '../common/errors/domain-err
 import { forgeAdapter } from '../forges/adapters';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { readRepositoryDocument } from '../forges/repository-document';
-import { AssetFetchError } from '../ingest/fetch';
+import { AssetFetchError } from '../common/fetch';
 import { FetchPolicy } from '../ingest/fetch-policy';
 import { checkRepoPath, parseRepoUrl } from '../lib/forge';
 import type { ForgeInstanceConfig } from '../lib/forge/types';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AuthContext } from '../auth/auth-context';
 import { Clock, RandomSource } from '../common/clock';
 import { conflict, notFound, upstreamFailed } from '../common/errors/domain-error';
-import { AssetFetchError } from '../ingest/fetch';
+import { AssetFetchError } from '../common/fetch';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { DeliveriesRepository } from './deliveries.repository';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ForgeRegistry } from '../forges/forge-registry';
-import { AssetFetchError } from '../ingest/fetch';
+import { AssetFetchError } from '../common/fetch';
 import { IngestService } from '../ingest/ingest.service';
 import { forgeForUrl } from '../lib/forge';
 import { PluginsRepository } from '../plugins/plugins.repository';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { forgeAdapter } from '../forges/adapters';
 import type { ForgeRelease } from '../forges/webhook.types';
-import { AssetFetchError, fetchText } from '../ingest/fetch';
+import { AssetFetchError, fetchText } from '../common/fetch';
 import { FetchPolicy } from '../ingest/fetch-policy';
 import { fileContentsApiRequest, type ForgeLocation } from '../lib/forge';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditActor } from '../audit/audit.service';
 import { conflict, DomainError, invalid, notFound, upstreamFailed } from '../common/errors/domain-error';
-import { AssetFetchError } from '../ingest/fetch';
+import { AssetFetchError } from '../common/fetch';
 import { ReadmeIngest, readmeTagCandidates } from '../ingest/readme-ingest';
 import { KindsService } from '../kinds/kinds.service';
 import { forgeForUrl, type ForgeLocation } from '../lib/forge';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ReleaseAssetRef } from '../forges/webhook.types';
-import { fetchText } from '../ingest/fetch';
+import { fetchText } from '../common/fetch';
 import { FetchPolicy } from '../ingest/fetch-policy';
 import type { ForgeLocation } from '../lib/forge';
 import { MANIFEST_FILE_NAMES } from '../lib/manifest';

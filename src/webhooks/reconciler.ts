@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ForgeRegistry } from '../forges/forge-registry';
-import { AssetFetchError } from '../ingest/fetch';
+import { AssetFetchError } from '../common/fetch';
 import { forgeForUrl, type ForgeLocation } from '../lib/forge';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';

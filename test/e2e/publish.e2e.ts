@@ -306,7 +306,7 @@ describe('POST /api/publish/:slug', () => {
     });
   });
 
-  // Servers that lie in Content-Length are covered against raw sockets in src/ingest/fetch.
+  // Servers that lie in Content-Length are covered against raw sockets in src/common/fetch.
   it('records an asset one byte over the hash budget unhashed and leaves it out of the signed list', async () => {
     const repo = 'acme/budget';
     const atBudget = w.forge.asset(`/${repo}/at.bin`, { size: BUDGET, seed: 3 });

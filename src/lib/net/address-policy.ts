@@ -1,6 +1,6 @@
 /**
  * Which addresses a fetch of a publisher's URL may reach (DECISIONS 5), and the FETCH_ALLOW_HOSTS
- * entries that lift the refusal. Pure: the fetcher (`src/ingest/fetch`) applies it, and config
+ * entries that lift the refusal. Pure: the fetcher (`src/common/fetch`) applies it, and config
  * parses FETCH_ALLOW_HOSTS with the same grammar, so a typo stops the start, not the first fetch.
  */
 import { inNetwork, IpBytes, parseIpAddress } from './ip-address';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWSHeaderParameters, type FlattenedJWSInput, type KeyLike } from 'jose';
 import { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors/domain-error';
-import { AssetFetchError, fetchText } from '../../ingest/fetch';
+import { AssetFetchError, fetchText } from '../../common/fetch';
 import { FetchPolicy } from '../../ingest/fetch-policy';
 import { invalidIdToken, issuerUnreachable } from './oidc-error';
 

@@ -1,7 +1,7 @@
 /**
- * Fetching publisher-supplied URLs for the ingest under DECISIONS 5: https only (http and private
- * addresses only for FETCH_ALLOW_HOSTS), every hop vetted at connect time, streaming hashes.
- * Framework-free: node built-ins only.
+ * Fetching publisher-supplied URLs, and the forge API reads made for them, under DECISIONS 5:
+ * https only (http and private addresses only for FETCH_ALLOW_HOSTS), every hop vetted at connect
+ * time, streaming hashes. Framework-free: node built-ins only.
  */
 
 export { AssetFetchError } from './fetch-error';
