@@ -1,8 +1,8 @@
 import { type ArgumentMetadata, Injectable, type ValidationPipe } from '@nestjs/common';
 import { HEADERS_METADATA } from '@nestjs/common/constants';
 import type { IncomingHttpHeaders } from 'node:http';
+import { PUBLIC_ANSWER_CACHE_CONTROL } from '../auth/cache-by-caller.interceptor';
 import { requestValidationPipe } from '../common/errors/validation';
-import { PUBLIC_ANSWER_CACHE_CONTROL } from '../common/http/cache-by-caller.interceptor';
 import { RouteTable } from '../common/http/route-table';
 import { SlugPipe } from '../common/validation/slug.pipe';
 import { CatalogueQueryPipe } from './catalogue-query.pipe';

@@ -2,7 +2,7 @@ import { Controller, Get, Header, Param, Query, UseInterceptors } from '@nestjs/
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from '../auth/auth-context';
 import { MaybeAuth, OptionalSession } from '../auth/auth.decorators';
-import { CacheByCallerInterceptor } from '../common/http/cache-by-caller.interceptor';
+import { CacheByCallerInterceptor } from '../auth/cache-by-caller.interceptor';
 import { SlugPipe } from '../common/validation/slug.pipe';
 import { ApiQueryFrom } from '../openapi/api-query-from';
 import { ProblemDto } from '../openapi/problem.dto';

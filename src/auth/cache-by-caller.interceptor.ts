@@ -1,7 +1,7 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Response } from 'express';
 import { tap, type Observable } from 'rxjs';
-import type { AuthenticatedRequest } from '../../auth/auth-context';
+import type { AuthenticatedRequest } from './auth-context';
 
 /** How long shared caches may keep an anonymous answer of such a read. */
 export const PUBLIC_ANSWER_CACHE_CONTROL = 'public, max-age=60';
