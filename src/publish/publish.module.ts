@@ -2,12 +2,12 @@ import { Module } from '@nestjs/common';
 import { ForgesModule } from '../forges/forges.module';
 import { IngestModule } from '../ingest/ingest.module';
 import { PluginsModule } from '../plugins/plugins.module';
+import { RepositoryAccessModule } from '../repository-access/repository-access.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { UsersModule } from '../users/users.module';
 import { PublishController } from './publish.controller';
 import { PublishService } from './publish.service';
-import { RepositoryAccessModule } from './repository-access.module';
 import { TrustedPublishingModule } from '../trusted-publishing/trusted-publishing.module';
 
 /** The CI push endpoint (token, scopes, claim rules) and yank; ingest itself is the IngestModule's. */
@@ -15,6 +15,5 @@ import { TrustedPublishingModule } from '../trusted-publishing/trusted-publishin
   imports: [PluginsModule, ForgesModule, TokensModule, UsersModule, SettingsModule, IngestModule, RepositoryAccessModule, TrustedPublishingModule],
   controllers: [PublishController],
   providers: [PublishService],
-  exports: [RepositoryAccessModule],
 })
 export class PublishModule {}

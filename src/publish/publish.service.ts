@@ -22,7 +22,7 @@ import { ReleasesRepository } from '../plugins/releases.repository';
 import { versionKey } from '../plugins/versions';
 import { PendingClaims, pendingClaimOf } from '../trusted-publishing/pending-claims';
 import type { PublishDto, PublishResultDto, YankDto, YankResultDto } from './dto/publish.dto';
-import { RepositoryAccess } from './repository-access';
+import { RepositoryAccess } from '../repository-access/repository-access';
 
 type TokenAuth = AuthContext & { kind: 'token' };
 

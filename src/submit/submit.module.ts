@@ -4,7 +4,7 @@ import { CmsModule } from '../cms/cms.module';
 import { ForgesModule } from '../forges/forges.module';
 import { IngestModule } from '../ingest/ingest.module';
 import { KindsModule } from '../kinds/kinds.module';
-import { PublishModule } from '../publish/publish.module';
+import { RepositoryAccessModule } from '../repository-access/repository-access.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { HookInstaller } from './hook-installer';
 import { SubmitController } from './submit.controller';
@@ -13,7 +13,7 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
 
 /** `POST /api/submit/oauth`: claim a repository through a linked forge identity and install its release webhook. */
 @Module({
-  imports: [AuthModule, CmsModule, ForgesModule, IngestModule, KindsModule, PublishModule, WebhooksModule, RateLimitModule],
+  imports: [AuthModule, CmsModule, ForgesModule, IngestModule, KindsModule, RepositoryAccessModule, WebhooksModule, RateLimitModule],
   controllers: [SubmitController],
   providers: [SubmitService, HookInstaller],
 })

@@ -14,7 +14,7 @@ import { PluginClaims } from '../ingest/plugin-claims';
 import { KindsService } from '../kinds/kinds.service';
 import { fileContentsApiRequest, forgeForUrl, type ForgeLocation, parseRepoUrl } from '../lib/forge';
 import { checkManifest, MANIFEST_FILE_NAMES } from '../lib/manifest';
-import { RepositoryAccess } from '../publish/repository-access';
+import { RepositoryAccess } from '../repository-access/repository-access';
 import { webhookUrl } from '../webhooks/deliveries.service';
 import { PluginWebhooksRepository } from '../webhooks/plugin-webhooks.repository';
 import { generateWebhookSecret, sealWebhookSecret } from '../webhooks/webhook-secret';

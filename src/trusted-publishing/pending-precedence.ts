@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { conflict, DomainError } from '../common/errors/domain-error';
 import { ForgeRegistry } from '../forges/forge-registry';
-import { RepositoryAccess } from '../publish/repository-access';
+import { RepositoryAccess } from '../repository-access/repository-access';
 import type { PendingPublisherEntity } from './entities/pending-publisher.entity';
 import { PendingPublishersRepository } from './pending-publishers.repository';
 import type { ResolvedIdentity } from './publisher-identity';

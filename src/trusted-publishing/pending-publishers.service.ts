@@ -9,7 +9,7 @@ import { uniqueViolation } from '../persistence/unique-violation';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { PluginClaims } from '../ingest/plugin-claims';
 import { PluginsRepository } from '../plugins/plugins.repository';
-import { RepositoryAccess } from '../publish/repository-access';
+import { RepositoryAccess } from '../repository-access/repository-access';
 import type { CreatePendingPublisherDto, PendingPublisherDto, PendingPublisherListDto } from './dto/trusted-publisher.dto';
 import { PendingPrecedence, pendingExists } from './pending-precedence';
 import { PendingPublishersRepository } from './pending-publishers.repository';

@@ -4,7 +4,7 @@ import { repositoryProvider } from '../persistence/repository-provider';
 import { ForgesModule } from '../forges/forges.module';
 import { IngestModule } from '../ingest/ingest.module';
 import { PluginsModule } from '../plugins/plugins.module';
-import { RepositoryAccessModule } from '../publish/repository-access.module';
+import { RepositoryAccessModule } from '../repository-access/repository-access.module';
 import { PendingPublishersController } from './pending-publishers.controller';
 import { PendingPublishersRepository } from './pending-publishers.repository';
 import { PendingPublishersService } from './pending-publishers.service';

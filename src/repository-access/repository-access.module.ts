@@ -5,7 +5,10 @@ import { SettingsModule } from '../settings/settings.module';
 import { UsersModule } from '../users/users.module';
 import { RepositoryAccess } from './repository-access';
 
-/** Proof of repository control at claim, on its own so claim paths outside the push (trusted publishing) share it without a module cycle. */
+/**
+ * Proof of repository control at claim. A push, a submit and trusted publishing's pending publishers
+ * all ask it, so it is a feature of its own below them, and none of them imports another for it.
+ */
 @Module({
   imports: [ForgesModule, UsersModule, SettingsModule, IngestModule],
   providers: [RepositoryAccess],
