@@ -1,13 +1,28 @@
 import type { Request } from 'express';
 import { requestCookies } from '../common/http/cookies';
-import type { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity';
 import type { UserEntity } from '../users/entities/user.entity';
 import { SESSION_COOKIE } from './session-tokens';
 
+/** A signed-in user, by session cookie or bearer session JWT. */
+export interface SessionAuthContext {
+  kind: 'session';
+  user: UserEntity;
+  sessionId: string;
+  via: 'cookie' | 'bearer';
+}
+
+/**
+ * A publisher token's holder. The token's row belongs to the tokens feature, which stands above
+ * auth, so only its id is named here; tokens' PublisherTokenContext carries the whole row.
+ */
+export interface TokenAuthContext {
+  kind: 'token';
+  user: UserEntity;
+  token: { readonly id: string };
+}
+
 /** Who made the request, as a guard established it. */
-export type AuthContext =
-  | { kind: 'session'; user: UserEntity; sessionId: string; via: 'cookie' | 'bearer' }
-  | { kind: 'token'; user: UserEntity; token: PublisherTokenEntity };
+export type AuthContext = SessionAuthContext | TokenAuthContext;
 
 export interface AuthenticatedRequest extends Request {
   auth?: AuthContext;

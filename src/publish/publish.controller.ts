@@ -15,6 +15,7 @@ import { type AuthContext, clientIp } from '../auth/auth-context';
 import { Auth } from '../auth/auth.decorators';
 import { ProblemDto } from '../openapi/problem.dto';
 import { PublisherTokenAuth } from '../tokens/publisher-token.guard';
+import type { PublisherTokenContext } from '../tokens/publisher-token-context';
 import { PublishDto, PublishResultDto, YankDto, YankResultDto } from './dto/publish.dto';
 import { PublishService } from './publish.service';
 import { SlugPipe } from '../common/validation/slug.pipe';
@@ -40,7 +41,8 @@ export class PublishController {
     @Req() request: Request,
     @ClientGone() clientGone: AbortSignal,
   ): Promise<PublishResultDto> {
-    return this.publishing.publish(auth as AuthContext & { kind: 'token' }, slug, body, clientIp(request), clientGone);
+    // The class's PublisherTokenGuard put a PublisherTokenContext there (so in yank too).
+    return this.publishing.publish(auth as PublisherTokenContext, slug, body, clientIp(request), clientGone);
   }
 
   @Post('yank')
@@ -49,6 +51,6 @@ export class PublishController {
   @ApiForbiddenResponse({ type: ProblemDto, description: 'Needs yank:<slug> or yank:* on an owned plugin' })
   @ApiNotFoundResponse({ type: ProblemDto })
   yank(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Body() body: YankDto, @Req() request: Request): Promise<YankResultDto> {
-    return this.publishing.yank(auth as AuthContext & { kind: 'token' }, slug, body, clientIp(request));
+    return this.publishing.yank(auth as PublisherTokenContext, slug, body, clientIp(request));
   }
 }

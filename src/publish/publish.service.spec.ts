@@ -7,8 +7,8 @@ import { FakeForge } from '../../test/support/fake-forge';
 import { manifestYaml } from '../../test/support/publishing';
 import { userWithSession } from '../../test/support/sessions';
 import { startTestApp, type TestApp } from '../../test/support/test-app';
-import type { AuthContext } from '../auth/auth-context';
 import { PublisherTokenEntity } from '../tokens/entities/publisher-token.entity';
+import type { PublisherTokenContext } from '../tokens/publisher-token-context';
 import type { PublishDto } from './dto/publish.dto';
 import { PublishService } from './publish.service';
 
@@ -28,7 +28,7 @@ describe('PublishService', () => {
   });
 
   /** A token context exactly as the guard builds it: the stored token row with its owner. */
-  async function tokenAuth(login: string, scopes: string[]): Promise<AuthContext & { kind: 'token' }> {
+  async function tokenAuth(login: string, scopes: string[]): Promise<PublisherTokenContext> {
     const { jwt } = await userWithSession(app, login);
     await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${jwt}`).send({ name: 'ci', scopes }).expect(201);
     const token = await app.database.dataSource

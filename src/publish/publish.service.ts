@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AuditActor } from '../audit/audit.service';
 import { AuditService } from '../audit/audit.service';
-import type { AuthContext } from '../auth/auth-context';
 import { Clock } from '../common/clock';
 import { badRequest, forbidden, notFound } from '../common/errors/domain-error';
 import { ForgeRegistry } from '../forges/forge-registry';
@@ -20,11 +19,10 @@ import type { PublishedBy } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { versionKey } from '../plugins/versions';
+import { RepositoryAccess } from '../repository-access/repository-access';
+import type { PublisherTokenContext } from '../tokens/publisher-token-context';
 import { PendingClaims, pendingClaimOf } from '../trusted-publishing/pending-claims';
 import type { PublishDto, PublishResultDto, YankDto, YankResultDto } from './dto/publish.dto';
-import { RepositoryAccess } from '../repository-access/repository-access';
-
-type TokenAuth = AuthContext & { kind: 'token' };
 
 function denial(slug: string, ownership: SlugOwnership): string {
   if (ownership === 'other') return `"${slug}" belongs to someone else`;
@@ -33,7 +31,7 @@ function denial(slug: string, ownership: SlugOwnership): string {
 }
 
 /** What the release says about who published it: the CI job a trusted token was minted for, or a token. */
-function publishedBy(auth: TokenAuth): PublishedBy {
+function publishedBy(auth: PublisherTokenContext): PublishedBy {
   const trusted = auth.token.trusted;
   if (!trusted) return { kind: 'token' };
   return { kind: 'trusted', forge: trusted.forge, repository: trusted.repository, workflow: trusted.workflow, ref: trusted.ref };
@@ -59,7 +57,7 @@ export class PublishService {
     private readonly gate: IngestGate,
   ) {}
 
-  private actor(auth: TokenAuth, ip: string | null): AuditActor {
+  private actor(auth: PublisherTokenContext, ip: string | null): AuditActor {
     return { userId: auth.user.id, tokenId: auth.token.id, ip };
   }
 
@@ -69,7 +67,7 @@ export class PublishService {
   }
 
   /** `clientGone`: the push's client disconnected; its ingest is abandoned, recording nothing. */
-  async publish(auth: TokenAuth, slug: string, body: PublishDto, ip: string | null, clientGone?: AbortSignal): Promise<PublishResultDto> {
+  async publish(auth: PublisherTokenContext, slug: string, body: PublishDto, ip: string | null, clientGone?: AbortSignal): Promise<PublishResultDto> {
     const actor = this.actor(auth, ip);
     const plugin = await this.plugins.findBySlug(slug);
     const ownership = await this.ownership(plugin, auth.user.id);
@@ -78,7 +76,7 @@ export class PublishService {
   }
 
   private audited(
-    auth: TokenAuth,
+    auth: PublisherTokenContext,
     slug: string,
     body: PublishDto,
     actor: AuditActor,
@@ -118,7 +116,7 @@ export class PublishService {
    * already claimed by this very slug (another push of the same CI matrix won the race a moment
    * ago) makes this an ordinary update.
    */
-  private async claimTarget(auth: TokenAuth, slug: string, body: PublishDto): Promise<IngestTarget> {
+  private async claimTarget(auth: PublisherTokenContext, slug: string, body: PublishDto): Promise<IngestTarget> {
     if (!body.repoUrl) {
       throw badRequest('validation-failed', 'the first push of a slug needs repoUrl', [{ path: '/repoUrl', message: 'repoUrl: is required on the first push' }]);
     }
@@ -131,7 +129,7 @@ export class PublishService {
     return { claim: { repoUrl, repoIdentity: repo.identity, repoVerified, ownerId: auth.user.id } };
   }
 
-  async yank(auth: TokenAuth, slug: string, body: YankDto, ip: string | null): Promise<YankResultDto> {
+  async yank(auth: PublisherTokenContext, slug: string, body: YankDto, ip: string | null): Promise<YankResultDto> {
     const actor = this.actor(auth, ip);
     const plugin = await this.plugins.findBySlug(slug);
     const ownership = await this.ownership(plugin, auth.user.id);

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
-import type { AuthContext } from '../auth/auth-context';
-import { PUBLISHER_TOKEN_PREFIX } from '../auth/auth-context';
+import { type AuthContext, PUBLISHER_TOKEN_PREFIX } from '../auth/auth-context';
 import { Clock, RandomSource } from '../common/clock';
 import { badRequest, conflict, notFound, unauthorized } from '../common/errors/domain-error';
 import type { CreatedTokenDto, CreateTokenDto, TokenListDto } from './dto/token.dto';
 import type { PublisherTokenEntity } from './entities/publisher-token.entity';
+import type { PublisherTokenContext } from './publisher-token-context';
 import { generatePublisherToken, hashPublisherToken, PUBLISHER_TOKEN_PATTERN, TOKEN_DISPLAY_PREFIX_LENGTH } from './token-format';
 import { tokenStatus, toTokenListItem, toTokenRow } from './tokens.mapper';
 import { TokensRepository } from './tokens.repository';
@@ -72,7 +72,7 @@ export class TokensService {
    * The active token behind a bearer credential, with its owner: 401 for missing, malformed,
    * unknown, expired or revoked tokens, and for a disabled owner. Expiry is judged now.
    */
-  async authenticate(bearer: string | null): Promise<AuthContext & { kind: 'token' }> {
+  async authenticate(bearer: string | null): Promise<PublisherTokenContext> {
     if (!bearer) throw unauthorized('a publisher token is required (Authorization: Bearer prt_...)');
     if (!bearer.startsWith(PUBLISHER_TOKEN_PREFIX) || !PUBLISHER_TOKEN_PATTERN.test(bearer)) {
       throw unauthorized('the publisher token is malformed');
