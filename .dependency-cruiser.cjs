@@ -9,13 +9,6 @@
 const SHARED = '^src/(lib|config|common|persistence|openapi|client)/';
 const TOP = '^src/([^/]+\\.ts$|cli/|database/)';
 
-// Shared code that reaches a feature today, each for a reason of its own; left for later parts of
-// issue 24 rather than moved blindly. Each entry frees one file to reach the features named.
-const KNOWN_SHARED_TO_FEATURE = [
-  // The URL builders check their inputs and delegate the URL shapes to the forge adapters.
-  { file: 'src/lib/forge/(urls|repo-path)\\.ts$', reaches: '^src/forges/(adapters|forge-adapter)\\.ts$' },
-];
-
 module.exports = {
   forbidden: [
     {
@@ -36,16 +29,9 @@ module.exports = {
       name: 'shared-imports-no-feature',
       comment: 'Shared code sits below every feature: it may import only shared code.',
       severity: 'error',
-      from: { path: SHARED, pathNot: KNOWN_SHARED_TO_FEATURE.map((known) => known.file) },
+      from: { path: SHARED },
       to: { path: '^src/', pathNot: SHARED },
     },
-    ...KNOWN_SHARED_TO_FEATURE.map((known) => ({
-      name: 'shared-imports-no-feature',
-      comment: 'A known exception reaches one more feature than it did.',
-      severity: 'error',
-      from: { path: known.file },
-      to: { path: '^src/', pathNot: [SHARED, known.reaches] },
-    })),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

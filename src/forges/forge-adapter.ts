@@ -71,7 +71,7 @@ export interface OAuthEndpoints {
 }
 
 /**
- * A repository location whose parts were already checked (`lib/forge/repo-path.ts`) and
+ * A repository location whose parts were already checked (`urls/repo-path.ts`) and
  * percent-encoded segment by segment; `rawRepoPath` is the unencoded `owner/repo`.
  */
 export interface CheckedLocation {

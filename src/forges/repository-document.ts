@@ -1,5 +1,5 @@
 import { fetchText, type GuardedFetchOptions } from '../common/fetch';
-import { type ForgeLocation, repositoryApiUrl } from '../lib/forge';
+import { type ForgeLocation, repositoryApiUrl } from './urls';
 import { forgeAdapter } from './adapters';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { ForgeInstanceConfig } from '../config/config.types';
 import { ForgeRegistry } from '../forges/forge-registry';
-import { forgeForUrl, rawFileUrl } from '../lib/forge';
+import { forgeForUrl, rawFileUrl } from '../forges/urls';
 import type { Manifest } from '../lib/manifest';
 import { AssetFetchError, fetchText } from '../common/fetch';
 import { ASSET_CONCURRENCY, FetchPolicy, MAX_TEXT_BYTES } from './fetch-policy';

@@ -8,7 +8,7 @@ import { ForgeRegistry } from '../forges/forge-registry';
 import { readRepositoryDocument } from '../forges/repository-document';
 import { AssetFetchError } from '../common/fetch';
 import { FetchPolicy } from '../ingest/fetch-policy';
-import { forgeForUrl } from '../lib/forge';
+import { forgeForUrl } from '../forges/urls';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import type { ProviderStatsDto } from './dto/provider-stats.dto';
 

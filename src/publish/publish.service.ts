@@ -11,7 +11,7 @@ import { IngestService } from '../ingest/ingest.service';
 import { PluginClaims } from '../ingest/plugin-claims';
 import { PublisherRights } from '../ingest/publisher-rights';
 import type { ClaimFollowUp, IngestTarget } from '../ingest/ingest.types';
-import { parseRepoUrl } from '../lib/forge';
+import { parseRepoUrl } from '../forges/urls';
 import { ScopeSet, type SlugOwnership } from '../lib/scopes/scopes';
 import { CatalogueListing } from '../plugins/catalogue-listing';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';

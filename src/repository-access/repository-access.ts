@@ -7,7 +7,7 @@ import { ForgeRegistry } from '../forges/forge-registry';
 import { readRepositoryDocument } from '../forges/repository-document';
 import { AssetFetchError } from '../common/fetch';
 import { FetchPolicy } from '../ingest/fetch-policy';
-import { forgeForUrl, type ForgeLocation } from '../lib/forge';
+import { forgeForUrl, type ForgeLocation } from '../forges/urls';
 import { SettingsService } from '../settings/settings.service';
 import { openProviderToken } from '../users/provider-token';
 import { UsersRepository } from '../users/users.repository';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { forgeAdapter } from '../forges/adapters';
-import type { ForgeLocation } from '../lib/forge';
+import type { ForgeLocation } from '../forges/urls';
 
 const TIMEOUT_MS = 10_000;
 

@@ -12,7 +12,7 @@ import { AssetFetchError, fetchText } from '../common/fetch';
 import { FetchPolicy } from '../ingest/fetch-policy';
 import { PluginClaims } from '../ingest/plugin-claims';
 import { KindsService } from '../kinds/kinds.service';
-import { fileContentsApiRequest, forgeForUrl, type ForgeLocation, parseRepoUrl } from '../lib/forge';
+import { fileContentsApiRequest, forgeForUrl, type ForgeLocation, parseRepoUrl } from '../forges/urls';
 import { checkManifest, MANIFEST_FILE_NAMES } from '../lib/manifest';
 import { RepositoryAccess } from '../repository-access/repository-access';
 import { webhookUrl } from '../webhooks/deliveries.service';

@@ -5,7 +5,7 @@ import { ForgeRegistry } from '../forges/forge-registry';
 import { readRepositoryDocument } from '../forges/repository-document';
 import { AssetFetchError } from '../common/fetch';
 import { FetchPolicy } from '../ingest/fetch-policy';
-import { checkRepoPath, parseRepoUrl } from '../lib/forge';
+import { checkRepoPath, parseRepoUrl } from '../forges/urls';
 import type { ForgeInstanceConfig } from '../lib/forge/types';
 import type { PublisherIdentityDto } from './dto/trusted-publisher.dto';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CiIdentity } from '../forges/forge-adapter';
 import { ForgeRegistry } from '../forges/forge-registry';
-import { parseRepoUrl } from '../lib/forge';
+import { parseRepoUrl } from '../forges/urls';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { PendingPublishersRepository } from './pending-publishers.repository';
 import { matchesIdentity } from './publisher-match';

@@ -4,7 +4,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { AssetFetchError } from '../common/fetch';
 import { IngestService } from '../ingest/ingest.service';
-import { forgeForUrl } from '../lib/forge';
+import { forgeForUrl } from '../forges/urls';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import type { DeliveryOutcome } from './deliveries.repository';
 import { DeliveryFailure, isTransient } from './delivery-failure';

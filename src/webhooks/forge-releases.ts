@@ -3,7 +3,7 @@ import { forgeAdapter } from '../forges/adapters';
 import type { ForgeRelease } from '../forges/webhook.types';
 import { AssetFetchError, fetchText } from '../common/fetch';
 import { FetchPolicy } from '../ingest/fetch-policy';
-import { fileContentsApiRequest, type ForgeLocation } from '../lib/forge';
+import { fileContentsApiRequest, type ForgeLocation } from '../forges/urls';
 
 const trimmed = (url: string) => url.replace(/\/+$/, '');
 

@@ -4,7 +4,7 @@ import { conflict, DomainError, invalid, notFound, upstreamFailed } from '../com
 import { AssetFetchError } from '../common/fetch';
 import { ReadmeIngest, readmeTagCandidates } from '../ingest/readme-ingest';
 import { KindsService } from '../kinds/kinds.service';
-import { forgeForUrl, type ForgeLocation } from '../lib/forge';
+import { forgeForUrl, type ForgeLocation } from '../forges/urls';
 import { checkManifest, MANIFEST_FILE_NAMES } from '../lib/manifest';
 import { AdminPluginsService } from '../plugins/admin-plugins.service';
 import { manifestCatalogueFields } from '../plugins/catalogue-fields';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ReleaseAssetRef } from '../forges/webhook.types';
 import { fetchText } from '../common/fetch';
 import { FetchPolicy } from '../ingest/fetch-policy';
-import type { ForgeLocation } from '../lib/forge';
+import type { ForgeLocation } from '../forges/urls';
 import { MANIFEST_FILE_NAMES } from '../lib/manifest';
 import { SettingsService } from '../settings/settings.service';
 import { DeliveryFailure } from './delivery-failure';

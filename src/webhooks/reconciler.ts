@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { AssetFetchError } from '../common/fetch';
-import { forgeForUrl, type ForgeLocation } from '../lib/forge';
+import { forgeForUrl, type ForgeLocation } from '../forges/urls';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';

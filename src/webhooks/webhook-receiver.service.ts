@@ -9,7 +9,7 @@ import type { ForgeAdapter } from '../forges/forge-adapter';
 import { ForgeRegistry } from '../forges/forge-registry';
 import type { WebhookHeaders } from '../forges/webhook.types';
 import { MIN_WEBHOOK_SECRET_LENGTH } from '../forges/webhook-signature';
-import { parseRepoUrl } from '../lib/forge';
+import { parseRepoUrl } from '../forges/urls';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { DeliveriesRepository } from './deliveries.repository';

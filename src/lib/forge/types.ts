@@ -1,3 +1,5 @@
+// Below config, which parses FORGES with these; the URL code over them is src/forges/urls/.
+
 /**
  * Forge families the registry speaks to. Forgejo is Gitea-compatible (same URLs and API) with its
  * own webhook header names, so it is a type of its own.

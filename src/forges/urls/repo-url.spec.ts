@@ -1,4 +1,4 @@
-import type { ForgeInstanceConfig } from './types';
+import type { ForgeInstanceConfig } from '../../lib/forge/types';
 import { parseRepoUrl } from './index';
 
 const FORGES: readonly ForgeInstanceConfig[] = [

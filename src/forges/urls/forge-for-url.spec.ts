@@ -1,4 +1,4 @@
-import type { ForgeInstanceConfig } from './types';
+import type { ForgeInstanceConfig } from '../../lib/forge/types';
 import { forgeForUrl } from './index';
 
 const github: ForgeInstanceConfig = { name: 'github', type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com' };

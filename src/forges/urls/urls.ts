@@ -1,12 +1,12 @@
-import type { CheckedLocation } from '../../forges/forge-adapter';
-import { forgeAdapter } from '../../forges/adapters';
+import type { ForgeApiRequest, ForgeInstanceConfig } from '../../lib/forge/types';
+import { forgeAdapter } from '../adapters';
+import type { CheckedLocation } from '../forge-adapter';
 import { ForgeUrlError } from './errors';
 import { checkRepoFilePath, checkRepoPath, checkTag, encodeSegments } from './repo-path';
-import type { ForgeApiRequest, ForgeInstanceConfig } from './types';
 
 /** The parts of a forge instance the URL builders read. */
 export type ForgeEndpoints = Pick<ForgeInstanceConfig, 'type' | 'webUrl' | 'apiUrl'>;
-export type { ForgeApiRequest } from './types';
+export type { ForgeApiRequest } from '../../lib/forge/types';
 
 function base(url: string): string {
   return url.replace(/\/+$/, '');

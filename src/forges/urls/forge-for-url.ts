@@ -1,4 +1,4 @@
-import type { ForgeInstanceConfig } from './types';
+import type { ForgeInstanceConfig } from '../../lib/forge/types';
 import { repoSegmentsProblem } from './repo-path';
 import { hostKeyOf, splitRepositoryUrl } from './url-parts';
 import type { RepoUrlParts } from './url-parts';

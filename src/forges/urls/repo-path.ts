@@ -1,5 +1,5 @@
-import { forgeAdapter } from '../../forges/adapters';
-import type { ForgeType } from './types';
+import type { ForgeType } from '../../lib/forge/types';
+import { forgeAdapter } from '../adapters';
 
 /** Result of checking one untrusted path-like input. */
 export type PathCheck = { ok: true; value: string } | { ok: false; message: string };

@@ -1,4 +1,4 @@
-/** Repository URLs and forge URL builders: framework-free, shared by the server and the CLI. */
+/** Repository URLs and forge URL builders over the forge adapters: framework-free, used by server code only. */
 export { ForgeUrlError } from './errors';
 export type { ForgeUrlErrorCode } from './errors';
 export { checkRepoFilePath, checkRepoPath, checkTag, MAX_FILE_PATH_LENGTH, MAX_TAG_LENGTH } from './repo-path';
@@ -10,5 +10,3 @@ export { parseRepoUrl } from './repo-url';
 export type { ParseRepoUrlOptions, RepoUrlResult } from './repo-url';
 export { blobUrl, fileContentsApiRequest, rawFileUrl, repositoryApiUrl } from './urls';
 export type { ForgeApiRequest, ForgeEndpoints } from './urls';
-export { FORGE_TYPES } from './types';
-export type { ForgeInstanceConfig, ForgeType } from './types';

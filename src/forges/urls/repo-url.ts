@@ -1,4 +1,4 @@
-import type { ForgeInstanceConfig } from './types';
+import type { ForgeInstanceConfig } from '../../lib/forge/types';
 import { matchInstance } from './forge-for-url';
 import { repoSegmentsProblem } from './repo-path';
 import { splitRepositoryUrl } from './url-parts';
