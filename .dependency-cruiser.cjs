@@ -8,6 +8,16 @@
 //           migrations, the data source), which gathers every feature's entities.
 const SHARED = '^src/(lib|config|common|persistence|openapi|client)/';
 const TOP = '^src/([^/]+\\.ts$|cli/|database/)';
+// Within the shared layer, what each folder may import besides itself: config reads the
+// environment with lib's grammars, common builds on config, the database kit and OpenAPI on common.
+const SHARED_BELOW = {
+  lib: [],
+  client: [],
+  config: ['lib'],
+  common: ['lib', 'config'],
+  persistence: ['lib', 'config', 'common'],
+  openapi: ['lib', 'config', 'common'],
+};
 
 module.exports = {
   forbidden: [
@@ -32,6 +42,13 @@ module.exports = {
       from: { path: SHARED },
       to: { path: '^src/', pathNot: SHARED },
     },
+    ...Object.entries(SHARED_BELOW).map(([folder, below]) => ({
+      name: 'shared-imports-only-below',
+      comment: `Shared folders stand one above another: ${folder}/ may import only ${below.join(', ') || 'itself'}.`,
+      severity: 'error',
+      from: { path: `^src/${folder}/` },
+      to: { path: SHARED, pathNot: `^src/(${[folder, ...below].join('|')})/` },
+    })),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
