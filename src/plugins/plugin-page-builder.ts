@@ -42,18 +42,18 @@ export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestro
   /** Builds every page marked so far; the number built. */
   async buildMarked(): Promise<number> {
     if (!this.formatChecked) {
-      await this.pages.markOtherFormatsStale(PAGE_FORMAT);
+      await this.pages.markOtherFormats(PAGE_FORMAT);
       this.formatChecked = true;
     }
-    this.metrics.observePluginPagesStale(await this.pages.staleCount());
+    this.metrics.observePluginPagesStale(await this.pages.pendingCount());
     let built = 0;
     while (!this.loop.isStopping) {
-      const taken = await this.pages.rebuildStale(BATCH, PAGE_FORMAT, (page, manager) => this.details.storedPageOf(page, manager));
+      const taken = await this.pages.buildPending(BATCH, PAGE_FORMAT, (page, manager) => this.details.storedPageOf(page, manager));
       built += taken;
       if (taken < BATCH) break;
       await nextTurn();
     }
-    if (built) this.metrics.observePluginPagesStale(await this.pages.staleCount());
+    if (built) this.metrics.observePluginPagesStale(await this.pages.pendingCount());
     return built;
   }
 }

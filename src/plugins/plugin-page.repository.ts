@@ -7,8 +7,6 @@ import type { PublishedBy, ReleaseEntity, StoredAsset } from './entities/release
 /** Everything the plugin page shows, read in one round trip. */
 export interface PluginPageRow {
   plugin: PluginEntity;
-  /** The plugin's page_stamp in the snapshot this was read in. */
-  stamp: string;
   /** Summary columns only: enough for toReleaseSummaryDto, not a whole release. */
   releases: ReleaseEntity[];
   owners: { login: string; instance: string }[];
@@ -38,9 +36,7 @@ const SHOWN = `SELECT r.id, r.manifest FROM release r WHERE r.plugin_id = p.id
 
 // Everything in one JSON value: the driver parses one text with JSON.parse rather than describing,
 // typing and parsing some thirty columns; releases come as arrays (no key repeated ten times).
-// `stamp` is the plugin's page_stamp in the same snapshot: what a page stored from this read is
-// current for.
-const pageSql = (where: string, columns = '') => `SELECT json_build_object('plugin', ${pluginJsonSql('p')}, 'stamp', p.page_stamp::text,
+const pageSql = (where: string, columns = '') => `SELECT json_build_object('plugin', ${pluginJsonSql('p')},
     'shownId', s.id, 'shownManifest', s.manifest,
     'releases', (SELECT coalesce(json_agg(json_build_array(r.id, r.version, r.prerelease, ${epochMsSql('r.yanked_at')}, r.yank_reason, r.published_by,
         r.source, r.min_runtime_version, r.downloads, ${epochMsSql('r.created_at')}) ORDER BY r.version_sort DESC), '[]'::json)
@@ -59,34 +55,43 @@ const CANDIDATES = `(SELECT coalesce(json_agg(json_build_object('version', r.ver
 
 /** The page read by a request; part of what PAGE_FORMAT hashes, as LATEST_SQL. */
 export const PAGE_SQL = pageSql('p.slug = $1');
-// What PluginPageBuilder stores: the pages, and `latest`'s candidates as text, from one snapshot.
-const PAGES_BY_ID_SQL = pageSql('p.id = ANY($1::uuid[])', `, ${CANDIDATES}::text AS latest`);
+// What PluginPageBuilder stores: the pages, `latest`'s candidates as text, and the xmin of the
+// snapshot they were read in (every transaction below it had ended: its writes are in them).
+const PAGES_BY_ID_SQL = pageSql('p.id = ANY($1::uuid[])', `, ${CANDIDATES}::text AS latest, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`);
 
-// The stored page, only while it is current: its stamp is the plugin's and the running code built it.
-const STORED_PAGE_SQL = `SELECT pp.body FROM plugin p JOIN plugin_page pp ON pp.plugin_id = p.id AND pp.stamp = p.page_stamp AND pp.format = $2
-  WHERE p.slug = $1`;
+/**
+ * A stored page `pp` answers while the running code built it ($2) and no write to its plugin is
+ * logged from a transaction its snapshot may not have seen (any at or above its xmin).
+ */
+const CURRENT = `pp.format = $2 AND NOT EXISTS (SELECT 1 FROM plugin_page_change c WHERE c.plugin_id = pp.plugin_id AND c.txid >= pp.read_xmin)`;
 
-// Marks are taken oldest first; one a builder has taken (locked) is skipped by the others, and a
-// writer marking it again waits for that builder's transaction and marks it anew.
-const TAKE_STALE_SQL = `DELETE FROM plugin_page_stale WHERE plugin_id IN
-  (SELECT plugin_id FROM plugin_page_stale ORDER BY marked_at LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING plugin_id`;
-
-// A page built from an older snapshot never replaces a newer one; one built by other code does.
-const STORE_SQL = `INSERT INTO plugin_page (plugin_id, stamp, format, body, latest)
-  SELECT u.plugin_id, u.stamp, $3, u.body, u.latest::json FROM unnest($1::uuid[], $2::bigint[], $4::text[], $5::text[]) AS u(plugin_id, stamp, body, latest)
-  ON CONFLICT (plugin_id) DO UPDATE SET stamp = excluded.stamp, format = excluded.format, body = excluded.body, latest = excluded.latest
-  WHERE plugin_page.stamp < excluded.stamp OR plugin_page.format <> excluded.format`;
+const STORED_PAGE_SQL = `SELECT pp.body FROM plugin p JOIN plugin_page pp ON pp.plugin_id = p.id WHERE p.slug = $1 AND ${CURRENT}`;
 
 // `latest`'s candidates: stored while current (one row instead of every release's), else read.
-export const LATEST_SQL = `SELECT p.slug, CASE WHEN pp.stamp = p.page_stamp AND pp.format = $2 THEN pp.latest ELSE ${CANDIDATES} END AS releases
+export const LATEST_SQL = `SELECT p.slug, CASE WHEN ${CURRENT} THEN pp.latest ELSE ${CANDIDATES} END AS releases
   FROM plugin p LEFT JOIN plugin_page pp ON pp.plugin_id = p.id WHERE p.slug = $1`;
+
+/** One builder at a time, across instances: two storing the same pages in another order could deadlock. */
+const BUILDER_LOCK_KEY = 7_244_151_021;
+
+// Plugins with a logged write their stored page (if any) does not hold. Only writes of ended
+// transactions: a page built now could not hold one still under way.
+const PENDING_SQL = `SELECT DISTINCT c.plugin_id FROM plugin_page_change c LEFT JOIN plugin_page pp ON pp.plugin_id = c.plugin_id
+  WHERE c.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint AND (pp.plugin_id IS NULL OR c.txid >= pp.read_xmin OR pp.format <> $1)
+  LIMIT $2`;
+
+const STORE_SQL = `INSERT INTO plugin_page (plugin_id, read_xmin, format, body, latest)
+  SELECT u.plugin_id, $2, $3, u.body, u.latest::json FROM unnest($1::uuid[], $4::text[], $5::text[]) AS u(plugin_id, body, latest)
+  ON CONFLICT (plugin_id) DO UPDATE SET read_xmin = excluded.read_xmin, format = excluded.format, body = excluded.body, latest = excluded.latest`;
+
+// What the pages just stored hold (and what a deleted plugin left) is no longer needed.
+const ABSORBED_SQL = `DELETE FROM plugin_page_change WHERE plugin_id = ANY($1::uuid[]) AND txid < $2`;
 
 /** A release summary as PAGE_SQL lists it: [id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt]. */
 type ReleaseSummaryTuple = [string, string, boolean, number | null, string | null, PublishedBy | null, ReleaseEntity['source'], string | null, number, number];
 
 interface PageJson {
   plugin: PluginJson;
-  stamp: string;
   shownId: string | null;
   shownManifest: Record<string, unknown> | null;
   releases: ReleaseSummaryTuple[];
@@ -139,39 +144,41 @@ export class PluginPageRepository {
   }
 
   /**
-   * Takes up to `limit` plugins marked stale and stores what `render` makes of their pages, in one
-   * transaction: a failure leaves them marked. The number of marks taken (0: none were left).
+   * Builds up to `limit` pages whose plugins were written since they were stored (or never were),
+   * storing what `render` makes of each, in one transaction. How many plugins it took: 0 when none
+   * waited, or another instance is building.
    */
-  async rebuildStale(limit: number, format: string, render: (page: PluginPageRow, manager: EntityManager) => Promise<string>): Promise<number> {
+  async buildPending(limit: number, format: string, render: (page: PluginPageRow, manager: EntityManager) => Promise<string>): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      // A DELETE … RETURNING comes back through TypeORM as [rows, count].
-      const [taken] = (await manager.query(TAKE_STALE_SQL, [limit])) as [{ plugin_id: string }[], number];
-      if (taken.length === 0) return 0;
-      const ids = taken.map((row) => row.plugin_id);
-      // Those that still exist; a deleted plugin's mark is simply taken.
-      const rows = await preparedQuery<{ page: PageJson; latest: string }>(manager, 'plugin_pages_by_id', PAGES_BY_ID_SQL, [ids]);
+      const [{ locked }] = await manager.query<{ locked: boolean }[]>('SELECT pg_try_advisory_xact_lock($1) AS locked', [BUILDER_LOCK_KEY]);
+      if (!locked) return 0;
+      const ids = (await manager.query<{ plugin_id: string }[]>(PENDING_SQL, [format, limit])).map((row) => row.plugin_id);
+      if (ids.length === 0) return 0;
+      const rows = await preparedQuery<{ page: PageJson; latest: string; xmin: string }>(manager, 'plugin_pages_by_id', PAGES_BY_ID_SQL, [ids]);
+      // Plugins deleted since leave no row; their writes are absorbed as of a snapshot taken now.
+      const xmin = rows[0]?.xmin ?? (await manager.query<{ xmin: string }[]>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin'))[0].xmin;
       const pages = rows.map((row) => pageRowOf(row.page));
       const bodies: string[] = [];
       for (const page of pages) bodies.push(await render(page, manager));
       if (pages.length) {
-        const stored = [pages.map((page) => page.plugin.id), pages.map((page) => page.stamp), format, bodies, rows.map((row) => row.latest)];
-        await manager.query(STORE_SQL, stored);
+        await manager.query(STORE_SQL, [pages.map((page) => page.plugin.id), xmin, format, bodies, rows.map((row) => row.latest)]);
       }
-      return taken.length;
+      await manager.query(ABSORBED_SQL, [ids, xmin]);
+      return ids.length;
     });
   }
 
-  /** Marks every stored page that other code built (a deploy changed the answer's shape). */
-  async markOtherFormatsStale(format: string): Promise<void> {
+  /** Logs every plugin whose stored page other code built (a deploy changed the answer's shape), so it is built again. */
+  async markOtherFormats(format: string): Promise<void> {
     await this.dataSource.query(
-      'INSERT INTO plugin_page_stale (plugin_id) SELECT plugin_id FROM plugin_page WHERE format <> $1 ON CONFLICT (plugin_id) DO NOTHING',
+      'INSERT INTO plugin_page_change (plugin_id, txid) SELECT plugin_id, pg_current_xact_id()::text::bigint FROM plugin_page WHERE format <> $1',
       [format],
     );
   }
 
-  /** Plugins waiting for their page to be built. */
-  async staleCount(): Promise<number> {
-    const [row] = await this.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM plugin_page_stale');
+  /** Plugins with a logged write their stored page does not hold yet. */
+  async pendingCount(): Promise<number> {
+    const [row] = await this.dataSource.query<{ n: number }[]>('SELECT count(DISTINCT plugin_id)::int AS n FROM plugin_page_change');
     return row.n;
   }
 }
@@ -179,7 +186,6 @@ export class PluginPageRepository {
 export function pageRowOf(page: PageJson): PluginPageRow {
   return {
     plugin: pluginOfRow(pluginRowOfJson(page.plugin)),
-    stamp: page.stamp,
     releases: page.releases.map(releaseOfTuple),
     owners: page.owners,
     shownManifest: page.shownManifest,

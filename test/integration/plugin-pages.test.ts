@@ -1,8 +1,8 @@
 /**
  * Stored plugin pages (plugin_page) against a real database (PGlite by default, PostgreSQL with
- * DATABASE_URL): the triggers mark a plugin's page stale in the transaction of every write that
- * changes what its page shows, the stored page stops answering at once, the builder stores it
- * again, and the stored page is always exactly the detail an anonymous caller would be answered.
+ * DATABASE_URL): the triggers log a plugin in the transaction of every write that changes what its
+ * page shows, the stored page stops answering at once, the builder stores it again, and the stored
+ * page is always exactly the detail an anonymous caller would be answered.
  */
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../../src/common/clock';
@@ -77,7 +77,7 @@ describe('stored plugin pages', () => {
     expect(stored).toBe(await detailAsRead('paged'));
     expect(await details.detailJson('paged', undefined)).toBe(stored);
     expect(JSON.parse(stored!)).toMatchObject({ slug: 'paged', latestVersion: null, owners: [{ login: 'owner' }], releases: [{ version: '1.1.0' }, { version: '1.0.0' }] });
-    expect(await pages.staleCount()).toBe(0);
+    expect(await pages.pendingCount()).toBe(0);
     // A language asked for is read as it is; so is a page another build of the code stored.
     expect(await details.detailJson('paged', 'de')).toBe(JSON.stringify(await details.detail('paged', 'de', null)));
     expect(await pages.storedPage('paged', 'some-other-format')).toBeNull();
@@ -87,7 +87,7 @@ describe('stored plugin pages', () => {
     expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(candidates);
     await dataSource.query(`UPDATE plugin_page SET latest = '[]' WHERE plugin_id = $1`, [pluginId]);
     expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual({ slug: 'paged', releases: [] });
-    await dataSource.query(`UPDATE plugin SET page_stamp = 0 WHERE id = $1`, [pluginId]);
+    await dataSource.query(`UPDATE plugin SET featured = featured WHERE id = $1`, [pluginId]);
     expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(candidates);
     expect(await pages.latestCandidates('nobody', PAGE_FORMAT)).toBeNull();
   });
@@ -129,17 +129,17 @@ describe('stored plugin pages', () => {
     expect(await builder.buildMarked()).toBe(1);
   });
 
-  it('are marked again by a write that commits while they are being built', async () => {
+  it('do not answer for a write that commits while they are being built, and are built again', async () => {
     await dataSource.query(`UPDATE plugin SET featured = true WHERE id = $1`, [pluginId]);
     let write: Promise<unknown> = Promise.resolve();
-    await pages.rebuildStale(10, PAGE_FORMAT, async (page, manager) => {
-      // Another connection writes meanwhile; its mark waits for this transaction's end.
+    await pages.buildPending(10, PAGE_FORMAT, async (page, manager) => {
+      // Another connection writes after the page was read (on PGlite, after this transaction).
       write = dataSource.query(`UPDATE release SET downloads = downloads + 1 WHERE plugin_id = $1`, [pluginId]);
       return details.storedPageOf(page, manager);
     });
     await write;
     expect(await pages.storedPage('paged', PAGE_FORMAT)).toBeNull();
-    expect(await pages.staleCount()).toBe(1);
+    expect(await pages.pendingCount()).toBe(1);
     await builder.buildMarked();
     expect(await pages.storedPage('paged', PAGE_FORMAT)).toBe(await detailAsRead('paged'));
   });
@@ -156,6 +156,32 @@ describe('stored plugin pages', () => {
     await dataSource.query(`DELETE FROM plugin WHERE id = $1`, [doomed]);
     expect(await next.buildMarked()).toBe(1);
     expect(await dataSource.query(`SELECT 1 FROM plugin_page WHERE plugin_id = $1`, [doomed])).toEqual([]);
+    expect(await pages.pendingCount()).toBe(0);
     await expect(details.detailJson('doomed', undefined)).rejects.toMatchObject({ kind: 'not-found' });
+  });
+
+  it('add no lock between writers: two transactions writing other releases of the same two plugins in opposite orders both commit', async () => {
+    if (opened.kind !== 'postgres') return; // PGlite has one session: its transactions never overlap
+    const second = await plugin('second');
+    await release(second, '1.0.0');
+    await release(second, '1.1.0');
+    const a = dataSource.createQueryRunner();
+    const b = dataSource.createQueryRunner();
+    await Promise.all([a.connect(), b.connect()]);
+    try {
+      await a.startTransaction();
+      await b.startTransaction();
+      const bump = (runner: typeof a, id: string, version: string) =>
+        runner.query(`UPDATE release SET downloads = downloads + 1 WHERE plugin_id = $1 AND version = $2`, [id, version]);
+      await bump(a, pluginId, '1.0.0');
+      await bump(b, second, '1.0.0');
+      // Had logging locked the plugins (a stamp on their rows, as a first design did), each would now wait for the other.
+      await Promise.all([bump(a, second, '1.1.0').then(() => a.commitTransaction()), bump(b, pluginId, '1.1.0').then(() => b.commitTransaction())]);
+    } finally {
+      await Promise.all([a.release(), b.release()]);
+    }
+    expect(await pages.storedPage('paged', PAGE_FORMAT)).toBeNull();
+    await builder.buildMarked();
+    expect(await pages.storedPage('paged', PAGE_FORMAT)).toBe(await detailAsRead('paged'));
   });
 });

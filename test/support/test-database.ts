@@ -59,6 +59,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 /** A fresh migrated database opened as the server opens it, for tests of repositories and queries. */
 export interface OpenTestDatabase {
   dataSource: DataSource;
+  kind: TestDatabase['kind'];
   close(): Promise<void>;
 }
 
@@ -68,6 +69,7 @@ export async function openTestDatabase(): Promise<OpenTestDatabase> {
     const handle = await openDatabase(loadConfig({ NODE_ENV: 'test', ...db.env }), { embeddedMode: 'own', migrate: false });
     return {
       dataSource: handle.dataSource,
+      kind: db.kind,
       async close() {
         await handle.close();
         await db.drop();

@@ -26,7 +26,7 @@ import { ReleaseCatalogueExtensions1795614332816 } from './1795614332816-Release
 import { ReadmeRenderVersion1795615024073 } from './1795615024073-ReadmeRenderVersion';
 import { CatalogueChanges1795616840574 } from './1795616840574-CatalogueChanges';
 import { CatalogueChangeItemColumns1795636584326 } from './1795636584326-CatalogueChangeItemColumns';
-import { PluginPages1795800656145 } from './1795800656145-PluginPages';
+import { PluginPages1795804376028 } from './1795804376028-PluginPages';
 import { CatalogueChangeDownloads1795781000000 } from './1795781000000-CatalogueChangeDownloads';
 
 /** Every migration in order; committed files, never generated at run time. */
@@ -59,5 +59,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CatalogueChanges1795616840574,
   CatalogueChangeItemColumns1795636584326,
   CatalogueChangeDownloads1795781000000,
-  PluginPages1795800656145,
+  PluginPages1795804376028,
 ];

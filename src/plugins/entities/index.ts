@@ -3,7 +3,7 @@ import { PluginEntity } from './plugin.entity';
 import { PluginCountEntity } from './plugin-count.entity';
 import { PluginOwnerEntity } from './plugin-owner.entity';
 import { PluginPageEntity } from './plugin-page.entity';
-import { PluginPageStaleEntity } from './plugin-page-stale.entity';
+import { PluginPageChangeEntity } from './plugin-page-change.entity';
 import { ReleaseEntity } from './release.entity';
 import { ReleaseReadmeEntity } from './release-readme.entity';
 
@@ -12,7 +12,7 @@ export const PLUGINS_ENTITIES = [
   PluginEntity,
   CatalogueChangeEntity,
   PluginPageEntity,
-  PluginPageStaleEntity,
+  PluginPageChangeEntity,
   PluginOwnerEntity,
   ReleaseEntity,
   ReleaseReadmeEntity,

@@ -97,14 +97,6 @@ export class PluginEntity {
   @Column({ name: 'search_vector', type: 'tsvector', nullable: true, select: false, insert: false, update: false })
   searchVector: string | null;
 
-  /**
-   * Bumped by triggers in every transaction that changes what the plugin's page shows (this row,
-   * its releases, READMEs, owners and their names): the stored page (plugin_page) answers only
-   * while its stamp is this one. Never written by the application.
-   */
-  @Column({ name: 'page_stamp', type: 'bigint', default: 0, select: false, insert: false, update: false })
-  pageStamp: string;
-
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
