@@ -55,15 +55,15 @@ const CANDIDATES = `(SELECT coalesce(json_agg(json_build_object('version', r.ver
 
 /** The page read by a request; part of what PAGE_FORMAT hashes, as LATEST_SQL. */
 export const PAGE_SQL = pageSql('p.slug = $1');
-// What PluginPageBuilder stores: the pages, `latest`'s candidates as text, and the xmin of the
-// snapshot they were read in (every transaction below it had ended: its writes are in them).
-const PAGES_BY_ID_SQL = pageSql('p.id = ANY($1::uuid[])', `, ${CANDIDATES}::text AS latest, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`);
+// What PluginPageBuilder stores: the pages, `latest`'s candidates as text, and the snapshot they
+// were read in (the writes they hold are exactly those visible in it).
+const PAGES_BY_ID_SQL = pageSql('p.id = ANY($1::uuid[])', `, ${CANDIDATES}::text AS latest, pg_current_snapshot()::text AS snapshot`);
 
-/**
- * A stored page `pp` answers while the running code built it ($2) and no write to its plugin is
- * logged from a transaction its snapshot may not have seen (any at or above its xmin).
- */
-const CURRENT = `pp.format = $2 AND NOT EXISTS (SELECT 1 FROM plugin_page_change c WHERE c.plugin_id = pp.plugin_id AND c.txid >= pp.read_xmin)`;
+/** A logged write `c` that the stored page `pp` does not hold. */
+const UNSEEN = `NOT pg_visible_in_snapshot(c.txid::text::xid8, pp.read_snapshot::pg_snapshot)`;
+
+/** A stored page `pp` answers while the running code built it ($2) and it holds every logged write to its plugin. */
+const CURRENT = `pp.format = $2 AND NOT EXISTS (SELECT 1 FROM plugin_page_change c WHERE c.plugin_id = pp.plugin_id AND ${UNSEEN})`;
 
 const STORED_PAGE_SQL = `SELECT pp.body FROM plugin p JOIN plugin_page pp ON pp.plugin_id = p.id WHERE p.slug = $1 AND ${CURRENT}`;
 
@@ -74,18 +74,18 @@ export const LATEST_SQL = `SELECT p.slug, CASE WHEN ${CURRENT} THEN pp.latest EL
 /** One builder at a time, across instances: two storing the same pages in another order could deadlock. */
 const BUILDER_LOCK_KEY = 7_244_151_021;
 
-// Plugins with a logged write their stored page (if any) does not hold. Only writes of ended
-// transactions: a page built now could not hold one still under way.
+// Plugins with a committed write their stored page (if any) does not hold: a page read after
+// this statement holds it.
 const PENDING_SQL = `SELECT DISTINCT c.plugin_id FROM plugin_page_change c LEFT JOIN plugin_page pp ON pp.plugin_id = c.plugin_id
-  WHERE c.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint AND (pp.plugin_id IS NULL OR c.txid >= pp.read_xmin OR pp.format <> $1)
+  WHERE pp.plugin_id IS NULL OR pp.format <> $1 OR ${UNSEEN}
   LIMIT $2`;
 
-const STORE_SQL = `INSERT INTO plugin_page (plugin_id, read_xmin, format, body, latest)
+const STORE_SQL = `INSERT INTO plugin_page (plugin_id, read_snapshot, format, body, latest)
   SELECT u.plugin_id, $2, $3, u.body, u.latest::json FROM unnest($1::uuid[], $4::text[], $5::text[]) AS u(plugin_id, body, latest)
-  ON CONFLICT (plugin_id) DO UPDATE SET read_xmin = excluded.read_xmin, format = excluded.format, body = excluded.body, latest = excluded.latest`;
+  ON CONFLICT (plugin_id) DO UPDATE SET read_snapshot = excluded.read_snapshot, format = excluded.format, body = excluded.body, latest = excluded.latest`;
 
 // What the pages just stored hold (and what a deleted plugin left) is no longer needed.
-const ABSORBED_SQL = `DELETE FROM plugin_page_change WHERE plugin_id = ANY($1::uuid[]) AND txid < $2`;
+const ABSORBED_SQL = `DELETE FROM plugin_page_change WHERE plugin_id = ANY($1::uuid[]) AND pg_visible_in_snapshot(txid::text::xid8, $2::pg_snapshot)`;
 
 /** A release summary as PAGE_SQL lists it: [id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt]. */
 type ReleaseSummaryTuple = [string, string, boolean, number | null, string | null, PublishedBy | null, ReleaseEntity['source'], string | null, number, number];
@@ -154,16 +154,16 @@ export class PluginPageRepository {
       if (!locked) return 0;
       const ids = (await manager.query<{ plugin_id: string }[]>(PENDING_SQL, [format, limit])).map((row) => row.plugin_id);
       if (ids.length === 0) return 0;
-      const rows = await preparedQuery<{ page: PageJson; latest: string; xmin: string }>(manager, 'plugin_pages_by_id', PAGES_BY_ID_SQL, [ids]);
+      const rows = await preparedQuery<{ page: PageJson; latest: string; snapshot: string }>(manager, 'plugin_pages_by_id', PAGES_BY_ID_SQL, [ids]);
       // Plugins deleted since leave no row; their writes are absorbed as of a snapshot taken now.
-      const xmin = rows[0]?.xmin ?? (await manager.query<{ xmin: string }[]>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin'))[0].xmin;
+      const snapshot = rows[0]?.snapshot ?? (await manager.query<{ snapshot: string }[]>('SELECT pg_current_snapshot()::text AS snapshot'))[0].snapshot;
       const pages = rows.map((row) => pageRowOf(row.page));
       const bodies: string[] = [];
       for (const page of pages) bodies.push(await render(page, manager));
       if (pages.length) {
-        await manager.query(STORE_SQL, [pages.map((page) => page.plugin.id), xmin, format, bodies, rows.map((row) => row.latest)]);
+        await manager.query(STORE_SQL, [pages.map((page) => page.plugin.id), snapshot, format, bodies, rows.map((row) => row.latest)]);
       }
-      await manager.query(ABSORBED_SQL, [ids, xmin]);
+      await manager.query(ABSORBED_SQL, [ids, snapshot]);
       return ids.length;
     });
   }

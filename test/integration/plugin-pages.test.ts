@@ -184,4 +184,20 @@ describe('stored plugin pages', () => {
     await builder.buildMarked();
     expect(await pages.storedPage('paged', PAGE_FORMAT)).toBe(await detailAsRead('paged'));
   });
+
+  it('are built and answer while an older transaction stays open (a long report, a backup)', async () => {
+    if (opened.kind !== 'postgres') return; // PGlite has one session: its transactions never overlap
+    const open = dataSource.createQueryRunner();
+    await open.connect();
+    await open.startTransaction();
+    await open.query('SELECT pg_current_xact_id()');
+    try {
+      await dataSource.query(`UPDATE plugin SET featured = false WHERE id = $1`, [pluginId]);
+      expect(await builder.buildMarked()).toBe(1);
+      expect(await pages.storedPage('paged', PAGE_FORMAT)).toBe(await detailAsRead('paged'));
+    } finally {
+      await open.rollbackTransaction();
+      await open.release();
+    }
+  });
 });

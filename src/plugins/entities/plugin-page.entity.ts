@@ -4,9 +4,9 @@ import { PluginEntity } from './plugin.entity';
 /**
  * A plugin's public detail (`GET /api/plugins/:slug`, no language asked for) as its JSON text,
  * and the releases `latest` chooses from, built by PluginPageBuilder after every write that
- * changes them. They answer only while no write to the plugin logged in plugin_page_change is
- * newer than the snapshot they were read in (`read_xmin`) and `format` is the running code's: anything
- * else reads the page as it is.
+ * changes them. They answer only while every write to the plugin logged in plugin_page_change is
+ * visible in the snapshot they were read in (`read_snapshot`) and `format` is the running code's:
+ * anything else reads the page as it is.
  */
 @Entity('plugin_page')
 export class PluginPageEntity {
@@ -17,9 +17,9 @@ export class PluginPageEntity {
   @JoinColumn({ name: 'plugin_id' })
   plugin?: PluginEntity;
 
-  /** The xmin of the snapshot the page was read in: every transaction below it had ended, and is in the page. */
-  @Column({ name: 'read_xmin', type: 'bigint' })
-  readXmin: string;
+  /** The snapshot the page was read in (`pg_snapshot` as text): the writes it holds are those visible in it. */
+  @Column({ name: 'read_snapshot', type: 'text' })
+  readSnapshot: string;
 
   /** Which code built it (PAGE_FORMAT): a deploy that changes the answer's shape rebuilds every page. */
   @Column({ type: 'varchar', length: 32 })
