@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../auth/auth-context';
@@ -15,6 +15,14 @@ import { publishedByOf } from './release.mapper';
 import { ReleaseReadmesRepository } from './release-readmes.repository';
 
 /**
+ * Whether plugin pages are stored (PostgreSQL) or always read whole (the embedded default): there
+ * the engine is one WebAssembly thread, a page read whole already answers at 0.7-0.85 of the
+ * one-row ceiling (target 0.5), and building every page at once (the first start after a bulk write) left some 70 MiB
+ * of optimised WebAssembly resident, past the embedded footprint's 400 MiB.
+ */
+export const STORED_PAGES = Symbol('STORED_PAGES');
+
+/**
  * `GET /api/plugins/:slug`: the full plugin. Its manifest fields and README are those of the
  * release the catalogue shows (ReleasesRepository.findShown: the latest; a newer prerelease or a
  * backport does not change it), the README in the language asked for.
@@ -29,6 +37,7 @@ export class PluginDetailService {
     private readonly pages: PluginPageRepository,
     private readonly readmes: ReleaseReadmesRepository,
     private readonly reads: CatalogueReads,
+    @Inject(STORED_PAGES) private readonly storesPages: boolean,
   ) {}
 
   /** A signed-in caller (an owner or admin after a change) reads the primary; anyone else may read a replica. */
@@ -39,7 +48,7 @@ export class PluginDetailService {
   /** An anonymous caller's answer as JSON text: the same as `detail`, from the stored page when it is current. */
   detailJson(slug: string, locale: string | undefined): Promise<string> {
     return this.reads.run(async (manager) => {
-      const stored = locale === undefined ? await this.pages.storedPage(slug, PAGE_FORMAT, manager) : null;
+      const stored = this.storesPages && locale === undefined ? await this.pages.storedPage(slug, PAGE_FORMAT, manager) : null;
       return stored ?? JSON.stringify(await this.read(slug, locale, null, manager));
     });
   }

@@ -1,8 +1,8 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BackgroundLoop } from '../common/background-loop';
 import { Metrics } from '../metrics/metrics';
-import { PAGE_FORMAT, PluginDetailService } from './plugin-detail.service';
+import { PAGE_FORMAT, PluginDetailService, STORED_PAGES } from './plugin-detail.service';
 import { PluginPageRepository } from './plugin-page.repository';
 
 /** Pages built a transaction: one read of them all, and a few milliseconds of mapping before the event loop turns again. */
@@ -11,11 +11,13 @@ const BATCH = 100;
 const PASS_MS = 1_000;
 
 /**
- * Keeps plugin_page current: takes the plugins the triggers marked (any write to a plugin, its
- * releases, READMEs or owners, on any instance or from the operator CLI) and stores each one's
- * page as the detail answers it. Every instance runs one; they share the marks (a mark one
- * instance holds is skipped by the others). A page is built after the write that changed it, so
- * the catalogue's reads, a thousand for every write, find it built.
+ * Keeps plugin_page current: builds the pages of the plugins the triggers logged (any write to a
+ * plugin, its releases, READMEs or owners, on any instance or from the operator CLI) as the detail
+ * answers them. Every instance runs one; one builds at a time (the others find the lock taken and
+ * try again a pass later). A page is built a second after the write that changed it, so the
+ * catalogue's reads, a thousand for every write, find it built.
+ *
+ * On the embedded default no page is stored (STORED_PAGES): it only clears the log.
  */
 @Injectable()
 export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestroy {
@@ -27,6 +29,7 @@ export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestro
     private readonly pages: PluginPageRepository,
     private readonly details: PluginDetailService,
     private readonly metrics: Metrics,
+    @Inject(STORED_PAGES) private readonly storesPages: boolean,
   ) {
     this.loop = new BackgroundLoop(() => this.buildMarked(), PASS_MS, (error) => this.log.warn(`building plugin pages failed: ${error.message}`));
   }
@@ -39,8 +42,13 @@ export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestro
     await this.loop.stop();
   }
 
-  /** Builds every page marked so far; the number built. */
+  /** Builds every page written since it was stored; how many plugins it took. */
   async buildMarked(): Promise<number> {
+    if (!this.storesPages) {
+      await this.pages.clearLog();
+      this.metrics.observePluginPagesStale(0);
+      return 0;
+    }
     if (!this.formatChecked) {
       await this.pages.markOtherFormats(PAGE_FORMAT);
       this.formatChecked = true;

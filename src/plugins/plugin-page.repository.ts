@@ -176,6 +176,14 @@ export class PluginPageRepository {
     );
   }
 
+  /** Where no page is stored: forgets every committed logged write (and any page stored before). */
+  async clearLog(): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query('DELETE FROM plugin_page_change WHERE pg_visible_in_snapshot(txid::text::xid8, pg_current_snapshot())');
+      await manager.query('DELETE FROM plugin_page');
+    });
+  }
+
   /** Plugins with a logged write their stored page does not hold yet. */
   async pendingCount(): Promise<number> {
     const [row] = await this.dataSource.query<{ n: number }[]>('SELECT count(DISTINCT plugin_id)::int AS n FROM plugin_page_change');

@@ -14,7 +14,9 @@ import { LeanCatalogueReads } from './lean-catalogue-reads';
 import { LatestService } from './latest.service';
 import { MyPluginsController } from './my-plugins.controller';
 import { MyPluginsService } from './my-plugins.service';
-import { PluginDetailService } from './plugin-detail.service';
+import { PluginDetailService, STORED_PAGES } from './plugin-detail.service';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
 import { PluginPageBuilder } from './plugin-page-builder';
 import { PluginPageRepository } from './plugin-page.repository';
 import { PluginsController } from './plugins.controller';
@@ -38,6 +40,7 @@ import { ReleasesService } from './releases.service';
     ReleasesService,
     DownloadCounter,
     LatestService,
+    { provide: STORED_PAGES, useFactory: (config: AppConfig) => config.databaseUrl !== null, inject: [APP_CONFIG] },
     PluginDetailService,
     PluginPageBuilder,
     CatalogueService,

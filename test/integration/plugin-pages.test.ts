@@ -56,8 +56,8 @@ beforeAll(async () => {
   dataSource = opened.dataSource;
   pages = new PluginPageRepository(dataSource);
   const reads = new CatalogueReads(dataSource, { pick: () => null } as unknown as ReadReplicas, { nowMs: () => Date.now() } as Clock);
-  details = new PluginDetailService(pages, new ReleaseReadmesRepository(dataSource), reads);
-  builder = new PluginPageBuilder(pages, details, new Metrics());
+  details = new PluginDetailService(pages, new ReleaseReadmesRepository(dataSource), reads, true);
+  builder = new PluginPageBuilder(pages, details, new Metrics(), true);
   pluginId = await plugin('paged');
   olderRelease = await release(pluginId, '1.0.0');
   await release(pluginId, '1.1.0');
@@ -148,7 +148,7 @@ describe('stored plugin pages', () => {
     await builder.buildMarked();
     await dataSource.query(`UPDATE plugin_page SET format = 'older-code'`);
     expect(await pages.storedPage('paged', PAGE_FORMAT)).toBeNull();
-    const next = new PluginPageBuilder(pages, details, new Metrics());
+    const next = new PluginPageBuilder(pages, details, new Metrics(), true);
     expect(await next.buildMarked()).toBeGreaterThanOrEqual(1);
     expect(await pages.storedPage('paged', PAGE_FORMAT)).toBe(await detailAsRead('paged'));
 
@@ -199,5 +199,16 @@ describe('stored plugin pages', () => {
       await open.rollbackTransaction();
       await open.release();
     }
+  });
+
+  it('are not stored where pages are read whole (the embedded default): the log is cleared and every answer read', async () => {
+    await dataSource.query(`UPDATE plugin SET featured = true WHERE id = $1`, [pluginId]);
+    const reads = new CatalogueReads(dataSource, { pick: () => null } as unknown as ReadReplicas, { nowMs: () => Date.now() } as Clock);
+    const readWhole = new PluginDetailService(pages, new ReleaseReadmesRepository(dataSource), reads, false);
+    expect(await new PluginPageBuilder(pages, readWhole, new Metrics(), false).buildMarked()).toBe(0);
+    expect(await pages.pendingCount()).toBe(0);
+    expect(await dataSource.query(`SELECT 1 FROM plugin_page`)).toEqual([]);
+    expect(await readWhole.detailJson('paged', undefined)).toBe(await detailAsRead('paged'));
+    expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(await candidatesAsRead('paged'));
   });
 });
