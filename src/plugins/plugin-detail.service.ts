@@ -16,7 +16,7 @@ import { ReleaseReadmesRepository } from './release-readmes.repository';
 
 /**
  * Whether plugin pages are stored (PostgreSQL) or always read whole (the embedded default): there
- * the engine is one WebAssembly thread, a page read whole already answers at 0.7-0.85 of the
+ * the engine is one WebAssembly thread, a page read whole answers at 0.55-0.85 of the
  * one-row ceiling (target 0.5), and building every page at once (the first start after a bulk write) left some 70 MiB
  * of optimised WebAssembly resident, past the embedded footprint's 400 MiB.
  */
