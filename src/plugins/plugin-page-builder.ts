@@ -9,6 +9,8 @@ import { PluginPageRepository } from './plugin-page.repository';
 const BATCH = 100;
 /** How soon after a write its page is stored again; until then the page is read as it is (never stale). */
 const PASS_MS = 1_000;
+/** Where no page is stored, the log only needs emptying now and then: its rows cost nothing but space. */
+const CLEAR_MS = 60_000;
 
 /**
  * Keeps plugin_page current: builds the pages of the plugins the triggers logged (any write to a
@@ -17,7 +19,7 @@ const PASS_MS = 1_000;
  * try again a pass later). A page is built a second after the write that changed it, so the
  * catalogue's reads, a thousand for every write, find it built.
  *
- * On the embedded default no page is stored (STORED_PAGES): it only clears the log.
+ * On the embedded default no page is stored (STORED_PAGES): it only clears the log, once a minute.
  */
 @Injectable()
 export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestroy {
@@ -31,7 +33,7 @@ export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestro
     private readonly metrics: Metrics,
     @Inject(STORED_PAGES) private readonly storesPages: boolean,
   ) {
-    this.loop = new BackgroundLoop(() => this.buildMarked(), PASS_MS, (error) => this.log.warn(`building plugin pages failed: ${error.message}`));
+    this.loop = new BackgroundLoop(() => this.buildMarked(), storesPages ? PASS_MS : CLEAR_MS, (error) => this.log.warn(`building plugin pages failed: ${error.message}`));
   }
 
   onApplicationBootstrap(): void {
