@@ -34,9 +34,9 @@ function dayFormatter(locale: string, style: 'short' | 'long'): (day: string) =>
 
 /**
  * A daily series as a figure readable with or without the picture: the server-drawn SVG bar chart
- * (an image named by its title, its `<desc>` pointing at the table), a visible one-line summary
- * (the total and the busiest day) as its caption, and every day's figure in a table that only
- * screen readers see. No script: it is all in the HTML.
+ * (an image named by its title, its `<desc>` pointing at the table), every day that has a figure
+ * in a table only screen readers see, and a visible one-line summary (the total and the busiest
+ * day) as its caption. No script: it is all in the HTML.
  */
 export function dayChart(series: readonly DayValue[], options: DayChartOptions): SafeHtml {
   const { t } = options;
@@ -48,13 +48,17 @@ export function dayChart(series: readonly DayValue[], options: DayChartOptions):
   const description = summary.first && summary.last ? t('chart.desc', { first: longDay(summary.first), last: longDay(summary.last) }) : t('chart.empty');
   const svg = barChartSvg(series, { id: options.id, title: options.title, description, locale, formatDay: shortDay, emptyText: t('chart.empty') });
   const peak = summary.peak ? ` ${t('chart.peak', { day: longDay(summary.peak.day), value: numbers.format(summary.peak.value) })}` : '';
+  const counted = series.filter((point) => point.value !== 0);
+  const table = counted.length
+    ? html`<table class="visually-hidden">
+<caption>${options.title} ${t('chart.tableNote')}</caption>
+<thead><tr><th scope="col">${t('chart.day')}</th><th scope="col">${options.valueLabel}</th></tr></thead>
+<tbody>${counted.map((point) => html`<tr><th scope="row"><time datetime="${point.day}">${longDay(point.day)}</time></th><td>${numbers.format(point.value)}</td></tr>`)}</tbody>
+</table>`
+    : null;
   return html`<figure class="day-chart" id="${options.id}">
 ${raw(svg)}
+${table}
 <figcaption class="day-chart-summary">${options.summary}${peak}</figcaption>
-<table class="visually-hidden">
-<caption>${options.title}</caption>
-<thead><tr><th scope="col">${t('chart.day')}</th><th scope="col">${options.valueLabel}</th></tr></thead>
-<tbody>${series.map((point) => html`<tr><th scope="row"><time datetime="${point.day}">${longDay(point.day)}</time></th><td>${numbers.format(point.value)}</td></tr>`)}</tbody>
-</table>
 </figure>`;
 }

@@ -4,8 +4,9 @@ import { bundle } from './bundle';
 export const CHARTS = bundle({
   en: {
     'chart.day': 'Day',
+    'chart.tableNote': '(days without any are left out)',
     'chart.empty': 'No data',
-    'chart.desc': 'Bar chart, one bar a day from {first} to {last}. The figures are in the table that follows.',
+    'chart.desc': 'Bar chart, one bar a day from {first} to {last}. The figures follow as a table and a summary.',
     'chart.peak': 'Busiest day: {day} ({value}).',
     'chart.none': 'None in this period.',
     'downloads.chart.heading': 'Downloads, last {days} days',
@@ -25,8 +26,9 @@ export const CHARTS = bundle({
   },
   de: {
     'chart.day': 'Tag',
+    'chart.tableNote': '(Tage ohne Eintrag sind ausgelassen)',
     'chart.empty': 'Keine Daten',
-    'chart.desc': 'Balkendiagramm, ein Balken pro Tag vom {first} bis {last}. Die Zahlen stehen in der folgenden Tabelle.',
+    'chart.desc': 'Balkendiagramm, ein Balken pro Tag vom {first} bis {last}. Die Zahlen folgen als Tabelle und Zusammenfassung.',
     'chart.peak': 'Stärkster Tag: {day} ({value}).',
     'chart.none': 'Keine in diesem Zeitraum.',
     'downloads.chart.heading': 'Downloads der letzten {days} Tage',
