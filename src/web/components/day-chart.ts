@@ -50,11 +50,12 @@ export function dayChart(series: readonly DayValue[], options: DayChartOptions):
   const peak = summary.peak ? ` ${t('chart.peak', { day: longDay(summary.peak.day), value: numbers.format(summary.peak.value) })}` : '';
   const counted = series.filter((point) => point.value !== 0);
   const table = counted.length
-    ? html`<table class="visually-hidden">
+    ? // A table ignores a width below its content's: the wrapper is what is clipped away.
+      html`<div class="visually-hidden"><table>
 <caption>${options.title} ${t('chart.tableNote')}</caption>
 <thead><tr><th scope="col">${t('chart.day')}</th><th scope="col">${options.valueLabel}</th></tr></thead>
 <tbody>${counted.map((point) => html`<tr><th scope="row"><time datetime="${point.day}">${longDay(point.day)}</time></th><td>${numbers.format(point.value)}</td></tr>`)}</tbody>
-</table>`
+</table></div>`
     : null;
   return html`<figure class="day-chart" id="${options.id}">
 ${raw(svg)}
