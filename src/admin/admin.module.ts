@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { IntegrityModule } from '../integrity/integrity.module';
+import { AdminActivityController } from './admin-activity.controller';
+import { AdminActivityService } from './admin-activity.service';
 import { AdminKeysController } from './admin-keys.controller';
 import { AdminKeysService } from './admin-keys.service';
 import { AdminAuditController } from './admin-audit.controller';
@@ -8,10 +10,10 @@ import { AdminAuditService } from './admin-audit.service';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsersService } from './admin-users.service';
 
-/** The operator console API for what belongs to no feature module: the audit log, users and roles, keys. */
+/** The operator console API for what belongs to no feature module: the audit log and the activity it counts, users and roles, keys. */
 @Module({
   imports: [AuthModule, IntegrityModule],
-  controllers: [AdminAuditController, AdminKeysController, AdminUsersController],
-  providers: [AdminAuditService, AdminKeysService, AdminUsersService],
+  controllers: [AdminActivityController, AdminAuditController, AdminKeysController, AdminUsersController],
+  providers: [AdminActivityService, AdminAuditService, AdminKeysService, AdminUsersService],
 })
 export class AdminModule {}

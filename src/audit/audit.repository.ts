@@ -13,6 +13,14 @@ export interface AuditFilter {
   to?: Date;
 }
 
+/** How many entries of one action were written on one UTC day. */
+export interface ActionDayCount {
+  action: string;
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  count: number;
+}
+
 @Injectable()
 export class AuditRepository {
   constructor(@InjectRepository(AuditEntryEntity) private readonly entries: Repository<AuditEntryEntity>) {}
@@ -31,5 +39,19 @@ export class AuditRepository {
       .take(limit)
       .getManyAndCount();
     return { entries, total };
+  }
+
+  /**
+   * Entries of these actions per UTC day from `from` (inclusive) to `to` (exclusive), only the
+   * days that have any: a range scan of the (action, created_at) index for each action.
+   */
+  async countByDay(actions: readonly string[], from: Date, to: Date): Promise<ActionDayCount[]> {
+    const rows: { action: string; day: string; count: number }[] = await this.entries.query(
+      `SELECT action, (created_at AT TIME ZONE 'UTC')::date::text AS day, count(*)::int AS count
+       FROM audit_entry WHERE action = ANY($1::varchar[]) AND created_at >= $2 AND created_at < $3
+       GROUP BY 1, 2 ORDER BY 2, 1`,
+      [actions, from, to],
+    );
+    return rows;
   }
 }

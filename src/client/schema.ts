@@ -516,6 +516,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/{slug}/downloads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Downloads per day
+         * @description A plugin's downloads (or one release's, with `version`) on each UTC day, the last `days` days ending today. Public; counts reach it within a few seconds of a download.
+         */
+        get: operations["DownloadsController_series"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/publish/{slug}": {
         parameters: {
             query?: never;
@@ -750,6 +770,26 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["SubmitController_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Publishes, failed webhook deliveries and ingest errors per day
+         * @description Counted from the audit log by UTC day, the last `days` days ending today.
+         */
+        get: operations["AdminActivityController_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1631,6 +1671,35 @@ export interface components {
             /** @description Every plugin you own, by slug */
             plugins: components["schemas"]["MyPluginDto"][];
         };
+        DayDownloadsDto: {
+            /**
+             * Format: date
+             * @description A UTC calendar day
+             * @example 2026-11-27
+             */
+            day: string;
+            /** @description Downloads counted on that day (GET on an asset link) */
+            downloads: number;
+        };
+        DownloadSeriesDto: {
+            slug: string;
+            /** @description The release counted, or null for every release of the plugin */
+            version: string | null;
+            /**
+             * Format: date
+             * @description The first day of the series (UTC)
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day of the series: today (UTC), counted so far
+             */
+            to: string;
+            /** @description Downloads over the whole series */
+            total: number;
+            /** @description Every day from `from` to `to`, oldest first; a day without downloads is 0 */
+            series: components["schemas"]["DayDownloadsDto"][];
+        };
         PublishAssetDto: {
             /** @example tool-linux-x64.tar.gz */
             name: string;
@@ -1922,6 +1991,39 @@ export interface components {
             webhookSecret: string;
             /** @description Whether the registry installed the release webhook on the forge itself */
             webhookInstalled: boolean;
+        };
+        DayCountDto: {
+            /**
+             * Format: date
+             * @description A UTC calendar day
+             * @example 2026-11-27
+             */
+            day: string;
+            count: number;
+        };
+        ActivitySeriesDto: {
+            /** @description Over the whole series */
+            total: number;
+            /** @description Every day from `from` to `to`, oldest first; a day without any is 0 */
+            series: components["schemas"]["DayCountDto"][];
+        };
+        ActivityDto: {
+            /**
+             * Format: date
+             * @description The first day (UTC)
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day: today (UTC), so far
+             */
+            to: string;
+            /** @description Releases recorded (audit action plugin.publish), by CI push or webhook */
+            publishes: components["schemas"]["ActivitySeriesDto"];
+            /** @description Webhook deliveries that failed for good (webhook.delivery_failed) */
+            failedDeliveries: components["schemas"]["ActivitySeriesDto"];
+            /** @description CI pushes the ingest refused: invalid manifest, asset fetch failure, version conflict, no right to publish (plugin.publish_invalid, _asset_fail, _conflict, _denied) */
+            ingestErrors: components["schemas"]["ActivitySeriesDto"];
         };
         AuditActorDto: {
             /** Format: uuid */
@@ -3701,6 +3803,50 @@ export interface operations {
             };
         };
     };
+    DownloadsController_series: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days, ending today */
+                days?: number;
+                /** @description One release's downloads instead of the whole plugin's (yanked releases included) */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadSeriesDto"];
+                };
+            };
+            /** @description A `days` outside 1-366, an unknown parameter, or a slug that cannot exist */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such plugin, or no such release of it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     PublishController_publish: {
         parameters: {
             query?: never;
@@ -4739,6 +4885,55 @@ export interface operations {
             };
             /** @description The forge could not be read */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AdminActivityController_get: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days, ending today */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityDto"];
+                };
+            };
+            /** @description A `days` outside 1-366, or an unknown parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,6 +9,9 @@ import { CatalogueListing } from './catalogue-listing';
 import { CatalogueRepository } from './catalogue.repository';
 import { CatalogueService } from './catalogue.service';
 import { DownloadCounter } from './download-counter';
+import { DownloadDaysRepository } from './download-days.repository';
+import { DownloadsController } from './downloads.controller';
+import { DownloadsService } from './downloads.service';
 import { LatestController } from './latest.controller';
 import { LeanCatalogueReads } from './lean-catalogue-reads';
 import { LatestService } from './latest.service';
@@ -28,7 +31,7 @@ import { ReleasesService } from './releases.service';
 
 @Module({
   imports: [AuthModule],
-  controllers: [ReleasesController, LatestController, PluginsController, AdminPluginsController, MyPluginsController],
+  controllers: [ReleasesController, LatestController, PluginsController, AdminPluginsController, MyPluginsController, DownloadsController],
   providers: [
     repositoryProvider(PluginsRepository),
     repositoryProvider(ReleasesRepository),
@@ -36,9 +39,11 @@ import { ReleasesService } from './releases.service';
     repositoryProvider(CatalogueRepository),
     repositoryProvider(CatalogueIndexRepository),
     repositoryProvider(PluginPageRepository),
+    repositoryProvider(DownloadDaysRepository),
     CatalogueIndex,
     ReleasesService,
     DownloadCounter,
+    DownloadsService,
     LatestService,
     { provide: STORED_PAGES, useFactory: (config: AppConfig) => config.databaseUrl !== null, inject: [APP_CONFIG] },
     PluginDetailService,

@@ -4,6 +4,13 @@ import { ReleaseEntity } from './entities/release.entity';
 
 export type NewRelease = Omit<ReleaseEntity, 'id' | 'createdAt' | 'plugin' | 'yankedAt' | 'yankReason' | 'downloads'>;
 
+/** Downloads of one release counted on one UTC day (`YYYY-MM-DD`). */
+export interface DownloadCount {
+  releaseId: string;
+  day: string;
+  n: number;
+}
+
 /** The live (unyanked) releases a plugin's "latest" pointers follow. */
 export interface LatestVersions {
   /** The SemVer-highest live release that is not a prerelease. */
@@ -86,17 +93,26 @@ export class ReleasesRepository {
   }
 
   /**
-   * Adds counted downloads to their releases and plugins in one statement (all or nothing: a
-   * failure, even a deadlock with another instance's write, leaves the counts to the caller).
+   * Adds counted downloads to their releases and plugins, and to both's days, in one statement
+   * (all or nothing: a failure, even a deadlock with another instance's write, leaves the counts
+   * to the caller). A count of a release deleted since is dropped. The day rows are written in
+   * key order, so two instances' batches take their row locks in the same order.
    */
-  async addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {
-    const ids = [...counts.keys()];
+  async addDownloads(counts: readonly DownloadCount[]): Promise<void> {
+    if (counts.length === 0) return;
     await this.dataSource.query(
-      `WITH counts AS (SELECT * FROM unnest($1::uuid[], $2::bigint[]) AS c(release_id, n)),
-            counted AS (UPDATE release SET downloads = release.downloads + counts.n FROM counts WHERE release.id = counts.release_id RETURNING release.plugin_id, counts.n)
-       UPDATE plugin SET downloads = plugin.downloads + per_plugin.n
-       FROM (SELECT plugin_id, sum(n) AS n FROM counted GROUP BY plugin_id) AS per_plugin WHERE plugin.id = per_plugin.plugin_id`,
-      [ids, ids.map((id) => counts.get(id))],
+      `WITH counts AS (SELECT * FROM unnest($1::uuid[], $2::date[], $3::bigint[]) AS c(release_id, day, n)),
+            per_release AS (SELECT release_id, sum(n) AS n FROM counts GROUP BY release_id),
+            counted AS (UPDATE release SET downloads = release.downloads + per_release.n FROM per_release WHERE release.id = per_release.release_id RETURNING release.id AS release_id, release.plugin_id, per_release.n),
+            plugins AS (UPDATE plugin SET downloads = plugin.downloads + per_plugin.n
+                        FROM (SELECT plugin_id, sum(n) AS n FROM counted GROUP BY plugin_id) AS per_plugin WHERE plugin.id = per_plugin.plugin_id),
+            release_days AS (INSERT INTO release_download_day (release_id, day, downloads)
+                             SELECT counts.release_id, counts.day, counts.n FROM counts JOIN counted USING (release_id) ORDER BY 1, 2
+                             ON CONFLICT (release_id, day) DO UPDATE SET downloads = release_download_day.downloads + excluded.downloads)
+       INSERT INTO plugin_download_day (plugin_id, day, downloads)
+       SELECT counted.plugin_id, counts.day, sum(counts.n) FROM counts JOIN counted USING (release_id) GROUP BY 1, 2 ORDER BY 1, 2
+       ON CONFLICT (plugin_id, day) DO UPDATE SET downloads = plugin_download_day.downloads + excluded.downloads`,
+      [counts.map((c) => c.releaseId), counts.map((c) => c.day), counts.map((c) => c.n)],
     );
   }
 }

@@ -3,9 +3,10 @@ import { UI_LOCALES } from './bundle';
 import { ACCOUNT } from './account';
 import { ADMIN } from './admin';
 import { CATALOGUE } from './catalogue';
+import { CHARTS } from './charts';
 import { COMMON } from './common';
 
-const BUNDLES: readonly Bundle[] = [COMMON, CATALOGUE, ACCOUNT, ADMIN];
+const BUNDLES: readonly Bundle[] = [COMMON, CATALOGUE, ACCOUNT, ADMIN, CHARTS];
 
 function merge(locale: UiLocale): ReadonlyMap<string, string> {
   const map = new Map<string, string>();

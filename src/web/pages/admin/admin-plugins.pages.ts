@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../../html';
 import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
 import { actionButton, actionForm, dataTable, field, pageNumber, pager, queryText, when } from './admin-components';
+import { activitySection, ADMIN_ACTIVITY_DAYS } from './admin-activity';
 import { pluginDeliveryTable } from './admin-deliveries.pages';
 import { adminPage, asAdmin, need } from './admin-frame';
 
@@ -21,16 +22,25 @@ export class AdminPluginPages {
     return this.renderer.render(request, response, (ctx) => asAdmin(ctx, () => this.buildList(ctx)));
   }
 
+  /** `/admin`: the catalogue list under the activity charts. */
+  home(request: Request, response: Response): Promise<RenderedPage> {
+    return this.renderer.render(request, response, (ctx) => asAdmin(ctx, () => this.buildList(ctx, true)));
+  }
+
   detail(request: Request, response: Response, slug: string): Promise<RenderedPage> {
     return this.renderer.render(request, response, (ctx) => asAdmin(ctx, () => this.buildDetail(ctx, slug)));
   }
 
-  private async buildList(ctx: WebContext): Promise<PageOutcome> {
+  private async buildList(ctx: WebContext, home = false): Promise<PageOutcome> {
     const { t, api, request } = ctx;
     const search = queryText(request, 'search');
     const page = pageNumber(request);
     const query = { limit: String(PAGE_SIZE), page: String(page), ...(search ? { search } : {}) };
-    const result = need(await api.GET('/api/plugins', { params: { query: query as never } }));
+    const [listed, activity] = await Promise.all([
+      api.GET('/api/plugins', { params: { query: query as never } }),
+      home ? api.GET('/api/admin/activity', { params: { query: { days: ADMIN_ACTIVITY_DAYS } } }) : null,
+    ]);
+    const result = need(listed);
     const rows = result.plugins.map((p) => [
       html`<a href="/admin/plugins/${p.slug}">${p.name}</a><br><code>${p.slug}</code>`,
       p.latestVersion ?? p.latestPrerelease ?? '—',
@@ -38,7 +48,8 @@ export class AdminPluginPages {
       p.downloads.toLocaleString('en'),
       when(p.updatedAt),
     ]);
-    const body = html`<form class="admin-filters" method="get" action="/admin/plugins" role="search">
+    const body = html`${home ? activitySection(ctx, activity?.data ?? null) : null}
+<form class="admin-filters" method="get" action="/admin/plugins" role="search">
 ${field('admin-plugin-search', t('admin.plugins.search'), html`<input id="admin-plugin-search" name="search" type="search" value="${search ?? ''}">`)}
 <p><button type="submit">${t('search.submit')}</button></p>
 </form>

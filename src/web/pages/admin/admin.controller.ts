@@ -34,7 +34,7 @@ export class AdminPageController {
 
   @Get()
   home(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<RenderedPage> {
-    return this.plugins.list(request, response);
+    return this.plugins.home(request, response);
   }
 
   @Get('plugins')

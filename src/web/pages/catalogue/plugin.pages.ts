@@ -5,6 +5,7 @@ import { html } from '../../html';
 import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
 import { apiLocale, failed, missing, safeUrl, CATALOGUE_SCRIPTS, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
+import { downloadsChartSection, PLUGIN_CHART_DAYS } from './plugin-downloads';
 import { type Latest, downloadSection, integritySection, linksSection, readmeSection, screenshotsSection, statsSection, versionsSection } from './plugin-sections';
 
 
@@ -30,10 +31,12 @@ export class PluginPages {
     // The API reads the platform from the User-Agent, but it sees this server's; so it is told.
     const platform = platformFromUserAgent(request.headers['user-agent']);
     const target = { ...(platform.os ? { os: platform.os } : {}), ...(platform.arch ? { arch: platform.arch } : {}) };
-    const [latest, release, stats] = await Promise.all([
+    const [latest, release, stats, downloads] = await Promise.all([
       version ? api.GET('/api/plugins/{slug}/latest', { params: { path: { slug }, query: { ...target, ...(plugin.latestVersion ? {} : { prerelease: '1' as const }) } } }) : null,
       version ? api.GET('/api/plugins/{slug}/releases/{version}', { params: { path: { slug, version } } }) : null,
       api.GET('/api/plugins/{slug}/stats', { params: { path: { slug } } }),
+      // Downloads per day: its own indexed read, never part of the stored detail.
+      api.GET('/api/plugins/{slug}/downloads', { params: { path: { slug }, query: { days: PLUGIN_CHART_DAYS } } }),
     ]);
     // A 422 (no asset for this platform, none universal) still lists every platform.
     const unmatched = latest?.response.status === 422 ? (latest.error as Partial<Latest>) : null;
@@ -67,6 +70,7 @@ export class PluginPages {
     <section aria-labelledby="facts-heading"><h2 id="facts-heading">${t('plugin.details')}</h2>${facts}</section>
     ${linksSection(plugin, stats.data ?? null, t)}
     ${statsSection(stats.data ?? null, ctx.locale, t)}
+    ${downloadsChartSection(plugin.name, downloads.data ?? null, ctx.locale, t)}
   </aside>
 </div>
 </article>`;

@@ -1,0 +1,3 @@
+export * from './bar-chart';
+export * from './days';
+export * from './summary';
