@@ -8,8 +8,9 @@
 // Offline: esbuild only. Run by `npm run build` and scripts/build-if-stale.js.
 const esbuild = require('esbuild');
 const { spawnSync } = require('node:child_process');
-const crypto = require('node:crypto');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
@@ -61,7 +62,7 @@ async function main() {
   if (framework.length > 0) throw new Error(`the single-file CLI must not bundle the server's framework, but it holds ${framework.slice(0, 5).join(', ')}`);
   fs.chmodSync(file, 0o755);
   // It must run on its own: from an empty folder, with no node_modules to fall back on.
-  const scratch = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'registry-cli-'));
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'registry-cli-'));
   try {
     fs.copyFileSync(file, path.join(scratch, 'registry.js'));
     const help = spawnSync(process.execPath, ['registry.js', '--help'], { cwd: scratch, encoding: 'utf8', env: { PATH: process.env.PATH } });
@@ -71,7 +72,7 @@ async function main() {
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
-  const sha256 = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  const sha256 = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
   fs.writeFileSync(`${file}.sha256`, `${sha256}  registry.js\n`);
 }
 
