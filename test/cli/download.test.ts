@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { CLI_BUNDLE_FILE } from '../../src/cli-download/cli-download.service';
+import { CLI_BUNDLE_FILE, CliDownloadService } from '../../src/cli-download/cli-download.service';
 import { publishWorld, type PublishWorld } from '../support/publishing';
 import { userWithSession } from '../support/sessions';
 
@@ -71,6 +71,20 @@ describe('the single-file CLI at /cli/registry.js', () => {
     expect(checksum.text).toBe(`${digest.toString('hex')}  registry.js\n`);
     expect(checksum.headers.etag).not.toBe(etag);
     writeFileSync(join(dir, 'registry.js'), script);
+  });
+
+  it('answers a problem 404, without the cache headers, where no CLI was built', async () => {
+    const service = w.app.app.get(CliDownloadService) as unknown as { file: string };
+    const built = service.file;
+    service.file = join(dir, 'absent.js');
+    try {
+      const missing = await request(w.app.url).get('/cli/registry.js').expect(404);
+      expect(missing.headers['content-type']).toContain('application/problem+json');
+      expect(missing.headers['cache-control'] ?? '').not.toContain('public');
+      expect(missing.body.detail).toContain('npm run build');
+    } finally {
+      service.file = built;
+    }
   });
 
   it('runs from an empty folder with plain Node.js', async () => {
