@@ -1,6 +1,7 @@
 'use strict';
 // Compiles src/ into dist/ when any source is newer than the last build (or there is none),
-// so `npm start` and `npm test` work on a fresh clone without a separate build step.
+// so `npm start`, `npm run start:prod` and `npm test` work on a fresh clone without a separate
+// build step.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -19,7 +20,7 @@ function newestMtime(dir) {
 }
 
 function stale() {
-  if (!fs.existsSync(stamp) || !fs.existsSync(path.join(root, 'dist', 'main.js'))) return true;
+  if (!fs.existsSync(stamp) || !fs.existsSync(path.join(root, 'dist', 'main.js')) || !fs.existsSync(path.join(root, 'dist', 'cli-bundle', 'registry.js'))) return true;
   const built = fs.statSync(stamp).mtimeMs;
   return newestMtime(path.join(root, 'src')) > built || fs.statSync(path.join(root, 'tsconfig.build.json')).mtimeMs > built;
 }
@@ -28,5 +29,6 @@ if (stale()) {
   process.stderr.write('building dist/ ...\n');
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   execFileSync(process.execPath, [path.join(__dirname, 'build-web.js')], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(__dirname, 'build-cli.js')], { cwd: root, stdio: 'inherit' });
   fs.utimesSync(stamp, new Date(), new Date());
 }

@@ -2,20 +2,18 @@
 # Runs README.md's "Your first plugin, step by step" exactly as written: the ```sh blocks between
 # <!-- walkthrough:start --> and <!-- walkthrough:end --> are taken from the README (never copied
 # here), joined in order and run in one bash from the repository's folder. Any failing step fails
-# the run. The registry's data goes to a fresh DATA_DIR so an existing ./data is never touched.
+# the run, and so does a file the walkthrough leaves in the checkout (it works in a temporary
+# folder: its mktemp lands in this script's own, removed at the end).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-for port in 3000 8000; do
+for port in 3100 8100; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
     echo "readme-walkthrough: port $port is in use; the walkthrough needs it free" >&2
     exit 1
   fi
 done
-if [ -e hello-plugin ]; then
-  echo "readme-walkthrough: ./hello-plugin exists; the walkthrough creates it" >&2
-  exit 1
-fi
+checkout_before=$(git status --porcelain --untracked-files=all 2>/dev/null)
 
 work=$(mktemp -d)
 script="$work/walkthrough.sh"
@@ -37,7 +35,9 @@ if [ "$steps" -lt 10 ]; then
   exit 1
 fi
 
-export DATA_DIR="$work/data"
+# The walkthrough's `mktemp -d` makes its folder in here, so removing $work removes it too.
+export TMPDIR="$work"
+unset DATA_DIR PORT REGISTRY_URL REGISTRY_TOKEN
 # The steps run in a session of their own: the registry and the file server they leave in the
 # background (and npm's children, which outlive npm) all end with that process group.
 setsid bash "$script" &
@@ -49,9 +49,15 @@ wait "$steps_pid" || status=$?
 kill "$watchdog" 2>/dev/null
 kill -- -"$steps_pid" 2>/dev/null
 sleep 1
-rm -rf hello-plugin "$work"
+rm -rf "$work"
 if [ "$status" -ne 0 ]; then
   echo "readme-walkthrough: FAILED (exit $status)" >&2
+  exit 1
+fi
+checkout_after=$(git status --porcelain --untracked-files=all 2>/dev/null)
+if [ "$checkout_after" != "$checkout_before" ]; then
+  echo "readme-walkthrough: FAILED: the walkthrough changed the checkout:" >&2
+  diff <(echo "$checkout_before") <(echo "$checkout_after") >&2
   exit 1
 fi
 echo "readme-walkthrough: every step passed"

@@ -19,6 +19,7 @@ import { WebModule } from './web/web.module';
 import { ProblemsModule } from './problems/problems.module';
 import { ProviderStatsModule } from './provider-stats/provider-stats.module';
 import { SchemasModule } from './schemas/schemas.module';
+import { CliDownloadModule } from './cli-download/cli-download.module';
 import { CmsModule } from './cms/cms.module';
 import { RequestsModule } from './requests/requests.module';
 import { StatsModule } from './stats/stats.module';
@@ -61,6 +62,7 @@ export class AppModule {
         StatsModule,
         SettingsAdminModule,
         SchemasModule,
+        CliDownloadModule,
         ProblemsModule,
         ProviderStatsModule,
         WebModule,

@@ -1,30 +1,27 @@
 import type { CliIo, CommandModule } from './command';
 import { EXIT_USAGE } from './command';
 
-/** Subcommand name → module path. Loaded lazily so each command starts with only what it needs. */
-const COMMANDS: Record<string, string> = {
-  serve: './commands/serve',
-  migrate: './commands/migrate',
-  validate: './commands/validate',
-  verify: './commands/verify',
-  publish: './commands/publish',
-  keys: './commands/keys',
-  users: './commands/users',
-  sessions: './commands/sessions',
+/* eslint-disable @typescript-eslint/no-require-imports */
+/**
+ * Subcommand name → its module, loaded lazily so each command starts with only what it needs (the
+ * author tools never load Nest or a database driver). The paths are literal so a bundler can follow
+ * them: scripts/build-cli.js bundles this file into the single-file CLI the registry serves, with
+ * the operator commands left out.
+ */
+const COMMANDS: Record<string, () => CommandModule> = {
+  serve: () => require('./commands/serve'),
+  migrate: () => require('./commands/migrate'),
+  validate: () => require('./commands/validate'),
+  verify: () => require('./commands/verify'),
+  publish: () => require('./commands/publish'),
+  keys: () => require('./commands/keys'),
+  users: () => require('./commands/users'),
+  sessions: () => require('./commands/sessions'),
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 function loadCommand(name: string): CommandModule | undefined {
-  const path = COMMANDS[name];
-  if (!path) return undefined;
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(path) as CommandModule;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && String((error as Error).message).includes(path.slice(2))) {
-      return undefined;
-    }
-    throw error;
-  }
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name]() : undefined;
 }
 
 function usage(io: CliIo): void {

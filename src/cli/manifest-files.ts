@@ -70,13 +70,13 @@ export function findManifest(target: string): { file: string; notes: string[] } 
 export function checkFile(file: string, options: Parameters<typeof checkManifest>[2]): ValidationResult {
   const size = statOrUsageError(file, 'manifest').size;
   // Refused before reading, as the server refuses an oversized push.
-  if (size > MAX_MANIFEST_BYTES) return { ok: false, violations: [manifestTooLarge(size)], notes: [] };
+  if (size > MAX_MANIFEST_BYTES) return { ok: false, violations: [manifestTooLarge(size)], notes: [], warnings: [] };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(readOrUsageError(file, 'manifest'));
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    return { ok: false, violations: [{ path: '', message: 'manifest: is not valid UTF-8 text' }], notes: [] };
+    return { ok: false, violations: [{ path: '', message: 'manifest: is not valid UTF-8 text' }], notes: [], warnings: [] };
   }
   return checkManifest(text, basename(file), options);
 }

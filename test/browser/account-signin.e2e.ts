@@ -100,7 +100,9 @@ describeBrowser('web front end: sign-in and the account page', () => {
     const token = await plaintext.inputValue();
     expect(token).toMatch(/^prt_[A-Za-z0-9]{40}$/);
     const snippet = await page.locator('#ci-snippet').textContent();
-    expect(snippet).toContain('registry publish');
+    expect(snippet).toContain('node registry.js publish');
+    // The CLI comes from this registry's configured public address (BASE_URL).
+    expect(snippet).toContain('curl --fail-with-body -sSL -o registry.js "$REGISTRY_URL/cli/registry.js"');
     expect(snippet).toContain('REGISTRY_TOKEN: ${{ secrets.REGISTRY_TOKEN }}');
     expect(snippet).toContain(`REGISTRY_URL: ${app.url}`);
     expect(snippet).not.toContain(token);

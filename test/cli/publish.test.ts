@@ -8,8 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import request from 'supertest';
 import { FakeForge } from '../support/fake-forge';
 import { publishWorld, type PublishWorld } from '../support/publishing';
+import { userWithSession } from '../support/sessions';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'registry.js');
 
@@ -137,5 +139,69 @@ describe('registry publish', () => {
     const request = JSON.parse(dry.stdout);
     expect(request).toMatchObject({ method: 'POST', url: `${nowhere}/api/publish/cli-plugin`, authorization: 'Bearer [REGISTRY_TOKEN]' });
     expect(dry.stdout).not.toContain(token);
+    expect(dry.stderr).toContain(`warning: reading the kinds of ${nowhere} failed`);
+  });
+
+  describe("with the registry's kinds and extension fields", () => {
+    const writeThemed = (version: string, extra: string) =>
+      writeFileSync(join(dir, '.plugin.yaml'), `name: themed-plugin\nversion: "${version}"\nkind: theme\n${extra}`);
+
+    beforeAll(async () => {
+      const { jwt } = await userWithSession(w.app, 'kinds-admin', 'admin');
+      const admin = `Bearer ${jwt}`;
+      await request(w.app.url)
+        .post('/api/admin/kinds')
+        .set('Authorization', admin)
+        .send({ key: 'theme', label: 'Theme', extensionFields: [{ key: 'colors', type: 'string[]', required: true, enum: ['dark', 'light'] }] })
+        .expect(201);
+      await request(w.app.url).put('/api/admin/extension-fields').set('Authorization', admin).send({ fields: [{ key: 'audience', type: 'string', enum: ['dev', 'ops'] }] }).expect(200);
+    });
+
+    it('publishes a manifest with extension fields (its kind\'s and a global one)', async () => {
+      writeThemed('1.0.0', 'colors: [dark]\naudience: dev\n');
+      const url = w.forge.asset('/acme/themed-plugin/1.0.0/themed.zip', { size: 64 });
+      const run = await registry(dir, env, '--asset', `themed.zip=${url}`, '--repo-url', `${w.forge.url}/acme/themed-plugin`);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^published themed-plugin@1\.0\.0 \(claimed the new plugin name\)\n/);
+      const plugin = await request(w.app.url).get('/api/plugins/themed-plugin').expect(200);
+      expect(JSON.stringify(plugin.body)).toContain('"audience":"dev"');
+    });
+
+    it("refuses, before any push, a manifest that breaks the registry's extension fields", async () => {
+      const releases = await w.count('release');
+      writeThemed('1.1.0', 'colors: [purple]\naudience: nobody\nundeclared: 1\n');
+      const url = w.forge.asset('/acme/themed-plugin/1.1.0/themed.zip', { size: 64 });
+      const run = await registry(dir, env, '--asset', `themed.zip=${url}`);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('.plugin.yaml: 3 violation(s)');
+      expect(run.stderr).toContain('  /colors/0: must be one of "dark", "light"');
+      expect(run.stderr).toContain('  /audience: must be one of "dev", "ops"');
+      expect(run.stderr).toContain('  /undeclared: is not a known field');
+      expect(await w.count('release')).toBe(releases);
+    });
+
+    it('with --offline, reads no kinds: an unknown field is a warning and the registry decides', async () => {
+      writeThemed('1.1.0', 'colors: [dark]\nundeclared: 1\n');
+      const watcher = await new FakeForge().start();
+      try {
+        const dry = await registry(dir, { ...env, REGISTRY_URL: watcher.url }, '--offline', '--dry-run', '--asset', 'themed.zip=https://h/t.zip');
+        expect(dry.code).toBe(0);
+        expect(dry.stderr.split('\n')).toEqual([
+          'registry publish: warning: /colors: is not a field of the manifest format; not checked: it must be an extension field the registry declares',
+          'registry publish: warning: /undeclared: is not a field of the manifest format; not checked: it must be an extension field the registry declares',
+          '',
+        ]);
+        expect(watcher.requests).toEqual([]);
+      } finally {
+        await watcher.stop();
+      }
+      const url = w.forge.asset('/acme/themed-plugin/1.1.0/themed.zip', { size: 64 });
+      const pushed = await registry(dir, env, '--offline', '--asset', `themed.zip=${url}`);
+      expect(pushed.code).toBe(1);
+      expect(pushed.stderr).toContain('registry publish: warning: /undeclared');
+      expect(pushed.stderr).toContain('refused (HTTP 422)');
+      expect(pushed.stderr).toContain('/undeclared');
+    });
   });
 });

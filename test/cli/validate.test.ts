@@ -2,13 +2,17 @@
  * `registry validate` end to end: the built binary, run as a child process in a scratch folder
  * holding copies of the fixtures.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import request from 'supertest';
 import { canonicalJson } from '../../src/lib/integrity/canonical-json';
+import { freePort } from '../support/free-port';
+import { userWithSession } from '../support/sessions';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const BIN = join(REPO_ROOT, 'bin', 'registry.js');
@@ -54,7 +58,7 @@ interface Run {
 let scratch: string;
 
 function registry(...args: string[]): Run {
-  const result = spawnSync(process.execPath, [BIN, 'validate', ...args], { cwd: scratch, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [BIN, 'validate', ...args], { cwd: scratch, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -79,24 +83,24 @@ describe('registry validate', () => {
   });
 
   it('looks in the current folder by default, and accepts a file path', () => {
-    const inFolder = spawnSync(process.execPath, [BIN, 'validate'], { cwd: join(scratch, 'valid'), encoding: 'utf8' });
+    const inFolder = spawnSync(process.execPath, [BIN, 'validate'], { cwd: join(scratch, 'valid'), encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
     expect(inFolder.status).toBe(0);
     expect(inFolder.stdout).toMatch(/^\.plugin\.yaml \(repository-root name\): valid/);
     const byFile = registry('valid/.plugin.yaml');
     expect(byFile.status).toBe(0);
   });
 
-  it('lists every violation with its field and exits 1', () => {
+  it('lists every violation with its field and exits 1; offline, a field outside the format is a warning', () => {
     const run = registry('invalid');
     expect(run.status).toBe(1);
     expect(run.stdout.split('\n')).toEqual([
-      'invalid/.plugin.yaml (repository-root name): 6 violations',
+      'invalid/.plugin.yaml (repository-root name): 5 violations',
       '  /name: must be lowercase letters, digits and hyphens, starting with a letter (pattern ^[a-z][a-z0-9-]*$)',
       '  /version: must be a string; quote it (it was read as the number 1.1)',
-      '  /descripton: is not a known field; did you mean "description"?',
       '  /tags/3: must be at most 30 characters (got 35)',
       '  /screenshots/0/url: is required',
       '  /homepage: must be an http:// or https:// URL (pattern ^https?://.+)',
+      'warning: /descripton: is not a field of the manifest format; not checked: it must be an extension field the registry declares; did you mean "description"?',
       expect.stringContaining(KINDS_NOTE),
       '',
     ]);
@@ -139,7 +143,7 @@ describe('registry validate', () => {
     const valid = registry('valid', '--json');
     expect(valid.status).toBe(0);
     const report = JSON.parse(valid.stdout) as Record<string, unknown>;
-    expect(Object.keys(report).sort()).toEqual(['file', 'fileKind', 'manifest_sha256', 'notes', 'valid', 'violations']);
+    expect(Object.keys(report).sort()).toEqual(['file', 'fileKind', 'kinds', 'manifest_sha256', 'notes', 'valid', 'violations', 'warnings']);
     const manifest: unknown = parseYaml(readFileSync(join(scratch, 'valid', '.plugin.yaml'), 'utf8'));
     const expectedHash = createHash('sha256').update(canonicalJson(manifest)).digest('hex');
     expect(report).toEqual({
@@ -147,17 +151,21 @@ describe('registry validate', () => {
       fileKind: 'repository-root name',
       valid: true,
       violations: [],
+      warnings: [],
       notes: [expect.stringContaining('kinds were not checked')],
+      kinds: { source: 'none' },
       manifest_sha256: expectedHash,
     });
 
     const invalid = registry('invalid', '--json');
     expect(invalid.status).toBe(1);
-    const failure = JSON.parse(invalid.stdout) as { valid: boolean; violations: Array<{ path: string; message: string }>; manifest_sha256: unknown };
+    type Item = { path: string; message: string };
+    const failure = JSON.parse(invalid.stdout) as { valid: boolean; violations: Item[]; warnings: Item[]; manifest_sha256: unknown };
     expect(failure.valid).toBe(false);
     expect(failure.manifest_sha256).toBeNull();
-    expect(failure.violations.map((item) => item.path)).toEqual(['/name', '/version', '/descripton', '/tags/3', '/screenshots/0/url', '/homepage']);
-    expect(failure.violations[3]).toEqual({ path: '/tags/3', message: 'tags/3: must be at most 30 characters (got 35)' });
+    expect(failure.violations.map((item) => item.path)).toEqual(['/name', '/version', '/tags/3', '/screenshots/0/url', '/homepage']);
+    expect(failure.violations[2]).toEqual({ path: '/tags/3', message: 'tags/3: must be at most 30 characters (got 35)' });
+    expect(failure.warnings.map((item) => item.path)).toEqual(['/descripton']);
   });
 
   it('picks .plugin.yaml over .plugin.json and says so', () => {
@@ -182,6 +190,9 @@ describe('registry validate', () => {
     [['valid', 'invalid'], 'only one path may be given'],
     [['valid', '--kinds', 'no-such-kinds.json'], 'cannot read kinds file'],
     [['valid', '--kinds', 'valid/.plugin.yaml'], 'is not valid JSON'],
+    [['valid', '--kinds', 'kinds.json', '--registry', 'http://127.0.0.1:1'], '--registry and --kinds cannot be given together'],
+    [['valid', '--offline', '--registry', 'http://127.0.0.1:1'], '--registry and --offline cannot be given together'],
+    [['valid', '--registry', 'ftp://registry.example'], "registry 'ftp://registry.example' is not an http(s) URL"],
   ])('exits 2 for the usage error in %j', (args, message) => {
     const run = registry(...args);
     expect(run.status).toBe(2);
@@ -199,7 +210,94 @@ describe('registry validate', () => {
   it('explains itself with --help', () => {
     const run = registry('--help');
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain('usage: registry validate [path] [--kinds FILE] [--tag vX.Y.Z] [--json]');
+    expect(run.stdout).toContain('usage: registry validate [path] [--registry URL | --kinds FILE | --offline] [--tag vX.Y.Z] [--json]');
     expect(run.stdout).toContain('names .plugin.yaml, .plugin.yml, .plugin.json, .plugin, then the release-asset names');
+  });
+});
+
+describe("registry validate against a registry's kinds (a real server on loopback)", () => {
+  let app: TestApp;
+
+  /** Asynchronous: the registry answering the CLI runs in this very process. */
+  function validate(env: Record<string, string>, ...args: string[]): Promise<Run> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [BIN, 'validate', ...args], { cwd: scratch, env: { PATH: process.env.PATH ?? '', ...env } }, (error, stdout, stderr) => {
+        resolve({ status: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
+      });
+    });
+  }
+
+  const themed = (extra: string) => {
+    mkdirSync(join(scratch, 'themed'), { recursive: true });
+    writeFileSync(join(scratch, 'themed', '.plugin.yaml'), `name: themed\nversion: "1.0.0"\nkind: theme\n${extra}`);
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    const { jwt } = await userWithSession(app, 'validate-admin', 'admin');
+    const admin = `Bearer ${jwt}`;
+    await request(app.url)
+      .post('/api/admin/kinds')
+      .set('Authorization', admin)
+      .send({ key: 'theme', label: 'Theme', extensionFields: [{ key: 'colors', type: 'string[]', required: true, enum: ['dark', 'light'] }] })
+      .expect(201);
+    await request(app.url).put('/api/admin/extension-fields').set('Authorization', admin).send({ fields: [{ key: 'audience', type: 'string', maxLength: 5 }] }).expect(200);
+  }, 120_000);
+  afterAll(() => app?.close());
+
+  it('accepts extension fields the registry declares (--registry)', async () => {
+    themed('colors: [dark]\naudience: devs\n');
+    const run = await validate({}, 'themed', '--registry', `${app.url}/`);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('themed/.plugin.yaml (repository-root name): valid (themed 1.0.0)');
+    expect(run.stdout).toContain(`note: checked against the kinds and extension fields of ${app.url}\n`);
+    expect(run.stdout).not.toContain('warning');
+    expect(run.stdout).not.toContain(KINDS_NOTE);
+  });
+
+  it('reports extension-field violations, reading the registry from REGISTRY_URL', async () => {
+    themed('audience: developers\nundeclared: 1\n');
+    const run = await validate({ REGISTRY_URL: app.url }, 'themed', '--json');
+    expect(run.status).toBe(1);
+    const report = JSON.parse(run.stdout) as { violations: unknown[]; warnings: unknown[]; kinds: unknown };
+    expect(report.kinds).toEqual({ source: 'registry', registry: app.url });
+    expect(report.warnings).toEqual([]);
+    expect(report.violations).toEqual([
+      { path: '/audience', message: 'audience: must be at most 5 characters (got 10)' },
+      { path: '/undeclared', message: 'undeclared: is not a known field' },
+      { path: '/colors', message: 'colors: is required for kind "theme"' },
+    ]);
+  });
+
+  it('refuses a kind the registry does not have', async () => {
+    writeFileSync(join(scratch, 'other.yaml'), 'name: other\nversion: "1.0.0"\nkind: themes\n');
+    const run = await validate({ REGISTRY_URL: app.url }, 'other.yaml');
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('  /kind: must be one of "theme"; did you mean "theme"?\n');
+  });
+
+  it('offline (the registry unreachable, or --offline): extension fields are warnings, exit 0', async () => {
+    themed('colors: [purple]\n');
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const unreachable = await validate({ REGISTRY_URL: nowhere }, 'themed');
+    expect(unreachable.status).toBe(0);
+    expect(unreachable.stdout).toContain(`warning: could not read the kinds of ${nowhere} (ECONNREFUSED); checked without them\n`);
+    expect(unreachable.stdout).toContain('warning: /colors: is not a field of the manifest format; not checked: it must be an extension field the registry declares\n');
+    expect(unreachable.stdout).toContain(KINDS_NOTE);
+
+    const offline = await validate({ REGISTRY_URL: app.url }, 'themed', '--offline');
+    expect(offline.status).toBe(0);
+    expect(offline.stdout).toContain('warning: /colors: is not a field of the manifest format');
+    expect(offline.stdout).not.toContain('could not read');
+    // The same manifest, checked against the registry: purple is not one of its colours.
+    expect((await validate({ REGISTRY_URL: app.url }, 'themed')).status).toBe(1);
+  });
+
+  it('warns, and checks offline, when the address answers but is not a registry', async () => {
+    themed('colors: [dark]\n');
+    const run = await validate({}, 'themed', '--registry', `${app.url}/no-such-prefix`);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`warning: could not read the kinds of ${app.url}/no-such-prefix (it answered HTTP 404); checked without them\n`);
   });
 });

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
 import { type components, createRegistryClient, type RegistryClient } from '../../client/registry-client';
-import { formatViolation, type Kind, MANIFEST_SOURCES, type ValidationResult } from '../../lib/manifest';
+import { formatViolation, MANIFEST_SOURCES, type ValidationResult, type Violation } from '../../lib/manifest';
 import type { CliIo } from '../command';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../command';
 import { checkFile, findManifest, UsageError } from '../manifest-files';
 import { DEFAULT_ID_TOKEN_ENV, describeSource, type IdTokenSource, idTokenSource, IdTokenUnavailable, readIdToken } from '../oidc-identity';
 import { assetFromArgument, assetFromFile, attestationFromFile, originRepositoryUrl, type PushAsset } from '../publish-request';
+import { DEFAULT_REGISTRY, readRegistryKinds, registryUrl, type RegistryKinds } from '../registry-kinds';
 
 export const summary = 'publish a release to a registry from CI (REGISTRY_TOKEN, or trusted publishing with the CI OIDC ID token)';
 
@@ -16,11 +17,12 @@ export const EXIT_NETWORK = 3;
 const HELP = `usage: registry publish [--registry URL] [--manifest PATH] [--version V]
                         (--asset NAME=URL | --asset-file PATH=URL)... [--repo-url URL]
                         [--attestation FILE] [--oidc-token-env NAME] [--oidc-audience AUD]
-                        [--dry-run] [--json]
+                        [--offline] [--dry-run] [--json]
 
-Validates the manifest locally, then pushes the release to POST /api/publish/<name>.
+Validates the manifest locally, then against the registry's kinds and extension fields (its
+public GET /api/kinds), then pushes the release to POST /api/publish/<name>.
 
-  --registry URL        the registry (default: REGISTRY_URL, else http://localhost:3000)
+  --registry URL        the registry (default: REGISTRY_URL, else ${DEFAULT_REGISTRY})
   --manifest PATH       the manifest file or folder (default: the current folder)
   --version V           the version to publish, a leading v allowed (default: the manifest's)
   --asset NAME=URL      a release asset the registry downloads, hashes and signs (repeatable)
@@ -32,7 +34,10 @@ Validates the manifest locally, then pushes the release to POST /api/publish/<na
                         GitLab CI's id_tokens)
   --oidc-audience AUD   the audience to request a GitHub Actions ID token for (default: the
                         registry URL; the registry's OIDC_AUDIENCE when its operator set one)
-  --dry-run             validate and print the request, send nothing
+  --offline             do not read the registry's kinds: a top-level field the manifest format
+                        does not define is a warning, and the registry decides at the push
+  --dry-run             validate and print the request, push nothing (with --offline, no
+                        network at all; without it, an unreachable registry is a warning)
   --json                print the outcome as JSON
 
 The publisher token comes from the environment variable REGISTRY_TOKEN, never from an argument
@@ -55,6 +60,7 @@ interface PublishArgs {
   attestation?: string;
   oidcTokenEnv: string;
   oidcAudience?: string;
+  offline: boolean;
   dryRun: boolean;
   json: boolean;
 }
@@ -62,7 +68,7 @@ interface PublishArgs {
 const VALUE_OPTIONS = ['--registry', '--manifest', '--version', '--asset', '--asset-file', '--repo-url', '--attestation', '--oidc-token-env', '--oidc-audience'];
 
 function parseArgs(args: readonly string[], env: CliIo['env']): PublishArgs | 'help' {
-  const parsed: PublishArgs = { registry: env.REGISTRY_URL ?? 'http://localhost:3000', manifest: '.', assets: [], assetFiles: [], oidcTokenEnv: DEFAULT_ID_TOKEN_ENV, dryRun: false, json: false };
+  const parsed: PublishArgs = { registry: env.REGISTRY_URL ?? DEFAULT_REGISTRY, manifest: '.', assets: [], assetFiles: [], oidcTokenEnv: DEFAULT_ID_TOKEN_ENV, offline: false, dryRun: false, json: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
@@ -70,6 +76,7 @@ function parseArgs(args: readonly string[], env: CliIo['env']): PublishArgs | 'h
     if (option === '--help' || option === '-h') return 'help';
     if (option === '--token') throw new UsageError('a token is never taken from the command line (it would land in shell history and CI logs); set REGISTRY_TOKEN');
     if (option === '--dry-run') parsed.dryRun = true;
+    else if (option === '--offline') parsed.offline = true;
     else if (option === '--json') parsed.json = true;
     else if (VALUE_OPTIONS.includes(option)) {
       const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
@@ -85,8 +92,7 @@ function parseArgs(args: readonly string[], env: CliIo['env']): PublishArgs | 'h
       else parsed.attestation = value;
     } else throw new UsageError(`unexpected argument '${arg}'`);
   }
-  parsed.registry = parsed.registry.replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(parsed.registry) || !URL.canParse(parsed.registry)) throw new UsageError(`registry '${parsed.registry}' is not an http(s) URL`);
+  parsed.registry = registryUrl(parsed.registry);
   const { protocol, hostname } = new URL(parsed.registry);
   if (protocol === 'http:' && !['localhost', '[::1]'].includes(hostname) && !hostname.startsWith('127.')) {
     throw new UsageError(`registry '${parsed.registry}' is plain http: REGISTRY_TOKEN would cross the network in clear text; use https`);
@@ -136,6 +142,10 @@ function violationsText(file: string, result: Extract<ValidationResult, { ok: fa
   return [`${file}: ${result.violations.length} violation(s)`, ...result.violations.map((v) => `  ${formatViolation(v)}`)].join('\n') + '\n';
 }
 
+function warningsText(warnings: readonly Violation[]): string {
+  return warnings.map((item) => `registry publish: warning: ${formatViolation(item)}\n`).join('');
+}
+
 interface Problem {
   status?: number;
   detail?: string;
@@ -182,10 +192,28 @@ async function trustedToken(io: CliIo, client: RegistryClient, source: IdTokenSo
   return exchanged.data.token;
 }
 
-async function registryKinds(io: CliIo, client: RegistryClient): Promise<Kind[]> {
-  const { data, response } = await withRetries(io, 'reading the registry kinds', () => client.GET('/api/kinds'));
-  if (!response.ok || !data) throw new NetworkFailure(`reading the registry kinds answered HTTP ${response.status}`);
-  return (data as unknown as { kinds: Kind[] }).kinds.map((kind) => ({ ...kind, enabled: true }));
+/**
+ * The registry's kinds and extension fields, or null when the check goes on without them: with
+ * --offline, when the registry's answer is not a kinds list (the registry still judges the push),
+ * or for a dry run when the registry cannot be reached. A registry that cannot be reached for a
+ * real push is retried, then a network failure (the push could not reach it either).
+ */
+async function registryKinds(io: CliIo, parsed: PublishArgs): Promise<RegistryKinds | null> {
+  if (parsed.offline) return null;
+  const attempts = parsed.dryRun ? 1 : 4;
+  const delay = Number(io.env.REGISTRY_RETRY_DELAY_MS ?? 1000);
+  for (let attempt = 1; ; attempt++) {
+    const answer = await readRegistryKinds(io, parsed.registry);
+    if (answer.ok) return answer.kinds;
+    const what = `reading the kinds of ${parsed.registry}`;
+    if (!answer.unreachable || attempt === attempts) {
+      if (answer.unreachable && !parsed.dryRun) throw new NetworkFailure(`${what} failed after ${attempts} attempts: ${answer.reason}`);
+      io.stderr(`registry publish: warning: ${what} failed (${answer.reason}); checked without them, the registry decides at the push\n`);
+      return null;
+    }
+    io.stderr(`registry publish: ${what} failed (${answer.reason}); retrying\n`);
+    await sleep(delay * 2 ** (attempt - 1));
+  }
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -206,11 +234,20 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const { file } = findManifest(resolve(io.cwd, parsed.manifest));
     const shown = relative(io.cwd, file) || basename(file);
     // Checked offline first: an invalid manifest never reaches the network.
-    const offline = checkFile(file, { kinds: null, ...(parsed.version ? { tag: parsed.version } : {}) });
+    const tag = parsed.version ? { tag: parsed.version } : {};
+    const offline = checkFile(file, { kinds: null, ...tag });
     if (!offline.ok) {
       io.stderr(violationsText(shown, offline));
       return EXIT_FAILURE;
     }
+    // Then against the registry's kinds and extension fields, when it can be read.
+    const kinds = await registryKinds(io, parsed);
+    const checked = kinds ? checkFile(file, { ...kinds, ...tag }) : offline;
+    if (!checked.ok) {
+      io.stderr(violationsText(shown, checked));
+      return EXIT_FAILURE;
+    }
+    io.stderr(warningsText(checked.warnings));
     const manifestText = readFileSync(file, 'utf8');
     const assets: PushAsset[] = [...parsed.assets.map(assetFromArgument), ...(await Promise.all(parsed.assetFiles.map((a) => assetFromFile(a, io.cwd))))];
     const repoUrl = parsed.repoUrl ?? originRepositoryUrl(io.cwd) ?? undefined;
@@ -230,11 +267,6 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
 
     const anonymous = createRegistryClient(parsed.registry, { fetch: io.fetch });
-    const withKinds = checkFile(file, { kinds: await registryKinds(io, anonymous), tag: body.version });
-    if (!withKinds.ok) {
-      io.stderr(violationsText(shown, withKinds));
-      return EXIT_FAILURE;
-    }
     if (!token) {
       const exchanged = await trustedToken(io, anonymous, trusted!, parsed);
       if (exchanged === null) return EXIT_FAILURE;

@@ -1,3 +1,5 @@
+import { FORBIDDEN_KEYS } from './constants';
+import { EXTENSION_KEY_PATTERN } from './declarations';
 import { declarationRule, kindsDeclaring, registryFields } from './registry-fields';
 import type { RegistryOptions } from './registry-fields';
 import { REQUIRED_SPEC_FIELDS, SPEC_MANIFEST_FIELDS } from './rules';
@@ -61,6 +63,9 @@ export function ruleSchema(rule: ValueRule): { [keyword: string]: unknown } {
   }
 }
 
+/** EXTENSION_KEY_PATTERN without the keys no manifest may hold. */
+const UNDECLARED_EXTENSION_KEY = `^(?!(?:${[...FORBIDDEN_KEYS].join('|')})$)${EXTENSION_KEY_PATTERN.source.slice(1)}`;
+
 function kindIn(kinds: readonly string[]): JsonSchema {
   return { required: ['kind'], properties: { kind: { enum: [...kinds] } } };
 }
@@ -113,6 +118,9 @@ export function manifestJsonSchema(options: ManifestSchemaOptions = {}): { [keyw
     type: 'object',
     properties,
     required,
+    // Without the kinds, a key shaped like an extension field may be one the registry declares;
+    // its value is unchecked but for what canonical JSON refuses (an integer beyond ±(2^53-1)).
+    ...(fields.kindsKnown ? {} : { patternProperties: { [UNDECLARED_EXTENSION_KEY]: { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } } }),
     additionalProperties: false,
   });
   if (allOf.length > 0) schema.allOf = allOf;

@@ -80,5 +80,10 @@ export type ValidationResult =
       /** SHA-256 hex of `canonicalJson` (the signed `manifest_sha256`). */
       sha256: string;
       notes: string[];
+      /**
+       * What may be wrong but cannot be judged here: without the registry's kinds, a top-level
+       * field the format does not define may be an extension field the registry declares.
+       */
+      warnings: Violation[];
     }
-  | { ok: false; violations: Violation[]; notes: string[] };
+  | { ok: false; violations: Violation[]; notes: string[]; warnings: Violation[] };

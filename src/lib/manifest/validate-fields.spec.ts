@@ -225,7 +225,7 @@ describe('validateManifest: every violation at once', () => {
       {
         name: 'demo',
         version: '1.0',
-        descripton: 'typo',
+        Descripton: 'typo',
         category: 'c'.repeat(41),
         kind: 'Bad_Kind',
         tags: ['ok', 'ok', 'ok', 't'.repeat(31)],
@@ -243,7 +243,7 @@ describe('validateManifest: every violation at once', () => {
     expect(violations.map((item) => item.path).sort()).toEqual(
       [
         '/version',
-        '/descripton',
+        '/Descripton',
         '/category',
         '/kind',
         '/tags/3',

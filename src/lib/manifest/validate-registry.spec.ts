@@ -143,11 +143,30 @@ describe('validateManifest: extension fields', () => {
     expect(violationsOf({ website: 'https://x' })).toEqual([{ path: '/website', message: 'website: is not a known field' }]);
   });
 
-  it('without a kinds list, still flags fields nobody declared', () => {
-    expect(violationsOf({ colors: ['dark'] }, { kinds: null, globalExtensionFields: GLOBALS })).toEqual([
-      { path: '/colors', message: 'colors: is not a known field' },
+  it('without a kinds list, warns about fields outside the format instead of refusing them (the registry decides)', () => {
+    const result = validate({ colors: ['dark'], descripton: 'x' }, { kinds: null, globalExtensionFields: GLOBALS });
+    expect(result.ok).toBe(true);
+    expect(result.warnings).toEqual([
+      { path: '/colors', message: 'colors: is not a field of the manifest format; not checked: it must be an extension field the registry declares' },
+      {
+        path: '/descripton',
+        message: 'descripton: is not a field of the manifest format; not checked: it must be an extension field the registry declares; did you mean "description"?',
+      },
     ]);
+    expect(result.ok && result.extensions).toBeNull();
     expect(validate({ stars: 3 }, { kinds: null, globalExtensionFields: GLOBALS }).ok).toBe(true);
+    expect(violationsOf({ stars: 'many' }, { kinds: null, globalExtensionFields: GLOBALS }).map((v) => v.path)).toEqual(['/stars']);
+  });
+
+  it('without a kinds list, still refuses a key no registry could declare', () => {
+    expect(violationsOf({ Homepage: 'https://x' }, { kinds: null })).toEqual([{ path: '/Homepage', message: 'Homepage: is not a known field; did you mean "homepage"?' }]);
+    expect(violationsOf({ 'x.y': 1 }, { kinds: null }).map((v) => v.path)).toEqual(['/x.y']);
+  });
+
+  it('with a kinds list, gives no warnings: an undeclared field is a violation', () => {
+    const result = validate({ website: 'https://x' });
+    expect(result.warnings).toEqual([]);
+    expect(result.ok).toBe(false);
   });
 
   it('ignores declarations that reuse a spec field name, with a note', () => {

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, CanonicalJsonError } from '../integrity/canonical-json';
 import { checkValue, isPlainObject } from './check-value';
 import { didYouMean } from './did-you-mean';
+import { FORBIDDEN_KEYS } from './constants';
+import { EXTENSION_KEY_PATTERN } from './declarations';
 import { declarationRule, extensionFieldsFor, kindsDeclaring, registryFields } from './registry-fields';
 import type { RegistryFields } from './registry-fields';
 import { REQUIRED_SPEC_FIELDS, SPEC_MANIFEST_FIELDS } from './rules';
@@ -11,7 +13,7 @@ import { normalizeVersion } from './version';
 import { childPointer, describeType, violation } from './violations';
 
 export const KINDS_NOT_CHECKED_NOTE =
-  'kinds were not checked: no kinds list was given, so any kind matching the pattern is accepted and kind-specific extension fields are unknown';
+  "kinds were not checked: without the registry's kinds, any kind matching the pattern is accepted, and fields outside the manifest format are left for the registry to judge";
 
 function unknownField(key: string, fields: RegistryFields, extensionKeys: ReadonlySet<string>): Violation {
   const pointer = childPointer('', key);
@@ -50,20 +52,35 @@ function pick(source: Record<string, unknown>, keys: Iterable<string>): Record<s
   return result;
 }
 
+/**
+ * Without the registry's kinds, a top-level key shaped like an extension field may be one the
+ * registry declares (globally or for a kind): it is a warning, and the registry decides at the push.
+ * A key no registry could declare stays a violation.
+ */
+function mayBeExtensionField(key: string, fields: RegistryFields): boolean {
+  return !fields.kindsKnown && EXTENSION_KEY_PATTERN.test(key) && !FORBIDDEN_KEYS.has(key);
+}
+
+function unverifiedField(key: string, extensionKeys: ReadonlySet<string>): Violation {
+  const hint = didYouMean(key, [...Object.keys(SPEC_MANIFEST_FIELDS), ...extensionKeys]);
+  return violation(childPointer('', key), `is not a field of the manifest format; not checked: it must be an extension field the registry declares${hint}`);
+}
+
 /** Checks a parsed manifest against the spec and the registry's kinds; reports every violation. */
 export function validateManifest(value: unknown, options: ValidateOptions): ValidationResult {
   const fields = registryFields(options);
   const notes = [...fields.notes];
   if (!fields.kindsKnown) notes.push(KINDS_NOT_CHECKED_NOTE);
   if (!isPlainObject(value)) {
-    return { ok: false, violations: [violation('', `must be an object of manifest fields (got ${describeType(value)})`)], notes };
+    return { ok: false, violations: [violation('', `must be an object of manifest fields (got ${describeType(value)})`)], notes, warnings: [] };
   }
 
   // A NUL cannot be stored, and a field holding one is refused whatever else it breaks.
   const nul = nulCharacterPointers(value);
-  if (nul.length > 0) return { ok: false, violations: nul.map((pointer) => violation(pointer, 'must not contain NUL (U+0000) characters')), notes };
+  if (nul.length > 0) return { ok: false, violations: nul.map((pointer) => violation(pointer, 'must not contain NUL (U+0000) characters')), notes, warnings: [] };
 
   const violations: Violation[] = [];
+  const warnings: Violation[] = [];
   const extensionFields = extensionFieldsFor(fields, value.kind);
   const extensionKeys = new Set([...fields.global.keys(), ...[...fields.byKind.values()].flatMap((own) => [...own.keys()])]);
   for (const [key, member] of Object.entries(value)) {
@@ -72,6 +89,7 @@ export function validateManifest(value: unknown, options: ValidateOptions): Vali
     if (key === 'kind') checkValue(member, fields.kindRule, pointer, violations);
     else if (Object.hasOwn(SPEC_MANIFEST_FIELDS, key)) checkValue(member, SPEC_MANIFEST_FIELDS[key], pointer, violations);
     else if (declaration) checkValue(member, declarationRule(declaration), pointer, violations);
+    else if (mayBeExtensionField(key, fields)) warnings.push(unverifiedField(key, extensionKeys));
     else violations.push(unknownField(key, fields, extensionKeys));
   }
   for (const key of REQUIRED_SPEC_FIELDS) {
@@ -83,14 +101,14 @@ export function validateManifest(value: unknown, options: ValidateOptions): Vali
     }
   }
   checkConsistency(value, options, violations);
-  if (violations.length > 0) return { ok: false, violations, notes };
+  if (violations.length > 0) return { ok: false, violations, notes, warnings };
 
   let canonical: string;
   try {
     canonical = canonicalJson(value);
   } catch (error) {
     if (!(error instanceof CanonicalJsonError)) throw error;
-    return { ok: false, violations: [violation(error.pointer, `cannot be written as canonical JSON: ${error.reason}`)], notes };
+    return { ok: false, violations: [violation(error.pointer, `cannot be written as canonical JSON: ${error.reason}`)], notes, warnings };
   }
   const extensions = pick(value, extensionFields.keys());
   return {
@@ -100,5 +118,6 @@ export function validateManifest(value: unknown, options: ValidateOptions): Vali
     canonicalJson: canonical,
     sha256: createHash('sha256').update(canonical, 'utf8').digest('hex'),
     notes,
+    warnings,
   };
 }

@@ -33,23 +33,6 @@ function signOut(): void {
   });
 }
 
-/** The step a CI job runs, with the names the registry CLI reads (REGISTRY_URL, REGISTRY_TOKEN). */
-function ciSnippet(): string {
-  return [
-    '# .github/workflows/release.yml, in the job that publishes a release',
-    '- name: Install the registry CLI',
-    '  run: npm install -g "${{ vars.REGISTRY_CLI }}"',
-    '- name: Publish to the registry',
-    '  env:',
-    `    REGISTRY_URL: ${window.location.origin}`,
-    '    REGISTRY_TOKEN: ${{ secrets.REGISTRY_TOKEN }}',
-    '  run: >-',
-    '    registry publish',
-    '    --version "$GITHUB_REF_NAME"',
-    '    --asset-file "my-plugin.zip=https://github.com/$GITHUB_REPOSITORY/releases/download/$GITHUB_REF_NAME/my-plugin.zip"',
-  ].join('\n');
-}
-
 function cell(row: HTMLTableRowElement, content: Node | string): void {
   const td = row.insertCell();
   td.append(content);
@@ -112,8 +95,6 @@ function tokens(): void {
       if (!data) return announce(status, problemMessage(error), 'error');
       const plaintext = byId<HTMLInputElement>('token-plaintext');
       if (plaintext) plaintext.value = data.token;
-      const snippet = byId('ci-snippet');
-      if (snippet) snippet.textContent = ciSnippet();
       byId('token-created')?.removeAttribute('hidden');
       addTokenRow(data.row);
       form.reset();

@@ -49,8 +49,27 @@ function scopeChoices(slugs: readonly string[], t: Translate): SafeHtml {
 </ul>`;
 }
 
+/**
+ * The step a CI job runs, with the names the registry CLI reads (REGISTRY_URL, REGISTRY_TOKEN),
+ * downloading the CLI from this registry's public address (BASE_URL).
+ */
+export function ciSnippet(baseUrl: string): string {
+  return [
+    '# .github/workflows/release.yml, in the job that publishes a release',
+    '- name: Publish to the registry',
+    '  env:',
+    `    REGISTRY_URL: ${baseUrl}`,
+    '    REGISTRY_TOKEN: ${{ secrets.REGISTRY_TOKEN }}',
+    '  run: |',
+    '    curl --fail-with-body -sSL -o registry.js "$REGISTRY_URL/cli/registry.js"',
+    '    curl --fail-with-body -sSL "$REGISTRY_URL/cli/registry.js.sha256" | sha256sum -c -',
+    '    node registry.js publish --version "$GITHUB_REF_NAME" \\',
+    '      --asset-file "my-plugin.zip=https://github.com/$GITHUB_REPOSITORY/releases/download/$GITHUB_REF_NAME/my-plugin.zip"',
+  ].join('\n');
+}
+
 /** The publisher-token section: the create form, the once-only result, and the list (without revoked tokens). */
-export function tokensSection(tokens: readonly TokenListItem[], slugs: readonly string[], t: Translate): SafeHtml {
+export function tokensSection(tokens: readonly TokenListItem[], slugs: readonly string[], t: Translate, baseUrl: string): SafeHtml {
   // A revoked token is gone for good; active and expired ones are worth seeing.
   const shown = tokens.filter((token) => token.status !== 'revoked');
   return html`<section class="account-tokens" aria-labelledby="tokens-title">
@@ -89,7 +108,7 @@ export function tokensSection(tokens: readonly TokenListItem[], slugs: readonly 
     </div>
     <h3>${t('account.tokens.ci')}</h3>
     <p>${t('account.tokens.ciHint')}</p>
-    <pre id="ci-snippet"></pre>
+    <pre id="ci-snippet">${ciSnippet(baseUrl)}</pre>
     <button type="button" class="secondary" data-copy="#ci-snippet">${t('account.tokens.copySnippet')}</button>
   </div>
   <div class="table-scroll" id="token-list"${shown.length === 0 ? html` hidden` : null}>

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { APP_CONFIG } from '../../../config/config.module';
+import type { AppConfig } from '../../../config/config.types';
 import { html } from '../../html';
 import type { WebContext } from '../../web-context';
 import type { PageOutcome, RenderedPage } from '../../web-renderer';
@@ -10,7 +12,10 @@ import { TOKEN_CLIENT_STRINGS, tokensSection } from './account-tokens';
 /** `/account`: who you are, your plugins and their deliveries, your publisher tokens, sign-out. */
 @Injectable()
 export class AccountPages {
-  constructor(private readonly renderer: WebRenderer) {}
+  constructor(
+    private readonly renderer: WebRenderer,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   page(request: Request, response: Response): Promise<RenderedPage> {
     return this.renderer.render(request, response, (ctx) => this.build(ctx));
@@ -45,7 +50,7 @@ export class AccountPages {
   </div>
 </section>
 ${pluginsSection(owned, deliveries, t)}
-${tokensSection(tokens.data?.tokens ?? [], owned.map((p) => p.slug), t)}`;
+${tokensSection(tokens.data?.tokens ?? [], owned.map((p) => p.slug), t, this.config.baseUrl)}`;
     return {
       title: t('account.title'),
       main,
