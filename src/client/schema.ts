@@ -7,6 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Liveness probe */
         get: operations["HealthController_live"];
         put?: never;
         post?: never;
@@ -23,6 +24,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Readiness probe */
         get: operations["HealthController_ready"];
         put?: never;
         post?: never;
@@ -39,6 +41,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the sign-in providers */
         get: operations["AuthController_providers"];
         put?: never;
         post?: never;
@@ -55,6 +58,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the signed-in user */
         get: operations["AuthController_me"];
         put?: never;
         post?: never;
@@ -73,6 +77,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign out */
         post: operations["AuthController_logout"];
         delete?: never;
         options?: never;
@@ -87,6 +92,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Start signing in with a forge */
         get: operations["OAuthController_login"];
         put?: never;
         post?: never;
@@ -103,6 +109,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Finish signing in with a forge */
         get: operations["OAuthController_callback"];
         put?: never;
         post?: never;
@@ -119,8 +126,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List your publisher tokens */
         get: operations["TokensController_list"];
         put?: never;
+        /** Create a publisher token */
         post: operations["TokensController_create"];
         delete?: never;
         options?: never;
@@ -138,6 +147,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Revoke a publisher token */
         delete: operations["TokensController_revoke"];
         options?: never;
         head?: never;
@@ -151,6 +161,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Whether the instance is set up */
         get: operations["InitController_status"];
         put?: never;
         post?: never;
@@ -169,6 +180,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Create the first admin */
         post: operations["InitController_createAdmin"];
         delete?: never;
         options?: never;
@@ -184,6 +196,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Set the site name and base URL */
         put: operations["InitController_putSettings"];
         post?: never;
         delete?: never;
@@ -219,6 +232,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the enabled plugin kinds */
         get: operations["KindsController_list"];
         put?: never;
         post?: never;
@@ -235,8 +249,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List every plugin kind */
         get: operations["AdminKindsController_list"];
         put?: never;
+        /** Create a plugin kind */
         post: operations["AdminKindsController_create"];
         delete?: never;
         options?: never;
@@ -252,8 +268,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Change a plugin kind */
         put: operations["AdminKindsController_update"];
         post?: never;
+        /** Remove a plugin kind */
         delete: operations["AdminKindsController_remove"];
         options?: never;
         head?: never;
@@ -267,7 +285,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the extension field declarations */
         get: operations["AdminExtensionFieldsController_get"];
+        /** Replace the extension field declarations */
         put: operations["AdminExtensionFieldsController_put"];
         post?: never;
         delete?: never;
@@ -283,6 +303,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the latest release */
         get: operations["ReleasesController_latest"];
         put?: never;
         post?: never;
@@ -299,6 +320,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a release */
         get: operations["ReleasesController_byVersion"];
         put?: never;
         post?: never;
@@ -315,6 +337,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a release's manifest */
         get: operations["ReleasesController_manifest"];
         put?: never;
         post?: never;
@@ -331,11 +354,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Download an asset */
         get: operations["ReleasesController_download"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
+        /** Resolve an asset's location */
         head: operations["ReleasesController_resolveDownload"];
         patch?: never;
         trace?: never;
@@ -347,6 +372,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Resolve the latest release for a platform */
         get: operations["LatestController_resolve"];
         put?: never;
         post?: never;
@@ -363,6 +389,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Search and list plugins */
         get: operations["PluginsController_list"];
         put?: never;
         post?: never;
@@ -379,6 +406,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a plugin */
         get: operations["PluginsController_detail"];
         put?: never;
         post?: never;
@@ -395,6 +423,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a plugin as an admin */
         get: operations["AdminPluginsController_view"];
         put?: never;
         post?: never;
@@ -413,6 +442,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Mark a plugin verified */
         post: operations["AdminPluginsController_verify"];
         delete?: never;
         options?: never;
@@ -429,6 +459,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Withdraw a plugin's verified mark */
         post: operations["AdminPluginsController_unverify"];
         delete?: never;
         options?: never;
@@ -445,6 +476,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Feature a plugin */
         post: operations["AdminPluginsController_feature"];
         delete?: never;
         options?: never;
@@ -461,6 +493,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Stop featuring a plugin */
         post: operations["AdminPluginsController_unfeature"];
         delete?: never;
         options?: never;
@@ -478,6 +511,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete a release */
         delete: operations["AdminPluginsController_deleteRelease"];
         options?: never;
         head?: never;
@@ -493,6 +527,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Change a plugin's owners */
         post: operations["AdminPluginsController_owners"];
         delete?: never;
         options?: never;
@@ -507,6 +542,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List your plugins */
         get: operations["MyPluginsController_list"];
         put?: never;
         post?: never;
@@ -525,6 +561,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Publish a release */
         post: operations["PublishController_publish"];
         delete?: never;
         options?: never;
@@ -541,6 +578,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Yank or restore a release */
         post: operations["PublishController_yank"];
         delete?: never;
         options?: never;
@@ -555,8 +593,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List a plugin's trusted publishers */
         get: operations["TrustedPublishersController_list"];
         put?: never;
+        /** Add a trusted publisher */
         post: operations["TrustedPublishersController_add"];
         delete?: never;
         options?: never;
@@ -574,6 +614,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Remove a trusted publisher */
         delete: operations["TrustedPublishersController_remove"];
         options?: never;
         head?: never;
@@ -587,8 +628,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List your pending trusted publishers */
         get: operations["PendingPublishersController_list"];
         put?: never;
+        /** Add a pending trusted publisher */
         post: operations["PendingPublishersController_add"];
         delete?: never;
         options?: never;
@@ -606,6 +649,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Remove a pending trusted publisher */
         delete: operations["PendingPublishersController_remove"];
         options?: never;
         head?: never;
@@ -621,6 +665,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Exchange a CI OIDC token for a publisher token */
         post: operations["TokenExchangeController_token"];
         delete?: never;
         options?: never;
@@ -637,6 +682,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Receive a forge release webhook */
         post: operations["WebhooksController_release"];
         delete?: never;
         options?: never;
@@ -651,6 +697,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List a plugin's webhook deliveries */
         get: operations["DeliveriesController_list"];
         put?: never;
         post?: never;
@@ -669,6 +716,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Replay a failed webhook delivery */
         post: operations["DeliveriesController_replay"];
         delete?: never;
         options?: never;
@@ -685,6 +733,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue the forge releases the registry lacks */
         post: operations["DeliveriesController_reconcile"];
         delete?: never;
         options?: never;
@@ -701,6 +750,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Rotate a plugin's webhook secret */
         post: operations["DeliveriesController_rotateSecret"];
         delete?: never;
         options?: never;
@@ -717,6 +767,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Read the shown release's manifest again */
         post: operations["ManifestRefreshController_refresh"];
         delete?: never;
         options?: never;
@@ -731,6 +782,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List webhook deliveries of every plugin */
         get: operations["AdminDeliveriesController_page"];
         put?: never;
         post?: never;
@@ -749,6 +801,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Submit a plugin by its repository */
         post: operations["SubmitController_submit"];
         delete?: never;
         options?: never;
@@ -763,6 +816,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the audit log */
         get: operations["AdminAuditController_page"];
         put?: never;
         post?: never;
@@ -779,6 +833,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the signing keys */
         get: operations["AdminKeysController_list"];
         put?: never;
         post?: never;
@@ -797,6 +852,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Rotate the signing key */
         post: operations["AdminKeysController_rotate"];
         delete?: never;
         options?: never;
@@ -811,6 +867,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List users */
         get: operations["AdminUsersController_list"];
         put?: never;
         post?: never;
@@ -833,6 +890,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Change a user's role or status */
         patch: operations["AdminUsersController_update"];
         trace?: never;
     };
@@ -843,6 +901,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a content page */
         get: operations["PagesController_read"];
         put?: never;
         post?: never;
@@ -859,8 +918,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List content pages */
         get: operations["AdminPagesController_list"];
         put?: never;
+        /** Create a content page */
         post: operations["AdminPagesController_create"];
         delete?: never;
         options?: never;
@@ -876,8 +937,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Replace a content page */
         put: operations["AdminPagesController_update"];
         post?: never;
+        /** Delete a content page */
         delete: operations["AdminPagesController_delete"];
         options?: never;
         head?: never;
@@ -891,6 +954,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the branding */
         get: operations["SiteController_getBranding"];
         put?: never;
         post?: never;
@@ -907,6 +971,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the languages */
         get: operations["SiteController_getI18n"];
         put?: never;
         post?: never;
@@ -923,6 +988,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the feature flags */
         get: operations["SiteController_getFeatures"];
         put?: never;
         post?: never;
@@ -945,6 +1011,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Change the branding */
         patch: operations["AdminSiteController_updateBranding"];
         trace?: never;
     };
@@ -961,6 +1028,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Change the languages */
         patch: operations["AdminSiteController_updateI18n"];
         trace?: never;
     };
@@ -977,6 +1045,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Turn features on or off */
         patch: operations["AdminSiteController_updateFeatures"];
         trace?: never;
     };
@@ -987,8 +1056,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List plugin requests */
         get: operations["RequestsController_list"];
         put?: never;
+        /** Request a plugin */
         post: operations["RequestsController_create"];
         delete?: never;
         options?: never;
@@ -1005,7 +1076,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Vote for a plugin request */
         post: operations["RequestsController_upvote"];
+        /** Withdraw your vote */
         delete: operations["RequestsController_removeUpvote"];
         options?: never;
         head?: never;
@@ -1025,6 +1098,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Fulfil, close or reopen a plugin request */
         patch: operations["AdminRequestsController_update"];
         trace?: never;
     };
@@ -1035,6 +1109,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the headline numbers */
         get: operations["StatsController_headline"];
         put?: never;
         post?: never;
@@ -1051,12 +1126,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read settings */
         get: operations["SettingsAdminController_view"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
+        /** Change settings */
         patch: operations["SettingsAdminController_update"];
         trace?: never;
     };
@@ -1067,6 +1144,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the manifest JSON Schema */
         get: operations["SchemasController_manifest"];
         put?: never;
         post?: never;
@@ -1083,6 +1161,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Describe a problem type */
         get: operations["ProblemsController_describe"];
         put?: never;
         post?: never;
@@ -1099,6 +1178,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a plugin's repository statistics */
         get: operations["ProviderStatsController_stats"];
         put?: never;
         post?: never;
@@ -1115,6 +1195,26 @@ export interface components {
         LivenessDto: {
             /** @enum {string} */
             status: "ok";
+        };
+        ProblemFieldErrorDto: {
+            /**
+             * @description JSON pointer into the manifest or the request body
+             * @example /screenshots/2/url
+             */
+            path: string;
+            /** @example url: must be at most 500 characters */
+            message: string;
+        };
+        ProblemDto: {
+            /** @example http://localhost:3000/problems/not-found */
+            type: string;
+            /** @example Not Found */
+            title: string;
+            /** @example 404 */
+            status: number;
+            /** @example no such resource */
+            detail: string;
+            errors?: components["schemas"]["ProblemFieldErrorDto"][];
         };
         ReplicaHealthDto: {
             /** @description Position of the replica in DATABASE_READ_URLS, from 0 (its URL is never shown). */
@@ -1189,26 +1289,6 @@ export interface components {
             /** @description Epoch milliseconds */
             createdAt: number;
         };
-        ProblemFieldErrorDto: {
-            /**
-             * @description JSON pointer into the manifest or the request body
-             * @example /screenshots/2/url
-             */
-            path: string;
-            /** @example url: must be at most 500 characters */
-            message: string;
-        };
-        ProblemDto: {
-            /** @example http://localhost:3000/problems/not-found */
-            type: string;
-            /** @example Not Found */
-            title: string;
-            /** @example 404 */
-            status: number;
-            /** @example no such resource */
-            detail: string;
-            errors?: components["schemas"]["ProblemFieldErrorDto"][];
-        };
         SessionIssuedDto: {
             /** @description Session JWT (HS256, 7 days); send as Authorization: Bearer */
             token: string;
@@ -1225,7 +1305,7 @@ export interface components {
              */
             scopes: string[];
             /** @description null (or absent) for no expiry; must be in the future */
-            expiresAt?: (number | string) | null;
+            expiresAt?: (number | null) | (string | null);
         };
         TokenRowDto: {
             /** Format: uuid */
@@ -2257,6 +2337,15 @@ export interface operations {
                     "application/json": components["schemas"]["LivenessDto"];
                 };
             };
+            /** @description A request body that is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     HealthController_ready: {
@@ -2275,6 +2364,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadinessDto"];
+                };
+            };
+            /** @description A request body that is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The database is unreachable or migrations are pending. */
@@ -2306,6 +2404,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderListDto"];
                 };
             };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     AuthController_me: {
@@ -2331,7 +2438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2340,7 +2447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2367,7 +2474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2376,7 +2483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2408,7 +2515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2449,7 +2556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge is unreachable, failed (5xx), or refused this registry's OAuth app */
@@ -2458,7 +2565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2486,7 +2593,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2495,7 +2602,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2528,7 +2635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -2537,7 +2644,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2546,7 +2653,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Already 50 active tokens */
@@ -2555,7 +2662,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2584,7 +2691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2593,7 +2700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such token of yours */
@@ -2602,7 +2709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2622,6 +2729,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InitStatusDto"];
+                };
+            };
+            /** @description Over the install wizard limit of the client address (ratelimit.signin_per_min); Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2654,7 +2770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description An admin already exists: answered whatever the body (before it is read or validated) */
@@ -2663,7 +2779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2696,7 +2812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description An admin already exists: answered whatever the body (before it is read or validated) */
@@ -2705,7 +2821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2728,6 +2844,15 @@ export interface operations {
                     "application/json": components["schemas"]["KeySetDto"];
                 };
             };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     KindsController_list: {
@@ -2746,6 +2871,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KindListDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2773,7 +2907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -2782,7 +2916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2815,7 +2949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -2824,7 +2958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The key exists */
@@ -2833,7 +2967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Extension field declarations that cannot be used */
@@ -2842,7 +2976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2877,7 +3011,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -2886,7 +3020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -2895,7 +3029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -2903,7 +3037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2932,7 +3066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -2941,7 +3075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -2949,7 +3083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2977,7 +3111,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -2986,7 +3120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3019,7 +3153,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3028,7 +3162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             422: {
@@ -3036,7 +3170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3069,7 +3203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3099,7 +3233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3128,7 +3262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3158,7 +3292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3188,7 +3322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3228,7 +3362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Neither an asset for the platform nor a universal one; the body carries `platforms` */
@@ -3237,7 +3371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3281,7 +3415,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3313,7 +3447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3343,7 +3477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3352,7 +3486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3361,7 +3495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3392,7 +3526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3401,7 +3535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3410,7 +3544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3441,7 +3575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3450,7 +3584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3459,7 +3593,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3490,7 +3624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3499,7 +3633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3508,7 +3642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3539,7 +3673,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3548,7 +3682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3557,7 +3691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3587,7 +3721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3596,7 +3730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3605,7 +3739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3640,7 +3774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3649,7 +3783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3658,7 +3792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3687,7 +3821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -3696,7 +3830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3731,7 +3865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Publisher token missing, malformed, unknown, expired or revoked */
@@ -3740,7 +3874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Token scopes do not permit it (audited plugin.publish_denied) */
@@ -3749,7 +3883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description repoUrl claimed by another slug, or version already published (audited plugin.publish_conflict) */
@@ -3758,7 +3892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Manifest violations, every one listed in errors (audited plugin.publish_invalid) */
@@ -3767,7 +3901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again */
@@ -3776,7 +3910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Fetching or hashing an asset failed (audited plugin.publish_asset_fail) */
@@ -3785,7 +3919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3820,7 +3954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Needs yank:<slug> or yank:* on an owned plugin */
@@ -3829,7 +3963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -3837,7 +3971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again */
@@ -3846,7 +3980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3876,7 +4010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an owner of the plugin */
@@ -3885,7 +4019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -3893,7 +4027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3928,7 +4062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -3937,7 +4071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an owner of the plugin */
@@ -3946,7 +4080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The plugin has 20 trusted publishers already */
@@ -3955,7 +4089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says */
@@ -3964,7 +4098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be asked for the repository */
@@ -3973,7 +4107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4003,7 +4137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an owner of the plugin */
@@ -4012,7 +4146,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -4020,7 +4154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4048,7 +4182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4057,7 +4191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4090,7 +4224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -4099,7 +4233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Claiming a repository on a sign-in instance needs proof that you administer it */
@@ -4108,7 +4242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The slug exists, the repository anchors another slug, or another pending publisher holds either */
@@ -4117,7 +4251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says */
@@ -4126,7 +4260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be asked for the repository */
@@ -4135,7 +4269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4164,7 +4298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4173,7 +4307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such pending publisher of yours */
@@ -4182,7 +4316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4215,7 +4349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The ID token is valid but no trusted or pending publisher matches its repository, workflow, ref and environment */
@@ -4224,7 +4358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The issuer's discovery document or key set could not be read (try again) */
@@ -4233,7 +4367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4278,7 +4412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No forge webhook headers, or not signed with the secret of the plugin registered for the payload's repository; nothing is stored */
@@ -4287,7 +4421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "webhooks" feature is turned off */
@@ -4296,7 +4430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4327,7 +4461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4336,7 +4470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -4349,7 +4483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4381,7 +4515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4390,7 +4524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -4403,7 +4537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The delivery is not failed */
@@ -4412,7 +4546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4443,7 +4577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4452,7 +4586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -4465,7 +4599,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The plugin was reconciled less than `ratelimit.reconcile_cooldown_s` seconds ago; Retry-After says when it may be again */
@@ -4474,7 +4608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4505,7 +4639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4514,7 +4648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -4527,7 +4661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4558,7 +4692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4567,7 +4701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -4576,7 +4710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No live release, or the repository is not on a configured forge */
@@ -4585,7 +4719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No manifest at the tag, or the manifest breaks the rules (`errors` lists each violation) */
@@ -4594,7 +4728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be read */
@@ -4603,7 +4737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4638,7 +4772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4647,7 +4781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4680,7 +4814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -4689,7 +4823,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4698,7 +4832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "submit" feature is turned off */
@@ -4707,7 +4841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The repository anchors another slug, or the slug another repository */
@@ -4716,7 +4850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No manifest on the default branch, or one with violations */
@@ -4725,7 +4859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -4734,7 +4868,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be read */
@@ -4743,7 +4877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4782,7 +4916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4791,7 +4925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4820,7 +4954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4829,7 +4963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4858,7 +4992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4867,7 +5001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4902,7 +5036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4911,7 +5045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4946,7 +5080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4955,7 +5089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such user */
@@ -4964,7 +5098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The change would leave no enabled admin (last-admin) */
@@ -4973,7 +5107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5006,7 +5140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5034,7 +5168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5043,7 +5177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5075,7 +5209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5084,7 +5218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5093,7 +5227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The page exists in that locale already */
@@ -5102,7 +5236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5138,7 +5272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5147,7 +5281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5156,7 +5290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such page in that locale */
@@ -5165,7 +5299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5196,7 +5330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5205,7 +5339,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such page in that locale */
@@ -5214,7 +5348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5236,6 +5370,15 @@ export interface operations {
                     "application/json": components["schemas"]["BrandingDto"];
                 };
             };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     SiteController_getI18n: {
@@ -5255,6 +5398,15 @@ export interface operations {
                     "application/json": components["schemas"]["I18nDto"];
                 };
             };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     SiteController_getFeatures: {
@@ -5272,6 +5424,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeaturesDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5303,7 +5464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5312,7 +5473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5321,7 +5482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5354,7 +5515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5363,7 +5524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5372,7 +5533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5405,7 +5566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5414,7 +5575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5423,7 +5584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5458,7 +5619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "requests" feature is turned off */
@@ -5467,7 +5628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5499,7 +5660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -5508,7 +5669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5517,7 +5678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "requests" feature is turned off */
@@ -5526,7 +5687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -5535,7 +5696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5566,7 +5727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5575,7 +5736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -5583,7 +5744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The request is fulfilled or closed */
@@ -5592,7 +5753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -5601,7 +5762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5632,7 +5793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5641,7 +5802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -5649,7 +5810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -5658,7 +5819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5693,7 +5854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5702,7 +5863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5711,7 +5872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -5719,7 +5880,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5748,7 +5909,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5820,7 +5981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5829,7 +5990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5938,7 +6099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5947,7 +6108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5956,7 +6117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5976,6 +6137,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/schema+json": components["schemas"]["ProblemDto"];
+                };
             };
         };
     };
@@ -6003,7 +6173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6033,7 +6203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
