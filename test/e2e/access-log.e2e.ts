@@ -125,13 +125,16 @@ describe('the access log of the compiled server', () => {
     const access = entries.filter((e) => e.req?.id?.startsWith('outage-'));
     expect(access.filter((e) => e.res?.statusCode === 503).every((e) => e.level === 'info')).toBe(true);
     expect(access.filter((e) => e.res?.statusCode === 503)).toHaveLength(unavailable);
-    // One warning per cause, whatever the number of requests (workers may add a line of their own).
+    // One warning per cause, whatever the number of requests; no request has a warning line of its own.
     const warnings = entries.filter((e) => e.level === 'warn' || e.level === 'error');
     const causes = warnings.filter((e) => typeof e.cause === 'string').map((e) => e.cause);
     expect(new Set(causes).size).toBe(causes.length);
     expect(causes).toEqual(expect.arrayContaining(['database-unavailable', 'not-ready']));
-    expect(warnings.length).toBeLessThanOrEqual(8);
-    if (warnings.length > causes.length) console.log(`other warnings during the outage:\n${warnings.filter((e) => !e.cause).map((e) => JSON.stringify(e)).join('\n')}`);
+    expect(warnings.filter((e) => e.req !== undefined)).toEqual([]);
+    // Background workers (page builds, the catalogue index, webhook deliveries) report their own
+    // failed rounds, about one a second each: bounded by time, not by traffic.
+    const background = warnings.filter((e) => e.cause === undefined);
+    expect(background.length).toBeLessThanOrEqual(12);
 
     await proxy.start();
     const deadline = Date.now() + 30_000;
