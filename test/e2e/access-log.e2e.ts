@@ -57,7 +57,7 @@ describe('the access log of the compiled server', () => {
     }
     databaseUrl.host = `127.0.0.1:${await proxy.start()}`;
     dataDir = mkdtempSync(join(tmpdir(), 'registry-access-log-'));
-    const redis = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
+    const redis: Record<string, string> = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
     server = spawnServe({ NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: databaseUrl.toString(), ...redis, LOG_LEVEL: 'debug', LOG_FORMAT: 'json', PORT: '0' });
     url = await listening(server);
   });
