@@ -13,7 +13,7 @@ import { InternalCalls } from './common/http/internal-calls';
 import { jsonBodiesOnly } from './common/http/json-only';
 import { securityHeaders, securityHeaderValues } from './common/http/security-headers';
 import { RouteTable } from './common/http/route-table';
-import { compactAccessLog, httpLogger, PinoLoggerService } from './common/logging/logger';
+import { type AccessLogOptions, compactAccessLog, httpLogger, PinoLoggerService, unavailableSummary } from './common/logging/logger';
 import { requestContext } from './common/logging/request-context';
 import { StrayErrors } from './common/stray-errors';
 import type { AppConfig } from './config/config.types';
@@ -42,7 +42,10 @@ export interface HttpPipelineParts {
 }
 
 /** The HTTP pipeline every app shares: logging, body parsing, validation, problem+json, OpenAPI. */
-export function configureHttp(app: NestExpressApplication, config: AppConfig, logger: Logger, parts: HttpPipelineParts = {}): void {
+export function configureHttp(app: NestExpressApplication, config: AppConfig, logger: Logger, parts: HttpPipelineParts = {}): AccessLogOptions {
+  // One set for every access line of the process: the pages' own API calls at debug, 503s summarised.
+  const internalCalls = parts.internalCalls;
+  const access: AccessLogOptions = { isInternal: internalCalls ? (req) => internalCalls.isInternal(req) : undefined, unavailable: unavailableSummary(logger) };
   app.disable('x-powered-by');
   app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
   app.use(requestContext);
@@ -53,18 +56,19 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
   // Before the cache: a replayed answer keeps the headers already set on the response.
   app.use(securityHeaders(config));
   // Metered before the cache, so cached answers count against the limit too.
-  if (parts.rateLimiter) app.use(rateLimitMiddleware(parts.rateLimiter, compactAccessLog(logger, { rateLimited: true }), parts.internalCalls));
+  if (parts.rateLimiter) app.use(rateLimitMiddleware(parts.rateLimiter, compactAccessLog(logger, { rateLimited: true }, access), parts.internalCalls));
   // Hits are answered here, before the full access logger, any parsing or routing (its access
   // line is a compact one; misses go on and are logged in full). The catalogue lane answers the
   // hits of its own reads before Express.
-  if (parts.responseCache) app.use(responseCacheMiddleware(parts.responseCache, compactAccessLog(logger, { cache: 'hit' })));
-  app.use(httpLogger(logger));
+  if (parts.responseCache) app.use(responseCacheMiddleware(parts.responseCache, compactAccessLog(logger, { cache: 'hit' }, access)));
+  app.use(httpLogger(logger, access));
   app.use(jsonBodiesOnly);
   // Each route family gets its own limit (common/http/body-limits); the raw bytes are kept.
   app.use(jsonBodyParsers());
   app.useGlobalPipes(requestValidationPipe());
   app.useGlobalFilters(app.get(ProblemDetailsFilter));
   mountOpenApi(app, buildOpenApiDocument(app));
+  return access;
 }
 
 /**
@@ -97,7 +101,7 @@ export async function createApp({ config, database, logger }: CreateAppOptions):
     bodyParser: false,
     abortOnError: false,
   });
-  configureHttp(app, config, logger, {
+  const access = configureHttp(app, config, logger, {
     responseCache: app.get(ResponseCache),
     rateLimiter: app.get(RateLimiter),
     metrics: app.get(Metrics),
@@ -107,7 +111,7 @@ export async function createApp({ config, database, logger }: CreateAppOptions):
   await app.init();
   const express = app.getHttpAdapter().getInstance() as unknown as ExpressInstance;
   app.get(RouteTable).load(express.router?.stack ?? []);
-  openCatalogueLane(app, express, config, logger);
+  openCatalogueLane(app, express, config, logger, access);
   return app;
 }
 
@@ -117,7 +121,7 @@ interface ExpressInstance {
 }
 
 /** Puts the catalogue lane (catalogue-lane.ts) in front of Express on the HTTP server. */
-function openCatalogueLane(app: NestExpressApplication, express: ExpressInstance, config: AppConfig, logger: Logger): void {
+function openCatalogueLane(app: NestExpressApplication, express: ExpressInstance, config: AppConfig, logger: Logger, access: AccessLogOptions): void {
   const server = app.getHttpServer() as Server;
   const [expressListener, ...others] = server.listeners('request') as RequestListener[];
   if (!expressListener || others.length) throw new Error('expected Express as the one request listener of the HTTP server');
@@ -135,8 +139,8 @@ function openCatalogueLane(app: NestExpressApplication, express: ExpressInstance
       parseQuery: (express.get('query parser fn') as CatalogueLaneParts['parseQuery'] | undefined) ?? (() => ({})),
       trustProxy: express.get('trust proxy fn') as CatalogueLaneParts['trustProxy'],
       etagOf: (express.get('etag fn') as CatalogueLaneParts['etagOf'] | undefined) ?? (() => undefined),
-      logAnswer: compactAccessLog(logger, { lean: true }),
-      logHit: compactAccessLog(logger, { cache: 'hit' }),
+      logAnswer: compactAccessLog(logger, { lean: true }, access),
+      logHit: compactAccessLog(logger, { cache: 'hit' }, access),
     },
     expressListener,
   );

@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../auth/auth.decorators';
 import { AdminAuditService } from './admin-audit.service';
 import { AuditPageDto, AuditQueryDto } from './dto/audit.dto';
+import { ApiOperation } from '@nestjs/swagger';
 
 @ApiTags('admin')
 @Controller('api/admin/audit')
@@ -12,6 +13,7 @@ export class AdminAuditController {
 
   @Get()
   @ApiOkResponse({ type: AuditPageDto })
+  @ApiOperation({ summary: 'Read the audit log' })
   page(@Query() query: AuditQueryDto): Promise<AuditPageDto> {
     return this.audit.page(query);
   }

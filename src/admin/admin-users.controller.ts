@@ -6,6 +6,7 @@ import { AdminOnly, Auth } from '../auth/auth.decorators';
 import { ProblemDto } from '../openapi/problem.dto';
 import { AdminUsersService } from './admin-users.service';
 import { AdminUserDto, AdminUserPageDto, UpdateUserDto, UserListQueryDto } from './dto/admin-users.dto';
+import { ApiOperation } from '@nestjs/swagger';
 
 @ApiTags('admin')
 @Controller('api/admin/users')
@@ -15,6 +16,7 @@ export class AdminUsersController {
 
   @Get()
   @ApiOkResponse({ type: AdminUserPageDto, description: 'Oldest first' })
+  @ApiOperation({ summary: 'List users' })
   list(@Query() query: UserListQueryDto): Promise<AdminUserPageDto> {
     return this.users.list(query);
   }
@@ -23,6 +25,7 @@ export class AdminUsersController {
   @ApiOkResponse({ type: AdminUserDto, description: 'The user after the change (audited user.role_change, user.disable, user.enable)' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such user' })
   @ApiConflictResponse({ type: ProblemDto, description: 'The change would leave no enabled admin (last-admin)' })
+  @ApiOperation({ summary: "Change a user's role or status" })
   update(@Auth() auth: AuthContext, @Param('id') id: string, @Body() input: UpdateUserDto, @Req() request: Request): Promise<AdminUserDto> {
     return this.users.update(auth, id, input, clientIp(request));
   }

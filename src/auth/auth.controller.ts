@@ -7,6 +7,9 @@ import { Auth, SignedIn } from './auth.decorators';
 import { AuthService } from './auth.service';
 import { ProviderListDto } from './dto/provider.dto';
 import { SESSION_COOKIE } from './session-tokens';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiPublic } from '../openapi/api-public';
+import { ApiReadLimited } from '../openapi/api-problems';
 
 @ApiTags('auth')
 @Controller('api/auth')
@@ -15,6 +18,9 @@ export class AuthController {
 
   @Get('providers')
   @ApiOkResponse({ type: ProviderListDto, description: 'The forge instances people can sign in with (public; never their credentials)' })
+  @ApiOperation({ summary: 'List the sign-in providers' })
+  @ApiPublic()
+  @ApiReadLimited()
   providers(): ProviderListDto {
     return this.auth.providers();
   }
@@ -22,6 +28,7 @@ export class AuthController {
   @Get('me')
   @SignedIn()
   @ApiOkResponse({ type: UserDto })
+  @ApiOperation({ summary: 'Read the signed-in user' })
   me(@Auth() auth: AuthContext): UserDto {
     return this.auth.me(auth);
   }
@@ -30,6 +37,7 @@ export class AuthController {
   @HttpCode(204)
   @SignedIn()
   @ApiNoContentResponse({ description: 'The session is revoked on every instance and the cookie cleared' })
+  @ApiOperation({ summary: 'Sign out' })
   async logout(@Auth() auth: AuthContext, @Res({ passthrough: true }) response: Response): Promise<void> {
     response.clearCookie(SESSION_COOKIE, { path: '/' });
     return this.auth.logout(auth);

@@ -1,5 +1,5 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCookieAuth, ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ProblemDto } from '../openapi/problem.dto';
 import type { AuthContext, AuthenticatedRequest } from './auth-context';
 import { AdminGuard, OptionalSessionGuard, SessionGuard } from './guards';
@@ -35,7 +35,8 @@ export const Auth = createParamDecorator((_data: unknown, context: ExecutionCont
 
 /** Reads with the caller's session when there is one (what it adds, such as `voted`, depends on it). */
 export function OptionalSession() {
-  return applyDecorators(UseGuards(OptionalSessionGuard), ApiBearerAuth(), ApiCookieAuth());
+  // `{}` first: OpenAPI's way of saying the credentials are optional (anonymous callers are served too).
+  return applyDecorators(UseGuards(OptionalSessionGuard), ApiSecurity({}), ApiBearerAuth(), ApiCookieAuth());
 }
 
 /** The session an OptionalSession route found, or null for an anonymous caller. */

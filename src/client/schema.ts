@@ -7,6 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Liveness probe */
         get: operations["HealthController_live"];
         put?: never;
         post?: never;
@@ -23,6 +24,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Readiness probe */
         get: operations["HealthController_ready"];
         put?: never;
         post?: never;
@@ -39,6 +41,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the sign-in providers */
         get: operations["AuthController_providers"];
         put?: never;
         post?: never;
@@ -55,6 +58,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the signed-in user */
         get: operations["AuthController_me"];
         put?: never;
         post?: never;
@@ -73,6 +77,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign out */
         post: operations["AuthController_logout"];
         delete?: never;
         options?: never;
@@ -87,6 +92,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Start signing in with a forge */
         get: operations["OAuthController_login"];
         put?: never;
         post?: never;
@@ -103,6 +109,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Finish signing in with a forge */
         get: operations["OAuthController_callback"];
         put?: never;
         post?: never;
@@ -119,8 +126,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List your publisher tokens */
         get: operations["TokensController_list"];
         put?: never;
+        /** Create a publisher token */
         post: operations["TokensController_create"];
         delete?: never;
         options?: never;
@@ -138,6 +147,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Revoke a publisher token */
         delete: operations["TokensController_revoke"];
         options?: never;
         head?: never;
@@ -151,6 +161,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Whether the instance is set up */
         get: operations["InitController_status"];
         put?: never;
         post?: never;
@@ -169,6 +180,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Create the first admin */
         post: operations["InitController_createAdmin"];
         delete?: never;
         options?: never;
@@ -184,6 +196,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Set the site name and base URL */
         put: operations["InitController_putSettings"];
         post?: never;
         delete?: never;
@@ -219,6 +232,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the enabled plugin kinds */
         get: operations["KindsController_list"];
         put?: never;
         post?: never;
@@ -235,8 +249,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List every plugin kind */
         get: operations["AdminKindsController_list"];
         put?: never;
+        /** Create a plugin kind */
         post: operations["AdminKindsController_create"];
         delete?: never;
         options?: never;
@@ -252,8 +268,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Change a plugin kind */
         put: operations["AdminKindsController_update"];
         post?: never;
+        /** Remove a plugin kind */
         delete: operations["AdminKindsController_remove"];
         options?: never;
         head?: never;
@@ -267,7 +285,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the extension field declarations */
         get: operations["AdminExtensionFieldsController_get"];
+        /** Replace the extension field declarations */
         put: operations["AdminExtensionFieldsController_put"];
         post?: never;
         delete?: never;
@@ -283,6 +303,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the latest release */
         get: operations["ReleasesController_latest"];
         put?: never;
         post?: never;
@@ -299,6 +320,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a release */
         get: operations["ReleasesController_byVersion"];
         put?: never;
         post?: never;
@@ -315,6 +337,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a release's manifest */
         get: operations["ReleasesController_manifest"];
         put?: never;
         post?: never;
@@ -331,11 +354,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Download an asset */
         get: operations["ReleasesController_download"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
+        /** Resolve an asset's location */
         head: operations["ReleasesController_resolveDownload"];
         patch?: never;
         trace?: never;
@@ -347,6 +372,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Resolve the latest release for a platform */
         get: operations["LatestController_resolve"];
         put?: never;
         post?: never;
@@ -363,6 +389,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Search and list plugins */
         get: operations["PluginsController_list"];
         put?: never;
         post?: never;
@@ -379,6 +406,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a plugin */
         get: operations["PluginsController_detail"];
         put?: never;
         post?: never;
@@ -395,6 +423,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a plugin as an admin */
         get: operations["AdminPluginsController_view"];
         put?: never;
         post?: never;
@@ -413,6 +442,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Mark a plugin verified */
         post: operations["AdminPluginsController_verify"];
         delete?: never;
         options?: never;
@@ -429,6 +459,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Withdraw a plugin's verified mark */
         post: operations["AdminPluginsController_unverify"];
         delete?: never;
         options?: never;
@@ -445,6 +476,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Feature a plugin */
         post: operations["AdminPluginsController_feature"];
         delete?: never;
         options?: never;
@@ -461,6 +493,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Stop featuring a plugin */
         post: operations["AdminPluginsController_unfeature"];
         delete?: never;
         options?: never;
@@ -478,6 +511,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete a release */
         delete: operations["AdminPluginsController_deleteRelease"];
         options?: never;
         head?: never;
@@ -493,6 +527,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Change a plugin's owners */
         post: operations["AdminPluginsController_owners"];
         delete?: never;
         options?: never;
@@ -507,6 +542,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List your plugins */
         get: operations["MyPluginsController_list"];
         put?: never;
         post?: never;
@@ -545,6 +581,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Publish a release */
         post: operations["PublishController_publish"];
         delete?: never;
         options?: never;
@@ -561,6 +598,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Yank or restore a release */
         post: operations["PublishController_yank"];
         delete?: never;
         options?: never;
@@ -575,8 +613,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List a plugin's trusted publishers */
         get: operations["TrustedPublishersController_list"];
         put?: never;
+        /** Add a trusted publisher */
         post: operations["TrustedPublishersController_add"];
         delete?: never;
         options?: never;
@@ -594,6 +634,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Remove a trusted publisher */
         delete: operations["TrustedPublishersController_remove"];
         options?: never;
         head?: never;
@@ -607,8 +648,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List your pending trusted publishers */
         get: operations["PendingPublishersController_list"];
         put?: never;
+        /** Add a pending trusted publisher */
         post: operations["PendingPublishersController_add"];
         delete?: never;
         options?: never;
@@ -626,6 +669,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Remove a pending trusted publisher */
         delete: operations["PendingPublishersController_remove"];
         options?: never;
         head?: never;
@@ -641,6 +685,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Exchange a CI OIDC token for a publisher token */
         post: operations["TokenExchangeController_token"];
         delete?: never;
         options?: never;
@@ -657,6 +702,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Receive a forge release webhook */
         post: operations["WebhooksController_release"];
         delete?: never;
         options?: never;
@@ -671,6 +717,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List a plugin's webhook deliveries */
         get: operations["DeliveriesController_list"];
         put?: never;
         post?: never;
@@ -689,6 +736,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Replay a failed webhook delivery */
         post: operations["DeliveriesController_replay"];
         delete?: never;
         options?: never;
@@ -705,6 +753,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue the forge releases the registry lacks */
         post: operations["DeliveriesController_reconcile"];
         delete?: never;
         options?: never;
@@ -721,6 +770,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Rotate a plugin's webhook secret */
         post: operations["DeliveriesController_rotateSecret"];
         delete?: never;
         options?: never;
@@ -737,6 +787,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Read the shown release's manifest again */
         post: operations["ManifestRefreshController_refresh"];
         delete?: never;
         options?: never;
@@ -751,6 +802,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List webhook deliveries of every plugin */
         get: operations["AdminDeliveriesController_page"];
         put?: never;
         post?: never;
@@ -769,6 +821,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Submit a plugin by its repository */
         post: operations["SubmitController_submit"];
         delete?: never;
         options?: never;
@@ -803,6 +856,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the audit log */
         get: operations["AdminAuditController_page"];
         put?: never;
         post?: never;
@@ -819,6 +873,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the signing keys */
         get: operations["AdminKeysController_list"];
         put?: never;
         post?: never;
@@ -837,6 +892,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Rotate the signing key */
         post: operations["AdminKeysController_rotate"];
         delete?: never;
         options?: never;
@@ -851,6 +907,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List users */
         get: operations["AdminUsersController_list"];
         put?: never;
         post?: never;
@@ -873,6 +930,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Change a user's role or status */
         patch: operations["AdminUsersController_update"];
         trace?: never;
     };
@@ -883,6 +941,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a content page */
         get: operations["PagesController_read"];
         put?: never;
         post?: never;
@@ -899,8 +958,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List content pages */
         get: operations["AdminPagesController_list"];
         put?: never;
+        /** Create a content page */
         post: operations["AdminPagesController_create"];
         delete?: never;
         options?: never;
@@ -916,8 +977,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Replace a content page */
         put: operations["AdminPagesController_update"];
         post?: never;
+        /** Delete a content page */
         delete: operations["AdminPagesController_delete"];
         options?: never;
         head?: never;
@@ -931,6 +994,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the branding */
         get: operations["SiteController_getBranding"];
         put?: never;
         post?: never;
@@ -947,6 +1011,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the languages */
         get: operations["SiteController_getI18n"];
         put?: never;
         post?: never;
@@ -963,6 +1028,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the feature flags */
         get: operations["SiteController_getFeatures"];
         put?: never;
         post?: never;
@@ -985,6 +1051,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Change the branding */
         patch: operations["AdminSiteController_updateBranding"];
         trace?: never;
     };
@@ -1001,6 +1068,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Change the languages */
         patch: operations["AdminSiteController_updateI18n"];
         trace?: never;
     };
@@ -1017,6 +1085,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Turn features on or off */
         patch: operations["AdminSiteController_updateFeatures"];
         trace?: never;
     };
@@ -1027,8 +1096,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List plugin requests */
         get: operations["RequestsController_list"];
         put?: never;
+        /** Request a plugin */
         post: operations["RequestsController_create"];
         delete?: never;
         options?: never;
@@ -1045,7 +1116,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Vote for a plugin request */
         post: operations["RequestsController_upvote"];
+        /** Withdraw your vote */
         delete: operations["RequestsController_removeUpvote"];
         options?: never;
         head?: never;
@@ -1065,6 +1138,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Fulfil, close or reopen a plugin request */
         patch: operations["AdminRequestsController_update"];
         trace?: never;
     };
@@ -1075,6 +1149,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the headline numbers */
         get: operations["StatsController_headline"];
         put?: never;
         post?: never;
@@ -1091,12 +1166,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read settings */
         get: operations["SettingsAdminController_view"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
+        /** Change settings */
         patch: operations["SettingsAdminController_update"];
         trace?: never;
     };
@@ -1107,6 +1184,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the manifest JSON Schema */
         get: operations["SchemasController_manifest"];
         put?: never;
         post?: never;
@@ -1157,6 +1235,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Describe a problem type */
         get: operations["ProblemsController_describe"];
         put?: never;
         post?: never;
@@ -1173,6 +1252,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a plugin's repository statistics */
         get: operations["ProviderStatsController_stats"];
         put?: never;
         post?: never;
@@ -1189,6 +1269,26 @@ export interface components {
         LivenessDto: {
             /** @enum {string} */
             status: "ok";
+        };
+        ProblemFieldErrorDto: {
+            /**
+             * @description JSON pointer into the manifest or the request body
+             * @example /screenshots/2/url
+             */
+            path: string;
+            /** @example url: must be at most 500 characters */
+            message: string;
+        };
+        ProblemDto: {
+            /** @example http://localhost:3000/problems/not-found */
+            type: string;
+            /** @example Not Found */
+            title: string;
+            /** @example 404 */
+            status: number;
+            /** @example no such resource */
+            detail: string;
+            errors?: components["schemas"]["ProblemFieldErrorDto"][];
         };
         ReplicaHealthDto: {
             /** @description Position of the replica in DATABASE_READ_URLS, from 0 (its URL is never shown). */
@@ -1263,26 +1363,6 @@ export interface components {
             /** @description Epoch milliseconds */
             createdAt: number;
         };
-        ProblemFieldErrorDto: {
-            /**
-             * @description JSON pointer into the manifest or the request body
-             * @example /screenshots/2/url
-             */
-            path: string;
-            /** @example url: must be at most 500 characters */
-            message: string;
-        };
-        ProblemDto: {
-            /** @example http://localhost:3000/problems/not-found */
-            type: string;
-            /** @example Not Found */
-            title: string;
-            /** @example 404 */
-            status: number;
-            /** @example no such resource */
-            detail: string;
-            errors?: components["schemas"]["ProblemFieldErrorDto"][];
-        };
         SessionIssuedDto: {
             /** @description Session JWT (HS256, 7 days); send as Authorization: Bearer */
             token: string;
@@ -1299,7 +1379,7 @@ export interface components {
              */
             scopes: string[];
             /** @description null (or absent) for no expiry; must be in the future */
-            expiresAt?: (number | string) | null;
+            expiresAt?: (number | null) | (string | null);
         };
         TokenRowDto: {
             /** Format: uuid */
@@ -2393,6 +2473,15 @@ export interface operations {
                     "application/json": components["schemas"]["LivenessDto"];
                 };
             };
+            /** @description A request body that is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     HealthController_ready: {
@@ -2411,6 +2500,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadinessDto"];
+                };
+            };
+            /** @description A request body that is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The database is unreachable or migrations are pending. */
@@ -2442,6 +2540,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderListDto"];
                 };
             };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     AuthController_me: {
@@ -2467,7 +2574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2476,7 +2583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2503,7 +2610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2512,7 +2619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2544,7 +2651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2585,7 +2692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge is unreachable, failed (5xx), or refused this registry's OAuth app */
@@ -2594,7 +2701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2622,7 +2729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2631,7 +2738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2664,7 +2771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -2673,7 +2780,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2682,7 +2789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Already 50 active tokens */
@@ -2691,7 +2798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2720,7 +2827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2729,7 +2836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such token of yours */
@@ -2738,7 +2845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2758,6 +2865,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InitStatusDto"];
+                };
+            };
+            /** @description Over the install wizard limit of the client address (ratelimit.signin_per_min); Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2790,7 +2906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description An admin already exists: answered whatever the body (before it is read or validated) */
@@ -2799,7 +2915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2832,7 +2948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description An admin already exists: answered whatever the body (before it is read or validated) */
@@ -2841,7 +2957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2864,6 +2980,15 @@ export interface operations {
                     "application/json": components["schemas"]["KeySetDto"];
                 };
             };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     KindsController_list: {
@@ -2882,6 +3007,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KindListDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2909,7 +3043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -2918,7 +3052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2951,7 +3085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -2960,7 +3094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The key exists */
@@ -2969,7 +3103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Extension field declarations that cannot be used */
@@ -2978,7 +3112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3013,7 +3147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -3022,7 +3156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3031,7 +3165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -3039,7 +3173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3068,7 +3202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3077,7 +3211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -3085,7 +3219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3113,7 +3247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3122,7 +3256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3155,7 +3289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3164,7 +3298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             422: {
@@ -3172,7 +3306,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3205,7 +3339,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3235,7 +3369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3264,7 +3398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3294,7 +3428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3324,7 +3458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3364,7 +3498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Neither an asset for the platform nor a universal one; the body carries `platforms` */
@@ -3373,7 +3507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3417,7 +3551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3449,7 +3583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3479,7 +3613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3488,7 +3622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3497,7 +3631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3528,7 +3662,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3537,7 +3671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3546,7 +3680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3577,7 +3711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3586,7 +3720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3595,7 +3729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3626,7 +3760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3635,7 +3769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3644,7 +3778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3675,7 +3809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3684,7 +3818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3693,7 +3827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3723,7 +3857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3732,7 +3866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3741,7 +3875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3776,7 +3910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3785,7 +3919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3794,7 +3928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3823,7 +3957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -3832,7 +3966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3911,7 +4045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Publisher token missing, malformed, unknown, expired or revoked */
@@ -3920,7 +4054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Token scopes do not permit it (audited plugin.publish_denied) */
@@ -3929,7 +4063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description repoUrl claimed by another slug, or version already published (audited plugin.publish_conflict) */
@@ -3938,7 +4072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Manifest violations, every one listed in errors (audited plugin.publish_invalid) */
@@ -3947,7 +4081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again */
@@ -3956,7 +4090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Fetching or hashing an asset failed (audited plugin.publish_asset_fail) */
@@ -3965,7 +4099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4000,7 +4134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Needs yank:<slug> or yank:* on an owned plugin */
@@ -4009,7 +4143,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -4017,7 +4151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again */
@@ -4026,7 +4160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4056,7 +4190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an owner of the plugin */
@@ -4065,7 +4199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -4073,7 +4207,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4108,7 +4242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -4117,7 +4251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an owner of the plugin */
@@ -4126,7 +4260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The plugin has 20 trusted publishers already */
@@ -4135,7 +4269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says */
@@ -4144,7 +4278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be asked for the repository */
@@ -4153,7 +4287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4183,7 +4317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an owner of the plugin */
@@ -4192,7 +4326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -4200,7 +4334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4228,7 +4362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4237,7 +4371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4270,7 +4404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -4279,7 +4413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Claiming a repository on a sign-in instance needs proof that you administer it */
@@ -4288,7 +4422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The slug exists, the repository anchors another slug, or another pending publisher holds either */
@@ -4297,7 +4431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says */
@@ -4306,7 +4440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be asked for the repository */
@@ -4315,7 +4449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4344,7 +4478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4353,7 +4487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such pending publisher of yours */
@@ -4362,7 +4496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4395,7 +4529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The ID token is valid but no trusted or pending publisher matches its repository, workflow, ref and environment */
@@ -4404,7 +4538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The issuer's discovery document or key set could not be read (try again) */
@@ -4413,7 +4547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4458,7 +4592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No forge webhook headers, or not signed with the secret of the plugin registered for the payload's repository; nothing is stored */
@@ -4467,7 +4601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "webhooks" feature is turned off */
@@ -4476,7 +4610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4507,7 +4641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4516,7 +4650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -4529,7 +4663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4561,7 +4695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4570,7 +4704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -4583,7 +4717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The delivery is not failed */
@@ -4592,7 +4726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4623,7 +4757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4632,7 +4766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -4645,7 +4779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The plugin was reconciled less than `ratelimit.reconcile_cooldown_s` seconds ago; Retry-After says when it may be again */
@@ -4654,7 +4788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4685,7 +4819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4694,7 +4828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -4707,7 +4841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4738,7 +4872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4747,7 +4881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -4756,7 +4890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No live release, or the repository is not on a configured forge */
@@ -4765,7 +4899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No manifest at the tag, or the manifest breaks the rules (`errors` lists each violation) */
@@ -4774,7 +4908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be read */
@@ -4783,7 +4917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4818,7 +4952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4827,7 +4961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4860,7 +4994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -4869,7 +5003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4878,7 +5012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "submit" feature is turned off */
@@ -4887,7 +5021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The repository anchors another slug, or the slug another repository */
@@ -4896,7 +5030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No manifest on the default branch, or one with violations */
@@ -4905,7 +5039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -4914,7 +5048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be read */
@@ -4923,7 +5057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5011,7 +5145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5020,7 +5154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5049,7 +5183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5058,7 +5192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5087,7 +5221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5096,7 +5230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5131,7 +5265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5140,7 +5274,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5175,7 +5309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5184,7 +5318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such user */
@@ -5193,7 +5327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The change would leave no enabled admin (last-admin) */
@@ -5202,7 +5336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5235,7 +5369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5263,7 +5397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5272,7 +5406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5304,7 +5438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5313,7 +5447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5322,7 +5456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The page exists in that locale already */
@@ -5331,7 +5465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5367,7 +5501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5376,7 +5510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5385,7 +5519,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such page in that locale */
@@ -5394,7 +5528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5425,7 +5559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5434,7 +5568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such page in that locale */
@@ -5443,7 +5577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5465,6 +5599,15 @@ export interface operations {
                     "application/json": components["schemas"]["BrandingDto"];
                 };
             };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     SiteController_getI18n: {
@@ -5484,6 +5627,15 @@ export interface operations {
                     "application/json": components["schemas"]["I18nDto"];
                 };
             };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     SiteController_getFeatures: {
@@ -5501,6 +5653,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeaturesDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5532,7 +5693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5541,7 +5702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5550,7 +5711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5583,7 +5744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5592,7 +5753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5601,7 +5762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5634,7 +5795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5643,7 +5804,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5652,7 +5813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5687,7 +5848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "requests" feature is turned off */
@@ -5696,7 +5857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5728,7 +5889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -5737,7 +5898,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5746,7 +5907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "requests" feature is turned off */
@@ -5755,7 +5916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -5764,7 +5925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5795,7 +5956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5804,7 +5965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -5812,7 +5973,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The request is fulfilled or closed */
@@ -5821,7 +5982,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -5830,7 +5991,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5861,7 +6022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5870,7 +6031,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -5878,7 +6039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -5887,7 +6048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5922,7 +6083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5931,7 +6092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5940,7 +6101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -5948,7 +6109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5977,7 +6138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6049,7 +6210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6058,7 +6219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6167,7 +6328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -6176,7 +6337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6185,7 +6346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6205,6 +6366,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/schema+json": components["schemas"]["ProblemDto"];
+                };
             };
         };
     };
@@ -6290,7 +6460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6320,7 +6490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };

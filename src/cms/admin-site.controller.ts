@@ -10,6 +10,7 @@ import { FeaturesDto, UpdateFeaturesDto } from './dto/features.dto';
 import { I18nDto, UpdateI18nDto } from './dto/i18n.dto';
 import { FeatureFlagsService } from './feature-flags.service';
 import { I18nService } from './i18n.service';
+import { ApiOperation } from '@nestjs/swagger';
 
 @ApiTags('admin')
 @Controller('api/admin')
@@ -24,6 +25,7 @@ export class AdminSiteController {
   @Patch('branding')
   @ApiOkResponse({ type: BrandingDto, description: 'The new branding (audited branding.update with before and after)' })
   @ApiBadRequestResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'Change the branding' })
   updateBranding(@Auth() auth: AuthContext, @Body() body: UpdateBrandingDto, @Req() request: Request): Promise<BrandingDto> {
     return this.branding.update(body, { userId: auth.user.id, ip: clientIp(request) });
   }
@@ -31,6 +33,7 @@ export class AdminSiteController {
   @Patch('i18n')
   @ApiOkResponse({ type: I18nDto, description: 'The new languages (audited i18n.update with before and after)' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'A bad locale code, or a default that is not among the locales' })
+  @ApiOperation({ summary: 'Change the languages' })
   updateI18n(@Auth() auth: AuthContext, @Body() body: UpdateI18nDto, @Req() request: Request): Promise<I18nDto> {
     return this.i18n.update(body, { userId: auth.user.id, ip: clientIp(request) });
   }
@@ -38,6 +41,7 @@ export class AdminSiteController {
   @Patch('features')
   @ApiOkResponse({ type: FeaturesDto, description: 'Every flag after the change (audited features.update with before and after)' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'An unknown flag, or a value that is not true or false' })
+  @ApiOperation({ summary: 'Turn features on or off' })
   updateFeatures(@Auth() auth: AuthContext, @Body() body: UpdateFeaturesDto, @Req() request: Request): Promise<FeaturesDto> {
     return this.features.update(body, { userId: auth.user.id, ip: clientIp(request) });
   }

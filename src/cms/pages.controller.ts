@@ -3,6 +3,8 @@ import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ProblemDto } from '../openapi/problem.dto';
 import { PageDto, PageQueryDto } from './dto/page.dto';
 import { PagesService } from './pages.service';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiPublic } from '../openapi/api-public';
 
 @ApiTags('cms')
 @Controller('api/pages')
@@ -13,6 +15,8 @@ export class PagesController {
   @Header('Cache-Control', 'public, max-age=60')
   @ApiOkResponse({ type: PageDto })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No published page with this slug in any locale' })
+  @ApiOperation({ summary: 'Read a content page' })
+  @ApiPublic()
   read(@Param('slug') slug: string, @Query() query: PageQueryDto): Promise<PageDto> {
     return this.pages.read(slug, query.locale);
   }

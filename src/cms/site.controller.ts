@@ -6,6 +6,9 @@ import { FeaturesDto } from './dto/features.dto';
 import { I18nDto } from './dto/i18n.dto';
 import { FeatureFlagsService } from './feature-flags.service';
 import { I18nService } from './i18n.service';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiPublic } from '../openapi/api-public';
+import { ApiReadLimited } from '../openapi/api-problems';
 
 /** What a front end needs to dress itself: branding, languages and which features are on. */
 @ApiTags('cms')
@@ -20,6 +23,9 @@ export class SiteController {
   @Get('branding')
   @Header('Cache-Control', 'public, max-age=60')
   @ApiOkResponse({ type: BrandingDto })
+  @ApiOperation({ summary: 'Read the branding' })
+  @ApiPublic()
+  @ApiReadLimited()
   getBranding(): Promise<BrandingDto> {
     return this.branding.get();
   }
@@ -27,6 +33,9 @@ export class SiteController {
   @Get('i18n')
   @Header('Cache-Control', 'public, max-age=60')
   @ApiOkResponse({ type: I18nDto })
+  @ApiOperation({ summary: 'Read the languages' })
+  @ApiPublic()
+  @ApiReadLimited()
   getI18n(): Promise<I18nDto> {
     return this.i18n.get();
   }
@@ -34,6 +43,9 @@ export class SiteController {
   @Get('features')
   @Header('Cache-Control', 'public, max-age=60')
   @ApiOkResponse({ type: FeaturesDto })
+  @ApiOperation({ summary: 'Read the feature flags' })
+  @ApiPublic()
+  @ApiReadLimited()
   getFeatures(): Promise<FeaturesDto> {
     return this.features.publicFlags();
   }

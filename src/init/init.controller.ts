@@ -8,6 +8,8 @@ import { ProblemDto } from '../openapi/problem.dto';
 import { CreateAdminDto, InitSettingsDto, InitSettingsResultDto, InitStatusDto } from './dto/init.dto';
 import { InitService } from './init.service';
 import { WizardOpenGuard } from './wizard-open.guard';
+import { ApiOperation, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import { ApiPublic } from '../openapi/api-public';
 
 @ApiTags('install wizard')
 @Controller('api/init')
@@ -17,6 +19,9 @@ export class InitController {
   @Get('status')
   @Header('Cache-Control', 'no-store')
   @ApiOkResponse({ type: InitStatusDto })
+  @ApiOperation({ summary: 'Whether the instance is set up' })
+  @ApiPublic()
+  @ApiTooManyRequestsResponse({ type: ProblemDto, description: 'Over the install wizard limit of the client address (ratelimit.signin_per_min); Retry-After says when to try again' })
   status(): Promise<InitStatusDto> {
     return this.init.status();
   }
@@ -29,6 +34,7 @@ export class InitController {
   @ApiCreatedResponse({ type: SessionIssuedDto, description: 'The first admin and a session for it, also set as the registry_session cookie; the wizard closes' })
   @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Missing or wrong bootstrap token' })
   @ApiGoneResponse({ type: ProblemDto, description: 'An admin already exists: answered whatever the body (before it is read or validated)' })
+  @ApiOperation({ summary: 'Create the first admin' })
   createAdmin(@Req() request: Request, @Body() body: CreateAdminDto, @Res({ passthrough: true }) response: Response): Promise<SessionIssuedDto> {
     return this.init.createAdmin(bearerToken(request), body, clientIp(request), response);
   }
@@ -40,6 +46,7 @@ export class InitController {
   @ApiOkResponse({ type: InitSettingsResultDto, description: 'Site name and public base URL, before the first admin is created' })
   @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Missing or wrong bootstrap token' })
   @ApiGoneResponse({ type: ProblemDto, description: 'An admin already exists: answered whatever the body (before it is read or validated)' })
+  @ApiOperation({ summary: 'Set the site name and base URL' })
   putSettings(@Req() request: Request, @Body() body: InitSettingsDto): Promise<InitSettingsResultDto> {
     return this.init.putSettings(bearerToken(request), body);
   }

@@ -6,6 +6,7 @@ import { AdminOnly, Auth } from '../auth/auth.decorators';
 import { ProblemDto } from '../openapi/problem.dto';
 import { AdminKindsService } from './admin-kinds.service';
 import { ExtensionFieldsDto, PutExtensionFieldsDto } from './dto/admin-kind.dto';
+import { ApiOperation } from '@nestjs/swagger';
 
 /** The extension fields every kind shares (DECISIONS 9); per-kind ones live on the kind. */
 @ApiTags('admin')
@@ -16,6 +17,7 @@ export class AdminExtensionFieldsController {
 
   @Get()
   @ApiOkResponse({ type: ExtensionFieldsDto })
+  @ApiOperation({ summary: 'Read the extension field declarations' })
   get(): Promise<ExtensionFieldsDto> {
     return this.kinds.globalFields();
   }
@@ -23,6 +25,7 @@ export class AdminExtensionFieldsController {
   @Put()
   @ApiOkResponse({ type: ExtensionFieldsDto, description: 'Replaced (audited extension_fields.update); stored releases are not rewritten' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'Replace the extension field declarations' })
   put(@Body() body: PutExtensionFieldsDto, @Auth() auth: AuthContext, @Req() request: Request): Promise<ExtensionFieldsDto> {
     return this.kinds.replaceGlobalFields(body.fields, { userId: auth.user.id, ip: clientIp(request) });
   }

@@ -6,6 +6,7 @@ import { AdminOnly, Auth } from '../auth/auth.decorators';
 import { ProblemDto } from '../openapi/problem.dto';
 import { AdminKindsService } from './admin-kinds.service';
 import { AdminKindDto, AdminKindListDto, CreateKindDto, UpdateKindDto } from './dto/admin-kind.dto';
+import { ApiOperation } from '@nestjs/swagger';
 
 @ApiTags('admin')
 @Controller('api/admin/kinds')
@@ -15,6 +16,7 @@ export class AdminKindsController {
 
   @Get()
   @ApiOkResponse({ type: AdminKindListDto })
+  @ApiOperation({ summary: 'List every plugin kind' })
   list(): Promise<AdminKindListDto> {
     return this.kinds.list();
   }
@@ -23,6 +25,7 @@ export class AdminKindsController {
   @ApiCreatedResponse({ type: AdminKindDto, description: 'Created (audited kind.create)' })
   @ApiConflictResponse({ type: ProblemDto, description: 'The key exists' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'Extension field declarations that cannot be used' })
+  @ApiOperation({ summary: 'Create a plugin kind' })
   create(@Body() body: CreateKindDto, @Auth() auth: AuthContext, @Req() request: Request): Promise<AdminKindDto> {
     return this.kinds.create(body, { userId: auth.user.id, ip: clientIp(request) });
   }
@@ -31,6 +34,7 @@ export class AdminKindsController {
   @ApiOkResponse({ type: AdminKindDto, description: 'Changed the fields the body names; the others keep their values (audited kind.update)' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'A different key in the body: the key is immutable' })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'Change a plugin kind' })
   update(@Param('key') key: string, @Body() body: UpdateKindDto, @Auth() auth: AuthContext, @Req() request: Request): Promise<AdminKindDto> {
     return this.kinds.update(key, body, { userId: auth.user.id, ip: clientIp(request) });
   }
@@ -39,6 +43,7 @@ export class AdminKindsController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Removed (audited kind.delete); plugins keep the value as a free-form tag' })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'Remove a plugin kind' })
   remove(@Param('key') key: string, @Auth() auth: AuthContext, @Req() request: Request): Promise<void> {
     return this.kinds.remove(key, { userId: auth.user.id, ip: clientIp(request) });
   }

@@ -4,6 +4,8 @@ import { SlugPipe } from '../common/validation/slug.pipe';
 import { ProblemDto } from '../openapi/problem.dto';
 import { LatestDto, LatestQueryDto, PlatformAssetDto } from './dto/latest.dto';
 import { LatestService } from './latest.service';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiPublic } from '../openapi/api-public';
 
 @ApiTags('releases')
 @ApiExtraModels(PlatformAssetDto)
@@ -18,6 +20,8 @@ export class LatestController {
   @ApiOkResponse({ type: LatestDto, description: 'The latest release and its asset for the platform (query os/arch, else the User-Agent, else the universal asset)' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such plugin, or no release passes the filters (`skipped` says why)' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'Neither an asset for the platform nor a universal one; the body carries `platforms`' })
+  @ApiOperation({ summary: 'Resolve the latest release for a platform' })
+  @ApiPublic()
   resolve(@Param('slug', SlugPipe) slug: string, @Query() query: LatestQueryDto, @Headers('user-agent') userAgent: string | undefined): Promise<LatestDto> {
     return this.latest.latest(slug, query, userAgent);
   }

@@ -5,6 +5,7 @@ import { Auth, SignedIn } from '../auth/auth.decorators';
 import { ProblemDto } from '../openapi/problem.dto';
 import { MyPluginListDto } from './dto/my-plugin.dto';
 import { MyPluginsService } from './my-plugins.service';
+import { ApiOperation } from '@nestjs/swagger';
 
 @ApiTags('plugins')
 @Controller('api/auth/me/plugins')
@@ -15,6 +16,7 @@ export class MyPluginsController {
   @Get()
   @ApiOkResponse({ type: MyPluginListDto, description: 'The plugins you own, released or only claimed' })
   @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Not signed in' })
+  @ApiOperation({ summary: 'List your plugins' })
   list(@Auth() auth: AuthContext): Promise<MyPluginListDto> {
     return this.plugins.list(auth);
   }

@@ -11,6 +11,8 @@ import { CatalogueService } from './catalogue.service';
 import { CataloguePageDto, CatalogueQueryDto } from './dto/catalogue.dto';
 import { PluginDetailDto, PluginDetailQueryDto } from './dto/plugin-detail.dto';
 import { PluginDetailService } from './plugin-detail.service';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiPublic } from '../openapi/api-public';
 
 @ApiTags('plugins')
 @Controller('api/plugins')
@@ -27,6 +29,8 @@ export class PluginsController {
   @ApiQuery({ name: 'ext.<key>', required: false, type: String, description: 'A declared extension field (GET /api/kinds) to match: any number of ext.<key>=<value> parameters (up to 8), combined with AND; string[] fields match one item' })
   @ApiOkResponse({ type: CataloguePageDto })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'An unknown parameter or a value out of range (limit over 100, page under 1, ...)' })
+  @ApiOperation({ summary: 'Search and list plugins' })
+  @ApiPublic()
   list(@Query(CatalogueQueryPipe) query: CatalogueQuery): Promise<CataloguePageDto> {
     return this.catalogue.page(query);
   }
@@ -38,6 +42,7 @@ export class PluginsController {
   @Header('Vary', 'Authorization, Cookie')
   @ApiOkResponse({ type: PluginDetailDto })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'Read a plugin' })
   detail(@Param('slug', SlugPipe) slug: string, @Query() query: PluginDetailQueryDto, @MaybeAuth() caller: AuthContext | null): Promise<PluginDetailDto> {
     return this.details.detail(slug, query.locale, caller);
   }

@@ -3,6 +3,8 @@ import { ApiFoundResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiT
 import { ProblemDto } from '../openapi/problem.dto';
 import { LatestReleaseQueryDto, ReleaseDto } from './dto/release.dto';
 import { ReleasesService } from './releases.service';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiPublic } from '../openapi/api-public';
 
 @ApiTags('releases')
 @Controller('api/plugins/:slug/releases')
@@ -13,6 +15,8 @@ export class ReleasesController {
   @Header('Cache-Control', 'public, max-age=60')
   @ApiOkResponse({ type: ReleaseDto, description: 'The SemVer-highest release that is not yanked and, unless prerelease=1, not a prerelease' })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'Read the latest release' })
+  @ApiPublic()
   latest(@Param('slug') slug: string, @Query() query: LatestReleaseQueryDto): Promise<ReleaseDto> {
     return this.releases.latest(slug, query.prerelease === '1');
   }
@@ -21,6 +25,8 @@ export class ReleasesController {
   @Header('Cache-Control', 'public, max-age=60')
   @ApiOkResponse({ type: ReleaseDto })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'Read a release' })
+  @ApiPublic()
   byVersion(@Param('slug') slug: string, @Param('version') version: string): Promise<ReleaseDto> {
     return this.releases.byVersion(slug, version);
   }
@@ -31,6 +37,8 @@ export class ReleasesController {
   @ApiProduces('application/json')
   @ApiOkResponse({ description: 'The parsed manifest as RFC 8785 canonical JSON: its SHA-256 is the signed manifest_sha256' })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: "Read a release's manifest" })
+  @ApiPublic()
   manifest(@Param('slug') slug: string, @Param('version') version: string): Promise<string> {
     return this.releases.manifest(slug, version);
   }
@@ -40,6 +48,8 @@ export class ReleasesController {
   @Redirect()
   @ApiFoundResponse({ description: 'Where the asset lives, without counting a download (clients resolving the link, `registry verify`)' })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: "Resolve an asset's location" })
+  @ApiPublic()
   async resolveDownload(@Param('slug') slug: string, @Param('version') version: string, @Param('name') name: string): Promise<{ url: string; statusCode: number }> {
     return { url: await this.releases.download(slug, version, name, false), statusCode: 302 };
   }
@@ -48,6 +58,8 @@ export class ReleasesController {
   @Redirect()
   @ApiFoundResponse({ description: 'Counts the download and redirects to the asset' })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'Download an asset' })
+  @ApiPublic()
   async download(@Param('slug') slug: string, @Param('version') version: string, @Param('name') name: string): Promise<{ url: string; statusCode: number }> {
     return { url: await this.releases.download(slug, version, name, true), statusCode: 302 };
   }

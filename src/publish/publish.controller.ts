@@ -20,6 +20,7 @@ import { PublishDto, PublishResultDto, YankDto, YankResultDto } from './dto/publ
 import { PublishService } from './publish.service';
 import { SlugPipe } from '../common/validation/slug.pipe';
 import { ClientGone } from '../common/http/client-gone';
+import { ApiOperation } from '@nestjs/swagger';
 
 @ApiTags('publish')
 @Controller('api/publish/:slug')
@@ -34,6 +35,7 @@ export class PublishController {
   @ApiConflictResponse({ type: ProblemDto, description: 'repoUrl claimed by another slug, or version already published (audited plugin.publish_conflict)' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'Manifest violations, every one listed in errors (audited plugin.publish_invalid)' })
   @ApiBadGatewayResponse({ type: ProblemDto, description: 'Fetching or hashing an asset failed (audited plugin.publish_asset_fail)' })
+  @ApiOperation({ summary: 'Publish a release' })
   publish(
     @Auth() auth: AuthContext,
     @Param('slug', SlugPipe) slug: string,
@@ -50,6 +52,7 @@ export class PublishController {
   @ApiOkResponse({ type: YankResultDto, description: 'Yanked (or un-yanked with undo: true)' })
   @ApiForbiddenResponse({ type: ProblemDto, description: 'Needs yank:<slug> or yank:* on an owned plugin' })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'Yank or restore a release' })
   yank(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Body() body: YankDto, @Req() request: Request): Promise<YankResultDto> {
     return this.publishing.yank(auth as PublisherTokenContext, slug, body, clientIp(request));
   }

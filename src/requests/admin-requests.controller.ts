@@ -6,6 +6,7 @@ import { AdminOnly, Auth } from '../auth/auth.decorators';
 import { ProblemDto } from '../openapi/problem.dto';
 import { AdminRequestsService } from './admin-requests.service';
 import { RequestDto, UpdateRequestDto } from './dto/request.dto';
+import { ApiOperation } from '@nestjs/swagger';
 
 // Not behind the `requests` flag: admins can settle the wishlist while it is hidden.
 @ApiTags('admin')
@@ -18,6 +19,7 @@ export class AdminRequestsController {
   @ApiOkResponse({ type: RequestDto, description: 'Fulfilled by a plugin, closed, or opened again (audited request.update)' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'fulfilled without a known plugin slug, or a plugin with another status' })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'Fulfil, close or reopen a plugin request' })
   update(@Auth() auth: AuthContext, @Param('id') id: string, @Body() body: UpdateRequestDto, @Req() request: Request): Promise<RequestDto> {
     return this.requests.update(auth, id, body, clientIp(request));
   }

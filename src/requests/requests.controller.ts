@@ -8,6 +8,7 @@ import { CreateRequestDto, RequestDto, RequestPageDto, RequestQueryDto } from '.
 import { MaybeAuth, OptionalSession } from '../auth/auth.decorators';
 import { RequestsService } from './requests.service';
 import { UserActionLimit } from '../rate-limit/user-action-limit';
+import { ApiOperation } from '@nestjs/swagger';
 
 @ApiTags('requests')
 @Controller('api/requests')
@@ -21,6 +22,7 @@ export class RequestsController {
   @Header('Cache-Control', 'private, no-cache')
   @ApiOkResponse({ type: RequestPageDto, description: 'Anyone may read; `voted` is set for a signed-in caller' })
   @ApiBadRequestResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'List plugin requests' })
   list(@Query() query: RequestQueryDto, @MaybeAuth() viewer: AuthContext | null): Promise<RequestPageDto> {
     return this.requests.list(query, viewer);
   }
@@ -30,6 +32,7 @@ export class RequestsController {
   @UserActionLimit('wishlist-request')
   @ApiCreatedResponse({ type: RequestDto })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'A bad title or description, or a kind that is not enabled' })
+  @ApiOperation({ summary: 'Request a plugin' })
   create(@Auth() auth: AuthContext, @Body() body: CreateRequestDto): Promise<RequestDto> {
     return this.requests.create(auth, body);
   }
@@ -41,6 +44,7 @@ export class RequestsController {
   @ApiOkResponse({ type: RequestDto, description: 'The request with your vote counted (once, however often you ask)' })
   @ApiNotFoundResponse({ type: ProblemDto })
   @ApiConflictResponse({ type: ProblemDto, description: 'The request is fulfilled or closed' })
+  @ApiOperation({ summary: 'Vote for a plugin request' })
   upvote(@Auth() auth: AuthContext, @Param('id') id: string): Promise<RequestDto> {
     return this.requests.upvote(auth, id);
   }
@@ -50,6 +54,7 @@ export class RequestsController {
   @UserActionLimit('wishlist-vote')
   @ApiOkResponse({ type: RequestDto, description: 'The request without your vote' })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'Withdraw your vote' })
   removeUpvote(@Auth() auth: AuthContext, @Param('id') id: string): Promise<RequestDto> {
     return this.requests.removeUpvote(auth, id);
   }

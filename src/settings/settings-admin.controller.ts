@@ -6,6 +6,7 @@ import { AdminOnly, Auth } from '../auth/auth.decorators';
 import { ProblemDto } from '../openapi/problem.dto';
 import { type SettingsDto, settingsPatchSchema, settingsSchema } from './dto/settings.dto';
 import { SettingsService } from './settings.service';
+import { ApiOperation } from '@nestjs/swagger';
 
 @ApiTags('admin')
 @Controller('api/admin/settings')
@@ -15,6 +16,7 @@ export class SettingsAdminController {
 
   @Get()
   @ApiOkResponse({ schema: settingsSchema(), description: 'Every setting at its current value, and `definitions`' })
+  @ApiOperation({ summary: 'Read settings' })
   view(): Promise<SettingsDto> {
     return this.settings.view();
   }
@@ -23,6 +25,7 @@ export class SettingsAdminController {
   @ApiBody({ schema: settingsPatchSchema() })
   @ApiOkResponse({ schema: settingsSchema(), description: 'All settings after the change (audited settings.update)' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'An unknown key or a bad value; `errors` has one entry per field at /<key>; nothing was written' })
+  @ApiOperation({ summary: 'Change settings' })
   update(@Body() body: unknown, @Auth() auth: AuthContext, @Req() request: Request): Promise<SettingsDto> {
     return this.settings.update(body, { userId: auth.user.id, ip: clientIp(request) });
   }

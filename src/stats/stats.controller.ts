@@ -3,6 +3,8 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Feature } from '../cms/feature.guard';
 import { StatsDto } from './dto/stats.dto';
 import { StatsService } from './stats.service';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiPublic } from '../openapi/api-public';
 
 @ApiTags('catalogue')
 @Controller('api/stats')
@@ -13,6 +15,8 @@ export class StatsController {
   @Get()
   @Header('Cache-Control', 'public, max-age=60')
   @ApiOkResponse({ type: StatsDto, description: 'Headline numbers, computed at most once a minute' })
+  @ApiOperation({ summary: 'Read the headline numbers' })
+  @ApiPublic()
   headline(): Promise<StatsDto> {
     return this.stats.headline();
   }

@@ -8,6 +8,7 @@ import { ProblemDto } from '../openapi/problem.dto';
 import { SubmitDto, SubmitResultDto } from './dto/submit.dto';
 import { SubmitService } from './submit.service';
 import { UserActionLimit } from '../rate-limit/user-action-limit';
+import { ApiOperation } from '@nestjs/swagger';
 
 @ApiTags('submit')
 @Controller('api/submit')
@@ -24,6 +25,7 @@ export class SubmitController {
   @ApiConflictResponse({ type: ProblemDto, description: 'The repository anchors another slug, or the slug another repository' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'No manifest on the default branch, or one with violations' })
   @ApiBadGatewayResponse({ type: ProblemDto, description: 'The forge could not be read' })
+  @ApiOperation({ summary: 'Submit a plugin by its repository' })
   submit(@Auth() auth: AuthContext, @Body() body: SubmitDto, @Req() request: Request): Promise<SubmitResultDto> {
     return this.submitting.submit(auth, body, clientIp(request));
   }

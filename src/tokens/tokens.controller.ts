@@ -6,6 +6,7 @@ import { Auth, SignedIn } from '../auth/auth.decorators';
 import { ProblemDto } from '../openapi/problem.dto';
 import { CreatedTokenDto, CreateTokenDto, TokenListDto } from './dto/token.dto';
 import { TokensService } from './tokens.service';
+import { ApiOperation } from '@nestjs/swagger';
 
 @ApiTags('tokens')
 @Controller('api/auth/me/tokens')
@@ -17,12 +18,14 @@ export class TokensController {
   @ApiCreatedResponse({ type: CreatedTokenDto, description: 'The plaintext token, returned once, and its row' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'Bad name, scope or expiresAt (errors lists each)' })
   @ApiConflictResponse({ type: ProblemDto, description: 'Already 50 active tokens' })
+  @ApiOperation({ summary: 'Create a publisher token' })
   create(@Auth() auth: AuthContext, @Body() body: CreateTokenDto, @Req() request: Request): Promise<CreatedTokenDto> {
     return this.tokens.create(auth, body, clientIp(request));
   }
 
   @Get()
   @ApiOkResponse({ type: TokenListDto })
+  @ApiOperation({ summary: 'List your publisher tokens' })
   list(@Auth() auth: AuthContext): Promise<TokenListDto> {
     return this.tokens.list(auth);
   }
@@ -31,6 +34,7 @@ export class TokensController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Revoked; later use of the token answers 401' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such token of yours' })
+  @ApiOperation({ summary: 'Revoke a publisher token' })
   revoke(@Auth() auth: AuthContext, @Param('id') id: string, @Req() request: Request): Promise<void> {
     return this.tokens.revoke(auth, id, clientIp(request));
   }

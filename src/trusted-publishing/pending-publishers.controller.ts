@@ -6,6 +6,7 @@ import { Auth, SignedIn } from '../auth/auth.decorators';
 import { ProblemDto } from '../openapi/problem.dto';
 import { CreatePendingPublisherDto, PendingPublisherDto, PendingPublisherListDto } from './dto/trusted-publisher.dto';
 import { PendingPublishersService } from './pending-publishers.service';
+import { ApiOperation } from '@nestjs/swagger';
 
 /** Beside the caller's publisher tokens: both are the signed-in user's ways to publish. */
 @ApiTags('trusted publishing')
@@ -16,6 +17,7 @@ export class PendingPublishersController {
 
   @Get()
   @ApiOkResponse({ type: PendingPublisherListDto })
+  @ApiOperation({ summary: 'List your pending trusted publishers' })
   list(@Auth() auth: AuthContext): Promise<PendingPublisherListDto> {
     return this.pending.list(auth);
   }
@@ -31,6 +33,7 @@ export class PendingPublishersController {
   @ApiConflictResponse({ type: ProblemDto, description: 'The slug exists, the repository anchors another slug, or another pending publisher holds either' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says' })
   @ApiBadGatewayResponse({ type: ProblemDto, description: 'The forge could not be asked for the repository' })
+  @ApiOperation({ summary: 'Add a pending trusted publisher' })
   add(@Auth() auth: AuthContext, @Body() body: CreatePendingPublisherDto, @Req() request: Request): Promise<PendingPublisherDto> {
     return this.pending.add(auth, body, clientIp(request));
   }
@@ -39,6 +42,7 @@ export class PendingPublishersController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such pending publisher of yours' })
+  @ApiOperation({ summary: 'Remove a pending trusted publisher' })
   remove(@Auth() auth: AuthContext, @Param('id') id: string, @Req() request: Request): Promise<void> {
     return this.pending.remove(auth, id, clientIp(request));
   }

@@ -7,6 +7,7 @@ import { SlugPipe } from '../common/validation/slug.pipe';
 import { ProblemDto } from '../openapi/problem.dto';
 import { CreateTrustedPublisherDto, TrustedPublisherDto, TrustedPublisherListDto } from './dto/trusted-publisher.dto';
 import { TrustedPublishersService } from './trusted-publishers.service';
+import { ApiOperation } from '@nestjs/swagger';
 
 @ApiTags('trusted publishing')
 @Controller('api/plugins/:slug/trusted-publishers')
@@ -18,6 +19,7 @@ export class TrustedPublishersController {
   @ApiOkResponse({ type: TrustedPublisherListDto })
   @ApiForbiddenResponse({ type: ProblemDto, description: 'Not an owner of the plugin' })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: "List a plugin's trusted publishers" })
   list(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string): Promise<TrustedPublisherListDto> {
     return this.publishers.list(auth, slug);
   }
@@ -29,6 +31,7 @@ export class TrustedPublishersController {
   @ApiConflictResponse({ type: ProblemDto, description: 'The plugin has 20 trusted publishers already' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says' })
   @ApiBadGatewayResponse({ type: ProblemDto, description: 'The forge could not be asked for the repository' })
+  @ApiOperation({ summary: 'Add a trusted publisher' })
   add(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Body() body: CreateTrustedPublisherDto, @Req() request: Request): Promise<TrustedPublisherDto> {
     return this.publishers.add(auth, slug, body, clientIp(request));
   }
@@ -38,6 +41,7 @@ export class TrustedPublishersController {
   @ApiNoContentResponse({ description: 'Removed; tokens minted from it earlier still run out within 15 minutes' })
   @ApiForbiddenResponse({ type: ProblemDto, description: 'Not an owner of the plugin' })
   @ApiNotFoundResponse({ type: ProblemDto })
+  @ApiOperation({ summary: 'Remove a trusted publisher' })
   remove(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Param('id') id: string, @Req() request: Request): Promise<void> {
     return this.publishers.remove(auth, slug, id, clientIp(request));
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { INTERNAL_CALL_HEADER, InternalCalls } from '../common/http/internal-calls';
 import { createRegistryClient, type RegistryClient } from '../client/registry-client';
+import { currentRequestId } from '../common/logging/request-context';
 
 /** Request headers a page passes on to the API: who the visitor is and which language they read. */
 const FORWARDED = ['cookie', 'accept-language'] as const;
@@ -18,6 +19,8 @@ export function ownAddress(request: Request): string {
 /**
  * The typed API client the pages render from: only the public API, as any other client sees it,
  * on behalf of the visitor (their cookie and language), marked as this instance's own call.
+ * The calls carry the page request's id (X-Request-Id), so their access lines (at debug, being
+ * internal) and anything they log read as part of the page view.
  */
 @Injectable()
 export class WebApi {
@@ -25,6 +28,8 @@ export class WebApi {
 
   forRequest(request: Request): RegistryClient {
     const headers: Record<string, string> = { [INTERNAL_CALL_HEADER]: this.internalCalls.headerValue() };
+    const pageRequestId = currentRequestId() ?? request.res?.getHeader('x-request-id');
+    if (typeof pageRequestId === 'string') headers['x-request-id'] = pageRequestId;
     for (const name of FORWARDED) {
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;

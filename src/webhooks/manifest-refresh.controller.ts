@@ -7,6 +7,7 @@ import { SlugPipe } from '../common/validation/slug.pipe';
 import { ProblemDto } from '../openapi/problem.dto';
 import { AdminPluginDto } from '../plugins/dto/admin-plugin.dto';
 import { ManifestRefreshService } from './manifest-refresh.service';
+import { ApiOperation } from '@nestjs/swagger';
 
 @ApiTags('admin')
 @Controller('api/admin/plugins/:slug')
@@ -21,6 +22,7 @@ export class ManifestRefreshController {
   @ApiConflictResponse({ type: ProblemDto, description: 'No live release, or the repository is not on a configured forge' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'No manifest at the tag, or the manifest breaks the rules (`errors` lists each violation)' })
   @ApiBadGatewayResponse({ type: ProblemDto, description: 'The forge could not be read' })
+  @ApiOperation({ summary: "Read the shown release's manifest again" })
   refresh(@Param('slug', SlugPipe) slug: string, @Auth() auth: AuthContext, @Req() request: Request): Promise<AdminPluginDto> {
     return this.refresher.refresh(slug, { userId: auth.user.id, ip: clientIp(request) });
   }

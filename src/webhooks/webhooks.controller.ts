@@ -5,6 +5,8 @@ import { Feature } from '../cms/feature.guard';
 import { ProblemDto } from '../openapi/problem.dto';
 import { WebhookReceiptDto } from './dto/webhook-receipt.dto';
 import { WebhookReceiverService } from './webhook-receiver.service';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiPublic } from '../openapi/api-public';
 
 @ApiTags('webhooks')
 @Controller('api/webhooks')
@@ -19,6 +21,8 @@ export class WebhooksController {
   @ApiNoContentResponse({ description: 'ping' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'A body that is not JSON' })
   @ApiUnauthorizedResponse({ type: ProblemDto, description: "No forge webhook headers, or not signed with the secret of the plugin registered for the payload's repository; nothing is stored" })
+  @ApiOperation({ summary: 'Receive a forge release webhook' })
+  @ApiPublic()
   async release(@Req() request: RawBodyRequest<Request>, @Res({ passthrough: true }) response: Response): Promise<WebhookReceiptDto | undefined> {
     const receipt = await this.receiver.receive(request.headers, request.rawBody);
     response.status(receipt.status);

@@ -145,7 +145,7 @@ describe('response cache hits in the access log', () => {
       expect(access('first-read')).toEqual([expect.objectContaining({ msg: 'request completed', res: expect.objectContaining({ statusCode: 200 }) })]);
       expect(access('first-read')[0]).not.toHaveProperty('cache');
       expect(access('second-read')).toEqual([
-        expect.objectContaining({ level: 'info', msg: 'request completed', cache: 'hit', req: { id: 'second-read', method: 'GET', url: '/api/plugins?sort=new' }, res: { statusCode: 200 }, responseTime: expect.any(Number) }),
+        expect.objectContaining({ level: 'info', msg: 'request completed', cache: 'hit', req: { id: 'second-read', method: 'GET', url: '/api/plugins?sort=new' }, res: { statusCode: 200, length: expect.any(Number) }, responseTime: expect.any(Number) }),
       ]);
     } finally {
       await app.close();

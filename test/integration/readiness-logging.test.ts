@@ -1,7 +1,8 @@
 /**
  * While the database is down, every readiness probe answers 503. That is the service reporting
- * its state, not a failure of the request: one warning line per probe, no stack trace (an
- * orchestrator probing every few seconds must not flood the log with error stacks).
+ * its state, not a failure of the request: each probe has its access line at info, the state is
+ * one warning a minute (not one per probe), and no stack trace (an orchestrator probing every few
+ * seconds must not flood the log).
  */
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
@@ -49,23 +50,27 @@ describe('readiness while the database is down, in the log', () => {
     await db?.drop();
   });
 
-  it('logs each 503 as one warning line without a stack trace', async () => {
+  it('logs each 503 as one access line at info and the state as one warning, without a stack trace', async () => {
     await request(app.getHttpServer()).get('/health/ready').expect(200);
     await proxy.stop();
 
     const before = lines.length;
-    const res = await request(app.getHttpServer()).get('/health/ready').set('X-Request-Id', 'probe-1');
-    expect(res.status).toBe(503);
-    // Background workers may log their own lost connection meanwhile; only the probe's lines count.
+    for (const id of ['probe-1', 'probe-2', 'probe-3']) {
+      const res = await request(app.getHttpServer()).get('/health/ready').set('X-Request-Id', id);
+      expect(res.status).toBe(503);
+    }
+    // Background workers may log their own lost connection meanwhile; only the probes' lines count.
     const written = lines
       .slice(before)
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((entry) => entry.reqId === 'probe-1');
+      .filter((entry) => typeof entry.reqId === 'string' && entry.reqId.startsWith('probe-'));
 
-    expect(written).toHaveLength(1);
-    const [entry] = written;
-    expect(entry).toMatchObject({ level: 'warn', req: { id: 'probe-1', url: '/health/ready' }, res: { statusCode: 503 } });
-    expect(entry).not.toHaveProperty('err');
+    const access = written.filter((entry) => entry.req !== undefined);
+    expect(access.map((entry) => entry.reqId)).toEqual(['probe-1', 'probe-2', 'probe-3']);
+    for (const entry of access) expect(entry).toMatchObject({ level: 'info', req: { url: '/health/ready' }, res: { statusCode: 503 } });
+    const warnings = written.filter((entry) => entry.level === 'warn');
+    expect(warnings).toEqual([expect.objectContaining({ cause: 'not-ready', since: 0 })]);
+    for (const entry of written) expect(entry).not.toHaveProperty('err');
     expect(lines.slice(before).join('\n')).not.toMatch(/stack| {4}at /);
 
     await proxy.start();

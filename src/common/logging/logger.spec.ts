@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import express from 'express';
 import request from 'supertest';
-import { createLogger, httpLogger, redactUrl } from './logger';
+import { createLogger, httpLogger, redactUrl, unavailableSummary } from './logger';
 
 function capture() {
   const lines: string[] = [];
@@ -37,29 +37,56 @@ describe('structured request logging', () => {
       expect(all).not.toContain(secret);
     }
     const entry = JSON.parse(lines[lines.length - 1]);
-    expect(entry.req.id).toBe('req-42');
-    expect(entry.req.headers.authorization).toBe('[Redacted]');
-    expect(entry.req.url).toBe('/hook?code=%5BRedacted%5D&page=2');
-    expect(entry.res.statusCode).toBe(204);
+    expect(entry.req).toEqual({ id: 'req-42', method: 'POST', url: '/hook?code=%5BRedacted%5D&page=2' });
+    expect(entry.res).toEqual({ statusCode: 204 });
+    expect(all).not.toContain('headers');
   });
 
-  it('logs a 503 as one warning without an error object, and other 5xx as errors without a made-up stack', async () => {
+  it('names the length and leaves out every header, the CSP included', async () => {
     const { lines, stream } = capture();
     const app = express();
     app.use(httpLogger(createLogger('info', stream)));
+    app.get('/page', (_req, res) => {
+      res.setHeader('Content-Security-Policy', "default-src 'self'");
+      res.send('hello');
+    });
+    await request(app).get('/page').set('User-Agent', 'curl/8').expect(200);
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0]);
+    expect(entry).toMatchObject({ level: 'info', res: { statusCode: 200, length: 5 }, responseTime: expect.any(Number) });
+    expect(lines[0]).not.toMatch(/default-src|curl|user-agent/i);
+  });
+
+  it('logs the calls a request marks internal at debug', async () => {
+    const { lines, stream } = capture();
+    const app = express();
+    app.use(httpLogger(createLogger('debug', stream), { isInternal: (req) => req.headers['x-internal'] === 'yes' }));
+    app.get('/api', (_req, res) => res.json({}));
+    await request(app).get('/api').set('X-Internal', 'yes').set('X-Request-Id', 'page-1').expect(200);
+    await request(app).get('/api').expect(200);
+    expect(lines.map((line) => JSON.parse(line).level)).toEqual(['debug', 'info']);
+    expect(JSON.parse(lines[0]).req.id).toBe('page-1');
+  });
+
+  it('logs a 503 at info with its cause summarised once as a warning, and other 5xx as errors without a made-up stack', async () => {
+    const { lines, stream } = capture();
+    const app = express();
+    const logger = createLogger('info', stream);
+    app.use(httpLogger(logger, { unavailable: unavailableSummary(logger) }));
     app.get('/unready', (_req, res) => {
       res.status(503).json({ status: 'unavailable' });
     });
     app.get('/broken', (_req, res) => {
       res.status(500).end();
     });
-    await request(app).get('/unready').expect(503);
+    for (let i = 0; i < 5; i++) await request(app).get('/unready').expect(503);
     await request(app).get('/broken').expect(500);
-    const [unready, broken] = lines.map((line) => JSON.parse(line));
-    expect(lines).toHaveLength(2);
-    expect(unready).toMatchObject({ level: 'warn', msg: 'request answered 503', res: { statusCode: 503 } });
-    expect(broken).toMatchObject({ level: 'error', msg: 'request answered 500', res: { statusCode: 500 } });
-    for (const entry of [unready, broken]) expect(entry).not.toHaveProperty('err');
+    const entries = lines.map((line) => JSON.parse(line));
+    expect(entries.map((e) => e.level)).toEqual(['warn', 'info', 'info', 'info', 'info', 'info', 'error']);
+    expect(entries[0]).toMatchObject({ cause: 'unavailable', since: 0 });
+    expect(entries[1]).toMatchObject({ msg: 'request answered 503', res: { statusCode: 503 } });
+    expect(entries[6]).toMatchObject({ msg: 'request answered 500', res: { statusCode: 500 } });
+    for (const entry of entries) expect(entry).not.toHaveProperty('err');
   });
 
   it('redacts credential query parameters only', () => {

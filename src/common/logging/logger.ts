@@ -5,6 +5,7 @@ import pinoHttp from 'pino-http';
 import type { LogFormat, LogLevel } from '../../config/config.types';
 import { prettyDestination } from './pretty';
 import { currentRequestId, requestIdFor } from './request-context';
+import { UnavailableSummary } from './unavailable-summary';
 
 /** Header values that carry credentials; they never reach a log line. */
 export const REDACTED_PATHS = [
@@ -74,8 +75,48 @@ function isStatusOnlyFailure(res: ServerResponse & { err?: unknown }, error: Err
   return !res.err && error?.message === `failed with status code ${res.statusCode}`;
 }
 
-/** Structured access log with a request id (taken from X-Request-Id when sane), echoed back. */
-export function httpLogger(logger: Logger) {
+/** What the access log needs from the application; every part may be left out (tests, tools). */
+export interface AccessLogOptions {
+  /**
+   * Whether a request is one of this instance's own loopback calls (the web pages render from
+   * the API): its access line is at debug, so a page view logs one info line, its own.
+   */
+  isInternal?: (req: IncomingMessage) => boolean;
+  /** Where 503s are summarised; give the same one to every access log of the process. */
+  unavailable?: UnavailableSummary;
+}
+
+/** The summary every access log of a process shares (503 warnings go through it). */
+export function unavailableSummary(logger: Logger): UnavailableSummary {
+  return new UnavailableSummary((fields, message) => logger.warn(fields, message));
+}
+
+/**
+ * The level of an access line that threw nothing. A 503 is the service saying it cannot answer
+ * now (the database down, readiness probed every few seconds): its access line stays at info
+ * and the cause is a warning once a minute (UnavailableSummary), not one warning per request.
+ */
+function accessLevel(req: IncomingMessage & { path?: string }, res: ServerResponse, options: AccessLogOptions): 'debug' | 'info' | 'warn' | 'error' {
+  const problem = expectedProblem(res);
+  if (res.statusCode === 503) {
+    const probe = (req.path ?? req.url ?? '').startsWith('/health');
+    const cause = problem?.code ?? (probe ? 'not-ready' : 'unavailable');
+    options.unavailable?.note(cause, problem?.detail ?? (probe ? 'the readiness probe answers 503 (see GET /health/ready)' : 'a request was answered 503'));
+    return options.isInternal?.(req) ? 'debug' : 'info';
+  }
+  // An upstream failure the service expected and reported (an asset 404, a forge refusing)
+  // is one warning line with its reason, not an error with a stack.
+  if (problem) return 'warn';
+  if (res.statusCode >= 500) return 'error';
+  return options.isInternal?.(req) ? 'debug' : 'info';
+}
+
+/**
+ * The access log: one line per request, with the request id, method, path (credentials in the
+ * query redacted), status, length and duration; no request or response headers (no cookie,
+ * no authorization, no CSP). The id is taken from X-Request-Id when sane and echoed back.
+ */
+export function httpLogger(logger: Logger, options: AccessLogOptions = {}) {
   return pinoHttp({
     logger,
     // The request context middleware has already chosen (and echoed) the id.
@@ -86,23 +127,16 @@ export function httpLogger(logger: Logger) {
       return problem ? { problem } : {};
     },
     serializers: {
-      req(req: { id: string; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) {
-        return { id: req.id, method: req.method, url: redactUrl(req.url), headers: req.headers, remoteAddress: req.remoteAddress };
+      req(req: { id: string; method: string; url: string }) {
+        return { id: req.id, method: req.method, url: redactUrl(req.url) };
       },
-      res(res: { statusCode: number; headers: Record<string, unknown> }) {
-        return { statusCode: res.statusCode, headers: res.headers };
+      res(res: { statusCode: number; headers?: Record<string, unknown> }) {
+        return { statusCode: res.statusCode, ...responseLength(res.headers?.['content-length']) };
       },
     },
-    customLogLevel(_req, res, error) {
-      // An upstream failure the service expected and reported (an asset 404, a forge refusing)
-      // is one warning line with its reason, not an error with a stack.
-      if (expectedProblem(res)) return 'warn';
+    customLogLevel(req, res, error) {
       if (error && !isStatusOnlyFailure(res, error)) return 'error';
-      // 503 is the service reporting that it is not ready (readiness while the database is
-      // down), probed every few seconds: a warning, not a failure of the request.
-      if (res.statusCode === 503) return 'warn';
-      if (res.statusCode >= 500) return 'error';
-      return 'info';
+      return accessLevel(req, res, options);
     },
     // For a 5xx without a thrown error pino-http makes up "failed with status code N", whose
     // stack points into pino-http itself. Only a real error is logged; the status is in `res`.
@@ -121,18 +155,25 @@ export function httpLogger(logger: Logger) {
   });
 }
 
+function responseLength(header: unknown): { length?: number } {
+  const length = typeof header === 'number' ? header : typeof header === 'string' ? Number(header) : NaN;
+  return Number.isSafeInteger(length) ? { length } : {};
+}
+
 /**
  * The access line of a response answered before pino-http runs (a response-cache hit, a
- * rate-limit refusal): the same message and request id, fewer fields (no headers), at a fraction
- * of the cost on the hot path.
+ * rate-limit refusal, the catalogue lane): the same fields and request id, at a fraction of the
+ * cost on the hot path.
  */
-export function compactAccessLog(logger: Logger, note: Record<string, unknown>) {
+export function compactAccessLog(logger: Logger, note: Record<string, unknown>, options: AccessLogOptions = {}) {
   return (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, startedAt: bigint): void => {
-    if (!logger.isLevelEnabled('info')) return;
+    const level = accessLevel(req, res, options);
+    if (!logger.isLevelEnabled(level)) return;
     const responseTime = Math.round(Number(process.hrtime.bigint() - startedAt) / 1e6);
     // The id the request context echoed: a 'finish' listener may run outside the request's context.
     const id = res.getHeader('x-request-id') ?? currentRequestId();
-    logger.info({ req: { id, method: req.method, url: redactUrl(req.originalUrl ?? req.url ?? '') }, res: { statusCode: res.statusCode }, responseTime, ...note }, 'request completed');
+    const length = responseLength(res.getHeader('content-length'));
+    logger[level]({ req: { id, method: req.method, url: redactUrl(req.originalUrl ?? req.url ?? '') }, res: { statusCode: res.statusCode, ...length }, responseTime, ...note }, 'request completed');
   };
 }
 

@@ -19,7 +19,7 @@ function value(v: unknown): string {
 
 /**
  * One JSON log line as a person reads it: `12:00:01.123 INFO  [Context] message key=value (req id)`.
- * An access line reads `GET /path 200 12ms`; an error keeps its stack on the lines below.
+ * An access line reads `GET /path 200 5120B 12ms`; an error keeps its stack on the lines below.
  */
 export function prettyLine(line: string): string {
   let entry: Record<string, unknown>;
@@ -29,10 +29,10 @@ export function prettyLine(line: string): string {
     return line.endsWith('\n') ? line : `${line}\n`;
   }
   const req = entry.req as { method?: string; url?: string } | undefined;
-  const res = entry.res as { statusCode?: number } | undefined;
+  const res = entry.res as { statusCode?: number; length?: number } | undefined;
   const parts = [clock(entry.time), levelName(entry.level).padEnd(5)];
   if (typeof entry.context === 'string') parts.push(`[${entry.context}]`);
-  if (req?.method) parts.push(`${req.method} ${req.url ?? ''} ${res?.statusCode ?? ''} ${entry.responseTime ?? '?'}ms`);
+  if (req?.method) parts.push(`${req.method} ${req.url ?? ''} ${res?.statusCode ?? ''}${typeof res?.length === 'number' ? ` ${res.length}B` : ''} ${entry.responseTime ?? '?'}ms`);
   else if (entry.msg !== undefined) parts.push(String(entry.msg));
   if (req?.method && entry.msg !== 'request completed') parts.push(`- ${String(entry.msg)}`);
   for (const [key, v] of Object.entries(entry)) if (!OMITTED.has(key)) parts.push(`${key}=${value(v)}`);

@@ -36,8 +36,11 @@ export class CreateTokenDto {
   scopes: string[];
 
   @ApiProperty({
-    oneOf: [{ type: 'integer', description: 'epoch ms' }, { type: 'string', format: 'date-time' }],
-    nullable: true,
+    // anyOf, each alternative nullable: OpenAPI 3.0 has no null type, and `nullable` needs a sibling `type`.
+    anyOf: [
+      { type: 'integer', description: 'epoch ms', nullable: true },
+      { type: 'string', format: 'date-time', nullable: true },
+    ],
     required: false,
     description: 'null (or absent) for no expiry; must be in the future',
   })
