@@ -4001,7 +4001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin, or no such release of it */
@@ -4010,7 +4010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5088,7 +5088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5097,7 +5097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5106,7 +5106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6402,7 +6402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6431,7 +6431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
