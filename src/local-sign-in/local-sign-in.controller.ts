@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiForbiddenResponse, ApiGoneResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSeeOtherResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiForbiddenResponse, ApiGoneResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSeeOtherResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { SessionIssuedDto } from '../auth/dto/session-issued.dto';
 import { clientIp } from '../auth/auth-context';
@@ -40,7 +40,7 @@ export class LocalSignInController {
     security: [],
   })
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
-  @ApiBody({ schema: { $ref: getSchemaPath(PasswordSignInDto) } })
+  @ApiBody({ type: PasswordSignInDto })
   @ApiOkResponse({ type: SessionIssuedDto, description: 'Signed in: session cookie set' })
   @ApiSeeOtherResponse({ description: 'HTML form posts: signed in (to `next`) or refused (back to /sign-in with the reason)' })
   @ApiUnauthorizedResponse({ type: ProblemDto, description: 'sign-in-failed: the login or the password is wrong (or the account is locked for a while, or disabled)' })

@@ -119,6 +119,12 @@ describe('sign-in without a forge', () => {
     const foreign = await form({ login: 'alice', password: 'correct horse battery' }, 'https://evil.example').expect(403);
     expect(foreign.body.type).toMatch(/\/problems\/origin-check-failed$/);
     expect(foreign.headers['set-cookie']).toBeUndefined();
+    // Today's browsers are judged by Sec-Fetch-Site (under this site's no-referrer policy they send `Origin: null`).
+    const fetchSite = (site: string) =>
+      request(app.url).post('/api/auth/sign-in/password').set('X-Forwarded-For', freshIp()).set('Origin', 'null').set('Sec-Fetch-Site', site).type('form').send({ login: 'alice', password: 'correct horse battery' });
+    await fetchSite('cross-site').expect(403);
+    await fetchSite('same-site').expect(403);
+    expect((await fetchSite('same-origin').expect(303)).headers.location).toBe('/account');
     // Other API routes still take JSON only.
     await request(app.url).post('/api/auth/sign-in/link').type('form').send({ token: 'x' }).expect(415);
   });

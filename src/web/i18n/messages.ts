@@ -4,8 +4,9 @@ import { ACCOUNT } from './account';
 import { ADMIN } from './admin';
 import { CATALOGUE } from './catalogue';
 import { COMMON } from './common';
+import { SIGN_IN } from './sign-in';
 
-const BUNDLES: readonly Bundle[] = [COMMON, CATALOGUE, ACCOUNT, ADMIN];
+const BUNDLES: readonly Bundle[] = [COMMON, CATALOGUE, ACCOUNT, ADMIN, SIGN_IN];
 
 function merge(locale: UiLocale): ReadonlyMap<string, string> {
   const map = new Map<string, string>();
