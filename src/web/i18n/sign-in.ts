@@ -4,6 +4,7 @@ import { bundle } from './bundle';
 export const SIGN_IN = bundle({
   en: {
     'signIn.intro': 'Sign in with a passkey, a password, or your account on a code forge.',
+    'signIn.introLocal': 'Sign in with a passkey or a password.',
     'signIn.passkey.title': 'With a passkey',
     'signIn.passkey.intro': 'Use a passkey kept on this device, your phone or a security key. No login to type.',
     'signIn.passkey.button': 'Sign in with a passkey',
@@ -63,6 +64,7 @@ export const SIGN_IN = bundle({
   },
   de: {
     'signIn.intro': 'Melden Sie sich mit einem Passkey, einem Passwort oder Ihrem Konto bei einer Code-Plattform an.',
+    'signIn.introLocal': 'Melden Sie sich mit einem Passkey oder einem Passwort an.',
     'signIn.passkey.title': 'Mit einem Passkey',
     'signIn.passkey.intro': 'Nutzen Sie einen Passkey auf diesem Gerät, Ihrem Telefon oder einem Sicherheitsschlüssel. Kein Login einzutippen.',
     'signIn.passkey.button': 'Mit einem Passkey anmelden',

@@ -104,7 +104,7 @@ export class SignInPages {
     const main = html`<section class="account-sign-in">
   <h1>${t('account.signIn.title')}</h1>
   ${already}
-  <p>${t('signIn.intro')}</p>
+  <p>${t(providers.length > 0 ? 'signIn.intro' : 'signIn.introLocal')}</p>
   <div class="sign-in-methods">
   ${passkeySection(t)}
   ${methods.data?.password !== false ? passwordSection(t, login, error, next) : null}
