@@ -28,7 +28,7 @@ export class PasskeyCredentialEntity {
   @Column({ name: 'sign_count', type: 'bigint', default: 0, transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) } })
   signCount: number;
 
-  @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
+  @Column({ type: 'jsonb', default: () => "'[]'" })
   transports: string[];
 
   /** The user's own label for it ("Laptop"). */
