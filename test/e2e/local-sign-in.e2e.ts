@@ -216,6 +216,16 @@ describe('sign-in without a forge', () => {
     expect((await audit('user.sign_in')).filter((row) => row.details.method === 'passkey')).toHaveLength(1);
   });
 
+  it('replaces a hash made with weaker parameters at the next sign-in', async () => {
+    const { user } = await userWithSession(app, 'henry');
+    const { hashPassword } = await import('../../src/lib/password/password-hash');
+    await app.database.dataSource.query(`INSERT INTO user_password (user_id, hash) VALUES ($1, $2)`, [user.id, await hashPassword('henry has an old hash', { ln: 10, r: 8, p: 1 })]);
+    await signIn('henry', 'henry has an old hash', freshIp()).expect(200);
+    const [row] = await app.database.dataSource.query(`SELECT hash FROM user_password WHERE user_id = $1`, [user.id]);
+    expect(row.hash).toMatch(/^\$scrypt\$ln=15,r=8,p=3\$/);
+    await signIn('henry', 'henry has an old hash', freshIp()).expect(200);
+  });
+
   it('keeps passwords for local accounts', async () => {
     const dataSource = app.database.dataSource;
     const [row] = await dataSource.query(`INSERT INTO user_account (instance, provider_user_id, login) VALUES ('github', '77', 'octo') RETURNING id`);
