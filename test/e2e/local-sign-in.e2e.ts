@@ -137,8 +137,16 @@ describe('sign-in without a forge', () => {
     const off = await signIn('alice', 'correct horse battery', freshIp()).expect(404);
     expect(off.body.type).toMatch(/\/problems\/password-sign-in-off$/);
     await setPassword(admin.jwt, 'another long password').expect(404);
+    const page = await request(app.url).get('/sign-in').expect(200);
+    expect(page.text).not.toContain('id="password-form"');
+    expect(page.text).toContain('id="passkey-sign-in"');
+    expect(page.text).toContain('registry users sign-in-link &lt;login&gt;');
     await patch(1);
     await request(app.url).get('/api/auth/sign-in/methods').expect(200, { password: true, passkey: true });
+    const again = await request(app.url).get('/sign-in?error=sign-in-failed&login=%3Cb%3Ealice').expect(200);
+    expect(again.text).toContain('<form id="password-form" method="post" action="/api/auth/sign-in/password">');
+    expect(again.text).toContain('role="alert">The login or the password is wrong.</p>');
+    expect(again.text).toContain('value="&lt;b&gt;alice"');
   });
 
   it('signs in once with a sign-in link, refuses it used, expired or unknown, with a page saying why', async () => {
