@@ -8,6 +8,7 @@ import { catalogueLane, type CatalogueLaneParts, type RequestListener } from './
 import { ProblemDetailsFilter } from './common/errors/problem.filter';
 import { requestValidationPipe } from './common/errors/validation';
 import { jsonBodyParsers } from './common/http/body-limits';
+import { formBodyParser } from './common/http/form-bodies';
 import { decodablePathsOnly } from './common/http/decodable-path';
 import { InternalCalls } from './common/http/internal-calls';
 import { jsonBodiesOnly } from './common/http/json-only';
@@ -65,6 +66,7 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
   app.use(jsonBodiesOnly);
   // Each route family gets its own limit (common/http/body-limits); the raw bytes are kept.
   app.use(jsonBodyParsers());
+  app.use(formBodyParser());
   app.useGlobalPipes(requestValidationPipe());
   app.useGlobalFilters(app.get(ProblemDetailsFilter));
   mountOpenApi(app, buildOpenApiDocument(app));

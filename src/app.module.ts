@@ -12,6 +12,7 @@ import { InitModule } from './init/init.module';
 import { TokensModule } from './tokens/tokens.module';
 import { IntegrityModule } from './integrity/integrity.module';
 import { KindsModule } from './kinds/kinds.module';
+import { LocalSignInModule } from './local-sign-in/local-sign-in.module';
 import { PluginsModule } from './plugins/plugins.module';
 import { PublishModule } from './publish/publish.module';
 import { TrustedPublishingModule } from './trusted-publishing/trusted-publishing.module';
@@ -47,6 +48,7 @@ export class AppModule {
         AuditModule,
         HealthModule,
         AuthModule,
+        LocalSignInModule,
         TokensModule,
         InitModule,
         IntegrityModule,

@@ -41,6 +41,14 @@ export const AUDIT_ACTIONS = [
   'i18n.update',
   'features.update',
   'request.update',
+  'user.sign_in',
+  'user.sign_in_failed',
+  'passkey.add',
+  'passkey.remove',
+  'password.set',
+  'password.remove',
+  'sign_in_link.issue',
+  'sign_in_link.use',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -119,6 +119,183 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sign-in/methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which local sign-in methods this registry offers */
+        get: operations["LocalSignInController_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in to a local account with its password
+         * @description JSON answers `{token, user}` and sets the session cookie. An HTML form post (application/x-www-form-urlencoded, from this site only) is answered 303 to `next` (default /account), or 303 back to /sign-in?error=<code>. Unknown login, wrong password, a locked or disabled account all get the same 401.
+         */
+        post: operations["LocalSignInController_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a passkey sign-in: WebAuthn request options with a fresh challenge */
+        post: operations["LocalSignInController_passkeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Finish a passkey sign-in with the browser's answer */
+        post: operations["LocalSignInController_passkey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with the token of a one-time sign-in link */
+        post: operations["LocalSignInController_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follow a one-time sign-in link (what `registry users sign-in-link` prints) */
+        get: operations["LocalSignInController_follow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your passkeys */
+        get: operations["AccountCredentialsController_list"];
+        put?: never;
+        /** Finish registering a passkey with the browser's answer */
+        post: operations["AccountCredentialsController_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start registering a passkey: WebAuthn creation options with a fresh challenge */
+        post: operations["AccountCredentialsController_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of your passkeys */
+        delete: operations["AccountCredentialsController_remove"];
+        options?: never;
+        head?: never;
+        /** Rename one of your passkeys */
+        patch: operations["AccountCredentialsController_rename"];
+        trace?: never;
+    };
+    "/api/auth/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether you have a password, and whether passwords are on here */
+        get: operations["AccountCredentialsController_passwordStatus"];
+        /** Set or change your password (local accounts) */
+        put: operations["AccountCredentialsController_setPassword"];
+        post?: never;
+        /** Remove your password (sign in with a passkey or a link instead) */
+        delete: operations["AccountCredentialsController_removePassword"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/me/tokens": {
         parameters: {
             query?: never;
@@ -1368,6 +1545,92 @@ export interface components {
             token: string;
             user: components["schemas"]["UserDto"];
         };
+        SignInMethodsDto: {
+            /** @description Whether local accounts may sign in with a password here */
+            password: boolean;
+            /** @description Passkey sign-in (always on) */
+            passkey: boolean;
+        };
+        PasswordSignInDto: {
+            /**
+             * @description The login of a local account
+             * @example admin
+             */
+            login: string;
+            /**
+             * Format: password
+             * @description Its password
+             */
+            password: string;
+            /**
+             * @description HTML form posts only: the local path to go to once signed in (default /account)
+             * @example /admin
+             */
+            next?: string;
+        };
+        PasskeyOptionsDto: {
+            /** @description WebAuthn options as JSON (PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON): hand them to the browser's navigator.credentials (for instance with @simplewebauthn/browser). The challenge is good for one answer within 5 minutes. */
+            options: {
+                [key: string]: unknown;
+            };
+        };
+        PasskeyAnswerDto: {
+            /** @description The browser's answer as JSON (AuthenticationResponseJSON: id, rawId, type, response.clientDataJSON, authenticatorData, signature, userHandle) */
+            response: {
+                [key: string]: unknown;
+            };
+        };
+        SignInLinkDto: {
+            /** @description The token of a link printed by `registry users sign-in-link` (its `token` query parameter) */
+            token: string;
+        };
+        PasskeyDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example Laptop */
+            name: string;
+            /** @description Whether the passkey is synced between devices (multi-device) and backed up */
+            synced: boolean;
+            /** @description Epoch milliseconds */
+            createdAt: number;
+            /** @description Epoch milliseconds of the last sign-in with it, or null */
+            lastUsedAt: number | null;
+        };
+        PasskeyListDto: {
+            passkeys: components["schemas"]["PasskeyDto"][];
+        };
+        PasskeyRegistrationDto: {
+            /** @description The browser's answer as JSON (AuthenticationResponseJSON: id, rawId, type, response.clientDataJSON, authenticatorData, signature, userHandle) */
+            response: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description A name to tell it apart (default: "Passkey" and the date)
+             * @example Laptop
+             */
+            name?: string;
+        };
+        PasskeyRenameDto: {
+            /** @example Phone */
+            name: string;
+        };
+        PasswordStatusDto: {
+            /** @description Whether password sign-in is on for this registry (setting signin.password_enabled) */
+            enabled: boolean;
+            /** @description Whether this account can have a password (local accounts only) */
+            available: boolean;
+            /** @description Whether this account has a password */
+            set: boolean;
+            /** @description Epoch milliseconds of the last change, or null */
+            updatedAt: number | null;
+        };
+        SetPasswordDto: {
+            /**
+             * Format: password
+             * @description The new password: 10 to 256 characters, not the login
+             */
+            password: string;
+        };
         CreateTokenDto: {
             /** @example GitHub Actions */
             name: string;
@@ -2152,7 +2415,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
+            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use";
             actor: components["schemas"]["AuditActorDto"];
             slug: string | null;
             ip: string | null;
@@ -2702,6 +2965,635 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LocalSignInController_methods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInMethodsDto"];
+                };
+            };
+            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LocalSignInController_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordSignInDto"];
+                "application/x-www-form-urlencoded": components["schemas"]["PasswordSignInDto"];
+            };
+        };
+        responses: {
+            /** @description Signed in: session cookie set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionIssuedDto"];
+                };
+            };
+            /** @description HTML form posts: signed in (to `next`) or refused (back to /sign-in with the reason) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description sign-in-failed: the login or the password is wrong (or the account is locked for a while, or disabled) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description origin-check-failed: a form post from another site's page */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description password-sign-in-off: the operator turned password sign-in off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LocalSignInController_passkeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptionsDto"];
+                };
+            };
+            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LocalSignInController_passkey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyAnswerDto"];
+            };
+        };
+        responses: {
+            /** @description Signed in: session cookie set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionIssuedDto"];
+                };
+            };
+            /** @description passkey-rejected: an unknown passkey, a challenge not issued or used already, or a signature that does not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LocalSignInController_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInLinkDto"];
+            };
+        };
+        responses: {
+            /** @description Signed in: session cookie set; the link is used up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionIssuedDto"];
+                };
+            };
+            /** @description sign-in-link-unknown */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description sign-in-link-used or sign-in-link-expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LocalSignInController_follow: {
+        parameters: {
+            query?: {
+                /** @description The one-time token the link carries */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: 303 to /account. Refused: 303 to /sign-in/link?error=used|expired|unknown, a page that says why */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyListDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegistrationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyDto"];
+                };
+            };
+            /** @description passkey-registration-failed: no matching registration started, or the answer does not verify */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description passkey-exists: this passkey is registered already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptionsDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description passkey-limit-reached: 20 passkeys already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; it signs in no more */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description You have no passkey with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRenameDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description You have no passkey with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_passwordStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordStatusDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_setPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPasswordDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordStatusDto"];
+                };
+            };
+            /** @description validation-failed: too short, too long, or the login itself */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description password-sign-in-off: the operator turned passwords off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description password-not-local: the account signs in through a forge */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_removePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5116,7 +6008,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
+                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use";
                 slug?: string;
                 /** @description The acting user id */
                 actor?: string;
@@ -6173,6 +7065,11 @@ export interface operations {
                          * @enum {integer}
                          */
                         "publish.claim_requires_repo_access": 0 | 1;
+                        /**
+                         * @description Local accounts may sign in with a password (the fallback to passkeys); 0 turns password sign-in and setting passwords off. Passkeys and sign-in links always work
+                         * @enum {integer}
+                         */
+                        "signin.password_enabled": 0 | 1;
                         /** @description The site's display name */
                         "site.name": string;
                         /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
@@ -6195,6 +7092,10 @@ export interface operations {
                         "ratelimit.wishlist_vote_per_min": number;
                         /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                         "ratelimit.submit_per_hour": number;
+                        /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
+                        "ratelimit.signin_failures_per_account": number;
+                        /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
+                        "ratelimit.signin_failures_per_ip": number;
                         /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
                         "ratelimit.reconcile_cooldown_s": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */
@@ -6242,6 +7143,8 @@ export interface operations {
                     "hash.budget_bytes"?: number;
                     /** @description A first push on a repository of a sign-in forge must prove the claimer administers the repository */
                     "publish.claim_requires_repo_access"?: (0 | 1) | boolean;
+                    /** @description Local accounts may sign in with a password (the fallback to passkeys); 0 turns password sign-in and setting passwords off. Passkeys and sign-in links always work */
+                    "signin.password_enabled"?: (0 | 1) | boolean;
                     /** @description The site's display name */
                     "site.name"?: string;
                     /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
@@ -6264,6 +7167,10 @@ export interface operations {
                     "ratelimit.wishlist_vote_per_min"?: number;
                     /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                     "ratelimit.submit_per_hour"?: number;
+                    /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
+                    "ratelimit.signin_failures_per_account"?: number;
+                    /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
+                    "ratelimit.signin_failures_per_ip"?: number;
                     /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
                     "ratelimit.reconcile_cooldown_s"?: number;
                 };
@@ -6291,6 +7198,11 @@ export interface operations {
                          * @enum {integer}
                          */
                         "publish.claim_requires_repo_access": 0 | 1;
+                        /**
+                         * @description Local accounts may sign in with a password (the fallback to passkeys); 0 turns password sign-in and setting passwords off. Passkeys and sign-in links always work
+                         * @enum {integer}
+                         */
+                        "signin.password_enabled": 0 | 1;
                         /** @description The site's display name */
                         "site.name": string;
                         /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
@@ -6313,6 +7225,10 @@ export interface operations {
                         "ratelimit.wishlist_vote_per_min": number;
                         /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                         "ratelimit.submit_per_hour": number;
+                        /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
+                        "ratelimit.signin_failures_per_account": number;
+                        /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
+                        "ratelimit.signin_failures_per_ip": number;
                         /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
                         "ratelimit.reconcile_cooldown_s": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */

@@ -4,6 +4,7 @@ import { CMS_ENTITIES } from '../cms/entities';
 import { REDIS_ENTITIES } from '../common/redis/entities';
 import { INTEGRITY_ENTITIES } from '../integrity/entities';
 import { KINDS_ENTITIES } from '../kinds/entities';
+import { LOCAL_SIGN_IN_ENTITIES } from '../local-sign-in/entities';
 import { PLUGINS_ENTITIES } from '../plugins/entities';
 import { REQUESTS_ENTITIES } from '../requests/entities';
 import { SETTINGS_ENTITIES } from '../settings/entities';
@@ -31,4 +32,5 @@ export const ENTITIES = [
   ...REDIS_ENTITIES,
   ...WEBHOOKS_ENTITIES,
   ...TRUSTED_PUBLISHING_ENTITIES,
+  ...LOCAL_SIGN_IN_ENTITIES,
 ];

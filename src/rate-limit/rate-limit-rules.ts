@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 
 /** What a request is counted as; each bucket has its own counters and its own limit setting. */
-export type RateLimitBucket = 'read' | 'publish' | 'webhook' | 'signin' | 'wizard' | UserActionBucket;
+export type RateLimitBucket = 'read' | 'publish' | 'webhook' | 'signin' | 'wizard' | 'signin-failure' | UserActionBucket;
 
 /** Signed-in actions, counted per user once the session is known (not in the middleware). */
 export type UserActionBucket = 'wishlist-request' | 'wishlist-vote' | 'submit';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
+const QUARTER_HOUR_MS = 15 * MINUTE_MS;
 
 /** Each limit setting and the fixed window its number counts in. */
 export const LIMIT_WINDOWS_MS = {
@@ -18,6 +19,8 @@ export const LIMIT_WINDOWS_MS = {
   'ratelimit.wishlist_request_per_hour': HOUR_MS,
   'ratelimit.wishlist_vote_per_min': MINUTE_MS,
   'ratelimit.submit_per_hour': HOUR_MS,
+  'ratelimit.signin_failures_per_account': QUARTER_HOUR_MS,
+  'ratelimit.signin_failures_per_ip': QUARTER_HOUR_MS,
 } as const;
 
 export type RateLimitSetting = keyof typeof LIMIT_WINDOWS_MS;
@@ -74,7 +77,7 @@ export function rateLimitRule(request: RequestFacts): RateLimitRule | null {
   const ip = `ip:${request.ip}`;
   // Never throttled: probes and scrapers must reach an instance that is otherwise busy.
   if (under(path, '/health') || under(path, '/metrics')) return null;
-  if (under(path, '/auth')) return { bucket: 'signin', setting: 'ratelimit.signin_per_min', subject: ip, failOpen: false };
+  if (under(path, '/auth') || under(path, '/api/auth/sign-in')) return { bucket: 'signin', setting: 'ratelimit.signin_per_min', subject: ip, failOpen: false };
   if (under(path, '/api/init')) return { bucket: 'wizard', setting: 'ratelimit.signin_per_min', subject: ip, failOpen: false };
   const read = method === 'GET' || method === 'HEAD';
   if (read) return { bucket: 'read', setting: 'ratelimit.public_read_per_min', subject: ip, failOpen: true };
@@ -96,6 +99,15 @@ const USER_ACTION_SETTINGS: Readonly<Record<UserActionBucket, RateLimitSetting>>
 /** A signed-in action counted per user; it fails closed like every other metered write. */
 export function userActionRule(bucket: UserActionBucket, userId: string): RateLimitRule {
   return { bucket, setting: USER_ACTION_SETTINGS[bucket], subject: `user:${userId}`, failOpen: false };
+}
+
+/**
+ * Failed sign-ins, counted only when they fail and judged before the next attempt: per local
+ * account (`account:<user id>`) and per client address (`ip:<address>`), in 15-minute windows.
+ */
+export function signInFailureRule(scope: 'account' | 'ip', subject: string): RateLimitRule {
+  const setting = scope === 'account' ? 'ratelimit.signin_failures_per_account' : 'ratelimit.signin_failures_per_ip';
+  return { bucket: 'signin-failure', setting, subject: `${scope}:${subject}`, failOpen: false };
 }
 
 /** Cooldowns: one action per subject, then none until the setting's seconds have passed. */

@@ -1,6 +1,6 @@
 import { Clock } from '../common/clock';
 import { defaultValues, type SettingValues } from '../settings/setting-definitions';
-import type { RateLimitRule } from './rate-limit-rules';
+import { type RateLimitRule, signInFailureRule } from './rate-limit-rules';
 import { LIMITS_MAX_AGE_MS, RateLimiter } from './rate-limiter';
 import type { CounterStore } from './stores/counter-store';
 import { MemoryCounterStore } from './stores/memory-counter-store';
@@ -39,6 +39,20 @@ function world(limits: Partial<SettingValues> = {}, store?: CounterStore) {
 }
 
 describe('RateLimiter', () => {
+  it('judges failures before counting them: peek counts nothing, charge counts without judging (sign-in failures, 15-minute windows)', async () => {
+    const { limiter, clock } = world({ 'ratelimit.signin_failures_per_account': 2 });
+    const account = signInFailureRule('account', 'u1');
+    for (let i = 0; i < 5; i++) expect(await limiter.peek(account)).toEqual({ outcome: 'allowed' });
+    await limiter.charge(account);
+    expect(await limiter.peek(account)).toEqual({ outcome: 'allowed' });
+    await limiter.charge(account);
+    const locked = await limiter.peek(account);
+    expect(locked).toMatchObject({ outcome: 'limited', limit: 2, windowMs: 15 * MINUTE });
+    expect(await limiter.peek(signInFailureRule('account', 'u2'))).toEqual({ outcome: 'allowed' });
+    clock.ms += 15 * MINUTE;
+    expect(await limiter.peek(account)).toEqual({ outcome: 'allowed' });
+  });
+
   it('allows the limit within a window, then refuses until the window ends, saying how long', async () => {
     const { limiter, clock } = world();
     for (let i = 0; i < 3; i++) expect(await limiter.check(read)).toEqual({ outcome: 'allowed' });

@@ -99,6 +99,28 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * Judges one more event against the rule without counting it: failures are counted only once
+   * they happened (`charge`), yet the attempt after the last allowed one is refused up front.
+   */
+  async peek(rule: RateLimitRule): Promise<RateLimitDecision> {
+    const limits = await this.currentLimits();
+    try {
+      return this.judge(rule, limits, (await this.store.count(this.key(rule, rule.subject))) + 1);
+    } catch (error) {
+      return this.storeFailed(rule, error);
+    }
+  }
+
+  /** Counts one event against the rule (a failed sign-in), without judging it. */
+  async charge(rule: RateLimitRule): Promise<void> {
+    try {
+      await this.hit(rule, this.key(rule, rule.subject));
+    } catch (error) {
+      this.reportFailure(error);
+    }
+  }
+
   /** Starts the cooldown `name` for `subject`, unless one is running; cooldowns fail closed. */
   async startCooldown(name: CooldownName, subject: string): Promise<CooldownDecision> {
     const cooldownSeconds = (await this.currentLimits())[COOLDOWN_SETTINGS[name]];

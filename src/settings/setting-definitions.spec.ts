@@ -7,6 +7,7 @@ describe('setting definitions', () => {
       'manifest.candidates': ['.plugin', '.plugin.json', 'plugin.yaml', 'plugin.json'],
       'hash.budget_bytes': 1234,
       'publish.claim_requires_repo_access': 1,
+      'signin.password_enabled': 1,
       'site.name': 'Plugin Registry',
       'webhooks.reconcile_interval_s': 21600,
       'ingest.max_concurrent': 32,
@@ -18,6 +19,8 @@ describe('setting definitions', () => {
       'ratelimit.wishlist_request_per_hour': 10,
       'ratelimit.wishlist_vote_per_min': 60,
       'ratelimit.submit_per_hour': 10,
+      'ratelimit.signin_failures_per_account': 5,
+      'ratelimit.signin_failures_per_ip': 30,
       'ratelimit.reconcile_cooldown_s': 60,
     });
   });

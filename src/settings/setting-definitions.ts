@@ -78,6 +78,11 @@ export const SETTING_DEFINITIONS = {
     public: false,
     description: 'A first push on a repository of a sign-in forge must prove the claimer administers the repository',
   }),
+  'signin.password_enabled': flag({
+    default: 1,
+    public: false,
+    description: 'Local accounts may sign in with a password (the fallback to passkeys); 0 turns password sign-in and setting passwords off. Passkeys and sign-in links always work',
+  }),
   'site.name': text({ default: 'Plugin Registry', minLength: 1, maxLength: 100, public: true, description: "The site's display name" }),
   'webhooks.reconcile_interval_s': integer({
     default: 21_600,
@@ -113,6 +118,20 @@ export const SETTING_DEFINITIONS = {
   'ratelimit.wishlist_request_per_hour': integer({ default: 10, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Wishlist requests (POST /api/requests) one signed-in user may create per hour' }),
   'ratelimit.wishlist_vote_per_min': integer({ default: 60, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Wishlist votes and vote removals one signed-in user may make per minute' }),
   'ratelimit.submit_per_hour': integer({ default: 10, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour' }),
+  'ratelimit.signin_failures_per_account': integer({
+    default: 5,
+    min: 1,
+    max: RATE_LIMIT_MAX,
+    public: false,
+    description: 'Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password',
+  }),
+  'ratelimit.signin_failures_per_ip': integer({
+    default: 30,
+    min: 1,
+    max: RATE_LIMIT_MAX,
+    public: false,
+    description: 'Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends',
+  }),
   'ratelimit.reconcile_cooldown_s': integer({
     default: 60,
     min: 1,

@@ -19,6 +19,8 @@ export interface PageSpec {
   clientStrings?: readonly string[];
   /** Data for the page's scripts, sent as a JSON data block (never secrets). */
   clientData?: unknown;
+  /** The HTTP status, when a page that says what went wrong is not a 200 (a used sign-in link: 410). */
+  httpStatus?: number;
 }
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;

@@ -40,6 +40,6 @@ export class WebRenderer {
       const main = html`<section class="problem"><h1>${ctx.t(title)}</h1><p>${ctx.t(text)}</p>${signIn}</section>`;
       return { status: outcome.status, body: renderPage(ctx, this.assets, { title: ctx.t(title), main }) };
     }
-    return { status: 200, body: renderPage(ctx, this.assets, outcome) };
+    return { status: outcome.httpStatus ?? 200, body: renderPage(ctx, this.assets, outcome) };
   }
 }

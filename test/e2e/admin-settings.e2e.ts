@@ -21,6 +21,9 @@ const DEFAULTS = {
   'ratelimit.wishlist_vote_per_min': 60,
   'ratelimit.submit_per_hour': 10,
   'ratelimit.reconcile_cooldown_s': 60,
+  'signin.password_enabled': 1,
+  'ratelimit.signin_failures_per_account': 5,
+  'ratelimit.signin_failures_per_ip': 30,
 };
 
 /** Another app instance on the first one's database (through the embedded engine's socket when embedded). */

@@ -22,7 +22,7 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}, testDatabase?: TestDatabase, logger?: Logger): Promise<TestApp> {
   const db = testDatabase ?? (await createTestDatabase());
   // A real port up front, so BASE_URL and the absolute links built from it (downloads) work.
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, ...db.env, ...env });
   const database = await openDatabase(config, { embeddedMode: 'own', migrate: true });
   const app = await createApp({ config, database, logger: logger ?? createLogger('silent') });

@@ -1,12 +1,21 @@
 import type { CliIo } from '../command';
 import { EXIT_FAILURE, EXIT_USAGE } from '../command';
 
-export const summary = 'manage users: create <login> [--admin] [--email EMAIL]';
+export const summary = 'manage users: create <login> [--admin] [--email EMAIL] | sign-in-link <login> | set-password <login>';
 
 const USAGE = `usage: registry users create <login> [--admin] [--email EMAIL]
+       registry users sign-in-link <login> [--instance NAME]
+       registry users set-password <login>        (reads the password from stdin)
 
-Creates a local user (instance "local"); --admin gives it the admin role, which is how an
-operator gets the first admin in without the install wizard. Works while the server runs.
+create        Creates a local user (instance "local"); --admin gives it the admin role, which is
+              how an operator gets the first admin in without the install wizard.
+sign-in-link  Prints a one-time link that signs the user in on the web (good for 15 minutes, one
+              use): the first sign-in of a local user, or a way back in for anyone. The person
+              then adds a passkey (or a password) on /account. --instance picks the forge
+              instance when several users share the login.
+set-password  Sets a local user's password from the first line of stdin (10 to 256 characters),
+              e.g. \`printf '%s\\n' "$PW" | registry users set-password alice\`.
+All of them work while the server runs.
 `;
 
 const LOGIN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
@@ -16,6 +25,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (sub === '--help' || sub === 'help') {
     io.stdout(USAGE);
     return 0;
+  }
+  if (sub === 'sign-in-link' || sub === 'set-password') {
+    const { runCredentialCommand } = await import('./user-credentials');
+    return runCredentialCommand(sub, rest, io, USAGE);
   }
   if (sub !== 'create') {
     io.stderr(USAGE);

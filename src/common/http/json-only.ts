@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { deferBodyError, defersBodyErrors } from './deferred-body-error';
+import { isFormBody } from './form-bodies';
 
 /** A body-parser-shaped error, so the problem filter maps it like the parser's own. */
 export class UnsupportedMediaTypeError extends Error {
@@ -24,7 +25,7 @@ function isJson(contentType: string | undefined): boolean {
  * send is the helpful answer.
  */
 export function jsonBodiesOnly(request: Request, _response: Response, next: NextFunction): void {
-  if (hasBody(request) && !isJson(request.headers['content-type'])) {
+  if (hasBody(request) && !isJson(request.headers['content-type']) && !isFormBody(request)) {
     const error = new UnsupportedMediaTypeError('the request body must be JSON');
     if (defersBodyErrors(request.path)) deferBodyError(request, error);
     else {

@@ -29,6 +29,7 @@ import { CatalogueChangeItemColumns1795636584326 } from './1795636584326-Catalog
 import { PluginPages1795804376028 } from './1795804376028-PluginPages';
 import { DownloadDays1795810893219 } from './1795810893219-DownloadDays';
 import { CatalogueChangeDownloads1795781000000 } from './1795781000000-CatalogueChangeDownloads';
+import { LocalSignIn1795810868882 } from './1795810868882-LocalSignIn';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -61,5 +62,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CatalogueChangeItemColumns1795636584326,
   CatalogueChangeDownloads1795781000000,
   PluginPages1795804376028,
+  LocalSignIn1795810868882,
   DownloadDays1795810893219,
 ];

@@ -5,8 +5,9 @@ import { ADMIN } from './admin';
 import { CATALOGUE } from './catalogue';
 import { CHARTS } from './charts';
 import { COMMON } from './common';
+import { SIGN_IN } from './sign-in';
 
-const BUNDLES: readonly Bundle[] = [COMMON, CATALOGUE, ACCOUNT, ADMIN, CHARTS];
+const BUNDLES: readonly Bundle[] = [COMMON, CATALOGUE, ACCOUNT, ADMIN, CHARTS, SIGN_IN];
 
 function merge(locale: UiLocale): ReadonlyMap<string, string> {
   const map = new Map<string, string>();

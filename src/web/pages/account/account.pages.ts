@@ -6,6 +6,7 @@ import { html } from '../../html';
 import type { WebContext } from '../../web-context';
 import type { PageOutcome, RenderedPage } from '../../web-renderer';
 import { WebRenderer } from '../../web-renderer';
+import { CREDENTIAL_CLIENT_STRINGS, passkeysSection, passwordSection } from './account-credentials';
 import { type Delivery, pluginsSection } from './account-plugins';
 import { TOKEN_CLIENT_STRINGS, tokensSection } from './account-tokens';
 
@@ -24,7 +25,12 @@ export class AccountPages {
   private async build(ctx: WebContext): Promise<PageOutcome> {
     const { api, t, me } = ctx;
     if (!me) return { status: 401 };
-    const [plugins, tokens] = await Promise.all([api.GET('/api/auth/me/plugins'), api.GET('/api/auth/me/tokens')]);
+    const [plugins, tokens, passkeys, password] = await Promise.all([
+      api.GET('/api/auth/me/plugins'),
+      api.GET('/api/auth/me/tokens'),
+      api.GET('/api/auth/me/passkeys'),
+      api.GET('/api/auth/me/password'),
+    ]);
     const owned = plugins.data?.plugins ?? [];
     const deliveries = new Map<string, Delivery[] | null>(
       await Promise.all(
@@ -49,13 +55,15 @@ export class AccountPages {
     <p id="sign-out-status" class="status" role="status" aria-live="polite"></p>
   </div>
 </section>
+${passkeysSection(passkeys.data?.passkeys ?? [], t)}
+${passwordSection(password.data, me.login, t)}
 ${pluginsSection(owned, deliveries, t)}
 ${tokensSection(tokens.data?.tokens ?? [], owned.map((p) => p.slug), t, this.config.baseUrl)}`;
     return {
       title: t('account.title'),
       main,
-      scripts: ['account'],
-      clientStrings: [...TOKEN_CLIENT_STRINGS, 'account.signOut.failed', 'account.deliveries.replayed'],
+      scripts: ['account', 'account-credentials'],
+      clientStrings: [...TOKEN_CLIENT_STRINGS, ...CREDENTIAL_CLIENT_STRINGS, 'account.signOut.failed', 'account.deliveries.replayed'],
     };
   }
 }

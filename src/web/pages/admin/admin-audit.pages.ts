@@ -52,6 +52,14 @@ const ACTIONS: Record<AuditAction, true> = {
   'i18n.update': true,
   'features.update': true,
   'request.update': true,
+  'user.sign_in': true,
+  'user.sign_in_failed': true,
+  'passkey.add': true,
+  'passkey.remove': true,
+  'password.set': true,
+  'password.remove': true,
+  'sign_in_link.issue': true,
+  'sign_in_link.use': true,
 };
 const ACTION_NAMES = Object.keys(ACTIONS) as AuditAction[];
 const PAGE_SIZE = 50;

@@ -1,0 +1,97 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { clientIp } from '../auth/auth-context';
+import type { SessionIssuedDto } from '../auth/dto/session-issued.dto';
+import { DomainError } from '../common/errors/domain-error';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { hashPassword, needsRehash, verifyPassword } from '../lib/password/password-hash';
+import { SettingsService } from '../settings/settings.service';
+import { LOCAL_INSTANCE, UsersRepository } from '../users/users.repository';
+import type { SignInMethodsDto } from './dto/password.dto';
+import type { PasswordSignInDto } from './dto/password-sign-in.dto';
+import { PasswordsRepository } from './passwords.repository';
+import { isFormPost, requireSameOrigin, safeNext } from './same-origin';
+import { SessionIssuer } from './session-issuer';
+import { SignInAttempts } from './sign-in-attempts';
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+/** The one answer every failed password sign-in gets: unknown login, wrong password, locked or disabled account alike. */
+export const signInFailed = () => new DomainError('unauthorized', 'sign-in-failed', 'the login or the password is wrong');
+
+export const passwordSignInOff = () => new DomainError('not-found', 'password-sign-in-off', 'password sign-in is turned off on this registry; sign in with a passkey or a sign-in link');
+
+/**
+ * Password sign-in for local accounts. Every failure costs the same: one scrypt verification
+ * (against a dummy hash when the login is unknown or has no password), one look at the
+ * account's failure counter, one audit entry, and the same 401.
+ */
+@Injectable()
+export class PasswordSignInService implements OnModuleInit {
+  private dummyHash: Promise<string> | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly users: UsersRepository,
+    private readonly passwords: PasswordsRepository,
+    private readonly settings: SettingsService,
+    private readonly attempts: SignInAttempts,
+    private readonly sessions: SessionIssuer,
+  ) {}
+
+  onModuleInit(): void {
+    this.dummy();
+  }
+
+  private dummy(): Promise<string> {
+    this.dummyHash ??= hashPassword(randomBytes(24).toString('base64url'));
+    return this.dummyHash;
+  }
+
+  async methods(): Promise<SignInMethodsDto> {
+    return { password: (await this.settings.get('signin.password_enabled')) === 1, passkey: true };
+  }
+
+  /**
+   * `POST /api/auth/sign-in/password`: JSON gets `{token, user}` and the cookie; an HTML form
+   * (no script) gets the cookie and a 303 to `next`, or a 303 back to /sign-in saying what failed.
+   */
+  async signIn(body: PasswordSignInDto, request: Request, response: Response): Promise<void> {
+    if (!isFormPost(request)) {
+      response.status(200).json(await this.attempt(body.login, body.password, clientIp(request), response));
+      return;
+    }
+    requireSameOrigin(request, this.config.baseUrl);
+    try {
+      await this.attempt(body.login, body.password, clientIp(request), response);
+      response.redirect(303, safeNext(body.next));
+    } catch (error) {
+      if (!(error instanceof DomainError) || !['sign-in-failed', 'rate-limited', 'password-sign-in-off'].includes(error.code)) throw error;
+      const back = new URLSearchParams({ error: error.code, login: body.login });
+      if (body.next) back.set('next', safeNext(body.next));
+      if (typeof error.extensions.retryAfter === 'number') response.setHeader('Retry-After', String(error.extensions.retryAfter));
+      response.setHeader('Cache-Control', 'no-store');
+      response.redirect(303, `/sign-in?${back.toString()}`);
+    }
+  }
+
+  async attempt(login: string, password: string, ip: string | null, response: Response): Promise<SessionIssuedDto> {
+    if ((await this.settings.get('signin.password_enabled')) !== 1) throw passwordSignInOff();
+    await this.attempts.checkAddress(ip);
+    const [user] = await this.users.findByLogin(login, LOCAL_INSTANCE);
+    // The same queries whether the login exists or not.
+    const hash = await this.passwords.hashOf(user?.id ?? NIL_UUID);
+    const account = user ? user.id : `login:${login.toLowerCase()}`;
+    const [matches, locked] = await Promise.all([verifyPassword(password, hash ?? (await this.dummy())), this.attempts.accountLocked(account)]);
+    const reason = !user ? 'unknown-login' : !hash ? 'no-password' : !matches ? 'wrong-password' : locked ? 'locked' : user.disabledAt ? 'disabled' : null;
+    if (reason || !user || !hash) {
+      await this.attempts.failed(ip, account);
+      await this.sessions.failed('password', ip, { login: login.slice(0, 100), reason, ...(user ? { userId: user.id } : {}) });
+      throw signInFailed();
+    }
+    if (needsRehash(hash)) await this.passwords.store(user.id, await hashPassword(password));
+    return this.sessions.signIn(user, 'password', ip, response);
+  }
+}
