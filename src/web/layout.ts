@@ -99,7 +99,8 @@ export function renderPage(ctx: WebContext, assets: WebAssets, page: PageSpec): 
   const brand = HEX_COLOR.test(branding.primaryColor) ? branding.primaryColor : '#2563eb';
   const title = page.title ? `${page.title} · ${branding.siteName}` : branding.siteName;
   const scripts = ['app', ...(page.scripts ?? [])];
-  const strings = Object.fromEntries((page.clientStrings ?? []).map((key) => [key, t(key)]));
+  // Only keys that have a string: a counted message lists every plural category, and a language uses a few.
+  const strings = Object.fromEntries((page.clientStrings ?? []).filter((key) => t.has(key)).map((key) => [key, t(key)]));
   return html`<!doctype html>
 <html lang="${ctx.locale}">
 <head>
@@ -122,7 +123,7 @@ ${header(ctx)}
 ${page.main}
 </main>
 ${footer(ctx)}
-<script type="application/json" id="page-strings">${jsonData(strings)}</script>
+<script type="application/json" id="page-strings" data-locale="${t.locale}">${jsonData(strings)}</script>
 ${page.clientData === undefined ? null : html`<script type="application/json" id="page-data">${jsonData(page.clientData)}</script>`}
 </body>
 </html>

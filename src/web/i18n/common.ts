@@ -40,7 +40,8 @@ export const COMMON = bundle({
     'status.saved': 'Saved',
     'badge.verified': 'Verified',
     'badge.featured': 'Featured',
-    'plugin.downloads': '{count} downloads',
+    'plugin.downloads.one': '{count} download',
+    'plugin.downloads.other': '{count} downloads',
   },
   de: {
     'skip.toContent': 'Zum Inhalt springen',
@@ -80,6 +81,7 @@ export const COMMON = bundle({
     'status.saved': 'Gespeichert',
     'badge.verified': 'Verifiziert',
     'badge.featured': 'Empfohlen',
-    'plugin.downloads': '{count} Downloads',
+    'plugin.downloads.one': '{count} Download',
+    'plugin.downloads.other': '{count} Downloads',
   },
 });

@@ -1,11 +1,11 @@
 import type { components } from '../../../client/registry-client';
 import { api, problemMessage } from './api';
 import { el } from './dom';
-import { announce, t } from './page';
+import { announce, t, tCount } from './page';
 
 type RequestDto = components['schemas']['RequestDto'];
 
-const votes = (count: number) => (count === 1 ? t('wishlist.voteOne') : t('wishlist.votes', { count }));
+const votes = (count: number) => tCount('wishlist.votes', count);
 
 function showVote(button: HTMLButtonElement, request: RequestDto): void {
   button.setAttribute('aria-pressed', String(request.voted));

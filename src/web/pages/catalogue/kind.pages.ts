@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { pluginList } from '../../components/plugin-card';
+import { kindLabels, pluginList } from '../../components/plugin-card';
 import { html } from '../../html';
 import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
@@ -35,7 +35,7 @@ export class KindPages {
 ${kind.description ? html`<p class="lead">${kind.description}</p>` : null}
 <section aria-labelledby="fields-heading"><h2 id="fields-heading">${t('kind.fields')}</h2>${fieldTable}</section>
 <section aria-labelledby="kind-plugins-heading"><h2 id="kind-plugins-heading">${t('kind.plugins')}</h2>
-${plugins.data.plugins.length ? pluginList(plugins.data.plugins, t) : html`<p>${t('kind.none')}</p>`}
+${plugins.data.plugins.length ? pluginList(plugins.data.plugins, t, kindLabels(kinds.data.kinds)) : html`<p>${t('kind.none')}</p>`}
 ${pagination(pageUrl(ctx.request.originalUrl), plugins.data.page, plugins.data.totalPages, t)}
 </section>`;
     return { title: t('kind.title', { label: kind.label }), description: kind.description ?? t('kind.title', { label: kind.label }), main, scripts: CATALOGUE_SCRIPTS, clientStrings: SUGGEST_CLIENT_STRINGS };

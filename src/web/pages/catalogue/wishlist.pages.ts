@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { components } from '../../../client/registry-client';
 import { html, type SafeHtml } from '../../html';
 import type { Translate } from '../../i18n/messages';
+import { pluralKeys } from '../../i18n/plural';
 import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
 import { CATALOGUE_SCRIPTS, failed, missing, pageNumber, pagination, pageUrl, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
@@ -11,10 +12,10 @@ type RequestDto = components['schemas']['RequestDto'];
 
 const PAGE_SIZE = 20;
 /** The strings browser/catalogue.ts shows after a vote or a new request. */
-export const WISHLIST_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, 'wishlist.votes', 'wishlist.voteOne', 'wishlist.upvote', 'wishlist.voted', 'wishlist.created', 'wishlist.failed', 'wishlist.status.open', 'status.working'];
+export const WISHLIST_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, ...pluralKeys('wishlist.votes'), 'wishlist.upvote', 'wishlist.voted', 'wishlist.created', 'wishlist.failed', 'wishlist.status.open', 'status.working'];
 
 function requestItem(request: RequestDto, signedIn: boolean, t: Translate): SafeHtml {
-  const votes = html`<span class="votes" id="votes-${request.id}">${request.votes === 1 ? t('wishlist.voteOne') : t('wishlist.votes', { count: request.votes })}</span>`;
+  const votes = html`<span class="votes" id="votes-${request.id}">${t.count('wishlist.votes', request.votes)}</span>`;
   const vote =
     signedIn && request.status === 'open'
       ? html`<button type="button" class="secondary vote" data-upvote="${request.id}" aria-pressed="${request.voted ? 'true' : 'false'}" aria-label="${t('wishlist.upvoteLabel', { title: request.title })}" aria-describedby="votes-${request.id}">${request.voted ? t('wishlist.voted') : t('wishlist.upvote')}</button>`
