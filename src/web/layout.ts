@@ -57,7 +57,7 @@ function header(ctx: WebContext): SafeHtml {
   <a class="skip-link" href="#main">${t('skip.toContent')}</a>
   <div class="bar">
     <a class="brand" href="/">${logo}<span>${branding.siteName}</span></a>
-    <form class="search" role="search" action="/plugins" method="get">
+    <form class="search" role="search" aria-label="${t('search.label')}" action="/plugins" method="get">
       <label class="visually-hidden" for="site-search">${t('search.label')}</label>
       <input id="site-search" name="q" type="search" value="${query}" placeholder="${t('search.placeholder')}" autocomplete="off" data-suggest>
       <button type="submit">${t('search.submit')}</button>

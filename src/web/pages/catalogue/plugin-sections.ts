@@ -1,5 +1,6 @@
 import type { components } from '../../../client/registry-client';
-import { html, raw, type SafeHtml } from '../../html';
+import { focusableScrollers, scrollRegion } from '../../components/scroll-region';
+import { html, type SafeHtml } from '../../html';
 import type { Translate } from '../../i18n/messages';
 import { formatBytes, formatDate, safeUrl } from './catalogue-parts';
 
@@ -29,10 +30,10 @@ export function downloadSection(latest: Latest | null, t: Translate): SafeHtml {
   <h2 id="download-heading">${t('plugin.download')} <span class="version">${latest.version}</span></h2>
   ${chosen}
   <h3>${t('plugin.platforms')}</h3>
-  <div class="table-scroll"><table class="platforms">
+  ${scrollRegion(t('plugin.platforms'), html`<table class="platforms">
     <thead><tr><th scope="col">${t('plugin.platform')}</th><th scope="col">${t('plugin.file')}</th><th scope="col">${t('plugin.size')}</th></tr></thead>
     <tbody>${rows.map(([key, asset]) => html`<tr${key === latest.platform ? html` class="current"` : null}><th scope="row">${key}</th><td><a href="${asset.download_url}" download>${asset.name}</a></td><td>${formatBytes(asset.size)}</td></tr>`)}</tbody>
-  </table></div>
+  </table>`)}
 </section>`;
 }
 
@@ -53,10 +54,10 @@ export function integritySection(slug: string, release: Release | null, origin: 
   <h2 id="integrity-heading">${t('plugin.integrity')}</h2>
   <p>${release.integrity ? t('plugin.integrityText', { version: release.version }) : t('plugin.unsigned')}</p>
   ${kid ? html`<p class="kid">${t('plugin.kid')}: <code>${kid}</code></p>` : null}
-  <div class="table-scroll"><table class="hashes">
+  ${scrollRegion(t('plugin.integrity'), html`<table class="hashes">
     <thead><tr><th scope="col">${t('plugin.file')}</th><th scope="col">SHA-256</th></tr></thead>
     <tbody>${release.assets.map((a) => html`<tr><th scope="row">${a.name}</th><td><code class="sha">${hashes.get(a.name) ?? t('plugin.notHashed')}</code></td></tr>`)}</tbody>
-  </table></div>
+  </table>`)}
   <p>${t('plugin.verifyHow')}</p>
   <div class="snippet"><pre><code id="verify-command">${command}</code></pre><button type="button" class="secondary" data-copy="#verify-command">${t('action.copy')}</button></div>
   <p><a href="/.well-known/registry-key.json">${t('plugin.keySet')}</a></p>
@@ -80,7 +81,7 @@ export function readmeSection(plugin: PluginDetail, t: Translate): SafeHtml {
         )}</ul></nav>`
       : null;
   // readmeHtml was rendered from markdown and sanitized by the API at ingest.
-  const body = plugin.readmeHtml ? html`<div class="readme"${plugin.readmeLocale ? html` lang="${plugin.readmeLocale}"` : null}>${raw(shiftHeadings(plugin.readmeHtml, 2))}</div>` : html`<p>${t('plugin.noReadme')}</p>`;
+  const body = plugin.readmeHtml ? html`<div class="readme"${plugin.readmeLocale ? html` lang="${plugin.readmeLocale}"` : null}>${focusableScrollers(shiftHeadings(plugin.readmeHtml, 2), t)}</div>` : html`<p>${t('plugin.noReadme')}</p>`;
   return html`<section aria-labelledby="readme-heading"><h2 id="readme-heading">${t('plugin.readme')}</h2>${switcher}${body}</section>`;
 }
 
@@ -109,11 +110,11 @@ export function screenshotsSection(plugin: PluginDetail, t: Translate): SafeHtml
 
 export function versionsSection(plugin: PluginDetail, locale: string, t: Translate): SafeHtml | null {
   if (plugin.releases.length === 0) return null;
-  return html`<section aria-labelledby="versions-heading"><h2 id="versions-heading">${t('plugin.versions')}</h2><div class="table-scroll"><table class="versions">
+  return html`<section aria-labelledby="versions-heading"><h2 id="versions-heading">${t('plugin.versions')}</h2>${scrollRegion(t('plugin.versions'), html`<table class="versions">
   <thead><tr><th scope="col">${t('plugin.versionColumn')}</th><th scope="col">${t('plugin.released')}</th><th scope="col">${t('plugin.minRuntime')}</th><th scope="col">${t('plugin.downloadCount')}</th></tr></thead>
   <tbody>${plugin.releases.map(
     (r) => html`<tr${r.yanked ? html` class="yanked"` : null}><th scope="row"><span class="number">${r.version}</span> ${r.prerelease ? html`<span class="badge">${t('plugin.prerelease')}</span>` : null}${r.yanked ? html`<span class="badge yanked" title="${r.yankReason ?? ''}">${t('plugin.yanked')}</span>${r.yankReason ? html`<br><span class="meta">${r.yankReason}</span>` : null}` : null}</th><td>${formatDate(r.createdAt, locale)}</td><td>${r.minRuntimeVersion ?? '—'}</td><td>${r.downloads.toLocaleString('en')}</td></tr>`,
-  )}</tbody></table></div></section>`;
+  )}</tbody></table>`)}</section>`;
 }
 
 export function statsSection(stats: ProviderStats | null, locale: string, t: Translate): SafeHtml | null {
