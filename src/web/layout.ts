@@ -1,4 +1,6 @@
 import { APP_VERSION } from '../common/app-info';
+import { textOn } from './colour';
+import { faviconVersion } from './favicon';
 import { html, jsonData, type SafeHtml } from './html';
 import type { WebAssets } from './web-assets';
 import type { WebContext } from './web-context';
@@ -23,15 +25,7 @@ export interface PageSpec {
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 
-/** Black or white, whichever reads better on the brand colour (WCAG relative luminance). */
-export function textOn(hex: string): '#000000' | '#ffffff' {
-  const channel = (i: number) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) ? '#000000' : '#ffffff';
-}
+export { textOn };
 
 function currentUrlWith(ctx: WebContext, lang: string): string {
   const url = new URL(ctx.request.originalUrl, 'http://page.invalid');
@@ -114,6 +108,7 @@ ${page.description ? html`<meta name="description" content="${page.description}"
 ${page.description ? html`<meta property="og:description" content="${page.description}">` : null}
 ${page.ogImage ? html`<meta property="og:image" content="${page.ogImage}">` : null}
 <meta name="theme-color" content="${brand}">
+<link rel="icon" href="/favicon.ico?v=${faviconVersion(branding, sameHostLogo(ctx))}"${sameHostLogo(ctx) ? null : html` type="image/svg+xml"`}>
 <link rel="stylesheet" href="${assets.url('app.css')}">
 ${scripts.filter((name) => assets.has(`${name}.js`)).map((name) => html`<script type="module" src="${assets.url(`${name}.js`)}"></script>`)}
 </head>
