@@ -50,8 +50,11 @@ function ciSnippet(): string {
   ].join('\n');
 }
 
+/** A cell, with its column's name (`data-label`) for the card a row becomes on a phone. */
 function cell(row: HTMLTableRowElement, content: Node | string): void {
   const td = row.insertCell();
+  const heading = row.closest('table')?.tHead?.rows[0]?.cells[td.cellIndex];
+  td.dataset.label = heading?.textContent?.trim() ?? '';
   td.append(content);
 }
 
