@@ -158,18 +158,28 @@ describeBrowser('web front end: accessibility of every page (axe-core, 1280 and 
     const user = await userWithSession(app, 'reader');
     sessions.user = user.jwt;
     sessions.admin = world.admin.jwt;
-    await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${user.jwt}`).send({ name: 'GitHub Actions', scopes: ['publish:*', 'yank:*'] }).expect(201);
+    const userToken = (await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${user.jwt}`).send({ name: 'GitHub Actions', scopes: ['publish:*', 'yank:*'] }).expect(201)).body.token as string;
+    // The user owns a plugin too, so their account page lists it with its webhook deliveries.
+    await world.w
+      .push(userToken, 'reader-tool', {
+        manifest: 'name: "reader-tool"\nversion: "1.0.0"\ndescription: "A tool the reader publishes"',
+        manifestSource: 'plugin.yaml',
+        version: '1.0.0',
+        assets: [{ name: 'reader-tool.zip', url: world.w.forge.asset('/acme/reader-tool/1.0.0/reader-tool.zip', { size: 1024 }) }],
+        repoUrl: `${world.w.forge.url}/acme/reader-tool`,
+      })
+      .expect(201);
     await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${world.admin.jwt}`).send({ name: 'Release pipeline', scopes: ['publish:aurora'] }).expect(201);
     await request(app.url).post('/api/requests').set('Authorization', `Bearer ${user.jwt}`).send({ title: 'A Mermaid diagram renderer', description: 'Diagrams from fenced code blocks', kind: 'theme' }).expect(201);
     await request(app.url).post('/api/requests').set('Authorization', `Bearer ${world.admin.jwt}`).send({ title: 'A spell checker' }).expect(201);
     for (const login of ['maintainer-one', 'maintainer-two']) await userWithSession(app, login);
-    const [plugin] = await app.database.dataSource.query(`SELECT id FROM plugin WHERE slug = 'aurora'`);
+    const [plugin] = await app.database.dataSource.query(`SELECT id FROM plugin WHERE slug = 'reader-tool'`);
     const columns = `plugin_id, provider, delivery_id, event, repo_url, tag, payload_sha256, status, reason, detail, attempts, next_attempt_at, created_at`;
     await app.database.dataSource.query(
       `INSERT INTO webhook_delivery (${columns}) VALUES
        ($1, 'github', 'ok-1', 'release', $2, 'v1.2.0', repeat('0', 64), 'succeeded', NULL, NULL, 1, now(), now()),
        ($1, 'github', 'bad-1', 'release', $2, 'v1.3.0-rc.1', repeat('0', 64), 'failed', 'manifest-invalid', 'kind: must be one of the registry''s kinds', 3, now(), now())`,
-      [plugin.id, `${world.w.forge.url}/acme/aurora`],
+      [plugin.id, `${world.w.forge.url}/acme/reader-tool`],
     );
     browser = await openBrowser(app.url);
   });

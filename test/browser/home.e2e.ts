@@ -29,7 +29,8 @@ describeBrowser('web front end: the home page', () => {
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toContain('<title>Plugin Registry</title>');
     expect(res.text).toContain('<meta property="og:title" content="Plugin Registry">');
-    expect(res.text).toMatch(/<form class="search" role="search" action="\/plugins" method="get">/);
+    expect(res.text).toMatch(/<form class="search" role="search" aria-label="Search plugins" action="\/plugins" method="get">/);
+    expect(res.text).toMatch(/<link rel="icon" href="\/favicon\.ico\?v=[0-9a-f]{12}" type="image\/svg\+xml">/);
     expect(res.text).not.toMatch(/<script(?![^>]*\b(src=|type="application\/json"))/);
   });
 

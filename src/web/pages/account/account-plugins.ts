@@ -18,7 +18,7 @@ function deliveriesTable(plugin: MyPlugin, deliveries: readonly Delivery[] | nul
   if (deliveries === null) return null;
   if (deliveries.length === 0) return html`<p class="meta">${t('account.deliveries.none')}</p>`;
   const id = `deliveries-${plugin.slug}`;
-  return html`<div class="table-scroll" role="region" tabindex="0" aria-label="${t('account.deliveries.title', { name: plugin.name })}"><table id="${id}" class="stack-table">
+  return html`<div class="table-scroll" role="group" tabindex="0" aria-label="${t('account.deliveries.title', { name: plugin.name })}"><table id="${id}" class="stack-table">
   <caption>${t('account.deliveries.title', { name: plugin.name })}</caption>
   <thead><tr><th scope="col">${t('account.deliveries.tag')}</th><th scope="col">${t('account.deliveries.status')}</th><th scope="col">${t('account.deliveries.reason')}</th><th scope="col">${t('account.deliveries.attempts')}</th><th scope="col">${t('account.deliveries.received')}</th><th scope="col"><span class="visually-hidden">${t('account.deliveries.actions')}</span></th></tr></thead>
   <tbody>${deliveries.map(

@@ -92,7 +92,7 @@ export function tokensSection(tokens: readonly TokenListItem[], slugs: readonly 
     <pre id="ci-snippet" tabindex="0" role="group" aria-label="${t('account.tokens.ci')}"></pre>
     <button type="button" class="secondary" data-copy="#ci-snippet">${t('account.tokens.copySnippet')}</button>
   </div>
-  <div class="table-scroll" id="token-list" role="region" tabindex="0" aria-label="${t('account.tokens.title')}"${shown.length === 0 ? html` hidden` : null}>
+  <div class="table-scroll" id="token-list" role="group" tabindex="0" aria-label="${t('account.tokens.title')}"${shown.length === 0 ? html` hidden` : null}>
     <table id="token-table" class="stack-table">
       <caption class="visually-hidden">${t('account.tokens.title')}</caption>
       <thead><tr><th scope="col">${t('account.tokens.name')}</th><th scope="col">${t('account.tokens.prefix')}</th><th scope="col">${t('account.tokens.scopes')}</th><th scope="col">${t('account.tokens.status')}</th><th scope="col">${t('account.tokens.expires')}</th><th scope="col">${t('account.tokens.lastUsed')}</th><th scope="col"><span class="visually-hidden">${t('account.tokens.actions')}</span></th></tr></thead>
