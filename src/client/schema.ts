@@ -1311,6 +1311,11 @@ export interface components {
         };
         ExtensionFieldDto: {
             key: string;
+            /**
+             * @description What people read for the field; the key when absent
+             * @example Dark variant
+             */
+            label?: string;
             /** @enum {string} */
             type: "string" | "number" | "boolean" | "string[]";
             required?: boolean;
@@ -1350,6 +1355,11 @@ export interface components {
         ExtensionFieldInputDto: {
             /** @example stars */
             key: string;
+            /**
+             * @description What people read for the field; the key when absent
+             * @example Dark variant
+             */
+            label?: string;
             /** @enum {string} */
             type: "string" | "number" | "boolean" | "string[]";
             required?: boolean;
