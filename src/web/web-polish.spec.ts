@@ -2,7 +2,7 @@ import { focusableScrollers } from './components/scroll-region';
 import { defaultFavicon, faviconVersion } from './favicon';
 import { allMessages, translator } from './i18n/messages';
 import { pluralKey, pluralKeys } from './i18n/plural';
-import { extensionFacts, fieldLabel, statsSection, type PluginDetail } from './pages/catalogue/plugin-sections';
+import { extensionFacts, fieldLabel, statsSection, type KindList, type PluginDetail } from './pages/catalogue/plugin-sections';
 
 describe('counts by plural rules', () => {
   it('picks the plural form of the number in the UI language, and writes numbers its way', () => {
@@ -62,7 +62,7 @@ describe('the favicon', () => {
 
 describe('the plugin page\'s facts', () => {
   const t = translator('en');
-  const kinds = {
+  const kinds: KindList = {
     kinds: [{ key: 'theme', label: 'Themes', description: null, extensionFields: [{ key: 'dark', type: 'boolean', label: 'Dark variant' }, { key: 'min_width', type: 'number' }] }],
     extensionFields: [{ key: 'platforms', type: 'string[]', label: 'Runs on' }],
   };
