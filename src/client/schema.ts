@@ -1728,6 +1728,11 @@ export interface components {
         };
         ExtensionFieldDto: {
             key: string;
+            /**
+             * @description What people read for the field; the key when absent
+             * @example Dark variant
+             */
+            label?: string;
             /** @enum {string} */
             type: "string" | "number" | "boolean" | "string[]";
             required?: boolean;
@@ -1767,6 +1772,11 @@ export interface components {
         ExtensionFieldInputDto: {
             /** @example stars */
             key: string;
+            /**
+             * @description What people read for the field; the key when absent
+             * @example Dark variant
+             */
+            label?: string;
             /** @enum {string} */
             type: "string" | "number" | "boolean" | "string[]";
             required?: boolean;

@@ -15,6 +15,7 @@ export function toAdminKindDto(kind: KindEntity): AdminKindDto {
 export function toDeclarations(fields: readonly ExtensionFieldInputDto[]): ExtensionFieldDeclaration[] {
   return fields.map((field) => ({
     key: field.key,
+    ...(field.label !== undefined ? { label: field.label } : {}),
     type: field.type,
     ...(field.required !== undefined ? { required: field.required } : {}),
     ...(field.enum !== undefined ? { enum: field.enum } : {}),

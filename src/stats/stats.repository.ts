@@ -18,4 +18,13 @@ export class StatsRepository {
     )) as { plugins: number; downloads: string; authors: number }[];
     return { plugins: Number(row.plugins), downloads: Number(row.downloads), authors: Number(row.authors) };
   }
+
+  /**
+   * Where the catalogue change log stands (its newest entry's seq; a primary-key lookup): it moves
+   * with every transaction that adds, changes or removes a plugin, its downloads included.
+   */
+  async cataloguePosition(manager: EntityManager = this.dataSource.manager): Promise<string> {
+    const [row] = (await manager.query(`SELECT coalesce(max(seq), 0)::text AS seq FROM catalogue_change`)) as { seq: string }[];
+    return row.seq;
+  }
 }

@@ -1,4 +1,6 @@
 import { APP_VERSION } from '../common/app-info';
+import { textOn } from './colour';
+import { faviconVersion } from './favicon';
 import { html, jsonData, type SafeHtml } from './html';
 import type { WebAssets } from './web-assets';
 import type { WebContext } from './web-context';
@@ -25,15 +27,7 @@ export interface PageSpec {
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 
-/** Black or white, whichever reads better on the brand colour (WCAG relative luminance). */
-export function textOn(hex: string): '#000000' | '#ffffff' {
-  const channel = (i: number) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) ? '#000000' : '#ffffff';
-}
+export { textOn };
 
 function currentUrlWith(ctx: WebContext, lang: string): string {
   const url = new URL(ctx.request.originalUrl, 'http://page.invalid');
@@ -59,7 +53,7 @@ function header(ctx: WebContext): SafeHtml {
   <a class="skip-link" href="#main">${t('skip.toContent')}</a>
   <div class="bar">
     <a class="brand" href="/">${logo}<span>${branding.siteName}</span></a>
-    <form class="search" role="search" action="/plugins" method="get">
+    <form class="search" role="search" aria-label="${t('search.label')}" action="/plugins" method="get">
       <label class="visually-hidden" for="site-search">${t('search.label')}</label>
       <input id="site-search" name="q" type="search" value="${query}" placeholder="${t('search.placeholder')}" autocomplete="off" data-suggest>
       <button type="submit">${t('search.submit')}</button>
@@ -101,7 +95,8 @@ export function renderPage(ctx: WebContext, assets: WebAssets, page: PageSpec): 
   const brand = HEX_COLOR.test(branding.primaryColor) ? branding.primaryColor : '#2563eb';
   const title = page.title ? `${page.title} · ${branding.siteName}` : branding.siteName;
   const scripts = ['app', ...(page.scripts ?? [])];
-  const strings = Object.fromEntries((page.clientStrings ?? []).map((key) => [key, t(key)]));
+  // Only keys that have a string: a counted message lists every plural category, and a language uses a few.
+  const strings = Object.fromEntries((page.clientStrings ?? []).filter((key) => t.has(key)).map((key) => [key, t(key)]));
   return html`<!doctype html>
 <html lang="${ctx.locale}">
 <head>
@@ -115,6 +110,7 @@ ${page.description ? html`<meta name="description" content="${page.description}"
 ${page.description ? html`<meta property="og:description" content="${page.description}">` : null}
 ${page.ogImage ? html`<meta property="og:image" content="${page.ogImage}">` : null}
 <meta name="theme-color" content="${brand}">
+<link rel="icon" href="/favicon.ico?v=${faviconVersion(branding, sameHostLogo(ctx))}"${sameHostLogo(ctx) ? null : html` type="image/svg+xml"`}>
 <link rel="stylesheet" href="${assets.url('app.css')}">
 ${scripts.filter((name) => assets.has(`${name}.js`)).map((name) => html`<script type="module" src="${assets.url(`${name}.js`)}"></script>`)}
 </head>
@@ -124,7 +120,7 @@ ${header(ctx)}
 ${page.main}
 </main>
 ${footer(ctx)}
-<script type="application/json" id="page-strings">${jsonData(strings)}</script>
+<script type="application/json" id="page-strings" data-locale="${t.locale}">${jsonData(strings)}</script>
 ${page.clientData === undefined ? null : html`<script type="application/json" id="page-data">${jsonData(page.clientData)}</script>`}
 </body>
 </html>

@@ -57,18 +57,34 @@ describeBrowser('web front end: the catalogue in a browser', () => {
     await watched.context.close();
   });
 
-  it('suggests plugins under the header search box, reachable by keyboard', async () => {
+  it('suggests plugins under the header search box, an ARIA combobox worked by keyboard', async () => {
     const watched = await browser.newPage();
     const { page } = watched;
     await page.goto('/', { waitUntil: 'networkidle' });
-    const box = page.locator('#site-search');
+    const box = page.getByRole('combobox', { name: 'Search plugins' });
     await box.pressSequentially('aur', { delay: 20 });
-    const suggestion = page.locator('#search-suggestions a', { hasText: 'aurora' });
+    const suggestion = page.getByRole('option', { name: /aurora/ });
     await suggestion.waitFor({ timeout: 30_000 });
     await expect(box.getAttribute('aria-expanded')).resolves.toBe('true');
+    await expect(box.getAttribute('aria-controls')).resolves.toBe('search-suggestions');
+    await expect(page.getByRole('listbox').getByRole('option').last().textContent()).resolves.toBe('All results for “aur”');
     await watched.screenshot('catalogue-suggestions-desktop');
+    // The focus stays in the box; the arrow keys move the active option.
     await box.press('ArrowDown');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toContain('aurora');
+    const active = await box.getAttribute('aria-activedescendant');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('site-search');
+    await expect(page.locator(`#${active}`).textContent()).resolves.toContain('aurora');
+    await expect(page.locator(`#${active}`).getAttribute('aria-selected')).resolves.toBe('true');
+    // Up from the first wraps to the last ("all results"), down from there back to the first.
+    await box.press('ArrowUp');
+    await expect(page.locator(`#${await box.getAttribute('aria-activedescendant')}`).textContent()).resolves.toContain('All results');
+    await box.press('ArrowDown');
+    await expect(box.getAttribute('aria-activedescendant')).resolves.toBe(active);
+    await box.press('Escape');
+    await expect(box.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(box.getAttribute('aria-activedescendant')).resolves.toBeNull();
+    await box.press('ArrowDown');
+    await expect(box.getAttribute('aria-expanded')).resolves.toBe('true');
     await page.keyboard.press('Enter');
     await page.waitForURL('**/plugins/aurora');
     await page.waitForLoadState('networkidle');

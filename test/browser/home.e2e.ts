@@ -29,8 +29,28 @@ describeBrowser('web front end: the home page', () => {
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toContain('<title>Plugin Registry</title>');
     expect(res.text).toContain('<meta property="og:title" content="Plugin Registry">');
-    expect(res.text).toMatch(/<form class="search" role="search" action="\/plugins" method="get">/);
+    expect(res.text).toMatch(/<form class="search" role="search" aria-label="Search plugins" action="\/plugins" method="get">/);
+    expect(res.text).toMatch(/<link rel="icon" href="\/favicon\.ico\?v=[0-9a-f]{12}" type="image\/svg\+xml">/);
     expect(res.text).not.toMatch(/<script(?![^>]*\b(src=|type="application\/json"))/);
+  });
+
+  it('counts by plural rules, and its figures follow the catalogue at once, not a minute later', async () => {
+    const figures = async () => {
+      const text = (await request(app.url).get('/').expect(200)).text;
+      return [...text.matchAll(/<li><strong>([^<]+)<\/strong> ([^<]+)<\/li>/g)].map((m) => `${m[1]} ${m[2]}`);
+    };
+    const before = await figures();
+    expect(before).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+ (plugin|plugins)$/), expect.stringMatching(/^\d+ (kind|kinds)$/)]));
+    const plugins = () => app.database.dataSource.query(`SELECT count(*)::int AS n FROM plugin`).then((rows: { n: number }[]) => rows[0].n);
+    const add = (slug: string, downloads: number) =>
+      app.database.dataSource.query(`INSERT INTO plugin (slug, name, repo_url, repo_identity, downloads) VALUES ($1, $1, $2, $3, $4)`, [slug, `https://example.org/a/${slug}`, `example.org/a/${slug}`, downloads]);
+    expect(await plugins()).toBe(0);
+    expect(before).toEqual(expect.arrayContaining(['0 plugins', '0 downloads']));
+    await add('first-figure', 1);
+    expect(await figures()).toEqual(expect.arrayContaining(['1 plugin', '1 download']));
+    await add('second-figure', 1233);
+    expect(await figures()).toEqual(expect.arrayContaining(['2 plugins', '1,234 downloads']));
+    await app.database.dataSource.query(`DELETE FROM plugin WHERE slug IN ('first-figure', 'second-figure')`);
   });
 
   it('loads in Chromium at desktop and phone width with no console error and no foreign request', async () => {

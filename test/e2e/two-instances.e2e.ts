@@ -26,11 +26,12 @@ if (TWO_INSTANCES_SKIP_REASON) {
       await w?.stop();
     }, 60_000);
 
-    it('shares the 60 s stats answer: B serves what A computed, not its own count', async () => {
+    it('keeps stats current across instances: a push through A shows in B\'s next answer', async () => {
       const first = await w.call(A, 'GET', '/api/stats');
       expect(first.status).toBe(200);
-      expect((await w.push(A, owner.token, 'stats-later', '1.0.0')).status).toBe(201);
       expect((await w.call(B, 'GET', '/api/stats')).body).toEqual(first.body);
+      expect((await w.push(A, owner.token, 'stats-later', '1.0.0')).status).toBe(201);
+      expect((await w.call(B, 'GET', '/api/stats')).body.plugins).toBe(first.body.plugins + 1);
       expect((await w.sql<{ n: number }>('SELECT count(*)::int AS n FROM plugin'))[0].n).toBe(first.body.plugins + 1);
     });
 

@@ -57,7 +57,7 @@ describe('GET /api/stats', () => {
     await db?.drop();
   });
 
-  it('counts plugins, downloads, distinct owners, open requests and enabled kinds, and keeps the answer 60 s', async () => {
+  it('counts plugins, downloads, distinct owners, open requests and enabled kinds, and shows a change in the next answer', async () => {
     const users = new UsersRepository(database.dataSource);
     const [ann, ben, cat] = await Promise.all(['ann', 'ben', 'cat'].map((login) => users.createLocal({ login, email: null, role: 'user' })));
     await plugin('alpha', 10, [ann.id, ben.id]);
@@ -70,17 +70,18 @@ describe('GET /api/stats', () => {
     expect(first.headers['cache-control']).toBe('public, max-age=60');
     expect(first.body).toEqual({ plugins: 3, downloads: 15 + 2 ** 33, authors: 3, requests: 2, kinds: 2 });
 
+    // The clock stands still: nothing expired, yet every change shows at once.
     await plugin('delta', 1, [ann.id]);
     await sql(`INSERT INTO plugin_request (title) VALUES ('five')`);
-    clock.offsetMs = STATS_TTL_MS - 1;
-    expect((await request(app.getHttpServer()).get('/api/stats').expect(200)).body).toEqual(first.body);
-
-    clock.offsetMs = STATS_TTL_MS;
-    const fresh = await request(app.getHttpServer()).get('/api/stats').expect(200);
-    expect(fresh.body).toEqual({ plugins: 4, downloads: 16 + 2 ** 33, authors: 3, requests: 3, kinds: 2 });
+    await sql(`UPDATE kind SET enabled = false WHERE key = 'tool'`);
+    expect((await request(app.getHttpServer()).get('/api/stats').expect(200)).body).toEqual({ plugins: 4, downloads: 16 + 2 ** 33, authors: 3, requests: 3, kinds: 1 });
+    await sql(`UPDATE plugin SET downloads = downloads + 4 WHERE slug = 'alpha'`);
+    expect((await request(app.getHttpServer()).get('/api/stats').expect(200)).body.downloads).toBe(20 + 2 ** 33);
+    await sql(`DELETE FROM plugin WHERE slug = 'delta'`);
+    expect((await request(app.getHttpServer()).get('/api/stats').expect(200)).body).toMatchObject({ plugins: 3, downloads: 19 + 2 ** 33 });
   });
 
-  it('computes once for callers that arrive together after the answer expired, and not again within 60 s', async () => {
+  it('computes once for callers that arrive together after the answer expired, not again within 60 s while the catalogue stands still', async () => {
     const totals = jest.spyOn(app.get(StatsRepository), 'catalogueTotals');
     clock.offsetMs += STATS_TTL_MS;
     const answers = await Promise.all(Array.from({ length: 10 }, () => request(app.getHttpServer()).get('/api/stats').expect(200)));
@@ -88,6 +89,10 @@ describe('GET /api/stats', () => {
     clock.offsetMs += STATS_TTL_MS - 1;
     await request(app.getHttpServer()).get('/api/stats').expect(200);
     expect(totals).toHaveBeenCalledTimes(1);
+    // A change to the catalogue is a new entry, computed at once (and once).
+    await sql(`UPDATE plugin SET downloads = downloads + 1 WHERE slug = 'beta'`);
+    await Promise.all(Array.from({ length: 5 }, () => request(app.getHttpServer()).get('/api/stats').expect(200)));
+    expect(totals).toHaveBeenCalledTimes(2);
     totals.mockRestore();
   });
 });

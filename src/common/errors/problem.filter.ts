@@ -4,6 +4,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.types';
 import { isDatabaseUnavailable } from './database-unavailable';
 import { DomainError } from './domain-error';
+import { HtmlErrorPages } from './html-error-pages';
 import { RouteTable } from '../http/route-table';
 import { internalProblem, type Problem, problemFromBodyParserError, problemFromDomainError, problemFromHttpException, problemType } from './problem';
 
@@ -29,6 +30,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly routes: RouteTable,
+    private readonly htmlPages: HtmlErrorPages,
   ) {}
 
   catch(thrown: unknown, host: ArgumentsHost): void {
@@ -45,6 +47,14 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       this.logger.error(`${request.method} ${request.path} failed: ${(exception as Error)?.stack ?? String(exception)}`);
     }
     if (response.headersSent) return;
+    // A browser asking for an address nothing answers reads the site's 404 page instead.
+    if (problem.status === 404 && this.htmlPages.wants(request)) {
+      this.htmlPages.send(request, response, 404).catch((error: unknown) => {
+        this.logger.error(`the 404 page could not be rendered: ${error instanceof Error ? error.message : String(error)}`);
+        if (!response.headersSent) response.status(404).type('application/problem+json').setHeader('Cache-Control', 'no-store').send(JSON.stringify(problem));
+      });
+      return;
+    }
     // A refusal that says when to come back (a busy ingest slot) says it in the header too.
     if (exception instanceof DomainError && typeof exception.extensions.retryAfter === 'number') response.setHeader('Retry-After', String(exception.extensions.retryAfter));
     response.status(problem.status).type('application/problem+json').setHeader('Cache-Control', 'no-store');

@@ -11,6 +11,12 @@ export class ExtensionFieldInputDto {
   @Length(1, 64)
   key: string;
 
+  @ApiPropertyOptional({ description: 'What people read for the field; the key when absent', example: 'Dark variant' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  label?: string;
+
   @ApiProperty({ enum: ['string', 'number', 'boolean', 'string[]'] })
   @IsIn(['string', 'number', 'boolean', 'string[]'])
   type: 'string' | 'number' | 'boolean' | 'string[]';

@@ -4,6 +4,9 @@ export class ExtensionFieldDto {
   @ApiProperty()
   key: string;
 
+  @ApiProperty({ required: false, description: 'What people read for the field; the key when absent', example: 'Dark variant' })
+  label?: string;
+
   @ApiProperty({ enum: ['string', 'number', 'boolean', 'string[]'] })
   type: string;
 

@@ -14,10 +14,11 @@ const FIELD_TYPES: readonly ExtensionFieldType[] = ['string', 'number', 'boolean
 
 function readDeclaration(value: unknown, where: string, problems: string[]): ExtensionFieldDeclaration | undefined {
   if (!isPlainObject(value)) return void problems.push(`${where}: must be an object`);
-  const { key, type, required, enum: allowed, maxLength } = value;
+  const { key, label, type, required, enum: allowed, maxLength } = value;
   const before = problems.length;
   if (typeof key !== 'string' || key === '') problems.push(`${where}.key: must be a non-empty string`);
   if (!FIELD_TYPES.includes(type as ExtensionFieldType)) problems.push(`${where}.type: must be one of ${FIELD_TYPES.join(', ')}`);
+  if (label !== undefined && label !== null && typeof label !== 'string') problems.push(`${where}.label: must be a string`);
   if (required !== undefined && typeof required !== 'boolean') problems.push(`${where}.required: must be a boolean`);
   const enumOk = Array.isArray(allowed) && allowed.every((item) => typeof item === 'string' || typeof item === 'number');
   if (allowed !== undefined && allowed !== null && !enumOk) problems.push(`${where}.enum: must be an array of strings and numbers`);
@@ -26,6 +27,7 @@ function readDeclaration(value: unknown, where: string, problems: string[]): Ext
   if (problems.length > before) return undefined;
 
   const declaration: ExtensionFieldDeclaration = { key: key as string, type: type as ExtensionFieldType };
+  if (typeof label === 'string' && label !== '') declaration.label = label;
   if (required === true) declaration.required = true;
   if (enumOk) declaration.enum = allowed as (string | number)[];
   if (maxLengthOk) declaration.maxLength = maxLength;

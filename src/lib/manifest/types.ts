@@ -42,6 +42,8 @@ export type ExtensionFieldType = 'string' | 'number' | 'boolean' | 'string[]';
  */
 export interface ExtensionFieldDeclaration {
   key: string;
+  /** What people read for the field ("Dark variant"); the key when absent. */
+  label?: string;
   type: ExtensionFieldType;
   required?: boolean;
   enum?: (string | number)[];

@@ -33,8 +33,11 @@ function signOut(): void {
   });
 }
 
+/** A cell, with its column's name (`data-label`) for the card a row becomes on a phone. */
 function cell(row: HTMLTableRowElement, content: Node | string): void {
   const td = row.insertCell();
+  const heading = row.closest('table')?.tHead?.rows[0]?.cells[td.cellIndex];
+  td.dataset.label = heading?.textContent?.trim() ?? '';
   td.append(content);
 }
 

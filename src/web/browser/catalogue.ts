@@ -1,11 +1,14 @@
 import type { components, paths } from '../../client/registry-client';
 import { api, problemMessage } from './lib/api';
 import { debounce, el } from './lib/dom';
-import { announce, ready, t } from './lib/page';
+import { announce, pageData, ready, t, tCount } from './lib/page';
 import { enhanceWishlist } from './lib/wishlist';
 
 type CatalogueItem = components['schemas']['CatalogueItemDto'];
 type CatalogueQuery = NonNullable<paths['/api/plugins']['get']['parameters']['query']>;
+
+/** Kind labels by key, which the browse page sends (a card names a kind by its label). */
+const kindLabels: Record<string, string> = pageData<{ kindLabels?: Record<string, string> }>()?.kindLabels ?? {};
 
 /** The same card the server renders (components/plugin-card.ts), built in the page. */
 function pluginCard(plugin: CatalogueItem): HTMLLIElement {
@@ -16,7 +19,7 @@ function pluginCard(plugin: CatalogueItem): HTMLLIElement {
     el('h3', {}, el('a', { href: `/plugins/${encodeURIComponent(plugin.slug)}` }, plugin.name), version ? ' ' : null, version ? el('span', { class: 'version' }, version) : null),
     el('p', { class: 'badges' }, plugin.verified ? el('span', { class: 'badge verified' }, t('badge.verified')) : null, plugin.featured ? el('span', { class: 'badge featured' }, t('badge.featured')) : null),
     plugin.description ? el('p', { class: 'description' }, plugin.description) : null,
-    el('p', { class: 'meta' }, plugin.kind ? el('a', { href: `/kinds/${encodeURIComponent(plugin.kind)}` }, plugin.kind) : null, plugin.kind ? ' · ' : null, t('plugin.downloads', { count: plugin.downloads.toLocaleString('en') })),
+    el('p', { class: 'meta' }, plugin.kind ? el('a', { href: `/kinds/${encodeURIComponent(plugin.kind)}` }, kindLabels[plugin.kind] ?? plugin.kind) : null, plugin.kind ? ' · ' : null, tCount('plugin.downloads', plugin.downloads)),
   );
 }
 
@@ -61,7 +64,7 @@ function enhanceBrowse(form: HTMLFormElement): void {
       return;
     }
     results.replaceChildren(data.plugins.length ? el('ul', { class: 'plugin-list' }, ...data.plugins.map(pluginCard)) : el('p', {}, t('browse.none')), pager(params, data.page, data.totalPages) ?? '');
-    announce(count, data.total === 1 ? t('browse.countOne') : t('browse.count', { count: data.total.toLocaleString('en') }));
+    announce(count, tCount('browse.count', data.total));
   };
   const soon = debounce(() => void update(), 250);
   form.addEventListener('input', (event) => {
@@ -76,18 +79,44 @@ function enhanceBrowse(form: HTMLFormElement): void {
   });
 }
 
-/** The header's search box: up to five matching plugins under it, as links, while typing. */
+/**
+ * The header's search box as an ARIA 1.2 combobox: up to five matching plugins in a listbox under
+ * it while typing, and "all results". The focus stays in the box; ArrowDown/ArrowUp move the
+ * active option (aria-activedescendant), Enter opens it, Escape closes the list (or, closed,
+ * clears the box), and a click opens an option too. Without script it is a plain search field.
+ */
 function enhanceSuggestions(input: HTMLInputElement): void {
-  const box = el('div', { class: 'suggestions', id: 'search-suggestions', hidden: true });
+  const list = el('ul', { class: 'suggestions', id: 'search-suggestions', role: 'listbox', 'aria-label': t('browse.suggestionsLabel'), hidden: true });
   const status = el('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
-  input.after(box, status);
-  input.setAttribute('aria-controls', box.id);
+  input.after(list, status);
+  input.setAttribute('role', 'combobox');
+  input.setAttribute('aria-autocomplete', 'list');
+  input.setAttribute('aria-controls', list.id);
   input.setAttribute('aria-expanded', 'false');
-  const close = () => {
-    box.hidden = true;
-    input.setAttribute('aria-expanded', 'false');
+  const options = () => Array.from(list.querySelectorAll<HTMLLIElement>('[role=option]'));
+  const activate = (option: HTMLLIElement | null) => {
+    for (const each of options()) each.setAttribute('aria-selected', String(each === option));
+    if (option) {
+      input.setAttribute('aria-activedescendant', option.id);
+      option.scrollIntoView({ block: 'nearest' });
+    } else input.removeAttribute('aria-activedescendant');
   };
-  const links = () => Array.from(box.querySelectorAll('a'));
+  const close = () => {
+    list.hidden = true;
+    input.setAttribute('aria-expanded', 'false');
+    activate(null);
+  };
+  const open = () => {
+    if (options().length === 0) return;
+    list.hidden = false;
+    input.setAttribute('aria-expanded', 'true');
+  };
+  const go = (option: HTMLLIElement) => {
+    const href = option.dataset.href;
+    if (href) window.location.assign(href);
+  };
+  const option = (index: number, href: string, ...content: (Node | string | null)[]) =>
+    el('li', { id: `search-suggestion-${index}`, role: 'option', 'aria-selected': 'false', 'data-href': href }, ...content);
   let latest = 0;
   const suggest = debounce(async () => {
     const q = input.value.trim();
@@ -95,35 +124,44 @@ function enhanceSuggestions(input: HTMLInputElement): void {
     if (q.length < 2) return close();
     const { data } = await api.GET('/api/plugins', { params: { query: { search: q, limit: 5 } } });
     if (asked !== latest || !data) return;
-    const all = el('li', { class: 'all' }, el('a', { href: `/plugins?q=${encodeURIComponent(q)}` }, t('browse.allResults', { q })));
-    box.replaceChildren(el('ul', {}, ...data.plugins.map((p) => el('li', {}, el('a', { href: `/plugins/${encodeURIComponent(p.slug)}` }, p.name, p.description ? el('small', {}, ` — ${p.description}`) : null))), all));
-    box.hidden = false;
-    input.setAttribute('aria-expanded', 'true');
-    status.textContent = t('browse.suggestions', { count: data.plugins.length });
+    const found = data.plugins.map((p, i) => option(i, `/plugins/${encodeURIComponent(p.slug)}`, el('span', { class: 'name' }, p.name), p.description ? el('small', {}, ` — ${p.description}`) : null));
+    const all = option(found.length, `/plugins?q=${encodeURIComponent(q)}`, t('browse.allResults', { q }));
+    all.classList.add('all');
+    list.replaceChildren(...found, all);
+    activate(null);
+    open();
+    status.textContent = tCount('browse.suggestions', data.plugins.length);
   }, 200);
   input.addEventListener('input', () => suggest());
   input.addEventListener('keydown', (event) => {
-    if (event.key === 'ArrowDown' && !box.hidden) {
-      event.preventDefault();
-      links()[0]?.focus();
-    } else if (event.key === 'Escape') close();
-  });
-  box.addEventListener('keydown', (event) => {
-    const list = links();
-    const index = list.indexOf(document.activeElement as HTMLAnchorElement);
+    const all = options();
+    const current = all.findIndex((o) => o.id === input.getAttribute('aria-activedescendant'));
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      if (all.length === 0) return;
       event.preventDefault();
-      const next = index + (event.key === 'ArrowDown' ? 1 : -1);
-      if (next < 0) input.focus();
-      else list[Math.min(next, list.length - 1)]?.focus();
+      if (list.hidden) {
+        open();
+        if (event.altKey) return;
+      }
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      const next = current === -1 ? (step === 1 ? 0 : all.length - 1) : (current + step + all.length) % all.length;
+      activate(all[next]);
+    } else if (event.key === 'Enter' && !list.hidden && current >= 0) {
+      event.preventDefault();
+      go(all[current]);
     } else if (event.key === 'Escape') {
-      close();
-      input.focus();
+      if (!list.hidden) close();
+      else input.value = '';
     }
   });
-  input.form?.addEventListener('focusout', (event) => {
-    if (!input.form?.contains(event.relatedTarget as Node | null)) close();
+  // mousedown, not click: the box keeps its focus, so the list is not closed under the pointer.
+  list.addEventListener('mousedown', (event) => {
+    const picked = (event.target as Element | null)?.closest<HTMLLIElement>('[role=option]');
+    if (!picked) return;
+    event.preventDefault();
+    go(picked);
   });
+  input.addEventListener('blur', () => close());
 }
 
 ready(() => {

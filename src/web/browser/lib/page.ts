@@ -1,3 +1,5 @@
+import { countText, formatNumber } from '../../i18n/plural';
+
 /** The UI strings the server rendered for this page's scripts (the page's language). */
 export function strings(): Record<string, string> {
   const block = document.getElementById('page-strings');
@@ -8,6 +10,22 @@ export function strings(): Record<string, string> {
 export function t(key: string, params: Record<string, string | number> = {}): string {
   const text = strings()[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/** The language the page's strings are written in (their plural rules and number format). */
+function stringsLocale(): string {
+  return document.getElementById('page-strings')?.dataset.locale ?? 'en';
+}
+
+/** A counted message in its plural form (the page asked for `pluralKeys(key)`): "1 vote", "2 votes". */
+export function tCount(key: string, count: number, params: Record<string, string | number> = {}): string {
+  const all = strings();
+  return countText(stringsLocale(), t, (name) => name in all, key, count, params);
+}
+
+/** A number as the page's language writes it. */
+export function formatCount(value: number): string {
+  return formatNumber(stringsLocale(), value);
 }
 
 /** The data block the server rendered for this page's scripts, if any. */

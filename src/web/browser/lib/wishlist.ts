@@ -1,11 +1,11 @@
 import type { components } from '../../../client/registry-client';
 import { api, problemMessage } from './api';
 import { el } from './dom';
-import { announce, t } from './page';
+import { announce, t, tCount } from './page';
 
 type RequestDto = components['schemas']['RequestDto'];
 
-const votes = (count: number) => (count === 1 ? t('wishlist.voteOne') : t('wishlist.votes', { count }));
+const votes = (count: number) => tCount('wishlist.votes', count);
 
 function showVote(button: HTMLButtonElement, request: RequestDto): void {
   button.setAttribute('aria-pressed', String(request.voted));
@@ -26,6 +26,12 @@ async function toggleVote(button: HTMLButtonElement, status: Element | null): Pr
   announce(status, votes(data.votes));
 }
 
+/** A kind's label as the form's kind choice shows it (its key when the choice is gone). */
+function kindLabel(key: string): string {
+  const option = document.querySelector<HTMLOptionElement>(`#request-kind option[value="${CSS.escape(key)}"]`);
+  return option?.textContent ?? key;
+}
+
 /** A new request's entry, as the server renders one (pages/catalogue/wishlist.pages.ts). */
 function requestItem(request: RequestDto): HTMLLIElement {
   const button = el('button', { type: 'button', class: 'secondary vote', 'data-upvote': request.id, 'aria-describedby': `votes-${request.id}` });
@@ -39,7 +45,7 @@ function requestItem(request: RequestDto): HTMLLIElement {
       { class: 'wish-body' },
       el('h3', {}, request.title),
       request.description ? el('p', {}, request.description) : null,
-      el('p', { class: 'meta' }, el('span', { class: 'badge' }, t(`wishlist.status.${request.status}`)), request.kind ? ' ' : null, request.kind ? el('a', { href: `/kinds/${encodeURIComponent(request.kind)}` }, request.kind) : null),
+      el('p', { class: 'meta' }, el('span', { class: 'badge' }, t(`wishlist.status.${request.status}`)), request.kind ? ' ' : null, request.kind ? el('a', { href: `/kinds/${encodeURIComponent(request.kind)}` }, kindLabel(request.kind)) : null),
     ),
   );
 }

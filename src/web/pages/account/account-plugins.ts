@@ -18,17 +18,17 @@ function deliveriesTable(plugin: MyPlugin, deliveries: readonly Delivery[] | nul
   if (deliveries === null) return null;
   if (deliveries.length === 0) return html`<p class="meta">${t('account.deliveries.none')}</p>`;
   const id = `deliveries-${plugin.slug}`;
-  return html`<div class="table-scroll"><table id="${id}">
+  return html`<div class="table-scroll" role="group" tabindex="0" aria-label="${t('account.deliveries.title', { name: plugin.name })}"><table id="${id}" class="stack-table">
   <caption>${t('account.deliveries.title', { name: plugin.name })}</caption>
   <thead><tr><th scope="col">${t('account.deliveries.tag')}</th><th scope="col">${t('account.deliveries.status')}</th><th scope="col">${t('account.deliveries.reason')}</th><th scope="col">${t('account.deliveries.attempts')}</th><th scope="col">${t('account.deliveries.received')}</th><th scope="col"><span class="visually-hidden">${t('account.deliveries.actions')}</span></th></tr></thead>
   <tbody>${deliveries.map(
     (d) => html`<tr>
-    <td class="nowrap"><code>${d.tag}</code>${d.version ? html` → ${d.version}` : null}</td>
-    <td><span class="badge delivery-${d.status}" data-delivery-status>${d.status}</span></td>
-    <td class="reason">${reason(d)}</td>
-    <td>${d.attempts}</td>
-    <td>${shortDate(d.createdAt)}</td>
-    <td>${d.status === 'failed' ? html`<button type="button" class="secondary" data-replay="${d.id}" data-slug="${plugin.slug}" aria-label="${t('account.deliveries.replayLabel', { tag: d.tag })}">${t('account.deliveries.replay')}</button>` : null}</td>
+    <td class="nowrap" data-label="${t('account.deliveries.tag')}"><code>${d.tag}</code>${d.version ? html` → ${d.version}` : null}</td>
+    <td data-label="${t('account.deliveries.status')}"><span class="badge delivery-${d.status}" data-delivery-status>${d.status}</span></td>
+    <td class="reason" data-label="${t('account.deliveries.reason')}">${reason(d)}</td>
+    <td data-label="${t('account.deliveries.attempts')}">${d.attempts}</td>
+    <td data-label="${t('account.deliveries.received')}">${shortDate(d.createdAt)}</td>
+    <td data-label="">${d.status === 'failed' ? html`<button type="button" class="secondary" data-replay="${d.id}" data-slug="${plugin.slug}" aria-label="${t('account.deliveries.replayLabel', { tag: d.tag })}">${t('account.deliveries.replay')}</button>` : null}</td>
   </tr>`,
   )}</tbody>
 </table></div>`;

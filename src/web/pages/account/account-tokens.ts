@@ -28,13 +28,13 @@ export function tokenRow(token: TokenListItem, t: Translate): SafeHtml {
       ? html`<button type="button" class="danger" data-revoke-token="${token.id}" data-token-name="${token.name}" aria-label="${t('account.tokens.revokeLabel', { name: token.name })}">${t('account.tokens.revoke')}</button>`
       : null;
   return html`<tr data-token-id="${token.id}">
-  <td>${token.name}</td>
-  <td><code>${token.prefix}…</code></td>
-  <td>${token.scopes.map((s) => html`<code class="scope">${s}</code> `)}</td>
-  <td><span class="badge token-${token.status}">${t(`account.tokens.status.${token.status}`)}</span></td>
-  <td>${token.expiresAt === null ? t('account.tokens.never') : shortDate(token.expiresAt)}</td>
-  <td>${token.lastUsedAt === null ? t('account.tokens.never') : shortDate(token.lastUsedAt)}</td>
-  <td>${revoke}</td>
+  <td data-label="${t('account.tokens.name')}">${token.name}</td>
+  <td data-label="${t('account.tokens.prefix')}"><code>${token.prefix}…</code></td>
+  <td data-label="${t('account.tokens.scopes')}">${token.scopes.map((s) => html`<code class="scope">${s}</code> `)}</td>
+  <td data-label="${t('account.tokens.status')}"><span class="badge token-${token.status}">${t(`account.tokens.status.${token.status}`)}</span></td>
+  <td data-label="${t('account.tokens.expires')}">${token.expiresAt === null ? t('account.tokens.never') : shortDate(token.expiresAt)}</td>
+  <td data-label="${t('account.tokens.lastUsed')}">${token.lastUsedAt === null ? t('account.tokens.never') : shortDate(token.lastUsedAt)}</td>
+  <td data-label="">${revoke}</td>
 </tr>`;
 }
 
@@ -108,11 +108,11 @@ export function tokensSection(tokens: readonly TokenListItem[], slugs: readonly 
     </div>
     <h3>${t('account.tokens.ci')}</h3>
     <p>${t('account.tokens.ciHint')}</p>
-    <pre id="ci-snippet">${ciSnippet(baseUrl)}</pre>
+    <pre id="ci-snippet" tabindex="0" role="group" aria-label="${t('account.tokens.ci')}">${ciSnippet(baseUrl)}</pre>
     <button type="button" class="secondary" data-copy="#ci-snippet">${t('account.tokens.copySnippet')}</button>
   </div>
-  <div class="table-scroll" id="token-list"${shown.length === 0 ? html` hidden` : null}>
-    <table id="token-table">
+  <div class="table-scroll" id="token-list" role="group" tabindex="0" aria-label="${t('account.tokens.title')}"${shown.length === 0 ? html` hidden` : null}>
+    <table id="token-table" class="stack-table">
       <caption class="visually-hidden">${t('account.tokens.title')}</caption>
       <thead><tr><th scope="col">${t('account.tokens.name')}</th><th scope="col">${t('account.tokens.prefix')}</th><th scope="col">${t('account.tokens.scopes')}</th><th scope="col">${t('account.tokens.status')}</th><th scope="col">${t('account.tokens.expires')}</th><th scope="col">${t('account.tokens.lastUsed')}</th><th scope="col"><span class="visually-hidden">${t('account.tokens.actions')}</span></th></tr></thead>
       <tbody>${shown.map((token) => tokenRow(token, t))}</tbody>

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { components } from '../../../client/registry-client';
-import { pluginList } from '../../components/plugin-card';
+import { kindLabels, pluginList } from '../../components/plugin-card';
+import { pluralKeys } from '../../i18n/plural';
 import { html, type SafeHtml } from '../../html';
 import type { Translate } from '../../i18n/messages';
 import type { WebContext } from '../../web-context';
@@ -15,7 +16,7 @@ type FieldDto = components['schemas']['ExtensionFieldDto'];
 const SORTS = ['updated', 'new', 'name', 'featured'] as const;
 const PAGE_SIZE = 20;
 /** The strings browser/catalogue.ts renders results and suggestions with. */
-export const BROWSE_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, 'browse.count', 'browse.countOne', 'browse.none', 'browse.invalid', 'badge.verified', 'badge.featured', 'plugin.downloads', 'pagination.label', 'pagination.previous', 'pagination.next', 'pagination.page'];
+export const BROWSE_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, ...pluralKeys('browse.count'), 'browse.none', 'browse.invalid', 'badge.verified', 'badge.featured', ...pluralKeys('plugin.downloads'), 'pagination.label', 'pagination.previous', 'pagination.next', 'pagination.page'];
 
 /** The browse form's values as the visitor sent them (strings only; repeated ones: the first). */
 interface BrowseForm {
@@ -88,7 +89,7 @@ function fieldInput(field: FieldDto, value: string, t: Translate): SafeHtml {
 }
 
 export function resultCount(total: number, t: Translate): string {
-  return total === 1 ? t('browse.countOne') : t('browse.count', { count: total.toLocaleString('en') });
+  return t.count('browse.count', total);
 }
 
 /** `/plugins`: the search form (a plain GET form, so it works before any script) and the results. */
@@ -138,7 +139,7 @@ export class BrowsePages {
 <section class="results" aria-labelledby="results-count">
   <p id="results-count" class="status" role="status" aria-live="polite">${problems.length ? html`${t('browse.invalid')} ${problems.join('; ')}` : resultCount(total, t)}</p>
   <div id="results">
-    ${plugins.length ? pluginList(plugins, t) : html`<p>${t('browse.none')}</p>`}
+    ${plugins.length ? pluginList(plugins, t, kindLabels(kindList)) : html`<p>${t('browse.none')}</p>`}
     ${pagination(pageUrl(ctx.request.originalUrl), result.data?.page ?? 1, result.data?.totalPages ?? 1, t)}
   </div>
 </section>
@@ -149,6 +150,7 @@ export class BrowsePages {
       main,
       scripts: CATALOGUE_SCRIPTS,
       clientStrings: BROWSE_CLIENT_STRINGS,
+      clientData: { kindLabels: Object.fromEntries(kindList.map((k) => [k.key, k.label])) },
     };
   }
 }

@@ -1,9 +1,10 @@
 import { normalizeLanguageTag } from '../../../lib/locale/locale';
 import { html, type SafeHtml } from '../../html';
 import type { Translate } from '../../i18n/messages';
+import { pluralKeys } from '../../i18n/plural';
 
 /** The header search box's suggestions (browser/catalogue.ts) need these on every catalogue page. */
-export const SUGGEST_CLIENT_STRINGS = ['browse.suggestions', 'browse.allResults'];
+export const SUGGEST_CLIENT_STRINGS = [...pluralKeys('browse.suggestions'), 'browse.suggestionsLabel', 'browse.allResults'];
 /** What every catalogue page loads: the header's suggestions, and the page's own enhancements. */
 export const CATALOGUE_SCRIPTS = ['catalogue'];
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { html, raw } from '../../html';
+import { focusableScrollers } from '../../components/scroll-region';
+import { html } from '../../html';
 import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
 import { shiftHeadings } from './plugin-sections';
@@ -22,7 +23,7 @@ export class CmsPages {
     // The page's html was rendered from markdown and sanitized by the API.
     const main = html`<article class="cms-page" lang="${page.data.locale}">
 <h1>${page.data.title}</h1>
-<div class="cms-body">${raw(shiftHeadings(page.data.html, 1))}</div>
+<div class="cms-body">${focusableScrollers(shiftHeadings(page.data.html, 1), ctx.t)}</div>
 <p class="meta">${ctx.t('cms.updated', { date: formatDate(page.data.updatedAt, ctx.locale) })}</p>
 </article>`;
     return { title: page.data.title, main, scripts: CATALOGUE_SCRIPTS, clientStrings: SUGGEST_CLIENT_STRINGS };

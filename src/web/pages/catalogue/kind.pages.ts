@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { pluginList } from '../../components/plugin-card';
+import { kindLabels, pluginList } from '../../components/plugin-card';
+import { scrollRegion } from '../../components/scroll-region';
 import { html } from '../../html';
 import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
@@ -26,16 +27,16 @@ export class KindPages {
     if (!plugins.data) failed(plugins.response);
     const fields = [...kind.extensionFields, ...kinds.data.extensionFields];
     const fieldTable = fields.length
-      ? html`<div class="table-scroll"><table class="fields">
+      ? scrollRegion(t('kind.fields'), html`<table class="fields">
   <thead><tr><th scope="col">${t('kind.field')}</th><th scope="col">${t('kind.type')}</th><th scope="col">${t('kind.required')}</th><th scope="col">${t('kind.allowed')}</th></tr></thead>
   <tbody>${fields.map((f) => html`<tr><th scope="row"><code>${f.key}</code></th><td><code>${f.type}</code></td><td>${f.required ? t('browse.yes') : t('browse.no')}</td><td>${f.enum?.length ? f.enum.join(', ') : '—'}</td></tr>`)}</tbody>
-</table></div>`
+</table>`)
       : html`<p>${t('kind.noFields')}</p>`;
     const main = html`<h1>${kind.label}</h1>
 ${kind.description ? html`<p class="lead">${kind.description}</p>` : null}
 <section aria-labelledby="fields-heading"><h2 id="fields-heading">${t('kind.fields')}</h2>${fieldTable}</section>
 <section aria-labelledby="kind-plugins-heading"><h2 id="kind-plugins-heading">${t('kind.plugins')}</h2>
-${plugins.data.plugins.length ? pluginList(plugins.data.plugins, t) : html`<p>${t('kind.none')}</p>`}
+${plugins.data.plugins.length ? pluginList(plugins.data.plugins, t, kindLabels(kinds.data.kinds)) : html`<p>${t('kind.none')}</p>`}
 ${pagination(pageUrl(ctx.request.originalUrl), plugins.data.page, plugins.data.totalPages, t)}
 </section>`;
     return { title: t('kind.title', { label: kind.label }), description: kind.description ?? t('kind.title', { label: kind.label }), main, scripts: CATALOGUE_SCRIPTS, clientStrings: SUGGEST_CLIENT_STRINGS };

@@ -1,5 +1,6 @@
 import type { components } from '../../../client/registry-client';
-import { html, raw, type SafeHtml } from '../../html';
+import { focusableScrollers, scrollRegion } from '../../components/scroll-region';
+import { html, type SafeHtml } from '../../html';
 import type { Translate } from '../../i18n/messages';
 import { formatBytes, formatDate, safeUrl } from './catalogue-parts';
 
@@ -7,6 +8,7 @@ export type PluginDetail = components['schemas']['PluginDetailDto'];
 export type Latest = components['schemas']['LatestDto'];
 export type Release = components['schemas']['ReleaseDto'];
 export type ProviderStats = components['schemas']['ProviderStatsDto'];
+export type KindList = components['schemas']['KindListDto'];
 
 /** The signing key's id, read from the release signature's protected header. */
 export function signingKid(jws: string): string | null {
@@ -29,10 +31,10 @@ export function downloadSection(latest: Latest | null, t: Translate): SafeHtml {
   <h2 id="download-heading">${t('plugin.download')} <span class="version">${latest.version}</span></h2>
   ${chosen}
   <h3>${t('plugin.platforms')}</h3>
-  <div class="table-scroll"><table class="platforms">
+  ${scrollRegion(t('plugin.platforms'), html`<table class="platforms">
     <thead><tr><th scope="col">${t('plugin.platform')}</th><th scope="col">${t('plugin.file')}</th><th scope="col">${t('plugin.size')}</th></tr></thead>
     <tbody>${rows.map(([key, asset]) => html`<tr${key === latest.platform ? html` class="current"` : null}><th scope="row">${key}</th><td><a href="${asset.download_url}" download>${asset.name}</a></td><td>${formatBytes(asset.size)}</td></tr>`)}</tbody>
-  </table></div>
+  </table>`)}
 </section>`;
 }
 
@@ -53,10 +55,10 @@ export function integritySection(slug: string, release: Release | null, origin: 
   <h2 id="integrity-heading">${t('plugin.integrity')}</h2>
   <p>${release.integrity ? t('plugin.integrityText', { version: release.version }) : t('plugin.unsigned')}</p>
   ${kid ? html`<p class="kid">${t('plugin.kid')}: <code>${kid}</code></p>` : null}
-  <div class="table-scroll"><table class="hashes">
+  ${scrollRegion(t('plugin.integrity'), html`<table class="hashes">
     <thead><tr><th scope="col">${t('plugin.file')}</th><th scope="col">SHA-256</th></tr></thead>
     <tbody>${release.assets.map((a) => html`<tr><th scope="row">${a.name}</th><td><code class="sha">${hashes.get(a.name) ?? t('plugin.notHashed')}</code></td></tr>`)}</tbody>
-  </table></div>
+  </table>`)}
   <p>${t('plugin.verifyHow')}</p>
   <div class="snippet"><pre><code id="verify-command">${command}</code></pre><button type="button" class="secondary" data-copy="#verify-command">${t('action.copy')}</button></div>
   <p><a href="/.well-known/registry-key.json">${t('plugin.keySet')}</a></p>
@@ -80,7 +82,7 @@ export function readmeSection(plugin: PluginDetail, t: Translate): SafeHtml {
         )}</ul></nav>`
       : null;
   // readmeHtml was rendered from markdown and sanitized by the API at ingest.
-  const body = plugin.readmeHtml ? html`<div class="readme"${plugin.readmeLocale ? html` lang="${plugin.readmeLocale}"` : null}>${raw(shiftHeadings(plugin.readmeHtml, 2))}</div>` : html`<p>${t('plugin.noReadme')}</p>`;
+  const body = plugin.readmeHtml ? html`<div class="readme"${plugin.readmeLocale ? html` lang="${plugin.readmeLocale}"` : null}>${focusableScrollers(shiftHeadings(plugin.readmeHtml, 2), t)}</div>` : html`<p>${t('plugin.noReadme')}</p>`;
   return html`<section aria-labelledby="readme-heading"><h2 id="readme-heading">${t('plugin.readme')}</h2>${switcher}${body}</section>`;
 }
 
@@ -109,22 +111,54 @@ export function screenshotsSection(plugin: PluginDetail, t: Translate): SafeHtml
 
 export function versionsSection(plugin: PluginDetail, locale: string, t: Translate): SafeHtml | null {
   if (plugin.releases.length === 0) return null;
-  return html`<section aria-labelledby="versions-heading"><h2 id="versions-heading">${t('plugin.versions')}</h2><div class="table-scroll"><table class="versions">
+  return html`<section aria-labelledby="versions-heading"><h2 id="versions-heading">${t('plugin.versions')}</h2>${scrollRegion(t('plugin.versions'), html`<table class="versions">
   <thead><tr><th scope="col">${t('plugin.versionColumn')}</th><th scope="col">${t('plugin.released')}</th><th scope="col">${t('plugin.minRuntime')}</th><th scope="col">${t('plugin.downloadCount')}</th></tr></thead>
   <tbody>${plugin.releases.map(
-    (r) => html`<tr${r.yanked ? html` class="yanked"` : null}><th scope="row"><span class="number">${r.version}</span> ${r.prerelease ? html`<span class="badge">${t('plugin.prerelease')}</span>` : null}${r.yanked ? html`<span class="badge yanked" title="${r.yankReason ?? ''}">${t('plugin.yanked')}</span>${r.yankReason ? html`<br><span class="meta">${r.yankReason}</span>` : null}` : null}</th><td>${formatDate(r.createdAt, locale)}</td><td>${r.minRuntimeVersion ?? '—'}</td><td>${r.downloads.toLocaleString('en')}</td></tr>`,
-  )}</tbody></table></div></section>`;
+    (r) => html`<tr${r.yanked ? html` class="yanked"` : null}><th scope="row"><span class="number">${r.version}</span> ${r.prerelease ? html`<span class="badge">${t('plugin.prerelease')}</span>` : null}${r.yanked ? html`<span class="badge yanked" title="${r.yankReason ?? ''}">${t('plugin.yanked')}</span>${r.yankReason ? html`<br><span class="meta">${r.yankReason}</span>` : null}` : null}</th><td>${formatDate(r.createdAt, locale)}</td><td>${r.minRuntimeVersion ?? '—'}</td><td>${t.number(r.downloads)}</td></tr>`,
+  )}</tbody></table>`)}</section>`;
 }
 
+/** The repository's figures the forge told: what it did not tell is left out, and with nothing told, the section. */
 export function statsSection(stats: ProviderStats | null, locale: string, t: Translate): SafeHtml | null {
   if (!stats) return null;
-  const value = (n: number | null) => (n === null ? t('plugin.unknown') : n.toLocaleString('en'));
+  const facts: [string, string][] = [];
+  if (stats.stars !== null) facts.push([t('plugin.stars'), t.number(stats.stars)]);
+  if (stats.forks !== null) facts.push([t('plugin.forks'), t.number(stats.forks)]);
+  if (stats.watchers !== null) facts.push([t('plugin.watchers'), t.number(stats.watchers)]);
+  if (stats.lastPushAt !== null) facts.push([t('plugin.lastPush'), formatDate(stats.lastPushAt, locale)]);
+  if (facts.length === 0) return null;
   return html`<section aria-labelledby="stats-heading"><h2 id="stats-heading">${t('plugin.repoStats')}</h2><dl class="facts">
-  <dt>${t('plugin.stars')}</dt><dd>${value(stats.stars)}</dd>
-  <dt>${t('plugin.forks')}</dt><dd>${value(stats.forks)}</dd>
-  <dt>${t('plugin.watchers')}</dt><dd>${value(stats.watchers)}</dd>
-  <dt>${t('plugin.lastPush')}</dt><dd>${stats.lastPushAt === null ? t('plugin.unknown') : formatDate(stats.lastPushAt, locale)}</dd>
+  ${facts.map(([name, value]) => html`<dt>${name}</dt><dd>${value}</dd>`)}
 </dl></section>`;
+}
+
+/** A field's name as people read it: its declared label, else its key in words (`min_width`: "Min width"). */
+export function fieldLabel(field: { key: string; label?: string }): string {
+  if (field.label) return field.label;
+  const words = field.key.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function extensionValue(value: unknown, t: Translate): string {
+  if (typeof value === 'boolean') return value ? t('browse.yes') : t('browse.no');
+  if (typeof value === 'number') return t.number(value);
+  if (Array.isArray(value)) return value.map((item) => extensionValue(item, t)).join(', ');
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * The plugin's extension values as `<dt>`/`<dd>` pairs, each named by its field's label: the
+ * fields of its kind and those of every kind in their declared order, then any value whose field
+ * is no longer declared.
+ */
+export function extensionFacts(plugin: PluginDetail, kinds: KindList | null, t: Translate): SafeHtml[] {
+  const values = plugin.extensions ?? {};
+  const declared = [...(kinds?.kinds.find((k) => k.key === plugin.kind)?.extensionFields ?? []), ...(kinds?.extensionFields ?? [])];
+  const known = new Set(declared.map((f) => f.key));
+  const fields = [...declared, ...Object.keys(values).filter((key) => !known.has(key)).map((key) => ({ key }))];
+  return fields
+    .filter((field) => values[field.key] !== undefined && values[field.key] !== null)
+    .map((field) => html`<dt>${fieldLabel(field)}</dt><dd>${extensionValue(values[field.key], t)}</dd>`);
 }
 
 /** The repository and whatever the manifest points at: homepage, documentation, issues, email. */

@@ -6,7 +6,7 @@ import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
 import { apiLocale, failed, missing, safeUrl, CATALOGUE_SCRIPTS, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
 import { downloadsChartSection, PLUGIN_CHART_DAYS } from './plugin-downloads';
-import { type Latest, downloadSection, integritySection, linksSection, readmeSection, screenshotsSection, statsSection, versionsSection } from './plugin-sections';
+import { type Latest, downloadSection, extensionFacts, integritySection, linksSection, readmeSection, screenshotsSection, statsSection, versionsSection } from './plugin-sections';
 
 
 /**
@@ -31,26 +31,29 @@ export class PluginPages {
     // The API reads the platform from the User-Agent, but it sees this server's; so it is told.
     const platform = platformFromUserAgent(request.headers['user-agent']);
     const target = { ...(platform.os ? { os: platform.os } : {}), ...(platform.arch ? { arch: platform.arch } : {}) };
-    const [latest, release, stats, downloads] = await Promise.all([
+    const [latest, release, stats, kinds, downloads] = await Promise.all([
       version ? api.GET('/api/plugins/{slug}/latest', { params: { path: { slug }, query: { ...target, ...(plugin.latestVersion ? {} : { prerelease: '1' as const }) } } }) : null,
       version ? api.GET('/api/plugins/{slug}/releases/{version}', { params: { path: { slug, version } } }) : null,
       api.GET('/api/plugins/{slug}/stats', { params: { path: { slug } } }),
+      api.GET('/api/kinds'),
       // Downloads per day: its own indexed read, never part of the stored detail.
       api.GET('/api/plugins/{slug}/downloads', { params: { path: { slug }, query: { days: PLUGIN_CHART_DAYS } } }),
     ]);
+    const kindLabel = kinds.data?.kinds.find((k) => k.key === plugin.kind)?.label ?? plugin.kind;
     // A 422 (no asset for this platform, none universal) still lists every platform.
     const unmatched = latest?.response.status === 422 ? (latest.error as Partial<Latest>) : null;
     const latestData: Latest | null = latest?.data ?? (unmatched ? { slug, version: unmatched.version ?? version ?? '', download_url: '', platform: null, platforms: unmatched.platforms ?? {}, skipped: [] } : null);
     const latestRelease = plugin.releases.find((r) => r.version === version);
     const origin = `${request.protocol}://${request.get('host') ?? 'localhost'}`;
     const facts = html`<dl class="facts">
-  ${plugin.kind ? html`<dt>${t('plugin.kind')}</dt><dd><a href="/kinds/${plugin.kind}">${plugin.kind}</a></dd>` : null}
+  ${plugin.kind ? html`<dt>${t('plugin.kind')}</dt><dd><a href="/kinds/${plugin.kind}">${kindLabel}</a></dd>` : null}
+  ${extensionFacts(plugin, kinds.data ?? null, t)}
   ${plugin.category ? html`<dt>${t('plugin.category')}</dt><dd><a href="/plugins?category=${encodeURIComponent(plugin.category)}">${plugin.category}</a></dd>` : null}
   ${plugin.tags.length ? html`<dt>${t('plugin.tags')}</dt><dd><ul class="tags">${plugin.tags.map((tag) => html`<li><a href="/plugins?tag=${encodeURIComponent(tag)}">${tag}</a></li>`)}</ul></dd>` : null}
   <dt>${t('plugin.license')}</dt><dd>${plugin.license ?? t('plugin.noLicense')}</dd>
   <dt>${t('plugin.minRuntime')}</dt><dd>${latestRelease?.minRuntimeVersion ?? t('plugin.anyRuntime')}</dd>
   ${plugin.owners.length ? html`<dt>${t('plugin.by')}</dt><dd>${plugin.owners.map((o) => o.login).join(', ')}</dd>` : null}
-  <dt>${t('plugin.downloadCount')}</dt><dd>${plugin.downloads.toLocaleString('en')}</dd>
+  <dt>${t('plugin.downloadCount')}</dt><dd>${t.number(plugin.downloads)}</dd>
 </dl>`;
     const main = html`<article class="plugin" itemscope itemtype="https://schema.org/SoftwareApplication">
 <header class="plugin-head">

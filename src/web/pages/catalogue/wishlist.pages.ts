@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { components } from '../../../client/registry-client';
+import { kindLabels, type KindLabels } from '../../components/plugin-card';
 import { html, type SafeHtml } from '../../html';
 import type { Translate } from '../../i18n/messages';
+import { pluralKeys } from '../../i18n/plural';
 import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
 import { CATALOGUE_SCRIPTS, failed, missing, pageNumber, pagination, pageUrl, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
@@ -11,10 +13,10 @@ type RequestDto = components['schemas']['RequestDto'];
 
 const PAGE_SIZE = 20;
 /** The strings browser/catalogue.ts shows after a vote or a new request. */
-export const WISHLIST_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, 'wishlist.votes', 'wishlist.voteOne', 'wishlist.upvote', 'wishlist.voted', 'wishlist.created', 'wishlist.failed', 'wishlist.status.open', 'status.working'];
+export const WISHLIST_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, ...pluralKeys('wishlist.votes'), 'wishlist.upvote', 'wishlist.voted', 'wishlist.created', 'wishlist.failed', 'wishlist.status.open', 'status.working'];
 
-function requestItem(request: RequestDto, signedIn: boolean, t: Translate): SafeHtml {
-  const votes = html`<span class="votes" id="votes-${request.id}">${request.votes === 1 ? t('wishlist.voteOne') : t('wishlist.votes', { count: request.votes })}</span>`;
+function requestItem(request: RequestDto, signedIn: boolean, t: Translate, kinds: KindLabels): SafeHtml {
+  const votes = html`<span class="votes" id="votes-${request.id}">${t.count('wishlist.votes', request.votes)}</span>`;
   const vote =
     signedIn && request.status === 'open'
       ? html`<button type="button" class="secondary vote" data-upvote="${request.id}" aria-pressed="${request.voted ? 'true' : 'false'}" aria-label="${t('wishlist.upvoteLabel', { title: request.title })}" aria-describedby="votes-${request.id}">${request.voted ? t('wishlist.voted') : t('wishlist.upvote')}</button>`
@@ -24,7 +26,7 @@ function requestItem(request: RequestDto, signedIn: boolean, t: Translate): Safe
   <div class="wish-body">
     <h3>${request.title}</h3>
     ${request.description ? html`<p>${request.description}</p>` : null}
-    <p class="meta"><span class="badge">${t(`wishlist.status.${request.status}`)}</span>${request.kind ? html` <a href="/kinds/${request.kind}">${request.kind}</a>` : null}${request.plugin ? html` · ${t('wishlist.fulfilledBy')} <a href="/plugins/${request.plugin}">${request.plugin}</a>` : null}</p>
+    <p class="meta"><span class="badge">${t(`wishlist.status.${request.status}`)}</span>${request.kind ? html` <a href="/kinds/${request.kind}">${kinds.get(request.kind) ?? request.kind}</a>` : null}${request.plugin ? html` · ${t('wishlist.fulfilledBy')} <a href="/plugins/${request.plugin}">${request.plugin}</a>` : null}</p>
   </div>
 </li>`;
 }
@@ -57,16 +59,17 @@ export class WishlistPages {
     const { api, t, me } = ctx;
     if (ctx.features.requests === false) return { status: 404 };
     const page = pageNumber(ctx.request.query.page);
-    const [list, kinds] = await Promise.all([api.GET('/api/requests', { params: { query: { page, limit: PAGE_SIZE } } }), me ? api.GET('/api/kinds') : null]);
+    const [list, kinds] = await Promise.all([api.GET('/api/requests', { params: { query: { page, limit: PAGE_SIZE } } }), api.GET('/api/kinds')]);
+    const labels = kindLabels(kinds.data?.kinds);
     if (!list.data) return missing(list.response.status) ? { status: 404 } : failed(list.response);
     const pages = Math.max(1, Math.ceil(list.data.total / list.data.limit));
     const main = html`<h1>${t('wishlist.title')}</h1>
 <p class="lead">${t('wishlist.description')}</p>
-${me ? createForm(kinds?.data?.kinds ?? [], t) : html`<p><a href="/sign-in">${t('wishlist.signInToVote')}</a></p>`}
+${me ? createForm(kinds.data?.kinds ?? [], t) : html`<p><a href="/sign-in">${t('wishlist.signInToVote')}</a></p>`}
 <section aria-labelledby="requests-heading">
 <h2 id="requests-heading" class="visually-hidden">${t('wishlist.title')}</h2>
 <p class="visually-hidden" id="vote-status" role="status" aria-live="polite"></p>
-${list.data.requests.length ? html`<ol class="wishes" id="wishes">${list.data.requests.map((r) => requestItem(r, me !== null, t))}</ol>` : html`<p id="wishes-empty">${t('wishlist.empty')}</p>`}
+${list.data.requests.length ? html`<ol class="wishes" id="wishes">${list.data.requests.map((r) => requestItem(r, me !== null, t, labels))}</ol>` : html`<p id="wishes-empty">${t('wishlist.empty')}</p>`}
 ${pagination(pageUrl(ctx.request.originalUrl), list.data.page, pages, t)}
 </section>`;
     return { title: t('wishlist.title'), description: t('wishlist.description'), main, scripts: CATALOGUE_SCRIPTS, clientStrings: WISHLIST_CLIENT_STRINGS };

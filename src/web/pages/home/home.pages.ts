@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { pluginList } from '../../components/plugin-card';
+import { kindLabels, pluginList } from '../../components/plugin-card';
 import { CATALOGUE_SCRIPTS, SUGGEST_CLIENT_STRINGS } from '../catalogue/catalogue-parts';
 import type { CatalogueParams } from '../catalogue/catalogue-query';
 import { html } from '../../html';
@@ -27,17 +27,19 @@ export class HomePages {
       list({ sort: 'updated' }),
       api.GET('/api/kinds'),
     ]);
+    const figure = (count: number, key: string) => html`<li><strong>${t.number(count)}</strong> ${t.count(key, count)}</li>`;
     const figures = stats?.data
       ? html`<ul class="stats">
-  <li><strong>${stats.data.plugins.toLocaleString('en')}</strong> ${t('home.stats.plugins')}</li>
-  <li><strong>${stats.data.downloads.toLocaleString('en')}</strong> ${t('home.stats.downloads')}</li>
-  <li><strong>${stats.data.authors.toLocaleString('en')}</strong> ${t('home.stats.authors')}</li>
-  <li><strong>${stats.data.kinds.toLocaleString('en')}</strong> ${t('home.stats.kinds')}</li>
+  ${figure(stats.data.plugins, 'home.stats.plugins')}
+  ${figure(stats.data.downloads, 'home.stats.downloads')}
+  ${figure(stats.data.authors, 'home.stats.authors')}
+  ${figure(stats.data.kinds, 'home.stats.kinds')}
 </ul>`
       : null;
-    const section = (title: string, plugins: typeof recent.data) =>
-      plugins && plugins.plugins.length > 0 ? html`<section><h2>${title}</h2>${pluginList(plugins.plugins, t)}</section>` : null;
     const kindList = kinds.data?.kinds ?? [];
+    const labels = kindLabels(kindList);
+    const section = (title: string, plugins: typeof recent.data) =>
+      plugins && plugins.plugins.length > 0 ? html`<section><h2>${title}</h2>${pluginList(plugins.plugins, t, labels)}</section>` : null;
     const main = html`<section class="hero">
   <h1>${ctx.branding.siteName}</h1>
   <p>${t('home.tagline')}</p>
