@@ -15,7 +15,7 @@ export class AuthController {
 
   @Get('providers')
   @ApiOkResponse({ type: ProviderListDto, description: 'The forge instances people can sign in with (public; never their credentials)' })
-  providers(): ProviderListDto {
+  providers(): Promise<ProviderListDto> {
     return this.auth.providers();
   }
 

@@ -184,6 +184,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Save the site name and forge instances (install wizard)
+         * @description Before the first admin exists; forge instances given here are live at once, sign-in included.
+         */
         put: operations["InitController_putSettings"];
         post?: never;
         delete?: never;
@@ -836,6 +840,50 @@ export interface paths {
         patch: operations["AdminUsersController_update"];
         trace?: never;
     };
+    "/api/admin/forges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the forge instances
+         * @description Configured (FORGES), built-in and added instances, with where each comes from. Never a client id, secret or token.
+         */
+        get: operations["ForgeAdminController_list"];
+        put?: never;
+        /**
+         * Add a forge instance
+         * @description Live at once on every server, sign-in included (no restart). The client secret is stored encrypted with KEY_ENCRYPTION_KEY and never returned. The web and API URLs must pass the fetch policy: https, or http and private addresses only for FETCH_ALLOW_HOSTS. Audited forge.create.
+         */
+        post: operations["ForgeAdminController_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/forges/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an added forge instance
+         * @description Sign-in with it stops at once on every server; accounts made with it stay. Audited forge.delete.
+         */
+        delete: operations["ForgeAdminController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pages/{slug}": {
         parameters: {
             query?: never;
@@ -1278,12 +1326,63 @@ export interface components {
             login: string;
             email?: string;
         };
+        AddForgeDto: {
+            /**
+             * @description The instance name, as in /auth/<name>/login and the callback URL
+             * @example corp-gitlab
+             */
+            name: string;
+            /** @enum {string} */
+            type: "github" | "gitlab" | "gitea" | "forgejo";
+            /**
+             * @description The web address people open (an instance may live under a path)
+             * @example https://gitlab.corp.example
+             */
+            webUrl: string;
+            /**
+             * @description The API root; when left out: https://api.github.com for github.com, <webUrl>/api/v3 for GitHub Enterprise, <webUrl>/api/v4 for GitLab, <webUrl>/api/v1 for Gitea and Forgejo
+             * @example https://gitlab.corp.example/api/v4
+             */
+            apiUrl?: string;
+            /** @description The OAuth application's client id */
+            clientId: string;
+            /** @description The OAuth application's client secret: stored encrypted, never returned */
+            clientSecret: string;
+        };
         InitSettingsDto: {
             /** @example Acme Plugins */
             siteName?: string;
+            /** @description Forge instances to sign in with, live at once (no restart): the instances added through the wizard become exactly these. Secrets are stored encrypted and never returned. */
+            forges?: components["schemas"]["AddForgeDto"][];
+        };
+        ForgeInstanceDto: {
+            /** @example corp-gitlab */
+            name: string;
+            /** @enum {string} */
+            type: "github" | "gitlab" | "gitea" | "forgejo";
+            /** @example https://gitlab.corp.example */
+            webUrl: string;
+            /** @example https://gitlab.corp.example/api/v4 */
+            apiUrl: string;
+            /**
+             * @description configuration: the FORGES variable (read-only); default: built in while FORGES is unset (an added instance of the same name or web URL takes its place); stored: added by an admin (removable)
+             * @enum {string}
+             */
+            source: "configuration" | "default" | "stored";
+            /** @description Whether people can sign in with it (OAuth credentials present) */
+            signIn: boolean;
+            /**
+             * @description The callback URL to register in the forge's OAuth application
+             * @example https://registry.example/auth/corp-gitlab/callback
+             */
+            callbackUrl: string;
+            /** @description When an admin added it (epoch ms); null for configured instances */
+            createdAt: number | null;
         };
         InitSettingsResultDto: {
             siteName: string | null;
+            /** @description The forge instances added so far (never their client id or secret) */
+            forges: components["schemas"]["ForgeInstanceDto"][];
         };
         PublicJwkDto: {
             /**
@@ -1936,7 +2035,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
+            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
             actor: components["schemas"]["AuditActorDto"];
             slug: string | null;
             ip: string | null;
@@ -2023,6 +2122,10 @@ export interface components {
             role?: "user" | "admin";
             /** @description true stops the user's sessions and publisher tokens at once; false lets them work again */
             disabled?: boolean;
+        };
+        ForgeInstanceListDto: {
+            /** @description Configured instances first (FORGES order), then stored ones, oldest first */
+            forges: components["schemas"]["ForgeInstanceDto"][];
         };
         PageDto: {
             /** @example about */
@@ -2681,7 +2784,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Site name and public base URL, before the first admin is created */
+            /** @description The site name and the forge instances added through the wizard */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2690,8 +2793,26 @@ export interface operations {
                     "application/json": components["schemas"]["InitSettingsResultDto"];
                 };
             };
+            /** @description A field is wrong (errors name each), a forge URL is refused by the fetch policy, or baseUrl was given (it is configuration) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Missing or wrong bootstrap token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description A forge name or web URL is taken by a configured instance, or given twice */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4753,7 +4874,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
+                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
                 slug?: string;
                 /** @description The acting user id */
                 actor?: string;
@@ -4968,6 +5089,159 @@ export interface operations {
                 };
             };
             /** @description The change would leave no enabled admin (last-admin) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ForgeAdminController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForgeInstanceListDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ForgeAdminController_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddForgeDto"];
+            };
+        };
+        responses: {
+            /** @description The instance as listed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForgeInstanceDto"];
+                };
+            };
+            /** @description A field is missing or wrong, or a URL is refused by the fetch policy (errors name each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The name or web URL is taken by a configured or added instance */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ForgeAdminController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such instance */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The instance comes from the FORGES configuration (or is built in) and is read-only here */
             409: {
                 headers: {
                     [name: string]: unknown;

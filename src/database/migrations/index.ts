@@ -27,6 +27,7 @@ import { ReadmeRenderVersion1795615024073 } from './1795615024073-ReadmeRenderVe
 import { CatalogueChanges1795616840574 } from './1795616840574-CatalogueChanges';
 import { CatalogueChangeItemColumns1795636584326 } from './1795636584326-CatalogueChangeItemColumns';
 import { PluginPages1795804376028 } from './1795804376028-PluginPages';
+import { ForgeInstances1795811004571 } from './1795811004571-ForgeInstances';
 import { CatalogueChangeDownloads1795781000000 } from './1795781000000-CatalogueChangeDownloads';
 
 /** Every migration in order; committed files, never generated at run time. */
@@ -60,4 +61,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CatalogueChangeItemColumns1795636584326,
   CatalogueChangeDownloads1795781000000,
   PluginPages1795804376028,
+  ForgeInstances1795811004571,
 ];
