@@ -123,10 +123,12 @@ export class ForgeAdminService {
     const webUrl = this.normalizeUrl(input.webUrl, `${at}/webUrl`, errors);
     const apiUrl = input.apiUrl === undefined || input.apiUrl.trim() === '' ? (webUrl ? forgeAdapter(input.type).defaultApiUrl(webUrl) : null) : this.normalizeUrl(input.apiUrl, `${at}/apiUrl`, errors);
     if (errors.length > 0) throw badRequest('validation-failed', errors.map((e) => e.message).join('; '), errors);
-    for (const [key, url] of [['webUrl', webUrl!], ['apiUrl', apiUrl!]] as const) {
-      const refusal = await this.policyRefusal(url);
-      if (refusal) errors.push({ path: `${at}/${key}`, message: `${key}: ${refusal}` });
-    }
+    const webRefusal = await this.policyRefusal(webUrl!);
+    if (webRefusal) errors.push({ path: `${at}/webUrl`, message: `webUrl: ${webRefusal}` });
+    // An API root derived from a refused web URL would only repeat the same refusal.
+    const derived = input.apiUrl === undefined || input.apiUrl.trim() === '';
+    const apiRefusal = derived && webRefusal ? null : await this.policyRefusal(apiUrl!);
+    if (apiRefusal) errors.push({ path: `${at}/apiUrl`, message: `apiUrl: ${apiRefusal}` });
     if (errors.length > 0) throw badRequest('forge-url-refused', errors.map((e) => e.message).join('; '), errors);
     return { name: input.name, type: input.type, webUrl: webUrl!, apiUrl: apiUrl!, clientId: input.clientId, clientSecret: input.clientSecret };
   }
