@@ -51,7 +51,7 @@ function forgesSection(ctx: WebContext, forges: readonly ForgeInstance[], callba
       ? actionButton('forge.delete', t('admin.forges.remove'), { name: f.name }, { confirm: t('admin.forges.confirm'), style: 'danger', ariaLabel: t('admin.forges.removeLabel', { name: f.name }) })
       : '',
   ]);
-  const head = [t('admin.forges.name'), t('admin.forges.type'), t('admin.forges.webUrl'), t('admin.forges.source'), t('admin.forges.signIn'), t('admin.forges.callback'), ''];
+  const head = [t('admin.forges.name'), t('admin.forges.type'), t('admin.forges.webUrl'), t('admin.forges.source'), t('admin.forges.signIn'), t('admin.forges.callback'), t('admin.forges.actions')];
   return html`<section id="forges" aria-labelledby="admin-forges"><h2 id="admin-forges">${t('admin.forges.title')}</h2>
 <p>${t('admin.forges.text')}</p>
 ${dataTable(t('admin.forges.caption'), head, rows, t('admin.forges.none'))}
