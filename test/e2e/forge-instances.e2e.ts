@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { sealClientSecret } from '../../src/forges/stored-forge-secret';
+import { adminRefusalCallers, expectAdminOnly } from '../support/admin-refusals';
 import { FakeForge } from '../support/fake-forge';
 import { FakeOAuthApp } from '../support/fake-oauth';
 import { userWithSession } from '../support/sessions';
@@ -72,8 +73,10 @@ describe('forge instances added by an admin', () => {
       ['gitlab', 'default', false],
       ['codeberg', 'default', false],
     ]);
-    await request(app.url).get('/api/admin/forges').expect(401);
-    await request(app.url).get('/api/admin/forges').set(as(user)).expect(403);
+    const callers = await adminRefusalCallers(app);
+    await expectAdminOnly(app, callers, 'get', '/api/admin/forges');
+    await expectAdminOnly(app, callers, 'post', '/api/admin/forges', corp());
+    await expectAdminOnly(app, callers, 'delete', '/api/admin/forges/github');
     await request(app.url).post('/api/admin/forges').set(as(user)).send(corp()).expect(403);
   });
 
