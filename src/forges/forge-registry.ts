@@ -42,6 +42,52 @@ function isBuiltInDefault(forge: ForgeInstanceConfig): boolean {
   return builtIn !== undefined && JSON.stringify(builtIn) === JSON.stringify(forge);
 }
 
+/** A stored row as the registry needs it: no entity methods, the sealed secret included. */
+export type StoredForgeInput = Pick<StoredForgeRow, 'name' | 'type' | 'webUrl' | 'apiUrl' | 'clientId' | 'clientSecretSealed' | 'createdAt' | 'createdBy'>;
+
+/**
+ * The live list: the configured instances in order, each stored one appended, or put in the place
+ * of the built-in default it shares a name or web URL with. A stored one clashing with a FORGES
+ * entry is left out (the configuration wins); one whose secret cannot be opened stays, without
+ * sign-in. A stored public instance (github.com, gitlab.com) gets its CI OIDC issuer unless another
+ * instance has it.
+ */
+export function composeForges(
+  configured: readonly ForgeInstanceConfig[],
+  rows: readonly StoredForgeInput[],
+  options: { openSecret(row: StoredForgeInput): string; warn(key: string, line: string): void },
+): LiveForge[] {
+  const live: LiveForge[] = configured.map((forge) => ({ forge, source: isBuiltInDefault(forge) ? 'default' : 'configuration', createdAt: null, createdBy: null }));
+  for (const row of rows) {
+    const clash = live.findIndex((entry) => entry.forge.name === row.name || webUrlKey(entry.forge.webUrl) === webUrlKey(row.webUrl));
+    if (clash >= 0 && live[clash].source !== 'default') {
+      options.warn(`${row.name}:clash`, `the stored forge instance "${row.name}" is ignored: "${live[clash].forge.name}" in FORGES has its name or web URL`);
+      continue;
+    }
+    let clientSecret: string | null = null;
+    try {
+      clientSecret = options.openSecret(row);
+    } catch {
+      options.warn(`${row.name}:secret`, `the client secret of forge instance "${row.name}" cannot be decrypted (KEY_ENCRYPTION_KEY is not the key it was stored with): sign-in with it is off until it is added again`);
+    }
+    const others = live.filter((_, i) => i !== clash);
+    const issuer = DEFAULT_OIDC_ISSUERS[row.webUrl];
+    const oidcIssuer = issuer && !others.some((entry) => entry.forge.oidcIssuer === issuer) ? issuer : undefined;
+    const forge: ForgeInstanceConfig = Object.freeze({
+      name: row.name,
+      type: row.type as ForgeType,
+      webUrl: row.webUrl,
+      apiUrl: row.apiUrl,
+      ...(clientSecret !== null ? { clientId: row.clientId, clientSecret } : {}),
+      ...(oidcIssuer ? { oidcIssuer } : {}),
+    });
+    const entry: LiveForge = { forge, source: 'stored', createdAt: row.createdAt, createdBy: row.createdBy };
+    if (clash >= 0) live[clash] = entry;
+    else live.push(entry);
+  }
+  return live;
+}
+
 /**
  * The live forge instances: the configured ones (`FORGES`, or the defaults) and those admins
  * added, which take effect without a restart on every server. The list is kept in memory, so the
@@ -146,37 +192,9 @@ export class ForgeRegistry implements OnModuleInit, OnApplicationBootstrap, OnMo
   }
 
   private compose(rows: readonly StoredForgeRow[], version = ''): LiveForge[] {
-    const live: LiveForge[] = this.config.forges.map((forge) => ({ forge, source: isBuiltInDefault(forge) ? 'default' : 'configuration', createdAt: null, createdBy: null }));
-    for (const row of rows) {
-      const clash = live.findIndex((entry) => entry.forge.name === row.name || webUrlKey(entry.forge.webUrl) === webUrlKey(row.webUrl));
-      if (clash >= 0 && live[clash].source !== 'default') {
-        this.warnOnce(`${row.name}@${version}:clash`, `the stored forge instance "${row.name}" is ignored: "${live[clash].forge.name}" in FORGES has its name or web URL`);
-        continue;
-      }
-      const entry: LiveForge = { forge: this.toConfig(row, version, live.filter((_, i) => i !== clash)), source: 'stored', createdAt: row.createdAt, createdBy: row.createdBy };
-      if (clash >= 0) live[clash] = entry;
-      else live.push(entry);
-    }
-    return live;
-  }
-
-  private toConfig(row: StoredForgeRow, version: string, others: readonly LiveForge[]): ForgeInstanceConfig {
-    let clientSecret: string | null = null;
-    try {
-      clientSecret = openClientSecret(this.config.keyEncryptionKey, row.name, row.clientSecretSealed);
-    } catch {
-      this.warnOnce(`${row.name}@${version}:secret`, `the client secret of forge instance "${row.name}" cannot be decrypted (KEY_ENCRYPTION_KEY is not the key it was stored with): sign-in with it is off until it is added again`);
-    }
-    // Trusted publishing for a public instance (github.com, gitlab.com), unless another instance has its issuer.
-    const issuer = DEFAULT_OIDC_ISSUERS[row.webUrl];
-    const oidcIssuer = issuer && !others.some((entry) => entry.forge.oidcIssuer === issuer) ? issuer : undefined;
-    return Object.freeze({
-      name: row.name,
-      type: row.type as ForgeType,
-      webUrl: row.webUrl,
-      apiUrl: row.apiUrl,
-      ...(clientSecret !== null ? { clientId: row.clientId, clientSecret } : {}),
-      ...(oidcIssuer ? { oidcIssuer } : {}),
+    return composeForges(this.config.forges, rows, {
+      openSecret: (row) => openClientSecret(this.config.keyEncryptionKey, row.name, row.clientSecretSealed),
+      warn: (key, line) => this.warnOnce(`${key}@${version}`, line),
     });
   }
 
