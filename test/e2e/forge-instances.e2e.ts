@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { FORGE_RELOAD_INTERVAL_MS, ForgeRegistry } from '../../src/forges/forge-registry';
 import { sealClientSecret } from '../../src/forges/stored-forge-secret';
 import { adminRefusalCallers, expectAdminOnly } from '../support/admin-refusals';
 import { FakeForge } from '../support/fake-forge';
@@ -272,6 +273,12 @@ onPostgres('forge instances on two servers sharing PostgreSQL (no Redis: the ver
     expect(await providerNames(b)).toEqual([]);
     const body = { name: 'hub', type: 'github', webUrl: `${forge.url}/hub`, apiUrl: `${forge.url}/hub/api/v3`, clientId: oauth.clientId, clientSecret: oauth.clientSecret };
     await request(a.url).post('/api/admin/forges').set('Authorization', `Bearer ${admin}`).send(body).expect(201);
+    // What B's webhooks and ingest read without asking the database (the in-memory list) follows
+    // by itself, within the registry's periodic version check: no request to B in between.
+    const registryOfB = b.app.get(ForgeRegistry);
+    const deadline = Date.now() + FORGE_RELOAD_INTERVAL_MS * 3;
+    while (!registryOfB.byName('hub') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(registryOfB.byName('hub')).toMatchObject({ webUrl: `${forge.url}/hub`, clientId: oauth.clientId });
     expect(await providerNames(b)).toEqual(['hub']);
     oauth.nextUser = { id: 31, login: 'hubber' };
     const onB = await signIn(b, 'hub');
