@@ -46,7 +46,7 @@ function forgesSection(ctx: WebContext, forges: readonly ForgeInstance[], callba
     f.webUrl,
     t(`admin.forges.source.${f.source}`),
     f.signIn ? t('admin.forges.signIn.yes') : t('admin.forges.signIn.no'),
-    html`<code>${f.callbackUrl}</code>`,
+    html`<code class="callback">${f.callbackUrl}</code>`,
     f.source === 'stored'
       ? actionButton('forge.delete', t('admin.forges.remove'), { name: f.name }, { confirm: t('admin.forges.confirm'), style: 'danger', ariaLabel: t('admin.forges.removeLabel', { name: f.name }) })
       : '',
