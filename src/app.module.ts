@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
+import { ForgeAdminModule } from './forge-admin/forge-admin.module';
 import { AuditModule } from './audit/audit.module';
 import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
@@ -59,6 +60,7 @@ export class AppModule {
         WebhooksModule,
         SubmitModule,
         AdminModule,
+        ForgeAdminModule,
         CmsModule,
         RequestsModule,
         StatsModule,

@@ -27,6 +27,8 @@ export const AUDIT_ACTIONS = [
   'kind.delete',
   'extension_fields.update',
   'key.rotate',
+  'forge.create',
+  'forge.delete',
   'key.resign',
   'settings.update',
   'user.create',

@@ -21,7 +21,7 @@ export class AuthController {
   @ApiOperation({ summary: 'List the sign-in providers' })
   @ApiPublic()
   @ApiReadLimited()
-  providers(): ProviderListDto {
+  providers(): Promise<ProviderListDto> {
     return this.auth.providers();
   }
 

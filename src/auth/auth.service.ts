@@ -25,8 +25,9 @@ export class AuthService {
     if (auth.kind === 'session') await this.sessions.logout(auth.sessionId);
   }
 
-  /** The instances with OAuth credentials, for a sign-in page's buttons. */
-  providers(): ProviderListDto {
+  /** The live instances with OAuth credentials, for a sign-in page's buttons (one added a moment ago on any server included). */
+  async providers(): Promise<ProviderListDto> {
+    await this.forges.refresh();
     return {
       providers: this.forges.signInCapable().map((forge) => toProviderDto(forge, this.config.baseUrl)),
       callbackUrlTemplate: callbackUrl(this.config.baseUrl, '{name}'),

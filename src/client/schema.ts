@@ -7,7 +7,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness probe */
         get: operations["HealthController_live"];
         put?: never;
         post?: never;
@@ -24,7 +23,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness probe */
         get: operations["HealthController_ready"];
         put?: never;
         post?: never;
@@ -41,7 +39,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the sign-in providers */
         get: operations["AuthController_providers"];
         put?: never;
         post?: never;
@@ -58,7 +55,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the signed-in user */
         get: operations["AuthController_me"];
         put?: never;
         post?: never;
@@ -77,7 +73,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out */
         post: operations["AuthController_logout"];
         delete?: never;
         options?: never;
@@ -92,7 +87,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Start signing in with a forge */
         get: operations["OAuthController_login"];
         put?: never;
         post?: never;
@@ -109,188 +103,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Finish signing in with a forge */
         get: operations["OAuthController_callback"];
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/sign-in/methods": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Which local sign-in methods this registry offers */
-        get: operations["LocalSignInController_methods"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/sign-in/password": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Sign in to a local account with its password
-         * @description JSON answers `{token, user}` and sets the session cookie. An HTML form post (application/x-www-form-urlencoded, from this site only) is answered 303 to `next` (default /account), or 303 back to /sign-in?error=<code>. Unknown login, wrong password, a locked or disabled account all get the same 401.
-         */
-        post: operations["LocalSignInController_password"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/sign-in/passkey/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Start a passkey sign-in: WebAuthn request options with a fresh challenge */
-        post: operations["LocalSignInController_passkeyOptions"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/sign-in/passkey": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Finish a passkey sign-in with the browser's answer */
-        post: operations["LocalSignInController_passkey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/sign-in/link": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Sign in with the token of a one-time sign-in link */
-        post: operations["LocalSignInController_link"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/link": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Follow a one-time sign-in link (what `registry users sign-in-link` prints) */
-        get: operations["LocalSignInController_follow"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/me/passkeys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Your passkeys */
-        get: operations["AccountCredentialsController_list"];
-        put?: never;
-        /** Finish registering a passkey with the browser's answer */
-        post: operations["AccountCredentialsController_register"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/me/passkeys/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Start registering a passkey: WebAuthn creation options with a fresh challenge */
-        post: operations["AccountCredentialsController_options"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/me/passkeys/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Remove one of your passkeys */
-        delete: operations["AccountCredentialsController_remove"];
-        options?: never;
-        head?: never;
-        /** Rename one of your passkeys */
-        patch: operations["AccountCredentialsController_rename"];
-        trace?: never;
-    };
-    "/api/auth/me/password": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Whether you have a password, and whether passwords are on here */
-        get: operations["AccountCredentialsController_passwordStatus"];
-        /** Set or change your password (local accounts) */
-        put: operations["AccountCredentialsController_setPassword"];
-        post?: never;
-        /** Remove your password (sign in with a passkey or a link instead) */
-        delete: operations["AccountCredentialsController_removePassword"];
         options?: never;
         head?: never;
         patch?: never;
@@ -303,10 +119,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your publisher tokens */
         get: operations["TokensController_list"];
         put?: never;
-        /** Create a publisher token */
         post: operations["TokensController_create"];
         delete?: never;
         options?: never;
@@ -324,7 +138,6 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a publisher token */
         delete: operations["TokensController_revoke"];
         options?: never;
         head?: never;
@@ -338,7 +151,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether the instance is set up */
         get: operations["InitController_status"];
         put?: never;
         post?: never;
@@ -357,7 +169,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create the first admin */
         post: operations["InitController_createAdmin"];
         delete?: never;
         options?: never;
@@ -373,7 +184,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set the site name and base URL */
+        /**
+         * Save the site name and forge instances (install wizard)
+         * @description Before the first admin exists; forge instances given here are live at once, sign-in included.
+         */
         put: operations["InitController_putSettings"];
         post?: never;
         delete?: never;
@@ -409,7 +223,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the enabled plugin kinds */
         get: operations["KindsController_list"];
         put?: never;
         post?: never;
@@ -426,10 +239,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every plugin kind */
         get: operations["AdminKindsController_list"];
         put?: never;
-        /** Create a plugin kind */
         post: operations["AdminKindsController_create"];
         delete?: never;
         options?: never;
@@ -445,10 +256,8 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a plugin kind */
         put: operations["AdminKindsController_update"];
         post?: never;
-        /** Remove a plugin kind */
         delete: operations["AdminKindsController_remove"];
         options?: never;
         head?: never;
@@ -462,9 +271,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the extension field declarations */
         get: operations["AdminExtensionFieldsController_get"];
-        /** Replace the extension field declarations */
         put: operations["AdminExtensionFieldsController_put"];
         post?: never;
         delete?: never;
@@ -480,7 +287,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the latest release */
         get: operations["ReleasesController_latest"];
         put?: never;
         post?: never;
@@ -497,7 +303,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a release */
         get: operations["ReleasesController_byVersion"];
         put?: never;
         post?: never;
@@ -514,7 +319,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a release's manifest */
         get: operations["ReleasesController_manifest"];
         put?: never;
         post?: never;
@@ -531,13 +335,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download an asset */
         get: operations["ReleasesController_download"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        /** Resolve an asset's location */
         head: operations["ReleasesController_resolveDownload"];
         patch?: never;
         trace?: never;
@@ -549,7 +351,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Resolve the latest release for a platform */
         get: operations["LatestController_resolve"];
         put?: never;
         post?: never;
@@ -566,7 +367,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search and list plugins */
         get: operations["PluginsController_list"];
         put?: never;
         post?: never;
@@ -583,7 +383,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a plugin */
         get: operations["PluginsController_detail"];
         put?: never;
         post?: never;
@@ -600,7 +399,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a plugin as an admin */
         get: operations["AdminPluginsController_view"];
         put?: never;
         post?: never;
@@ -619,7 +417,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a plugin verified */
         post: operations["AdminPluginsController_verify"];
         delete?: never;
         options?: never;
@@ -636,7 +433,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Withdraw a plugin's verified mark */
         post: operations["AdminPluginsController_unverify"];
         delete?: never;
         options?: never;
@@ -653,7 +449,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Feature a plugin */
         post: operations["AdminPluginsController_feature"];
         delete?: never;
         options?: never;
@@ -670,7 +465,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop featuring a plugin */
         post: operations["AdminPluginsController_unfeature"];
         delete?: never;
         options?: never;
@@ -688,7 +482,6 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a release */
         delete: operations["AdminPluginsController_deleteRelease"];
         options?: never;
         head?: never;
@@ -704,7 +497,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change a plugin's owners */
         post: operations["AdminPluginsController_owners"];
         delete?: never;
         options?: never;
@@ -719,28 +511,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your plugins */
         get: operations["MyPluginsController_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/plugins/{slug}/downloads": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Downloads per day
-         * @description A plugin's downloads (or one release's, with `version`) on each UTC day, the last `days` days ending today. Public; counts reach it within a few seconds of a download.
-         */
-        get: operations["DownloadsController_series"];
         put?: never;
         post?: never;
         delete?: never;
@@ -758,7 +529,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish a release */
         post: operations["PublishController_publish"];
         delete?: never;
         options?: never;
@@ -775,7 +545,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Yank or restore a release */
         post: operations["PublishController_yank"];
         delete?: never;
         options?: never;
@@ -790,10 +559,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a plugin's trusted publishers */
         get: operations["TrustedPublishersController_list"];
         put?: never;
-        /** Add a trusted publisher */
         post: operations["TrustedPublishersController_add"];
         delete?: never;
         options?: never;
@@ -811,7 +578,6 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a trusted publisher */
         delete: operations["TrustedPublishersController_remove"];
         options?: never;
         head?: never;
@@ -825,10 +591,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your pending trusted publishers */
         get: operations["PendingPublishersController_list"];
         put?: never;
-        /** Add a pending trusted publisher */
         post: operations["PendingPublishersController_add"];
         delete?: never;
         options?: never;
@@ -846,7 +610,6 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a pending trusted publisher */
         delete: operations["PendingPublishersController_remove"];
         options?: never;
         head?: never;
@@ -862,7 +625,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a CI OIDC token for a publisher token */
         post: operations["TokenExchangeController_token"];
         delete?: never;
         options?: never;
@@ -879,7 +641,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Receive a forge release webhook */
         post: operations["WebhooksController_release"];
         delete?: never;
         options?: never;
@@ -894,7 +655,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a plugin's webhook deliveries */
         get: operations["DeliveriesController_list"];
         put?: never;
         post?: never;
@@ -913,7 +673,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replay a failed webhook delivery */
         post: operations["DeliveriesController_replay"];
         delete?: never;
         options?: never;
@@ -930,7 +689,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue the forge releases the registry lacks */
         post: operations["DeliveriesController_reconcile"];
         delete?: never;
         options?: never;
@@ -947,7 +705,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate a plugin's webhook secret */
         post: operations["DeliveriesController_rotateSecret"];
         delete?: never;
         options?: never;
@@ -964,7 +721,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Read the shown release's manifest again */
         post: operations["ManifestRefreshController_refresh"];
         delete?: never;
         options?: never;
@@ -979,7 +735,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook deliveries of every plugin */
         get: operations["AdminDeliveriesController_page"];
         put?: never;
         post?: never;
@@ -998,28 +753,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit a plugin by its repository */
         post: operations["SubmitController_submit"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/activity": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Publishes, failed webhook deliveries and ingest errors per day
-         * @description Counted from the audit log by UTC day, the last `days` days ending today.
-         */
-        get: operations["AdminActivityController_get"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1033,7 +767,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the audit log */
         get: operations["AdminAuditController_page"];
         put?: never;
         post?: never;
@@ -1050,7 +783,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the signing keys */
         get: operations["AdminKeysController_list"];
         put?: never;
         post?: never;
@@ -1069,7 +801,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate the signing key */
         post: operations["AdminKeysController_rotate"];
         delete?: never;
         options?: never;
@@ -1084,7 +815,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users */
         get: operations["AdminUsersController_list"];
         put?: never;
         post?: never;
@@ -1107,8 +837,51 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a user's role or status */
         patch: operations["AdminUsersController_update"];
+        trace?: never;
+    };
+    "/api/admin/forges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the forge instances
+         * @description Configured (FORGES), built-in and added instances, with where each comes from. Never a client id, secret or token.
+         */
+        get: operations["ForgeAdminController_list"];
+        put?: never;
+        /**
+         * Add a forge instance
+         * @description Live at once on every server, sign-in included (no restart). The client secret is stored encrypted with KEY_ENCRYPTION_KEY and never returned. The web and API URLs must pass the fetch policy: https, or http and private addresses only for FETCH_ALLOW_HOSTS. Audited forge.create.
+         */
+        post: operations["ForgeAdminController_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/forges/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an added forge instance
+         * @description Sign-in with it stops at once on every server; accounts made with it stay. Audited forge.delete.
+         */
+        delete: operations["ForgeAdminController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/pages/{slug}": {
@@ -1118,7 +891,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a content page */
         get: operations["PagesController_read"];
         put?: never;
         post?: never;
@@ -1135,10 +907,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List content pages */
         get: operations["AdminPagesController_list"];
         put?: never;
-        /** Create a content page */
         post: operations["AdminPagesController_create"];
         delete?: never;
         options?: never;
@@ -1154,10 +924,8 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace a content page */
         put: operations["AdminPagesController_update"];
         post?: never;
-        /** Delete a content page */
         delete: operations["AdminPagesController_delete"];
         options?: never;
         head?: never;
@@ -1171,7 +939,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the branding */
         get: operations["SiteController_getBranding"];
         put?: never;
         post?: never;
@@ -1188,7 +955,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the languages */
         get: operations["SiteController_getI18n"];
         put?: never;
         post?: never;
@@ -1205,7 +971,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the feature flags */
         get: operations["SiteController_getFeatures"];
         put?: never;
         post?: never;
@@ -1228,7 +993,6 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the branding */
         patch: operations["AdminSiteController_updateBranding"];
         trace?: never;
     };
@@ -1245,7 +1009,6 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the languages */
         patch: operations["AdminSiteController_updateI18n"];
         trace?: never;
     };
@@ -1262,7 +1025,6 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Turn features on or off */
         patch: operations["AdminSiteController_updateFeatures"];
         trace?: never;
     };
@@ -1273,10 +1035,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List plugin requests */
         get: operations["RequestsController_list"];
         put?: never;
-        /** Request a plugin */
         post: operations["RequestsController_create"];
         delete?: never;
         options?: never;
@@ -1293,9 +1053,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Vote for a plugin request */
         post: operations["RequestsController_upvote"];
-        /** Withdraw your vote */
         delete: operations["RequestsController_removeUpvote"];
         options?: never;
         head?: never;
@@ -1315,7 +1073,6 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Fulfil, close or reopen a plugin request */
         patch: operations["AdminRequestsController_update"];
         trace?: never;
     };
@@ -1326,7 +1083,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the headline numbers */
         get: operations["StatsController_headline"];
         put?: never;
         post?: never;
@@ -1343,14 +1099,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read settings */
         get: operations["SettingsAdminController_view"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change settings */
         patch: operations["SettingsAdminController_update"];
         trace?: never;
     };
@@ -1361,42 +1115,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the manifest JSON Schema */
         get: operations["SchemasController_manifest"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cli/registry.js": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Download the registry CLI as one JavaScript file */
-        get: operations["CliDownloadController_script"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cli/registry.js.sha256": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The SHA-256 of the single-file CLI, as a sha256sum line */
-        get: operations["CliDownloadController_checksum"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1412,7 +1131,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Describe a problem type */
         get: operations["ProblemsController_describe"];
         put?: never;
         post?: never;
@@ -1429,7 +1147,6 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a plugin's repository statistics */
         get: operations["ProviderStatsController_stats"];
         put?: never;
         post?: never;
@@ -1446,26 +1163,6 @@ export interface components {
         LivenessDto: {
             /** @enum {string} */
             status: "ok";
-        };
-        ProblemFieldErrorDto: {
-            /**
-             * @description JSON pointer into the manifest or the request body
-             * @example /screenshots/2/url
-             */
-            path: string;
-            /** @example url: must be at most 500 characters */
-            message: string;
-        };
-        ProblemDto: {
-            /** @example http://localhost:3000/problems/not-found */
-            type: string;
-            /** @example Not Found */
-            title: string;
-            /** @example 404 */
-            status: number;
-            /** @example no such resource */
-            detail: string;
-            errors?: components["schemas"]["ProblemFieldErrorDto"][];
         };
         ReplicaHealthDto: {
             /** @description Position of the replica in DATABASE_READ_URLS, from 0 (its URL is never shown). */
@@ -1540,96 +1237,30 @@ export interface components {
             /** @description Epoch milliseconds */
             createdAt: number;
         };
+        ProblemFieldErrorDto: {
+            /**
+             * @description JSON pointer into the manifest or the request body
+             * @example /screenshots/2/url
+             */
+            path: string;
+            /** @example url: must be at most 500 characters */
+            message: string;
+        };
+        ProblemDto: {
+            /** @example http://localhost:3000/problems/not-found */
+            type: string;
+            /** @example Not Found */
+            title: string;
+            /** @example 404 */
+            status: number;
+            /** @example no such resource */
+            detail: string;
+            errors?: components["schemas"]["ProblemFieldErrorDto"][];
+        };
         SessionIssuedDto: {
             /** @description Session JWT (HS256, 7 days); send as Authorization: Bearer */
             token: string;
             user: components["schemas"]["UserDto"];
-        };
-        SignInMethodsDto: {
-            /** @description Whether local accounts may sign in with a password here */
-            password: boolean;
-            /** @description Passkey sign-in (always on) */
-            passkey: boolean;
-        };
-        PasswordSignInDto: {
-            /**
-             * @description The login of a local account
-             * @example admin
-             */
-            login: string;
-            /**
-             * Format: password
-             * @description Its password
-             */
-            password: string;
-            /**
-             * @description HTML form posts only: the local path to go to once signed in (default /account)
-             * @example /admin
-             */
-            next?: string;
-        };
-        PasskeyOptionsDto: {
-            /** @description WebAuthn options as JSON (PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON): hand them to the browser's navigator.credentials (for instance with @simplewebauthn/browser). The challenge is good for one answer within 5 minutes. */
-            options: {
-                [key: string]: unknown;
-            };
-        };
-        PasskeyAnswerDto: {
-            /** @description The browser's answer as JSON (AuthenticationResponseJSON: id, rawId, type, response.clientDataJSON, authenticatorData, signature, userHandle) */
-            response: {
-                [key: string]: unknown;
-            };
-        };
-        SignInLinkDto: {
-            /** @description The token of a link printed by `registry users sign-in-link` (its `token` query parameter) */
-            token: string;
-        };
-        PasskeyDto: {
-            /** Format: uuid */
-            id: string;
-            /** @example Laptop */
-            name: string;
-            /** @description Whether the passkey is synced between devices (multi-device) and backed up */
-            synced: boolean;
-            /** @description Epoch milliseconds */
-            createdAt: number;
-            /** @description Epoch milliseconds of the last sign-in with it, or null */
-            lastUsedAt: number | null;
-        };
-        PasskeyListDto: {
-            passkeys: components["schemas"]["PasskeyDto"][];
-        };
-        PasskeyRegistrationDto: {
-            /** @description The browser's answer as JSON (AuthenticationResponseJSON: id, rawId, type, response.clientDataJSON, authenticatorData, signature, userHandle) */
-            response: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description A name to tell it apart (default: "Passkey" and the date)
-             * @example Laptop
-             */
-            name?: string;
-        };
-        PasskeyRenameDto: {
-            /** @example Phone */
-            name: string;
-        };
-        PasswordStatusDto: {
-            /** @description Whether password sign-in is on for this registry (setting signin.password_enabled) */
-            enabled: boolean;
-            /** @description Whether this account can have a password (local accounts only) */
-            available: boolean;
-            /** @description Whether this account has a password */
-            set: boolean;
-            /** @description Epoch milliseconds of the last change, or null */
-            updatedAt: number | null;
-        };
-        SetPasswordDto: {
-            /**
-             * Format: password
-             * @description The new password: 10 to 256 characters, not the login
-             */
-            password: string;
         };
         CreateTokenDto: {
             /** @example GitHub Actions */
@@ -1642,7 +1273,7 @@ export interface components {
              */
             scopes: string[];
             /** @description null (or absent) for no expiry; must be in the future */
-            expiresAt?: (number | null) | (string | null);
+            expiresAt?: (number | string) | null;
         };
         TokenRowDto: {
             /** Format: uuid */
@@ -1695,12 +1326,63 @@ export interface components {
             login: string;
             email?: string;
         };
+        AddForgeDto: {
+            /**
+             * @description The instance name, as in /auth/<name>/login and the callback URL
+             * @example corp-gitlab
+             */
+            name: string;
+            /** @enum {string} */
+            type: "github" | "gitlab" | "gitea" | "forgejo";
+            /**
+             * @description The web address people open (an instance may live under a path)
+             * @example https://gitlab.corp.example
+             */
+            webUrl: string;
+            /**
+             * @description The API root; when left out: https://api.github.com for github.com, <webUrl>/api/v3 for GitHub Enterprise, <webUrl>/api/v4 for GitLab, <webUrl>/api/v1 for Gitea and Forgejo
+             * @example https://gitlab.corp.example/api/v4
+             */
+            apiUrl?: string;
+            /** @description The OAuth application's client id */
+            clientId: string;
+            /** @description The OAuth application's client secret: stored encrypted, never returned */
+            clientSecret: string;
+        };
         InitSettingsDto: {
             /** @example Acme Plugins */
             siteName?: string;
+            /** @description Forge instances to sign in with, live at once (no restart): the instances added through the wizard become exactly these. Secrets are stored encrypted and never returned. */
+            forges?: components["schemas"]["AddForgeDto"][];
+        };
+        ForgeInstanceDto: {
+            /** @example corp-gitlab */
+            name: string;
+            /** @enum {string} */
+            type: "github" | "gitlab" | "gitea" | "forgejo";
+            /** @example https://gitlab.corp.example */
+            webUrl: string;
+            /** @example https://gitlab.corp.example/api/v4 */
+            apiUrl: string;
+            /**
+             * @description configuration: the FORGES variable (read-only); default: built in while FORGES is unset (an added instance of the same name or web URL takes its place); stored: added by an admin (removable)
+             * @enum {string}
+             */
+            source: "configuration" | "default" | "stored";
+            /** @description Whether people can sign in with it (OAuth credentials present) */
+            signIn: boolean;
+            /**
+             * @description The callback URL to register in the forge's OAuth application
+             * @example https://registry.example/auth/corp-gitlab/callback
+             */
+            callbackUrl: string;
+            /** @description When an admin added it (epoch ms); null for configured instances */
+            createdAt: number | null;
         };
         InitSettingsResultDto: {
             siteName: string | null;
+            /** @description The forge instances added so far (never their client id or secret) */
+            forges: components["schemas"]["ForgeInstanceDto"][];
         };
         PublicJwkDto: {
             /**
@@ -1728,11 +1410,6 @@ export interface components {
         };
         ExtensionFieldDto: {
             key: string;
-            /**
-             * @description What people read for the field; the key when absent
-             * @example Dark variant
-             */
-            label?: string;
             /** @enum {string} */
             type: "string" | "number" | "boolean" | "string[]";
             required?: boolean;
@@ -1772,11 +1449,6 @@ export interface components {
         ExtensionFieldInputDto: {
             /** @example stars */
             key: string;
-            /**
-             * @description What people read for the field; the key when absent
-             * @example Dark variant
-             */
-            label?: string;
             /** @enum {string} */
             type: "string" | "number" | "boolean" | "string[]";
             required?: boolean;
@@ -2057,35 +1729,6 @@ export interface components {
         MyPluginListDto: {
             /** @description Every plugin you own, by slug */
             plugins: components["schemas"]["MyPluginDto"][];
-        };
-        DayDownloadsDto: {
-            /**
-             * Format: date
-             * @description A UTC calendar day
-             * @example 2026-11-27
-             */
-            day: string;
-            /** @description Downloads counted on that day (GET on an asset link) */
-            downloads: number;
-        };
-        DownloadSeriesDto: {
-            slug: string;
-            /** @description The release counted, or null for every release of the plugin */
-            version: string | null;
-            /**
-             * Format: date
-             * @description The first day of the series (UTC)
-             */
-            from: string;
-            /**
-             * Format: date
-             * @description The last day of the series: today (UTC), counted so far
-             */
-            to: string;
-            /** @description Downloads over the whole series */
-            total: number;
-            /** @description Every day from `from` to `to`, oldest first; a day without downloads is 0 */
-            series: components["schemas"]["DayDownloadsDto"][];
         };
         PublishAssetDto: {
             /** @example tool-linux-x64.tar.gz */
@@ -2379,39 +2022,6 @@ export interface components {
             /** @description Whether the registry installed the release webhook on the forge itself */
             webhookInstalled: boolean;
         };
-        DayCountDto: {
-            /**
-             * Format: date
-             * @description A UTC calendar day
-             * @example 2026-11-27
-             */
-            day: string;
-            count: number;
-        };
-        ActivitySeriesDto: {
-            /** @description Over the whole series */
-            total: number;
-            /** @description Every day from `from` to `to`, oldest first; a day without any is 0 */
-            series: components["schemas"]["DayCountDto"][];
-        };
-        ActivityDto: {
-            /**
-             * Format: date
-             * @description The first day (UTC)
-             */
-            from: string;
-            /**
-             * Format: date
-             * @description The last day: today (UTC), so far
-             */
-            to: string;
-            /** @description Releases recorded (audit action plugin.publish), by CI push or webhook */
-            publishes: components["schemas"]["ActivitySeriesDto"];
-            /** @description Webhook deliveries that failed for good (webhook.delivery_failed) */
-            failedDeliveries: components["schemas"]["ActivitySeriesDto"];
-            /** @description CI pushes the ingest refused: invalid manifest, asset fetch failure, version conflict, no right to publish (plugin.publish_invalid, _asset_fail, _conflict, _denied) */
-            ingestErrors: components["schemas"]["ActivitySeriesDto"];
-        };
         AuditActorDto: {
             /** Format: uuid */
             userId: string | null;
@@ -2425,7 +2035,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use";
+            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
             actor: components["schemas"]["AuditActorDto"];
             slug: string | null;
             ip: string | null;
@@ -2512,6 +2122,10 @@ export interface components {
             role?: "user" | "admin";
             /** @description true stops the user's sessions and publisher tokens at once; false lets them work again */
             disabled?: boolean;
+        };
+        ForgeInstanceListDto: {
+            /** @description Configured instances first (FORGES order), then stored ones, oldest first */
+            forges: components["schemas"]["ForgeInstanceDto"][];
         };
         PageDto: {
             /** @example about */
@@ -2746,15 +2360,6 @@ export interface operations {
                     "application/json": components["schemas"]["LivenessDto"];
                 };
             };
-            /** @description A request body that is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
         };
     };
     HealthController_ready: {
@@ -2773,15 +2378,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadinessDto"];
-                };
-            };
-            /** @description A request body that is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The database is unreachable or migrations are pending. */
@@ -2813,15 +2409,6 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderListDto"];
                 };
             };
-            /** @description Over the public read limit of the client address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
         };
     };
     AuthController_me: {
@@ -2847,7 +2434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2856,7 +2443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2883,7 +2470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2892,7 +2479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2924,7 +2511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2965,7 +2552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge is unreachable, failed (5xx), or refused this registry's OAuth app */
@@ -2974,636 +2561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    LocalSignInController_methods: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SignInMethodsDto"];
-                };
-            };
-            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    LocalSignInController_password: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasswordSignInDto"];
-                "application/x-www-form-urlencoded": components["schemas"]["PasswordSignInDto"];
-            };
-        };
-        responses: {
-            /** @description Signed in: session cookie set */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SessionIssuedDto"];
-                };
-            };
-            /** @description HTML form posts: signed in (to `next`) or refused (back to /sign-in with the reason) */
-            303: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description sign-in-failed: the login or the password is wrong (or the account is locked for a while, or disabled) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description origin-check-failed: a form post from another site's page */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description password-sign-in-off: the operator turned password sign-in off */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    LocalSignInController_passkeyOptions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PasskeyOptionsDto"];
-                };
-            };
-            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    LocalSignInController_passkey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasskeyAnswerDto"];
-            };
-        };
-        responses: {
-            /** @description Signed in: session cookie set */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SessionIssuedDto"];
-                };
-            };
-            /** @description passkey-rejected: an unknown passkey, a challenge not issued or used already, or a signature that does not verify */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    LocalSignInController_link: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SignInLinkDto"];
-            };
-        };
-        responses: {
-            /** @description Signed in: session cookie set; the link is used up */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SessionIssuedDto"];
-                };
-            };
-            /** @description sign-in-link-unknown */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description sign-in-link-used or sign-in-link-expired */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    LocalSignInController_follow: {
-        parameters: {
-            query?: {
-                /** @description The one-time token the link carries */
-                token?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Signed in: 303 to /account. Refused: 303 to /sign-in/link?error=used|expired|unknown, a page that says why */
-            303: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    AccountCredentialsController_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PasskeyListDto"];
-                };
-            };
-            /** @description Not signed in, or the session was revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    AccountCredentialsController_register: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasskeyRegistrationDto"];
-            };
-        };
-        responses: {
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PasskeyDto"];
-                };
-            };
-            /** @description passkey-registration-failed: no matching registration started, or the answer does not verify */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Not signed in, or the session was revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description passkey-exists: this passkey is registered already */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    AccountCredentialsController_options: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PasskeyOptionsDto"];
-                };
-            };
-            /** @description Not signed in, or the session was revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description passkey-limit-reached: 20 passkeys already */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    AccountCredentialsController_remove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Removed; it signs in no more */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Not signed in, or the session was revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description You have no passkey with this id */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    AccountCredentialsController_rename: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasskeyRenameDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PasskeyDto"];
-                };
-            };
-            /** @description Not signed in, or the session was revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description You have no passkey with this id */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    AccountCredentialsController_passwordStatus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PasswordStatusDto"];
-                };
-            };
-            /** @description Not signed in, or the session was revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    AccountCredentialsController_setPassword: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SetPasswordDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PasswordStatusDto"];
-                };
-            };
-            /** @description validation-failed: too short, too long, or the login itself */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Not signed in, or the session was revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description password-sign-in-off: the operator turned passwords off */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description password-not-local: the account signs in through a forge */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    AccountCredentialsController_removePassword: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Removed (or there was none) */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Not signed in, or the session was revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3631,7 +2589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -3640,7 +2598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3673,7 +2631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -3682,7 +2640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -3691,7 +2649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Already 50 active tokens */
@@ -3700,7 +2658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3729,7 +2687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -3738,7 +2696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such token of yours */
@@ -3747,7 +2705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3767,15 +2725,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InitStatusDto"];
-                };
-            };
-            /** @description Over the install wizard limit of the client address (ratelimit.signin_per_min); Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3808,7 +2757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description An admin already exists: answered whatever the body (before it is read or validated) */
@@ -3817,7 +2766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3835,7 +2784,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Site name and public base URL, before the first admin is created */
+            /** @description The site name and the forge instances added through the wizard */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3844,13 +2793,31 @@ export interface operations {
                     "application/json": components["schemas"]["InitSettingsResultDto"];
                 };
             };
+            /** @description A field is wrong (errors name each), a forge URL is refused by the fetch policy, or baseUrl was given (it is configuration) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Missing or wrong bootstrap token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description A forge name or web URL is taken by a configured instance, or given twice */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description An admin already exists: answered whatever the body (before it is read or validated) */
@@ -3859,7 +2826,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3882,15 +2849,6 @@ export interface operations {
                     "application/json": components["schemas"]["KeySetDto"];
                 };
             };
-            /** @description Over the public read limit of the client address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
         };
     };
     KindsController_list: {
@@ -3909,15 +2867,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KindListDto"];
-                };
-            };
-            /** @description Over the public read limit of the client address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3945,7 +2894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3954,7 +2903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3987,7 +2936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3996,7 +2945,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The key exists */
@@ -4005,7 +2954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Extension field declarations that cannot be used */
@@ -4014,7 +2963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4049,7 +2998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -4058,7 +3007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4067,7 +3016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -4075,7 +3024,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4104,7 +3053,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4113,7 +3062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -4121,7 +3070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4149,7 +3098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4158,7 +3107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4191,7 +3140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4200,7 +3149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             422: {
@@ -4208,7 +3157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4241,7 +3190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4271,7 +3220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4300,7 +3249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4330,7 +3279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4360,7 +3309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4400,7 +3349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Neither an asset for the platform nor a universal one; the body carries `platforms` */
@@ -4409,7 +3358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4453,7 +3402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4485,7 +3434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4515,7 +3464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4524,7 +3473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -4533,7 +3482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4564,7 +3513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4573,7 +3522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -4582,7 +3531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4613,7 +3562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4622,7 +3571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -4631,7 +3580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4662,7 +3611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4671,7 +3620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -4680,7 +3629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4711,7 +3660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4720,7 +3669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -4729,7 +3678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4759,7 +3708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4768,7 +3717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -4777,7 +3726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4812,7 +3761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4821,7 +3770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -4830,7 +3779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4859,7 +3808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4868,51 +3817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    DownloadsController_series: {
-        parameters: {
-            query?: {
-                /** @description How many UTC days, ending today */
-                days?: number;
-                /** @description One release's downloads instead of the whole plugin's (yanked releases included) */
-                version?: string;
-            };
-            header?: never;
-            path: {
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DownloadSeriesDto"];
-                };
-            };
-            /** @description A `days` outside 1-366, an unknown parameter, or a slug that cannot exist */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description No such plugin, or no such release of it */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4947,7 +3852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Publisher token missing, malformed, unknown, expired or revoked */
@@ -4956,7 +3861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Token scopes do not permit it (audited plugin.publish_denied) */
@@ -4965,7 +3870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description repoUrl claimed by another slug, or version already published (audited plugin.publish_conflict) */
@@ -4974,7 +3879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Manifest violations, every one listed in errors (audited plugin.publish_invalid) */
@@ -4983,7 +3888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again */
@@ -4992,7 +3897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Fetching or hashing an asset failed (audited plugin.publish_asset_fail) */
@@ -5001,7 +3906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5036,7 +3941,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Needs yank:<slug> or yank:* on an owned plugin */
@@ -5045,7 +3950,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -5053,7 +3958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again */
@@ -5062,7 +3967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5092,7 +3997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an owner of the plugin */
@@ -5101,7 +4006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -5109,7 +4014,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5144,7 +4049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -5153,7 +4058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an owner of the plugin */
@@ -5162,7 +4067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The plugin has 20 trusted publishers already */
@@ -5171,7 +4076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says */
@@ -5180,7 +4085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be asked for the repository */
@@ -5189,7 +4094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5219,7 +4124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an owner of the plugin */
@@ -5228,7 +4133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -5236,7 +4141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5264,7 +4169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5273,7 +4178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5306,7 +4211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -5315,7 +4220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Claiming a repository on a sign-in instance needs proof that you administer it */
@@ -5324,7 +4229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The slug exists, the repository anchors another slug, or another pending publisher holds either */
@@ -5333,7 +4238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says */
@@ -5342,7 +4247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be asked for the repository */
@@ -5351,7 +4256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5380,7 +4285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5389,7 +4294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such pending publisher of yours */
@@ -5398,7 +4303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5431,7 +4336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The ID token is valid but no trusted or pending publisher matches its repository, workflow, ref and environment */
@@ -5440,7 +4345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The issuer's discovery document or key set could not be read (try again) */
@@ -5449,7 +4354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5494,7 +4399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No forge webhook headers, or not signed with the secret of the plugin registered for the payload's repository; nothing is stored */
@@ -5503,7 +4408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "webhooks" feature is turned off */
@@ -5512,7 +4417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5543,7 +4448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5552,7 +4457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -5565,7 +4470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5597,7 +4502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5606,7 +4511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -5619,7 +4524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The delivery is not failed */
@@ -5628,7 +4533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5659,7 +4564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5668,7 +4573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -5681,7 +4586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The plugin was reconciled less than `ratelimit.reconcile_cooldown_s` seconds ago; Retry-After says when it may be again */
@@ -5690,7 +4595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5721,7 +4626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5730,7 +4635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -5743,7 +4648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5774,7 +4679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5783,7 +4688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -5792,7 +4697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No live release, or the repository is not on a configured forge */
@@ -5801,7 +4706,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No manifest at the tag, or the manifest breaks the rules (`errors` lists each violation) */
@@ -5810,7 +4715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be read */
@@ -5819,7 +4724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5854,7 +4759,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5863,7 +4768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5896,7 +4801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -5905,7 +4810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5914,7 +4819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "submit" feature is turned off */
@@ -5923,7 +4828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The repository anchors another slug, or the slug another repository */
@@ -5932,7 +4837,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No manifest on the default branch, or one with violations */
@@ -5941,7 +4846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -5950,7 +4855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be read */
@@ -5959,56 +4864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    AdminActivityController_get: {
-        parameters: {
-            query?: {
-                /** @description How many UTC days, ending today */
-                days?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ActivityDto"];
-                };
-            };
-            /** @description A `days` outside 1-366, or an unknown parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Not an admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6018,7 +4874,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use";
+                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
                 slug?: string;
                 /** @description The acting user id */
                 actor?: string;
@@ -6047,7 +4903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6056,7 +4912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6085,7 +4941,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6094,7 +4950,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6123,7 +4979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6132,7 +4988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6167,7 +5023,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6176,7 +5032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6211,7 +5067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6220,7 +5076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such user */
@@ -6229,7 +5085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The change would leave no enabled admin (last-admin) */
@@ -6238,7 +5094,160 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ForgeAdminController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForgeInstanceListDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ForgeAdminController_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddForgeDto"];
+            };
+        };
+        responses: {
+            /** @description The instance as listed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForgeInstanceDto"];
+                };
+            };
+            /** @description A field is missing or wrong, or a URL is refused by the fetch policy (errors name each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The name or web URL is taken by a configured or added instance */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ForgeAdminController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such instance */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The instance comes from the FORGES configuration (or is built in) and is read-only here */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6271,7 +5280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6299,7 +5308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6308,7 +5317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6340,7 +5349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -6349,7 +5358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6358,7 +5367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The page exists in that locale already */
@@ -6367,7 +5376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6403,7 +5412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -6412,7 +5421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6421,7 +5430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such page in that locale */
@@ -6430,7 +5439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6461,7 +5470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6470,7 +5479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such page in that locale */
@@ -6479,7 +5488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6501,15 +5510,6 @@ export interface operations {
                     "application/json": components["schemas"]["BrandingDto"];
                 };
             };
-            /** @description Over the public read limit of the client address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
         };
     };
     SiteController_getI18n: {
@@ -6529,15 +5529,6 @@ export interface operations {
                     "application/json": components["schemas"]["I18nDto"];
                 };
             };
-            /** @description Over the public read limit of the client address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
         };
     };
     SiteController_getFeatures: {
@@ -6555,15 +5546,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeaturesDto"];
-                };
-            };
-            /** @description Over the public read limit of the client address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6595,7 +5577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -6604,7 +5586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6613,7 +5595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6646,7 +5628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -6655,7 +5637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6664,7 +5646,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6697,7 +5679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -6706,7 +5688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6715,7 +5697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6750,7 +5732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "requests" feature is turned off */
@@ -6759,7 +5741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6791,7 +5773,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -6800,7 +5782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -6809,7 +5791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "requests" feature is turned off */
@@ -6818,7 +5800,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -6827,7 +5809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6858,7 +5840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -6867,7 +5849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -6875,7 +5857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The request is fulfilled or closed */
@@ -6884,7 +5866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -6893,7 +5875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6924,7 +5906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -6933,7 +5915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -6941,7 +5923,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -6950,7 +5932,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6985,7 +5967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -6994,7 +5976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -7003,7 +5985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -7011,7 +5993,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -7040,7 +6022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -7075,11 +6057,6 @@ export interface operations {
                          * @enum {integer}
                          */
                         "publish.claim_requires_repo_access": 0 | 1;
-                        /**
-                         * @description Local accounts may sign in with a password (the fallback to passkeys); 0 turns password sign-in and setting passwords off. Passkeys and sign-in links always work
-                         * @enum {integer}
-                         */
-                        "signin.password_enabled": 0 | 1;
                         /** @description The site's display name */
                         "site.name": string;
                         /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
@@ -7102,10 +6079,6 @@ export interface operations {
                         "ratelimit.wishlist_vote_per_min": number;
                         /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                         "ratelimit.submit_per_hour": number;
-                        /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
-                        "ratelimit.signin_failures_per_account": number;
-                        /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
-                        "ratelimit.signin_failures_per_ip": number;
                         /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
                         "ratelimit.reconcile_cooldown_s": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */
@@ -7121,7 +6094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -7130,7 +6103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -7153,8 +6126,6 @@ export interface operations {
                     "hash.budget_bytes"?: number;
                     /** @description A first push on a repository of a sign-in forge must prove the claimer administers the repository */
                     "publish.claim_requires_repo_access"?: (0 | 1) | boolean;
-                    /** @description Local accounts may sign in with a password (the fallback to passkeys); 0 turns password sign-in and setting passwords off. Passkeys and sign-in links always work */
-                    "signin.password_enabled"?: (0 | 1) | boolean;
                     /** @description The site's display name */
                     "site.name"?: string;
                     /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
@@ -7177,10 +6148,6 @@ export interface operations {
                     "ratelimit.wishlist_vote_per_min"?: number;
                     /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                     "ratelimit.submit_per_hour"?: number;
-                    /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
-                    "ratelimit.signin_failures_per_account"?: number;
-                    /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
-                    "ratelimit.signin_failures_per_ip"?: number;
                     /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
                     "ratelimit.reconcile_cooldown_s"?: number;
                 };
@@ -7208,11 +6175,6 @@ export interface operations {
                          * @enum {integer}
                          */
                         "publish.claim_requires_repo_access": 0 | 1;
-                        /**
-                         * @description Local accounts may sign in with a password (the fallback to passkeys); 0 turns password sign-in and setting passwords off. Passkeys and sign-in links always work
-                         * @enum {integer}
-                         */
-                        "signin.password_enabled": 0 | 1;
                         /** @description The site's display name */
                         "site.name": string;
                         /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
@@ -7235,10 +6197,6 @@ export interface operations {
                         "ratelimit.wishlist_vote_per_min": number;
                         /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                         "ratelimit.submit_per_hour": number;
-                        /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
-                        "ratelimit.signin_failures_per_account": number;
-                        /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
-                        "ratelimit.signin_failures_per_ip": number;
                         /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
                         "ratelimit.reconcile_cooldown_s": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */
@@ -7254,7 +6212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -7263,7 +6221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -7272,7 +6230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -7292,73 +6250,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description Over the public read limit of the client address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/schema+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    CliDownloadController_script: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The `registry` CLI (validate, publish, verify) in one file for Node.js 20+, no node_modules: `node registry.js --help` */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/javascript": string;
-                };
-            };
-            /** @description This instance has no single-file CLI built */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    CliDownloadController_checksum: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description `<hex>  registry.js`, for `sha256sum -c registry.js.sha256` beside the downloaded file */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
-                };
-            };
-            /** @description This instance has no single-file CLI built */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
             };
         };
     };
@@ -7386,7 +6277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -7416,7 +6307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };

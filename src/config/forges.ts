@@ -101,7 +101,7 @@ const FORGES = {
   name: 'FORGES',
   parser: forges,
   unset: DEFAULT_FORGES.map((forge) => new URL(forge.webUrl).host).join(', '),
-  description: `Each instance: \`name\`, \`type\` (${FORGE_TYPES.join(', ')}), \`webUrl\`, \`apiUrl\`; optional \`clientId\` and \`clientSecret\` (OAuth sign-in), \`token\` (API reads, private repositories too), \`oidcIssuer\` (trusted publishing; null turns it off).`,
+  description: `Each instance: \`name\`, \`type\` (${FORGE_TYPES.join(', ')}), \`webUrl\`, \`apiUrl\`; optional \`clientId\` and \`clientSecret\` (OAuth sign-in), \`token\` (API reads, private repositories too), \`oidcIssuer\` (trusted publishing; null turns it off). Admins can add more at run time, without a restart (administering.md, Forge instances).`,
 };
 const OIDC_AUDIENCE = {
   name: 'OIDC_AUDIENCE',

@@ -1,6 +1,7 @@
 import { AUDIT_ENTITIES } from '../audit/entities';
 import { AUTH_ENTITIES } from '../auth/entities';
 import { CMS_ENTITIES } from '../cms/entities';
+import { FORGES_ENTITIES } from '../forges/entities';
 import { REDIS_ENTITIES } from '../common/redis/entities';
 import { INTEGRITY_ENTITIES } from '../integrity/entities';
 import { KINDS_ENTITIES } from '../kinds/entities';
@@ -33,4 +34,5 @@ export const ENTITIES = [
   ...WEBHOOKS_ENTITIES,
   ...TRUSTED_PUBLISHING_ENTITIES,
   ...LOCAL_SIGN_IN_ENTITIES,
+  ...FORGES_ENTITIES,
 ];

@@ -105,6 +105,8 @@ export interface ForgeAdapter {
   /** A file's raw bytes at a tag through the API. */
   fileContentsApiRequest(at: CheckedLocation): ForgeApiRequest;
   oauthEndpoints(forge: ForgeInstanceConfig): OAuthEndpoints;
+  /** The API root an instance at `webUrl` usually has (an admin adding an instance may leave it out). */
+  defaultApiUrl(webUrl: string): string;
   /** The Authorization header value for a user's OAuth access token. */
   authorization(accessToken: string): string;
   /** Whether the repository record (read with the user's token) says the user administers it. */

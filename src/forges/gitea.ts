@@ -18,6 +18,7 @@ function webhookParts(prefix: 'gitea' | 'forgejo') {
 }
 
 const giteaFamily = {
+  defaultApiUrl: (webUrl: string) => `${webUrl}/api/v1`,
   repoShapeProblem: (segments: readonly string[]) => (segments.length === 2 ? null : 'a Gitea or Forgejo repository path is owner/repo'),
   rawFileUrl: (at) => `${at.webRoot}/${at.repoPath}/raw/tag/${at.tag}/${at.filePath}`,
   blobUrl: (at) => `${at.webRoot}/${at.repoPath}/src/tag/${at.tag}/${at.filePath}`,

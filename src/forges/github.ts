@@ -60,6 +60,8 @@ export function repositoryIdOf(document: unknown): string | null {
 export const githubAdapter: ForgeAdapter = {
   type: 'github',
   label: 'GitHub',
+  // github.com serves its API from its own host; GitHub Enterprise Server under /api/v3.
+  defaultApiUrl: (webUrl) => (new URL(webUrl).host.toLowerCase() === 'github.com' ? 'https://api.github.com' : `${webUrl}/api/v3`),
   repoShapeProblem: (segments) => (segments.length === 2 ? null : 'a GitHub repository path is owner/repo'),
   rawFileUrl: (at) => `${at.webRoot}/${at.repoPath}/raw/${at.tag}/${at.filePath}`,
   blobUrl: (at) => `${at.webRoot}/${at.repoPath}/blob/${at.tag}/${at.filePath}`,

@@ -38,6 +38,7 @@ function gitlabCiIdentity(claims: Readonly<Record<string, unknown>>): CiIdentity
 export const gitlabAdapter: ForgeAdapter = {
   type: 'gitlab',
   label: 'GitLab',
+  defaultApiUrl: (webUrl) => `${webUrl}/api/v4`,
   repoShapeProblem: (segments) => {
     if (segments.length < 2) return 'a GitLab repository path is group/project (groups may nest)';
     if (segments.includes('-')) return 'the path points inside a repository page, not at the repository';

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiGoneResponse, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiGoneResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { bearerToken, clientIp } from '../auth/auth-context';
 import { SessionIssuedDto } from '../auth/dto/session-issued.dto';
@@ -43,11 +43,14 @@ export class InitController {
   @UseGuards(WizardOpenGuard, BodyReadGuard)
   @Header('Cache-Control', 'no-store')
   @ApiBearerAuth()
-  @ApiOkResponse({ type: InitSettingsResultDto, description: 'Site name and public base URL, before the first admin is created' })
+  @ApiOperation({ summary: 'Save the site name and forge instances (install wizard)', description: 'Before the first admin exists; forge instances given here are live at once, sign-in included.' })
+  @ApiOkResponse({ type: InitSettingsResultDto, description: 'The site name and the forge instances added through the wizard' })
+  @ApiBadRequestResponse({ type: ProblemDto, description: 'A field is wrong (errors name each), a forge URL is refused by the fetch policy, or baseUrl was given (it is configuration)' })
+  @ApiConflictResponse({ type: ProblemDto, description: 'A forge name or web URL is taken by a configured instance, or given twice' })
   @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Missing or wrong bootstrap token' })
   @ApiGoneResponse({ type: ProblemDto, description: 'An admin already exists: answered whatever the body (before it is read or validated)' })
   @ApiOperation({ summary: 'Set the site name and base URL' })
   putSettings(@Req() request: Request, @Body() body: InitSettingsDto): Promise<InitSettingsResultDto> {
-    return this.init.putSettings(bearerToken(request), body);
+    return this.init.putSettings(bearerToken(request), body, clientIp(request));
   }
 }

@@ -4,6 +4,7 @@ import { AuditService } from '../audit/audit.service';
 import type { Response } from 'express';
 import { SESSION_COOKIE, SessionTokens, sessionCookieOptions } from '../auth/session-tokens';
 import { DomainError, gone } from '../common/errors/domain-error';
+import { ForgeAdminService } from '../forge-admin/forge-admin.service';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { SettingsService } from '../settings/settings.service';
@@ -32,6 +33,7 @@ export class InitService implements OnApplicationBootstrap {
     private readonly sessions: SessionTokens,
     private readonly settings: SettingsService,
     private readonly audit: AuditService,
+    private readonly forges: ForgeAdminService,
   ) {
     this.token = new BootstrapToken(config.initToken);
     this.baseUrl = config.baseUrl;
@@ -91,10 +93,13 @@ export class InitService implements OnApplicationBootstrap {
     return result;
   }
 
-  async putSettings(bearer: string | null, input: InitSettingsDto): Promise<InitSettingsResultDto> {
+  /** Site name and forge instances; the instances are live on every server once this returns. */
+  async putSettings(bearer: string | null, input: InitSettingsDto, ip: string | null): Promise<InitSettingsResultDto> {
     await this.inOpenWizard(bearer, async (manager) => {
       if (input.siteName !== undefined) await this.settings.write('site.name', input.siteName, manager);
+      if (input.forges !== undefined) await this.forges.replaceForWizard(input.forges, { actor: { userId: null, ip }, via: 'install-wizard' }, manager);
     });
-    return { siteName: await this.settings.get('site.name') };
+    const forges = input.forges !== undefined ? await this.forges.wizardCommitted() : await this.forges.listStored();
+    return { siteName: await this.settings.get('site.name'), forges };
   }
 }

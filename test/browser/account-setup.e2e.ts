@@ -66,7 +66,7 @@ describeBrowser('web front end: the install wizard', () => {
     // The header follows at once: no "Sign in" link left for a signed-in admin.
     await expect(page.locator('.site-header nav a').allTextContents()).resolves.toEqual(expect.arrayContaining(['Account', 'Admin']));
     await expect(page.locator('.site-header a[href="/sign-in"]').count()).resolves.toBe(0);
-    await expect(page.locator('#setup-forge').textContent()).resolves.toContain(`${app.config.baseUrl}/auth/corp-git/callback`);
+    await expect(page.locator('#setup-step-forge').textContent()).resolves.toContain(`${app.config.baseUrl}/auth/corp-git/callback`);
     await expect(page.locator('#setup-forges').textContent()).resolves.toContain('"clientSecret": "<client secret>"');
     await watched.screenshot('setup-done-phone');
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);

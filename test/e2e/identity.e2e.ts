@@ -196,7 +196,7 @@ describe('install wizard', () => {
       .set('Authorization', `Bearer ${INIT_TOKEN}`)
       .send({ siteName: 'Acme Plugins' })
       .expect(200);
-    expect(settings.body).toEqual({ siteName: 'Acme Plugins' });
+    expect(settings.body).toEqual({ siteName: 'Acme Plugins', forges: [] });
 
     const [first, second] = await Promise.all([
       request(app.url).post('/api/init/admin').set('Authorization', `Bearer ${INIT_TOKEN}`).send({ login: 'root', email: 'root@acme.test' }),

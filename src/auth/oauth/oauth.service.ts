@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Passport } from 'passport';
 import { Clock, RandomSource } from '../../common/clock';
@@ -17,11 +17,12 @@ import { LocalSignInFailure, signInFailure } from './oauth-errors';
 import { CookieStateStore } from './oauth-state-store';
 import { strategyFor } from './strategies';
 
-/** Provider sign-in: one passport strategy per forge instance with OAuth credentials. */
+/** Provider sign-in: one passport strategy per live forge instance with OAuth credentials. */
 @Injectable()
-export class OAuthService implements OnModuleInit {
+export class OAuthService {
   private readonly passport = new Passport();
-  private readonly instances = new Set<string>();
+  /** Each built strategy's instance and the settings it was built from. */
+  private readonly built = new Map<string, string>();
   private readonly logger = new Logger('OAuth');
 
   constructor(
@@ -34,37 +35,49 @@ export class OAuthService implements OnModuleInit {
     private readonly random: RandomSource,
   ) {}
 
-  onModuleInit(): void {
-    const secure = this.config.baseUrl.startsWith('https:');
-    for (const forge of this.forges.signInCapable()) {
-      const callbackPath = `/auth/${forge.name}/callback`;
-      const strategy = strategyFor(
-        forge,
-        `${this.config.baseUrl}${callbackPath}`,
-        new CookieStateStore(forge.name, this.states, this.clock, this.random, callbackPath, secure),
-        (accessToken, profile, done) => {
-          this.users
-            .upsertFromProvider({
-              instance: forge.name,
-              providerUserId: profile.id,
-              login: profile.login,
-              email: profile.email,
-              avatarUrl: profile.avatarUrl,
-              providerTokenSealed: sealProviderToken(this.config.keyEncryptionKey, forge.name, profile.id, accessToken),
-            })
-            .then(
-              (user) => done(null, user),
-              (error: unknown) => done(new LocalSignInFailure(error)),
-            );
-        },
-      );
-      this.passport.use(forge.name, strategy);
-      this.instances.add(forge.name);
+  /**
+   * The strategy for a live instance with OAuth credentials, built (or rebuilt, when its
+   * credentials or URLs changed) on first use; false when the instance has none now. Instances an
+   * admin adds or removes take effect here without a restart.
+   */
+  private strategyFor(instance: string): boolean {
+    const forge = this.forges.signInCapable().find((f) => f.name === instance);
+    if (!forge) {
+      if (this.built.delete(instance)) this.passport.unuse(instance);
+      return false;
     }
+    const fingerprint = JSON.stringify([forge.type, forge.webUrl, forge.apiUrl, forge.clientId, forge.clientSecret]);
+    if (this.built.get(instance) === fingerprint) return true;
+    const callbackPath = `/auth/${forge.name}/callback`;
+    const strategy = strategyFor(
+      forge,
+      `${this.config.baseUrl}${callbackPath}`,
+      new CookieStateStore(forge.name, this.states, this.clock, this.random, callbackPath, this.config.baseUrl.startsWith('https:')),
+      (accessToken, profile, done) => {
+        this.users
+          .upsertFromProvider({
+            instance: forge.name,
+            providerUserId: profile.id,
+            login: profile.login,
+            email: profile.email,
+            avatarUrl: profile.avatarUrl,
+            providerTokenSealed: sealProviderToken(this.config.keyEncryptionKey, forge.name, profile.id, accessToken),
+          })
+          .then(
+            (user) => done(null, user),
+            (error: unknown) => done(new LocalSignInFailure(error)),
+          );
+      },
+    );
+    this.passport.use(forge.name, strategy);
+    this.built.set(instance, fingerprint);
+    return true;
   }
 
-  private run(instance: string, request: Request, response: Response, scope?: string[]): Promise<UserEntity | null> {
-    if (!this.instances.has(instance)) throw notFound(`no sign-in is configured for "${instance}"`);
+  private async run(instance: string, request: Request, response: Response, scope?: string[]): Promise<UserEntity | null> {
+    // One primary-key lookup: an instance added or removed on another server counts here at once.
+    await this.forges.refresh();
+    if (!this.strategyFor(instance)) throw notFound(`no sign-in is configured for "${instance}"`);
     return new Promise((resolve, reject) => {
       response.once('finish', () => resolve(null));
       this.passport.authenticate(instance, { session: false, ...(scope ? { scope } : {}) }, (error: unknown, user: UserEntity | false, info?: { message?: string }) => {
@@ -83,6 +96,7 @@ export class OAuthService implements OnModuleInit {
    * sign-in asks for the narrowest read-only grant.
    */
   async login(instance: string, access: 'hooks' | undefined, request: Request, response: Response): Promise<void> {
+    await this.forges.refresh();
     const forge = this.forges.signInCapable().find((f) => f.name === instance);
     const endpoints = forge ? forgeAdapter(forge.type).oauthEndpoints(forge) : null;
     await this.run(instance, request, response, access === 'hooks' && endpoints ? [...endpoints.scope, ...endpoints.hookScope] : undefined);

@@ -14,4 +14,5 @@ export type { FetchedBody, GuardedFetchOptions } from './guarded-fetch';
 export type { LookupFunction } from './fetch-target';
 export type { FetchTimers } from './fetch-timers';
 export { USER_AGENT } from './http-exchange';
+export { vetUrl } from './vet-url';
 

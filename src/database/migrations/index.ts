@@ -28,6 +28,7 @@ import { CatalogueChanges1795616840574 } from './1795616840574-CatalogueChanges'
 import { CatalogueChangeItemColumns1795636584326 } from './1795636584326-CatalogueChangeItemColumns';
 import { PluginPages1795804376028 } from './1795804376028-PluginPages';
 import { DownloadDays1795810893219 } from './1795810893219-DownloadDays';
+import { ForgeInstances1795811004571 } from './1795811004571-ForgeInstances';
 import { CatalogueChangeDownloads1795781000000 } from './1795781000000-CatalogueChangeDownloads';
 import { LocalSignIn1795810868882 } from './1795810868882-LocalSignIn';
 
@@ -64,4 +65,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   PluginPages1795804376028,
   LocalSignIn1795810868882,
   DownloadDays1795810893219,
+  ForgeInstances1795811004571,
 ];

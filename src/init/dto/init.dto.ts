@@ -1,5 +1,7 @@
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { AddForgeDto, ForgeInstanceDto } from '../../forge-admin/dto/forge-instance.dto';
 import { Satisfies } from '../../common/validation/satisfies';
 
 export class InitStatusDto {
@@ -33,9 +35,24 @@ export class InitSettingsDto {
   @IsOptional()
   @Satisfies('configuredByEnvironment', () => false, () => 'baseUrl: is configured with the BASE_URL environment variable, not in the wizard')
   baseUrl?: never;
+
+  @ApiPropertyOptional({
+    type: [AddForgeDto],
+    maxItems: 20,
+    description: 'Forge instances to sign in with, live at once (no restart): the instances added through the wizard become exactly these. Secrets are stored encrypted and never returned.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => AddForgeDto)
+  forges?: AddForgeDto[];
 }
 
 export class InitSettingsResultDto {
   @ApiProperty({ type: String, nullable: true })
   siteName: string | null;
+
+  @ApiProperty({ type: [ForgeInstanceDto], description: 'The forge instances added so far (never their client id or secret)' })
+  forges: ForgeInstanceDto[];
 }

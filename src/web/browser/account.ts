@@ -1,5 +1,6 @@
 import type { components } from '../../client/registry-client';
 import { api, problemMessage } from './lib/api';
+import { forgeBody, forgeForm } from './lib/forge-form';
 import { announce, ready, t } from './lib/page';
 
 type TokenRow = components['schemas']['TokenRowDto'];
@@ -207,11 +208,11 @@ function setupWizard(): void {
   step('setup-token-form', (form) => {
     bootstrap = (form.elements.namedItem('token') as HTMLInputElement).value.trim();
     // An empty settings change checks the token without changing anything.
-    return saveSettings({}, 'setup-site');
+    return saveSettings({}, 'setup-step-site');
   });
   step('setup-site-form', (form) => {
     const siteName = (form.elements.namedItem('siteName') as HTMLInputElement).value.trim();
-    return saveSettings(siteName ? { siteName } : {}, 'setup-admin');
+    return saveSettings(siteName ? { siteName } : {}, 'setup-step-admin');
   });
   step('setup-admin-form', async (form) => {
     const login = (form.elements.namedItem('login') as HTMLInputElement).value.trim();
@@ -223,7 +224,24 @@ function setupWizard(): void {
     const done = byId('setup-done');
     if (done) done.textContent = t('account.setup.done', { login: data.user.login });
     signedInHeader();
-    showStep('setup-forge');
+    showStep('setup-step-forge');
+    return null;
+  });
+  const forge = byId<HTMLFormElement>('setup-forge-form');
+  if (forge) forgeForm(forge);
+  // The admin exists now: the forge goes through the admin API with the session the wizard set.
+  step('setup-forge-form', async (form) => {
+    const { data, error } = await api.POST('/api/admin/forges', { body: forgeBody(form) });
+    if (!data) return problemMessage(error);
+    (form.elements.namedItem('clientSecret') as HTMLInputElement).value = '';
+    const item = document.createElement('li');
+    const strong = document.createElement('strong');
+    strong.textContent = data.name;
+    item.append(strong, ` (${data.webUrl}) · ${t('account.setup.forge.callback')}: `, code(data.callbackUrl));
+    byId('setup-forge-list')?.append(item);
+    byId('setup-forge-configured')?.removeAttribute('hidden');
+    byId('setup-forge-none')?.setAttribute('hidden', '');
+    announce(status, t('account.setup.forge.added', { name: data.name }), 'ok');
     return null;
   });
 }

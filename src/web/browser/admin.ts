@@ -1,4 +1,5 @@
 import { api, problemMessage } from './lib/api';
+import { forgeBody, forgeForm } from './lib/forge-form';
 import { announce, ready, t } from './lib/page';
 
 /**
@@ -132,6 +133,8 @@ const HANDLERS: Record<string, Handler> = {
   'page.update': (f, d) => api.PUT('/api/admin/pages/{slug}', { params: { path: { slug: d.slug ?? '' }, query: { locale: d.locale ?? '' } }, body: pageBody(f) }),
   'page.delete': (_f, d) => api.DELETE('/api/admin/pages/{slug}', { params: { path: { slug: d.slug ?? '' }, query: { locale: d.locale ?? '' } } }),
   'keys.rotate': () => api.POST('/api/admin/keys/rotate'),
+  'forge.create': (f) => api.POST('/api/admin/forges', { body: forgeBody(f) }),
+  'forge.delete': (_f, d) => api.DELETE('/api/admin/forges/{name}', { params: { path: { name: d.name ?? '' } } }),
   'request.update': (f, d) => {
     const status = text(f, 'status') as 'open' | 'fulfilled' | 'closed';
     return api.PATCH('/api/admin/requests/{id}', { params: { path: { id: d.id ?? '' } }, body: { status, ...(status === 'fulfilled' ? { plugin: text(f, 'plugin') } : {}) } });
@@ -179,6 +182,7 @@ async function run(form: HTMLFormElement): Promise<void> {
 }
 
 ready(() => {
+  for (const form of Array.from(document.querySelectorAll<HTMLFormElement>('form[data-action="forge.create"]'))) forgeForm(form);
   const flash = sessionStorage.getItem(FLASH);
   if (flash) {
     sessionStorage.removeItem(FLASH);

@@ -4,6 +4,7 @@ import { html, type SafeHtml } from '../../html';
 import type { WebContext } from '../../web-context';
 import type { PageOutcome, RenderedPage } from '../../web-renderer';
 import { WebRenderer } from '../../web-renderer';
+import { forgeFields } from '../../components/forge-fields';
 import { signInProviders } from './providers';
 
 const STEPS = 4;
@@ -16,7 +17,8 @@ function forgesExample(): string {
 /**
  * `/setup`, the install wizard, open only while no admin exists: the bootstrap token, the site
  * name (PUT /api/init/settings answers only before the admin exists, so it comes first), the
- * first admin (whose session becomes the browser's cookie), then how to add sign-in with a forge.
+ * first admin (whose session becomes the browser's cookie), then a forge to sign in with, added
+ * through the admin API with that session and live at once (or, alternatively, a FORGES entry).
  */
 @Injectable()
 export class SetupPages {
@@ -31,20 +33,17 @@ export class SetupPages {
     const status = await ctx.api.GET('/api/init/status');
     if (status.data?.initialized !== false) return { redirect: '/' };
     const { providers, callbackUrlTemplate } = await signInProviders(ctx);
-    const step = (n: number, id: string, title: string, content: SafeHtml) =>
-      html`<section class="setup-step" id="${id}" aria-labelledby="${id}-title"${n > 1 ? html` hidden` : null}>
+    // Section ids carry `-step-`: the inputs' own ids (`setup-token`, ...) must stay unique.
+    const step = (n: number, name: string, title: string, content: SafeHtml) =>
+      html`<section class="setup-step" id="setup-step-${name}" aria-labelledby="setup-step-${name}-title"${n > 1 ? html` hidden` : null}>
   <p class="meta">${t('account.setup.step', { n, total: STEPS })}</p>
-  <h2 id="${id}-title" tabindex="-1">${title}</h2>
+  <h2 id="setup-step-${name}-title" tabindex="-1">${title}</h2>
   ${content}
 </section>`;
-    const githubCallback = callbackUrlTemplate ? callbackUrlTemplate.replace('{name}', 'github') : '';
-    const configured =
-      providers.length > 0
-        ? html`<p>${t('account.setup.forge.configured')}</p><ul>${providers.map((p) => html`<li><strong>${p.label}</strong> (${p.webUrl}) · ${t('account.setup.forge.callback')}: <code>${p.callbackUrl}</code></li>`)}</ul>`
-        : html`<p>${t('account.setup.forge.none')}</p>`;
+    const template = callbackUrlTemplate ?? '';
     const main = html`<h1>${t('account.setup.title')}</h1>
 <p>${t('account.setup.intro')}</p>
-${step(1, 'setup-token', t('account.setup.token.title'), html`<form id="setup-token-form" novalidate>
+${step(1, 'token', t('account.setup.token.title'), html`<form id="setup-token-form" novalidate>
   <div class="field">
     <label for="setup-token">${t('account.setup.token.label')}</label>
     <input id="setup-token" name="token" type="password" required autocomplete="off" spellcheck="false" aria-describedby="setup-token-hint">
@@ -52,15 +51,15 @@ ${step(1, 'setup-token', t('account.setup.token.title'), html`<form id="setup-to
   </div>
   <button type="submit">${t('account.setup.continue')}</button>
 </form>`)}
-${step(2, 'setup-site', t('account.setup.site.title'), html`<form id="setup-site-form" novalidate>
+${step(2, 'site', t('account.setup.site.title'), html`<form id="setup-site-form" novalidate>
   <div class="field">
     <label for="setup-site-name">${t('account.setup.site.name')}</label>
-    <input id="setup-site-name" name="siteName" maxlength="100" value="${ctx.branding.siteName}">
+    <input id="setup-site-name" name="siteName" maxlength="100" value="${ctx.branding.siteName}" aria-describedby="setup-site-hint">
   </div>
-  <p class="meta">${t('account.setup.site.baseUrl')}</p>
+  <p class="meta" id="setup-site-hint">${t('account.setup.site.baseUrl')}</p>
   <button type="submit">${t('account.setup.continue')}</button>
 </form>`)}
-${step(3, 'setup-admin', t('account.setup.admin.title'), html`<form id="setup-admin-form" novalidate>
+${step(3, 'admin', t('account.setup.admin.title'), html`<form id="setup-admin-form" novalidate>
   <div class="field">
     <label for="setup-admin-login">${t('account.setup.admin.login')}</label>
     <input id="setup-admin-login" name="login" required maxlength="100" autocomplete="username" spellcheck="false">
@@ -71,14 +70,30 @@ ${step(3, 'setup-admin', t('account.setup.admin.title'), html`<form id="setup-ad
   </div>
   <button type="submit">${t('account.setup.admin.create')}</button>
 </form>`)}
-${step(4, 'setup-forge', t('account.setup.forge.title'), html`<p id="setup-done" class="status" data-kind="ok"></p>
-  ${configured}
-  <p>${t('account.setup.forge.how')}</p>
-  <div class="field"><label for="setup-callback">${t('account.setup.forge.callback')}</label><div class="copy-row"><input id="setup-callback" readonly value="${githubCallback}"><button type="button" class="secondary" data-copy="#setup-callback">${t('action.copy')}</button></div></div>
-  <pre id="setup-forges">FORGES='${forgesExample()}'</pre>
-  <button type="button" class="secondary" data-copy="#setup-forges">${t('action.copy')}</button>
+${step(4, 'forge', t('account.setup.forge.title'), html`<p id="setup-done" class="status" data-kind="ok"></p>
+  <p>${t('account.setup.forge.intro')}</p>
+  <p id="setup-forge-none"${providers.length > 0 ? html` hidden` : null}>${t('account.setup.forge.none')}</p>
+  <div id="setup-forge-configured"${providers.length === 0 ? html` hidden` : null}>
+    <p>${t('account.setup.forge.configured')}</p>
+    <ul id="setup-forge-list">${providers.map((p) => html`<li><strong>${p.label}</strong> (${p.webUrl}) · ${t('account.setup.forge.callback')}: <code>${p.callbackUrl}</code></li>`)}</ul>
+  </div>
+  <form id="setup-forge-form" novalidate>
+    ${forgeFields(t, 'setup-forge', template)}
+    <button type="submit">${t('account.setup.forge.add')}</button>
+  </form>
+  <details class="setup-config">
+    <summary>${t('account.setup.forge.config')}</summary>
+    <p>${t('account.setup.forge.how')}</p>
+    <pre id="setup-forges">FORGES='${forgesExample()}'</pre>
+    <button type="button" class="secondary" data-copy="#setup-forges">${t('action.copy')}</button>
+  </details>
   <p class="setup-links"><a class="button" href="/admin">${t('account.setup.toAdmin')}</a> <a class="button secondary" href="/plugins">${t('account.setup.toCatalogue')}</a></p>`)}
 <p id="setup-status" class="status" role="status" aria-live="polite"></p>`;
-    return { title: t('account.setup.title'), main, scripts: ['account'], clientStrings: ['account.setup.done', 'status.working', 'action.copied', 'nav.account', 'nav.admin'] };
+    return {
+      title: t('account.setup.title'),
+      main,
+      scripts: ['account'],
+      clientStrings: ['account.setup.done', 'account.setup.forge.added', 'account.setup.forge.callback', 'status.working', 'action.copied', 'nav.account', 'nav.admin'],
+    };
   }
 }

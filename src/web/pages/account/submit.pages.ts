@@ -19,6 +19,7 @@ export class SubmitPages {
     const { t, me } = ctx;
     if (ctx.features.submit === false) return { status: 404 };
     const { providers } = await signInProviders(ctx);
+    if (providers.length === 0) return this.noForge(ctx);
     const hookLinks = (list: readonly ProviderDto[]) =>
       html`<ul class="provider-list">${list.map((p) => html`<li><a class="button secondary" href="${p.loginUrl}?access=hooks">${t('account.submit.withHooks', { label: p.label })}</a></li>`)}</ul>`;
     const body = me
@@ -42,7 +43,7 @@ export class SubmitPages {
   </div>
 </div>
 ${providers.length > 0 ? html`<p>${t('account.submit.hooksHint')}</p>${hookLinks(providers)}` : null}`
-      : html`<p>${t('account.submit.signInFirst')}</p>${providers.length > 0 ? hookLinks(providers) : html`<p>${t('account.signIn.none')}</p>`}`;
+      : html`<p>${t('account.submit.signInFirst')}</p>${hookLinks(providers)}`;
     const main = html`<section class="account-submit">
   <h1>${t('account.submit.title')}</h1>
   <p>${t('account.submit.intro')}</p>
@@ -55,5 +56,29 @@ ${providers.length > 0 ? html`<p>${t('account.submit.hooksHint')}</p>${hookLinks
       scripts: ['account'],
       clientStrings: ['account.submit.failed', 'account.submit.done', 'status.working', 'action.copied'],
     };
+  }
+
+  /**
+   * No forge with OAuth credentials: submitting cannot work (the forge must vouch for the
+   * repository), so the page says why instead of showing a form, and where one gets added.
+   */
+  private async noForge(ctx: WebContext): Promise<PageOutcome> {
+    const { t, me } = ctx;
+    const status = await ctx.api.GET('/api/init/status');
+    const next =
+      status.data?.initialized === false
+        ? html`<p>${t('account.submit.noForge.setup')}</p><p><a class="button" href="/setup">${t('account.signIn.setup')}</a></p>`
+        : me?.role === 'admin'
+          ? html`<p>${t('account.submit.noForge.admin')}</p><p><a class="button" href="/admin/settings#forges">${t('account.submit.noForge.addLink')}</a></p>`
+          : html`<p>${t('account.submit.noForge.ask')}</p>`;
+    const main = html`<section class="account-submit">
+  <h1>${t('account.submit.title')}</h1>
+  <div id="submit-no-forge">
+    <p>${t('account.submit.noForge')}</p>
+    ${next}
+    <p>${t('account.submit.noForge.ci')}${me ? html` <a href="/account#tokens-title">${t('account.submit.noForge.tokens')}</a>` : null}</p>
+  </div>
+</section>`;
+    return { title: t('account.submit.title'), description: t('account.submit.intro'), main };
   }
 }

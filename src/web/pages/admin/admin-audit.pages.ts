@@ -38,6 +38,8 @@ const ACTIONS: Record<AuditAction, true> = {
   'kind.delete': true,
   'extension_fields.update': true,
   'key.rotate': true,
+  'forge.create': true,
+  'forge.delete': true,
   'key.resign': true,
   'settings.update': true,
   'user.create': true,

@@ -3,7 +3,9 @@ import type { Request, Response } from 'express';
 import { html, type SafeHtml } from '../../html';
 import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
-import { actionForm, checkbox, field } from './admin-components';
+import type { components } from '../../../client/registry-client';
+import { forgeFields } from '../../components/forge-fields';
+import { actionButton, actionForm, checkbox, dataTable, field } from './admin-components';
 import { adminPage, asAdmin, need } from './admin-frame';
 
 /** A setting's declaration as GET /api/admin/settings describes it. */
@@ -33,7 +35,32 @@ function settingInput(key: string, value: unknown, definition: Definition): Safe
   }
 }
 
-/** `/admin/settings`: the operator settings; `/admin/site`: branding, languages and feature flags. */
+type ForgeInstance = components['schemas']['ForgeInstanceDto'];
+
+/** The forge instances (a table; added ones removable) and the form that adds one, live at once. */
+function forgesSection(ctx: WebContext, forges: readonly ForgeInstance[], callbackTemplate: string): SafeHtml {
+  const { t } = ctx;
+  const rows = forges.map((f) => [
+    html`<code>${f.name}</code>`,
+    f.type,
+    f.webUrl,
+    t(`admin.forges.source.${f.source}`),
+    f.signIn ? t('admin.forges.signIn.yes') : t('admin.forges.signIn.no'),
+    html`<code class="callback">${f.callbackUrl}</code>`,
+    f.source === 'stored'
+      ? actionButton('forge.delete', t('admin.forges.remove'), { name: f.name }, { confirm: t('admin.forges.confirm'), style: 'danger', ariaLabel: t('admin.forges.removeLabel', { name: f.name }) })
+      : '',
+  ]);
+  const head = [t('admin.forges.name'), t('admin.forges.type'), t('admin.forges.webUrl'), t('admin.forges.source'), t('admin.forges.signIn'), t('admin.forges.callback'), t('admin.forges.actions')];
+  return html`<section id="forges" aria-labelledby="admin-forges"><h2 id="admin-forges">${t('admin.forges.title')}</h2>
+<p>${t('admin.forges.text')}</p>
+${dataTable(t('admin.forges.caption'), head, rows, t('admin.forges.none'))}
+<h3 id="admin-forge-add">${t('admin.forges.add')}</h3>
+${actionForm('forge.create', {}, forgeFields(t, 'forge-add', callbackTemplate), t('admin.forges.add'))}
+</section>`;
+}
+
+/** `/admin/settings`: the operator settings and the forge instances; `/admin/site`: branding, languages and feature flags. */
 @Injectable()
 export class AdminSettingsPages {
   constructor(private readonly renderer: WebRenderer) {}
@@ -48,10 +75,12 @@ export class AdminSettingsPages {
 
   private async buildSettings(ctx: WebContext): Promise<PageOutcome> {
     const { t, api } = ctx;
-    const { definitions, ...values } = need(await api.GET('/api/admin/settings'));
+    const [settings, forges, providers] = await Promise.all([api.GET('/api/admin/settings'), api.GET('/api/admin/forges'), api.GET('/api/auth/providers')]);
+    const { definitions, ...values } = need(settings);
     const inputs = Object.entries(values as Record<string, unknown>).map(([key, value]) => settingInput(key, value, (definitions[key] ?? {}) as Definition));
     const body = html`<p>${t('admin.settings.text')}</p>
-${actionForm('settings.update', {}, html`${inputs}`, t('action.save'))}`;
+${actionForm('settings.update', {}, html`${inputs}`, t('action.save'))}
+${forgesSection(ctx, need(forges).forges, providers.data?.callbackUrlTemplate ?? '')}`;
     return adminPage(ctx, 'settings', t('admin.section.settings'), body);
   }
 

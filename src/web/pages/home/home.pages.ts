@@ -8,7 +8,7 @@ import type { PageOutcome, RenderedPage } from '../../web-renderer';
 import { WebRenderer } from '../../web-renderer';
 import type { WebContext } from '../../web-context';
 
-/** `/`: headline figures, featured and verified plugins, the kinds, and the search box (in the header). */
+/** `/`: headline figures, featured and verified plugins, the kinds, and the search box (in the header); on a fresh instance, a pointer to /setup. */
 @Injectable()
 export class HomePages {
   constructor(private readonly renderer: WebRenderer) {}
@@ -20,7 +20,8 @@ export class HomePages {
   private async build(ctx: WebContext): Promise<PageOutcome> {
     const { api, t } = ctx;
     const list = (query: CatalogueParams) => api.GET('/api/plugins', { params: { query: { limit: 6, ...query } } });
-    const [stats, featured, verified, recent, kinds] = await Promise.all([
+    const [status, stats, featured, verified, recent, kinds] = await Promise.all([
+      api.GET('/api/init/status'),
       ctx.features.stats !== false ? api.GET('/api/stats') : Promise.resolve(null),
       list({ featured: '1' }),
       list({ verified: '1' }),
@@ -40,11 +41,17 @@ export class HomePages {
     const labels = kindLabels(kindList);
     const section = (title: string, plugins: typeof recent.data) =>
       plugins && plugins.plugins.length > 0 ? html`<section><h2>${title}</h2>${pluginList(plugins.plugins, t, labels)}</section>` : null;
+    // A fresh instance says so and points at the wizard; nobody can sign in before it ran.
+    const setup =
+      status.data?.initialized === false
+        ? html`<section class="setup-notice" aria-labelledby="setup-notice-title"><h2 id="setup-notice-title">${t('home.setup.title')}</h2><p>${t('home.setup.text')}</p><p><a class="button" href="/setup">${t('home.setup.link')}</a></p></section>`
+        : null;
     const main = html`<section class="hero">
   <h1>${ctx.branding.siteName}</h1>
   <p>${t('home.tagline')}</p>
   ${figures}
 </section>
+${setup}
 ${section(t('home.featured'), featured.data)}
 ${section(t('home.verified'), verified.data)}
 ${section(t('home.recent'), recent.data) ?? html`<p>${t('home.empty')}</p>`}

@@ -1,0 +1,4 @@
+import { StoredForgeVersionEntity } from './stored-forge-version.entity';
+import { StoredForgeEntity } from './stored-forge.entity';
+
+export const FORGES_ENTITIES = [StoredForgeEntity, StoredForgeVersionEntity];
