@@ -17,6 +17,7 @@ import { PublishModule } from './publish/publish.module';
 import { TrustedPublishingModule } from './trusted-publishing/trusted-publishing.module';
 import { WebModule } from './web/web.module';
 import { ProblemsModule } from './problems/problems.module';
+import { ImagesModule } from './images/images.module';
 import { ProviderStatsModule } from './provider-stats/provider-stats.module';
 import { SchemasModule } from './schemas/schemas.module';
 import { CmsModule } from './cms/cms.module';
@@ -62,6 +63,7 @@ export class AppModule {
         SettingsAdminModule,
         SchemasModule,
         ProblemsModule,
+        ImagesModule,
         ProviderStatsModule,
         WebModule,
       ],

@@ -2,6 +2,7 @@ import { AUDIT_ENTITIES } from '../audit/entities';
 import { AUTH_ENTITIES } from '../auth/entities';
 import { CMS_ENTITIES } from '../cms/entities';
 import { REDIS_ENTITIES } from '../common/redis/entities';
+import { IMAGES_ENTITIES } from '../images/entities';
 import { INTEGRITY_ENTITIES } from '../integrity/entities';
 import { KINDS_ENTITIES } from '../kinds/entities';
 import { PLUGINS_ENTITIES } from '../plugins/entities';
@@ -31,4 +32,5 @@ export const ENTITIES = [
   ...REDIS_ENTITIES,
   ...WEBHOOKS_ENTITIES,
   ...TRUSTED_PUBLISHING_ENTITIES,
+  ...IMAGES_ENTITIES,
 ];

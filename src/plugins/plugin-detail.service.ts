@@ -8,7 +8,7 @@ import { DEFAULT_README_LOCALE, resolveStoredReadmeLocale } from '../lib/locale/
 import { toCatalogueItemDto } from './catalogue.mapper';
 import type { PluginDetailDto } from './dto/plugin-detail.dto';
 import type { ReleaseEntity } from './entities/release.entity';
-import { type ReadmeView, toPluginDetailDto, toReleaseSummaryDto } from './plugin-detail.mapper';
+import { type ReadmeView, toPluginDetailDto, toPluginImagesDto, toReleaseSummaryDto } from './plugin-detail.mapper';
 import { LATEST_SQL, PAGE_SQL, pageRowOf, PluginPageRepository, type PluginPageRow, releaseOfTuple } from './plugin-page.repository';
 import { pluginOfRow, pluginRowOfJson } from './plugin-row';
 import { publishedByOf } from './release.mapper';
@@ -66,7 +66,7 @@ export class PluginDetailService {
   }
 
   private async answer(page: PluginPageRow, locale: string | undefined, caller: AuthContext | null, manager: EntityManager | undefined): Promise<PluginDetailDto> {
-    const shown = page.shownId ? ({ id: page.shownId, manifest: page.shownManifest } as ReleaseEntity) : undefined;
+    const shown = page.shownId ? ({ id: page.shownId, manifest: page.shownManifest, images: page.shownImages } as ReleaseEntity) : undefined;
     return toPluginDetailDto(page.plugin, {
       owners: page.owners,
       releases: page.releases,
@@ -105,6 +105,7 @@ export const PAGE_FORMAT = createHash('sha256')
       toPluginDetailDto,
       toCatalogueItemDto,
       toReleaseSummaryDto,
+      toPluginImagesDto,
       publishedByOf,
       pluginOfRow,
       pluginRowOfJson,

@@ -1,6 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageEnvelopeDto, PageQueryDto } from '../../common/validation/page-query.dto';
+import { ListImagesDto, ServedImageDto, ServedPictureDto } from './images.dto';
 
 export const CATALOGUE_SORTS = ['updated', 'new', 'name', 'featured'] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
@@ -47,6 +48,7 @@ export class CatalogueQueryDto extends PageQueryDto {
   sort?: CatalogueSort;
 }
 
+@ApiExtraModels(ServedImageDto, ServedPictureDto)
 export class CatalogueItemDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -74,6 +76,9 @@ export class CatalogueItemDto {
 
   @ApiProperty({ type: String, nullable: true })
   icon: string | null;
+
+  @ApiProperty({ type: ListImagesDto, description: 'Pictures served by this registry (additive to the spec): the icon, fetched and re-encoded at publish time' })
+  images: ListImagesDto;
 
   @ApiProperty({ type: String, nullable: true })
   latestVersion: string | null;
