@@ -28,6 +28,7 @@ import { CatalogueChanges1795616840574 } from './1795616840574-CatalogueChanges'
 import { CatalogueChangeItemColumns1795636584326 } from './1795636584326-CatalogueChangeItemColumns';
 import { PluginPages1795804376028 } from './1795804376028-PluginPages';
 import { CatalogueChangeDownloads1795781000000 } from './1795781000000-CatalogueChangeDownloads';
+import { ReleasePictures1795811049165 } from './1795811049165-ReleasePictures';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -60,4 +61,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CatalogueChangeItemColumns1795636584326,
   CatalogueChangeDownloads1795781000000,
   PluginPages1795804376028,
+  ReleasePictures1795811049165,
 ];
