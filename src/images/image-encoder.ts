@@ -76,7 +76,8 @@ export async function encodePicture(bytes: Buffer, plan: ImagePlan): Promise<Enc
   let width: number;
   let height: number;
   try {
-    const metadata = await sharp(bytes, INPUT).metadata();
+    // The header only: the pixel bound is checked below, with the size in the message.
+    const metadata = await sharp(bytes, { ...INPUT, limitInputPixels: false }).metadata();
     if (metadata.format !== SHARP_FORMAT[format] || !metadata.width || !metadata.height) throw new Error('format mismatch');
     ({ width, height } = metadata);
   } catch {
