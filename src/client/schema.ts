@@ -1092,6 +1092,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/images/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A stored icon or screenshot encoding, by the SHA-256 of its bytes (immutable) */
+        get: operations["ImagesController_image"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/image-proxy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An image a rendered README shows, fetched and re-encoded by the registry (only addresses the registry signed) */
+        get: operations["ImagesController_proxied"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plugins/{slug}/stats": {
         parameters: {
             query?: never;
@@ -1474,6 +1508,34 @@ export interface components {
             /** @description Newer releases passed over, and why */
             skipped: components["schemas"]["SkippedReleaseDto"][];
         };
+        ServedImageDto: {
+            /**
+             * @description Path on this registry, `/images/<sha256>.webp`: the hash of the bytes, so it never changes (cached for a year)
+             * @example /images/0000000000000000000000000000000000000000000000000000000000000000.webp
+             */
+            url: string;
+            /** @description Pixels */
+            width: number;
+            /** @description Pixels */
+            height: number;
+        };
+        ServedPictureDto: {
+            /**
+             * @description Path on this registry, `/images/<sha256>.webp`: the hash of the bytes, so it never changes (cached for a year)
+             * @example /images/0000000000000000000000000000000000000000000000000000000000000000.webp
+             */
+            url: string;
+            /** @description Pixels */
+            width: number;
+            /** @description Pixels */
+            height: number;
+            /** @description Every encoding, narrowest first (for `srcset`) */
+            variants: components["schemas"]["ServedImageDto"][];
+        };
+        ListImagesDto: {
+            /** @description The icon as this registry serves it (a 128 px square WebP); null when the manifest names none or it could not be fetched. The manifest's own URL stays in `icon`. */
+            icon: components["schemas"]["ServedImageDto"] | null;
+        };
         CatalogueItemDto: {
             /** Format: uuid */
             id: string;
@@ -1485,6 +1547,8 @@ export interface components {
             tags: string[];
             license: string | null;
             icon: string | null;
+            /** @description Pictures served by this registry (additive to the spec): the icon, fetched and re-encoded at publish time */
+            images: components["schemas"]["ListImagesDto"];
             latestVersion: string | null;
             /** @description Set when only prereleases exist (or a newer prerelease is live) */
             latestPrerelease: string | null;
@@ -1508,6 +1572,29 @@ export interface components {
             total: number;
             totalPages: number;
             plugins: components["schemas"]["CatalogueItemDto"][];
+        };
+        ServedScreenshotDto: {
+            /**
+             * @description Path on this registry, `/images/<sha256>.webp`: the hash of the bytes, so it never changes (cached for a year)
+             * @example /images/0000000000000000000000000000000000000000000000000000000000000000.webp
+             */
+            url: string;
+            /** @description Pixels */
+            width: number;
+            /** @description Pixels */
+            height: number;
+            /** @description Every encoding, narrowest first (for `srcset`) */
+            variants: components["schemas"]["ServedImageDto"][];
+            /** @description Its place in the manifest's `screenshots` (a screenshot that could not be fetched is left out) */
+            index: number;
+            caption: string | null;
+            alt: string | null;
+        };
+        PluginImagesDto: {
+            /** @description The icon at 64, 128 and 256 px (squares); `url` is the 128 px one */
+            icon: components["schemas"]["ServedPictureDto"] | null;
+            /** @description Screenshots at up to 640 and 1280 px wide, never enlarged; `url` is the widest */
+            screenshots: components["schemas"]["ServedScreenshotDto"][];
         };
         PublicOwnerDto: {
             login: string;
@@ -1536,6 +1623,8 @@ export interface components {
             tags: string[];
             license: string | null;
             icon: string | null;
+            /** @description The shown release's icon and screenshots served by this registry (additive to the spec; the manifest's URLs stay in `icon` and `metadata.screenshots`) */
+            images: components["schemas"]["PluginImagesDto"];
             latestVersion: string | null;
             /** @description Set when only prereleases exist (or a newer prerelease is live) */
             latestPrerelease: string | null;
@@ -5778,6 +5867,8 @@ export interface operations {
                         "manifest.candidates": string[];
                         /** @description Largest asset (bytes) that is hashed and signed; larger assets are ingested unhashed and left out of the signed list */
                         "hash.budget_bytes": number;
+                        /** @description Largest icon, screenshot or README image (bytes) the registry fetches; a larger icon or screenshot is left out of its release with a warning */
+                        "images.max_bytes": number;
                         /**
                          * @description A first push on a repository of a sign-in forge must prove the claimer administers the repository
                          * @enum {integer}
@@ -5850,6 +5941,8 @@ export interface operations {
                     "manifest.candidates"?: string[];
                     /** @description Largest asset (bytes) that is hashed and signed; larger assets are ingested unhashed and left out of the signed list */
                     "hash.budget_bytes"?: number;
+                    /** @description Largest icon, screenshot or README image (bytes) the registry fetches; a larger icon or screenshot is left out of its release with a warning */
+                    "images.max_bytes"?: number;
                     /** @description A first push on a repository of a sign-in forge must prove the claimer administers the repository */
                     "publish.claim_requires_repo_access"?: (0 | 1) | boolean;
                     /** @description The site's display name */
@@ -5896,6 +5989,8 @@ export interface operations {
                         "manifest.candidates": string[];
                         /** @description Largest asset (bytes) that is hashed and signed; larger assets are ingested unhashed and left out of the signed list */
                         "hash.budget_bytes": number;
+                        /** @description Largest icon, screenshot or README image (bytes) the registry fetches; a larger icon or screenshot is left out of its release with a warning */
+                        "images.max_bytes": number;
                         /**
                          * @description A first push on a repository of a sign-in forge must prove the claimer administers the repository
                          * @enum {integer}
@@ -6004,6 +6099,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ImagesController_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `<sha256>.webp`, as a plugin's `images` field gives it */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture, WebP */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": string;
+                };
+            };
+            /** @description No stored picture has this hash */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ImagesController_proxied: {
+        parameters: {
+            query: {
+                /** @description Hex HMAC-SHA256 of `url` with the registry's proxy key, written by the README renderer */
+                sig: string;
+                /** @description The image URL the README named (absolute http or https) */
+                url: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture, WebP */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": string;
+                };
+            };
+            /** @description The signature is missing or does not match the URL (image-signature-invalid) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description What the URL serves is not a PNG, JPEG, GIF, WebP or AVIF picture, or is too many pixels (image-refused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The image could not be fetched: a status, a timeout, too large, or an address that is refused (image-fetch-failed) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": components["schemas"]["ProblemDto"];
                 };
             };
         };

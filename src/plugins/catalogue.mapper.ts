@@ -13,7 +13,7 @@ export function toCatalogueItemDto(plugin: PluginEntity): CatalogueItemDto {
     tags: plugin.tags,
     license: plugin.license,
     icon: plugin.icon,
-    images: { icon: plugin.iconImage ? { url: imageUrl(plugin.iconImage), width: LIST_ICON_WIDTH, height: LIST_ICON_WIDTH } : null },
+    images: plugin.iconImage ? { icon: { url: imageUrl(plugin.iconImage), width: LIST_ICON_WIDTH, height: LIST_ICON_WIDTH } } : {},
     latestVersion: plugin.latestVersion,
     latestPrerelease: plugin.latestPrerelease,
     createdAt: plugin.createdAt.getTime(),

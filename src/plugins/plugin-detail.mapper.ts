@@ -33,11 +33,11 @@ function pictureOf(variants: readonly StoredImageVariant[], defaultWidth: number
 
 /** The shown release's served pictures; a release ingested before pictures were fetched has none. */
 export function toPluginImagesDto(images: StoredReleaseImages | null | undefined): PluginImagesDto {
-  const icon = images?.icon && images.icon.variants.length > 0 ? pictureOf(images.icon.variants, LIST_ICON_WIDTH) : null;
+  const icon = images?.icon && images.icon.variants.length > 0 ? pictureOf(images.icon.variants, LIST_ICON_WIDTH) : undefined;
   const screenshots = (images?.screenshots ?? [])
     .filter((s) => s.variants.length > 0)
     .map((s) => ({ ...pictureOf(s.variants, Number.POSITIVE_INFINITY), index: s.index, caption: s.caption, alt: s.alt }));
-  return { icon, screenshots };
+  return icon ? { icon, screenshots } : { screenshots };
 }
 
 /** The public detail: a list item and more; `verifiedBy` only when the caller is an admin. */

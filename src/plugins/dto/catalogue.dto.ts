@@ -1,7 +1,7 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageEnvelopeDto, PageQueryDto } from '../../common/validation/page-query.dto';
-import { ListImagesDto, ServedImageDto, ServedPictureDto } from './images.dto';
+import { ListImagesDto } from './images.dto';
 
 export const CATALOGUE_SORTS = ['updated', 'new', 'name', 'featured'] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
@@ -48,7 +48,6 @@ export class CatalogueQueryDto extends PageQueryDto {
   sort?: CatalogueSort;
 }
 
-@ApiExtraModels(ServedImageDto, ServedPictureDto)
 export class CatalogueItemDto {
   @ApiProperty({ format: 'uuid' })
   id: string;

@@ -1,7 +1,4 @@
-import { ApiProperty, type ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
-
-/** A nullable object by reference, with the `type` Redocly wants beside `nullable`. */
-const nullableRef = (model: string, description: string) => ({ type: 'object', nullable: true, allOf: [{ $ref: getSchemaPath(model) }], description }) as unknown as ApiPropertyOptions;
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** One encoding of a picture, served by this registry. */
 export class ServedImageDto {
@@ -34,14 +31,17 @@ export class ServedScreenshotDto extends ServedPictureDto {
 
 /** A list item's pictures: the icon only, LIST_ICON_WIDTH (128) px square. */
 export class ListImagesDto {
-  @ApiProperty(nullableRef('ServedImageDto', "The icon as this registry serves it (a 128 px square WebP); null when the manifest names none or it could not be fetched. The manifest's own URL stays in `icon`."))
-  icon: ServedImageDto | null;
+  @ApiPropertyOptional({
+    type: () => ServedImageDto,
+    description: "The icon as this registry serves it (a 128 px square WebP); absent when the manifest names none or it could not be fetched. The manifest's own URL stays in `icon`.",
+  })
+  icon?: ServedImageDto;
 }
 
 /** The detail's pictures: the icon at every width and the screenshots. */
 export class PluginImagesDto extends ListImagesDto {
-  @ApiProperty(nullableRef('ServedPictureDto', 'The icon at 64, 128 and 256 px (squares); `url` is the 128 px one'))
-  declare icon: ServedPictureDto | null;
+  @ApiPropertyOptional({ type: () => ServedPictureDto, description: 'The icon at 64, 128 and 256 px (squares), `url` being the 128 px one; absent when there is none' })
+  declare icon?: ServedPictureDto;
 
   @ApiProperty({ type: [ServedScreenshotDto], description: 'Screenshots at up to 640 and 1280 px wide, never enlarged; `url` is the widest' })
   screenshots: ServedScreenshotDto[];
