@@ -73,7 +73,7 @@ describeBrowser('web front end: pictures in a browser', () => {
     await page.locator('.readme img').scrollIntoViewIfNeeded();
     await page.waitForLoadState('networkidle');
     const loaded = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLImageElement>('.plugin-icon, .gallery img, .readme img')].map((img) => ({
+      Array.from(document.querySelectorAll<HTMLImageElement>('.plugin-icon, .gallery img, .readme img')).map((img) => ({
         cls: img.className || img.closest('.readme, .gallery')?.className,
         alt: img.alt,
         src: img.currentSrc,
