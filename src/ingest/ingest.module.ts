@@ -27,6 +27,6 @@ import { ReleaseRecorder } from './release-recorder';
 @Module({
   imports: [ImagesModule, PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule],
   providers: [FetchPolicy, AssetIngest, ReleaseImages, ReadmeIngest, ReadmeRerenderer, PublisherRights, ReleaseRecorder, IngestService, IngestAudit, IngestGate, PluginClaims],
-  exports: [IngestService, IngestAudit, IngestGate, FetchPolicy, PublisherRights, PluginClaims, ReadmeIngest],
+  exports: [ReleaseImages, IngestService, IngestAudit, IngestGate, FetchPolicy, PublisherRights, PluginClaims, ReadmeIngest],
 })
 export class IngestModule {}
