@@ -1519,22 +1519,9 @@ export interface components {
             /** @description Pixels */
             height: number;
         };
-        ServedPictureDto: {
-            /**
-             * @description Path on this registry, `/images/<sha256>.webp`: the hash of the bytes, so it never changes (cached for a year)
-             * @example /images/0000000000000000000000000000000000000000000000000000000000000000.webp
-             */
-            url: string;
-            /** @description Pixels */
-            width: number;
-            /** @description Pixels */
-            height: number;
-            /** @description Every encoding, narrowest first (for `srcset`) */
-            variants: components["schemas"]["ServedImageDto"][];
-        };
         ListImagesDto: {
-            /** @description The icon as this registry serves it (a 128 px square WebP); null when the manifest names none or it could not be fetched. The manifest's own URL stays in `icon`. */
-            icon: components["schemas"]["ServedImageDto"] | null;
+            /** @description The icon as this registry serves it (a 128 px square WebP); absent when the manifest names none or it could not be fetched. The manifest's own URL stays in `icon`. */
+            icon?: components["schemas"]["ServedImageDto"];
         };
         CatalogueItemDto: {
             /** Format: uuid */
@@ -1573,6 +1560,19 @@ export interface components {
             totalPages: number;
             plugins: components["schemas"]["CatalogueItemDto"][];
         };
+        ServedPictureDto: {
+            /**
+             * @description Path on this registry, `/images/<sha256>.webp`: the hash of the bytes, so it never changes (cached for a year)
+             * @example /images/0000000000000000000000000000000000000000000000000000000000000000.webp
+             */
+            url: string;
+            /** @description Pixels */
+            width: number;
+            /** @description Pixels */
+            height: number;
+            /** @description Every encoding, narrowest first (for `srcset`) */
+            variants: components["schemas"]["ServedImageDto"][];
+        };
         ServedScreenshotDto: {
             /**
              * @description Path on this registry, `/images/<sha256>.webp`: the hash of the bytes, so it never changes (cached for a year)
@@ -1591,8 +1591,8 @@ export interface components {
             alt: string | null;
         };
         PluginImagesDto: {
-            /** @description The icon at 64, 128 and 256 px (squares); `url` is the 128 px one */
-            icon: components["schemas"]["ServedPictureDto"] | null;
+            /** @description The icon at 64, 128 and 256 px (squares), `url` being the 128 px one; absent when there is none */
+            icon?: components["schemas"]["ServedPictureDto"];
             /** @description Screenshots at up to 640 and 1280 px wide, never enlarged; `url` is the widest */
             screenshots: components["schemas"]["ServedScreenshotDto"][];
         };
@@ -6130,7 +6130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/webp": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6164,7 +6164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/webp": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description What the URL serves is not a PNG, JPEG, GIF, WebP or AVIF picture, or is too many pixels (image-refused) */
@@ -6173,7 +6173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/webp": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The image could not be fetched: a status, a timeout, too large, or an address that is refused (image-fetch-failed) */
@@ -6182,7 +6182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/webp": components["schemas"]["ProblemDto"];
+                    "application/json": components["schemas"]["ProblemDto"];
                 };
             };
         };
