@@ -7,7 +7,8 @@ export type CatalogueItem = components['schemas']['CatalogueItemDto'];
 /** One plugin in a list: icon (decorative, served by this registry), name, version, badges, description, kind and downloads. */
 export function pluginCard(plugin: CatalogueItem, t: Translate): SafeHtml {
   const version = plugin.latestVersion ?? plugin.latestPrerelease;
-  const icon = plugin.images.icon;
+  // `images` may be missing from an answer cached by an older build (a rolling deploy).
+  const icon = plugin.images?.icon;
   return html`<li class="plugin-card">
   ${icon ? html`<img class="card-icon" src="${icon.url}" width="48" height="48" alt="" loading="lazy" decoding="async">` : null}
   <h3><a href="/plugins/${plugin.slug}">${plugin.name}</a>${version ? html` <span class="version">${version}</span>` : null}</h3>

@@ -108,7 +108,8 @@ export function srcsetOf(variants: readonly ServedImage[]): string {
  * the heading beside it names the plugin. Nothing when there is none.
  */
 export function pluginIcon(plugin: PluginDetail): SafeHtml | null {
-  const icon = plugin.images.icon;
+  // `images` may be missing from an answer cached by an older build (a rolling deploy).
+  const icon = plugin.images?.icon;
   if (!icon) return null;
   return html`<img class="plugin-icon" src="${icon.url}" srcset="${srcsetOf(icon.variants)}" sizes="64px" width="64" height="64" alt="" decoding="async">`;
 }
@@ -129,7 +130,7 @@ function galleryItem(shot: ServedScreenshot, t: Translate): SafeHtml {
  * could not be fetched).
  */
 export function screenshotsSection(plugin: PluginDetail, t: Translate): SafeHtml | null {
-  const served = plugin.images.screenshots;
+  const served = plugin.images?.screenshots ?? [];
   const servedIndexes = new Set(served.map((s) => s.index));
   const linked = screenshotsOf(plugin.metadata)
     .map((s, i) => ({ ...s, i }))

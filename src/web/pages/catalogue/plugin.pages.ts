@@ -76,7 +76,7 @@ export class PluginPages {
       description: plugin.description ?? t('plugin.version', { version: version ?? '' }),
       ogType: 'article',
       // The icon as served here (the largest square), else the manifest's own URL.
-      ogImage: plugin.images.icon ? `${origin}${plugin.images.icon.variants[plugin.images.icon.variants.length - 1].url}` : safeUrl(plugin.icon),
+      ogImage: plugin.images?.icon ? `${origin}${plugin.images.icon.variants[plugin.images.icon.variants.length - 1].url}` : safeUrl(plugin.icon),
       main,
       scripts: CATALOGUE_SCRIPTS,
       clientStrings: SUGGEST_CLIENT_STRINGS,
