@@ -12,6 +12,7 @@ import { type ReadmeView, toPluginDetailDto, toPluginImagesDto, toReleaseSummary
 import { LATEST_SQL, PAGE_SQL, pageRowOf, PluginPageRepository, type PluginPageRow, releaseOfTuple } from './plugin-page.repository';
 import { pluginOfRow, pluginRowOfJson } from './plugin-row';
 import { publishedByOf } from './release.mapper';
+import { imageUrl } from './served-images';
 import { ReleaseReadmesRepository } from './release-readmes.repository';
 
 /**
@@ -106,6 +107,7 @@ export const PAGE_FORMAT = createHash('sha256')
       toCatalogueItemDto,
       toReleaseSummaryDto,
       toPluginImagesDto,
+      imageUrl,
       publishedByOf,
       pluginOfRow,
       pluginRowOfJson,
