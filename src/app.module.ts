@@ -19,6 +19,7 @@ import { PublishModule } from './publish/publish.module';
 import { TrustedPublishingModule } from './trusted-publishing/trusted-publishing.module';
 import { WebModule } from './web/web.module';
 import { ProblemsModule } from './problems/problems.module';
+import { ImagesModule } from './images/images.module';
 import { ProviderStatsModule } from './provider-stats/provider-stats.module';
 import { SchemasModule } from './schemas/schemas.module';
 import { CliDownloadModule } from './cli-download/cli-download.module';
@@ -68,6 +69,7 @@ export class AppModule {
         SchemasModule,
         CliDownloadModule,
         ProblemsModule,
+        ImagesModule,
         ProviderStatsModule,
         WebModule,
       ],

@@ -7,6 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Liveness probe */
         get: operations["HealthController_live"];
         put?: never;
         post?: never;
@@ -23,6 +24,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Readiness probe */
         get: operations["HealthController_ready"];
         put?: never;
         post?: never;
@@ -39,6 +41,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the sign-in providers */
         get: operations["AuthController_providers"];
         put?: never;
         post?: never;
@@ -55,6 +58,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the signed-in user */
         get: operations["AuthController_me"];
         put?: never;
         post?: never;
@@ -73,6 +77,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign out */
         post: operations["AuthController_logout"];
         delete?: never;
         options?: never;
@@ -87,6 +92,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Start signing in with a forge */
         get: operations["OAuthController_login"];
         put?: never;
         post?: never;
@@ -103,10 +109,188 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Finish signing in with a forge */
         get: operations["OAuthController_callback"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which local sign-in methods this registry offers */
+        get: operations["LocalSignInController_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in to a local account with its password
+         * @description JSON answers `{token, user}` and sets the session cookie. An HTML form post (application/x-www-form-urlencoded, from this site only) is answered 303 to `next` (default /account), or 303 back to /sign-in?error=<code>. Unknown login, wrong password, a locked or disabled account all get the same 401.
+         */
+        post: operations["LocalSignInController_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a passkey sign-in: WebAuthn request options with a fresh challenge */
+        post: operations["LocalSignInController_passkeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Finish a passkey sign-in with the browser's answer */
+        post: operations["LocalSignInController_passkey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-in/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with the token of a one-time sign-in link */
+        post: operations["LocalSignInController_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follow a one-time sign-in link (what `registry users sign-in-link` prints) */
+        get: operations["LocalSignInController_follow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your passkeys */
+        get: operations["AccountCredentialsController_list"];
+        put?: never;
+        /** Finish registering a passkey with the browser's answer */
+        post: operations["AccountCredentialsController_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start registering a passkey: WebAuthn creation options with a fresh challenge */
+        post: operations["AccountCredentialsController_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of your passkeys */
+        delete: operations["AccountCredentialsController_remove"];
+        options?: never;
+        head?: never;
+        /** Rename one of your passkeys */
+        patch: operations["AccountCredentialsController_rename"];
+        trace?: never;
+    };
+    "/api/auth/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether you have a password, and whether passwords are on here */
+        get: operations["AccountCredentialsController_passwordStatus"];
+        /** Set or change your password (local accounts) */
+        put: operations["AccountCredentialsController_setPassword"];
+        post?: never;
+        /** Remove your password (sign in with a passkey or a link instead) */
+        delete: operations["AccountCredentialsController_removePassword"];
         options?: never;
         head?: never;
         patch?: never;
@@ -119,8 +303,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List your publisher tokens */
         get: operations["TokensController_list"];
         put?: never;
+        /** Create a publisher token */
         post: operations["TokensController_create"];
         delete?: never;
         options?: never;
@@ -138,6 +324,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Revoke a publisher token */
         delete: operations["TokensController_revoke"];
         options?: never;
         head?: never;
@@ -151,6 +338,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Whether the instance is set up */
         get: operations["InitController_status"];
         put?: never;
         post?: never;
@@ -169,6 +357,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Create the first admin */
         post: operations["InitController_createAdmin"];
         delete?: never;
         options?: never;
@@ -223,6 +412,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the enabled plugin kinds */
         get: operations["KindsController_list"];
         put?: never;
         post?: never;
@@ -239,8 +429,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List every plugin kind */
         get: operations["AdminKindsController_list"];
         put?: never;
+        /** Create a plugin kind */
         post: operations["AdminKindsController_create"];
         delete?: never;
         options?: never;
@@ -256,8 +448,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Change a plugin kind */
         put: operations["AdminKindsController_update"];
         post?: never;
+        /** Remove a plugin kind */
         delete: operations["AdminKindsController_remove"];
         options?: never;
         head?: never;
@@ -271,7 +465,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the extension field declarations */
         get: operations["AdminExtensionFieldsController_get"];
+        /** Replace the extension field declarations */
         put: operations["AdminExtensionFieldsController_put"];
         post?: never;
         delete?: never;
@@ -287,6 +483,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the latest release */
         get: operations["ReleasesController_latest"];
         put?: never;
         post?: never;
@@ -303,6 +500,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a release */
         get: operations["ReleasesController_byVersion"];
         put?: never;
         post?: never;
@@ -319,6 +517,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a release's manifest */
         get: operations["ReleasesController_manifest"];
         put?: never;
         post?: never;
@@ -335,11 +534,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Download an asset */
         get: operations["ReleasesController_download"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
+        /** Resolve an asset's location */
         head: operations["ReleasesController_resolveDownload"];
         patch?: never;
         trace?: never;
@@ -351,6 +552,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Resolve the latest release for a platform */
         get: operations["LatestController_resolve"];
         put?: never;
         post?: never;
@@ -367,6 +569,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Search and list plugins */
         get: operations["PluginsController_list"];
         put?: never;
         post?: never;
@@ -383,6 +586,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a plugin */
         get: operations["PluginsController_detail"];
         put?: never;
         post?: never;
@@ -399,6 +603,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a plugin as an admin */
         get: operations["AdminPluginsController_view"];
         put?: never;
         post?: never;
@@ -417,6 +622,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Mark a plugin verified */
         post: operations["AdminPluginsController_verify"];
         delete?: never;
         options?: never;
@@ -433,6 +639,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Withdraw a plugin's verified mark */
         post: operations["AdminPluginsController_unverify"];
         delete?: never;
         options?: never;
@@ -449,6 +656,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Feature a plugin */
         post: operations["AdminPluginsController_feature"];
         delete?: never;
         options?: never;
@@ -465,6 +673,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Stop featuring a plugin */
         post: operations["AdminPluginsController_unfeature"];
         delete?: never;
         options?: never;
@@ -482,6 +691,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete a release */
         delete: operations["AdminPluginsController_deleteRelease"];
         options?: never;
         head?: never;
@@ -497,6 +707,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Change a plugin's owners */
         post: operations["AdminPluginsController_owners"];
         delete?: never;
         options?: never;
@@ -511,7 +722,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List your plugins */
         get: operations["MyPluginsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{slug}/downloads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Downloads per day
+         * @description A plugin's downloads (or one release's, with `version`) on each UTC day, the last `days` days ending today. Public; counts reach it within a few seconds of a download.
+         */
+        get: operations["DownloadsController_series"];
         put?: never;
         post?: never;
         delete?: never;
@@ -529,6 +761,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Publish a release */
         post: operations["PublishController_publish"];
         delete?: never;
         options?: never;
@@ -545,6 +778,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Yank or restore a release */
         post: operations["PublishController_yank"];
         delete?: never;
         options?: never;
@@ -559,8 +793,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List a plugin's trusted publishers */
         get: operations["TrustedPublishersController_list"];
         put?: never;
+        /** Add a trusted publisher */
         post: operations["TrustedPublishersController_add"];
         delete?: never;
         options?: never;
@@ -578,6 +814,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Remove a trusted publisher */
         delete: operations["TrustedPublishersController_remove"];
         options?: never;
         head?: never;
@@ -591,8 +828,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List your pending trusted publishers */
         get: operations["PendingPublishersController_list"];
         put?: never;
+        /** Add a pending trusted publisher */
         post: operations["PendingPublishersController_add"];
         delete?: never;
         options?: never;
@@ -610,6 +849,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Remove a pending trusted publisher */
         delete: operations["PendingPublishersController_remove"];
         options?: never;
         head?: never;
@@ -625,6 +865,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Exchange a CI OIDC token for a publisher token */
         post: operations["TokenExchangeController_token"];
         delete?: never;
         options?: never;
@@ -641,6 +882,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Receive a forge release webhook */
         post: operations["WebhooksController_release"];
         delete?: never;
         options?: never;
@@ -655,6 +897,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List a plugin's webhook deliveries */
         get: operations["DeliveriesController_list"];
         put?: never;
         post?: never;
@@ -673,6 +916,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Replay a failed webhook delivery */
         post: operations["DeliveriesController_replay"];
         delete?: never;
         options?: never;
@@ -689,6 +933,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue the forge releases the registry lacks */
         post: operations["DeliveriesController_reconcile"];
         delete?: never;
         options?: never;
@@ -705,6 +950,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Rotate a plugin's webhook secret */
         post: operations["DeliveriesController_rotateSecret"];
         delete?: never;
         options?: never;
@@ -721,6 +967,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Read the shown release's manifest again */
         post: operations["ManifestRefreshController_refresh"];
         delete?: never;
         options?: never;
@@ -735,6 +982,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List webhook deliveries of every plugin */
         get: operations["AdminDeliveriesController_page"];
         put?: never;
         post?: never;
@@ -753,7 +1001,28 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Submit a plugin by its repository */
         post: operations["SubmitController_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Publishes, failed webhook deliveries and ingest errors per day
+         * @description Counted from the audit log by UTC day, the last `days` days ending today.
+         */
+        get: operations["AdminActivityController_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -767,6 +1036,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the audit log */
         get: operations["AdminAuditController_page"];
         put?: never;
         post?: never;
@@ -783,6 +1053,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the signing keys */
         get: operations["AdminKeysController_list"];
         put?: never;
         post?: never;
@@ -801,6 +1072,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Rotate the signing key */
         post: operations["AdminKeysController_rotate"];
         delete?: never;
         options?: never;
@@ -815,6 +1087,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List users */
         get: operations["AdminUsersController_list"];
         put?: never;
         post?: never;
@@ -837,6 +1110,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Change a user's role or status */
         patch: operations["AdminUsersController_update"];
         trace?: never;
     };
@@ -891,6 +1165,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a content page */
         get: operations["PagesController_read"];
         put?: never;
         post?: never;
@@ -907,8 +1182,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List content pages */
         get: operations["AdminPagesController_list"];
         put?: never;
+        /** Create a content page */
         post: operations["AdminPagesController_create"];
         delete?: never;
         options?: never;
@@ -924,8 +1201,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Replace a content page */
         put: operations["AdminPagesController_update"];
         post?: never;
+        /** Delete a content page */
         delete: operations["AdminPagesController_delete"];
         options?: never;
         head?: never;
@@ -939,6 +1218,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the branding */
         get: operations["SiteController_getBranding"];
         put?: never;
         post?: never;
@@ -955,6 +1235,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the languages */
         get: operations["SiteController_getI18n"];
         put?: never;
         post?: never;
@@ -971,6 +1252,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the feature flags */
         get: operations["SiteController_getFeatures"];
         put?: never;
         post?: never;
@@ -993,6 +1275,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Change the branding */
         patch: operations["AdminSiteController_updateBranding"];
         trace?: never;
     };
@@ -1009,6 +1292,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Change the languages */
         patch: operations["AdminSiteController_updateI18n"];
         trace?: never;
     };
@@ -1025,6 +1309,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Turn features on or off */
         patch: operations["AdminSiteController_updateFeatures"];
         trace?: never;
     };
@@ -1035,8 +1320,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List plugin requests */
         get: operations["RequestsController_list"];
         put?: never;
+        /** Request a plugin */
         post: operations["RequestsController_create"];
         delete?: never;
         options?: never;
@@ -1053,7 +1340,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Vote for a plugin request */
         post: operations["RequestsController_upvote"];
+        /** Withdraw your vote */
         delete: operations["RequestsController_removeUpvote"];
         options?: never;
         head?: never;
@@ -1073,6 +1362,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Fulfil, close or reopen a plugin request */
         patch: operations["AdminRequestsController_update"];
         trace?: never;
     };
@@ -1083,6 +1373,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the headline numbers */
         get: operations["StatsController_headline"];
         put?: never;
         post?: never;
@@ -1099,12 +1390,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read settings */
         get: operations["SettingsAdminController_view"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
+        /** Change settings */
         patch: operations["SettingsAdminController_update"];
         trace?: never;
     };
@@ -1115,7 +1408,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read the manifest JSON Schema */
         get: operations["SchemasController_manifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cli/registry.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the registry CLI as one JavaScript file */
+        get: operations["CliDownloadController_script"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cli/registry.js.sha256": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The SHA-256 of the single-file CLI, as a sha256sum line */
+        get: operations["CliDownloadController_checksum"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1131,7 +1459,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Describe a problem type */
         get: operations["ProblemsController_describe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A stored icon or screenshot encoding, by the SHA-256 of its bytes (immutable) */
+        get: operations["ImagesController_image"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/image-proxy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An image a rendered README shows, fetched and re-encoded by the registry (only addresses the registry signed) */
+        get: operations["ImagesController_proxied"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1147,6 +1510,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a plugin's repository statistics */
         get: operations["ProviderStatsController_stats"];
         put?: never;
         post?: never;
@@ -1163,6 +1527,26 @@ export interface components {
         LivenessDto: {
             /** @enum {string} */
             status: "ok";
+        };
+        ProblemFieldErrorDto: {
+            /**
+             * @description JSON pointer into the manifest or the request body
+             * @example /screenshots/2/url
+             */
+            path: string;
+            /** @example url: must be at most 500 characters */
+            message: string;
+        };
+        ProblemDto: {
+            /** @example http://localhost:3000/problems/not-found */
+            type: string;
+            /** @example Not Found */
+            title: string;
+            /** @example 404 */
+            status: number;
+            /** @example no such resource */
+            detail: string;
+            errors?: components["schemas"]["ProblemFieldErrorDto"][];
         };
         ReplicaHealthDto: {
             /** @description Position of the replica in DATABASE_READ_URLS, from 0 (its URL is never shown). */
@@ -1237,30 +1621,96 @@ export interface components {
             /** @description Epoch milliseconds */
             createdAt: number;
         };
-        ProblemFieldErrorDto: {
-            /**
-             * @description JSON pointer into the manifest or the request body
-             * @example /screenshots/2/url
-             */
-            path: string;
-            /** @example url: must be at most 500 characters */
-            message: string;
-        };
-        ProblemDto: {
-            /** @example http://localhost:3000/problems/not-found */
-            type: string;
-            /** @example Not Found */
-            title: string;
-            /** @example 404 */
-            status: number;
-            /** @example no such resource */
-            detail: string;
-            errors?: components["schemas"]["ProblemFieldErrorDto"][];
-        };
         SessionIssuedDto: {
             /** @description Session JWT (HS256, 7 days); send as Authorization: Bearer */
             token: string;
             user: components["schemas"]["UserDto"];
+        };
+        SignInMethodsDto: {
+            /** @description Whether local accounts may sign in with a password here */
+            password: boolean;
+            /** @description Passkey sign-in (always on) */
+            passkey: boolean;
+        };
+        PasswordSignInDto: {
+            /**
+             * @description The login of a local account
+             * @example admin
+             */
+            login: string;
+            /**
+             * Format: password
+             * @description Its password
+             */
+            password: string;
+            /**
+             * @description HTML form posts only: the local path to go to once signed in (default /account)
+             * @example /admin
+             */
+            next?: string;
+        };
+        PasskeyOptionsDto: {
+            /** @description WebAuthn options as JSON (PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON): hand them to the browser's navigator.credentials (for instance with @simplewebauthn/browser). The challenge is good for one answer within 5 minutes. */
+            options: {
+                [key: string]: unknown;
+            };
+        };
+        PasskeyAnswerDto: {
+            /** @description The browser's answer as JSON (AuthenticationResponseJSON: id, rawId, type, response.clientDataJSON, authenticatorData, signature, userHandle) */
+            response: {
+                [key: string]: unknown;
+            };
+        };
+        SignInLinkDto: {
+            /** @description The token of a link printed by `registry users sign-in-link` (its `token` query parameter) */
+            token: string;
+        };
+        PasskeyDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example Laptop */
+            name: string;
+            /** @description Whether the passkey is synced between devices (multi-device) and backed up */
+            synced: boolean;
+            /** @description Epoch milliseconds */
+            createdAt: number;
+            /** @description Epoch milliseconds of the last sign-in with it, or null */
+            lastUsedAt: number | null;
+        };
+        PasskeyListDto: {
+            passkeys: components["schemas"]["PasskeyDto"][];
+        };
+        PasskeyRegistrationDto: {
+            /** @description The browser's answer as JSON (AuthenticationResponseJSON: id, rawId, type, response.clientDataJSON, authenticatorData, signature, userHandle) */
+            response: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description A name to tell it apart (default: "Passkey" and the date)
+             * @example Laptop
+             */
+            name?: string;
+        };
+        PasskeyRenameDto: {
+            /** @example Phone */
+            name: string;
+        };
+        PasswordStatusDto: {
+            /** @description Whether password sign-in is on for this registry (setting signin.password_enabled) */
+            enabled: boolean;
+            /** @description Whether this account can have a password (local accounts only) */
+            available: boolean;
+            /** @description Whether this account has a password */
+            set: boolean;
+            /** @description Epoch milliseconds of the last change, or null */
+            updatedAt: number | null;
+        };
+        SetPasswordDto: {
+            /**
+             * Format: password
+             * @description The new password: 10 to 256 characters, not the login
+             */
+            password: string;
         };
         CreateTokenDto: {
             /** @example GitHub Actions */
@@ -1273,7 +1723,7 @@ export interface components {
              */
             scopes: string[];
             /** @description null (or absent) for no expiry; must be in the future */
-            expiresAt?: (number | string) | null;
+            expiresAt?: (number | null) | (string | null);
         };
         TokenRowDto: {
             /** Format: uuid */
@@ -1410,6 +1860,11 @@ export interface components {
         };
         ExtensionFieldDto: {
             key: string;
+            /**
+             * @description What people read for the field; the key when absent
+             * @example Dark variant
+             */
+            label?: string;
             /** @enum {string} */
             type: "string" | "number" | "boolean" | "string[]";
             required?: boolean;
@@ -1449,6 +1904,11 @@ export interface components {
         ExtensionFieldInputDto: {
             /** @example stars */
             key: string;
+            /**
+             * @description What people read for the field; the key when absent
+             * @example Dark variant
+             */
+            label?: string;
             /** @enum {string} */
             type: "string" | "number" | "boolean" | "string[]";
             required?: boolean;
@@ -1573,6 +2033,21 @@ export interface components {
             /** @description Newer releases passed over, and why */
             skipped: components["schemas"]["SkippedReleaseDto"][];
         };
+        ServedImageDto: {
+            /**
+             * @description Path on this registry, `/images/<sha256>.webp`: the hash of the bytes, so it never changes (cached for a year)
+             * @example /images/0000000000000000000000000000000000000000000000000000000000000000.webp
+             */
+            url: string;
+            /** @description Pixels */
+            width: number;
+            /** @description Pixels */
+            height: number;
+        };
+        ListImagesDto: {
+            /** @description The icon as this registry serves it (a 128 px square WebP); absent when the manifest names none or it could not be fetched. The manifest's own URL stays in `icon`. */
+            icon?: components["schemas"]["ServedImageDto"];
+        };
         CatalogueItemDto: {
             /** Format: uuid */
             id: string;
@@ -1584,6 +2059,8 @@ export interface components {
             tags: string[];
             license: string | null;
             icon: string | null;
+            /** @description Pictures served by this registry (additive to the spec): the icon, fetched and re-encoded at publish time */
+            images: components["schemas"]["ListImagesDto"];
             latestVersion: string | null;
             /** @description Set when only prereleases exist (or a newer prerelease is live) */
             latestPrerelease: string | null;
@@ -1607,6 +2084,42 @@ export interface components {
             total: number;
             totalPages: number;
             plugins: components["schemas"]["CatalogueItemDto"][];
+        };
+        ServedPictureDto: {
+            /**
+             * @description Path on this registry, `/images/<sha256>.webp`: the hash of the bytes, so it never changes (cached for a year)
+             * @example /images/0000000000000000000000000000000000000000000000000000000000000000.webp
+             */
+            url: string;
+            /** @description Pixels */
+            width: number;
+            /** @description Pixels */
+            height: number;
+            /** @description Every encoding, narrowest first (for `srcset`) */
+            variants: components["schemas"]["ServedImageDto"][];
+        };
+        ServedScreenshotDto: {
+            /**
+             * @description Path on this registry, `/images/<sha256>.webp`: the hash of the bytes, so it never changes (cached for a year)
+             * @example /images/0000000000000000000000000000000000000000000000000000000000000000.webp
+             */
+            url: string;
+            /** @description Pixels */
+            width: number;
+            /** @description Pixels */
+            height: number;
+            /** @description Every encoding, narrowest first (for `srcset`) */
+            variants: components["schemas"]["ServedImageDto"][];
+            /** @description Its place in the manifest's `screenshots` (a screenshot that could not be fetched is left out) */
+            index: number;
+            caption: string | null;
+            alt: string | null;
+        };
+        PluginImagesDto: {
+            /** @description The icon at 64, 128 and 256 px (squares), `url` being the 128 px one; absent when there is none */
+            icon?: components["schemas"]["ServedPictureDto"];
+            /** @description Screenshots at up to 640 and 1280 px wide, never enlarged; `url` is the widest */
+            screenshots: components["schemas"]["ServedScreenshotDto"][];
         };
         PublicOwnerDto: {
             login: string;
@@ -1635,6 +2148,8 @@ export interface components {
             tags: string[];
             license: string | null;
             icon: string | null;
+            /** @description The shown release's icon and screenshots served by this registry (additive to the spec; the manifest's URLs stay in `icon` and `metadata.screenshots`) */
+            images: components["schemas"]["PluginImagesDto"];
             latestVersion: string | null;
             /** @description Set when only prereleases exist (or a newer prerelease is live) */
             latestPrerelease: string | null;
@@ -1729,6 +2244,35 @@ export interface components {
         MyPluginListDto: {
             /** @description Every plugin you own, by slug */
             plugins: components["schemas"]["MyPluginDto"][];
+        };
+        DayDownloadsDto: {
+            /**
+             * Format: date
+             * @description A UTC calendar day
+             * @example 2026-11-27
+             */
+            day: string;
+            /** @description Downloads counted on that day (GET on an asset link) */
+            downloads: number;
+        };
+        DownloadSeriesDto: {
+            slug: string;
+            /** @description The release counted, or null for every release of the plugin */
+            version: string | null;
+            /**
+             * Format: date
+             * @description The first day of the series (UTC)
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day of the series: today (UTC), counted so far
+             */
+            to: string;
+            /** @description Downloads over the whole series */
+            total: number;
+            /** @description Every day from `from` to `to`, oldest first; a day without downloads is 0 */
+            series: components["schemas"]["DayDownloadsDto"][];
         };
         PublishAssetDto: {
             /** @example tool-linux-x64.tar.gz */
@@ -2022,6 +2566,39 @@ export interface components {
             /** @description Whether the registry installed the release webhook on the forge itself */
             webhookInstalled: boolean;
         };
+        DayCountDto: {
+            /**
+             * Format: date
+             * @description A UTC calendar day
+             * @example 2026-11-27
+             */
+            day: string;
+            count: number;
+        };
+        ActivitySeriesDto: {
+            /** @description Over the whole series */
+            total: number;
+            /** @description Every day from `from` to `to`, oldest first; a day without any is 0 */
+            series: components["schemas"]["DayCountDto"][];
+        };
+        ActivityDto: {
+            /**
+             * Format: date
+             * @description The first day (UTC)
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day: today (UTC), so far
+             */
+            to: string;
+            /** @description Releases recorded (audit action plugin.publish), by CI push or webhook */
+            publishes: components["schemas"]["ActivitySeriesDto"];
+            /** @description Webhook deliveries that failed for good (webhook.delivery_failed) */
+            failedDeliveries: components["schemas"]["ActivitySeriesDto"];
+            /** @description CI pushes the ingest refused: invalid manifest, asset fetch failure, version conflict, no right to publish (plugin.publish_invalid, _asset_fail, _conflict, _denied) */
+            ingestErrors: components["schemas"]["ActivitySeriesDto"];
+        };
         AuditActorDto: {
             /** Format: uuid */
             userId: string | null;
@@ -2035,7 +2612,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
+            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use";
             actor: components["schemas"]["AuditActorDto"];
             slug: string | null;
             ip: string | null;
@@ -2360,6 +2937,15 @@ export interface operations {
                     "application/json": components["schemas"]["LivenessDto"];
                 };
             };
+            /** @description A request body that is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     HealthController_ready: {
@@ -2378,6 +2964,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadinessDto"];
+                };
+            };
+            /** @description A request body that is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The database is unreachable or migrations are pending. */
@@ -2409,6 +3004,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderListDto"];
                 };
             };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     AuthController_me: {
@@ -2434,7 +3038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2443,7 +3047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2470,7 +3074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2479,7 +3083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2511,7 +3115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2552,7 +3156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge is unreachable, failed (5xx), or refused this registry's OAuth app */
@@ -2561,7 +3165,636 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LocalSignInController_methods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInMethodsDto"];
+                };
+            };
+            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LocalSignInController_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordSignInDto"];
+                "application/x-www-form-urlencoded": components["schemas"]["PasswordSignInDto"];
+            };
+        };
+        responses: {
+            /** @description Signed in: session cookie set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionIssuedDto"];
+                };
+            };
+            /** @description HTML form posts: signed in (to `next`) or refused (back to /sign-in with the reason) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description sign-in-failed: the login or the password is wrong (or the account is locked for a while, or disabled) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description origin-check-failed: a form post from another site's page */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description password-sign-in-off: the operator turned password sign-in off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LocalSignInController_passkeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptionsDto"];
+                };
+            };
+            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LocalSignInController_passkey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyAnswerDto"];
+            };
+        };
+        responses: {
+            /** @description Signed in: session cookie set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionIssuedDto"];
+                };
+            };
+            /** @description passkey-rejected: an unknown passkey, a challenge not issued or used already, or a signature that does not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LocalSignInController_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInLinkDto"];
+            };
+        };
+        responses: {
+            /** @description Signed in: session cookie set; the link is used up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionIssuedDto"];
+                };
+            };
+            /** @description sign-in-link-unknown */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description sign-in-link-used or sign-in-link-expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LocalSignInController_follow: {
+        parameters: {
+            query?: {
+                /** @description The one-time token the link carries */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: 303 to /account. Refused: 303 to /sign-in/link?error=used|expired|unknown, a page that says why */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyListDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegistrationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyDto"];
+                };
+            };
+            /** @description passkey-registration-failed: no matching registration started, or the answer does not verify */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description passkey-exists: this passkey is registered already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptionsDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description passkey-limit-reached: 20 passkeys already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; it signs in no more */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description You have no passkey with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRenameDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description You have no passkey with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_passwordStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordStatusDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_setPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPasswordDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordStatusDto"];
+                };
+            };
+            /** @description validation-failed: too short, too long, or the login itself */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description password-sign-in-off: the operator turned passwords off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description password-not-local: the account signs in through a forge */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_removePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2589,7 +3822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2598,7 +3831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2631,7 +3864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -2640,7 +3873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2649,7 +3882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Already 50 active tokens */
@@ -2658,7 +3891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2687,7 +3920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -2696,7 +3929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such token of yours */
@@ -2705,7 +3938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2725,6 +3958,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InitStatusDto"];
+                };
+            };
+            /** @description Over the install wizard limit of the client address (ratelimit.signin_per_min); Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2757,7 +3999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description An admin already exists: answered whatever the body (before it is read or validated) */
@@ -2766,7 +4008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2799,7 +4041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Missing or wrong bootstrap token */
@@ -2808,7 +4050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description A forge name or web URL is taken by a configured instance, or given twice */
@@ -2817,7 +4059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description An admin already exists: answered whatever the body (before it is read or validated) */
@@ -2826,7 +4068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2849,6 +4091,15 @@ export interface operations {
                     "application/json": components["schemas"]["KeySetDto"];
                 };
             };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     KindsController_list: {
@@ -2867,6 +4118,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KindListDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2894,7 +4154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -2903,7 +4163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2936,7 +4196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -2945,7 +4205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The key exists */
@@ -2954,7 +4214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Extension field declarations that cannot be used */
@@ -2963,7 +4223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -2998,7 +4258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -3007,7 +4267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3016,7 +4276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -3024,7 +4284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3053,7 +4313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3062,7 +4322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -3070,7 +4330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3098,7 +4358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3107,7 +4367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3140,7 +4400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3149,7 +4409,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             422: {
@@ -3157,7 +4417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3190,7 +4450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3220,7 +4480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3249,7 +4509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3279,7 +4539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3309,7 +4569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3349,7 +4609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Neither an asset for the platform nor a universal one; the body carries `platforms` */
@@ -3358,7 +4618,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3402,7 +4662,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3434,7 +4694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3464,7 +4724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3473,7 +4733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3482,7 +4742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3513,7 +4773,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3522,7 +4782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3531,7 +4791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3562,7 +4822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3571,7 +4831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3580,7 +4840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3611,7 +4871,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3620,7 +4880,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3629,7 +4889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3660,7 +4920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3669,7 +4929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3678,7 +4938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3708,7 +4968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3717,7 +4977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3726,7 +4986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3761,7 +5021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -3770,7 +5030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -3779,7 +5039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3808,7 +5068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -3817,7 +5077,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    DownloadsController_series: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days, ending today */
+                days?: number;
+                /** @description One release's downloads instead of the whole plugin's (yanked releases included) */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadSeriesDto"];
+                };
+            };
+            /** @description A `days` outside 1-366, an unknown parameter, or a slug that cannot exist */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such plugin, or no such release of it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3852,7 +5156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Publisher token missing, malformed, unknown, expired or revoked */
@@ -3861,7 +5165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Token scopes do not permit it (audited plugin.publish_denied) */
@@ -3870,7 +5174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description repoUrl claimed by another slug, or version already published (audited plugin.publish_conflict) */
@@ -3879,7 +5183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Manifest violations, every one listed in errors (audited plugin.publish_invalid) */
@@ -3888,7 +5192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again */
@@ -3897,7 +5201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Fetching or hashing an asset failed (audited plugin.publish_asset_fail) */
@@ -3906,7 +5210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3941,7 +5245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Needs yank:<slug> or yank:* on an owned plugin */
@@ -3950,7 +5254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -3958,7 +5262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again */
@@ -3967,7 +5271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -3997,7 +5301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an owner of the plugin */
@@ -4006,7 +5310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -4014,7 +5318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4049,7 +5353,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -4058,7 +5362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an owner of the plugin */
@@ -4067,7 +5371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The plugin has 20 trusted publishers already */
@@ -4076,7 +5380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says */
@@ -4085,7 +5389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be asked for the repository */
@@ -4094,7 +5398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4124,7 +5428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an owner of the plugin */
@@ -4133,7 +5437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -4141,7 +5445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4169,7 +5473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4178,7 +5482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4211,7 +5515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -4220,7 +5524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Claiming a repository on a sign-in instance needs proof that you administer it */
@@ -4229,7 +5533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The slug exists, the repository anchors another slug, or another pending publisher holds either */
@@ -4238,7 +5542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says */
@@ -4247,7 +5551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be asked for the repository */
@@ -4256,7 +5560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4285,7 +5589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4294,7 +5598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such pending publisher of yours */
@@ -4303,7 +5607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4336,7 +5640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The ID token is valid but no trusted or pending publisher matches its repository, workflow, ref and environment */
@@ -4345,7 +5649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The issuer's discovery document or key set could not be read (try again) */
@@ -4354,7 +5658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4399,7 +5703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No forge webhook headers, or not signed with the secret of the plugin registered for the payload's repository; nothing is stored */
@@ -4408,7 +5712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "webhooks" feature is turned off */
@@ -4417,7 +5721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4448,7 +5752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4457,7 +5761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -4470,7 +5774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4502,7 +5806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4511,7 +5815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -4524,7 +5828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The delivery is not failed */
@@ -4533,7 +5837,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4564,7 +5868,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4573,7 +5877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -4586,7 +5890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The plugin was reconciled less than `ratelimit.reconcile_cooldown_s` seconds ago; Retry-After says when it may be again */
@@ -4595,7 +5899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4626,7 +5930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4635,7 +5939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /**
@@ -4648,7 +5952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4679,7 +5983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4688,7 +5992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such plugin */
@@ -4697,7 +6001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No live release, or the repository is not on a configured forge */
@@ -4706,7 +6010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No manifest at the tag, or the manifest breaks the rules (`errors` lists each violation) */
@@ -4715,7 +6019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be read */
@@ -4724,7 +6028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4759,7 +6063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4768,7 +6072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4801,7 +6105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -4810,7 +6114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -4819,7 +6123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "submit" feature is turned off */
@@ -4828,7 +6132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The repository anchors another slug, or the slug another repository */
@@ -4837,7 +6141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No manifest on the default branch, or one with violations */
@@ -4846,7 +6150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -4855,7 +6159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The forge could not be read */
@@ -4864,7 +6168,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AdminActivityController_get: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days, ending today */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityDto"];
+                };
+            };
+            /** @description A `days` outside 1-366, or an unknown parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4874,7 +6227,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update";
+                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use";
                 slug?: string;
                 /** @description The acting user id */
                 actor?: string;
@@ -4903,7 +6256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4912,7 +6265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4941,7 +6294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4950,7 +6303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -4979,7 +6332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -4988,7 +6341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5023,7 +6376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5032,7 +6385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5067,7 +6420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5076,7 +6429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such user */
@@ -5085,7 +6438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The change would leave no enabled admin (last-admin) */
@@ -5094,7 +6447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5122,7 +6475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5131,7 +6484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5164,7 +6517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5173,7 +6526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5182,7 +6535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The name or web URL is taken by a configured or added instance */
@@ -5191,7 +6544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5220,7 +6573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5229,7 +6582,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such instance */
@@ -5238,7 +6591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The instance comes from the FORGES configuration (or is built in) and is read-only here */
@@ -5247,7 +6600,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5280,7 +6633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5308,7 +6661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5317,7 +6670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5349,7 +6702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5358,7 +6711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5367,7 +6720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The page exists in that locale already */
@@ -5376,7 +6729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5412,7 +6765,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5421,7 +6774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5430,7 +6783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such page in that locale */
@@ -5439,7 +6792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5470,7 +6823,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5479,7 +6832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description No such page in that locale */
@@ -5488,7 +6841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5510,6 +6863,15 @@ export interface operations {
                     "application/json": components["schemas"]["BrandingDto"];
                 };
             };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     SiteController_getI18n: {
@@ -5529,6 +6891,15 @@ export interface operations {
                     "application/json": components["schemas"]["I18nDto"];
                 };
             };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     SiteController_getFeatures: {
@@ -5546,6 +6917,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeaturesDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5577,7 +6957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5586,7 +6966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5595,7 +6975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5628,7 +7008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5637,7 +7017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5646,7 +7026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5679,7 +7059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5688,7 +7068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5697,7 +7077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5732,7 +7112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "requests" feature is turned off */
@@ -5741,7 +7121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5773,7 +7153,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in, or the session was revoked or expired */
@@ -5782,7 +7162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5791,7 +7171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Also when the "requests" feature is turned off */
@@ -5800,7 +7180,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -5809,7 +7189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5840,7 +7220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5849,7 +7229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -5857,7 +7237,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description The request is fulfilled or closed */
@@ -5866,7 +7246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -5875,7 +7255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5906,7 +7286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Cookie-authenticated change without Content-Type: application/json */
@@ -5915,7 +7295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -5923,7 +7303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Over your per-user limit for this action; Retry-After says when to try again */
@@ -5932,7 +7312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -5967,7 +7347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -5976,7 +7356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -5985,7 +7365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             404: {
@@ -5993,7 +7373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6022,7 +7402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6052,11 +7432,18 @@ export interface operations {
                         "manifest.candidates": string[];
                         /** @description Largest asset (bytes) that is hashed and signed; larger assets are ingested unhashed and left out of the signed list */
                         "hash.budget_bytes": number;
+                        /** @description Largest icon, screenshot or README image (bytes) the registry fetches; a larger icon or screenshot is left out of its release with a warning */
+                        "images.max_bytes": number;
                         /**
                          * @description A first push on a repository of a sign-in forge must prove the claimer administers the repository
                          * @enum {integer}
                          */
                         "publish.claim_requires_repo_access": 0 | 1;
+                        /**
+                         * @description Local accounts may sign in with a password (the fallback to passkeys); 0 turns password sign-in and setting passwords off. Passkeys and sign-in links always work
+                         * @enum {integer}
+                         */
+                        "signin.password_enabled": 0 | 1;
                         /** @description The site's display name */
                         "site.name": string;
                         /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
@@ -6079,6 +7466,10 @@ export interface operations {
                         "ratelimit.wishlist_vote_per_min": number;
                         /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                         "ratelimit.submit_per_hour": number;
+                        /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
+                        "ratelimit.signin_failures_per_account": number;
+                        /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
+                        "ratelimit.signin_failures_per_ip": number;
                         /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
                         "ratelimit.reconcile_cooldown_s": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */
@@ -6094,7 +7485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6103,7 +7494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6124,8 +7515,12 @@ export interface operations {
                     "manifest.candidates"?: string[];
                     /** @description Largest asset (bytes) that is hashed and signed; larger assets are ingested unhashed and left out of the signed list */
                     "hash.budget_bytes"?: number;
+                    /** @description Largest icon, screenshot or README image (bytes) the registry fetches; a larger icon or screenshot is left out of its release with a warning */
+                    "images.max_bytes"?: number;
                     /** @description A first push on a repository of a sign-in forge must prove the claimer administers the repository */
                     "publish.claim_requires_repo_access"?: (0 | 1) | boolean;
+                    /** @description Local accounts may sign in with a password (the fallback to passkeys); 0 turns password sign-in and setting passwords off. Passkeys and sign-in links always work */
+                    "signin.password_enabled"?: (0 | 1) | boolean;
                     /** @description The site's display name */
                     "site.name"?: string;
                     /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
@@ -6148,6 +7543,10 @@ export interface operations {
                     "ratelimit.wishlist_vote_per_min"?: number;
                     /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                     "ratelimit.submit_per_hour"?: number;
+                    /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
+                    "ratelimit.signin_failures_per_account"?: number;
+                    /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
+                    "ratelimit.signin_failures_per_ip"?: number;
                     /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
                     "ratelimit.reconcile_cooldown_s"?: number;
                 };
@@ -6170,11 +7569,18 @@ export interface operations {
                         "manifest.candidates": string[];
                         /** @description Largest asset (bytes) that is hashed and signed; larger assets are ingested unhashed and left out of the signed list */
                         "hash.budget_bytes": number;
+                        /** @description Largest icon, screenshot or README image (bytes) the registry fetches; a larger icon or screenshot is left out of its release with a warning */
+                        "images.max_bytes": number;
                         /**
                          * @description A first push on a repository of a sign-in forge must prove the claimer administers the repository
                          * @enum {integer}
                          */
                         "publish.claim_requires_repo_access": 0 | 1;
+                        /**
+                         * @description Local accounts may sign in with a password (the fallback to passkeys); 0 turns password sign-in and setting passwords off. Passkeys and sign-in links always work
+                         * @enum {integer}
+                         */
+                        "signin.password_enabled": 0 | 1;
                         /** @description The site's display name */
                         "site.name": string;
                         /** @description Seconds between webhook reconciliation passes over registered repositories; 0 turns them off */
@@ -6197,6 +7603,10 @@ export interface operations {
                         "ratelimit.wishlist_vote_per_min": number;
                         /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                         "ratelimit.submit_per_hour": number;
+                        /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
+                        "ratelimit.signin_failures_per_account": number;
+                        /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
+                        "ratelimit.signin_failures_per_ip": number;
                         /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
                         "ratelimit.reconcile_cooldown_s": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */
@@ -6212,7 +7622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */
@@ -6221,7 +7631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not an admin */
@@ -6230,7 +7640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6250,6 +7660,73 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/schema+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    CliDownloadController_script: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The `registry` CLI (validate, publish, verify) in one file for Node.js 20+, no node_modules: `node registry.js --help` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description This instance has no single-file CLI built */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    CliDownloadController_checksum: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `<hex>  registry.js`, for `sha256sum -c registry.js.sha256` beside the downloaded file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description This instance has no single-file CLI built */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
             };
         };
     };
@@ -6277,7 +7754,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ImagesController_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `<sha256>.webp`, as a plugin's `images` field gives it */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture, WebP */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": string;
+                };
+            };
+            /** @description No stored picture has this hash */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ImagesController_proxied: {
+        parameters: {
+            query: {
+                /** @description Hex HMAC-SHA256 of `url` with the registry's proxy key, written by the README renderer */
+                sig: string;
+                /** @description The image URL the README named (absolute http or https) */
+                url: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture, WebP */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": string;
+                };
+            };
+            /** @description The signature is missing or does not match the URL (image-signature-invalid) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description What the URL serves is not a PNG, JPEG, GIF, WebP or AVIF picture, or is too many pixels (image-refused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The image could not be fetched: a status, a timeout, too large, or an address that is refused (image-fetch-failed) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };
@@ -6307,7 +7868,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProblemDto"];
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
         };

@@ -3,6 +3,7 @@ import { AUTH_ENTITIES } from '../auth/entities';
 import { CMS_ENTITIES } from '../cms/entities';
 import { FORGES_ENTITIES } from '../forges/entities';
 import { REDIS_ENTITIES } from '../common/redis/entities';
+import { IMAGES_ENTITIES } from '../images/entities';
 import { INTEGRITY_ENTITIES } from '../integrity/entities';
 import { KINDS_ENTITIES } from '../kinds/entities';
 import { LOCAL_SIGN_IN_ENTITIES } from '../local-sign-in/entities';
@@ -35,4 +36,5 @@ export const ENTITIES = [
   ...TRUSTED_PUBLISHING_ENTITIES,
   ...LOCAL_SIGN_IN_ENTITIES,
   ...FORGES_ENTITIES,
+  ...IMAGES_ENTITIES,
 ];

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ForgesModule } from '../forges/forges.module';
+import { ImagesModule } from '../images/images.module';
 import { IntegrityModule } from '../integrity/integrity.module';
 import { KindsModule } from '../kinds/kinds.module';
 import { PluginsModule } from '../plugins/plugins.module';
@@ -11,6 +12,7 @@ import { IngestAudit } from './ingest-audit';
 import { IngestGate } from './ingest-gate';
 import { IngestService } from './ingest.service';
 import { ReadmeIngest } from './readme-ingest';
+import { ReleaseImages } from './release-images';
 import { ReadmeRerenderer } from './readme-rerenderer';
 import { PluginClaims } from './plugin-claims';
 import { PublisherRights } from './publisher-rights';
@@ -18,13 +20,13 @@ import { ReleaseRecorder } from './release-recorder';
 
 /**
  * The release ingest pipeline, shared by every way a release arrives (CI push, release webhook):
- * manifest and attestation checks, SSRF-safe asset fetching and hashing, README rendering,
+ * manifest and attestation checks, SSRF-safe asset fetching and hashing, icons and screenshots, README rendering,
  * signing, and the one transaction that records it, plus the failure audit beside it; and the
  * background re-rendering of READMEs an older renderer produced.
  */
 @Module({
-  imports: [PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule],
-  providers: [FetchPolicy, AssetIngest, ReadmeIngest, ReadmeRerenderer, PublisherRights, ReleaseRecorder, IngestService, IngestAudit, IngestGate, PluginClaims],
-  exports: [IngestService, IngestAudit, IngestGate, FetchPolicy, PublisherRights, PluginClaims, ReadmeIngest],
+  imports: [ImagesModule, PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule],
+  providers: [FetchPolicy, AssetIngest, ReleaseImages, ReadmeIngest, ReadmeRerenderer, PublisherRights, ReleaseRecorder, IngestService, IngestAudit, IngestGate, PluginClaims],
+  exports: [ReleaseImages, IngestService, IngestAudit, IngestGate, FetchPolicy, PublisherRights, PluginClaims, ReadmeIngest],
 })
 export class IngestModule {}

@@ -14,6 +14,7 @@ import { AssetIngest } from './asset-ingest';
 import { attestationProblems } from './attestation';
 import type { ClaimRequest, IngestRequest, IngestResult, IngestTarget } from './ingest.types';
 import { ReadmeIngest } from './readme-ingest';
+import { ReleaseImages } from './release-images';
 import { type PreparedRelease, ReleaseRecorder } from './release-recorder';
 
 const versionExists = (slug: string, key: string) => conflict('version-exists', `version ${key} of "${slug}" is already published`);
@@ -36,6 +37,7 @@ export class IngestService {
     private readonly kinds: KindsService,
     private readonly assets: AssetIngest,
     private readonly readmes: ReadmeIngest,
+    private readonly pictures: ReleaseImages,
     private readonly integrity: IntegrityService,
     private readonly recorder: ReleaseRecorder,
     @Optional() private readonly metrics?: Metrics,
@@ -85,7 +87,13 @@ export class IngestService {
     const stored = await this.assets.fetchAll(request.assets, request.abandon);
     if (request.abandon?.aborted) throw abandoned();
     const repoUrl = existing ? existing.repoUrl : (request.target as { claim: ClaimRequest }).claim.repoUrl;
-    const readme = await this.readmes.render(checked.manifest, repoUrl, request.version, request.abandon);
+    // Pictures and READMEs together: neither fails the release, both only warn.
+    const [readme, pictures] = await Promise.all([
+      this.readmes.render(checked.manifest, repoUrl, request.version, request.abandon),
+      this.pictures.fetch(checked.manifest, request.abandon),
+    ]);
+    if (request.abandon?.aborted) throw abandoned();
+    const warnings = [...pictures.warnings, ...readme.warnings];
     const integrity = await this.sign(request.slug, version, checked.sha256, stored, request.attestation);
     const prepared: PreparedRelease = {
       slug: request.slug,
@@ -103,14 +111,16 @@ export class IngestService {
       attestation: request.attestation ?? null,
       readmes: readme.readmes,
       integrity,
-      warnings: readme.warnings,
+      images: pictures.images,
+      encodedImages: pictures.encoded,
+      warnings,
       onClaim: request.onClaim,
       publishedBy: request.publishedBy ?? (request.source === 'push' ? { kind: 'token' } : { kind: 'webhook' }),
     };
     // The last moment to stop: past it the release is recorded whether anyone hears of it or not.
     if (request.abandon?.aborted) throw abandoned();
     const { plugin, claimed } = await this.recordResolvingRaces(request.target, prepared);
-    return { slug: plugin.slug, version, claimed, warnings: readme.warnings };
+    return { slug: plugin.slug, version, claimed, warnings };
   }
 
   private async existingPlugin(pluginId: string, slug: string): Promise<PluginEntity> {

@@ -1,4 +1,7 @@
-import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { imageProxyKey } from '../images/proxy-signature';
 import type { ForgeInstanceConfig } from '../config/config.types';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { forgeForUrl, rawFileUrl } from '../forges/urls';
@@ -53,7 +56,7 @@ export function readmeTagCandidates(version: string): string[] {
 }
 
 /** Runs `task` over `items`, at most `limit` at a time; results in input order. */
-async function mapBounded<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const lane = async () => {
@@ -77,12 +80,16 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, task: (item:
 @Injectable()
 export class ReadmeIngest implements OnModuleDestroy {
   private readonly logger = new Logger('ReadmeIngest');
-  private readonly pool = new ReadmeRenderPool();
+  private readonly pool: ReadmeRenderPool;
 
   constructor(
     private readonly forges: ForgeRegistry,
     private readonly policy: FetchPolicy,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    // Images in READMEs are shown through the signed proxy (src/images): the render threads sign them.
+    this.pool = new ReadmeRenderPool({ imageProxyKey: imageProxyKey(config.keyEncryptionKey) });
+  }
 
   async onModuleDestroy(): Promise<void> {
     await this.pool.close();

@@ -5,7 +5,9 @@ import { Clock } from '../common/clock';
 import { DomainError } from '../common/errors/domain-error';
 import type { Manifest } from '../lib/manifest';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
-import type { PublishedBy, StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
+import type { EncodedImage } from '../images/image-encoder';
+import { ImagesRepository } from '../images/images.repository';
+import type { PublishedBy, StoredAsset, StoredIntegrity, StoredReleaseImages } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { CatalogueListing } from '../plugins/catalogue-listing';
 import { type ReadmeRendering, ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
@@ -31,6 +33,9 @@ export interface PreparedRelease {
   attestation: unknown | null;
   readmes: Record<string, ReadmeRendering>;
   integrity: StoredIntegrity;
+  /** The served icon and screenshots, and their encodings (stored here, content-addressed). */
+  images: StoredReleaseImages;
+  encodedImages: EncodedImage[];
   warnings: string[];
   onClaim?: ClaimFollowUp;
   publishedBy: PublishedBy;
@@ -49,6 +54,7 @@ export class ReleaseRecorder {
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
     private readonly readmes: ReleaseReadmesRepository,
+    private readonly pictures: ImagesRepository,
     private readonly listing: CatalogueListing,
     private readonly rights: PublisherRights,
     private readonly audit: AuditService,
@@ -79,9 +85,11 @@ export class ReleaseRecorder {
           manifestSha256: release.manifestSha256,
           source: release.source,
           publishedBy: release.publishedBy,
+          images: release.images,
         },
         manager,
       );
+      await this.pictures.putAll(release.encodedImages, manager);
       await this.readmes.insertForRelease(inserted.id, release.readmes, manager);
       // What the catalogue shows follows the latest release, not this one: a backport or a
       // prerelease leaves it alone. The release time is this publish's (sort=updated).

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiGoneResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiGoneResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { bearerToken, clientIp } from '../auth/auth-context';
 import { SessionIssuedDto } from '../auth/dto/session-issued.dto';
@@ -8,7 +8,6 @@ import { ProblemDto } from '../openapi/problem.dto';
 import { CreateAdminDto, InitSettingsDto, InitSettingsResultDto, InitStatusDto } from './dto/init.dto';
 import { InitService } from './init.service';
 import { WizardOpenGuard } from './wizard-open.guard';
-import { ApiOperation, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { ApiPublic } from '../openapi/api-public';
 
 @ApiTags('install wizard')

@@ -7,6 +7,7 @@ import type { AdminPluginDto, ChangeOwnersDto } from './dto/admin-plugin.dto';
 import { toAdminPluginDto } from './admin-plugin.mapper';
 import { CatalogueListing } from './catalogue-listing';
 import type { PluginEntity } from './entities/plugin.entity';
+import type { StoredReleaseImages } from './entities/release.entity';
 import { PluginsRepository } from './plugins.repository';
 import { type ReadmeRendering, ReleaseReadmesRepository } from './release-readmes.repository';
 import { ReleasesRepository } from './releases.repository';
@@ -22,6 +23,8 @@ export interface RefreshedManifest {
   extensions: Record<string, unknown> | null;
   /** Every locale the manifest names a README for, and those that rendered. */
   readme: { locales: string[]; rendered: Record<string, ReadmeRendering> };
+  /** The icon and screenshots fetched again (their encodings are stored already, by hash). */
+  images: StoredReleaseImages;
   details: Record<string, unknown>;
 }
 
@@ -87,6 +90,7 @@ export class AdminPluginsService {
       if (release?.id !== refreshed.releaseId) throw conflict('release-changed', `release ${refreshed.version} of "${slug}" was deleted meanwhile; refresh again`);
       await this.releases.setCatalogueManifest(release.id, refreshed.manifest, refreshed.extensions, manager);
       await this.readmes.replaceForRelease(release.id, refreshed.readme.locales, refreshed.readme.rendered, manager);
+      await this.releases.setImages(release.id, refreshed.images, manager);
       await this.listing.recompute(plugin.id, manager);
       await this.audit.record({ action: 'plugin.manifest_refresh', actor, slug, details: refreshed.details }, manager);
     });

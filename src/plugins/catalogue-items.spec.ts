@@ -13,6 +13,7 @@ const item = (id: string, overrides: Partial<CatalogueItemDto> = {}): CatalogueI
   tags: ['git', 'lint'],
   license: 'MIT',
   icon: null,
+  images: {},
   latestVersion: '1.0.0',
   latestPrerelease: null,
   createdAt: 1,

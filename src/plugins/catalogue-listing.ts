@@ -4,11 +4,12 @@ import type { Manifest } from '../lib/manifest';
 import { manifestCatalogueFields } from './catalogue-fields';
 import { type PluginCatalogueFields, PluginsRepository } from './plugins.repository';
 import { readmeSearchText } from './readme-search-text';
+import { listIconSha256 } from './served-images';
 import { ReleaseReadmesRepository } from './release-readmes.repository';
 import { ReleasesRepository } from './releases.repository';
 
 /**
- * Keeps a plugin's catalogue fields (name, description, category, kind, tags, license, icon,
+ * Keeps a plugin's catalogue fields (name, description, category, kind, tags, license, icon
  * metadata, extension values, README search text, latest pointers) on the release the catalogue
  * shows (ReleasesRepository.findShown), whichever release was written last. Every change to a
  * plugin's releases (ingest, yank, unyank, delete, manifest refresh) calls it inside its own
@@ -31,6 +32,7 @@ export class CatalogueListing {
     const fromShown = shown
       ? {
           ...manifestCatalogueFields(shown.manifest as unknown as Manifest, shown.extensions),
+          iconImage: listIconSha256(shown.images),
           searchReadme: readmeSearchText(await this.readmes.htmlByLocale(shown.id, manager)),
         }
       : {};

@@ -1,5 +1,6 @@
 import type { CatalogueItemDto } from './dto/catalogue.dto';
 import type { PluginEntity } from './entities/plugin.entity';
+import { imageUrl, LIST_ICON_WIDTH } from './served-images';
 
 export function toCatalogueItemDto(plugin: PluginEntity): CatalogueItemDto {
   return {
@@ -12,6 +13,7 @@ export function toCatalogueItemDto(plugin: PluginEntity): CatalogueItemDto {
     tags: plugin.tags,
     license: plugin.license,
     icon: plugin.icon,
+    images: plugin.iconImage ? { icon: { url: imageUrl(plugin.iconImage), width: LIST_ICON_WIDTH, height: LIST_ICON_WIDTH } } : {},
     latestVersion: plugin.latestVersion,
     latestPrerelease: plugin.latestPrerelease,
     createdAt: plugin.createdAt.getTime(),

@@ -8,10 +8,11 @@ import { DEFAULT_README_LOCALE, resolveStoredReadmeLocale } from '../lib/locale/
 import { toCatalogueItemDto } from './catalogue.mapper';
 import type { PluginDetailDto } from './dto/plugin-detail.dto';
 import type { ReleaseEntity } from './entities/release.entity';
-import { type ReadmeView, toPluginDetailDto, toReleaseSummaryDto } from './plugin-detail.mapper';
+import { type ReadmeView, toPluginDetailDto, toPluginImagesDto, toReleaseSummaryDto } from './plugin-detail.mapper';
 import { LATEST_SQL, PAGE_SQL, pageRowOf, PluginPageRepository, type PluginPageRow, releaseOfTuple } from './plugin-page.repository';
 import { pluginOfRow, pluginRowOfJson } from './plugin-row';
 import { publishedByOf } from './release.mapper';
+import { imageUrl } from './served-images';
 import { ReleaseReadmesRepository } from './release-readmes.repository';
 
 /**
@@ -66,7 +67,7 @@ export class PluginDetailService {
   }
 
   private async answer(page: PluginPageRow, locale: string | undefined, caller: AuthContext | null, manager: EntityManager | undefined): Promise<PluginDetailDto> {
-    const shown = page.shownId ? ({ id: page.shownId, manifest: page.shownManifest } as ReleaseEntity) : undefined;
+    const shown = page.shownId ? ({ id: page.shownId, manifest: page.shownManifest, images: page.shownImages } as ReleaseEntity) : undefined;
     return toPluginDetailDto(page.plugin, {
       owners: page.owners,
       releases: page.releases,
@@ -105,6 +106,8 @@ export const PAGE_FORMAT = createHash('sha256')
       toPluginDetailDto,
       toCatalogueItemDto,
       toReleaseSummaryDto,
+      toPluginImagesDto,
+      imageUrl,
       publishedByOf,
       pluginOfRow,
       pluginRowOfJson,

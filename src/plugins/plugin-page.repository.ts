@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '../persistence/prepared-query';
 import type { PluginEntity } from './entities/plugin.entity';
 import { epochMsSql, type PluginJson, pluginJsonSql, pluginOfRow, pluginRowOfJson } from './plugin-row';
-import type { PublishedBy, ReleaseEntity, StoredAsset } from './entities/release.entity';
+import type { PublishedBy, ReleaseEntity, StoredAsset, StoredReleaseImages } from './entities/release.entity';
 
 /** Everything the plugin page shows, read in one round trip. */
 export interface PluginPageRow {
@@ -13,6 +13,8 @@ export interface PluginPageRow {
   /** The shown release's manifest (what the page describes), null without releases. */
   shownManifest: Record<string, unknown> | null;
   shownId: string | null;
+  /** The shown release's served icon and screenshots (null before pictures were fetched, or without releases). */
+  shownImages: StoredReleaseImages | null;
   /** The shown release's README locales in their stored order, and the first one's HTML. */
   readmeLocales: string[];
   firstReadmeHtml: string | null;
@@ -31,13 +33,13 @@ export interface LatestCandidateRow {
  * The release the catalogue shows (ReleasesRepository.findShown, in SQL): the highest live stable
  * release, else the highest live prerelease, else the same two among yanked ones.
  */
-const SHOWN = `SELECT r.id, r.manifest FROM release r WHERE r.plugin_id = p.id
+const SHOWN = `SELECT r.id, r.manifest, r.images FROM release r WHERE r.plugin_id = p.id
   ORDER BY r.yanked_at IS NOT NULL, r.prerelease, r.version_sort DESC LIMIT 1`;
 
 // Everything in one JSON value: the driver parses one text with JSON.parse rather than describing,
 // typing and parsing some thirty columns; releases come as arrays (no key repeated ten times).
 const pageSql = (where: string, columns = '') => `SELECT json_build_object('plugin', ${pluginJsonSql('p')},
-    'shownId', s.id, 'shownManifest', s.manifest,
+    'shownId', s.id, 'shownManifest', s.manifest, 'shownImages', s.images,
     'releases', (SELECT coalesce(json_agg(json_build_array(r.id, r.version, r.prerelease, ${epochMsSql('r.yanked_at')}, r.yank_reason, r.published_by,
         r.source, r.min_runtime_version, r.downloads, ${epochMsSql('r.created_at')}) ORDER BY r.version_sort DESC), '[]'::json)
       FROM release r WHERE r.plugin_id = p.id),
@@ -94,6 +96,7 @@ interface PageJson {
   plugin: PluginJson;
   shownId: string | null;
   shownManifest: Record<string, unknown> | null;
+  shownImages: StoredReleaseImages | null;
   releases: ReleaseSummaryTuple[];
   owners: { login: string; instance: string }[];
   readmeLocales: string[];
@@ -198,6 +201,7 @@ export function pageRowOf(page: PageJson): PluginPageRow {
     owners: page.owners,
     shownManifest: page.shownManifest,
     shownId: page.shownId,
+    shownImages: page.shownImages,
     readmeLocales: page.readmeLocales,
     firstReadmeHtml: page.firstReadmeHtml,
   };

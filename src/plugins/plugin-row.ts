@@ -1,7 +1,7 @@
 import type { PluginEntity } from './entities/plugin.entity';
 
 /** The plugin columns a catalogue answer shows, in PluginRow's order; the timestamps among them. */
-const PLUGIN_COLUMNS = ['id', 'slug', 'name', 'description', 'category', 'kind', 'tags', 'license', 'icon', 'latest_version', 'latest_prerelease',
+const PLUGIN_COLUMNS = ['id', 'slug', 'name', 'description', 'category', 'kind', 'tags', 'license', 'icon', 'icon_image', 'latest_version', 'latest_prerelease',
   'created_at', 'updated_at', 'downloads', 'featured', 'verified_at', 'verified_by', 'extensions', 'repo_url', 'repo_verified', 'metadata'] as const satisfies readonly (keyof PluginRow)[];
 const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'verified_at']);
 
@@ -18,6 +18,7 @@ export interface PluginRow {
   tags: string[];
   license: string | null;
   icon: string | null;
+  icon_image: string | null;
   latest_version: string | null;
   latest_prerelease: string | null;
   created_at: Date;
@@ -42,7 +43,7 @@ export function epochMsSql(column: string): string {
 
 /**
  * The same columns as one JSON object (keys as in PluginRow, timestamps as epoch ms): a read that
- * takes one plugin with more beside it parses one JSON text instead of twenty-one columns, each
+ * takes one plugin with more beside it parses one JSON text instead of twenty-two columns, each
  * described by the server, typed and parsed by the driver on every call.
  */
 export function pluginJsonSql(alias: string): string {
@@ -81,6 +82,7 @@ export function pluginOfRow(row: PluginRow): PluginEntity {
     tags: row.tags,
     license: row.license,
     icon: row.icon,
+    iconImage: row.icon_image,
     latestVersion: row.latest_version,
     latestPrerelease: row.latest_prerelease,
     createdAt: row.created_at,

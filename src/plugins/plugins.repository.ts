@@ -6,7 +6,7 @@ import { PluginEntity } from './entities/plugin.entity';
 export type NewPlugin = Pick<PluginEntity, 'slug' | 'name' | 'repoUrl' | 'repoIdentity' | 'repoVerified'>;
 export type PluginCatalogueFields = Pick<
   PluginEntity,
-  'name' | 'description' | 'category' | 'kind' | 'tags' | 'license' | 'icon' | 'metadata' | 'extensions' | 'latestVersion' | 'latestPrerelease' | 'latestReleaseAt' | 'searchReadme'
+  'name' | 'description' | 'category' | 'kind' | 'tags' | 'license' | 'icon' | 'iconImage' | 'metadata' | 'extensions' | 'latestVersion' | 'latestPrerelease' | 'latestReleaseAt' | 'searchReadme'
 >;
 
 /** Every query on plugins and their owners. */

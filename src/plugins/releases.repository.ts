@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { ReleaseEntity } from './entities/release.entity';
+import { ReleaseEntity, type StoredReleaseImages } from './entities/release.entity';
 
 export type NewRelease = Omit<ReleaseEntity, 'id' | 'createdAt' | 'plugin' | 'yankedAt' | 'yankReason' | 'downloads'>;
 
@@ -81,6 +81,11 @@ export class ReleasesRepository {
   /** What the catalogue shows of a release's manifest (Refresh manifest); the signed manifest stays. */
   async setCatalogueManifest(id: string, manifest: Record<string, unknown>, extensions: Record<string, unknown> | null, manager: EntityManager): Promise<void> {
     await this.repo(manager).update({ id }, { manifest, extensions } as QueryDeepPartialEntity<ReleaseEntity>);
+  }
+
+  /** The release's served icon and screenshots, fetched again (an admin's Refresh manifest). */
+  async setImages(id: string, images: StoredReleaseImages, manager: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id }, { images } as QueryDeepPartialEntity<ReleaseEntity>);
   }
 
   async setYanked(id: string, yankedAt: Date | null, reason: string | null, manager: EntityManager): Promise<void> {

@@ -6,6 +6,7 @@ describe('setting definitions', () => {
       'manifest.require_release_asset': 1,
       'manifest.candidates': ['.plugin', '.plugin.json', 'plugin.yaml', 'plugin.json'],
       'hash.budget_bytes': 1234,
+      'images.max_bytes': 10 * 1024 * 1024,
       'publish.claim_requires_repo_access': 1,
       'signin.password_enabled': 1,
       'site.name': 'Plugin Registry',

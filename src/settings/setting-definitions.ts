@@ -73,6 +73,13 @@ export const SETTING_DEFINITIONS = {
     public: false,
     description: 'Largest asset (bytes) that is hashed and signed; larger assets are ingested unhashed and left out of the signed list',
   }),
+  'images.max_bytes': integer({
+    default: 10 * 1024 * 1024,
+    min: 1024,
+    max: 64 * 1024 * 1024,
+    public: false,
+    description: 'Largest icon, screenshot or README image (bytes) the registry fetches; a larger icon or screenshot is left out of its release with a warning',
+  }),
   'publish.claim_requires_repo_access': flag({
     default: 1,
     public: false,

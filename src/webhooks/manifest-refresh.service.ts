@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { AuditActor } from '../audit/audit.service';
 import { conflict, DomainError, invalid, notFound, upstreamFailed } from '../common/errors/domain-error';
 import { AssetFetchError } from '../common/fetch';
+import { ImagesRepository } from '../images/images.repository';
 import { ReadmeIngest, readmeTagCandidates } from '../ingest/readme-ingest';
+import { ReleaseImages } from '../ingest/release-images';
 import { KindsService } from '../kinds/kinds.service';
 import { forgeForUrl, type ForgeLocation } from '../forges/urls';
 import { checkManifest, MANIFEST_FILE_NAMES } from '../lib/manifest';
@@ -25,7 +27,8 @@ interface FoundManifest {
 /**
  * The admin's "Refresh manifest": reads the manifest of the release the catalogue shows again
  * from its forge (the release's manifest asset, else the manifest file in the repository at the
- * tag), validates it as an ingest would, renders its README(s) at the tag again, and writes both
+ * tag), validates it as an ingest would, renders its README(s) at the tag again, fetches its icon
+ * and screenshots again, and writes them all
  * onto that release, so the listing, the detail's `metadata` and its README follow. The slug and
  * the signed releases stay as they are: a manifest fixed after the fact changes what the
  * catalogue shows, never what was signed.
@@ -36,6 +39,8 @@ export class ManifestRefreshService {
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
     private readonly readmes: ReadmeIngest,
+    private readonly pictures: ReleaseImages,
+    private readonly images: ImagesRepository,
     private readonly forges: ForgeRegistry,
     private readonly forgeReleases: ForgeReleases,
     private readonly manifests: ManifestResolver,
@@ -56,8 +61,11 @@ export class ManifestRefreshService {
     const found = await this.read(location, version);
     const checked = checkManifest(found.text, found.fileName, { ...(await this.kinds.validationContext()), tag: found.tag });
     if (!checked.ok) throw invalid('manifest-invalid', `the manifest at ${found.tag} has ${checked.violations.length} violation(s)`, checked.violations);
-    // README problems do not fail the refresh, as they do not fail a publish: they are audited.
-    const readme = await this.readmes.render(checked.manifest, plugin.repoUrl, found.tag);
+    // README and picture problems do not fail the refresh, as they do not fail a publish: they are audited.
+    const [readme, pictures] = await Promise.all([this.readmes.render(checked.manifest, plugin.repoUrl, found.tag), this.pictures.fetch(checked.manifest)]);
+    // Content-addressed: stored before the transaction, an encoding it then does not use is harmless.
+    await this.images.putAll(pictures.encoded);
+    const warnings = [...pictures.warnings, ...readme.warnings];
     return this.admin.applyRefreshedManifest(
       slug,
       {
@@ -66,7 +74,8 @@ export class ManifestRefreshService {
         manifest: manifestCatalogueFields(checked.manifest, checked.extensions).metadata,
         extensions: checked.extensions,
         readme: { locales: readme.locales, rendered: readme.readmes },
-        details: { version, tag: found.tag, file: found.fileName, from: found.from, ...(readme.warnings.length ? { warnings: readme.warnings } : {}) },
+        images: pictures.images,
+        details: { version, tag: found.tag, file: found.fileName, from: found.from, ...(warnings.length ? { warnings } : {}) },
       },
       actor,
     );

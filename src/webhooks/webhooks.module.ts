@@ -8,6 +8,7 @@ import { AuthModule } from '../auth/auth.module';
 import { CmsModule } from '../cms/cms.module';
 import { repositoryProvider } from '../persistence/repository-provider';
 import { ForgesModule } from '../forges/forges.module';
+import { ImagesModule } from '../images/images.module';
 import { IngestModule } from '../ingest/ingest.module';
 import { PluginsModule } from '../plugins/plugins.module';
 import { SettingsModule } from '../settings/settings.module';
@@ -39,7 +40,7 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
  * resolves the manifest and hands the release to the ingest pipeline the CI push uses too.
  */
 @Module({
-  imports: [AuthModule, CmsModule, PluginsModule, ForgesModule, IngestModule, SettingsModule, KindsModule, RateLimitModule],
+  imports: [AuthModule, CmsModule, ImagesModule, PluginsModule, ForgesModule, IngestModule, SettingsModule, KindsModule, RateLimitModule],
   controllers: [WebhooksController, DeliveriesController, ManifestRefreshController, AdminDeliveriesController],
   providers: [
     repositoryProvider(DeliveriesRepository),

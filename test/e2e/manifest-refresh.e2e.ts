@@ -6,6 +6,7 @@
  * nothing.
  */
 import request from 'supertest';
+import { picture } from '../../src/images/testing/pictures';
 import { adminRefusalCallers, expectAdminOnly } from '../support/admin-refusals';
 import { WebhookWorld, type WebhookPlugin } from '../support/webhook-world';
 
@@ -50,6 +51,25 @@ describe('POST /api/admin/plugins/:slug/refresh-manifest', () => {
     expect(await refreshAudits(plugin.slug)).toEqual([
       { details: { version: '0.1.0', tag: '0.1.0', file: '.plugin.yaml', from: 'repository', warnings: [expect.stringMatching(/^README README\.md was not rendered/)] } },
     ]);
+  });
+
+  it('fetches the icon and screenshots again: the detail and the list show the new ones', async () => {
+    const plugin = await w.plugin('github');
+    expect((await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body.images).toEqual({ screenshots: [] });
+    const icon = w.forge.file(`/pictures/${plugin.slug}/icon.png`, await picture('png', 64, 64), 'image/png');
+    const shot = w.forge.file(`/pictures/${plugin.slug}/shot.jpg`, await picture('jpeg', 700, 350), 'image/jpeg');
+    serveFile(plugin, '.plugin.yaml', w.manifest(plugin, '0.1.0', { icon, screenshots: [{ url: shot, alt: 'The panel' }, { url: `${icon}.missing` }] }));
+
+    await refresh(plugin.slug).expect(200);
+    const detail = (await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body;
+    expect(detail.icon).toBe(icon);
+    expect(detail.images.icon.variants.map((v: { width: number }) => v.width)).toEqual([64, 128, 256]);
+    expect(detail.images.screenshots).toEqual([expect.objectContaining({ index: 0, alt: 'The panel', width: 700, height: 350 })]);
+    await request(w.app.url).get(detail.images.icon.url).expect(200).expect('Content-Type', 'image/webp');
+    const listed = (await request(w.app.url).get(`/api/plugins?search=${plugin.slug}`).expect(200)).body.plugins.find((p: { slug: string }) => p.slug === plugin.slug);
+    expect(listed.images.icon.url).toBe(detail.images.icon.url);
+    const [audit] = await refreshAudits(plugin.slug);
+    expect(audit.details.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^screenshot 2 was left out: .*404/)]));
   });
 
   it("shows the refreshed manifest as the detail's metadata and re-renders the README at the tag", async () => {

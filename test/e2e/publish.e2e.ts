@@ -98,7 +98,8 @@ describe('POST /api/publish/:slug', () => {
     const html = rows[0].html as string;
     expect(html).toContain('<h1>');
     expect(html).not.toMatch(/<script|href="javascript:/i);
-    expect(html).toContain(`${w.forge.url}/${new URL(b.repoUrl).pathname.slice(1)}/raw/v1.0.0/docs/logo.png`);
+    // Relative images resolve at the tag, shown through the signed image proxy.
+    expect(html).toContain(`/image-proxy?url=${encodeURIComponent(`${w.forge.url}/${new URL(b.repoUrl).pathname.slice(1)}/raw/v1.0.0/docs/logo.png`)}&amp;sig=`);
   });
 
   it('answers claimed: false for a later version, and latest follows SemVer', async () => {

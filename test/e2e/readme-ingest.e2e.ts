@@ -92,8 +92,8 @@ describe('README ingest', () => {
       const rows = await storedReadmes(r.slug);
       expect(rows.map((row) => row.locale)).toEqual(['default']);
       expect(rows[0].html).toContain('<h1>Hello</h1>');
-      // Relative references point at the tag the README was found at.
-      expect(rows[0].html).toContain(`src="${r.rawUrl(tag, 'docs/logo.png')}"`);
+      // Relative references point at the tag the README was found at (images through the signed proxy).
+      expect(rows[0].html).toContain(`src="/image-proxy?url=${encodeURIComponent(r.rawUrl(tag, 'docs/logo.png'))}&amp;sig=`);
       const tried = forges[kind].requests.map((request) => request.url).filter((url) => url.includes(r.repo));
       expect(tried).toEqual([RAW_PATH[kind](r.repo, pushed, 'README.md'), RAW_PATH[kind](r.repo, tag, 'README.md')]);
     });

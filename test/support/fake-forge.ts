@@ -207,6 +207,20 @@ export class FakeForge {
     return { url: `${this.url}${path}`, requested: seen, aborted: closed, release };
   }
 
+  /** Serves `body` at `path` as `contentType` (a picture, a page); the URL it is at. */
+  file(path: string, body: Buffer | string, contentType: string): string {
+    this.route('GET', path, (_req, res) => {
+      const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+      res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': String(bytes.length) }).end(bytes);
+    });
+    return `${this.url}${path}`;
+  }
+
+  /** How many requests reached `path` (the query ignored). */
+  hits(path: string): number {
+    return this.requests.filter((r) => r.url.split('?')[0] === path).length;
+  }
+
   private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);

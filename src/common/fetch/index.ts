@@ -10,6 +10,8 @@ export { fetchAndHashAsset, fetchAndHashAssets } from './asset-fetcher';
 export type { AssetFetchOptions, FetchedAsset, FetchedReleaseAsset, NamedAssetUrl } from './asset-fetcher';
 export { fetchText } from './fetch-text';
 export type { FetchedText } from './fetch-text';
+export { fetchBytes } from './fetch-bytes';
+export type { FetchedBytes } from './fetch-bytes';
 export type { FetchedBody, GuardedFetchOptions } from './guarded-fetch';
 export type { LookupFunction } from './fetch-target';
 export type { FetchTimers } from './fetch-timers';

@@ -31,6 +31,7 @@ import { DownloadDays1795810893219 } from './1795810893219-DownloadDays';
 import { ForgeInstances1795811004571 } from './1795811004571-ForgeInstances';
 import { CatalogueChangeDownloads1795781000000 } from './1795781000000-CatalogueChangeDownloads';
 import { LocalSignIn1795810868882 } from './1795810868882-LocalSignIn';
+import { ReleasePictures1795811049165 } from './1795811049165-ReleasePictures';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -66,4 +67,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   LocalSignIn1795810868882,
   DownloadDays1795810893219,
   ForgeInstances1795811004571,
+  ReleasePictures1795811049165,
 ];

@@ -34,8 +34,11 @@ export function contextFromSpec(spec: ReadmeContextSpec): ReadmeContext {
   return NO_REPOSITORY_CONTEXT;
 }
 
-/** What a render worker does with one job; also callable in-thread (specs, benchmarks). */
-export function runRenderJob(job: ReadmeRenderJob): RenderedReadme {
-  if ('sanitize' in job) return { html: sanitizeReadmeHtml(job.sanitize), truncated: false };
-  return { html: renderReadme(job.markdown, contextFromSpec(job.context)), truncated: job.markdown.length > README_MAX_LENGTH };
+/**
+ * What a render worker does with one job; also callable in-thread (specs, benchmarks). With the
+ * image proxy's key, absolute image URLs become signed same-origin `/image-proxy` addresses.
+ */
+export function runRenderJob(job: ReadmeRenderJob, imageProxyKey: Buffer | null = null): RenderedReadme {
+  if ('sanitize' in job) return { html: sanitizeReadmeHtml(job.sanitize, imageProxyKey), truncated: false };
+  return { html: renderReadme(job.markdown, contextFromSpec(job.context), imageProxyKey), truncated: job.markdown.length > README_MAX_LENGTH };
 }

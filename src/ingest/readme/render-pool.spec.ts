@@ -47,7 +47,7 @@ describe('ReadmeRenderPool', () => {
     ];
     const renderer = pool({ size: 2 });
     expect(renderer.threads).toBe(0);
-    expect(await Promise.all(jobs.map((job) => renderer.render(job)))).toEqual(jobs.map(runRenderJob));
+    expect(await Promise.all(jobs.map((job) => renderer.render(job)))).toEqual(jobs.map((job) => runRenderJob(job)));
     expect(renderer.threads).toBe(2);
   });
 

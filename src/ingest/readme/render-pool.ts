@@ -14,6 +14,8 @@ export interface ReadmeRenderPoolOptions {
   maxHeapMb?: number;
   /** A thread idle this long is stopped (a parser thread holds ~10 MiB); the next job starts one. */
   idleMs?: number;
+  /** The image proxy's key: absolute image URLs are then rewritten to signed `/image-proxy` addresses. */
+  imageProxyKey?: Buffer;
 }
 
 /** A render that did not finish; the message is written for the publisher. */
@@ -59,6 +61,7 @@ export class ReadmeRenderPool {
   private readonly timeoutMs: number;
   private readonly maxHeapMb: number;
   private readonly idleMs: number;
+  private readonly imageProxyKey: Buffer | null;
   private readonly slots = new Set<Slot>();
   private readonly queue: QueuedJob[] = [];
   private nextId = 0;
@@ -70,6 +73,7 @@ export class ReadmeRenderPool {
     this.timeoutMs = options.timeoutMs ?? 20_000;
     this.maxHeapMb = options.maxHeapMb ?? 256;
     this.idleMs = options.idleMs ?? 30_000;
+    this.imageProxyKey = options.imageProxyKey ?? null;
   }
 
   /** Threads currently started (busy or idle). */
@@ -103,7 +107,11 @@ export class ReadmeRenderPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } });
+    const worker = new Worker(WORKER_FILE, {
+      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
+      // The key goes to the thread once, as bytes; no job carries it.
+      workerData: { imageProxyKey: this.imageProxyKey ? new Uint8Array(this.imageProxyKey) : null },
+    });
     worker.unref();
     const slot: Slot = { worker, running: null, idleTimer: null };
     worker.on('message', (reply: Reply) => this.settle(slot, reply));

@@ -7,8 +7,9 @@ import { sanitizeReadmeHtml } from './sanitize';
  * change: the markdown-it options or token pass (markdown.ts), link rewriting (references.ts,
  * context.ts), the sanitize-html policy (sanitize.ts) or the truncation here. At start the server
  * re-renders, in the background, every stored README of an older version (ReadmeRerenderer).
+ * 2: images go through the signed image proxy.
  */
-export const README_RENDER_VERSION = 1;
+export const README_RENDER_VERSION = 2;
 
 /** Markdown past this many UTF-16 code units is cut before rendering (512 Ki, about 512 KiB of ASCII). */
 export const README_MAX_LENGTH = 512 * 1024;
@@ -31,11 +32,12 @@ function truncate(markdown: string): string {
  * README markdown to sanitized HTML (the detail view's `readmeHtml`). Raw HTML in the markdown
  * is shown as text; relative links and images are resolved through `context`; the output is
  * passed through an allowlist sanitizer whatever the renderer did. Markdown longer than
- * README_MAX_LENGTH is cut at a line end and the HTML ends with TRUNCATION_NOTICE.
+ * README_MAX_LENGTH is cut at a line end and the HTML ends with TRUNCATION_NOTICE. With the
+ * image proxy's key, every image is shown through the signed same-origin proxy.
  */
-export function renderReadme(markdown: string, context: ReadmeContext): string {
+export function renderReadme(markdown: string, context: ReadmeContext, imageProxyKey: Buffer | null = null): string {
   const truncated = markdown.length > README_MAX_LENGTH;
   const source = truncated ? truncate(markdown) : markdown;
-  const html = sanitizeReadmeHtml(renderMarkdown(source, context));
+  const html = sanitizeReadmeHtml(renderMarkdown(source, context), imageProxyKey);
   return truncated ? `${html}${TRUNCATION_NOTICE}` : html;
 }

@@ -8,16 +8,18 @@
 // worker then always renders with the sources it was started from, never a stale build.
 const fs = require('node:fs');
 const path = require('node:path');
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 
 // A computed path, so the TypeScript build does not pull the script into dist/.
 if (!fs.existsSync(path.join(__dirname, 'render-job.js'))) require(path.join(__dirname, '..', '..', '..', 'scripts', 'ts-register.js'));
 const { runRenderJob } = require('./render-job');
 
+const imageProxyKey = workerData && workerData.imageProxyKey ? Buffer.from(workerData.imageProxyKey) : null;
+
 parentPort.on('message', ({ id, job }) => {
   let reply;
   try {
-    reply = { id, ok: true, result: runRenderJob(job) };
+    reply = { id, ok: true, result: runRenderJob(job, imageProxyKey) };
   } catch (error) {
     reply = { id, ok: false, message: error instanceof Error ? error.message : String(error) };
   }

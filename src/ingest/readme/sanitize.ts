@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { proxiedImageSrc } from '../../images/proxy-signature';
 
 /** Elements a rendered README may contain. `sup`, `sub` and `kbd` cannot come out of markdown today; they are harmless if a plugin ever emits them. */
 export const README_TAGS: readonly string[] = Object.freeze([
@@ -53,7 +54,31 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
-/** The last word on what reaches a browser, whatever the renderer produced. */
-export function sanitizeReadmeHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+const ABSOLUTE_HTTP = /^https?:\/\//i;
+
+/**
+ * The options with every absolute http(s) image shown through the signed image proxy: the page's
+ * CSP allows images from this origin only, and the proxy fetches only what a README named. An
+ * image already proxied (HTML sanitized again) keeps its address.
+ */
+function withImageProxy(key: Buffer): sanitizeHtml.IOptions {
+  return {
+    ...OPTIONS,
+    transformTags: {
+      ...OPTIONS.transformTags,
+      img: (tagName, attribs) => {
+        const src = attribs.src ?? '';
+        return { tagName, attribs: ABSOLUTE_HTTP.test(src) ? { ...attribs, src: proxiedImageSrc(key, src) } : attribs };
+      },
+    },
+  };
+}
+
+let proxied: { key: Buffer; options: sanitizeHtml.IOptions } | null = null;
+
+/** The last word on what reaches a browser, whatever the renderer produced; images proxied when a key is given. */
+export function sanitizeReadmeHtml(html: string, imageProxyKey: Buffer | null = null): string {
+  if (imageProxyKey === null) return sanitizeHtml(html, OPTIONS);
+  if (proxied === null || !proxied.key.equals(imageProxyKey)) proxied = { key: imageProxyKey, options: withImageProxy(imageProxyKey) };
+  return sanitizeHtml(html, proxied.options);
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageEnvelopeDto, PageQueryDto } from '../../common/validation/page-query.dto';
+import { ListImagesDto } from './images.dto';
 
 export const CATALOGUE_SORTS = ['updated', 'new', 'name', 'featured'] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
@@ -74,6 +75,9 @@ export class CatalogueItemDto {
 
   @ApiProperty({ type: String, nullable: true })
   icon: string | null;
+
+  @ApiProperty({ type: ListImagesDto, description: 'Pictures served by this registry (additive to the spec): the icon, fetched and re-encoded at publish time' })
+  images: ListImagesDto;
 
   @ApiProperty({ type: String, nullable: true })
   latestVersion: string | null;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
+import { PluginImagesDto } from './images.dto';
 import { IsLanguageTag } from '../../common/validation/language-tag';
 import { CatalogueItemDto } from './catalogue.dto';
 import { PublishedByDto } from './release.dto';
@@ -67,6 +68,9 @@ export class PluginDetailDto extends CatalogueItemDto {
 
   @ApiProperty({ type: [ReleaseSummaryDto], description: 'Newest first by SemVer, yanked ones marked' })
   releases: ReleaseSummaryDto[];
+
+  @ApiProperty({ type: PluginImagesDto, description: "The shown release's icon and screenshots served by this registry (additive to the spec; the manifest's URLs stay in `icon` and `metadata.screenshots`)" })
+  declare images: PluginImagesDto;
 
   @ApiProperty({ type: String, nullable: true, description: "The latest release's README as sanitized HTML, in the chosen language" })
   readmeHtml: string | null;

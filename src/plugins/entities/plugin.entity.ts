@@ -56,6 +56,10 @@ export class PluginEntity {
   @Column({ type: 'varchar', length: 500, nullable: true })
   icon: string | null;
 
+  /** SHA-256 of the shown release's icon encoded at LIST_ICON_WIDTH (`/images/<hash>.webp`); null when it has none served. */
+  @Column({ name: 'icon_image', type: 'varchar', length: 64, nullable: true })
+  iconImage: string | null;
+
   /** The latest manifest's fields, as published. */
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata: Record<string, unknown>;

@@ -23,6 +23,22 @@ export interface StoredAsset {
   arch: string;
 }
 
+/** One encoding of a picture: served at `/images/<sha256>.webp`. */
+export interface StoredImageVariant {
+  width: number;
+  height: number;
+  sha256: string;
+}
+
+/**
+ * The release's icon and screenshots as the registry fetched, checked and encoded them at ingest.
+ * A screenshot that failed is absent (`index` is its place in the manifest's `screenshots`).
+ */
+export interface StoredReleaseImages {
+  icon: { variants: StoredImageVariant[] } | null;
+  screenshots: { index: number; caption: string | null; alt: string | null; variants: StoredImageVariant[] }[];
+}
+
 /** A signed asset as stored: the attestation is kept once per release, not on every asset. */
 export type StoredIntegrityAsset = Omit<IntegrityAsset, 'attestation'>;
 
@@ -89,6 +105,10 @@ export class ReleaseEntity {
   /** The RFC 8785 bytes that were hashed into `manifest_sha256` (extension fields included), served verbatim. */
   @Column({ name: 'manifest_canonical', type: 'text' })
   manifestCanonical: string;
+
+  /** The icon and screenshots served from this registry; null on releases ingested before pictures were fetched. */
+  @Column({ type: 'jsonb', nullable: true })
+  images: StoredReleaseImages | null;
 
   /** The build-provenance attestation given with the push; every signed asset carries it. */
   @Column({ type: 'jsonb', nullable: true })

@@ -11,10 +11,13 @@ export function kindLabels(kinds: readonly { key: string; label: string }[] | un
   return new Map((kinds ?? []).map((k) => [k.key, k.label]));
 }
 
-/** One plugin in a list: name, version, badges, description, kind and downloads. */
+/** One plugin in a list: icon (decorative, served by this registry), name, version, badges, description, kind and downloads. */
 export function pluginCard(plugin: CatalogueItem, t: Translate, kinds: KindLabels = new Map()): SafeHtml {
   const version = plugin.latestVersion ?? plugin.latestPrerelease;
+  // `images` may be missing from an answer cached by an older build (a rolling deploy).
+  const icon = plugin.images?.icon;
   return html`<li class="plugin-card">
+  ${icon ? html`<img class="card-icon" src="${icon.url}" width="48" height="48" alt="" loading="lazy" decoding="async">` : null}
   <h3><a href="/plugins/${plugin.slug}">${plugin.name}</a>${version ? html` <span class="version">${version}</span>` : null}</h3>
   <p class="badges">${plugin.verified ? html`<span class="badge verified">${t('badge.verified')}</span>` : null}${plugin.featured ? html`<span class="badge featured">${t('badge.featured')}</span>` : null}</p>
   ${plugin.description ? html`<p class="description">${plugin.description}</p>` : null}

@@ -92,21 +92,61 @@ interface Screenshot {
   alt?: string;
 }
 
+type ServedScreenshot = components['schemas']['ServedScreenshotDto'];
+type ServedImage = components['schemas']['ServedImageDto'];
+
 function screenshotsOf(metadata: Record<string, unknown>): Screenshot[] {
   const list = Array.isArray(metadata.screenshots) ? (metadata.screenshots as unknown[]) : [];
   return list.filter((s): s is Screenshot => typeof s === 'object' && s !== null && safeUrl((s as Screenshot).url) !== null);
 }
 
+/** `srcset` with width descriptors, narrowest first. */
+export function srcsetOf(variants: readonly ServedImage[]): string {
+  return variants.map((v) => `${v.url} ${v.width}w`).join(', ');
+}
+
 /**
- * Screenshots as links: they live on other hosts, which the site's Content-Security-Policy
- * (img-src 'self') does not load images from.
+ * The plugin's icon, as this registry serves it (64, 128 and 256 px squares): decorative, since
+ * the heading beside it names the plugin. Nothing when there is none.
+ */
+export function pluginIcon(plugin: PluginDetail): SafeHtml | null {
+  // `images` may be missing from an answer cached by an older build (a rolling deploy).
+  const icon = plugin.images?.icon;
+  if (!icon) return null;
+  return html`<img class="plugin-icon" src="${icon.url}" srcset="${srcsetOf(icon.variants)}" sizes="64px" width="64" height="64" alt="" decoding="async">`;
+}
+
+function galleryItem(shot: ServedScreenshot, t: Translate): SafeHtml {
+  const name = shot.alt || shot.caption || t('plugin.screenshot', { n: shot.index + 1 });
+  const widest = shot.variants[shot.variants.length - 1] ?? shot;
+  // The link opens the widest encoding: reachable by keyboard, and the image's alt text names it.
+  return html`<li><figure><a href="${widest.url}" class="shot"><img src="${shot.url}" srcset="${srcsetOf(shot.variants)}" sizes="(min-width: 48rem) 20rem, 100vw" width="${shot.width}" height="${shot.height}" alt="${name}" loading="lazy" decoding="async"></a>${
+    shot.caption ? html`<figcaption>${shot.caption}</figcaption>` : null
+  }</figure></li>`;
+}
+
+/**
+ * The screenshots: a gallery of the ones this registry fetched and serves (the site's
+ * Content-Security-Policy loads images from this origin only), then, as links, any the manifest
+ * names that it does not serve (a release published before pictures were fetched, or one that
+ * could not be fetched).
  */
 export function screenshotsSection(plugin: PluginDetail, t: Translate): SafeHtml | null {
-  const shots = screenshotsOf(plugin.metadata);
-  if (shots.length === 0) return null;
-  return html`<section aria-labelledby="screenshots-heading"><h2 id="screenshots-heading">${t('plugin.screenshots')}</h2><ol class="screenshots">${shots.map(
-    (s, i) => html`<li><a href="${s.url}" rel="noopener nofollow">${s.caption || s.alt || t('plugin.screenshot', { n: i + 1 })}</a>${s.caption && s.alt ? html` <span class="meta">${s.alt}</span>` : null}</li>`,
-  )}</ol></section>`;
+  const served = plugin.images?.screenshots ?? [];
+  const servedIndexes = new Set(served.map((s) => s.index));
+  const linked = screenshotsOf(plugin.metadata)
+    .map((s, i) => ({ ...s, i }))
+    .filter((s) => !servedIndexes.has(s.i));
+  if (served.length === 0 && linked.length === 0) return null;
+  return html`<section aria-labelledby="screenshots-heading"><h2 id="screenshots-heading">${t('plugin.screenshots')}</h2>${
+    served.length ? html`<ul class="gallery">${served.map((shot) => galleryItem(shot, t))}</ul>` : null
+  }${
+    linked.length
+      ? html`<ol class="screenshots">${linked.map(
+          (s) => html`<li><a href="${s.url}" rel="noopener nofollow">${s.caption || s.alt || t('plugin.screenshot', { n: s.i + 1 })}</a>${s.caption && s.alt ? html` <span class="meta">${s.alt}</span>` : null}</li>`,
+        )}</ol>`
+      : null
+  }</section>`;
 }
 
 export function versionsSection(plugin: PluginDetail, locale: string, t: Translate): SafeHtml | null {

@@ -6,7 +6,7 @@ import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
 import { apiLocale, failed, missing, safeUrl, CATALOGUE_SCRIPTS, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
 import { downloadsChartSection, PLUGIN_CHART_DAYS } from './plugin-downloads';
-import { type Latest, downloadSection, extensionFacts, integritySection, linksSection, readmeSection, screenshotsSection, statsSection, versionsSection } from './plugin-sections';
+import { type Latest, downloadSection, extensionFacts, integritySection, linksSection, pluginIcon, readmeSection, screenshotsSection, statsSection, versionsSection } from './plugin-sections';
 
 
 /**
@@ -57,6 +57,7 @@ export class PluginPages {
 </dl>`;
     const main = html`<article class="plugin" itemscope itemtype="https://schema.org/SoftwareApplication">
 <header class="plugin-head">
+  ${pluginIcon(plugin)}
   <h1 itemprop="name">${plugin.name}${version ? html` <span class="version">${version}</span>` : null}</h1>
   <p class="badges">${plugin.verified ? html`<span class="badge verified">${t('badge.verified')}</span>` : null}${plugin.featured ? html`<span class="badge featured">${t('badge.featured')}</span>` : null}</p>
   ${plugin.description ? html`<p class="lead" itemprop="description">${plugin.description}</p>` : null}
@@ -81,7 +82,8 @@ export class PluginPages {
       title: plugin.name,
       description: plugin.description ?? t('plugin.version', { version: version ?? '' }),
       ogType: 'article',
-      ogImage: safeUrl(plugin.icon),
+      // The icon as served here (the largest square), else the manifest's own URL.
+      ogImage: plugin.images?.icon ? `${origin}${plugin.images.icon.variants[plugin.images.icon.variants.length - 1].url}` : safeUrl(plugin.icon),
       main,
       scripts: CATALOGUE_SCRIPTS,
       clientStrings: SUGGEST_CLIENT_STRINGS,

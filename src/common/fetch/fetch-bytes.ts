@@ -1,0 +1,20 @@
+import { guardedFetch, GuardedFetchOptions } from './guarded-fetch';
+
+export interface FetchedBytes {
+  url: string;
+  finalUrl: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+/**
+ * Fetches a small binary body (an icon, a screenshot, a README image) under the same policy as
+ * assets. It is buffered, so `maxBytes` is the memory bound: past it the fetch fails 'too-large'.
+ */
+export async function fetchBytes(url: string, options: GuardedFetchOptions): Promise<FetchedBytes> {
+  const chunks: Buffer[] = [];
+  const body = await guardedFetch(url, options, (chunk) => {
+    chunks.push(chunk);
+  });
+  return { url: body.url, finalUrl: body.finalUrl, contentType: body.contentType, bytes: Buffer.concat(chunks, body.size) };
+}

@@ -1,0 +1,62 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { EncodedImage } from './image-encoder';
+import { ImageEntity } from './entities/image.entity';
+import { ImageProxyEntryEntity } from './entities/image-proxy-entry.entity';
+
+export const WEBP = 'image/webp';
+
+/** A picture as served: its bytes and what the response says of them. */
+export interface StoredImage {
+  sha256: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** Every query on stored pictures and the README image proxy's cache. */
+export class ImagesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Stores encodings (inside the caller's transaction when given); one already stored is left as it is. */
+  async putAll(images: readonly EncodedImage[], manager: EntityManager = this.dataSource.manager): Promise<void> {
+    const unique = [...new Map(images.map((i) => [i.sha256, i])).values()];
+    for (const image of unique) {
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(ImageEntity)
+        .values({ sha256: image.sha256, contentType: WEBP, width: image.width, height: image.height, bytes: image.bytes })
+        .orIgnore()
+        .execute();
+    }
+  }
+
+  async find(sha256: string): Promise<StoredImage | null> {
+    const row = await this.dataSource.manager.getRepository(ImageEntity).findOne({ where: { sha256 }, select: { sha256: true, contentType: true, bytes: true } });
+    return row ? { sha256: row.sha256, contentType: row.contentType, bytes: row.bytes } : null;
+  }
+
+  /** The proxied picture of a URL, unless it expired by `now`. */
+  async findProxied(urlSha256: string, now: Date): Promise<StoredImage | null> {
+    const row = await this.dataSource.manager
+      .getRepository(ImageProxyEntryEntity)
+      .createQueryBuilder('e')
+      .select(['e.sha256', 'e.contentType', 'e.bytes'])
+      .where('e.url_sha256 = :urlSha256 AND e.expires_at > :now', { urlSha256, now })
+      .getOne();
+    return row ? { sha256: row.sha256, contentType: row.contentType, bytes: row.bytes } : null;
+  }
+
+  /** Keeps a proxied picture until `expiresAt`, replacing an older one, and sweeps entries that expired. */
+  async putProxied(urlSha256: string, image: StoredImage, now: Date, expiresAt: Date): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.createQueryBuilder().delete().from(ImageProxyEntryEntity).where('expires_at <= :now', { now }).execute();
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(ImageProxyEntryEntity)
+        .values({ urlSha256, sha256: image.sha256, contentType: image.contentType, bytes: image.bytes, fetchedAt: now, expiresAt })
+        .orUpdate(['sha256', 'content_type', 'bytes', 'fetched_at', 'expires_at'], ['url_sha256'])
+        .execute();
+    });
+  }
+}

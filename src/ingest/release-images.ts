@@ -1,0 +1,75 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { type EncodedImage, type EncodedPicture, ICON_PLAN, type ImagePlan, SCREENSHOT_PLAN } from '../images/image-encoder';
+import { PictureFailure, PictureFetcher } from '../images/picture-fetcher';
+import type { Manifest } from '../lib/manifest';
+import type { StoredImageVariant, StoredReleaseImages } from '../plugins/entities/release.entity';
+import { ASSET_CONCURRENCY } from './fetch-policy';
+import { mapBounded } from './readme-ingest';
+
+export interface FetchedReleaseImages {
+  /** What the release row records. */
+  images: StoredReleaseImages;
+  /** The encodings to store with the release (in its transaction). */
+  encoded: EncodedImage[];
+  /** One per picture left out, for the publish response and the audit entry. */
+  warnings: string[];
+}
+
+interface Job {
+  name: string;
+  url: string;
+  plan: ImagePlan;
+  screenshot?: { index: number; caption: string | null; alt: string | null };
+}
+
+const variantsOf = (picture: EncodedPicture): StoredImageVariant[] => picture.variants.map(({ width, height, sha256 }) => ({ width, height, sha256 }));
+
+/**
+ * The icon and screenshots a manifest names, fetched (ASSET_CONCURRENCY at a time, through the
+ * SSRF-safe fetcher), checked by their bytes and encoded as WebP at fixed widths. A picture that
+ * fails (a 404, too large, not an image, an SVG) never fails the release: it is left out and
+ * named in `warnings`; the page then shows nothing in its place.
+ */
+@Injectable()
+export class ReleaseImages {
+  private readonly logger = new Logger('ReleaseImages');
+
+  constructor(private readonly pictures: PictureFetcher) {}
+
+  async fetch(manifest: Manifest, abandon?: AbortSignal): Promise<FetchedReleaseImages> {
+    const jobs: Job[] = [];
+    if (manifest.icon) jobs.push({ name: 'icon', url: manifest.icon, plan: ICON_PLAN });
+    (manifest.screenshots ?? []).forEach((shot, index) =>
+      jobs.push({ name: `screenshot ${index + 1}`, url: shot.url, plan: SCREENSHOT_PLAN, screenshot: { index, caption: shot.caption ?? null, alt: shot.alt ?? null } }),
+    );
+    const outcomes = await mapBounded(jobs, ASSET_CONCURRENCY, (job) => this.fetchOne(job, abandon));
+    const images: StoredReleaseImages = { icon: null, screenshots: [] };
+    const encoded: EncodedImage[] = [];
+    const warnings: string[] = [];
+    outcomes.forEach((outcome, i) => {
+      const job = jobs[i];
+      if (typeof outcome === 'string') {
+        warnings.push(outcome);
+        return;
+      }
+      encoded.push(...outcome.variants);
+      if (job.screenshot) images.screenshots.push({ ...job.screenshot, variants: variantsOf(outcome) });
+      else images.icon = { variants: variantsOf(outcome) };
+    });
+    for (const warning of warnings) this.logger.warn(warning);
+    return { images, encoded, warnings };
+  }
+
+  /** The encoded picture, or the warning that says why there is none. */
+  private async fetchOne(job: Job, abandon: AbortSignal | undefined): Promise<EncodedPicture | string> {
+    try {
+      return await this.pictures.fetch(job.url, job.plan, abandon);
+    } catch (error) {
+      if (error instanceof PictureFailure) {
+        return error.stage === 'fetch' ? `${job.name} was left out: ${error.message}` : `${job.name} was left out: ${job.url} ${error.message}`;
+      }
+      this.logger.error(`${job.name} at ${job.url} failed unexpectedly`, error instanceof Error ? error.stack : String(error));
+      return `${job.name} was left out: it could not be processed`;
+    }
+  }
+}
