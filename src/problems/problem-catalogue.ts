@@ -88,4 +88,7 @@ export const PROBLEM_CATALOGUE: Readonly<Record<string, ProblemTypeDescription>>
   'client-disconnected': { title: 'Bad Request', status: 400, description: 'The client closed the connection before a push finished, so the push was abandoned: its downloads were cancelled and nothing was recorded. Nobody is left to read this answer; it exists for the access log.' },
   unavailable: { title: 'Service Unavailable', status: 503, description: 'A dependency (the database, a forge) is unavailable right now. Try again later.' },
   'forge-unreachable': { title: 'Service Unavailable', status: 503, description: 'The forge could not be asked whether you administer the repository. Try again later.' },
+  'forge-exists': { title: 'Conflict', status: 409, description: 'A forge instance with this name or web address already exists (configured in `FORGES` or added by an admin), or the name is given twice in one request. Nothing was stored.' },
+  'forge-configured': { title: 'Conflict', status: 409, description: 'The forge instance comes from the `FORGES` configuration or is built in, so it cannot be removed here; change the configuration instead.' },
+  'forge-url-refused': { title: 'Bad Request', status: 400, description: "A forge instance's web or API address is not allowed: not http(s), carrying credentials, a query or a fragment, or resolving to an address the fetch policy refuses. `errors` names each field. Nothing was stored." },
 };

@@ -83,6 +83,8 @@ const PAGES: PageCase[] = [
   { path: '/kinds/no-such-kind', as: 'user', status: 404 },
   { path: '/no/such/path', as: 'anonymous', status: 404 },
   { path: '/no/such/path', as: 'admin', status: 404 },
+  { path: '/sign-in/link?error=used', as: 'anonymous', status: 410 },
+  { path: '/sign-in/link?error=unknown', as: 'anonymous', status: 404 },
 ];
 
 /** A README that scrolls sideways on a phone: a long code line and a wide table. */
@@ -264,7 +266,7 @@ const SETUP_STEPS: { name: string; reach: (watched: WatchedPage) => Promise<void
     reach: async ({ page }) => {
       await page.getByLabel('Login', { exact: true }).fill('root');
       await page.getByRole('button', { name: 'Create the administrator' }).click();
-      await page.locator('#setup-forge:not([hidden])').waitFor({ timeout: 30_000 });
+      await page.locator('#setup-step-forge:not([hidden])').waitFor({ timeout: 30_000 });
     },
   },
 ];

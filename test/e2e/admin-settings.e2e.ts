@@ -8,6 +8,7 @@ const DEFAULTS = {
   'manifest.require_release_asset': 1,
   'manifest.candidates': ['.plugin', '.plugin.json', 'plugin.yaml', 'plugin.json'],
   'hash.budget_bytes': 777_000,
+  'images.max_bytes': 10_485_760,
   'publish.claim_requires_repo_access': 1,
   'site.name': 'Plugin Registry',
   'webhooks.reconcile_interval_s': 21600,
