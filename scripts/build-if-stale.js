@@ -25,7 +25,25 @@ function stale() {
   return newestMtime(path.join(root, 'src')) > built || fs.statSync(path.join(root, 'tsconfig.build.json')).mtimeMs > built;
 }
 
-if (stale()) {
+function canBuild() {
+  // An installed package (npm pack, or an image built with --omit=dev) has dist/ but no sources
+  // or no compiler: it runs what it was shipped with.
+  if (!fs.existsSync(path.join(root, 'src'))) return false;
+  try {
+    require.resolve('typescript/bin/tsc');
+    require.resolve('esbuild');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+if (stale() && !canBuild()) {
+  if (!fs.existsSync(path.join(root, 'dist', 'main.js'))) {
+    process.stderr.write('dist/ is missing and cannot be built here (no sources, or the development dependencies are not installed): run `npm ci && npm run build` first\n');
+    process.exit(1);
+  }
+} else if (stale()) {
   process.stderr.write('building dist/ ...\n');
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   execFileSync(process.execPath, [path.join(__dirname, 'build-web.js')], { cwd: root, stdio: 'inherit' });
