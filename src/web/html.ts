@@ -1,3 +1,5 @@
+import { escapeMarkup } from '../lib/markup/escape';
+
 /** Markup that is already safe to send: built by `html` or marked by `raw` (for sanitized HTML). */
 export class SafeHtml {
   constructor(readonly value: string) {}
@@ -6,11 +8,7 @@ export class SafeHtml {
   }
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
+export const escapeHtml = escapeMarkup;
 
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
 

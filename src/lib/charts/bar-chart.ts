@@ -1,4 +1,5 @@
 import type { DayValue } from './days';
+import { escapeMarkup } from '../markup/escape';
 
 /** The drawing's own coordinates (its viewBox); CSS scales it to its container. */
 export const CHART_WIDTH = 320;
@@ -104,12 +105,8 @@ export function barChartLayout(series: readonly DayValue[], options: Pick<BarCha
   return { scaleMax, bars, ticks, dayLabels };
 }
 
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
 /** Text and attribute values escaped for SVG inlined in HTML. */
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
-}
+export const escapeXml = escapeMarkup;
 
 /** An id prefix with anything but letters, digits, `-` and `_` dropped (it lands in attributes and references). */
 function safeId(id: string): string {
