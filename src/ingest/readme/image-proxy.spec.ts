@@ -74,4 +74,11 @@ describe('README images through the signed proxy', () => {
     expect(sources(again)).toHaveLength(MAX_PROXIED_IMAGES);
     expect(again).toContain('<p>extra</p>');
   });
+
+  it('signs images already proxied again with the current key (KEY_ENCRYPTION_KEY changed, then re-rendered)', () => {
+    const oldKey = imageProxyKey(Buffer.alloc(32, 9));
+    const before = renderReadme('![a](https://cdn.example/a.png?x=1&y=2)', NO_REPOSITORY_CONTEXT, oldKey);
+    const [src] = sources(runRenderJob({ sanitize: before }, key).html);
+    expect(upstreamOf(src)).toBe('https://cdn.example/a.png?x=1&y=2');
+  });
 });

@@ -57,6 +57,11 @@ const OPTIONS: sanitizeHtml.IOptions = {
 const ABSOLUTE_HTTP = /^https?:\/\//i;
 const PROXIED = /^\/image-proxy\?/;
 
+/** The upstream URL of an address already proxied, or null when it names none. */
+function proxiedUpstream(src: string): string | null {
+  return new URL(src, 'http://registry.invalid').searchParams.get('url');
+}
+
 /**
  * Images one README shows through the proxy; the ones after are replaced by their alt text (an
  * image without alt text leaves nothing). A README may name hundreds of images, each a signed
@@ -68,7 +73,8 @@ export const MAX_PROXIED_IMAGES = 50;
 /**
  * The options with every absolute http(s) image shown through the signed image proxy: the page's
  * CSP allows images from this origin only, and the proxy fetches only what a README named. An
- * image already proxied (HTML sanitized again) keeps its address. Past MAX_PROXIED_IMAGES (those
+ * image already proxied (HTML sanitized again) is signed again with the current key: the same
+ * address while the key is the same, a valid one after KEY_ENCRYPTION_KEY changed. Past MAX_PROXIED_IMAGES (those
  * already proxied count), an image becomes its alt text. One set of options per sanitize call:
  * the count is the call's.
  */
@@ -85,7 +91,8 @@ function withImageProxy(key: Buffer): sanitizeHtml.IOptions {
         proxiedCount++;
         // A tag the sanitizer does not allow, with text: discarded, its text kept (escaped).
         if (proxiedCount > MAX_PROXIED_IMAGES) return { tagName: 'image-over-limit', attribs: {}, text: attribs.alt ?? '' };
-        return { tagName, attribs: absolute ? { ...attribs, src: proxiedImageSrc(key, src) } : attribs };
+        const upstream = absolute ? src : proxiedUpstream(src);
+        return { tagName, attribs: upstream === null ? attribs : { ...attribs, src: proxiedImageSrc(key, upstream) } };
       },
     },
   };
