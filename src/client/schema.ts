@@ -7823,7 +7823,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description What the URL serves is not a PNG, JPEG, GIF, WebP or AVIF picture, or is too many pixels (image-refused) */
+            /** @description What the URL serves is not a PNG, JPEG, GIF, WebP or AVIF picture, or is too many pixels (image-refused; remembered 10 minutes) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7832,8 +7832,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description The image could not be fetched: a status, a timeout, too large, or an address that is refused (image-fetch-failed) */
+            /** @description The image could not be fetched: a status, a timeout, over min(images.max_bytes, 5 MiB), or an address that is refused (image-fetch-failed; remembered 10 minutes) */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description The proxy is fetching 4 images and 32 more are waiting (image-proxy-busy); Retry-After says when to try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

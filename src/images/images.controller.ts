@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiBadGatewayResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiBadGatewayResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiServiceUnavailableResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ProblemDto } from '../openapi/problem.dto';
 import { ImageProxyService } from './image-proxy.service';
@@ -31,8 +31,9 @@ export class ImagesController {
   @ApiQuery({ name: 'sig', required: true, type: String, description: "Hex HMAC-SHA256 of `url` with the registry's proxy key, written by the README renderer" })
   @ApiOkResponse(WEBP_BODY)
   @ApiForbiddenResponse({ type: ProblemDto, description: 'The signature is missing or does not match the URL (image-signature-invalid)' })
-  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'What the URL serves is not a PNG, JPEG, GIF, WebP or AVIF picture, or is too many pixels (image-refused)' })
-  @ApiBadGatewayResponse({ type: ProblemDto, description: 'The image could not be fetched: a status, a timeout, too large, or an address that is refused (image-fetch-failed)' })
+  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'What the URL serves is not a PNG, JPEG, GIF, WebP or AVIF picture, or is too many pixels (image-refused; remembered 10 minutes)' })
+  @ApiBadGatewayResponse({ type: ProblemDto, description: 'The image could not be fetched: a status, a timeout, over min(images.max_bytes, 5 MiB), or an address that is refused (image-fetch-failed; remembered 10 minutes)' })
+  @ApiServiceUnavailableResponse({ type: ProblemDto, description: 'The proxy is fetching 4 images and 32 more are waiting (image-proxy-busy); Retry-After says when to try again' })
   async proxied(@Query('url') url: unknown, @Query('sig') sig: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     sendImage(request, response, await this.proxy.proxied(url, sig), PROXIED);
   }

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EncodedImage } from './image-encoder';
 import { ImageEntity } from './entities/image.entity';
-import { ImageProxyEntryEntity } from './entities/image-proxy-entry.entity';
+import { ImageProxyEntryEntity, type ImageProxyStatus } from './entities/image-proxy-entry.entity';
 
 export const WEBP = 'image/webp';
 
@@ -11,6 +11,9 @@ export interface StoredImage {
   contentType: string;
   bytes: Buffer;
 }
+
+/** What the proxy keeps for a URL: the picture, or the failure it answered (a problem code and detail). */
+export type ProxyEntry = { image: StoredImage } | { failure: Exclude<ImageProxyStatus, 'ok'>; detail: string };
 
 /** Every query on stored pictures and the README image proxy's cache. */
 export class ImagesRepository {
@@ -35,27 +38,33 @@ export class ImagesRepository {
     return row ? { sha256: row.sha256, contentType: row.contentType, bytes: row.bytes } : null;
   }
 
-  /** The proxied picture of a URL, unless it expired by `now`. */
-  async findProxied(urlSha256: string, now: Date): Promise<StoredImage | null> {
+  /** What the proxy keeps for a URL, unless it expired by `now`. */
+  async findProxied(urlSha256: string, now: Date): Promise<ProxyEntry | null> {
     const row = await this.dataSource.manager
       .getRepository(ImageProxyEntryEntity)
       .createQueryBuilder('e')
-      .select(['e.sha256', 'e.contentType', 'e.bytes'])
+      .select(['e.status', 'e.detail', 'e.sha256', 'e.contentType', 'e.bytes'])
       .where('e.url_sha256 = :urlSha256 AND e.expires_at > :now', { urlSha256, now })
       .getOne();
-    return row ? { sha256: row.sha256, contentType: row.contentType, bytes: row.bytes } : null;
+    if (!row) return null;
+    if (row.status !== 'ok') return { failure: row.status, detail: row.detail ?? '' };
+    return { image: { sha256: row.sha256!, contentType: row.contentType!, bytes: row.bytes! } };
   }
 
-  /** Keeps a proxied picture until `expiresAt`, replacing an older one, and sweeps entries that expired. */
-  async putProxied(urlSha256: string, image: StoredImage, now: Date, expiresAt: Date): Promise<void> {
+  /** Keeps a proxied picture, or a failure, until `expiresAt`, replacing what was kept, and sweeps entries that expired. */
+  async putProxied(urlSha256: string, entry: ProxyEntry, now: Date, expiresAt: Date): Promise<void> {
+    const values =
+      'image' in entry
+        ? { status: 'ok' as const, detail: null, sha256: entry.image.sha256, contentType: entry.image.contentType, bytes: entry.image.bytes }
+        : { status: entry.failure, detail: entry.detail.slice(0, 500), sha256: null, contentType: null, bytes: null };
     await this.dataSource.transaction(async (manager) => {
       await manager.createQueryBuilder().delete().from(ImageProxyEntryEntity).where('expires_at <= :now', { now }).execute();
       await manager
         .createQueryBuilder()
         .insert()
         .into(ImageProxyEntryEntity)
-        .values({ urlSha256, sha256: image.sha256, contentType: image.contentType, bytes: image.bytes, fetchedAt: now, expiresAt })
-        .orUpdate(['sha256', 'content_type', 'bytes', 'fetched_at', 'expires_at'], ['url_sha256'])
+        .values({ urlSha256, ...values, fetchedAt: now, expiresAt })
+        .orUpdate(['status', 'detail', 'sha256', 'content_type', 'bytes', 'fetched_at', 'expires_at'], ['url_sha256'])
         .execute();
     });
   }

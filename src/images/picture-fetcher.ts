@@ -31,10 +31,11 @@ export class PictureFetcher {
 
   constructor(private readonly policy: ImageFetchPolicy) {}
 
-  async fetch(url: string, plan: ImagePlan, signal?: AbortSignal): Promise<EncodedPicture> {
+  /** `byteCap` lowers the policy's byte cap (the `images.max_bytes` setting) for this fetch. */
+  async fetch(url: string, plan: ImagePlan, signal?: AbortSignal, byteCap?: number): Promise<EncodedPicture> {
     let bytes: Buffer;
     try {
-      bytes = (await fetchBytes(url, { ...(await this.policy.options()), signal })).bytes;
+      bytes = (await fetchBytes(url, { ...(await this.policy.options(byteCap)), signal })).bytes;
     } catch (error) {
       if (error instanceof AssetFetchError) throw new PictureFailure('fetch', error.message, error.status);
       throw error;

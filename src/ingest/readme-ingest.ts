@@ -7,6 +7,7 @@ import { ForgeRegistry } from '../forges/forge-registry';
 import { forgeForUrl, rawFileUrl } from '../forges/urls';
 import type { Manifest } from '../lib/manifest';
 import { AssetFetchError, fetchText } from '../common/fetch';
+import { mapBounded } from '../common/map-bounded';
 import { ASSET_CONCURRENCY, FetchPolicy, MAX_TEXT_BYTES } from './fetch-policy';
 import type { ReadmeRendering } from '../plugins/release-readmes.repository';
 import { README_MAX_LENGTH, README_RENDER_VERSION, type ReadmeContextSpec, ReadmeRenderPool } from './readme';
@@ -53,20 +54,6 @@ function mebibytes(bytes: number): string {
 export function readmeTagCandidates(version: string): string[] {
   const bare = version.replace(/^[vV]/, '');
   return [...new Set([version, `v${bare}`, bare])];
-}
-
-/** Runs `task` over `items`, at most `limit` at a time; results in input order. */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }
 
 /**

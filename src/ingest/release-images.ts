@@ -4,7 +4,7 @@ import { PictureFailure, PictureFetcher } from '../images/picture-fetcher';
 import type { Manifest } from '../lib/manifest';
 import type { StoredImageVariant, StoredReleaseImages } from '../plugins/entities/release.entity';
 import { ASSET_CONCURRENCY } from './fetch-policy';
-import { mapBounded } from './readme-ingest';
+import { mapBounded } from '../common/map-bounded';
 
 export interface FetchedReleaseImages {
   /** What the release row records. */

@@ -3,7 +3,7 @@
  * engines and link previews read, escaping of whatever a manifest says, and the 404s.
  */
 import request from 'supertest';
-import { catalogueWorld, HOSTILE_DESCRIPTION, publishAurora, type CatalogueWorld } from './catalogue-world';
+import { auroraPictures, catalogueWorld, HOSTILE_DESCRIPTION, publishAurora, type CatalogueWorld } from './catalogue-world';
 
 describe('web front end: catalogue pages without JavaScript', () => {
   let world: CatalogueWorld;
@@ -36,11 +36,11 @@ describe('web front end: catalogue pages without JavaScript', () => {
     expect(body).toContain('<meta property="og:type" content="article">');
     expect(body).toContain('<meta property="og:title" content="aurora">');
     expect(body).toContain('<meta property="og:description" content="A calm dark theme for late nights">');
-    expect(body).toContain('<meta property="og:image" content="https://aurora.example/icon.png">');
+    expect(body).toContain(`<meta property="og:image" content="${auroraPictures(world).icon}">`);
     expect(body).toContain('<h3>Aurora in English</h3>');
     expect(body).toMatch(/<a href="\/plugins\/aurora\?locale=de" hreflang="de" lang="de">de<\/a>/);
     expect(body).toMatch(/<a href="\/plugins\/aurora\?locale=en" hreflang="en" lang="en" aria-current="true">en<\/a>/);
-    for (const link of [`${world.w.forge.url}/acme/aurora`, 'https://aurora.example/', 'https://aurora.example/docs', 'https://aurora.example/issues', 'mailto:help@aurora.example', 'https://aurora.example/shot.png']) {
+    for (const link of [`${world.w.forge.url}/acme/aurora`, 'https://aurora.example/', 'https://aurora.example/docs', 'https://aurora.example/issues', 'mailto:help@aurora.example', auroraPictures(world).screenshot]) {
       expect(body).toContain(`href="${link}"`);
     }
     // Downloads for this Linux visitor first, then every platform; the yanked version marked.

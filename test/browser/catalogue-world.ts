@@ -61,8 +61,14 @@ export async function catalogueWorld(): Promise<CatalogueWorld> {
   };
 }
 
-/** The plugin most tests look at: a theme with a README in English and German, three platforms. */
+/**
+ * The plugin most tests look at: a theme with a README in English and German, three platforms.
+ * Its icon and screenshot are on the fake forge (loopback, allowed by the fetch policy), which
+ * answers 404 for them: ingest never resolves a name through DNS, and the release is published
+ * without pictures (a warning), as the pages here expect. test/e2e/pictures.e2e.ts tests pictures.
+ */
 export async function publishAurora(world: CatalogueWorld, versions = ['1.0.0', '1.1.0', '1.2.0']): Promise<void> {
+  const pictures = auroraPictures(world);
   const fields = {
     description: 'A calm dark theme for late nights',
     kind: 'theme',
@@ -72,13 +78,18 @@ export async function publishAurora(world: CatalogueWorld, versions = ['1.0.0', 
     homepage: 'https://aurora.example/',
     documentation_url: 'https://aurora.example/docs',
     support: { issues_url: 'https://aurora.example/issues', email: 'help@aurora.example' },
-    screenshots: [{ url: 'https://aurora.example/shot.png', caption: 'The editor at night', alt: 'Dark editor' }],
+    screenshots: [{ url: pictures.screenshot, caption: 'The editor at night', alt: 'Dark editor' }],
     min_runtime_version: '>=2.0.0',
-    icon: 'https://aurora.example/icon.png',
+    icon: pictures.icon,
     readmes: { en: 'docs/README.en.md', de: 'docs/README.de.md' },
     dark: true,
     mood: 'calm',
   };
   for (const version of versions) await world.publish('aurora', version, fields, ['aurora-linux-x64.zip', 'aurora-darwin-arm64.zip', 'aurora-windows-x64.zip']);
   if (versions.includes('1.1.0')) await world.yank('aurora', '1.1.0', 'Broke the status bar');
+}
+
+/** Where aurora's icon and screenshot are: on the fake forge, which has no such files. */
+export function auroraPictures(world: CatalogueWorld): { icon: string; screenshot: string } {
+  return { icon: `${world.w.forge.url}/pictures/aurora/icon.png`, screenshot: `${world.w.forge.url}/pictures/aurora/shot.png` };
 }

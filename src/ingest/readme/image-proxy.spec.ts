@@ -1,6 +1,6 @@
 import { imageProxyKey, isSignedImageUrl } from '../../images/proxy-signature';
 import { forgeReadmeContext, NO_REPOSITORY_CONTEXT, renderReadme, runRenderJob } from './index';
-import { sanitizeReadmeHtml } from './sanitize';
+import { MAX_PROXIED_IMAGES, sanitizeReadmeHtml } from './sanitize';
 
 const key = imageProxyKey(Buffer.alloc(32, 3));
 const forge = { type: 'github' as const, webUrl: 'https://github.com', apiUrl: 'https://api.github.com' };
@@ -52,5 +52,33 @@ describe('README images through the signed proxy', () => {
 
   it('without a key (specs, benchmarks) keeps the absolute URLs', () => {
     expect(sources(renderReadme('![a](https://cdn.example/a.png)', NO_REPOSITORY_CONTEXT))).toEqual(['https://cdn.example/a.png']);
+  });
+
+  it(`proxies at most ${MAX_PROXIED_IMAGES} images of one README; the ones after become their alt text, escaped`, () => {
+    const markdown = Array.from({ length: 60 }, (_, i) => `![shot <${i}>](https://cdn.example/${i}.png)`).join('\n\n');
+    const html = renderReadme(markdown, NO_REPOSITORY_CONTEXT, key);
+    const srcs = sources(html);
+    expect(srcs).toHaveLength(MAX_PROXIED_IMAGES);
+    expect(srcs.map(upstreamOf)).toEqual(Array.from({ length: MAX_PROXIED_IMAGES }, (_, i) => `https://cdn.example/${i}.png`));
+    expect(html).not.toContain('cdn.example/50.png');
+    expect(html).toContain('<p>shot &lt;50&gt;</p>');
+    expect(html).toContain('<p>shot &lt;59&gt;</p>');
+    // Counted per README: the next one gets its own 50, and sanitizing again keeps the result.
+    expect(sources(renderReadme('![a](https://cdn.example/a.png)', NO_REPOSITORY_CONTEXT, key))).toHaveLength(1);
+    expect(sanitizeReadmeHtml(html, key)).toBe(html);
+  });
+
+  it('counts images already proxied (HTML sanitized again) toward the cap', () => {
+    const once = renderReadme(Array.from({ length: MAX_PROXIED_IMAGES }, (_, i) => `![${i}](https://cdn.example/${i}.png)`).join(' '), NO_REPOSITORY_CONTEXT, key);
+    const again = sanitizeReadmeHtml(`${once}<p><img src="https://cdn.example/extra.png" alt="extra"></p>`, key);
+    expect(sources(again)).toHaveLength(MAX_PROXIED_IMAGES);
+    expect(again).toContain('<p>extra</p>');
+  });
+
+  it('signs images already proxied again with the current key (KEY_ENCRYPTION_KEY changed, then re-rendered)', () => {
+    const oldKey = imageProxyKey(Buffer.alloc(32, 9));
+    const before = renderReadme('![a](https://cdn.example/a.png?x=1&y=2)', NO_REPOSITORY_CONTEXT, oldKey);
+    const [src] = sources(runRenderJob({ sanitize: before }, key).html);
+    expect(upstreamOf(src)).toBe('https://cdn.example/a.png?x=1&y=2');
   });
 });

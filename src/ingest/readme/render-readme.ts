@@ -8,8 +8,9 @@ import { sanitizeReadmeHtml } from './sanitize';
  * context.ts), the sanitize-html policy (sanitize.ts) or the truncation here. At start the server
  * re-renders, in the background, every stored README of an older version (ReadmeRerenderer).
  * 2: images go through the signed image proxy.
+ * 3: at most MAX_PROXIED_IMAGES images (sanitize.ts) are proxied; the rest become their alt text.
  */
-export const README_RENDER_VERSION = 2;
+export const README_RENDER_VERSION = 3;
 
 /** Markdown past this many UTF-16 code units is cut before rendering (512 Ki, about 512 KiB of ASCII). */
 export const README_MAX_LENGTH = 512 * 1024;

@@ -55,30 +55,50 @@ const OPTIONS: sanitizeHtml.IOptions = {
 };
 
 const ABSOLUTE_HTTP = /^https?:\/\//i;
+const PROXIED = /^\/image-proxy\?/;
+
+/** The upstream URL of an address already proxied, or null when it names none. */
+function proxiedUpstream(src: string): string | null {
+  return new URL(src, 'http://registry.invalid').searchParams.get('url');
+}
+
+/**
+ * Images one README shows through the proxy; the ones after are replaced by their alt text (an
+ * image without alt text leaves nothing). A README may name hundreds of images, each a signed
+ * address the proxy would fetch on a visitor's behalf: this bounds what one README can make the
+ * registry fetch, while the alt text keeps what the image said.
+ */
+export const MAX_PROXIED_IMAGES = 50;
 
 /**
  * The options with every absolute http(s) image shown through the signed image proxy: the page's
  * CSP allows images from this origin only, and the proxy fetches only what a README named. An
- * image already proxied (HTML sanitized again) keeps its address.
+ * image already proxied (HTML sanitized again) is signed again with the current key: the same
+ * address while the key is the same, a valid one after KEY_ENCRYPTION_KEY changed. Past MAX_PROXIED_IMAGES (those
+ * already proxied count), an image becomes its alt text. One set of options per sanitize call:
+ * the count is the call's.
  */
 function withImageProxy(key: Buffer): sanitizeHtml.IOptions {
+  let proxiedCount = 0;
   return {
     ...OPTIONS,
     transformTags: {
       ...OPTIONS.transformTags,
       img: (tagName, attribs) => {
         const src = attribs.src ?? '';
-        return { tagName, attribs: ABSOLUTE_HTTP.test(src) ? { ...attribs, src: proxiedImageSrc(key, src) } : attribs };
+        const absolute = ABSOLUTE_HTTP.test(src);
+        if (!absolute && !PROXIED.test(src)) return { tagName, attribs };
+        proxiedCount++;
+        // A tag the sanitizer does not allow, with text: discarded, its text kept (escaped).
+        if (proxiedCount > MAX_PROXIED_IMAGES) return { tagName: 'image-over-limit', attribs: {}, text: attribs.alt ?? '' };
+        const upstream = absolute ? src : proxiedUpstream(src);
+        return { tagName, attribs: upstream === null ? attribs : { ...attribs, src: proxiedImageSrc(key, upstream) } };
       },
     },
   };
 }
 
-let proxied: { key: Buffer; options: sanitizeHtml.IOptions } | null = null;
-
 /** The last word on what reaches a browser, whatever the renderer produced; images proxied when a key is given. */
 export function sanitizeReadmeHtml(html: string, imageProxyKey: Buffer | null = null): string {
-  if (imageProxyKey === null) return sanitizeHtml(html, OPTIONS);
-  if (proxied === null || !proxied.key.equals(imageProxyKey)) proxied = { key: imageProxyKey, options: withImageProxy(imageProxyKey) };
-  return sanitizeHtml(html, proxied.options);
+  return sanitizeHtml(html, imageProxyKey === null ? OPTIONS : withImageProxy(imageProxyKey));
 }
