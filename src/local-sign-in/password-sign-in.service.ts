@@ -6,13 +6,14 @@ import type { SessionIssuedDto } from '../auth/dto/session-issued.dto';
 import { DomainError } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
+import { safeNext } from '../lib/net/safe-next';
 import { hashPassword, needsRehash, verifyPassword } from '../lib/password/password-hash';
 import { SettingsService } from '../settings/settings.service';
 import { LOCAL_INSTANCE, UsersRepository } from '../users/users.repository';
 import type { SignInMethodsDto } from './dto/password.dto';
 import type { PasswordSignInDto } from './dto/password-sign-in.dto';
 import { PasswordsRepository } from './passwords.repository';
-import { isFormPost, requireSameOrigin, safeNext } from './same-origin';
+import { isFormPost, requireSameOrigin } from './same-origin';
 import { SessionIssuer } from './session-issuer';
 import { SignInAttempts } from './sign-in-attempts';
 

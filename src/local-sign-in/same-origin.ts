@@ -21,10 +21,3 @@ export function requireSameOrigin(request: Request, baseUrl: string): void {
   const ok = site !== undefined ? site === 'same-origin' : origin === undefined || origin === expected;
   if (!ok) throw new DomainError('forbidden', 'origin-check-failed', `a sign-in form is accepted only from this registry's own pages (${expected})`);
 }
-
-/** A local path to go to after signing in (`/account` unless a safe one was asked for). */
-export function safeNext(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || next.length > 500) return '/account';
-  // eslint-disable-next-line no-control-regex -- finding them is the point
-  return /[\u0000-\u001f\u007f]/.test(next) ? '/account' : next;
-}

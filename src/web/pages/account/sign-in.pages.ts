@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { DEFAULT_NEXT, safeNext } from '../../../lib/net/safe-next';
 import { html, type SafeHtml } from '../../html';
 import type { Translate } from '../../i18n/messages';
 import type { WebContext } from '../../web-context';
@@ -12,11 +13,6 @@ const FORM_ERRORS = new Set(['sign-in-failed', 'rate-limited', 'password-sign-in
 /** What /sign-in/link?error= may say, and its status. */
 const LINK_ERRORS: Readonly<Record<string, 404 | 410>> = { used: 410, expired: 410, unknown: 404 };
 const LINK_COMMAND = 'registry users sign-in-link <login>';
-
-/** A local path to come back to after signing in; anything else is /account. */
-function localNext(value: unknown): string | null {
-  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') && value.length <= 500 ? value : null;
-}
 
 function passkeySection(t: Translate): SafeHtml {
   return html`<section class="sign-in-method" aria-labelledby="passkey-title">
@@ -100,7 +96,8 @@ export class SignInPages {
       : null;
     const error = typeof query.error === 'string' && FORM_ERRORS.has(query.error) ? query.error : null;
     const login = typeof query.login === 'string' ? query.login.slice(0, 100) : '';
-    const next = localNext(query.next);
+    const asked = safeNext(query.next);
+    const next = asked === DEFAULT_NEXT ? null : asked;
     const main = html`<section class="account-sign-in">
   <h1>${t('account.signIn.title')}</h1>
   ${already}
@@ -119,7 +116,7 @@ export class SignInPages {
       main,
       scripts: ['sign-in'],
       clientStrings: ['signIn.passkey.failed', 'signIn.passkey.cancelled', 'signIn.passkey.unsupported', 'status.working'],
-      clientData: { next: next ?? '/account' },
+      clientData: { next: asked },
     };
   }
 }
