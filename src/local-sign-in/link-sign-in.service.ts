@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { clientIp } from '../auth/auth-context';
 import type { SessionIssuedDto } from '../auth/dto/session-issued.dto';
 import { AuditService } from '../audit/audit.service';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/errors/domain-error';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { requireSameOrigin } from './same-origin';
 import { UsersRepository } from '../users/users.repository';
 import { SessionIssuer } from './session-issuer';
 import { SignInAttempts } from './sign-in-attempts';
@@ -31,6 +34,7 @@ export class LinkSignInService {
     private readonly sessions: SessionIssuer,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async use(token: string, ip: string | null, response: Response): Promise<SessionIssuedDto> {
@@ -47,8 +51,12 @@ export class LinkSignInService {
     return this.sessions.signIn(user, 'link', ip, response);
   }
 
-  /** `GET /auth/link?token=`: the link an operator printed. Signed in: 303 to /account; refused: 303 to the page that says why. */
+  /**
+   * `POST /auth/link` (the button on the page the printed link opens; only from this site's own
+   * pages): signed in, 303 to /account; refused, 303 to the page that says why.
+   */
   async follow(token: string | undefined, request: Request, response: Response): Promise<void> {
+    requireSameOrigin(request, this.config.baseUrl);
     try {
       if (!token || token.length > 200) throw REFUSALS.unknown();
       await this.use(token, clientIp(request), response);

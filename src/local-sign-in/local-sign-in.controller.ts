@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiForbiddenResponse, ApiGoneResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSeeOtherResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { SessionIssuedDto } from '../auth/dto/session-issued.dto';
@@ -7,7 +7,7 @@ import { ProblemDto } from '../openapi/problem.dto';
 import { PasskeyAnswerDto, PasskeyOptionsDto } from './dto/passkey.dto';
 import { SignInMethodsDto } from './dto/password.dto';
 import { PasswordSignInDto } from './dto/password-sign-in.dto';
-import { SignInLinkDto, SignInLinkQueryDto } from './dto/sign-in-link.dto';
+import { SignInLinkDto, SignInLinkFormDto } from './dto/sign-in-link.dto';
 import { LinkSignInService } from './link-sign-in.service';
 import { PasskeySignInService } from './passkey-sign-in.service';
 import { PasswordSignInService } from './password-sign-in.service';
@@ -81,11 +81,18 @@ export class LocalSignInController {
     return this.links.use(body.token, clientIp(request), response);
   }
 
-  @Get('auth/link')
-  @ApiOperation({ summary: 'Follow a one-time sign-in link (what `registry users sign-in-link` prints)', security: [] })
-  @ApiSeeOtherResponse({ description: 'Signed in: 303 to /account. Refused: 303 to /sign-in/link?error=used|expired|unknown, a page that says why' })
+  @Post('auth/link')
+  @ApiOperation({
+    summary: 'Use a one-time sign-in link: the form behind the button on the page `GET /auth/link?token=` shows',
+    description: 'An HTML form post (application/x-www-form-urlencoded) from this site only. Following the link itself (GET) uses nothing up.',
+    security: [],
+  })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({ type: SignInLinkFormDto })
+  @ApiSeeOtherResponse({ description: 'Signed in: 303 to /account with the session cookie. Refused: 303 to /sign-in/link?error=used|expired|unknown, a page that says why' })
+  @ApiForbiddenResponse({ type: ProblemDto, description: "origin-check-failed: a form post from another site's page" })
   @ApiTooManyRequestsResponse(LIMITED)
-  follow(@Query() query: SignInLinkQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
-    return this.links.follow(query.token, request, response);
+  follow(@Body() body: SignInLinkFormDto, @Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.links.follow(body.token, request, response);
   }
 }

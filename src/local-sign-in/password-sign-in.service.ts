@@ -1,5 +1,5 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { clientIp } from '../auth/auth-context';
 import type { SessionIssuedDto } from '../auth/dto/session-issued.dto';
@@ -30,7 +30,7 @@ export const passwordSignInOff = () => new DomainError('not-found', 'password-si
  * account's failure counter, one audit entry, and the same 401.
  */
 @Injectable()
-export class PasswordSignInService implements OnModuleInit {
+export class PasswordSignInService {
   private dummyHash: Promise<string> | null = null;
 
   constructor(
@@ -42,12 +42,16 @@ export class PasswordSignInService implements OnModuleInit {
     private readonly sessions: SessionIssuer,
   ) {}
 
-  onModuleInit(): void {
-    this.dummy();
-  }
-
+  /**
+   * The hash an unknown login's password is checked against (so it costs what a known one
+   * does), made on first use rather than at boot: a 32 MiB scrypt per start is a cost every
+   * start (and every test app) would pay. A failure is not kept: the next sign-in tries again.
+   */
   private dummy(): Promise<string> {
-    this.dummyHash ??= hashPassword(randomBytes(24).toString('base64url'));
+    this.dummyHash ??= hashPassword(randomBytes(24).toString('base64url')).catch((error: unknown) => {
+      this.dummyHash = null;
+      throw error;
+    });
     return this.dummyHash;
   }
 
@@ -84,15 +88,22 @@ export class PasswordSignInService implements OnModuleInit {
     const [user] = await this.users.findByLogin(login, LOCAL_INSTANCE);
     // The same queries whether the login exists or not.
     const hash = await this.passwords.hashOf(user?.id ?? NIL_UUID);
-    const account = user ? user.id : `login:${login.toLowerCase()}`;
-    const [matches, locked] = await Promise.all([verifyPassword(password, hash ?? (await this.dummy())), this.attempts.accountLocked(account)]);
-    const reason = !user ? 'unknown-login' : !hash ? 'no-password' : !matches ? 'wrong-password' : locked ? 'locked' : user.disabledAt ? 'disabled' : null;
+    // People type passwords into login fields: an unknown login is kept only as a digest prefix.
+    const unknown = user ? null : loginDigest(login);
+    const entry = await this.attempts.enter(ip, user ? user.id : `login:${unknown}`);
+    const matches = await verifyPassword(password, hash ?? (await this.dummy()));
+    const reason = !user ? 'unknown-login' : !hash ? 'no-password' : entry.locked ? 'locked' : !matches ? 'wrong-password' : user.disabledAt ? 'disabled' : null;
     if (reason || !user || !hash) {
-      await this.attempts.failed(ip, account);
-      await this.sessions.failed('password', ip, { login: login.slice(0, 100), reason, ...(user ? { userId: user.id } : {}) });
+      await this.sessions.failed('password', ip, user ? { login: user.login, reason, userId: user.id } : { loginSha256: unknown, reason });
       throw signInFailed();
     }
+    await entry.succeeded();
     if (needsRehash(hash)) await this.passwords.store(user.id, await hashPassword(password));
     return this.sessions.signIn(user, 'password', ip, response);
   }
+}
+
+/** The first 16 hex digits of the SHA-256 of a login as typed (lower-cased): enough to see repeats, not what was typed. */
+export function loginDigest(login: string): string {
+  return createHash('sha256').update(login.toLowerCase()).digest('hex').slice(0, 16);
 }

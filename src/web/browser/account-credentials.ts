@@ -124,7 +124,8 @@ function password(): void {
     announce(status, t('status.working'), 'busy');
     void (async () => {
       try {
-        const { data, error } = await api.PUT('/api/auth/me/password', { body: { password: first } });
+        const current = (form.elements.namedItem('currentPassword') as HTMLInputElement | null)?.value;
+        const { data, error } = await api.PUT('/api/auth/me/password', { body: { password: first, ...(current ? { currentPassword: current } : {}) } });
         if (!data) return announce(status, t('account.passkeys.failed', { reason: problemMessage(error) }), 'error');
         form.reset();
         const state = byId('password-state');

@@ -69,6 +69,28 @@ export class SignInPages {
     return this.renderer.render(request, response, (ctx) => this.build(ctx));
   }
 
+  /**
+   * `GET /auth/link?token=`: the link an operator printed. Following it signs nobody in (link
+   * scanners and chat unfurlers fetch links too); it asks to continue, and the button posts the
+   * token to `POST /auth/link`, which uses the link up. The page says nothing of whether the token is good.
+   */
+  linkConfirm(request: Request, response: Response): Promise<RenderedPage> {
+    return this.renderer.render(request, response, async (ctx) => {
+      const { t } = ctx;
+      const token = typeof ctx.request.query.token === 'string' && ctx.request.query.token.length <= 200 ? ctx.request.query.token : '';
+      const main = html`<section class="account-sign-in">
+  <h1>${t('signIn.link.title')}</h1>
+  <p>${t('signIn.link.confirm')}</p>
+  <form id="link-form" method="post" action="/auth/link">
+    <input type="hidden" name="token" value="${token}">
+    <button type="submit">${t('signIn.link.continue')}</button>
+  </form>
+  <p><a class="button secondary" href="/sign-in">${t('signIn.link.toSignIn')}</a></p>
+</section>`;
+      return { title: t('signIn.link.title'), main };
+    });
+  }
+
   /** `/sign-in/link?error=`: where a refused sign-in link lands, saying why and what to do. */
   linkRefused(request: Request, response: Response): Promise<RenderedPage> {
     return this.renderer.render(request, response, async (ctx) => {
