@@ -1,8 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Request, Response } from 'express';
-import { clientIp } from '../auth/auth-context';
-import type { SessionIssuedDto } from '../auth/dto/session-issued.dto';
 import { DomainError } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
@@ -13,7 +10,8 @@ import { LOCAL_INSTANCE, UsersRepository } from '../users/users.repository';
 import type { SignInMethodsDto } from './dto/password.dto';
 import type { PasswordSignInDto } from './dto/password-sign-in.dto';
 import { PasswordsRepository } from './passwords.repository';
-import { isFormPost, requireSameOrigin } from './same-origin';
+import { requireSameOrigin } from './same-origin';
+import type { SignedIn, SignInReply, SignInRequest } from './sign-in-http';
 import { SessionIssuer } from './session-issuer';
 import { SignInAttempts } from './sign-in-attempts';
 
@@ -63,26 +61,22 @@ export class PasswordSignInService {
    * `POST /api/auth/sign-in/password`: JSON gets `{token, user}` and the cookie; an HTML form
    * (no script) gets the cookie and a 303 to `next`, or a 303 back to /sign-in saying what failed.
    */
-  async signIn(body: PasswordSignInDto, request: Request, response: Response): Promise<void> {
-    if (!isFormPost(request)) {
-      response.status(200).json(await this.attempt(body.login, body.password, clientIp(request), response));
-      return;
-    }
+  async signIn(body: PasswordSignInDto, request: SignInRequest): Promise<SignInReply> {
+    if (!request.formPost) return { kind: 'json', ...(await this.attempt(body.login, body.password, request.ip)) };
     requireSameOrigin(request, this.config.baseUrl);
     try {
-      await this.attempt(body.login, body.password, clientIp(request), response);
-      response.redirect(303, safeNext(body.next));
+      const { cookie } = await this.attempt(body.login, body.password, request.ip);
+      return { kind: 'redirect', location: safeNext(body.next), cookie };
     } catch (error) {
       if (!(error instanceof DomainError) || !['sign-in-failed', 'rate-limited', 'password-sign-in-off'].includes(error.code)) throw error;
       const back = new URLSearchParams({ error: error.code, login: body.login });
       if (body.next) back.set('next', safeNext(body.next));
-      if (typeof error.extensions.retryAfter === 'number') response.setHeader('Retry-After', String(error.extensions.retryAfter));
-      response.setHeader('Cache-Control', 'no-store');
-      response.redirect(303, `/sign-in?${back.toString()}`);
+      const retryAfter = typeof error.extensions.retryAfter === 'number' ? error.extensions.retryAfter : undefined;
+      return { kind: 'redirect', location: `/sign-in?${back.toString()}`, ...(retryAfter !== undefined ? { retryAfter } : {}) };
     }
   }
 
-  async attempt(login: string, password: string, ip: string | null, response: Response): Promise<SessionIssuedDto> {
+  async attempt(login: string, password: string, ip: string | null): Promise<SignedIn> {
     if ((await this.settings.get('signin.password_enabled')) !== 1) throw passwordSignInOff();
     await this.attempts.checkAddress(ip);
     const [user] = await this.users.findByLogin(login, LOCAL_INSTANCE);
@@ -99,7 +93,7 @@ export class PasswordSignInService {
     }
     await entry.succeeded();
     if (needsRehash(hash)) await this.passwords.store(user.id, await hashPassword(password));
-    return this.sessions.signIn(user, 'password', ip, response);
+    return this.sessions.signIn(user, 'password', ip);
   }
 }
 
