@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainError, unauthorized } from '../common/errors/domain-error';
 import type { AuthContext } from './auth-context';
@@ -45,10 +46,15 @@ export class SessionService {
     if (via === 'cookie' && !SAFE_METHODS.has(request.method) && !request.is('application/json')) {
       throw new DomainError('forbidden', 'csrf-check-failed', 'cookie-authenticated changes must send Content-Type: application/json');
     }
-    return { kind: 'session', user: session.user, sessionId: session.id, via };
+    return { kind: 'session', user: session.user, sessionId: session.id, via, signedInAt: session.createdAt };
   }
 
   async logout(sessionId: string): Promise<void> {
     await this.sessions.revoke(sessionId, this.clock.now());
+  }
+
+  /** Signs the user out everywhere but `keepSessionId` (their password changed); inside the caller's transaction when given. */
+  async revokeOthers(userId: string, keepSessionId: string, manager?: EntityManager): Promise<void> {
+    await this.sessions.revokeOthers(userId, keepSessionId, this.clock.now(), manager);
   }
 }

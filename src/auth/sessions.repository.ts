@@ -19,6 +19,16 @@ export class SessionsRepository {
     return this.repo().findOne({ where: { id }, relations: { user: true } });
   }
 
+  /** Revokes every live session of the user but one. */
+  async revokeOthers(userId: string, keepId: string, at: Date, manager?: EntityManager): Promise<void> {
+    await this.repo(manager)
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: at })
+      .where('user_id = :userId AND id <> :keepId AND revoked_at IS NULL', { userId, keepId })
+      .execute();
+  }
+
   async revoke(id: string, at: Date): Promise<void> {
     await this.repo().createQueryBuilder().update().set({ revokedAt: at }).where('id = :id AND revoked_at IS NULL', { id }).execute();
   }

@@ -214,10 +214,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Follow a one-time sign-in link (what `registry users sign-in-link` prints) */
-        get: operations["LocalSignInController_follow"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Use a one-time sign-in link: the form behind the button on the page `GET /auth/link?token=` shows
+         * @description An HTML form post (application/x-www-form-urlencoded) from this site only. Following the link itself (GET) uses nothing up.
+         */
+        post: operations["LocalSignInController_follow"];
         delete?: never;
         options?: never;
         head?: never;
@@ -286,10 +289,10 @@ export interface paths {
         };
         /** Whether you have a password, and whether passwords are on here */
         get: operations["AccountCredentialsController_passwordStatus"];
-        /** Set or change your password (local accounts) */
+        /** Set or change your password (local accounts); signs you out everywhere else */
         put: operations["AccountCredentialsController_setPassword"];
         post?: never;
-        /** Remove your password (sign in with a passkey or a link instead) */
+        /** Remove your password (sign in with a passkey or a link instead); signs you out everywhere else */
         delete: operations["AccountCredentialsController_removePassword"];
         options?: never;
         head?: never;
@@ -1665,6 +1668,10 @@ export interface components {
             /** @description The token of a link printed by `registry users sign-in-link` (its `token` query parameter) */
             token: string;
         };
+        SignInLinkFormDto: {
+            /** @description The one-time token the link carries (its `token` query parameter) */
+            token?: string;
+        };
         PasskeyDto: {
             /** Format: uuid */
             id: string;
@@ -1711,6 +1718,11 @@ export interface components {
              * @description The new password: 10 to 256 characters, not the login
              */
             password: string;
+            /**
+             * Format: password
+             * @description The password the account has now: needed to change it, unless this session signed in less than 10 minutes ago (a sign-in link after a forgotten password)
+             */
+            currentPassword?: string;
         };
         CreateTokenDto: {
             /** @example GitHub Actions */
@@ -3389,22 +3401,32 @@ export interface operations {
     };
     LocalSignInController_follow: {
         parameters: {
-            query?: {
-                /** @description The one-time token the link carries */
-                token?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SignInLinkFormDto"];
+            };
+        };
         responses: {
-            /** @description Signed in: 303 to /account. Refused: 303 to /sign-in/link?error=used|expired|unknown, a page that says why */
+            /** @description Signed in: 303 to /account with the session cookie. Refused: 303 to /sign-in/link?error=used|expired|unknown, a page that says why */
             303: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description origin-check-failed: a form post from another site's page */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
             };
             /** @description Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again */
             429: {
@@ -3734,7 +3756,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
+            /**
+             * @description current-password-required or current-password-wrong: changing a password needs the current one unless you signed in less than 10 minutes ago
+             *
+             *     Cookie-authenticated change without Content-Type: application/json
+             */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { SessionAuthContext } from '../auth/auth-context';
 import { Auth, SignedIn } from '../auth/auth.decorators';
 import { ProblemDto } from '../openapi/problem.dto';
@@ -74,10 +74,11 @@ export class AccountCredentialsController {
 
   @Put('password')
   @SignedIn()
-  @ApiOperation({ summary: 'Set or change your password (local accounts)' })
+  @ApiOperation({ summary: 'Set or change your password (local accounts); signs you out everywhere else' })
   @ApiOkResponse({ type: PasswordStatusDto })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'validation-failed: too short, too long, or the login itself' })
   @ApiConflictResponse({ type: ProblemDto, description: 'password-not-local: the account signs in through a forge' })
+  @ApiForbiddenResponse({ type: ProblemDto, description: 'current-password-required or current-password-wrong: changing a password needs the current one unless you signed in less than 10 minutes ago' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'password-sign-in-off: the operator turned passwords off' })
   setPassword(@Auth() auth: SessionAuthContext, @Body() body: SetPasswordDto): Promise<PasswordStatusDto> {
     return this.password.set(auth, body);
@@ -86,7 +87,7 @@ export class AccountCredentialsController {
   @Delete('password')
   @HttpCode(204)
   @SignedIn()
-  @ApiOperation({ summary: 'Remove your password (sign in with a passkey or a link instead)' })
+  @ApiOperation({ summary: 'Remove your password (sign in with a passkey or a link instead); signs you out everywhere else' })
   @ApiNoContentResponse({ description: 'Removed (or there was none)' })
   removePassword(@Auth() auth: SessionAuthContext): Promise<void> {
     return this.password.remove(auth);

@@ -1,13 +1,14 @@
-import { Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { clientIp } from '../auth/auth-context';
-import type { SessionIssuedDto } from '../auth/dto/session-issued.dto';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/errors/domain-error';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
 import { UsersRepository } from '../users/users.repository';
+import { requireSameOrigin } from './same-origin';
 import { SessionIssuer } from './session-issuer';
 import { SignInAttempts } from './sign-in-attempts';
+import type { SignedIn, SignInRedirect, SignInRequest } from './sign-in-http';
 import { SignInLinksRepository } from './sign-in-links.repository';
 import { linkTokenSha256 } from './sign-in-links';
 
@@ -31,9 +32,10 @@ export class LinkSignInService {
     private readonly sessions: SessionIssuer,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async use(token: string, ip: string | null, response: Response): Promise<SessionIssuedDto> {
+  async use(token: string, ip: string | null): Promise<SignedIn> {
     await this.attempts.checkAddress(ip);
     const outcome = await this.links.use(linkTokenSha256(token), this.clock.now());
     const user = outcome.outcome === 'used' ? await this.users.findById(outcome.userId) : null;
@@ -44,19 +46,21 @@ export class LinkSignInService {
       throw REFUSALS[reason]();
     }
     await this.audit.record({ action: 'sign_in_link.use', actor: { userId: user.id, ip }, details: { login: user.login } });
-    return this.sessions.signIn(user, 'link', ip, response);
+    return this.sessions.signIn(user, 'link', ip);
   }
 
-  /** `GET /auth/link?token=`: the link an operator printed. Signed in: 303 to /account; refused: 303 to the page that says why. */
-  async follow(token: string | undefined, request: Request, response: Response): Promise<void> {
+  /**
+   * `POST /auth/link` (the button on the page the printed link opens; only from this site's own
+   * pages): signed in, 303 to /account; refused, 303 to the page that says why.
+   */
+  async follow(token: string | undefined, request: SignInRequest): Promise<SignInRedirect> {
+    requireSameOrigin(request, this.config.baseUrl);
     try {
       if (!token || token.length > 200) throw REFUSALS.unknown();
-      await this.use(token, clientIp(request), response);
-      response.redirect(303, '/account');
+      return { location: '/account', cookie: (await this.use(token, request.ip)).cookie };
     } catch (error) {
       if (!(error instanceof DomainError) || !error.code.startsWith('sign-in-link-')) throw error;
-      response.setHeader('Cache-Control', 'no-store');
-      response.redirect(303, `/sign-in/link?error=${error.code.slice('sign-in-link-'.length)}`);
+      return { location: `/sign-in/link?error=${error.code.slice('sign-in-link-'.length)}` };
     }
   }
 }

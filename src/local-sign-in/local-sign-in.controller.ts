@@ -1,16 +1,16 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiForbiddenResponse, ApiGoneResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSeeOtherResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { SessionIssuedDto } from '../auth/dto/session-issued.dto';
-import { clientIp } from '../auth/auth-context';
 import { ProblemDto } from '../openapi/problem.dto';
 import { PasskeyAnswerDto, PasskeyOptionsDto } from './dto/passkey.dto';
 import { SignInMethodsDto } from './dto/password.dto';
 import { PasswordSignInDto } from './dto/password-sign-in.dto';
-import { SignInLinkDto, SignInLinkQueryDto } from './dto/sign-in-link.dto';
+import { SignInLinkDto, SignInLinkFormDto } from './dto/sign-in-link.dto';
 import { LinkSignInService } from './link-sign-in.service';
 import { PasskeySignInService } from './passkey-sign-in.service';
 import { PasswordSignInService } from './password-sign-in.service';
+import { sendSignIn, SignInRequestParam, type SignInRequest, withSession } from './sign-in-http';
 
 const LIMITED = { type: ProblemDto, description: 'Too many failed sign-ins from this address (setting ratelimit.signin_failures_per_ip), or too many sign-in requests; Retry-After says when to try again' };
 
@@ -47,8 +47,8 @@ export class LocalSignInController {
   @ApiForbiddenResponse({ type: ProblemDto, description: "origin-check-failed: a form post from another site's page" })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'password-sign-in-off: the operator turned password sign-in off' })
   @ApiTooManyRequestsResponse(LIMITED)
-  password(@Body() body: PasswordSignInDto, @Req() request: Request, @Res() response: Response): Promise<void> {
-    return this.passwords.signIn(body, request, response);
+  async password(@Body() body: PasswordSignInDto, @SignInRequestParam() request: SignInRequest, @Res() response: Response): Promise<void> {
+    sendSignIn(response, await this.passwords.signIn(body, request));
   }
 
   @Post('api/auth/sign-in/passkey/options')
@@ -66,8 +66,8 @@ export class LocalSignInController {
   @ApiOkResponse({ type: SessionIssuedDto, description: 'Signed in: session cookie set' })
   @ApiUnauthorizedResponse({ type: ProblemDto, description: 'passkey-rejected: an unknown passkey, a challenge not issued or used already, or a signature that does not verify' })
   @ApiTooManyRequestsResponse(LIMITED)
-  passkey(@Body() body: PasskeyAnswerDto, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SessionIssuedDto> {
-    return this.passkeys.signIn(body, request, response);
+  async passkey(@Body() body: PasskeyAnswerDto, @SignInRequestParam() request: SignInRequest, @Res({ passthrough: true }) response: Response): Promise<SessionIssuedDto> {
+    return withSession(response, await this.passkeys.signIn(body, request.ip));
   }
 
   @Post('api/auth/sign-in/link')
@@ -77,15 +77,22 @@ export class LocalSignInController {
   @ApiGoneResponse({ type: ProblemDto, description: 'sign-in-link-used or sign-in-link-expired' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'sign-in-link-unknown' })
   @ApiTooManyRequestsResponse(LIMITED)
-  link(@Body() body: SignInLinkDto, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SessionIssuedDto> {
-    return this.links.use(body.token, clientIp(request), response);
+  async link(@Body() body: SignInLinkDto, @SignInRequestParam() request: SignInRequest, @Res({ passthrough: true }) response: Response): Promise<SessionIssuedDto> {
+    return withSession(response, await this.links.use(body.token, request.ip));
   }
 
-  @Get('auth/link')
-  @ApiOperation({ summary: 'Follow a one-time sign-in link (what `registry users sign-in-link` prints)', security: [] })
-  @ApiSeeOtherResponse({ description: 'Signed in: 303 to /account. Refused: 303 to /sign-in/link?error=used|expired|unknown, a page that says why' })
+  @Post('auth/link')
+  @ApiOperation({
+    summary: 'Use a one-time sign-in link: the form behind the button on the page `GET /auth/link?token=` shows',
+    description: 'An HTML form post (application/x-www-form-urlencoded) from this site only. Following the link itself (GET) uses nothing up.',
+    security: [],
+  })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({ type: SignInLinkFormDto })
+  @ApiSeeOtherResponse({ description: 'Signed in: 303 to /account with the session cookie. Refused: 303 to /sign-in/link?error=used|expired|unknown, a page that says why' })
+  @ApiForbiddenResponse({ type: ProblemDto, description: "origin-check-failed: a form post from another site's page" })
   @ApiTooManyRequestsResponse(LIMITED)
-  follow(@Query() query: SignInLinkQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
-    return this.links.follow(query.token, request, response);
+  async follow(@Body() body: SignInLinkFormDto, @SignInRequestParam() request: SignInRequest, @Res() response: Response): Promise<void> {
+    sendSignIn(response, { kind: 'redirect', ...(await this.links.follow(body.token, request)) });
   }
 }

@@ -1,8 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
-import type { Request, Response } from 'express';
-import { clientIp } from '../auth/auth-context';
-import type { SessionIssuedDto } from '../auth/dto/session-issued.dto';
 import { Clock, RandomSource } from '../common/clock';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
@@ -12,6 +9,7 @@ import { PasskeysRepository } from './passkeys.repository';
 import { answeredChallenge, CEREMONY_TIMEOUT_MS, challengeSha256, passkeyRejected, relyingParty, userHandle } from './relying-party';
 import { SessionIssuer } from './session-issuer';
 import { SignInAttempts } from './sign-in-attempts';
+import type { SignedIn } from './sign-in-http';
 
 /**
  * Usernameless sign-in with a passkey: the browser offers whichever discoverable credential the
@@ -42,8 +40,7 @@ export class PasskeySignInService {
     return { options: options as unknown as Record<string, unknown> };
   }
 
-  async signIn(body: PasskeyAnswerDto, request: Request, response: Response): Promise<SessionIssuedDto> {
-    const ip = clientIp(request);
+  async signIn(body: PasskeyAnswerDto, ip: string | null): Promise<SignedIn> {
     await this.attempts.checkAddress(ip);
     const answer = body.response;
     const challenge = answeredChallenge(answer);
@@ -75,6 +72,6 @@ export class PasskeySignInService {
       throw passkeyRejected();
     }
     await this.passkeys.used(passkey.id, verified.newCounter, this.clock.now());
-    return this.sessions.signIn(passkey.user, 'passkey', ip, response);
+    return this.sessions.signIn(passkey.user, 'passkey', ip);
   }
 }

@@ -17,6 +17,8 @@ import { answeredChallenge, CEREMONY_TIMEOUT_MS, challengeSha256, relyingParty, 
 /** At most this many passkeys a user. */
 export const MAX_PASSKEYS = 20;
 
+const limitReached = () => conflict('passkey-limit-reached', `a user may register at most ${MAX_PASSKEYS} passkeys; remove one first`);
+
 const registrationRefused = (detail: string) => new DomainError('bad-request', 'passkey-registration-failed', detail);
 
 /** A signed-in user's passkeys: register one (two steps), list, rename, remove. */
@@ -38,7 +40,7 @@ export class PasskeysService {
 
   async registrationOptions(auth: SessionAuthContext): Promise<PasskeyOptionsDto> {
     const existing = await this.passkeys.listFor(auth.user.id);
-    if (existing.length >= MAX_PASSKEYS) throw conflict('passkey-limit-reached', `a user may register at most ${MAX_PASSKEYS} passkeys; remove one first`);
+    if (existing.length >= MAX_PASSKEYS) throw limitReached();
     const now = this.clock.now();
     const options = await generateRegistrationOptions({
       rpName: await this.settings.get('site.name'),
@@ -78,7 +80,8 @@ export class PasskeysService {
     }
     const now = this.clock.now();
     try {
-      const created = await this.passkeys.create({
+      // Counted again as it is stored: registrations started before another finished may not pass the limit.
+      const created = await this.passkeys.createWithin(MAX_PASSKEYS, {
         userId: auth.user.id,
         credentialId: info.credential.id,
         publicKey: Buffer.from(info.credential.publicKey),
@@ -88,6 +91,7 @@ export class PasskeysService {
         deviceType: info.credentialDeviceType,
         backedUp: info.credentialBackedUp,
       });
+      if (!created) throw limitReached();
       await this.audit.record({ action: 'passkey.add', actor: { userId: auth.user.id }, details: { passkeyId: created.id, name: created.name } });
       return toPasskeyDto(created);
     } catch (error) {

@@ -1,18 +1,17 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
-import type { Request, Response } from 'express';
-import { clientIp } from '../auth/auth-context';
-import type { SessionIssuedDto } from '../auth/dto/session-issued.dto';
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
 import { DomainError } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
+import { safeNext } from '../lib/net/safe-next';
 import { hashPassword, needsRehash, verifyPassword } from '../lib/password/password-hash';
 import { SettingsService } from '../settings/settings.service';
 import { LOCAL_INSTANCE, UsersRepository } from '../users/users.repository';
 import type { SignInMethodsDto } from './dto/password.dto';
 import type { PasswordSignInDto } from './dto/password-sign-in.dto';
 import { PasswordsRepository } from './passwords.repository';
-import { isFormPost, requireSameOrigin, safeNext } from './same-origin';
+import { requireSameOrigin } from './same-origin';
+import type { SignedIn, SignInReply, SignInRequest } from './sign-in-http';
 import { SessionIssuer } from './session-issuer';
 import { SignInAttempts } from './sign-in-attempts';
 
@@ -29,7 +28,7 @@ export const passwordSignInOff = () => new DomainError('not-found', 'password-si
  * account's failure counter, one audit entry, and the same 401.
  */
 @Injectable()
-export class PasswordSignInService implements OnModuleInit {
+export class PasswordSignInService {
   private dummyHash: Promise<string> | null = null;
 
   constructor(
@@ -41,12 +40,16 @@ export class PasswordSignInService implements OnModuleInit {
     private readonly sessions: SessionIssuer,
   ) {}
 
-  onModuleInit(): void {
-    this.dummy();
-  }
-
+  /**
+   * The hash an unknown login's password is checked against (so it costs what a known one
+   * does), made on first use rather than at boot: a 32 MiB scrypt per start is a cost every
+   * start (and every test app) would pay. A failure is not kept: the next sign-in tries again.
+   */
   private dummy(): Promise<string> {
-    this.dummyHash ??= hashPassword(randomBytes(24).toString('base64url'));
+    this.dummyHash ??= hashPassword(randomBytes(24).toString('base64url')).catch((error: unknown) => {
+      this.dummyHash = null;
+      throw error;
+    });
     return this.dummyHash;
   }
 
@@ -58,40 +61,43 @@ export class PasswordSignInService implements OnModuleInit {
    * `POST /api/auth/sign-in/password`: JSON gets `{token, user}` and the cookie; an HTML form
    * (no script) gets the cookie and a 303 to `next`, or a 303 back to /sign-in saying what failed.
    */
-  async signIn(body: PasswordSignInDto, request: Request, response: Response): Promise<void> {
-    if (!isFormPost(request)) {
-      response.status(200).json(await this.attempt(body.login, body.password, clientIp(request), response));
-      return;
-    }
+  async signIn(body: PasswordSignInDto, request: SignInRequest): Promise<SignInReply> {
+    if (!request.formPost) return { kind: 'json', ...(await this.attempt(body.login, body.password, request.ip)) };
     requireSameOrigin(request, this.config.baseUrl);
     try {
-      await this.attempt(body.login, body.password, clientIp(request), response);
-      response.redirect(303, safeNext(body.next));
+      const { cookie } = await this.attempt(body.login, body.password, request.ip);
+      return { kind: 'redirect', location: safeNext(body.next), cookie };
     } catch (error) {
       if (!(error instanceof DomainError) || !['sign-in-failed', 'rate-limited', 'password-sign-in-off'].includes(error.code)) throw error;
       const back = new URLSearchParams({ error: error.code, login: body.login });
       if (body.next) back.set('next', safeNext(body.next));
-      if (typeof error.extensions.retryAfter === 'number') response.setHeader('Retry-After', String(error.extensions.retryAfter));
-      response.setHeader('Cache-Control', 'no-store');
-      response.redirect(303, `/sign-in?${back.toString()}`);
+      const retryAfter = typeof error.extensions.retryAfter === 'number' ? error.extensions.retryAfter : undefined;
+      return { kind: 'redirect', location: `/sign-in?${back.toString()}`, ...(retryAfter !== undefined ? { retryAfter } : {}) };
     }
   }
 
-  async attempt(login: string, password: string, ip: string | null, response: Response): Promise<SessionIssuedDto> {
+  async attempt(login: string, password: string, ip: string | null): Promise<SignedIn> {
     if ((await this.settings.get('signin.password_enabled')) !== 1) throw passwordSignInOff();
     await this.attempts.checkAddress(ip);
     const [user] = await this.users.findByLogin(login, LOCAL_INSTANCE);
     // The same queries whether the login exists or not.
     const hash = await this.passwords.hashOf(user?.id ?? NIL_UUID);
-    const account = user ? user.id : `login:${login.toLowerCase()}`;
-    const [matches, locked] = await Promise.all([verifyPassword(password, hash ?? (await this.dummy())), this.attempts.accountLocked(account)]);
-    const reason = !user ? 'unknown-login' : !hash ? 'no-password' : !matches ? 'wrong-password' : locked ? 'locked' : user.disabledAt ? 'disabled' : null;
+    // People type passwords into login fields: an unknown login is kept only as a digest prefix.
+    const unknown = user ? null : loginDigest(login);
+    const entry = await this.attempts.enter(ip, user ? user.id : `login:${unknown}`);
+    const matches = await verifyPassword(password, hash ?? (await this.dummy()));
+    const reason = !user ? 'unknown-login' : !hash ? 'no-password' : entry.locked ? 'locked' : !matches ? 'wrong-password' : user.disabledAt ? 'disabled' : null;
     if (reason || !user || !hash) {
-      await this.attempts.failed(ip, account);
-      await this.sessions.failed('password', ip, { login: login.slice(0, 100), reason, ...(user ? { userId: user.id } : {}) });
+      await this.sessions.failed('password', ip, user ? { login: user.login, reason, userId: user.id } : { loginSha256: unknown, reason });
       throw signInFailed();
     }
+    await entry.succeeded();
     if (needsRehash(hash)) await this.passwords.store(user.id, await hashPassword(password));
-    return this.sessions.signIn(user, 'password', ip, response);
+    return this.sessions.signIn(user, 'password', ip);
   }
+}
+
+/** The first 16 hex digits of the SHA-256 of a login as typed (lower-cased): enough to see repeats, not what was typed. */
+export function loginDigest(login: string): string {
+  return createHash('sha256').update(login.toLowerCase()).digest('hex').slice(0, 16);
 }

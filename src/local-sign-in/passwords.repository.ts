@@ -9,6 +9,10 @@ export class PasswordsRepository {
     return (manager ?? this.dataSource.manager).getRepository(UserPasswordEntity);
   }
 
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
   /** The stored hash (the one place it is selected), or null when the user has no password. */
   async hashOf(userId: string): Promise<string | null> {
     const row = await this.repo().createQueryBuilder('p').select(['p.userId']).addSelect('p.hash').where('p.user_id = :userId', { userId }).getOne();

@@ -1,8 +1,7 @@
-import type { Request } from 'express';
-import { requireSameOrigin, safeNext } from './same-origin';
+import { requireSameOrigin } from './same-origin';
 
 const BASE = 'https://registry.example';
-const post = (headers: Record<string, string>) => ({ headers }) as unknown as Request;
+const post = (headers: Record<string, string>) => ({ origin: headers.origin, fetchSite: headers['sec-fetch-site'] });
 
 describe('the sign-in form origin check', () => {
   it('takes same-origin posts, and clients that are not browsers', () => {
@@ -19,9 +18,3 @@ describe('the sign-in form origin check', () => {
   });
 });
 
-describe('where a sign-in goes next', () => {
-  it('is a local path, or /account', () => {
-    expect(safeNext('/admin/users?page=2')).toBe('/admin/users?page=2');
-    for (const bad of [undefined, '', 'https://evil.example', '//evil.example', '/\\evil.example', '/x\nLocation: y', `/${'a'.repeat(600)}`]) expect(safeNext(bad)).toBe('/account');
-  });
-});

@@ -1,10 +1,4 @@
-import type { Request } from 'express';
 import { DomainError } from '../common/errors/domain-error';
-
-/** Whether the request's body is an HTML form post (the no-script sign-in path). */
-export function isFormPost(request: Request): boolean {
-  return request.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
-}
 
 /**
  * A form post is only taken from this site's own pages (login CSRF: a cross-site form could sign
@@ -14,17 +8,9 @@ export function isFormPost(request: Request): boolean {
  * posts, so `Sec-Fetch-Site` is what today's browsers are judged by). A client that sends neither
  * header is not a browser, and gets no cookie it did not ask for.
  */
-export function requireSameOrigin(request: Request, baseUrl: string): void {
-  const origin = request.headers.origin;
-  const site = request.headers['sec-fetch-site'];
+export function requireSameOrigin(request: { origin: string | undefined; fetchSite: string | undefined }, baseUrl: string): void {
+  const { origin, fetchSite: site } = request;
   const expected = new URL(baseUrl).origin;
   const ok = site !== undefined ? site === 'same-origin' : origin === undefined || origin === expected;
   if (!ok) throw new DomainError('forbidden', 'origin-check-failed', `a sign-in form is accepted only from this registry's own pages (${expected})`);
-}
-
-/** A local path to go to after signing in (`/account` unless a safe one was asked for). */
-export function safeNext(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || next.length > 500) return '/account';
-  // eslint-disable-next-line no-control-regex -- finding them is the point
-  return /[\u0000-\u001f\u007f]/.test(next) ? '/account' : next;
 }

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
 import { AuditService } from '../audit/audit.service';
 import { SESSION_COOKIE, SessionTokens, sessionCookieOptions } from '../auth/session-tokens';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import type { UserEntity } from '../users/entities/user.entity';
 import { toUserDto } from '../users/users.mapper';
-import type { SessionIssuedDto } from '../auth/dto/session-issued.dto';
+import type { SignedIn } from './sign-in-http';
 
 export type SignInMethod = 'password' | 'passkey' | 'link';
 
@@ -19,12 +18,14 @@ export class SessionIssuer {
     private readonly audit: AuditService,
   ) {}
 
-  async signIn(user: UserEntity, method: SignInMethod, ip: string | null, response: Response): Promise<SessionIssuedDto> {
+  /** A new session for the user: the answer's body and the cookie to set (sign-in-http.ts writes them). */
+  async signIn(user: UserEntity, method: SignInMethod, ip: string | null): Promise<SignedIn> {
     const session = await this.tokens.issue(user.id);
     await this.audit.record({ action: 'user.sign_in', actor: { userId: user.id, ip }, details: { method, login: user.login, instance: user.instance } });
-    response.cookie(SESSION_COOKIE, session.token, sessionCookieOptions(this.config.baseUrl));
-    response.setHeader('Cache-Control', 'no-store');
-    return { token: session.token, user: toUserDto(user) };
+    return {
+      body: { token: session.token, user: toUserDto(user) },
+      cookie: { name: SESSION_COOKIE, value: session.token, options: sessionCookieOptions(this.config.baseUrl) },
+    };
   }
 
   /** A failed attempt, for the audit log: what was tried, never a secret. */

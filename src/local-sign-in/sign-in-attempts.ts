@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/errors/domain-error';
 import { rateLimitRefusal } from '../rate-limit/rate-limit-refusal';
 import { signInFailureRule } from '../rate-limit/rate-limit-rules';
-import { RateLimiter } from '../rate-limit/rate-limiter';
+import { type RateLimitDecision, RateLimiter } from '../rate-limit/rate-limiter';
+
+/** A password attempt under way, counted as failed until `succeeded` hands its counts back. */
+export interface SignInEntry {
+  /** The account has failed too often: answer as for a wrong password. */
+  readonly locked: boolean;
+  succeeded(): Promise<void>;
+}
 
 /**
  * How many failed sign-ins an address and an account may take (settings
@@ -17,19 +24,45 @@ export class SignInAttempts {
   /** Throws the 429 when the address has failed too often; nothing is counted. */
   async checkAddress(ip: string | null): Promise<void> {
     const decision = await this.limiter.peek(signInFailureRule('ip', ip ?? 'unknown'));
-    if (decision.outcome === 'allowed') return;
+    if (decision.outcome !== 'allowed') this.refuse(decision);
+  }
+
+  private refuse(decision: Exclude<RateLimitDecision, { outcome: 'allowed' }>): never {
     if (decision.outcome === 'unavailable') throw rateLimitRefusal('signin', decision);
     throw new DomainError('rate-limited', 'rate-limited', `too many failed sign-ins from your address; try again in ${decision.retryAfterSeconds} s`, undefined, {
       retryAfter: decision.retryAfterSeconds,
     });
   }
 
-  /** Whether the account is locked (too many recent failures); the counters being away locks it too. */
-  async accountLocked(userId: string): Promise<boolean> {
-    return (await this.limiter.peek(signInFailureRule('account', userId))).outcome !== 'allowed';
+  /**
+   * A password attempt, counted as a failure against the address and the account as it starts
+   * (before the password is verified), so attempts sent in parallel cannot verify more passwords
+   * than the limits allow. Throws the address's 429 (handing its count back); reports whether the
+   * account is locked. `succeeded` hands both counts back.
+   */
+  async enter(ip: string | null, account: string): Promise<SignInEntry> {
+    const address = await this.limiter.reserve(signInFailureRule('ip', ip ?? 'unknown'));
+    if (address.decision.outcome !== 'allowed') {
+      await this.limiter.refund(address.key);
+      this.refuse(address.decision);
+    }
+    const held = await this.enterAccount(account);
+    return {
+      locked: held.locked,
+      succeeded: async () => {
+        await this.limiter.refund(address.key);
+        await held.succeeded();
+      },
+    };
   }
 
-  /** Counts a failure against the address and, when one was named that exists, the account. */
+  /** The account's part of `enter` alone (the current password given to change it). */
+  async enterAccount(account: string): Promise<SignInEntry> {
+    const held = await this.limiter.reserve(signInFailureRule('account', account));
+    return { locked: held.decision.outcome !== 'allowed', succeeded: () => this.limiter.refund(held.key) };
+  }
+
+  /** Counts a failure against the address and, when one was named, the account (passkeys and links; passwords count on `enter`). */
   async failed(ip: string | null, userId: string | null): Promise<void> {
     await this.limiter.charge(signInFailureRule('ip', ip ?? 'unknown'));
     if (userId) await this.limiter.charge(signInFailureRule('account', userId));

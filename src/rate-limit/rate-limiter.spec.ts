@@ -53,6 +53,19 @@ describe('RateLimiter', () => {
     expect(await limiter.peek(account)).toEqual({ outcome: 'allowed' });
   });
 
+  it('reserves on entry: events started together are counted before any finishes, and a refund hands one back', async () => {
+    const { limiter } = world({ 'ratelimit.signin_failures_per_account': 5 });
+    const account = signInFailureRule('account', 'u1');
+    const entered = await Promise.all(Array.from({ length: 20 }, () => limiter.reserve(account)));
+    expect(entered.filter((e) => e.decision.outcome === 'allowed')).toHaveLength(5);
+    expect(entered.filter((e) => e.decision.outcome === 'limited')).toHaveLength(15);
+    for (const entry of entered.slice(5)) await limiter.refund(entry.key);
+    await limiter.refund(entered[0].key);
+    expect((await limiter.reserve(account)).decision).toEqual({ outcome: 'allowed' });
+    expect((await limiter.reserve(account)).decision).toMatchObject({ outcome: 'limited', limit: 5 });
+    await limiter.refund(null);
+  });
+
   it('allows the limit within a window, then refuses until the window ends, saying how long', async () => {
     const { limiter, clock } = world();
     for (let i = 0; i < 3; i++) expect(await limiter.check(read)).toEqual({ outcome: 'allowed' });

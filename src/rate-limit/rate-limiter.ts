@@ -112,6 +112,32 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * Counts one event against the rule and judges it, in one step, before the work it guards is
+   * done (a password verification): concurrent events each see the others' counts, so no more
+   * than the limit get through at once. `refund` hands the count back when the event turned out
+   * not to count (a sign-in that succeeded). Reservations fail closed unless the rule fails open.
+   */
+  async reserve(rule: RateLimitRule): Promise<{ decision: RateLimitDecision; key: string | null }> {
+    const limits = await this.currentLimits();
+    const key = this.key(rule, rule.subject);
+    try {
+      return { decision: this.judge(rule, limits, await this.hit(rule, key)), key };
+    } catch (error) {
+      return { decision: this.storeFailed(rule, error), key: null };
+    }
+  }
+
+  /** Hands back a count `reserve` took (null: nothing was counted). */
+  async refund(key: string | null): Promise<void> {
+    if (key === null) return;
+    try {
+      await this.store.release(key);
+    } catch (error) {
+      this.reportFailure(error);
+    }
+  }
+
   /** Counts one event against the rule (a failed sign-in), without judging it. */
   async charge(rule: RateLimitRule): Promise<void> {
     try {

@@ -83,6 +83,7 @@ const PAGES: PageCase[] = [
   { path: '/kinds/no-such-kind', as: 'user', status: 404 },
   { path: '/no/such/path', as: 'anonymous', status: 404 },
   { path: '/no/such/path', as: 'admin', status: 404 },
+  { path: '/auth/link?token=not-a-real-token', as: 'anonymous' },
   { path: '/sign-in/link?error=used', as: 'anonymous', status: 410 },
   { path: '/sign-in/link?error=unknown', as: 'anonymous', status: 404 },
 ];

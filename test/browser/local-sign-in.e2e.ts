@@ -48,6 +48,12 @@ describeBrowser('web front end: sign-in without a forge', () => {
     const [user] = await new UsersRepository(app.database.dataSource).findByLogin(login, 'local');
     return (await issueSignInLink(app.database.dataSource, { userId: user.id, login, baseUrl: app.config.baseUrl, now: new Date(), via: 'cli' })).url;
   };
+  /** Follows a printed link and presses its button, as a person does (following alone signs nobody in). */
+  const followLink = async (page: Page, link: string) => {
+    await page.goto(link, { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Continue signing in' }).click();
+    await page.waitForLoadState('networkidle');
+  };
 
   beforeAll(async () => {
     // WebAuthn needs a host name for the relying party (an IP address is not one): localhost.
@@ -71,7 +77,13 @@ describeBrowser('web front end: sign-in without a forge', () => {
     const { cdp, authenticatorId } = await virtualAuthenticator(page);
     const link = await linkFor('alice');
     await page.goto(link, { waitUntil: 'networkidle' });
-    expect(new URL(page.url()).pathname).toBe('/account');
+    expect(new URL(page.url()).pathname).toBe('/auth/link');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sign-in link');
+    expect(await axeViolations(page)).toEqual([]);
+    // Following the link again (a scanner would) still signs nobody in and uses nothing up.
+    await page.reload({ waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Continue signing in' }).click();
+    await page.waitForURL((url) => url.pathname === '/account', { timeout: 30_000 });
     await expect(page.locator('.account-user').textContent()).resolves.toContain('alice');
     await expect(page.getByText('No passkeys yet.').isVisible()).resolves.toBe(true);
     expect(await axeViolations(page)).toEqual([]);
@@ -99,8 +111,10 @@ describeBrowser('web front end: sign-in without a forge', () => {
     const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(after.credentials[0].signCount).toBeGreaterThan(0);
 
-    const reused = await page.goto(link, { waitUntil: 'networkidle' });
-    expect(reused?.status()).toBe(410);
+    await page.goto(link, { waitUntil: 'networkidle' });
+    const [reused] = await Promise.all([page.waitForResponse((r) => new URL(r.url()).pathname === '/sign-in/link'), page.getByRole('button', { name: 'Continue signing in' }).click()]);
+    expect(reused.status()).toBe(410);
+    await page.waitForLoadState('networkidle');
     expect(new URL(page.url()).pathname).toBe('/sign-in/link');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sign-in link');
     await expect(page.getByText('This sign-in link was used already. Each link signs in once.').isVisible()).resolves.toBe(true);
@@ -113,7 +127,7 @@ describeBrowser('web front end: sign-in without a forge', () => {
   it('sets a password on the account and signs in with it on the form, on a phone', async () => {
     const watched = await browser.newPage({ width: 375 });
     const { page } = watched;
-    await page.goto(await linkFor('alice'), { waitUntil: 'networkidle' });
+    await followLink(page, await linkFor('alice'));
     await page.getByLabel('New password', { exact: true }).fill('a long enough password');
     await page.getByLabel('Repeat the new password').fill('a long enough password');
     await page.getByRole('button', { name: 'Set password' }).click();
@@ -134,14 +148,15 @@ describeBrowser('web front end: sign-in without a forge', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/account', { timeout: 30_000 });
     await expect(page.locator('.account-user').textContent()).resolves.toContain('alice');
-    expect(watched.problems).toEqual([]);
+    // Pressing the link page's button at once leaves that page before its favicon arrives; the browser drops that fetch.
+    expect(watched.problems.filter((line) => !/favicon\.ico\S* net::ERR_ABORTED/.test(line))).toEqual([]);
     await watched.context.close();
   });
 
   it('locks an account after five wrong passwords, saying only that the login or password is wrong', async () => {
     // bob gets a password through his own first sign-in.
     const setup = await browser.newPage();
-    await setup.page.goto(await linkFor('bob'), { waitUntil: 'networkidle' });
+    await followLink(setup.page, await linkFor('bob'));
     await setup.page.getByLabel('New password', { exact: true }).fill('bob has a good password');
     await setup.page.getByLabel('Repeat the new password').fill('bob has a good password');
     await setup.page.getByRole('button', { name: 'Set password' }).click();

@@ -59,12 +59,19 @@ describe('registry users sign-in-link and set-password', () => {
 
     const app = await startTestApp({ PORT: String(port), BASE_URL: env.BASE_URL }, db);
     try {
-      const path = new URL(printed.stdout.trim()).pathname + new URL(printed.stdout.trim()).search;
-      const first = await request(app.url).get(path).expect(303);
+      const printedUrl = new URL(printed.stdout.trim());
+      const path = printedUrl.pathname + printedUrl.search;
+      // Following the link shows a page with a button; only the button's post uses the link.
+      const shown = await request(app.url).get(path).expect(200);
+      expect(shown.headers['set-cookie']).toBeUndefined();
+      expect(shown.text).toContain('<form id="link-form" method="post" action="/auth/link">');
+      const use = () => request(app.url).post('/auth/link').set('Origin', env.BASE_URL).type('form').send({ token: printedUrl.searchParams.get('token')! });
+      const first = await use().expect(303);
       expect(first.headers.location).toBe('/account');
       const cookie = (first.headers['set-cookie'][0] as string).split(';')[0];
       await request(app.url).get('/api/auth/me').set('Cookie', cookie).expect(200);
-      const second = await request(app.url).get(path).expect(303);
+      await request(app.url).get(path).expect(200);
+      const second = await use().expect(303);
       expect(second.headers.location).toBe('/sign-in/link?error=used');
       await request(app.url).post('/api/auth/sign-in/password').send({ login: 'erin', password: 'erin has a long password' }).expect(200);
       const audit = await app.database.dataSource.query(`SELECT action, details FROM audit_entry WHERE action IN ('sign_in_link.issue', 'password.set') ORDER BY id`);

@@ -6,6 +6,7 @@
  */
 import request from 'supertest';
 import { Clock } from '../../src/common/clock';
+import { PasskeysRepository } from '../../src/local-sign-in/passkeys.repository';
 import { issueSignInLink } from '../../src/local-sign-in/sign-in-links';
 import { userWithSession } from '../support/sessions';
 import { SoftAuthenticator } from '../support/soft-authenticator';
@@ -48,6 +49,10 @@ describe('sign-in without a forge', () => {
     const cookie = ok.headers['set-cookie'][0] as string;
     expect(cookie).toMatch(/^registry_session=[^;]+; Max-Age=604800; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
     await request(app.url).get('/api/auth/me').set('Cookie', cookie.split(';')[0]).expect(200);
+    // The form holding the new password posts (never a GET that would put it in an address) if sent before its script runs.
+    const account = await request(app.url).get('/account').set('Cookie', cookie.split(';')[0]).expect(200);
+    expect(account.text).toContain('<form id="password-form" class="password-form" method="post" action="/account" novalidate>');
+    expect(account.text).toContain('name="currentPassword" type="password"');
     await request(app.url).get('/api/auth/me').set('Authorization', `Bearer ${ok.body.token}`).expect(200);
     expect((await audit('user.sign_in')).at(-1)).toMatchObject({ actor_user_id: user.id, details: { method: 'password', login: 'alice' } });
     expect((await audit('password.set')).at(-1)).toMatchObject({ actor_user_id: user.id });
@@ -73,8 +78,13 @@ describe('sign-in without a forge', () => {
     }
     expect(answers[0].body).toMatchObject({ status: 401, detail: 'the login or the password is wrong' });
     expect(answers[0].body.type).toMatch(/\/problems\/sign-in-failed$/);
-    const failures = (await audit('user.sign_in_failed')).slice(-4).map((row) => row.details.reason);
-    expect(failures).toEqual(['unknown-login', 'wrong-password', 'no-password', 'disabled']);
+    const failures = (await audit('user.sign_in_failed')).slice(-4);
+    expect(failures.map((row) => row.details.reason)).toEqual(['unknown-login', 'wrong-password', 'no-password', 'disabled']);
+    // People type passwords into login fields: an unknown login is kept as a digest prefix only.
+    expect(failures[0].details).not.toHaveProperty('login');
+    expect(failures[0].details.loginSha256).toMatch(/^[0-9a-f]{16}$/);
+    expect(JSON.stringify(failures[0])).not.toContain('nobody-here');
+    expect(failures[1].details).toMatchObject({ login: 'bob', userId: user.id });
   });
 
   it('locks an account after 5 failures in 15 minutes, answering the right password like a wrong one, then lets it in again', async () => {
@@ -89,6 +99,54 @@ describe('sign-in without a forge', () => {
     expect((await audit('user.sign_in_failed')).at(-1)?.details.reason).toBe('locked');
     now += 15 * MINUTE;
     await signIn('dave', 'dave has a long password', freshIp()).expect(200);
+  });
+
+  it('counts a password attempt as it starts: 20 wrong ones sent at once verify at most 5', async () => {
+    const { user, jwt } = await userWithSession(app, 'ivan');
+    await setPassword(jwt, 'ivan has a long password').expect(200);
+    now = Math.ceil(now / (15 * MINUTE)) * 15 * MINUTE + MINUTE;
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => signIn('ivan', `wrong password ${i}`, freshIp())));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(401));
+    const reasons = (await audit('user.sign_in_failed')).filter((row) => row.details.userId === user.id).map((row) => row.details.reason);
+    expect(reasons).toHaveLength(20);
+    expect(reasons.filter((reason) => reason === 'wrong-password')).toHaveLength(5);
+    expect(reasons.filter((reason) => reason === 'locked')).toHaveLength(15);
+    await signIn('ivan', 'ivan has a long password', freshIp()).expect(401);
+    now += 15 * MINUTE;
+    // A success hands its count back: more successes than the limit in one window lock nothing.
+    for (let i = 0; i < 6; i++) await signIn('ivan', 'ivan has a long password', freshIp()).expect(200);
+  });
+
+  it('asks for the current password to change one, unless the session signed in minutes ago, and signs out the other sessions', async () => {
+    const { user, jwt: first } = await userWithSession(app, 'judy');
+    const bearer = (jwt: string) => ({ Authorization: `Bearer ${jwt}` });
+    const signedInAgo = (ms: number) => app.database.dataSource.query(`UPDATE user_session SET created_at = $1 WHERE user_id = $2`, [new Date(now - ms), user.id]);
+    await signedInAgo(60 * MINUTE);
+    // The first password needs only the session.
+    await setPassword(first, 'judy has a long password').expect(200);
+    const second = (await signIn('judy', 'judy has a long password', freshIp()).expect(200)).body.token as string;
+    await signedInAgo(11 * MINUTE);
+    const change = (jwt: string, body: Record<string, string>) => request(app.url).put('/api/auth/me/password').set(bearer(jwt)).send(body);
+    const required = await change(second, { password: 'judy has a new password' }).expect(403);
+    expect(required.body.type).toMatch(/\/problems\/current-password-required$/);
+    const wrong = await change(second, { password: 'judy has a new password', currentPassword: 'not the current one' }).expect(403);
+    expect(wrong.body.type).toMatch(/\/problems\/current-password-wrong$/);
+    await request(app.url).get('/api/auth/me').set(bearer(first)).expect(200);
+    await change(second, { password: 'judy has a new password', currentPassword: 'judy has a long password' }).expect(200);
+    // The other session is signed out; this one stays.
+    await request(app.url).get('/api/auth/me').set(bearer(first)).expect(401);
+    await request(app.url).get('/api/auth/me').set(bearer(second)).expect(200);
+    await signIn('judy', 'judy has a long password', freshIp()).expect(401);
+
+    // Signed in less than 10 minutes ago (a sign-in link after a forgotten password): no current password needed.
+    const third = (await signIn('judy', 'judy has a new password', freshIp()).expect(200)).body.token as string;
+    await app.database.dataSource.query(`UPDATE user_session SET created_at = $1 WHERE user_id = $2 AND revoked_at IS NULL`, [new Date(now - 9 * MINUTE), user.id]);
+    await change(third, { password: 'judy forgot and reset it' }).expect(200);
+    await request(app.url).get('/api/auth/me').set(bearer(second)).expect(401);
+    const fourth = (await signIn('judy', 'judy forgot and reset it', freshIp()).expect(200)).body.token as string;
+    await request(app.url).delete('/api/auth/me/password').set(bearer(fourth)).expect(204);
+    await request(app.url).get('/api/auth/me').set(bearer(third)).expect(401);
+    await request(app.url).get('/api/auth/me').set(bearer(fourth)).expect(200);
   });
 
   it('refuses an address with 429 and Retry-After after too many failures, whatever the logins', async () => {
@@ -143,6 +201,14 @@ describe('sign-in without a forge', () => {
     expect(page.text).toContain('registry users sign-in-link &lt;login&gt;');
     await patch(1);
     await request(app.url).get('/api/auth/sign-in/methods').expect(200, { password: true, passkey: true });
+    // `next` is a path on this site, or nothing: no scheme-relative URL hidden behind a tab or a backslash.
+    for (const next of ['/%09/evil.example', '//evil.example', '/%5Cevil.example', '/%0A/evil.example', 'https://evil.example']) {
+      const tricked = await request(app.url).get(`/sign-in?next=${next}`).expect(200);
+      expect(tricked.text).not.toContain('evil.example');
+      expect(tricked.text).toContain('<script type="application/json" id="page-data">{"next":"/account"}</script>');
+    }
+    const kept = await request(app.url).get('/sign-in?next=%2Fadmin%2Fusers').expect(200);
+    expect(kept.text).toContain('<input type="hidden" name="next" value="/admin/users">');
     const again = await request(app.url).get('/sign-in?error=sign-in-failed&login=%3Cb%3Ealice').expect(200);
     expect(again.text).toContain('<form id="password-form" method="post" action="/api/auth/sign-in/password">');
     expect(again.text).toContain('role="alert">The login or the password is wrong.</p>');
@@ -158,12 +224,28 @@ describe('sign-in without a forge', () => {
     expect(stored[0].sha).toHaveLength(64);
     expect(stored[0].sha).not.toContain(Buffer.from(token).toString('hex').slice(0, 16));
 
-    const followed = await request(app.url).get(`/auth/link?token=${token}`).expect(303);
+    // Following the link (a link scanner, a chat unfurler, or the person) only shows a page asking to continue.
+    for (let i = 0; i < 3; i++) {
+      const shown = await request(app.url).get(`/auth/link?token=${token}`).expect(200);
+      expect(shown.headers['set-cookie']).toBeUndefined();
+      expect(shown.text).toContain('<form id="link-form" method="post" action="/auth/link">');
+      expect(shown.text).toContain(`<input type="hidden" name="token" value="${token}">`);
+    }
+    const post = (origin: string | null, site?: string) => {
+      const test = request(app.url).post('/auth/link').set('X-Forwarded-For', freshIp()).type('form');
+      if (origin) test.set('Origin', origin);
+      if (site) test.set('Sec-Fetch-Site', site);
+      return test.send({ token });
+    };
+    const foreign = await post('https://evil.example').expect(403);
+    expect(foreign.body.type).toMatch(/\/problems\/origin-check-failed$/);
+    await post('null', 'cross-site').expect(403);
+    const followed = await post('null', 'same-origin').expect(303);
     expect(followed.headers.location).toBe('/account');
     const cookie = (followed.headers['set-cookie'][0] as string).split(';')[0];
     const me = await request(app.url).get('/api/auth/me').set('Cookie', cookie).expect(200);
     expect(me.body.login).toBe('erin');
-    const again = await request(app.url).get(`/auth/link?token=${token}`).expect(303);
+    const again = await post(app.config.baseUrl).expect(303);
     expect(again.headers.location).toBe('/sign-in/link?error=used');
     expect(again.headers['set-cookie']).toBeUndefined();
     const used = await request(app.url).post('/api/auth/sign-in/link').send({ token }).expect(410);
@@ -213,6 +295,12 @@ describe('sign-in without a forge', () => {
     const listed = await bearer(request(app.url).get('/api/auth/me/passkeys')).expect(200);
     expect(listed.body.passkeys).toHaveLength(1);
     expect(listed.body.passkeys[0].lastUsedAt).toBe(now);
+    // The signature counter only goes up, whatever order two sign-ins are stored in.
+    const signCount = async () => Number((await app.database.dataSource.query(`SELECT sign_count FROM passkey_credential WHERE id = $1`, [added.body.id]))[0].sign_count);
+    const counted = await signCount();
+    expect(counted).toBeGreaterThan(0);
+    await new PasskeysRepository(app.database.dataSource).used(added.body.id, counted - 1, new Date(now));
+    expect(await signCount()).toBe(counted);
     await bearer(request(app.url).patch(`/api/auth/me/passkeys/${added.body.id}`)).send({ name: 'Work laptop' }).expect(200);
     const someoneElse = await userWithSession(app, 'grace');
     await request(app.url).delete(`/api/auth/me/passkeys/${added.body.id}`).set('Authorization', `Bearer ${someoneElse.jwt}`).expect(404);
@@ -222,6 +310,22 @@ describe('sign-in without a forge', () => {
     expect((await audit('passkey.add')).map((row) => row.details.name)).toEqual(['Laptop']);
     expect((await audit('passkey.remove')).map((row) => row.details.name)).toEqual(['Work laptop']);
     expect((await audit('user.sign_in')).filter((row) => row.details.method === 'passkey')).toHaveLength(1);
+  });
+
+  it('counts the 20 passkeys again when a registration finishes, so two started at 19 do not make 21', async () => {
+    const { user, jwt } = await userWithSession(app, 'kate');
+    const passkeys = new PasskeysRepository(app.database.dataSource);
+    for (let i = 0; i < 19; i++) {
+      await passkeys.create({ userId: user.id, credentialId: `kate-${i}`, publicKey: Buffer.from([i]), signCount: 0, transports: [], name: `Old ${i}`, deviceType: 'singleDevice', backedUp: false });
+    }
+    const authenticator = new SoftAuthenticator(app.config.baseUrl);
+    const start = async () => (await request(app.url).post('/api/auth/me/passkeys/options').set('Authorization', `Bearer ${jwt}`).send({}).expect(200)).body.options;
+    const [a, b] = [await start(), await start()];
+    const finish = (options: { challenge: string; user: { id: string } }) => request(app.url).post('/api/auth/me/passkeys').set('Authorization', `Bearer ${jwt}`).send({ response: authenticator.register(options) });
+    await finish(a).expect(201);
+    const over = await finish(b).expect(409);
+    expect(over.body.type).toMatch(/\/problems\/passkey-limit-reached$/);
+    expect(Number((await app.database.dataSource.query(`SELECT count(*) AS n FROM passkey_credential WHERE user_id = $1`, [user.id]))[0].n)).toBe(20);
   });
 
   it('replaces a hash made with weaker parameters at the next sign-in', async () => {

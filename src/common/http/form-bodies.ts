@@ -2,9 +2,9 @@ import { type NextFunction, type Request, type RequestHandler, type Response, ur
 
 /**
  * The few routes that also take an HTML form post (`application/x-www-form-urlencoded`), so a page
- * works without script: the password sign-in. Every other API body is JSON (json-only.ts).
+ * works without script: the password sign-in, and the button that uses a one-time sign-in link. Every other API body is JSON (json-only.ts).
  */
-export const FORM_BODY_PATHS: readonly string[] = ['/api/auth/sign-in/password'];
+export const FORM_BODY_PATHS: readonly string[] = ['/api/auth/sign-in/password', '/auth/link'];
 
 const FORM_BODY_LIMIT_BYTES = 8 * 1024;
 

@@ -22,14 +22,19 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-const SECRET_QUERY_KEYS = new Set(['code', 'state', 'token', 'access_token', 'client_secret']);
+/** Query keys whose values are secrets, compared lower-cased with `_` and `-` removed (`client_secret`, `Client-Secret`, `clientSecret` alike). */
+const SECRET_QUERY_KEYS = new Set(['code', 'state', 'token', 'accesstoken', 'clientsecret', 'secret', 'password', 'confirm']);
 
-/** Query parameters such as OAuth codes are credentials too. */
+function secretQueryKey(key: string): boolean {
+  return SECRET_QUERY_KEYS.has(key.toLowerCase().replace(/[_-]/g, ''));
+}
+
+/** Query parameters such as OAuth codes are credentials too, and so is a password a form sent as a GET by mistake. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
   const params = new URLSearchParams(url.slice(q + 1));
-  for (const key of [...params.keys()]) if (SECRET_QUERY_KEYS.has(key.toLowerCase())) params.set(key, '[Redacted]');
+  for (const key of [...params.keys()]) if (secretQueryKey(key)) params.set(key, '[Redacted]');
   return `${url.slice(0, q)}?${params.toString()}`;
 }
 

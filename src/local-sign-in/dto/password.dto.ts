@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/password/password-hash';
 
 export class SetPasswordDto {
@@ -7,6 +7,12 @@ export class SetPasswordDto {
   @IsString()
   @MaxLength(PASSWORD_MAX_LENGTH * 4)
   password: string;
+
+  @ApiPropertyOptional({ description: 'The password the account has now: needed to change it, unless this session signed in less than 10 minutes ago (a sign-in link after a forgotten password)', format: 'password' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(PASSWORD_MAX_LENGTH * 4)
+  currentPassword?: string;
 }
 
 export class PasswordStatusDto {

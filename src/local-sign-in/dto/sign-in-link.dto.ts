@@ -8,8 +8,8 @@ export class SignInLinkDto {
   token: string;
 }
 
-export class SignInLinkQueryDto {
-  @ApiPropertyOptional({ description: 'The one-time token the link carries' })
+export class SignInLinkFormDto {
+  @ApiPropertyOptional({ description: 'The one-time token the link carries (its `token` query parameter)' })
   @IsOptional()
   @IsString()
   @Length(1, 200)

@@ -5,9 +5,6 @@ import { announce, ready, t } from './lib/page';
 
 type Passkey = components['schemas']['PasskeyDto'];
 
-// Cookie-session changes must be JSON (the API's CSRF check), so bodiless calls send `{}`.
-const EMPTY = {} as never;
-
 function byId<T extends HTMLElement>(id: string): T | null {
   return document.getElementById(id) as T | null;
 }
@@ -62,7 +59,7 @@ function passkeys(): void {
     announce(status, t('status.working'), 'busy');
     void (async () => {
       try {
-        const started = await api.POST('/api/auth/me/passkeys/options', { body: EMPTY });
+        const started = await api.POST('/api/auth/me/passkeys/options', {});
         if (!started.data) return announce(status, t('account.passkeys.failed', { reason: problemMessage(started.error) }), 'error');
         let answer;
         try {
@@ -102,7 +99,7 @@ function passkeys(): void {
         return announce(status, t('account.passkeys.renamed'), 'ok');
       }
       if (!window.confirm(t('account.passkeys.removeConfirm', { name: current }))) return;
-      const { error, response } = await api.DELETE('/api/auth/me/passkeys/{id}', { params: { path: { id } }, body: EMPTY });
+      const { error, response } = await api.DELETE('/api/auth/me/passkeys/{id}', { params: { path: { id } } });
       if (!response.ok) return announce(status, t('account.passkeys.failed', { reason: problemMessage(error) }), 'error');
       button.closest('li')?.remove();
       if (!list.querySelector('li')) {
@@ -127,7 +124,8 @@ function password(): void {
     announce(status, t('status.working'), 'busy');
     void (async () => {
       try {
-        const { data, error } = await api.PUT('/api/auth/me/password', { body: { password: first } });
+        const current = (form.elements.namedItem('currentPassword') as HTMLInputElement | null)?.value;
+        const { data, error } = await api.PUT('/api/auth/me/password', { body: { password: first, ...(current ? { currentPassword: current } : {}) } });
         if (!data) return announce(status, t('account.passkeys.failed', { reason: problemMessage(error) }), 'error');
         form.reset();
         const state = byId('password-state');

@@ -5,8 +5,6 @@ import { announce, ready, t } from './lib/page';
 
 type TokenRow = components['schemas']['TokenRowDto'];
 
-// Cookie-session changes must be JSON (the API's CSRF check), so bodiless calls send `{}`.
-const EMPTY = {} as never;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function byId<T extends HTMLElement>(id: string): T | null {
@@ -27,7 +25,7 @@ function signOut(): void {
   const button = byId<HTMLButtonElement>('sign-out');
   button?.addEventListener('click', () => {
     void busy(button, async () => {
-      const { error, response } = await api.POST('/api/auth/logout', { body: EMPTY });
+      const { error, response } = await api.POST('/api/auth/logout', {});
       if (response.ok) window.location.assign('/');
       else announce(byId('sign-out-status'), t('account.signOut.failed', { reason: problemMessage(error) }), 'error');
     });
@@ -114,7 +112,7 @@ function tokens(): void {
     const id = button.dataset.revokeToken ?? '';
     if (!window.confirm(t('account.tokens.revokeConfirm', { name: button.dataset.tokenName ?? '' }))) return;
     void busy(button, async () => {
-      const { error, response } = await api.DELETE('/api/auth/me/tokens/{id}', { params: { path: { id } }, body: EMPTY });
+      const { error, response } = await api.DELETE('/api/auth/me/tokens/{id}', { params: { path: { id } } });
       if (!response.ok) return announce(status, problemMessage(error), 'error');
       button.closest('tr')?.remove();
       if (!document.querySelector('#token-table tbody tr')) {
@@ -135,7 +133,7 @@ function replays(): void {
     const slug = button.dataset.slug ?? '';
     const id = button.dataset.replay ?? '';
     void busy(button, async () => {
-      const { data, error } = await api.POST('/api/plugins/{slug}/deliveries/{id}/replay', { params: { path: { slug, id } }, body: EMPTY });
+      const { data, error } = await api.POST('/api/plugins/{slug}/deliveries/{id}/replay', { params: { path: { slug, id } } });
       if (!data) return announce(status, problemMessage(error), 'error');
       const badge = button.closest('tr')?.querySelector('[data-delivery-status]');
       if (badge) badge.textContent = data.status;

@@ -1,9 +1,7 @@
 import { browserSupportsWebAuthn, startAuthentication, WebAuthnError } from '@simplewebauthn/browser';
+import { sameOriginNext } from '../../lib/net/safe-next';
 import { api, problemMessage } from './lib/api';
 import { announce, pageData, ready, t } from './lib/page';
-
-// Signing in changes nothing of a cookie session yet, but the API takes JSON bodies only.
-const EMPTY = {} as never;
 
 /** Usernameless passkey sign-in: the browser offers the passkeys it has for this site. */
 function passkeySignIn(): void {
@@ -20,7 +18,7 @@ function passkeySignIn(): void {
     announce(status, t('status.working'), 'busy');
     void (async () => {
       try {
-        const started = await api.POST('/api/auth/sign-in/passkey/options', { body: EMPTY });
+        const started = await api.POST('/api/auth/sign-in/passkey/options', {});
         if (!started.data) return announce(status, t('signIn.passkey.failed', { reason: problemMessage(started.error) }), 'error');
         let answer;
         try {
@@ -31,7 +29,8 @@ function passkeySignIn(): void {
         }
         const finished = await api.POST('/api/auth/sign-in/passkey', { body: { response: answer as unknown as Record<string, unknown> } });
         if (!finished.data) return announce(status, t('signIn.passkey.failed', { reason: problemMessage(finished.error) }), 'error');
-        window.location.assign(pageData<{ next: string }>()?.next ?? '/account');
+        // The page's `next` is checked on the server already; checked again here, resolved against this origin.
+        window.location.assign(sameOriginNext(pageData<{ next: string }>()?.next, window.location.origin));
       } finally {
         button.disabled = false;
       }

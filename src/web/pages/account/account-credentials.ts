@@ -68,8 +68,13 @@ export function passwordSection(status: PasswordStatus | undefined, login: strin
   <h2 id="password-title">${t('account.password.title')}</h2>
   <p>${t('account.password.intro')}</p>
   <p id="password-state">${state}</p>
-  <form id="password-form" class="password-form" novalidate>
+  <form id="password-form" class="password-form" method="post" action="/account" novalidate>
     <input type="text" name="username" value="${login}" autocomplete="username" hidden>
+    ${status.set ? html`<div class="field">
+      <label for="current-password">${t('account.password.current')}</label>
+      <input id="current-password" name="currentPassword" type="password" maxlength="256" autocomplete="current-password" aria-describedby="current-password-hint">
+      <small id="current-password-hint">${t('account.password.currentHint')}</small>
+    </div>` : null}
     <div class="field">
       <label for="new-password">${t('account.password.new')}</label>
       <input id="new-password" name="password" type="password" required minlength="10" maxlength="256" autocomplete="new-password" aria-describedby="new-password-hint">

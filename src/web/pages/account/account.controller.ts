@@ -26,6 +26,11 @@ export class AccountPageController {
     return this.signIn.page(request, response);
   }
 
+  @Get('auth/link')
+  signInLinkConfirm(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<RenderedPage> {
+    return this.signIn.linkConfirm(request, response);
+  }
+
   @Get('sign-in/link')
   signInLinkRefused(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<RenderedPage> {
     return this.signIn.linkRefused(request, response);

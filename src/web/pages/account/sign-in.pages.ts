@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { DEFAULT_NEXT, safeNext } from '../../../lib/net/safe-next';
 import { html, type SafeHtml } from '../../html';
 import type { Translate } from '../../i18n/messages';
 import type { WebContext } from '../../web-context';
@@ -12,11 +13,6 @@ const FORM_ERRORS = new Set(['sign-in-failed', 'rate-limited', 'password-sign-in
 /** What /sign-in/link?error= may say, and its status. */
 const LINK_ERRORS: Readonly<Record<string, 404 | 410>> = { used: 410, expired: 410, unknown: 404 };
 const LINK_COMMAND = 'registry users sign-in-link <login>';
-
-/** A local path to come back to after signing in; anything else is /account. */
-function localNext(value: unknown): string | null {
-  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') && value.length <= 500 ? value : null;
-}
 
 function passkeySection(t: Translate): SafeHtml {
   return html`<section class="sign-in-method" aria-labelledby="passkey-title">
@@ -73,6 +69,28 @@ export class SignInPages {
     return this.renderer.render(request, response, (ctx) => this.build(ctx));
   }
 
+  /**
+   * `GET /auth/link?token=`: the link an operator printed. Following it signs nobody in (link
+   * scanners and chat unfurlers fetch links too); it asks to continue, and the button posts the
+   * token to `POST /auth/link`, which uses the link up. The page says nothing of whether the token is good.
+   */
+  linkConfirm(request: Request, response: Response): Promise<RenderedPage> {
+    return this.renderer.render(request, response, async (ctx) => {
+      const { t } = ctx;
+      const token = typeof ctx.request.query.token === 'string' && ctx.request.query.token.length <= 200 ? ctx.request.query.token : '';
+      const main = html`<section class="account-sign-in">
+  <h1>${t('signIn.link.title')}</h1>
+  <p>${t('signIn.link.confirm')}</p>
+  <form id="link-form" method="post" action="/auth/link">
+    <input type="hidden" name="token" value="${token}">
+    <button type="submit">${t('signIn.link.continue')}</button>
+  </form>
+  <p><a class="button secondary" href="/sign-in">${t('signIn.link.toSignIn')}</a></p>
+</section>`;
+      return { title: t('signIn.link.title'), main };
+    });
+  }
+
   /** `/sign-in/link?error=`: where a refused sign-in link lands, saying why and what to do. */
   linkRefused(request: Request, response: Response): Promise<RenderedPage> {
     return this.renderer.render(request, response, async (ctx) => {
@@ -100,7 +118,8 @@ export class SignInPages {
       : null;
     const error = typeof query.error === 'string' && FORM_ERRORS.has(query.error) ? query.error : null;
     const login = typeof query.login === 'string' ? query.login.slice(0, 100) : '';
-    const next = localNext(query.next);
+    const asked = safeNext(query.next);
+    const next = asked === DEFAULT_NEXT ? null : asked;
     const main = html`<section class="account-sign-in">
   <h1>${t('account.signIn.title')}</h1>
   ${already}
@@ -119,7 +138,7 @@ export class SignInPages {
       main,
       scripts: ['sign-in'],
       clientStrings: ['signIn.passkey.failed', 'signIn.passkey.cancelled', 'signIn.passkey.unsupported', 'status.working'],
-      clientData: { next: next ?? '/account' },
+      clientData: { next: asked },
     };
   }
 }
