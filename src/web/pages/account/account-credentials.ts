@@ -68,7 +68,7 @@ export function passwordSection(status: PasswordStatus | undefined, login: strin
   <h2 id="password-title">${t('account.password.title')}</h2>
   <p>${t('account.password.intro')}</p>
   <p id="password-state">${state}</p>
-  <form id="password-form" class="password-form" novalidate>
+  <form id="password-form" class="password-form" method="post" novalidate>
     <input type="text" name="username" value="${login}" autocomplete="username" hidden>
     <div class="field">
       <label for="new-password">${t('account.password.new')}</label>
