@@ -133,6 +133,8 @@ export class ForgeRegistry implements OnModuleInit, OnApplicationBootstrap, OnMo
   async onModuleDestroy(): Promise<void> {
     this.channel.close();
     await this.loop.stop();
+    // A reload still running (a change just made) must finish before the DataSource closes.
+    await this.tail;
   }
 
   all(): readonly ForgeInstanceConfig[] {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Passport } from 'passport';
@@ -21,7 +22,7 @@ import { strategyFor } from './strategies';
 @Injectable()
 export class OAuthService {
   private readonly passport = new Passport();
-  /** Each built strategy's instance and the settings it was built from. */
+  /** Each built strategy's instance and a SHA-256 of the settings it was built from (no secret kept in clear twice). */
   private readonly built = new Map<string, string>();
   private readonly logger = new Logger('OAuth');
 
@@ -46,7 +47,7 @@ export class OAuthService {
       if (this.built.delete(instance)) this.passport.unuse(instance);
       return false;
     }
-    const fingerprint = JSON.stringify([forge.type, forge.webUrl, forge.apiUrl, forge.clientId, forge.clientSecret]);
+    const fingerprint = createHash('sha256').update(JSON.stringify([forge.type, forge.webUrl, forge.apiUrl, forge.clientId, forge.clientSecret])).digest('hex');
     if (this.built.get(instance) === fingerprint) return true;
     const callbackPath = `/auth/${forge.name}/callback`;
     const strategy = strategyFor(
