@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Passport } from 'passport';
 import { Clock, RandomSource } from '../../common/clock';
+import { type PolicyAgents, policyAgents } from '../../common/fetch';
 import { sealProviderToken } from '../../users/provider-token';
 import { DomainError, notFound } from '../../common/errors/domain-error';
 import { APP_CONFIG } from '../../config/config.module';
@@ -25,6 +26,8 @@ export class OAuthService {
   /** Each built strategy's instance and a SHA-256 of the settings it was built from (no secret kept in clear twice). */
   private readonly built = new Map<string, string>();
   private readonly logger = new Logger('OAuth');
+  /** Token exchanges and profile reads connect only where the fetch policy allows (DECISIONS 5). */
+  private readonly agents: PolicyAgents;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -34,7 +37,9 @@ export class OAuthService {
     private readonly states: OAuthStatesRepository,
     private readonly clock: Clock,
     private readonly random: RandomSource,
-  ) {}
+  ) {
+    this.agents = policyAgents({ allowHosts: config.fetchAllowHosts });
+  }
 
   /**
    * The strategy for a live instance with OAuth credentials, built (or rebuilt, when its
@@ -69,6 +74,7 @@ export class OAuthService {
             (error: unknown) => done(new LocalSignInFailure(error)),
           );
       },
+      this.agents,
     );
     this.passport.use(forge.name, strategy);
     this.built.set(instance, fingerprint);
