@@ -216,6 +216,21 @@ describe('forge instances added by an admin', () => {
     await request(app.url).delete('/api/admin/forges/spare').set(as(admin)).expect(204);
   });
 
+  it('answers a stored change as stored when reloading the list right after the commit fails (the periodic check catches up)', async () => {
+    // A stand-in for a database connection lost between the commit and the reload: the DB itself stays real.
+    const registry = app.app.get(ForgeRegistry);
+    const reload = jest.spyOn(registry, 'changed').mockRejectedValueOnce(new Error('connection lost'));
+    const added = seen(await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'flaky', webUrl: `${forge.url}/flaky` }));
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ name: 'flaky', source: 'stored', signIn: true, webUrl: `${forge.url}/flaky` });
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(await providerNames(app)).toEqual(['flaky']);
+    reload.mockRejectedValueOnce(new Error('connection lost'));
+    await request(app.url).delete('/api/admin/forges/flaky').set(as(admin)).expect(204);
+    expect(await providerNames(app)).toEqual([]);
+    reload.mockRestore();
+  });
+
   it('refuses to put a built-in name on another server (the github accounts would change hands)', async () => {
     const res = seen(await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'github', type: 'github', webUrl: `${forge.url}/hub` }));
     expectProblem(res, 409);
