@@ -22,7 +22,7 @@ const FETCH_ALLOW_HOSTS = {
     }
   }),
   default: '',
-  description: 'Hosts that asset fetches may reach over http and on private or loopback addresses (an internal forge); empty: https and public addresses only.',
+  description: 'Hosts that asset fetches, forge calls and forge sign-in (token exchange, profile read) may reach over http and on private or loopback addresses (an internal forge); empty: https and public addresses only.',
 };
 
 export const INGEST: ConfigArea = { title: 'Ingest', variables: [HASH_BUDGET_BYTES, FETCH_ALLOW_HOSTS] };

@@ -1,15 +1,17 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { type AuditActor, AuditService } from '../audit/audit.service';
 import { Clock } from '../common/clock';
-import { badRequest, conflict, notFound, type ProblemFieldError } from '../common/errors/domain-error';
+import { badRequest, conflict, DomainError, notFound, type ProblemFieldError } from '../common/errors/domain-error';
 import { AssetFetchError, vetUrl } from '../common/fetch';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
+import { DEFAULT_FORGES } from '../config/forges';
 import { forgeAdapter } from '../forges/adapters';
-import { ForgeRegistry, webUrlKey } from '../forges/forge-registry';
+import { FORGE_RELOAD_INTERVAL_MS, ForgeRegistry, type LiveForge, webUrlKey } from '../forges/forge-registry';
 import { sealClientSecret } from '../forges/stored-forge-secret';
 import { StoredForgesRepository } from '../forges/stored-forges.repository';
+import { UsersRepository } from '../users/users.repository';
 import type { AddForgeDto, ForgeInstanceDto, ForgeInstanceListDto } from './dto/forge-instance.dto';
 import { toForgeInstanceDto } from './forge-admin.mapper';
 
@@ -17,7 +19,7 @@ import { toForgeInstanceDto } from './forge-admin.mapper';
 const RESERVED_NAMES = new Set(['local']);
 
 /** An instance checked and ready to store (URLs normalized, API root filled in). */
-interface CheckedForge {
+export interface CheckedForge {
   name: string;
   type: AddForgeDto['type'];
   webUrl: string;
@@ -37,12 +39,15 @@ export type ForgeWriter = { actor: AuditActor; via: 'admin' | 'install-wizard' }
  */
 @Injectable()
 export class ForgeAdminService {
+  private readonly logger = new Logger('Forges');
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly registry: ForgeRegistry,
     private readonly stored: StoredForgesRepository,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    private readonly users: UsersRepository,
   ) {}
 
   async list(): Promise<ForgeInstanceListDto> {
@@ -52,32 +57,46 @@ export class ForgeAdminService {
 
   async add(input: AddForgeDto, writer: ForgeWriter): Promise<ForgeInstanceDto> {
     const forge = await this.check(input, '');
-    await this.stored.inWriteTransaction((manager) => this.insert(forge, writer, manager));
-    return this.afterChange(forge.name);
+    const added = await this.stored.inWriteTransaction((manager) => this.insert(forge, writer, manager, ''));
+    await this.reloadAfterCommit();
+    // The stored row is the answer even when the reload failed or a concurrent removal beat it.
+    const entry = this.registry.entries().find((e) => e.source === 'stored' && e.forge.name === forge.name) ?? added;
+    return toForgeInstanceDto(entry, this.config.baseUrl);
   }
 
   /**
-   * The install wizard's list (PUT /api/init/settings): the stored instances become exactly these,
-   * in the wizard's own transaction. Every instance is checked before anything is written.
+   * Checks the install wizard's list (PUT /api/init/settings) before its transaction and lock: the
+   * URLs' DNS answers are awaited in parallel, with no database connection held meanwhile. The
+   * first failing instance (by position) is the answer.
    */
-  async replaceForWizard(inputs: readonly AddForgeDto[], writer: ForgeWriter, manager: EntityManager): Promise<void> {
-    const checked: CheckedForge[] = [];
-    for (const [index, input] of inputs.entries()) checked.push(await this.check(input, `/forges/${index}`));
+  async checkForWizard(inputs: readonly AddForgeDto[]): Promise<CheckedForge[]> {
+    const results = await Promise.allSettled(inputs.map((input, index) => this.check(input, `/forges/${index}`)));
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    const checked = results.map((result) => (result as PromiseFulfilledResult<CheckedForge>).value);
     const names = new Set<string>();
     for (const [index, forge] of checked.entries()) {
       if (names.has(forge.name)) throw conflict('forge-exists', `forges/${index}: the name "${forge.name}" is given twice`);
       names.add(forge.name);
     }
+    return checked;
+  }
+
+  /**
+   * The install wizard's list: the stored instances become exactly these (checked by
+   * `checkForWizard`), in the wizard's own transaction.
+   */
+  async replaceForWizard(checked: readonly CheckedForge[], writer: ForgeWriter, manager: EntityManager): Promise<void> {
     await this.stored.lockForWrite(manager);
     for (const name of await this.stored.removeAll(manager)) {
       await this.audit.record({ action: 'forge.delete', actor: writer.actor, details: { name, via: writer.via } }, manager);
     }
-    for (const forge of checked) await this.insert(forge, writer, manager);
+    for (const [index, forge] of checked.entries()) await this.insert(forge, writer, manager, `/forges/${index}`);
   }
 
   /** After the wizard's transaction committed: load the new list here and tell the other servers. */
   async wizardCommitted(): Promise<ForgeInstanceDto[]> {
-    await this.registry.changed();
+    await this.reloadAfterCommit();
     return this.storedViews();
   }
 
@@ -105,18 +124,26 @@ export class ForgeAdminService {
       await this.stored.remove(name, manager);
       await this.audit.record({ action: 'forge.delete', actor: writer.actor, details: { name, type: row.type, webUrl: row.webUrl, via: writer.via } }, manager);
     });
-    await this.registry.changed();
+    await this.reloadAfterCommit();
   }
 
-  private async afterChange(name: string): Promise<ForgeInstanceDto> {
-    await this.registry.changed();
-    const entry = this.registry.entries().find((e) => e.source === 'stored' && e.forge.name === name);
-    // Only a FORGES entry of the same name arriving between commit and reload could hide it.
-    if (!entry) throw conflict('forge-exists', `the forge instance "${name}" is shadowed by the FORGES configuration`);
-    return toForgeInstanceDto(entry, this.config.baseUrl);
+  /**
+   * After a commit: reload here and tell the other servers. The change is stored whatever happens
+   * now, so a failed reload (the database briefly gone) is logged, not answered as an error: the
+   * background check catches up within FORGE_RELOAD_INTERVAL_MS.
+   */
+  private async reloadAfterCommit(): Promise<void> {
+    try {
+      await this.registry.changed();
+    } catch (error) {
+      this.logger.warn(`a forge instance change is stored, but reloading the list failed (retried within ${FORGE_RELOAD_INTERVAL_MS / 1000} s): ${(error as Error).message}`);
+    }
   }
 
-  /** Name, URLs and the fetch policy (DECISIONS 5), before any transaction: a DNS answer can take a while. */
+  /**
+   * Name, URLs and the fetch policy (DECISIONS 5). Callers run it before any transaction (add, and
+   * the wizard through checkForWizard): a DNS answer can take up to 10 s.
+   */
   private async check(input: AddForgeDto, at: string): Promise<CheckedForge> {
     const errors: ProblemFieldError[] = [];
     if (RESERVED_NAMES.has(input.name)) errors.push({ path: `${at}/name`, message: `name: "${input.name}" is reserved` });
@@ -161,7 +188,8 @@ export class ForgeAdminService {
     }
   }
 
-  private async insert(forge: CheckedForge, writer: ForgeWriter, manager: EntityManager): Promise<void> {
+  /** Stores a checked instance, refusing clashes (409) before anything is written; answers the stored row as a live entry. */
+  private async insert(forge: CheckedForge, writer: ForgeWriter, manager: EntityManager, at: string): Promise<LiveForge> {
     const key = webUrlKey(forge.webUrl);
     const clashes = this.registry.entries().filter((entry) => entry.source !== 'stored' && (entry.forge.name === forge.name || webUrlKey(entry.forge.webUrl) === key));
     const configured = clashes.find((entry) => entry.source === 'configuration');
@@ -171,6 +199,8 @@ export class ForgeAdminService {
     if (clashes.length > 1) throw conflict('forge-exists', `the name and the web URL belong to two different built-in instances (${clashes.map((c) => c.forge.name).join(', ')})`);
     const stored = (await this.stored.list(manager)).find((row) => row.name === forge.name || webUrlKey(row.webUrl) === key);
     if (stored) throw conflict('forge-exists', `the added forge instance "${stored.name}" already has this ${stored.name === forge.name ? 'name' : 'web URL'}; remove it first`);
+    await this.checkNameBinding(forge, at, manager);
+    const createdAt = this.clock.now();
     await this.stored.insert(
       {
         name: forge.name,
@@ -179,11 +209,12 @@ export class ForgeAdminService {
         apiUrl: forge.apiUrl,
         clientId: forge.clientId,
         clientSecretSealed: sealClientSecret(this.config.keyEncryptionKey, forge.name, forge.clientSecret),
-        createdAt: this.clock.now(),
+        createdAt,
         createdBy: writer.actor.userId ?? null,
       },
       manager,
     );
+    await this.stored.recordName(forge.name, forge.webUrl, createdAt, manager);
     await this.audit.record(
       {
         action: 'forge.create',
@@ -191,6 +222,31 @@ export class ForgeAdminService {
         details: { name: forge.name, type: forge.type, webUrl: forge.webUrl, apiUrl: forge.apiUrl, via: writer.via, ...(clashes.length === 1 ? { replaces: clashes[0].forge.name } : {}) },
       },
       manager,
+    );
+    const live = { name: forge.name, type: forge.type, webUrl: forge.webUrl, apiUrl: forge.apiUrl, clientId: forge.clientId, clientSecret: forge.clientSecret };
+    return { forge: live, source: 'stored', createdAt, createdBy: writer.actor.userId ?? null };
+  }
+
+  /**
+   * Accounts are keyed by (instance name, the forge's user id): a name accounts use may only stand
+   * for the web URL they signed in through, or the new server's users with the same ids would own
+   * them. That URL is the one recorded when the name was last added, else the built-in default's;
+   * a live built-in default is only replaced by an instance of its own web URL.
+   */
+  private async checkNameBinding(forge: CheckedForge, at: string, manager: EntityManager): Promise<void> {
+    const key = webUrlKey(forge.webUrl);
+    const refuse = (message: string) => new DomainError('conflict', 'forge-name-bound', message, [{ path: `${at}/webUrl`, message }]);
+    const liveDefault = this.registry.entries().find((entry) => entry.source === 'default' && entry.forge.name === forge.name);
+    if (liveDefault && webUrlKey(liveDefault.forge.webUrl) !== key) {
+      throw refuse(`webUrl: the built-in instance "${forge.name}" is ${liveDefault.forge.webUrl}; an instance of that name must have the same web URL (pick another name for another server)`);
+    }
+    const recorded = (await this.stored.recordedWebUrl(forge.name, manager)) ?? DEFAULT_FORGES.find((d) => d.name === forge.name)?.webUrl ?? null;
+    if (recorded !== null && webUrlKey(recorded) === key) return;
+    if (!(await this.users.anyOfInstance(forge.name, manager))) return;
+    throw refuse(
+      recorded === null
+        ? `webUrl: accounts signed in through an instance named "${forge.name}" whose web URL is not known; pick another name`
+        : `webUrl: accounts signed in through "${forge.name}" when it was ${recorded}; the name can only come back for that web URL (pick another name for another server)`,
     );
   }
 }

@@ -133,6 +133,8 @@ export class ForgeRegistry implements OnModuleInit, OnApplicationBootstrap, OnMo
   async onModuleDestroy(): Promise<void> {
     this.channel.close();
     await this.loop.stop();
+    // A reload still running (a change just made) must finish before the DataSource closes.
+    await this.tail;
   }
 
   all(): readonly ForgeInstanceConfig[] {
@@ -161,8 +163,12 @@ export class ForgeRegistry implements OnModuleInit, OnApplicationBootstrap, OnMo
 
   /** After a change through this server: reload now, and tell the others. */
   async changed(): Promise<void> {
-    await this.reload();
-    await this.channel.announce();
+    try {
+      await this.reload();
+    } finally {
+      // The change is committed: the others reload from the database whether or not this one could.
+      await this.channel.announce();
+    }
   }
 
   /** Loads the stored list; a load that has not started yet is shared, one already running is not. */

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { ForgeNameHistoryEntity } from './entities/forge-name-history.entity';
 import { StoredForgeVersionEntity } from './entities/stored-forge-version.entity';
 import { StoredForgeEntity } from './entities/stored-forge.entity';
 
@@ -69,6 +70,17 @@ export class StoredForgesRepository {
   async remove(name: string, manager: EntityManager): Promise<boolean> {
     const result = await manager.getRepository(StoredForgeEntity).delete({ name });
     return (result.affected ?? 0) > 0;
+  }
+
+  /** The web URL an added instance of this name last stood for (kept after removal), or null. */
+  async recordedWebUrl(name: string, manager: EntityManager): Promise<string | null> {
+    const row = await manager.getRepository(ForgeNameHistoryEntity).findOneBy({ name });
+    return row?.webUrl ?? null;
+  }
+
+  /** Records (or moves, when no account used the name) which web URL the name stands for. */
+  async recordName(name: string, webUrl: string, at: Date, manager: EntityManager): Promise<void> {
+    await manager.getRepository(ForgeNameHistoryEntity).upsert({ name, webUrl, recordedAt: at }, ['name']);
   }
 
   /** Removes every stored instance (the install wizard's PUT replaces its list). */

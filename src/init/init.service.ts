@@ -4,7 +4,7 @@ import { AuditService } from '../audit/audit.service';
 import type { Response } from 'express';
 import { SESSION_COOKIE, SessionTokens, sessionCookieOptions } from '../auth/session-tokens';
 import { DomainError, gone } from '../common/errors/domain-error';
-import { ForgeAdminService } from '../forge-admin/forge-admin.service';
+import { type CheckedForge, ForgeAdminService } from '../forge-admin/forge-admin.service';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { SettingsService } from '../settings/settings.service';
@@ -70,10 +70,15 @@ export class InitService implements OnApplicationBootstrap {
   private async inOpenWizard<T>(bearer: string | null, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1)', [WIZARD_LOCK_KEY]);
-      if (await this.closed(manager)) throw gone(WIZARD_CLOSED);
-      if (!this.token.matches(bearer)) throw new DomainError('unauthorized', 'bad-bootstrap-token', 'the bootstrap token is missing or wrong');
+      await this.assertOpen(bearer, manager);
       return work(manager);
     });
+  }
+
+  /** 410 once closed, then 401 for a wrong token (inside the lock, or as a pre-check before slow work). */
+  private async assertOpen(bearer: string | null, manager?: EntityManager): Promise<void> {
+    if (await this.closed(manager)) throw gone(WIZARD_CLOSED);
+    if (!this.token.matches(bearer)) throw new DomainError('unauthorized', 'bad-bootstrap-token', 'the bootstrap token is missing or wrong');
   }
 
   /**
@@ -95,9 +100,16 @@ export class InitService implements OnApplicationBootstrap {
 
   /** Site name and forge instances; the instances are live on every server once this returns. */
   async putSettings(bearer: string | null, input: InitSettingsDto, ip: string | null): Promise<InitSettingsResultDto> {
+    // The forges' URLs are vetted (DNS, up to 10 s each, in parallel) before the transaction and its
+    // lock; only a caller that would be let in gets that far, and the transaction asks again.
+    let checked: CheckedForge[] | undefined;
+    if (input.forges !== undefined) {
+      await this.assertOpen(bearer);
+      checked = await this.forges.checkForWizard(input.forges);
+    }
     await this.inOpenWizard(bearer, async (manager) => {
       if (input.siteName !== undefined) await this.settings.write('site.name', input.siteName, manager);
-      if (input.forges !== undefined) await this.forges.replaceForWizard(input.forges, { actor: { userId: null, ip }, via: 'install-wizard' }, manager);
+      if (checked !== undefined) await this.forges.replaceForWizard(checked, { actor: { userId: null, ip }, via: 'install-wizard' }, manager);
     });
     const forges = input.forges !== undefined ? await this.forges.wizardCommitted() : await this.forges.listStored();
     return { siteName: await this.settings.get('site.name'), forges };

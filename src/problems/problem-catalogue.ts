@@ -92,6 +92,7 @@ export const PROBLEM_CATALOGUE: Readonly<Record<string, ProblemTypeDescription>>
   unavailable: { title: 'Service Unavailable', status: 503, description: 'A dependency (the database, a forge) is unavailable right now. Try again later.' },
   'forge-unreachable': { title: 'Service Unavailable', status: 503, description: 'The forge could not be asked whether you administer the repository. Try again later.' },
   'forge-exists': { title: 'Conflict', status: 409, description: 'A forge instance with this name or web address already exists (configured in `FORGES` or added by an admin), or the name is given twice in one request. Nothing was stored.' },
+  'forge-name-bound': { title: 'Conflict', status: 409, description: 'Accounts signed in through a forge instance of this name when it stood for another web address (or it is a built-in instance with another web address): the name can only come back for that address, or the new server\'s users would take those accounts over. Pick another name. Nothing was stored.' },
   'forge-configured': { title: 'Conflict', status: 409, description: 'The forge instance comes from the `FORGES` configuration or is built in, so it cannot be removed here; change the configuration instead.' },
   'forge-url-refused': { title: 'Bad Request', status: 400, description: "A forge instance's web or API address is not allowed: not http(s), carrying credentials, a query or a fragment, or resolving to an address the fetch policy refuses. `errors` names each field. Nothing was stored." },
 };

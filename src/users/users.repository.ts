@@ -69,6 +69,11 @@ export class UsersRepository {
     return repo.save(repo.create({ instance: LOCAL_INSTANCE, providerUserId: null, login: input.login, email: input.email, role: input.role }));
   }
 
+  /** Whether any account belongs to this forge instance name (signed in through it). */
+  async anyOfInstance(instance: string, manager?: EntityManager): Promise<boolean> {
+    return this.repo(manager).exists({ where: { instance } });
+  }
+
   async anyAdmin(manager?: EntityManager): Promise<boolean> {
     return this.repo(manager).exists({ where: { role: 'admin' } });
   }

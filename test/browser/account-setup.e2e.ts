@@ -30,7 +30,11 @@ describeBrowser('web front end: the install wizard', () => {
 
   it('serves the wizard without script while the registry is not set up, with no secret in it', async () => {
     const res = await request(app.url).get('/setup').expect(200);
-    expect(res.text).toContain('<form id="setup-token-form" novalidate>');
+    expect(res.text).toContain('<form id="setup-token-form" method="post" novalidate>');
+    // Enter pressed before the script attaches must not put the token or a client secret in a URL.
+    const forms = res.text.match(/<form id="setup-[^>]*>/g) ?? [];
+    expect(forms.length).toBeGreaterThanOrEqual(4);
+    for (const form of forms) expect(form).toContain('method="post"');
     expect(res.text).toContain(`${app.config.baseUrl}/auth/corp-git/callback`);
     expect(res.text).not.toContain(INIT_TOKEN);
     expect(res.text).not.toContain(CLIENT_SECRET);

@@ -35,7 +35,7 @@ describeBrowser('web front end: sign-in and the account page', () => {
     forge = await new FakeForge().start();
     oauth = new FakeOAuthApp(forge, 'github');
     oauth.nextUser = { id: 4242, login: 'octo-author', email: 'octo@example.test' };
-    app = await startTestApp({ FORGES: JSON.stringify([oauth.instance('github')]) });
+    app = await startTestApp({ FORGES: JSON.stringify([oauth.instance('github')]), FETCH_ALLOW_HOSTS: new URL(forge.url).host });
     browser = await openBrowser(app.url);
   });
 

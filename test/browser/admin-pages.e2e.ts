@@ -100,7 +100,7 @@ describe('web front end: the admin console pages', () => {
     expect(all.text).toContain('<a href="/admin/plugins/broken-hooks">broken-hooks</a>');
     expect(all.text).toContain('<span class="badge delivery-status" data-status="failed">failed</span>');
     expect(all.text).toContain('<code>manifest-invalid</code>');
-    expect(all.text).toMatch(/<form class="admin-action" data-action="delivery.replay" data-slug="broken-hooks" data-id="[0-9a-f-]{36}">/);
+    expect(all.text).toMatch(/<form class="admin-action" method="post" data-action="delivery.replay" data-slug="broken-hooks" data-id="[0-9a-f-]{36}">/);
     expect(all.text.match(/data-action="delivery.replay"/g)).toHaveLength(1);
     expect(all.text).not.toContain(HOSTILE);
     expect(all.text).not.toContain('onerror="');

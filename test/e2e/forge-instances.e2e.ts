@@ -188,6 +188,56 @@ describe('forge instances added by an admin', () => {
     const deleted = await app.database.dataSource.query(`SELECT details FROM audit_entry WHERE action = 'forge.delete' ORDER BY created_at`);
     expect(deleted.map((d: { details: { name: string } }) => d.details.name)).toEqual(['github', 'corp']);
   });
+
+  it('lets a removed name that accounts use come back only for the web URL they signed in through', async () => {
+    const [account] = await app.database.dataSource.query(`SELECT id FROM user_account WHERE instance = 'corp'`);
+    // Another server under the old name: its user 9001 would own corp-dev's account.
+    const moved = seen(await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), webUrl: `${forge.url}/elsewhere` }));
+    expectProblem(moved, 409);
+    expect(moved.body.type).toMatch(/forge-name-bound/);
+    expect(moved.body.errors).toEqual([expect.objectContaining({ path: '/webUrl', message: expect.stringContaining(`${forge.url}/corp`) })]);
+    expect(await providerNames(app)).toEqual([]);
+    expect(await app.database.dataSource.query(`SELECT name FROM forge_instance WHERE name = 'corp'`)).toEqual([]);
+
+    // The same server again (the URL compared normalized, trailing slash and all): its people get their accounts back.
+    await request(app.url).post('/api/admin/forges').set(as(admin)).send(corp()).expect(201);
+    oauth.nextUser = { id: 9001, login: 'corp-dev' };
+    const back = await signIn(app, 'corp');
+    expect(back.status).toBe(200);
+    expect(back.body.user).toMatchObject({ id: account.id, instance: 'corp' });
+    await request(app.url).delete('/api/admin/forges/corp').set(as(admin)).expect(204);
+  });
+
+  it('lets a name nobody signed in through move to another web URL', async () => {
+    await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'spare', webUrl: `${forge.url}/spare` }).expect(201);
+    await request(app.url).delete('/api/admin/forges/spare').set(as(admin)).expect(204);
+    await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'spare', webUrl: `${forge.url}/spare-two` }).expect(201);
+    expect(await app.database.dataSource.query(`SELECT web_url FROM forge_name_history WHERE name = 'spare'`)).toEqual([{ web_url: `${forge.url}/spare-two` }]);
+    await request(app.url).delete('/api/admin/forges/spare').set(as(admin)).expect(204);
+  });
+
+  it('answers a stored change as stored when reloading the list right after the commit fails (the periodic check catches up)', async () => {
+    // A stand-in for a database connection lost between the commit and the reload: the DB itself stays real.
+    const registry = app.app.get(ForgeRegistry);
+    const reload = jest.spyOn(registry, 'changed').mockRejectedValueOnce(new Error('connection lost'));
+    const added = seen(await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'flaky', webUrl: `${forge.url}/flaky` }));
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ name: 'flaky', source: 'stored', signIn: true, webUrl: `${forge.url}/flaky` });
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(await providerNames(app)).toEqual(['flaky']);
+    reload.mockRejectedValueOnce(new Error('connection lost'));
+    await request(app.url).delete('/api/admin/forges/flaky').set(as(admin)).expect(204);
+    expect(await providerNames(app)).toEqual([]);
+    reload.mockRestore();
+  });
+
+  it('refuses to put a built-in name on another server (the github accounts would change hands)', async () => {
+    const res = seen(await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'github', type: 'github', webUrl: `${forge.url}/hub` }));
+    expectProblem(res, 409);
+    expect(res.body.type).toMatch(/forge-name-bound/);
+    expect(res.body.errors).toEqual([expect.objectContaining({ path: '/webUrl', message: expect.stringContaining('https://github.com') })]);
+    expect((await request(app.url).get('/api/admin/forges').set(as(admin))).body.forges[0]).toMatchObject({ name: 'github', source: 'default' });
+  });
 });
 
 describe('forge instances through the install wizard API', () => {
@@ -228,6 +278,20 @@ describe('forge instances through the install wizard API', () => {
     expectProblem(res, 400);
     expect(res.body.errors).toEqual([expect.objectContaining({ path: '/forges/1/webUrl' })]);
     expectProblem(await wizard().send({ forges: [{ ...tea(), type: 'cvs' }] }), 400);
+    expect(await providerNames(app)).toEqual(['tea']);
+  });
+
+  it('keeps a name accounts use on its web URL, and a built-in name on its own, writing nothing otherwise', async () => {
+    await wizard().send({ forges: [] }).expect(200);
+    const moved = await wizard().send({ forges: [{ ...tea(), webUrl: `${forge.url}/elsewhere` }] });
+    expectProblem(moved, 409);
+    expect(moved.body.type).toMatch(/forge-name-bound/);
+    expect(moved.body.errors).toEqual([expect.objectContaining({ path: '/forges/0/webUrl' })]);
+    const builtIn = await wizard().send({ forges: [tea(), { ...tea(), name: 'github', type: 'github', webUrl: `${forge.url}/hub` }] });
+    expectProblem(builtIn, 409);
+    expect(builtIn.body.errors).toEqual([expect.objectContaining({ path: '/forges/1/webUrl' })]);
+    expect(await providerNames(app)).toEqual([]);
+    await wizard().send({ forges: [tea()] }).expect(200);
     expect(await providerNames(app)).toEqual(['tea']);
   });
 

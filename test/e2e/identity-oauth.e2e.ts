@@ -53,7 +53,8 @@ describe.each<OAuthForgeType>(['github', 'gitlab', 'gitea'])('sign-in with a %s 
   beforeAll(async () => {
     forge = await new FakeForge().start();
     oauth = new FakeOAuthApp(forge, type, '/sub/path');
-    app = await startTestApp({ FORGES: JSON.stringify([oauth.instance(instance)]) });
+    // The fake forge is on loopback: sign-in's token exchange obeys the fetch policy like every other call.
+    app = await startTestApp({ FORGES: JSON.stringify([oauth.instance(instance)]), FETCH_ALLOW_HOSTS: new URL(forge.url).host });
   });
   afterAll(async () => {
     await app?.close();
@@ -256,6 +257,7 @@ describe('sign-in with an unreachable forge', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const gone = `http://127.0.0.1:${port}`;
     app = await startTestApp({
+      FETCH_ALLOW_HOSTS: `127.0.0.1:${port}`,
       FORGES: JSON.stringify([{ name: 'offline', type: 'gitlab', webUrl: gone, apiUrl: `${gone}/api/v4`, clientId: 'id', clientSecret: 'secret' }]),
     });
   });

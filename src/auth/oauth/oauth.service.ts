@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Passport } from 'passport';
 import { Clock, RandomSource } from '../../common/clock';
+import { type PolicyAgents, policyAgents } from '../../common/fetch';
 import { sealProviderToken } from '../../users/provider-token';
 import { DomainError, notFound } from '../../common/errors/domain-error';
 import { APP_CONFIG } from '../../config/config.module';
@@ -21,9 +23,11 @@ import { strategyFor } from './strategies';
 @Injectable()
 export class OAuthService {
   private readonly passport = new Passport();
-  /** Each built strategy's instance and the settings it was built from. */
+  /** Each built strategy's instance and a SHA-256 of the settings it was built from (no secret kept in clear twice). */
   private readonly built = new Map<string, string>();
   private readonly logger = new Logger('OAuth');
+  /** Token exchanges and profile reads connect only where the fetch policy allows (DECISIONS 5). */
+  private readonly agents: PolicyAgents;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -33,7 +37,9 @@ export class OAuthService {
     private readonly states: OAuthStatesRepository,
     private readonly clock: Clock,
     private readonly random: RandomSource,
-  ) {}
+  ) {
+    this.agents = policyAgents({ allowHosts: config.fetchAllowHosts });
+  }
 
   /**
    * The strategy for a live instance with OAuth credentials, built (or rebuilt, when its
@@ -46,7 +52,7 @@ export class OAuthService {
       if (this.built.delete(instance)) this.passport.unuse(instance);
       return false;
     }
-    const fingerprint = JSON.stringify([forge.type, forge.webUrl, forge.apiUrl, forge.clientId, forge.clientSecret]);
+    const fingerprint = createHash('sha256').update(JSON.stringify([forge.type, forge.webUrl, forge.apiUrl, forge.clientId, forge.clientSecret])).digest('hex');
     if (this.built.get(instance) === fingerprint) return true;
     const callbackPath = `/auth/${forge.name}/callback`;
     const strategy = strategyFor(
@@ -68,6 +74,7 @@ export class OAuthService {
             (error: unknown) => done(new LocalSignInFailure(error)),
           );
       },
+      this.agents,
     );
     this.passport.use(forge.name, strategy);
     this.built.set(instance, fingerprint);

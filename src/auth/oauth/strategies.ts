@@ -1,5 +1,7 @@
+import { request as httpsRequest } from 'node:https';
 import { Strategy as GitHubStrategy } from 'passport-github2';
 import OAuth2Strategy, { type VerifyCallback } from 'passport-oauth2';
+import type { PolicyAgents } from '../../common/fetch';
 import type { ForgeInstanceConfig } from '../../config/config.types';
 import { forgeAdapter } from '../../forges/adapters';
 import { withForgeTokenErrors } from './oauth-errors';
@@ -50,12 +52,35 @@ class ForgeOAuth2Strategy extends OAuth2Strategy {
   }
 }
 
-/** A passport strategy for one forge instance, verifying through `verify`. */
+/** node-oauth's OAuth2 client, down to the one method every request (token, profile) goes through. */
+interface OAuth2Requests {
+  setAgent(agent: unknown): void;
+  _executeRequest(library: { request: typeof httpsRequest }, options: unknown, body: unknown, callback: unknown): void;
+}
+
+/**
+ * Sends the strategy's token exchange and profile read through the fetch policy's agents: the
+ * client secret and the user's token never go to a host that now resolves to a private or
+ * metadata address (unless allow-listed). node-oauth picks http or https per URL but takes one
+ * agent, so the matching one is set just before each request.
+ */
+function throughPolicy(strategy: OAuth2Strategy, agents: PolicyAgents): OAuth2Strategy {
+  const client = (strategy as unknown as { _oauth2: OAuth2Requests })._oauth2;
+  const execute = client._executeRequest.bind(client);
+  client._executeRequest = (library, options, body, callback) => {
+    client.setAgent(library.request === httpsRequest ? agents.https : agents.http);
+    execute(library, options, body, callback);
+  };
+  return strategy;
+}
+
+/** A passport strategy for one forge instance, verifying through `verify`, its requests through `agents`. */
 export function strategyFor(
   forge: ForgeInstanceConfig,
   callbackURL: string,
   stateStore: CookieStateStore,
   verify: ProfileVerify,
+  agents: PolicyAgents,
 ): OAuth2Strategy {
   const urls = forgeAdapter(forge.type).oauthEndpoints(forge);
   const common = {
@@ -74,7 +99,7 @@ export function strategyFor(
     verify(accessToken, profile, done as (error: Error | null, user?: unknown) => void);
   };
   if (urls.passportStrategy === 'github2') {
-    return withForgeTokenErrors(new GitHubStrategy({ ...common, userProfileURL: urls.userURL }, onProfile) as unknown as OAuth2Strategy);
+    return withForgeTokenErrors(throughPolicy(new GitHubStrategy({ ...common, userProfileURL: urls.userURL }, onProfile) as unknown as OAuth2Strategy, agents));
   }
-  return withForgeTokenErrors(new ForgeOAuth2Strategy(common, urls.userURL, onProfile));
+  return withForgeTokenErrors(throughPolicy(new ForgeOAuth2Strategy(common, urls.userURL, onProfile), agents));
 }

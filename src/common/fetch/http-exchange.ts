@@ -152,7 +152,7 @@ function lowercaseKeys(headers: Readonly<Record<string, string>> | undefined): R
 }
 
 /** Answers the socket's resolution with the addresses already vetted, never asking DNS again. */
-function vettedLookup(target: FetchTarget): SocketLookupFunction {
+export function vettedLookup(target: FetchTarget): SocketLookupFunction {
   return (_hostname, options, callback) => {
     const addresses = target.addresses.map(({ address, family }) => ({ address, family }));
     process.nextTick(() => {

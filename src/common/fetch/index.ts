@@ -18,3 +18,5 @@ export type { FetchTimers } from './fetch-timers';
 export { USER_AGENT } from './http-exchange';
 export { vetUrl } from './vet-url';
 
+export { policyAgents } from './policy-agent';
+export type { PolicyAgentOptions, PolicyAgents } from './policy-agent';

@@ -1,15 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { SharedRedis } from './shared-redis';
 
 /**
  * "Something changed" told to every instance over Redis publish/subscribe (REDIS_URL), so a copy
  * kept in memory is reloaded at once rather than at its next scheduled check. Best effort: a lost
- * message (Redis down) leaves that check as the bound. Without Redis nobody else is listening, and
- * `announce` only runs this instance's listener.
+ * message (Redis down) leaves that check as the bound. `announce` never runs this instance's own
+ * listener: the caller has already reloaded, so each message carries the sender's id and the
+ * sender's subscriber skips it. Without Redis `announce` does nothing.
  */
 export class ChangeChannel {
   private subscriber: Redis | null = null;
   private listener: (() => void) | null = null;
+  /** Tells this instance's messages from the others' (a subscriber also hears what it published). */
+  private readonly senderId = randomUUID();
 
   constructor(
     private readonly redis: SharedRedis,
@@ -20,7 +24,7 @@ export class ChangeChannel {
     return `${this.redis.prefix}:${this.name}`;
   }
 
-  /** `listener` runs after every announced change, made here or (with Redis) on another instance. */
+  /** `listener` runs after every change another instance announces (with Redis); never for this one's. */
   listen(listener: () => void): void {
     this.listener = listener;
     if (!this.redis.client || this.subscriber) return;
@@ -28,8 +32,8 @@ export class ChangeChannel {
     // the subscription until Redis answers and subscribes again after every reconnect.
     const subscriber = this.redis.client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined, lazyConnect: false });
     subscriber.on('error', () => undefined);
-    subscriber.on('message', (channel: string) => {
-      if (channel === this.channel) this.listener?.();
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.channel && message !== this.senderId) this.listener?.();
     });
     subscriber.subscribe(this.channel).catch(() => undefined);
     this.subscriber = subscriber;
@@ -37,7 +41,7 @@ export class ChangeChannel {
 
   /** Tells the other instances (this one's listener is the caller's business). */
   async announce(): Promise<void> {
-    await this.redis.client?.publish(this.channel, 'changed').catch(() => undefined);
+    await this.redis.client?.publish(this.channel, this.senderId).catch(() => undefined);
   }
 
   close(): void {

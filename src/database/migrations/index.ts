@@ -32,6 +32,7 @@ import { ForgeInstances1795811004571 } from './1795811004571-ForgeInstances';
 import { CatalogueChangeDownloads1795781000000 } from './1795781000000-CatalogueChangeDownloads';
 import { LocalSignIn1795810868882 } from './1795810868882-LocalSignIn';
 import { ReleasePictures1795811049165 } from './1795811049165-ReleasePictures';
+import { ForgeNameHistory1795814841798 } from './1795814841798-ForgeNameHistory';
 import { ImageProxyFailures1795814909081 } from './1795814909081-ImageProxyFailures';
 
 /** Every migration in order; committed files, never generated at run time. */
@@ -69,5 +70,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   DownloadDays1795810893219,
   ForgeInstances1795811004571,
   ReleasePictures1795811049165,
+  ForgeNameHistory1795814841798,
   ImageProxyFailures1795814909081,
 ];

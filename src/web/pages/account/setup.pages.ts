@@ -43,7 +43,7 @@ export class SetupPages {
     const template = callbackUrlTemplate ?? '';
     const main = html`<h1>${t('account.setup.title')}</h1>
 <p>${t('account.setup.intro')}</p>
-${step(1, 'token', t('account.setup.token.title'), html`<form id="setup-token-form" novalidate>
+${step(1, 'token', t('account.setup.token.title'), html`<form id="setup-token-form" method="post" novalidate>
   <div class="field">
     <label for="setup-token">${t('account.setup.token.label')}</label>
     <input id="setup-token" name="token" type="password" required autocomplete="off" spellcheck="false" aria-describedby="setup-token-hint">
@@ -51,7 +51,7 @@ ${step(1, 'token', t('account.setup.token.title'), html`<form id="setup-token-fo
   </div>
   <button type="submit">${t('account.setup.continue')}</button>
 </form>`)}
-${step(2, 'site', t('account.setup.site.title'), html`<form id="setup-site-form" novalidate>
+${step(2, 'site', t('account.setup.site.title'), html`<form id="setup-site-form" method="post" novalidate>
   <div class="field">
     <label for="setup-site-name">${t('account.setup.site.name')}</label>
     <input id="setup-site-name" name="siteName" maxlength="100" value="${ctx.branding.siteName}" aria-describedby="setup-site-hint">
@@ -59,7 +59,7 @@ ${step(2, 'site', t('account.setup.site.title'), html`<form id="setup-site-form"
   <p class="meta" id="setup-site-hint">${t('account.setup.site.baseUrl')}</p>
   <button type="submit">${t('account.setup.continue')}</button>
 </form>`)}
-${step(3, 'admin', t('account.setup.admin.title'), html`<form id="setup-admin-form" novalidate>
+${step(3, 'admin', t('account.setup.admin.title'), html`<form id="setup-admin-form" method="post" novalidate>
   <div class="field">
     <label for="setup-admin-login">${t('account.setup.admin.login')}</label>
     <input id="setup-admin-login" name="login" required maxlength="100" autocomplete="username" spellcheck="false">
@@ -77,7 +77,7 @@ ${step(4, 'forge', t('account.setup.forge.title'), html`<p id="setup-done" class
     <p>${t('account.setup.forge.configured')}</p>
     <ul id="setup-forge-list">${providers.map((p) => html`<li><strong>${p.label}</strong> (${p.webUrl}) · ${t('account.setup.forge.callback')}: <code>${p.callbackUrl}</code></li>`)}</ul>
   </div>
-  <form id="setup-forge-form" novalidate>
+  <form id="setup-forge-form" method="post" novalidate>
     ${forgeFields(t, 'setup-forge', template)}
     <button type="submit">${t('account.setup.forge.add')}</button>
   </form>

@@ -24,7 +24,7 @@ describe('admin components', () => {
   it('escapes an action button’s parameters and confirmation', () => {
     const button = actionButton('page.delete', 'Delete', { slug: '"><script>' }, { confirm: 'Delete "<x>"?', style: 'danger' }).value;
     expect(button).toBe(
-      '<form class="admin-action" data-action="page.delete" data-slug="&quot;&gt;&lt;script&gt;" data-confirm="Delete &quot;&lt;x&gt;&quot;?"><button type="submit" class="danger">Delete</button></form>',
+      '<form class="admin-action" method="post" data-action="page.delete" data-slug="&quot;&gt;&lt;script&gt;" data-confirm="Delete &quot;&lt;x&gt;&quot;?"><button type="submit" class="danger">Delete</button></form>',
     );
   });
 

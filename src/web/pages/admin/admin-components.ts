@@ -52,12 +52,12 @@ function dataAttributes(data: Readonly<Record<string, string>>): SafeHtml[] {
 
 /** One button that makes one change through the API (admin.ts handles `data-action`). */
 export function actionButton(action: string, label: string, data: Readonly<Record<string, string>>, options: ActionOptions = {}): SafeHtml {
-  return html`<form class="admin-action" data-action="${action}"${dataAttributes(data)}${options.confirm ? html` data-confirm="${options.confirm}"` : null}><button type="submit"${options.style ? html` class="${options.style}"` : null}${options.ariaLabel ? html` aria-label="${options.ariaLabel}"` : null}>${label}</button></form>`;
+  return html`<form class="admin-action" method="post" data-action="${action}"${dataAttributes(data)}${options.confirm ? html` data-confirm="${options.confirm}"` : null}><button type="submit"${options.style ? html` class="${options.style}"` : null}${options.ariaLabel ? html` aria-label="${options.ariaLabel}"` : null}>${label}</button></form>`;
 }
 
 /** A form whose fields admin.ts sends to the API as one change. */
 export function actionForm(action: string, data: Readonly<Record<string, string>>, body: SafeHtml, submit: string, options: ActionOptions & { className?: string } = {}): SafeHtml {
-  return html`<form class="${options.className ?? 'admin-form'}" data-action="${action}"${dataAttributes(data)}${options.confirm ? html` data-confirm="${options.confirm}"` : null}>
+  return html`<form class="${options.className ?? 'admin-form'}" method="post" data-action="${action}"${dataAttributes(data)}${options.confirm ? html` data-confirm="${options.confirm}"` : null}>
 ${body}
 <p class="admin-submit"><button type="submit"${options.style ? html` class="${options.style}"` : null}>${submit}</button> <span class="status" role="status" aria-live="polite"></span></p>
 </form>`;
