@@ -1,7 +1,10 @@
+import { OCCASIONAL_WARNING_INTERVAL_MS } from './logging/occasional-warning';
+
 /**
  * Runs a background pass now (`kick`), then every `intervalMs`, never two at once: a kick during
  * a pass runs exactly one more right after it. A failed pass is reported and the next one tries
- * again (the work it needs is in the database). Framework-free, so the CLI may run one too.
+ * again (the work it needs is in the database); a run of failures is reported once a minute.
+ * Framework-free, so the CLI may run one too.
  */
 export class BackgroundLoop {
   private timer: NodeJS.Timeout | null = null;
@@ -9,11 +12,14 @@ export class BackgroundLoop {
   private rerun = false;
   private started = false;
   private stopping = false;
+  /** When the last failure was reported; null while passes succeed. */
+  private reportedAt: number | null = null;
 
   constructor(
     private readonly pass: () => Promise<unknown>,
     private readonly intervalMs: number,
     private readonly onError: (error: Error) => void,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** True from `stop` on: a pass should end after the piece of work under way. */
@@ -58,10 +64,23 @@ export class BackgroundLoop {
       this.rerun = false;
       try {
         await this.pass();
+        this.reportedAt = null;
       } catch (error) {
-        this.onError(error as Error);
+        this.report(error as Error);
       }
     } while (this.rerun && !this.stopping);
+  }
+
+  /**
+   * The first failure after a success is reported, then one a minute while they go on: with the
+   * database down a pass fails every interval, and each loop saying so every second would bury
+   * the one line that matters.
+   */
+  private report(error: Error): void {
+    const now = this.now();
+    if (this.reportedAt !== null && now - this.reportedAt < OCCASIONAL_WARNING_INTERVAL_MS) return;
+    this.reportedAt = now;
+    this.onError(error);
   }
 
   private schedule(): void {
