@@ -5,7 +5,11 @@
 //     run the server or the CLI against one), but the embedded engine's own suites
 //     (test/integration/embedded-*.test.ts that never reach the test support or DATABASE_URL):
 //     they start PGlite whichever pass runs them, so a second run repeats the first; nor the
-//     documentation's link check (test/docs/), which reads markdown files and nothing else;
+//     documentation's link check (test/docs/), which reads markdown files and nothing else; nor
+//     the accessibility sweep (test/browser/accessibility.e2e.ts): it judges the markup, layout
+//     and requests of every page, which the server renders the same from either database (the
+//     flows behind the pages run on PostgreSQL in the other browser and e2e suites), and it is
+//     the longest suite of all;
 //   - every unit spec beside the code (src/**/*.spec.ts) whose text reaches for a database, Redis,
 //     the environment, a child process or the test support (which boots apps on the pass's database).
 // It leaves out the other unit specs. Code under src/ reads no environment (only src/main.ts does;
@@ -27,7 +31,7 @@ const REACHES = [
 function keep(path) {
   const file = relative(ROOT, path).split(sep).join('/');
   if (/^test\/integration\/embedded-[\w-]+\.test\.ts$/.test(file)) return /test\/support\/|DATABASE_URL|REDIS_URL/.test(readFileSync(path, 'utf8'));
-  if (file.startsWith('test/docs/')) return false;
+  if (file.startsWith('test/docs/') || file === 'test/browser/accessibility.e2e.ts') return false;
   if (!file.startsWith('src/')) return true;
   const text = readFileSync(path, 'utf8');
   return REACHES.some((pattern) => pattern.test(text));
@@ -37,7 +41,7 @@ module.exports = async function serverPassFilter(testPaths) {
   const filtered = testPaths.filter(keep);
   const left = testPaths.length - filtered.length;
   process.stderr.write(
-    `server pass: ${filtered.length} of ${testPaths.length} suites; ${left} ran in the embedded pass only (unit specs that reach no database, Redis, environment or child process, the embedded engine's own suites, and the documentation's link check)\n`,
+    `server pass: ${filtered.length} of ${testPaths.length} suites; ${left} ran in the embedded pass only (unit specs that reach no database, Redis, environment or child process, the embedded engine's own suites, the documentation's link check and the accessibility sweep)\n`,
   );
   return { filtered };
 };
