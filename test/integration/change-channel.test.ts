@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { ChangeChannel } from './change-channel';
-import { SharedRedis } from './shared-redis';
+import { ChangeChannel } from '../../src/common/redis/change-channel';
+import { SharedRedis } from '../../src/common/redis/shared-redis';
 
+// Two instances' messages cross a real Redis: this runs in the PostgreSQL + Redis pass.
 const withRedis = process.env.REDIS_URL ? describe : describe.skip;
 
 /** Polls (a not yet connected client fails fast: that counts as "not yet"). */
