@@ -8,16 +8,15 @@
  *
  * To cover a new page, add it to PAGES (or to SETUP_STEPS for the install wizard).
  */
-import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { chromiumAvailable, openBrowser, type BrowserSession, type WatchedPage } from '../support/browser';
+import { axeViolations } from '../support/axe';
 import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { catalogueWorld, publishAurora, type CatalogueWorld } from './catalogue-world';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 const WIDTHS = [1280, 375] as const;
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 type Role = 'anonymous' | 'user' | 'admin';
 
@@ -112,22 +111,9 @@ interface Found {
   problems: string[];
 }
 
-/** axe-core's findings on the page as it is now, one readable line per failing node. */
-async function axeViolations(watched: WatchedPage): Promise<string[]> {
-  // Evaluated rather than added as a <script>: the site's Content-Security-Policy (scripts from
-  // this origin only) refuses an inline script tag, and the test must not loosen it.
-  await watched.page.evaluate(AXE_SOURCE);
-  const violations = await watched.page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  });
-  return violations.flatMap((v) => v.nodes.map((n) => `axe ${v.impact} ${v.id} (${v.help}) at ${n.target.join(' ')}`));
-}
-
 /** Everything wrong with the page at this width: axe, overflow, console, requests. */
 async function check(watched: WatchedPage, width: number, badResponses: string[], expected: number): Promise<string[]> {
-  const found = await axeViolations(watched);
+  const found = await axeViolations(watched.page);
   const overflow = await watched.page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, widest: Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 3).map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${e.className}`) }));
   if (overflow.scroll > width) found.push(`scrollWidth ${overflow.scroll} > ${width}: ${overflow.widest.join(', ')}`);
   // Chromium logs the page's own non-200 answer as a console error; that one was asked for.

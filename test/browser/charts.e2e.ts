@@ -5,17 +5,16 @@
  * its figures in a table only screen readers see and in a visible summary, inside the page's
  * width, with no axe-core violation in it, no console error and nothing from another host.
  */
-import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { utcDay } from '../../src/lib/charts/days';
 import { DownloadCounter } from '../../src/plugins/download-counter';
 import { chromiumAvailable, openBrowser, type BrowserSession, type WatchedPage } from '../support/browser';
+import { axeViolations } from '../support/axe';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { userWithSession } from '../support/sessions';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 const WIDTHS = [['desktop', 1280], ['phone', 375]] as const;
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 describeBrowser('web front end: the charts in a browser', () => {
   let w: PublishWorld;
@@ -70,16 +69,6 @@ describeBrowser('web front end: the charts in a browser', () => {
     return watched;
   }
 
-  /** axe-core's violations inside `selector` (the rest of the page is other work's). */
-  async function axeViolations(watched: WatchedPage, selector: string): Promise<string[]> {
-    await watched.page.evaluate(AXE);
-    return watched.page.evaluate(async (scope) => {
-      const axe = (window as unknown as { axe: { run(context: string, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-      const result = await axe.run(scope, { resultTypes: ['violations'] });
-      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    }, selector);
-  }
-
   /** The chart named `name` is drawn inside the viewport's width, with its figures as text beside it. */
   async function expectChart(watched: WatchedPage, name: string, width: number): Promise<void> {
     const { page } = watched;
@@ -114,7 +103,7 @@ describeBrowser('web front end: the charts in a browser', () => {
     // Bars take the brand colour from the stylesheet.
     const fill = await figure.locator('rect').first().evaluate((el) => getComputedStyle(el).fill);
     expect(fill).not.toBe('rgb(0, 0, 0)');
-    expect(await axeViolations(watched, '.downloads-chart')).toEqual([]);
+    expect(await axeViolations(watched.page, '.downloads-chart')).toEqual([]);
     await page.locator('.downloads-chart').scrollIntoViewIfNeeded();
     await watched.screenshot(`chart-plugin-${label}`);
   });
@@ -128,7 +117,7 @@ describeBrowser('web front end: the charts in a browser', () => {
     await expect(page.locator('#activity-failedDeliveries figcaption').textContent()).resolves.toBe('None in this period.');
     // The plugin list is still the admin home's.
     await page.getByRole('link', { name: 'charted' }).waitFor();
-    expect(await axeViolations(watched, '.admin-activity')).toEqual([]);
+    expect(await axeViolations(watched.page, '.admin-activity')).toEqual([]);
     await watched.screenshot(`chart-admin-${label}`);
   });
 });

@@ -7,26 +7,15 @@
  * (script-free) sign-in form, and an account locked after five wrong passwords. axe-core finds
  * nothing on the pages at 1280 and 375 px.
  */
-import { readFileSync } from 'node:fs';
 import type { CDPSession, Page } from 'playwright-core';
 import { issueSignInLink } from '../../src/local-sign-in/sign-in-links';
 import { UsersRepository } from '../../src/users/users.repository';
 import { chromiumAvailable, openBrowser, type BrowserSession, type WatchedPage } from '../support/browser';
+import { axeViolations } from '../support/axe';
 import { freePort } from '../support/free-port';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's violations on the page as it is now (none expected). */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    return (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-  });
-  return result;
-}
 
 /** Chromium's virtual authenticator: a platform authenticator that holds passkeys and verifies the user. */
 async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {

@@ -5,16 +5,15 @@
  * (img-src 'self'), at desktop and phone width; the gallery is reachable by keyboard, and axe-core
  * finds nothing wrong with what it adds.
  */
-import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { picture } from '../../src/images/testing/pictures';
 import { chromiumAvailable, openBrowser, type BrowserSession } from '../support/browser';
+import { axeViolations } from '../support/axe';
 import { FakeForge } from '../support/fake-forge';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 const WIDTHS = [['desktop', 1280], ['phone', 375]] as const;
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 describeBrowser('web front end: pictures in a browser', () => {
   let w: PublishWorld;
@@ -104,13 +103,8 @@ describeBrowser('web front end: pictures in a browser', () => {
     const href = await page.evaluate(() => (document.activeElement as HTMLAnchorElement).getAttribute('href'));
     expect(href).toMatch(/^\/images\/[0-9a-f]{64}\.webp$/);
 
-    await page.evaluate(AXE_SOURCE);
     // The parts this feature draws (the whole page is axe's in the accessibility tests).
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-      const context = { include: [['.plugin-head'], ['section[aria-labelledby="screenshots-heading"]'], ['section[aria-labelledby="readme-heading"]']] };
-      return (await axe.run(context)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
+    const violations = await axeViolations(page, { include: [['.plugin-head'], ['section[aria-labelledby="screenshots-heading"]'], ['section[aria-labelledby="readme-heading"]']] });
     await watched.screenshot(`pictures-${name}`);
     expect(violations).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
