@@ -19,7 +19,6 @@ const CLIENT_SECRET = 'corp-client-secret-never-shown-0001';
 /** A forge "somewhere": the registry only checks its address when it is added, and nothing fetches it here. */
 const FORGE_HOST = '127.0.0.1:9';
 
-
 /** WCAG 2.x A and AA, and best practices. */
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
