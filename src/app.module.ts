@@ -33,6 +33,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { SubmitModule } from './submit/submit.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { FeedsModule } from './feeds/feeds.module';
 
 @Module({})
 export class AppModule {
@@ -71,6 +72,7 @@ export class AppModule {
         ProblemsModule,
         ImagesModule,
         ProviderStatsModule,
+        FeedsModule,
         WebModule,
       ],
     };

@@ -55,6 +55,9 @@ export interface StoredIntegrity {
 @Entity('release')
 @Index('uq_release_plugin_version_key', ['pluginId', 'versionKey'], { unique: true })
 @Index('idx_release_plugin_version_sort', ['pluginId', 'versionSort'])
+// The Atom feeds' walks (src/feeds): the newest live releases of the catalogue, and of one plugin.
+@Index('idx_release_feed', ['createdAt', 'id'], { where: '"yanked_at" IS NULL' })
+@Index('idx_release_plugin_feed', ['pluginId', 'createdAt'], { where: '"yanked_at" IS NULL' })
 // An expression index (integrity->>'kid'), written by hand in the ReleaseSigningKidIndex migration.
 @Index('idx_release_signing_kid', { synchronize: false })
 export class ReleaseEntity {
