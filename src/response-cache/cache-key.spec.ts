@@ -10,6 +10,9 @@ describe('responseCacheKey', () => {
     expect(responseCacheKey(get('/api/plugins/md'))).toBe('/api/plugins/md?');
     expect(responseCacheKey(get('/api/plugins/md/releases/1.0.0'))).toBe('/api/plugins/md/releases/1.0.0?');
     expect(responseCacheKey({ ...get('/api/plugins'), method: 'HEAD' })).toBe('/api/plugins?');
+    for (const feed of ['/feeds/releases.atom', '/feeds/kinds/theme.atom', '/feeds/plugins/md.atom', '/feeds/owners/github/alice.atom']) {
+      expect(responseCacheKey(get(feed))).toBe(`${feed}?`);
+    }
   });
 
   it('keeps the order of a repeated parameter, which a handler may read', () => {
@@ -34,7 +37,7 @@ describe('responseCacheKey', () => {
       expect(responseCacheKey(get('/api/plugins', { cookie }))).toBe('/api/plugins?');
     }
     expect(responseCacheKey({ ...get('/api/plugins'), method: 'POST' })).toBeNull();
-    for (const url of ['/api/plugins/md/stats', '/api/plugins/md/releases/1.0.0/manifest', '/api/plugins/md/releases/1.0.0/assets/a.zip', '/api/stats', '/api/auth/me', '/health/ready']) {
+    for (const url of ['/api/plugins/md/stats', '/api/plugins/md/releases/1.0.0/manifest', '/api/plugins/md/releases/1.0.0/assets/a.zip', '/api/stats', '/api/auth/me', '/health/ready', '/feeds/releases', '/feeds/x/y.atom']) {
       expect(responseCacheKey(get(url))).toBeNull();
     }
   });

@@ -2,12 +2,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { carriesCredentials } from '../auth/auth-context';
 import { platformFromUserAgent } from '../lib/platform/platform';
 
-/** The anonymous catalogue reads the response cache serves: list, detail, latest, one release. */
+/** The anonymous catalogue reads the response cache serves: list, detail, latest, one release, the Atom feeds. */
 const CACHED_PATHS: readonly RegExp[] = [
   /^\/api\/plugins$/,
   /^\/api\/plugins\/[^/]+$/,
   /^\/api\/plugins\/[^/]+\/latest$/,
   /^\/api\/plugins\/[^/]+\/releases\/[^/]+$/,
+  /^\/feeds\/(releases|kinds\/[^/]+|plugins\/[^/]+|owners\/[^/]+\/[^/]+)\.atom$/,
 ];
 
 /** `/latest` picks an asset by the User-Agent when no os/arch is given: the platform it names is part of the key. */
