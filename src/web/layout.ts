@@ -1,5 +1,6 @@
 import { APP_VERSION } from '../common/app-info';
 import { textOn } from './colour';
+import { alternateLinks, type FeedLink } from './components/feed-links';
 import { faviconVersion } from './favicon';
 import { html, jsonData, type SafeHtml } from './html';
 import type { WebAssets } from './web-assets';
@@ -21,6 +22,8 @@ export interface PageSpec {
   clientStrings?: readonly string[];
   /** Data for the page's scripts, sent as a JSON data block (never secrets). */
   clientData?: unknown;
+  /** The Atom feeds of what the page shows, linked from its head (`<link rel="alternate">`). */
+  alternates?: readonly FeedLink[];
   /** The HTTP status, when a page that says what went wrong is not a 200 (a used sign-in link: 410). */
   httpStatus?: number;
 }
@@ -112,7 +115,7 @@ ${page.ogImage ? html`<meta property="og:image" content="${page.ogImage}">` : nu
 <meta name="theme-color" content="${brand}">
 <link rel="icon" href="/favicon.ico?v=${faviconVersion(branding, sameHostLogo(ctx))}"${sameHostLogo(ctx) ? null : html` type="image/svg+xml"`}>
 <link rel="stylesheet" href="${assets.url('app.css')}">
-${scripts.filter((name) => assets.has(`${name}.js`)).map((name) => html`<script type="module" src="${assets.url(`${name}.js`)}"></script>`)}
+${page.alternates?.length ? alternateLinks(page.alternates) : null}${scripts.filter((name) => assets.has(`${name}.js`)).map((name) => html`<script type="module" src="${assets.url(`${name}.js`)}"></script>`)}
 </head>
 <body style="--brand:${brand};--on-brand:${textOn(brand)}">
 ${header(ctx)}

@@ -132,6 +132,11 @@ export const CATALOGUE = bundle({
     'wishlist.needsScript': 'Asking for a plugin needs JavaScript.',
     'wishlist.failed': 'That did not work.',
     'cms.updated': 'Updated {date}',
+    'feed.link': 'Feed',
+    'feed.catalogue': 'New releases (Atom feed)',
+    'feed.kind': 'New releases: {label} (Atom feed)',
+    'feed.plugin': '{name} releases (Atom feed)',
+    'feed.owner': 'New releases by {login} (Atom feed)',
   },
   de: {
     'home.tagline': 'Signierte Plugins, direkt aus ihren Repositories veröffentlicht.',
@@ -263,5 +268,10 @@ export const CATALOGUE = bundle({
     'wishlist.needsScript': 'Für einen Wunsch wird JavaScript benötigt.',
     'wishlist.failed': 'Das hat nicht geklappt.',
     'cms.updated': 'Aktualisiert am {date}',
+    'feed.link': 'Feed',
+    'feed.catalogue': 'Neue Releases (Atom-Feed)',
+    'feed.kind': 'Neue Releases: {label} (Atom-Feed)',
+    'feed.plugin': 'Releases von {name} (Atom-Feed)',
+    'feed.owner': 'Neue Releases von {login} (Atom-Feed)',
   },
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { components } from '../../../client/registry-client';
+import { catalogueFeed, kindFeed } from '../../components/feed-links';
 import { kindLabels, pluginList } from '../../components/plugin-card';
 import { pluralKeys } from '../../i18n/plural';
 import { html, type SafeHtml } from '../../html';
@@ -151,6 +152,7 @@ export class BrowsePages {
       scripts: CATALOGUE_SCRIPTS,
       clientStrings: BROWSE_CLIENT_STRINGS,
       clientData: { kindLabels: Object.fromEntries(kindList.map((k) => [k.key, k.label])) },
+      alternates: [catalogueFeed(t), ...kindList.filter((k) => k.key === form.kind).map((k) => kindFeed(t, k.key, k.label))],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { feedAnchor, kindFeed } from '../../components/feed-links';
 import { kindLabels, pluginList } from '../../components/plugin-card';
 import { scrollRegion } from '../../components/scroll-region';
 import { html } from '../../html';
@@ -32,13 +33,15 @@ export class KindPages {
   <tbody>${fields.map((f) => html`<tr><th scope="row"><code>${f.key}</code></th><td><code>${f.type}</code></td><td>${f.required ? t('browse.yes') : t('browse.no')}</td><td>${f.enum?.length ? f.enum.join(', ') : '—'}</td></tr>`)}</tbody>
 </table>`)
       : html`<p>${t('kind.noFields')}</p>`;
+    const feed = kindFeed(t, kind.key, kind.label);
     const main = html`<h1>${kind.label}</h1>
 ${kind.description ? html`<p class="lead">${kind.description}</p>` : null}
+<p>${feedAnchor(feed, t)}</p>
 <section aria-labelledby="fields-heading"><h2 id="fields-heading">${t('kind.fields')}</h2>${fieldTable}</section>
 <section aria-labelledby="kind-plugins-heading"><h2 id="kind-plugins-heading">${t('kind.plugins')}</h2>
 ${plugins.data.plugins.length ? pluginList(plugins.data.plugins, t, kindLabels(kinds.data.kinds)) : html`<p>${t('kind.none')}</p>`}
 ${pagination(pageUrl(ctx.request.originalUrl), plugins.data.page, plugins.data.totalPages, t)}
 </section>`;
-    return { title: t('kind.title', { label: kind.label }), description: kind.description ?? t('kind.title', { label: kind.label }), main, scripts: CATALOGUE_SCRIPTS, clientStrings: SUGGEST_CLIENT_STRINGS };
+    return { title: t('kind.title', { label: kind.label }), description: kind.description ?? t('kind.title', { label: kind.label }), main, scripts: CATALOGUE_SCRIPTS, clientStrings: SUGGEST_CLIENT_STRINGS, alternates: [feed] };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { platformFromUserAgent } from '../../../lib/platform/platform';
+import { feedAnchor, ownerFeed, pluginFeed } from '../../components/feed-links';
 import { html } from '../../html';
 import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
@@ -55,6 +56,7 @@ export class PluginPages {
   ${plugin.owners.length ? html`<dt>${t('plugin.by')}</dt><dd>${plugin.owners.map((o) => o.login).join(', ')}</dd>` : null}
   <dt>${t('plugin.downloadCount')}</dt><dd>${t.number(plugin.downloads)}</dd>
 </dl>`;
+    const feed = pluginFeed(t, plugin.slug, plugin.name);
     const main = html`<article class="plugin" itemscope itemtype="https://schema.org/SoftwareApplication">
 <header class="plugin-head">
   ${pluginIcon(plugin)}
@@ -71,7 +73,7 @@ export class PluginPages {
     ${integritySection(plugin.slug, release?.data ?? null, origin, t)}
   </div>
   <aside class="plugin-side" aria-label="${t('plugin.details')}">
-    <section aria-labelledby="facts-heading"><h2 id="facts-heading">${t('plugin.details')}</h2>${facts}</section>
+    <section aria-labelledby="facts-heading"><h2 id="facts-heading">${t('plugin.details')}</h2>${facts}<p>${feedAnchor(feed, t)}</p></section>
     ${linksSection(plugin, stats.data ?? null, t)}
     ${statsSection(stats.data ?? null, ctx.locale, t)}
     ${downloadsChartSection(plugin.name, downloads.data ?? null, ctx.locale, t)}
@@ -87,6 +89,7 @@ export class PluginPages {
       main,
       scripts: CATALOGUE_SCRIPTS,
       clientStrings: SUGGEST_CLIENT_STRINGS,
+      alternates: [feed, ...plugin.owners.map((owner) => ownerFeed(t, owner))],
     };
   }
 }

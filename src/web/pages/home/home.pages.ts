@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { catalogueFeed, feedAnchor } from '../../components/feed-links';
 import { kindLabels, pluginList } from '../../components/plugin-card';
 import { CATALOGUE_SCRIPTS, SUGGEST_CLIENT_STRINGS } from '../catalogue/catalogue-parts';
 import type { CatalogueParams } from '../catalogue/catalogue-query';
@@ -56,7 +57,7 @@ ${section(t('home.featured'), featured.data)}
 ${section(t('home.verified'), verified.data)}
 ${section(t('home.recent'), recent.data) ?? html`<p>${t('home.empty')}</p>`}
 ${kindList.length > 0 ? html`<section><h2>${t('home.kinds')}</h2><ul class="kinds">${kindList.map((k) => html`<li><a href="/kinds/${k.key}">${k.label}</a>${k.description ? html` <span>${k.description}</span>` : null}</li>`)}</ul></section>` : null}
-<p><a class="button" href="/plugins">${t('home.browseAll')}</a></p>`;
-    return { title: '', description: t('home.tagline'), main, scripts: CATALOGUE_SCRIPTS, clientStrings: SUGGEST_CLIENT_STRINGS };
+<p><a class="button" href="/plugins">${t('home.browseAll')}</a> ${feedAnchor(catalogueFeed(t), t)}</p>`;
+    return { title: '', description: t('home.tagline'), main, scripts: CATALOGUE_SCRIPTS, clientStrings: SUGGEST_CLIENT_STRINGS, alternates: [catalogueFeed(t)] };
   }
 }
