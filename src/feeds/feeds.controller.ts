@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Get, Header, Param } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SlugPipe } from '../common/validation/slug.pipe';
 import { ATOM_CONTENT_TYPE } from '../lib/atom/atom';
 import { ApiPublic } from '../openapi/api-public';
@@ -14,9 +14,8 @@ function AtomFeed(summary: string, description: string): MethodDecorator {
     Header('Cache-Control', 'public, max-age=300'),
     ApiOperation({ summary, description: `${description} The newest 50 releases that are not yanked, newest first. Sent with an ETag; a matching If-None-Match is answered 304.` }),
     ApiPublic(),
-    ApiProduces('application/atom+xml'),
-    ApiOkResponse({ description: 'An Atom 1.0 feed (RFC 4287)', schema: { type: 'string' } }),
-    ApiResponse({ status: 304, description: 'Not modified: the If-None-Match given names the current ETag' }),
+    ApiOkResponse({ description: 'An Atom 1.0 feed (RFC 4287)', content: { 'application/atom+xml': { schema: { type: 'string' } } } }),
+    ApiNotModifiedResponse({ description: 'Not modified: the If-None-Match given names the current ETag' }),
     ApiReadLimited(),
   );
 }

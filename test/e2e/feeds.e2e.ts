@@ -82,7 +82,7 @@ describe('Atom feeds of new releases', () => {
 
   it('escapes what publishers wrote and drops characters XML cannot carry', async () => {
     const { xml, feed } = await feedAt(w, '/feeds/releases.atom');
-    expect(xml).not.toMatch(/<script|<b>|\u0007|\u001b|\uFFFE/);
+    for (const unwanted of ['<script', '<b>', '\u0007', '\u001b', '\uFFFE']) expect(xml).not.toContain(unwanted);
     expect(xml).toContain('Evil &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;co&quot; 1.0.0');
     // Text constructs, escaped once: an XML parser reads back exactly what was stored, minus the illegal characters.
     expect(xml).toContain('<summary type="text">Breaks &amp;amp; &lt;b&gt;things&lt;/b&gt; ]]&gt; here</summary>');
