@@ -21,7 +21,7 @@ export function alternateLinks(feeds: readonly FeedLink[]): SafeHtml {
   return html`${feeds.map((feed) => html`<link rel="alternate" type="application/atom+xml" title="${feed.title}" href="${feed.href}">\n`)}`;
 }
 
-/** A visible link to a feed: the word "Feed", named in full for screen readers by its title. */
-export function feedAnchor(feed: FeedLink, t: Translate): SafeHtml {
-  return html`<a class="feed-link" href="${feed.href}" type="application/atom+xml" aria-label="${feed.title}">${t('feed.link')}</a>`;
+/** A visible link to a feed, its title as its text (what it follows, and that it is an Atom feed). */
+export function feedAnchor(feed: FeedLink): SafeHtml {
+  return html`<a class="feed-link" href="${feed.href}" type="application/atom+xml">${feed.title}</a>`;
 }

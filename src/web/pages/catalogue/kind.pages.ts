@@ -36,7 +36,7 @@ export class KindPages {
     const feed = kindFeed(t, kind.key, kind.label);
     const main = html`<h1>${kind.label}</h1>
 ${kind.description ? html`<p class="lead">${kind.description}</p>` : null}
-<p>${feedAnchor(feed, t)}</p>
+<p>${feedAnchor(feed)}</p>
 <section aria-labelledby="fields-heading"><h2 id="fields-heading">${t('kind.fields')}</h2>${fieldTable}</section>
 <section aria-labelledby="kind-plugins-heading"><h2 id="kind-plugins-heading">${t('kind.plugins')}</h2>
 ${plugins.data.plugins.length ? pluginList(plugins.data.plugins, t, kindLabels(kinds.data.kinds)) : html`<p>${t('kind.none')}</p>`}

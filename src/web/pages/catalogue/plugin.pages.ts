@@ -73,7 +73,7 @@ export class PluginPages {
     ${integritySection(plugin.slug, release?.data ?? null, origin, t)}
   </div>
   <aside class="plugin-side" aria-label="${t('plugin.details')}">
-    <section aria-labelledby="facts-heading"><h2 id="facts-heading">${t('plugin.details')}</h2>${facts}<p>${feedAnchor(feed, t)}</p></section>
+    <section aria-labelledby="facts-heading"><h2 id="facts-heading">${t('plugin.details')}</h2>${facts}<p>${feedAnchor(feed)}</p></section>
     ${linksSection(plugin, stats.data ?? null, t)}
     ${statsSection(stats.data ?? null, ctx.locale, t)}
     ${downloadsChartSection(plugin.name, downloads.data ?? null, ctx.locale, t)}
