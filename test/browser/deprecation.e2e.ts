@@ -65,7 +65,8 @@ describeBrowser('web front end: deprecating a plugin', () => {
 
     await page.goto('/account', { waitUntil: 'networkidle' });
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Undo deprecation' }).click()]);
-    await page.getByRole('button', { name: 'Deprecate', exact: true }).first().waitFor();
+    await page.getByRole('button', { name: 'Undo deprecation' }).waitFor({ state: 'detached' });
+    await page.getByText('Deprecation of aged-thing').waitFor();
     await expect(page.locator('.badge.deprecated').count()).resolves.toBe(0);
     await page.goto('/plugins/aged-thing', { waitUntil: 'networkidle' });
     await expect(page.locator('.deprecation-notice').count()).resolves.toBe(0);

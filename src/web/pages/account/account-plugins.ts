@@ -44,7 +44,7 @@ function deprecationForm(plugin: MyPlugin, t: Translate): SafeHtml {
     <p><label for="${id('message')}">${t('account.deprecation.message')}</label>
     <textarea id="${id('message')}" name="message" required maxlength="500" rows="2">${deprecated?.message ?? ''}</textarea></p>
     <p><label for="${id('replacement')}">${t('account.deprecation.replacement')}</label>
-    <input id="${id('replacement')}" name="replacement" maxlength="64" pattern="[a-z][a-z0-9\-]*" value="${deprecated?.replacement ?? ''}"></p>
+    <input id="${id('replacement')}" name="replacement" maxlength="64" pattern="[a-z](?:[a-z0-9]|-)*" value="${deprecated?.replacement ?? ''}"></p>
     <p><button type="submit">${deprecated ? t('account.deprecation.update') : t('account.deprecation.submit')}</button>
     ${deprecated ? html`<button type="button" class="secondary" data-undeprecate="${plugin.slug}">${t('account.deprecation.undo')}</button>` : null}</p>
   </form>
