@@ -192,6 +192,17 @@ describe('deprecating a plugin (issue 26)', () => {
     });
   });
 
+  it('logs a catalogue change for each deprecation column, so every instance\'s index and item cache see it', async () => {
+    const db = w.app.database.dataSource;
+    const changes = async () => Number((await db.query(`SELECT count(*)::int AS n FROM catalogue_change c JOIN plugin p ON p.id = c.plugin_id WHERE p.slug = 'aaa-tool'`))[0].n);
+    for (const set of [`deprecated_at = now()`, `deprecation_message = 'm'`, `deprecated_replacement = 'new-tool'`]) {
+      const before = await changes();
+      await db.query(`UPDATE plugin SET ${set} WHERE slug = 'aaa-tool'`);
+      expect({ set, logged: (await changes()) - before }).toEqual({ set, logged: 1 });
+    }
+    await db.query(`UPDATE plugin SET deprecated_at = NULL, deprecation_message = NULL, deprecated_replacement = NULL WHERE slug = 'aaa-tool'`);
+  });
+
   it("admins deprecate and undo anyone's plugin through the owner route and their own", async () => {
     await put('bob-tool', admin.jwt, { message: 'Taken down pending review' }).expect(200);
     await request(w.app.url).delete('/api/admin/plugins/bob-tool/deprecation').set(as(admin.jwt)).expect(200);
