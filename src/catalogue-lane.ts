@@ -12,7 +12,7 @@ import { meteredAhead, meteringRule } from './rate-limit/rate-limit.middleware';
 import type { RateLimiter } from './rate-limit/rate-limiter';
 import { responseCacheKey } from './response-cache/cache-key';
 import type { ResponseCache } from './response-cache/response-cache';
-import { mayShare, replay } from './response-cache/response-cache.middleware';
+import { mayShare, replay, replayedHeaders } from './response-cache/response-cache.middleware';
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 type AccessLog = (req: IncomingMessage, res: ServerResponse, startedAt: bigint) => void;
@@ -144,7 +144,7 @@ async function answer(parts: CatalogueLaneParts, exchange: Exchange): Promise<bo
     res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
     const cacheControl = headers['Cache-Control'] ?? null;
     if (found && key && etag && mayShare(cacheControl, false)) {
-      void parts.cache.remember(key, found.generation, { body, etag, contentType: JSON_CONTENT_TYPE, cacheControl: cacheControl ?? 'no-cache', vary: headers.Vary ?? null });
+      void parts.cache.remember(key, found.generation, { body, etag, contentType: JSON_CONTENT_TYPE, cacheControl: cacheControl ?? 'no-cache', vary: headers.Vary ?? null, ...replayedHeaders((name) => headers[name]) });
     }
   }
   finish(parts, exchange, found ? 'miss' : null);

@@ -755,6 +755,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/{slug}/deprecation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Deprecate a plugin you own */
+        put: operations["DeprecationController_deprecate"];
+        post?: never;
+        /** Undo the deprecation of a plugin you own */
+        delete: operations["DeprecationController_undeprecate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/plugins/{slug}/deprecation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Deprecate a plugin as an admin */
+        put: operations["AdminDeprecationController_deprecate"];
+        post?: never;
+        /** Undo a plugin's deprecation as an admin */
+        delete: operations["AdminDeprecationController_undeprecate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/publish/{slug}": {
         parameters: {
             query?: never;
@@ -2140,6 +2176,14 @@ export interface components {
             /** @description The icon as this registry serves it (a 128 px square WebP); absent when the manifest names none or it could not be fetched. The manifest's own URL stays in `icon`. */
             icon?: components["schemas"]["ServedImageDto"];
         };
+        DeprecationDto: {
+            /** @description Why, and what to do instead (1-500 characters) */
+            message: string;
+            /** @description The slug of the plugin to use instead */
+            replacement: string | null;
+            /** @description When it was deprecated, epoch ms */
+            since: number;
+        };
         CatalogueItemDto: {
             /** Format: uuid */
             id: string;
@@ -2169,6 +2213,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             repoUrl: string;
+            /** @description Null unless the owners deprecated the plugin; a deprecated plugin sorts after every other one in each sort */
+            deprecated: components["schemas"]["DeprecationDto"] | null;
         };
         CataloguePageDto: {
             page: number;
@@ -2258,6 +2304,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             repoUrl: string;
+            /** @description Null unless the owners deprecated the plugin; a deprecated plugin sorts after every other one in each sort */
+            deprecated: components["schemas"]["DeprecationDto"] | null;
             /** @description The claimer proved admin rights on the repository through its forge */
             repoVerified: boolean;
             /**
@@ -2328,6 +2376,8 @@ export interface components {
             repoUrl: string;
             verified: boolean;
             featured: boolean;
+            /** @description Null unless deprecated */
+            deprecated: components["schemas"]["DeprecationDto"] | null;
             /** @description Epoch ms */
             createdAt: number;
             /** @description Epoch ms */
@@ -2365,6 +2415,17 @@ export interface components {
             total: number;
             /** @description Every day from `from` to `to`, oldest first; a day without downloads is 0 */
             series: components["schemas"]["DayDownloadsDto"][];
+        };
+        DeprecatePluginDto: {
+            /** @example Unmaintained; use markdown-pro instead */
+            message: string;
+            /** @description The slug of an existing plugin to use instead: not this one, nor a deprecated plugin whose replacement is this one (422) */
+            replacement?: string | null;
+        };
+        DeprecationStateDto: {
+            slug: string;
+            /** @description Null once undone */
+            deprecated: components["schemas"]["DeprecationDto"] | null;
         };
         PublishAssetDto: {
             /** @example tool-linux-x64.tar.gz */
@@ -2704,7 +2765,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use";
+            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.deprecate_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.deprecate" | "plugin.undeprecate" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use";
             actor: components["schemas"]["AuditActorDto"];
             slug: string | null;
             ip: string | null;
@@ -4700,7 +4761,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The latest release and its asset for the platform (query os/arch, else the User-Agent, else the universal asset) */
+            /** @description The latest release and its asset for the platform (query os/arch, else the User-Agent, else the universal asset). For a deprecated plugin, RFC 9745 headers: `Deprecation: @<unix seconds>` and `Link` to the plugin's page (rel="deprecation") and to its replacement's (rel="successor-version") */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5222,6 +5283,262 @@ export interface operations {
                 };
             };
             /** @description No such plugin, or no such release of it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    DeprecationController_deprecate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeprecatePluginDto"];
+            };
+        };
+        responses: {
+            /** @description Deprecated (audited plugin.deprecate); the plugin sinks below every other in each catalogue sort and `latest` carries a `Deprecation` header. Sent again, it replaces the message and replacement and keeps `since` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeprecationStateDto"];
+                };
+            };
+            /** @description `message` missing, blank or over 500 characters, or `replacement` not a slug */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /**
+             * @description Not signed in
+             *
+             *     Not signed in, or the session was revoked or expired
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /**
+             * @description Neither an owner of the plugin nor an admin (audited plugin.deprecate_denied)
+             *
+             *     Cookie-authenticated change without Content-Type: application/json
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such plugin */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description `replacement` names no plugin, this plugin, or a deprecated plugin whose replacement is this one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    DeprecationController_undeprecate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No longer deprecated (audited plugin.undeprecate; nothing is written when it was not deprecated) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeprecationStateDto"];
+                };
+            };
+            /**
+             * @description Not signed in
+             *
+             *     Not signed in, or the session was revoked or expired
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /**
+             * @description Neither an owner of the plugin nor an admin (audited plugin.deprecate_denied)
+             *
+             *     Cookie-authenticated change without Content-Type: application/json
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such plugin */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AdminDeprecationController_deprecate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeprecatePluginDto"];
+            };
+        };
+        responses: {
+            /** @description Deprecated (audited plugin.deprecate); the plugin sinks below every other in each catalogue sort and `latest` carries a `Deprecation` header. Sent again, it replaces the message and replacement and keeps `since` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeprecationStateDto"];
+                };
+            };
+            /** @description `message` missing, blank or over 500 characters, or `replacement` not a slug */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such plugin */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description `replacement` names no plugin, this plugin, or a deprecated plugin whose replacement is this one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AdminDeprecationController_undeprecate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No longer deprecated (audited plugin.undeprecate; nothing is written when it was not deprecated) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeprecationStateDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such plugin */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6333,7 +6650,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use";
+                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.deprecate_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.deprecate" | "plugin.undeprecate" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use";
                 slug?: string;
                 /** @description The acting user id */
                 actor?: string;

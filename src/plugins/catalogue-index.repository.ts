@@ -22,7 +22,7 @@ export interface ChangeFeed {
 /** The columns the index reads, as one JSON object per plugin of the row `d` (the change feed's `doc`). */
 const docJson = (d: string) => `json_build_object('id', ${d}.id, 'slug', ${d}.slug, 'name', ${d}.name, 'description', ${d}.description, 'category', ${d}.category,
   'kind', ${d}.kind, 'tags', ${d}.tags, 'extensions', ${d}.extensions, 'readme', left(${d}.search_readme, 2002), 'featured', ${d}.featured,
-  'verifiedAt', ${d}.verified_at, 'latestReleaseAt', ${d}.latest_release_at, 'createdAt', ${d}.created_at)`;
+  'verifiedAt', ${d}.verified_at, 'latestReleaseAt', ${d}.latest_release_at, 'createdAt', ${d}.created_at, 'deprecatedAt', ${d}.deprecated_at)`;
 
 /**
  * The change feed as one JSON column; `$1` is the reader's stable xmin. Each change's document is
@@ -38,12 +38,17 @@ interface FeedRow {
   xmin: string;
 }
 
-type DocJson = Omit<SearchDocument, 'verifiedAt' | 'latestReleaseAt' | 'createdAt'> & { verifiedAt: string | null; latestReleaseAt: string | null; createdAt: string };
+type DocJson = Omit<SearchDocument, 'verifiedAt' | 'latestReleaseAt' | 'createdAt' | 'deprecatedAt'> & {
+  verifiedAt: string | null;
+  latestReleaseAt: string | null;
+  createdAt: string;
+  deprecatedAt: string | null;
+};
 
 /** JSON spells timestamps as text; the index compares epoch milliseconds. */
 function documentOf(doc: DocJson): SearchDocument {
   const ms = (at: string | null) => (at === null ? null : Date.parse(at));
-  return { ...doc, verifiedAt: ms(doc.verifiedAt), latestReleaseAt: ms(doc.latestReleaseAt), createdAt: Date.parse(doc.createdAt) };
+  return { ...doc, verifiedAt: ms(doc.verifiedAt), latestReleaseAt: ms(doc.latestReleaseAt), createdAt: Date.parse(doc.createdAt), deprecatedAt: ms(doc.deprecatedAt ?? null) };
 }
 
 function feedOf(row: FeedRow): ChangeFeed {

@@ -24,6 +24,7 @@ const item = (id: string, overrides: Partial<CatalogueItemDto> = {}): CatalogueI
   verifiedAt: null,
   extensions: { stars: 3 },
   repoUrl: `https://git.example.org/o/${id}`,
+  deprecated: null,
   ...overrides,
 });
 

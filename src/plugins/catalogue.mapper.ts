@@ -24,5 +24,8 @@ export function toCatalogueItemDto(plugin: PluginEntity): CatalogueItemDto {
     verifiedAt: plugin.verifiedAt?.getTime() ?? null,
     extensions: plugin.extensions,
     repoUrl: plugin.repoUrl,
+    deprecated: plugin.deprecatedAt
+      ? { message: plugin.deprecationMessage ?? '', replacement: plugin.deprecatedReplacement, since: plugin.deprecatedAt.getTime() }
+      : null,
   };
 }

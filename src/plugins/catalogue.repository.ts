@@ -50,7 +50,7 @@ function isUnfiltered(filter: CatalogueFilter): boolean {
   return !filter.words.length && !filter.category && !filter.tag && !filter.kind && !filter.featured && !filter.verified && Object.keys(filter.ext).length === 0;
 }
 
-/** The catalogue's one query: filters, `ext.*` matches, search, and verified-first ordering. */
+/** The catalogue's one query: filters, `ext.*` matches, search, and deprecated-last, verified-first ordering. */
 export class CatalogueRepository {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -83,8 +83,9 @@ export class CatalogueRepository {
         { [`extKey${i}`]: key, [`extValue${i}`]: value, ...Object.fromEntries(probes.map((probe, j) => [`ext${i}probe${j}`, probe])) },
       );
     });
-    // Verified plugins lead every sort (spec): a null verified_at orders after a set one.
-    query.orderBy('p.verified_at IS NULL', 'ASC');
+    // Deprecated plugins sink below every other in each sort (issue 26), then verified plugins
+    // lead (spec): a null verified_at orders after a set one. The sort indexes lead with both.
+    query.orderBy('p.deprecated_at IS NOT NULL', 'ASC').addOrderBy('p.verified_at IS NULL', 'ASC');
     for (const [column, direction, nulls] of ORDER[filter.sort]) query.addOrderBy(column, direction, nulls);
     query.addOrderBy('p.slug', 'ASC').offset(filter.offset).limit(filter.limit);
     if (!isUnfiltered(filter)) {

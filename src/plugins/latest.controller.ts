@@ -1,4 +1,5 @@
-import { Controller, Get, Header, Headers, Param, Query } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { SlugPipe } from '../common/validation/slug.pipe';
 import { ProblemDto } from '../openapi/problem.dto';
@@ -17,12 +18,23 @@ export class LatestController {
   @Header('Cache-Control', 'public, max-age=60')
   // Without os and arch the answer depends on who asks.
   @Header('Vary', 'User-Agent')
-  @ApiOkResponse({ type: LatestDto, description: 'The latest release and its asset for the platform (query os/arch, else the User-Agent, else the universal asset)' })
+  @ApiOkResponse({
+    type: LatestDto,
+    description:
+      'The latest release and its asset for the platform (query os/arch, else the User-Agent, else the universal asset). For a deprecated plugin, RFC 9745 headers: `Deprecation: @<unix seconds>` and `Link` to the plugin\'s page (rel="deprecation") and to its replacement\'s (rel="successor-version")',
+  })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such plugin, or no release passes the filters (`skipped` says why)' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'Neither an asset for the platform nor a universal one; the body carries `platforms`' })
   @ApiOperation({ summary: 'Resolve the latest release for a platform' })
   @ApiPublic()
-  resolve(@Param('slug', SlugPipe) slug: string, @Query() query: LatestQueryDto, @Headers('user-agent') userAgent: string | undefined): Promise<LatestDto> {
-    return this.latest.latest(slug, query, userAgent);
+  async resolve(
+    @Param('slug', SlugPipe) slug: string,
+    @Query() query: LatestQueryDto,
+    @Headers('user-agent') userAgent: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<LatestDto> {
+    const answer = await this.latest.answer(slug, query, userAgent);
+    res.set(answer.headers);
+    return answer.body;
   }
 }

@@ -7,7 +7,7 @@ import { normalizeArch, normalizeOs, platformFromUserAgent, platformKey, type Ta
 import { chooseAsset, chooseLatestRelease, type CandidateRelease } from '../lib/platform/resolve-latest';
 import type { LatestDto, LatestQueryDto, PlatformAssetDto } from './dto/latest.dto';
 import { PAGE_FORMAT } from './plugin-detail.service';
-import { type LatestCandidateRow, PluginPageRepository } from './plugin-page.repository';
+import { type LatestCandidateRow, type LatestCandidates, PluginPageRepository } from './plugin-page.repository';
 import { assetDownloadUrl } from './release.mapper';
 
 function candidate(release: LatestCandidateRow): CandidateRelease {
@@ -22,6 +22,25 @@ function targetOf(query: LatestQueryDto, userAgent: string | undefined): TargetP
   return platformFromUserAgent(userAgent);
 }
 
+/** A `latest` answer: its body, and the headers a deprecated plugin's answer adds. */
+export interface LatestAnswer {
+  body: LatestDto;
+  headers: Record<string, string>;
+}
+
+/**
+ * RFC 9745 for a deprecated plugin: `Deprecation` (a structured-field date, `@` and Unix seconds)
+ * and `Link`s to the plugin's page, which says why (`rel="deprecation"`), and to the
+ * replacement's page (`rel="successor-version"`). Nothing for a plugin that is not deprecated.
+ */
+export function deprecationHeaders(baseUrl: string, slug: string, deprecation: LatestCandidates['deprecation']): Record<string, string> {
+  if (!deprecation) return {};
+  const page = (of: string) => `${baseUrl.replace(/\/+$/, '')}/plugins/${of}`;
+  const links = [`<${page(slug)}>; rel="deprecation"; type="text/html"`];
+  if (deprecation.replacement) links.push(`<${page(deprecation.replacement)}>; rel="successor-version"`);
+  return { Deprecation: `@${Math.floor(deprecation.since / 1000)}`, Link: links.join(', ') };
+}
+
 /** `GET /api/plugins/:slug/latest`: the latest release's asset for a platform (DECISIONS 8). */
 @Injectable()
 export class LatestService {
@@ -31,8 +50,13 @@ export class LatestService {
     private readonly reads: CatalogueReads,
   ) {}
 
-  async latest(slug: string, query: LatestQueryDto, userAgent: string | undefined): Promise<LatestDto> {
+  /** The answer with its deprecation headers (the controller and the catalogue lane send both). */
+  async answer(slug: string, query: LatestQueryDto, userAgent: string | undefined): Promise<LatestAnswer> {
     const plugin = await this.reads.run((manager) => this.pages.latestCandidates(slug, PAGE_FORMAT, manager));
+    return { body: this.resolve(slug, plugin, query, userAgent), headers: plugin ? deprecationHeaders(this.config.baseUrl, plugin.slug, plugin.deprecation) : {} };
+  }
+
+  private resolve(slug: string, plugin: LatestCandidates | null, query: LatestQueryDto, userAgent: string | undefined): LatestDto {
     if (!plugin) throw notFound(`no plugin "${slug}"`);
     const { releases } = plugin;
     const candidates = releases.map(candidate);

@@ -127,6 +127,8 @@ export class LeanCatalogueReads {
   private async latestOf(req: LeanRequest, segment: string): Promise<LeanAnswer> {
     const slug = this.slugs.transform(decodeURIComponent(segment));
     const query = await this.query(req, LatestQueryDto);
-    return { body: await this.latest.latest(slug, query, typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : undefined), headers: this.latestHeaders };
+    const answer = await this.latest.answer(slug, query, typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : undefined);
+    const extra = Object.entries(answer.headers);
+    return { body: answer.body, headers: extra.length ? [...this.latestHeaders, ...extra.map(([name, value]) => ({ name, value }))] : this.latestHeaders };
   }
 }

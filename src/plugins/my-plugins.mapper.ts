@@ -1,3 +1,4 @@
+import { toCatalogueItemDto } from './catalogue.mapper';
 import type { MyPluginDto } from './dto/my-plugin.dto';
 import type { PluginEntity } from './entities/plugin.entity';
 
@@ -10,6 +11,7 @@ export function toMyPluginDto(plugin: PluginEntity): MyPluginDto {
     repoUrl: plugin.repoUrl,
     verified: plugin.verifiedAt !== null,
     featured: plugin.featured,
+    deprecated: toCatalogueItemDto(plugin).deprecated,
     createdAt: plugin.createdAt.getTime(),
     updatedAt: plugin.updatedAt.getTime(),
   };

@@ -20,6 +20,13 @@ export interface PluginPageRow {
   firstReadmeHtml: string | null;
 }
 
+/** What `latest` reads of a plugin: its releases, and its deprecation (since: epoch ms). */
+export interface LatestCandidates {
+  slug: string;
+  releases: LatestCandidateRow[];
+  deprecation: { since: number; replacement: string | null } | null;
+}
+
 /** A release as `latest` weighs it. */
 export interface LatestCandidateRow {
   version: string;
@@ -70,7 +77,9 @@ const CURRENT = `pp.format = $2 AND NOT EXISTS (SELECT 1 FROM plugin_page_change
 const STORED_PAGE_SQL = `SELECT pp.body FROM plugin p JOIN plugin_page pp ON pp.plugin_id = p.id WHERE p.slug = $1 AND ${CURRENT}`;
 
 // `latest`'s candidates: stored while current (one row instead of every release's), else read.
-export const LATEST_SQL = `SELECT p.slug, CASE WHEN ${CURRENT} THEN pp.latest ELSE ${CANDIDATES} END AS releases
+// The deprecation comes from the plugin row itself, always current.
+export const LATEST_SQL = `SELECT p.slug, CASE WHEN ${CURRENT} THEN pp.latest ELSE ${CANDIDATES} END AS releases,
+    ${epochMsSql('p.deprecated_at')} AS deprecated_at, p.deprecated_replacement
   FROM plugin p LEFT JOIN plugin_page pp ON pp.plugin_id = p.id WHERE p.slug = $1`;
 
 /** One builder at a time, across instances: two storing the same pages in another order could deadlock. */
@@ -135,9 +144,16 @@ export class PluginPageRepository {
    * Every release of the plugin, SemVer-highest first, as `latest` weighs them (stored with the
    * page when `format` built it and it is current); null when there is no such plugin.
    */
-  async latestCandidates(slug: string, format: string, manager: EntityManager = this.dataSource.manager): Promise<{ slug: string; releases: LatestCandidateRow[] } | null> {
-    const [row] = await preparedQuery<{ slug: string; releases: LatestCandidateRow[] }>(manager, 'plugin_latest', LATEST_SQL, [slug, format]);
-    return row ?? null;
+  async latestCandidates(slug: string, format: string, manager: EntityManager = this.dataSource.manager): Promise<LatestCandidates | null> {
+    const [row] = await preparedQuery<{ slug: string; releases: LatestCandidateRow[]; deprecated_at: string | number | null; deprecated_replacement: string | null }>(
+      manager,
+      'plugin_latest',
+      LATEST_SQL,
+      [slug, format],
+    );
+    if (!row) return null;
+    const deprecation = row.deprecated_at === null ? null : { since: Number(row.deprecated_at), replacement: row.deprecated_replacement };
+    return { slug: row.slug, releases: row.releases, deprecation };
   }
 
   /** The stored detail of the plugin with this slug as JSON text, or null when there is none current for `format`. */

@@ -2,8 +2,9 @@ import type { PluginEntity } from './entities/plugin.entity';
 
 /** The plugin columns a catalogue answer shows, in PluginRow's order; the timestamps among them. */
 const PLUGIN_COLUMNS = ['id', 'slug', 'name', 'description', 'category', 'kind', 'tags', 'license', 'icon', 'icon_image', 'latest_version', 'latest_prerelease',
-  'created_at', 'updated_at', 'downloads', 'featured', 'verified_at', 'verified_by', 'extensions', 'repo_url', 'repo_verified', 'metadata'] as const satisfies readonly (keyof PluginRow)[];
-const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'verified_at']);
+  'created_at', 'updated_at', 'downloads', 'featured', 'verified_at', 'verified_by', 'extensions', 'repo_url', 'repo_verified', 'metadata',
+  'deprecated_at', 'deprecation_message', 'deprecated_replacement'] as const satisfies readonly (keyof PluginRow)[];
+const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'verified_at', 'deprecated_at']);
 
 /** Those columns of `plugin p`, for hand-written reads (prepared statements) that skip entity hydration. */
 export const PLUGIN_ROW_COLUMNS = PLUGIN_COLUMNS.map((column) => `p.${column}`).join(', ');
@@ -31,6 +32,9 @@ export interface PluginRow {
   repo_url: string;
   repo_verified: boolean;
   metadata: Record<string, unknown>;
+  deprecated_at: Date | null;
+  deprecation_message: string | null;
+  deprecated_replacement: string | null;
 }
 
 /**
@@ -52,10 +56,11 @@ export function pluginJsonSql(alias: string): string {
 }
 
 /** PluginRow as pluginJsonSql gives it. */
-export type PluginJson = Omit<PluginRow, 'created_at' | 'updated_at' | 'verified_at' | 'downloads'> & {
+export type PluginJson = Omit<PluginRow, 'created_at' | 'updated_at' | 'verified_at' | 'deprecated_at' | 'downloads'> & {
   created_at: number;
   updated_at: number;
   verified_at: number | null;
+  deprecated_at: number | null;
   downloads: number;
 };
 
@@ -66,6 +71,7 @@ export function pluginRowOfJson(json: PluginJson): PluginRow {
     created_at: new Date(json.created_at),
     updated_at: new Date(json.updated_at),
     verified_at: json.verified_at === null ? null : new Date(json.verified_at),
+    deprecated_at: json.deprecated_at === null || json.deprecated_at === undefined ? null : new Date(json.deprecated_at),
     downloads: String(json.downloads),
   };
 }
@@ -95,5 +101,8 @@ export function pluginOfRow(row: PluginRow): PluginEntity {
     repoUrl: row.repo_url,
     repoVerified: row.repo_verified,
     metadata: row.metadata,
+    deprecatedAt: row.deprecated_at,
+    deprecationMessage: row.deprecation_message,
+    deprecatedReplacement: row.deprecated_replacement,
   } as PluginEntity;
 }

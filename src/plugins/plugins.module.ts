@@ -9,6 +9,8 @@ import { CatalogueListing } from './catalogue-listing';
 import { CatalogueRepository } from './catalogue.repository';
 import { CatalogueService } from './catalogue.service';
 import { DownloadCounter } from './download-counter';
+import { AdminDeprecationController, DeprecationController } from './deprecation.controller';
+import { DeprecationService } from './deprecation.service';
 import { DownloadDaysRepository } from './download-days.repository';
 import { DownloadsController } from './downloads.controller';
 import { DownloadsService } from './downloads.service';
@@ -31,7 +33,7 @@ import { ReleasesService } from './releases.service';
 
 @Module({
   imports: [AuthModule],
-  controllers: [ReleasesController, LatestController, PluginsController, AdminPluginsController, MyPluginsController, DownloadsController],
+  controllers: [ReleasesController, LatestController, PluginsController, AdminPluginsController, MyPluginsController, DownloadsController, DeprecationController, AdminDeprecationController],
   providers: [
     repositoryProvider(PluginsRepository),
     repositoryProvider(ReleasesRepository),
@@ -51,6 +53,7 @@ import { ReleasesService } from './releases.service';
     CatalogueService,
     AdminPluginsService,
     MyPluginsService,
+    DeprecationService,
     CatalogueListing,
     LeanCatalogueReads,
   ],

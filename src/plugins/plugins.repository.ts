@@ -86,6 +86,14 @@ export class PluginsRepository {
     await this.repo(manager).update({ id: pluginId }, { verifiedAt, verifiedBy });
   }
 
+  /** Marks the plugin deprecated (null: undoes it); the catalogue_change trigger logs it for every instance's index. */
+  async setDeprecation(pluginId: string, mark: { at: Date; message: string; replacement: string | null; by: string } | null, manager: EntityManager): Promise<void> {
+    await this.repo(manager).update(
+      { id: pluginId },
+      { deprecatedAt: mark?.at ?? null, deprecationMessage: mark?.message ?? null, deprecatedReplacement: mark?.replacement ?? null, deprecatedBy: mark?.by ?? null },
+    );
+  }
+
   async setFeatured(pluginId: string, featured: boolean, manager: EntityManager): Promise<void> {
     await this.repo(manager).update({ id: pluginId }, { featured });
   }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { responseCacheKey } from './cache-key';
 import type { ResponseCache } from './response-cache';
-import type { CachedResponse } from './stores/store';
+import { type CachedResponse, REPLAYED_HEADERS } from './stores/store';
 
 function header(res: Response, name: string): string | null {
   const value = res.getHeader(name);
@@ -38,6 +38,7 @@ export function responseCacheMiddleware(cache: ResponseCache, logHit: (req: Requ
 export function replay(req: IncomingMessage, res: ServerResponse, entry: CachedResponse): void {
   const headers: Record<string, string> = { 'Content-Type': entry.contentType, 'Cache-Control': entry.cacheControl, ETag: entry.etag, 'X-Cache': 'hit' };
   if (entry.vary) headers.Vary = entry.vary;
+  if (entry.headers) Object.assign(headers, entry.headers);
   if (matchesETag(req.headers['if-none-match'], entry.etag)) {
     res.writeHead(304, headers).end();
     return;
@@ -69,6 +70,16 @@ export function mayShare(cacheControl: string | null, setsCookie: boolean): bool
   });
 }
 
+/** The REPLAYED_HEADERS an answer set, as a stored entry keeps them (nothing when it set none). */
+export function replayedHeaders(read: (name: string) => string | null | undefined): Pick<CachedResponse, 'headers'> {
+  let headers: Record<string, string> | undefined;
+  for (const name of REPLAYED_HEADERS) {
+    const value = read(name);
+    if (value) (headers ??= {})[name] = value;
+  }
+  return headers ? { headers } : {};
+}
+
 function captureAnswer(cache: ResponseCache, key: string, generation: string, res: Response): void {
   res.setHeader('X-Cache', 'miss');
   const send = res.send;
@@ -80,7 +91,7 @@ function captureAnswer(cache: ResponseCache, key: string, generation: string, re
     const contentType = header(res, 'Content-Type');
     const cacheControl = header(res, 'Cache-Control');
     if (cacheable && etag && contentType && mayShare(cacheControl, res.hasHeader('Set-Cookie'))) {
-      void cache.remember(key, generation, { body: body as string, etag, contentType, cacheControl: cacheControl ?? 'no-cache', vary: header(res, 'Vary') });
+      void cache.remember(key, generation, { body: body as string, etag, contentType, cacheControl: cacheControl ?? 'no-cache', vary: header(res, 'Vary'), ...replayedHeaders((name) => header(res, name)) });
     }
     return result;
   };

@@ -79,6 +79,7 @@ describe('account API and pages', () => {
       repoUrl: 'https://github.com/acme/alpha-tool',
       verified: false,
       featured: false,
+      deprecated: null,
       createdAt: expect.any(Number),
       updatedAt: expect.any(Number),
     });

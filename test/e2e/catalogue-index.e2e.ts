@@ -23,12 +23,15 @@ describe('the in-memory catalogue index', () => {
 
   beforeAll(async () => {
     app = await startTestApp();
-    // 60 plugins whose sort keys tie often, so the tie-breaks are tested too.
+    // 60 plugins whose sort keys tie often, so the tie-breaks are tested too; every fifth is
+    // deprecated (verified ones among them), which sinks it in each order.
     for (let i = 0; i < 60; i++) {
       const slug = slugOf(i);
       await sql()(
-        `INSERT INTO plugin (slug, name, repo_url, repo_identity, description, category, kind, tags, extensions, featured, verified_at, latest_version, latest_release_at, created_at)
-         VALUES ($1, $1, $2, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, '1.0.0', now() - make_interval(mins => $10), now() - make_interval(mins => $11))`,
+        `INSERT INTO plugin (slug, name, repo_url, repo_identity, description, category, kind, tags, extensions, featured, verified_at, latest_version, latest_release_at, created_at,
+           deprecated_at, deprecation_message)
+         VALUES ($1, $1, $2, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, '1.0.0', now() - make_interval(mins => $10), now() - make_interval(mins => $11),
+           CASE WHEN $12::boolean THEN now() END, CASE WHEN $12::boolean THEN 'Use another' END)`,
         [
           slug,
           `https://git.example.org/o/${slug}`,
@@ -41,6 +44,7 @@ describe('the in-memory catalogue index', () => {
           i % 6 === 0 ? new Date(Date.now() - i * 1000) : null,
           i % 7,
           i % 9,
+          i % 5 === 2,
         ],
       );
     }
@@ -100,9 +104,11 @@ describe('the in-memory catalogue index', () => {
     for (const plugin of both) expect([words(plugin).includes('markdown'), words(plugin).includes('preview')]).toEqual([true, true]);
     // A term that names nothing finds nothing.
     expect(await search('zoom5')).toEqual([]);
-    // Verified plugins lead.
-    const ranked = (await list('?search=markdown&limit=100').expect(200)).body.plugins as { verified: boolean }[];
-    expect(ranked.map((p) => p.verified)).toEqual([...ranked.map((p) => p.verified)].sort((a, b) => Number(b) - Number(a)));
+    // Deprecated plugins last; verified plugins lead the rest, and lead among the deprecated.
+    const ranked = (await list('?search=markdown&limit=100').expect(200)).body.plugins as { verified: boolean; deprecated: unknown }[];
+    const standing = (p: { verified: boolean; deprecated: unknown }) => (p.deprecated ? 2 : 0) + (p.verified ? 0 : 1);
+    expect(ranked.some((p) => p.deprecated) && ranked.some((p) => !p.deprecated)).toBe(true);
+    expect(ranked.map(standing)).toEqual([...ranked.map(standing)].sort((a, b) => a - b));
   });
 
   it('serves list items equal, field for field, to the rows they come from, whether held in memory or read whole', async () => {

@@ -6,6 +6,18 @@ import { ListImagesDto } from './images.dto';
 export const CATALOGUE_SORTS = ['updated', 'new', 'name', 'featured'] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
 
+/** A plugin's deprecation as list items and the detail show it. */
+export class DeprecationDto {
+  @ApiProperty({ description: 'Why, and what to do instead (1-500 characters)' })
+  message: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The slug of the plugin to use instead' })
+  replacement: string | null;
+
+  @ApiProperty({ description: 'When it was deprecated, epoch ms' })
+  since: number;
+}
+
 /** The named query parameters of `GET /api/plugins`; `ext.<key>` ones are read beside them. */
 export class CatalogueQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Words to find in the name (first), description and tags, category and kind; a word may be a prefix' })
@@ -108,6 +120,13 @@ export class CatalogueItemDto {
 
   @ApiProperty()
   repoUrl: string;
+
+  @ApiProperty({
+    type: DeprecationDto,
+    nullable: true,
+    description: 'Null unless the owners deprecated the plugin; a deprecated plugin sorts after every other one in each sort',
+  })
+  deprecated: DeprecationDto | null;
 }
 
 export class CataloguePageDto extends PageEnvelopeDto {

@@ -1,3 +1,4 @@
+import { DeprecationDto } from './catalogue.dto';
 import { ApiProperty } from '@nestjs/swagger';
 
 /** A plugin the signed-in user owns, released or only claimed (a submit claims before any release). */
@@ -22,6 +23,9 @@ export class MyPluginDto {
 
   @ApiProperty()
   featured: boolean;
+
+  @ApiProperty({ type: DeprecationDto, nullable: true, description: 'Null unless deprecated' })
+  deprecated: DeprecationDto | null;
 
   @ApiProperty({ description: 'Epoch ms' })
   createdAt: number;

@@ -93,6 +93,21 @@ export class PluginEntity {
   @Column({ type: 'bigint', default: 0 })
   downloads: string;
 
+  /** Set while the owners (or an admin) mark the plugin deprecated: it sinks below every other plugin in each sort. */
+  @Column({ name: 'deprecated_at', type: 'timestamptz', nullable: true })
+  deprecatedAt: Date | null;
+
+  /** Why, and what to do instead (1-500 characters); set exactly when `deprecatedAt` is. */
+  @Column({ name: 'deprecation_message', type: 'varchar', length: 500, nullable: true })
+  deprecationMessage: string | null;
+
+  /** The slug of the plugin to use instead, if any (a public plugin, never this one). */
+  @Column({ name: 'deprecated_replacement', type: 'varchar', length: 64, nullable: true })
+  deprecatedReplacement: string | null;
+
+  @Column({ name: 'deprecated_by', type: 'uuid', nullable: true })
+  deprecatedBy: string | null;
+
   /** The latest release's README as plain text (bounded): the lowest-weight part of the search document. */
   @Column({ name: 'search_readme', type: 'text', default: '', select: false })
   searchReadme: string;

@@ -11,6 +11,18 @@ const NAME_LEVELS = 3;
 /** Past this many combinations of the words' levels, several words are ranked document by document. */
 const MAX_COMBINATIONS = 64;
 
+/** The classes every order leads with, best first: current verified, current, deprecated verified, deprecated. */
+interface Standing {
+  deprecated: boolean;
+  verified: boolean;
+}
+const STANDINGS: readonly Standing[] = [
+  { deprecated: false, verified: true },
+  { deprecated: false, verified: false },
+  { deprecated: true, verified: true },
+  { deprecated: true, verified: false },
+];
+
 /** Documents whose words fell at these levels (one a word), and the score that gives them. */
 interface Combination {
   levels: number[];
@@ -24,8 +36,8 @@ interface Combination {
  * The broad-query paths, on bitsets of 32 documents a word: a word's documents are the OR of its
  * terms' bitsets (common terms keep one per field) and postings (rare ones), words AND together,
  * and the total is a popcount. A page in a kept order is one scan of that order that stops at
- * the page's end; a one-word page by relevance walks tiers (verified, exact name, level, name
- * covered) counting each by popcount until it reaches the page. Nothing here visits the matched
+ * the page's end; a one-word page by relevance walks tiers (not deprecated, verified, exact name,
+ * level, name covered) counting each by popcount until it reaches the page. Nothing here visits the matched
  * documents one by one except the ones on the page.
  */
 export class BitsetQueries {
@@ -92,7 +104,7 @@ export class BitsetQueries {
 
   /**
    * A page by relevance for one word, and the total. The order is the QueryRunner's, read off
-   * bitsets: verified first, then the exact name, then the word's best level in the document (a
+   * bitsets: deprecated last, verified first, then the exact name, then the word's best level in the document (a
    * one-word name it covers just above), then the slug.
    */
   relevance(word: WordMatches, filter: Int32Array | null, exactName: string, from: number, to: number): { docs: number[]; total: number } {
@@ -129,8 +141,8 @@ export class BitsetQueries {
       });
     }
     let position = 0;
-    for (const verified of [true, false]) {
-      const exactHere = exact.filter((doc) => hasBit(this.docs.verifiedBits, doc) === verified).sort((a, b) => this.orders.rank(ORDER_SLUG)[a] - this.orders.rank(ORDER_SLUG)[b]);
+    for (const standing of STANDINGS) {
+      const exactHere = exact.filter((doc) => this.standsAs(doc, standing)).sort((a, b) => this.orders.rank(ORDER_SLUG)[a] - this.orders.rank(ORDER_SLUG)[b]);
       for (const doc of exactHere) {
         if (position >= from && position < to) docs.push(doc);
         position++;
@@ -139,7 +151,7 @@ export class BitsetQueries {
         if (sizes[level] === 0) continue;
         for (const covered of level < NAME_LEVELS ? [true, false] : [null]) {
           if (position >= to) break;
-          const count = this.buildTier(level, verified, covered, exact);
+          const count = this.buildTier(level, standing, covered, exact);
           if (position + count > from) docs.push(...this.page(this.tier, count, this.orders.order(ORDER_SLUG), () => this.orders.rank(ORDER_SLUG), Math.max(0, from - position), Math.min(count, to - position)));
           position += count;
         }
@@ -225,14 +237,14 @@ export class BitsetQueries {
     const exact = this.exactDocs(exactName, match, words.length);
     const groups = this.combinations(used);
     let position = 0;
-    for (const verified of [true, false]) {
-      for (const doc of this.bySlug(exact.filter((d) => hasBit(this.docs.verifiedBits, d) === verified))) {
+    for (const standing of STANDINGS) {
+      for (const doc of this.bySlug(exact.filter((d) => this.standsAs(d, standing)))) {
         if (position >= from && position < to) docs.push(doc);
         position++;
       }
       for (const group of groups) {
         if (position >= to) break;
-        const count = this.buildGroup(group, match, verified, exact);
+        const count = this.buildGroup(group, match, standing, exact);
         if (count > 0 && position + count > from) docs.push(...this.page(this.tier, count, this.orders.order(ORDER_SLUG), () => this.orders.rank(ORDER_SLUG), Math.max(0, from - position), Math.min(count, to - position)));
         position += count;
       }
@@ -260,18 +272,24 @@ export class BitsetQueries {
     return groups;
   }
 
-  /** The documents of a score group (one verified class, exact names left out) into `tier`, and how many. */
-  private buildGroup(group: Combination[], match: Int32Array, verified: boolean, exact: number[]): number {
+  /** Whether the document is of this standing. */
+  private standsAs(doc: number, standing: Standing): boolean {
+    return hasBit(this.docs.verifiedBits, doc) === standing.verified && hasBit(this.docs.deprecatedBits, doc) === standing.deprecated;
+  }
+
+  /** The documents of a score group (one standing, exact names left out) into `tier`, and how many. */
+  private buildGroup(group: Combination[], match: Int32Array, standing: Standing, exact: number[]): number {
     const { tier } = this;
-    const verifiedBits = this.docs.verifiedBits;
-    const vMask = verified ? 0 : -1;
+    const { verifiedBits, deprecatedBits } = this.docs;
+    const vMask = standing.verified ? 0 : -1;
+    const dMask = standing.deprecated ? 0 : -1;
     tier.fill(0);
     for (const c of group) {
       const sets = c.levels.map((l, w) => this.wordLevelSets[w][l]);
       const names = c.nameHits > 0 ? this.docs.nameWordsAtMost[Math.min(c.nameHits, 8) - 1] : null;
       const nMask = c.covered ? 0 : -1;
       for (let i = 0; i < tier.length; i++) {
-        let x = match[i] & (verifiedBits[i] ^ vMask);
+        let x = match[i] & (verifiedBits[i] ^ vMask) & (deprecatedBits[i] ^ dMask);
         for (let w = 0; w < sets.length && x !== 0; w++) x &= sets[w][i];
         if (names) x &= names[i] ^ nMask;
         tier[i] |= x;
@@ -305,16 +323,17 @@ export class BitsetQueries {
   }
 
   /** The tier's documents into `tier`, and how many. */
-  private buildTier(level: number, verified: boolean, covered: boolean | null, exact: number[]): number {
+  private buildTier(level: number, standing: Standing, covered: boolean | null, exact: number[]): number {
     const { tier } = this;
     const source = this.levels[level];
-    const verifiedBits = this.docs.verifiedBits;
+    const { verifiedBits, deprecatedBits } = this.docs;
     const oneWord = this.docs.nameWordsAtMost[0];
-    const vMask = verified ? 0 : -1;
+    const vMask = standing.verified ? 0 : -1;
+    const dMask = standing.deprecated ? 0 : -1;
     const cMask = covered === null ? -1 : covered ? 0 : -1;
     let count = 0;
     for (let i = 0; i < tier.length; i++) {
-      let x = source[i] & (verifiedBits[i] ^ vMask);
+      let x = source[i] & (verifiedBits[i] ^ vMask) & (deprecatedBits[i] ^ dMask);
       if (covered !== null) x &= oneWord[i] ^ cMask;
       tier[i] = x;
       if (x !== 0) count += popcount32(x);

@@ -5,6 +5,11 @@ export function toMillis(value: Date | number | null): number | null {
   return value === null || value === undefined ? null : typeof value === 'number' ? value : value.getTime();
 }
 
+/** Whether the document sinks below the others. */
+export function isDeprecated(doc: SearchDocument): boolean {
+  return doc.deprecatedAt !== null && doc.deprecatedAt !== undefined;
+}
+
 /**
  * The per-document side of the index: internal ids (dense, reused after a removal) and the sort
  * keys in typed arrays, plus each document's term entries (`termId * 4 + field`) in one arena so
@@ -20,6 +25,8 @@ export class DocumentTable {
   /** Lowercased names: the name sort's key and the exact-name match. */
   readonly names: string[] = [];
   verifiedNull = new Uint8Array(0);
+  /** 1 for a deprecated document: the outermost key of every order. */
+  deprecated = new Uint8Array(0);
   featured = new Uint8Array(0);
   nameWords = new Uint8Array(0);
   /** The lowercased name's length (capped at 255): most names are ruled out of an exact match without reading the string. */
@@ -28,6 +35,8 @@ export class DocumentTable {
   released = new Float64Array(0);
   /** Bitsets: verified documents; and by h = 1..8, documents whose name has at most h words (h words in the name cover it). */
   verifiedBits: Int32Array = new Int32Array(0);
+  /** Bitset: deprecated documents. */
+  deprecatedBits: Int32Array = new Int32Array(0);
   nameWordsAtMost: Int32Array[] = Array.from({ length: 8 }, () => new Int32Array(0));
   created = new Float64Array(0);
   private forwardStart = new Int32Array(0);
@@ -53,6 +62,9 @@ export class DocumentTable {
     this.names[id] = lower === doc.slug ? doc.slug : lower;
     this.verifiedNull[id] = doc.verifiedAt === null || doc.verifiedAt === undefined ? 1 : 0;
     this.featured[id] = doc.featured ? 1 : 0;
+    this.deprecated[id] = isDeprecated(doc) ? 1 : 0;
+    if (this.deprecated[id]) setBit(this.deprecatedBits, id);
+    else clearBit(this.deprecatedBits, id);
     this.nameWords[id] = Math.min(nameWords, 255);
     this.nameLength[id] = Math.min(lower.length, 255);
     this.released[id] = toMillis(doc.latestReleaseAt) ?? -Infinity;
@@ -81,6 +93,7 @@ export class DocumentTable {
     this.byPluginId.delete(this.pluginIds[id] as string);
     this.pluginIds[id] = undefined;
     clearBit(this.verifiedBits, id);
+    clearBit(this.deprecatedBits, id);
     for (const bits of this.nameWordsAtMost) clearBit(bits, id);
     this.arenaGarbage += this.forwardLength[id];
     this.forwardLength[id] = 0;
@@ -98,7 +111,7 @@ export class DocumentTable {
   }
 
   approximateBytes(): number {
-    const typed = [this.verifiedNull, this.featured, this.nameWords, this.nameLength, this.verifiedBits, ...this.nameWordsAtMost, this.released, this.created, this.forwardStart, this.forwardLength, this.arena];
+    const typed = [this.verifiedNull, this.deprecated, this.deprecatedBits, this.featured, this.nameWords, this.nameLength, this.verifiedBits, ...this.nameWordsAtMost, this.released, this.created, this.forwardStart, this.forwardLength, this.arena];
     let bytes = typed.reduce((sum, array) => sum + array.byteLength, 0) + this.free.length * 8;
     for (let id = 0; id < this.highWater; id++) {
       const pluginId = this.pluginIds[id];
@@ -118,6 +131,7 @@ export class DocumentTable {
     };
     this.verifiedNull = resize(this.verifiedNull);
     this.featured = resize(this.featured);
+    this.deprecated = resize(this.deprecated);
     this.nameWords = resize(this.nameWords);
     this.nameLength = resize(this.nameLength);
     this.released = resize(this.released);
@@ -131,6 +145,7 @@ export class DocumentTable {
       return wider;
     };
     this.verifiedBits = widen(this.verifiedBits);
+    this.deprecatedBits = widen(this.deprecatedBits);
     this.nameWordsAtMost = this.nameWordsAtMost.map(widen);
     this.capacity = capacity;
   }

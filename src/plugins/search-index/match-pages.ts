@@ -6,7 +6,9 @@ import { nextStamp } from './stamps';
 const SCORE_BITS = 13;
 const EXACT_BIT = 1 << SCORE_BITS;
 const VERIFIED_BIT = 1 << (SCORE_BITS + 1);
-const BUCKETS = 1 << (SCORE_BITS + 2);
+/** Set for a document that is not deprecated: deprecated ones come after every other. */
+const CURRENT_BIT = 1 << (SCORE_BITS + 2);
+const BUCKETS = 1 << (SCORE_BITS + 3);
 
 /**
  * The page of a query's matches, in a kept order or by relevance: sorting the few candidates a
@@ -42,8 +44,8 @@ export class MatchPages {
   }
 
   /**
-   * A page by relevance. Each match gets one number: verified first (the SQL's leading
-   * `verified_at IS NULL`), then the exact name, then the score; a histogram of those numbers
+   * A page by relevance. Each match gets one number: not deprecated first (the SQL's leading
+   * `deprecated_at IS NOT NULL`), then verified (`verified_at IS NULL`), then the exact name, then the score; a histogram of those numbers
    * finds the few that the page spans, and within each, documents order by slug.
    */
   relevancePage(list: Int32Array, count: number, from: number, to: number, search: string | null, score: Uint16Array, nameHits: Uint8Array): string[] {
@@ -58,7 +60,7 @@ export class MatchPages {
       const doc = list[i];
       const covered = nameHits[doc] > 0 && nameHits[doc] >= docs.nameWords[doc] ? NAME_COVERED_BONUS : 0;
       const exact = docs.nameLength[doc] === exactLength && docs.names[doc] === exactName;
-      const key = (docs.verifiedNull[doc] ? 0 : VERIFIED_BIT) | (exact ? EXACT_BIT : 0) | Math.min(score[doc] + covered, EXACT_BIT - 1);
+      const key = (docs.deprecated[doc] ? 0 : CURRENT_BIT) | (docs.verifiedNull[doc] ? 0 : VERIFIED_BIT) | (exact ? EXACT_BIT : 0) | Math.min(score[doc] + covered, EXACT_BIT - 1);
       stamp[doc] = epoch;
       bucket[doc] = key;
       histogram[key]++;

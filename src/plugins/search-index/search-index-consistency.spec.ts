@@ -1,5 +1,5 @@
 import { CatalogueSearchIndex } from './search-index';
-import { catalogueCorpus } from './testing/catalogue-corpus';
+import { catalogueCorpus, deprecatedCorpus } from './testing/catalogue-corpus';
 import { naiveMatches, naiveSort } from './testing/naive-catalogue';
 import { catalogueQuery, type QueryOptions } from './testing/query-helpers';
 import type { CatalogueIndexQuery, SearchDocument } from './types';
@@ -40,11 +40,14 @@ function everyQuery(filters = FILTERS): CatalogueIndexQuery[] {
 const SOME_FILTERS = [FILTERS[0], FILTERS[1], FILTERS[5], FILTERS[9], FILTERS[21], FILTERS[22]];
 
 describe.each([
-  ['the default paths', undefined],
-  ['every search on bitsets', 0],
-  ['every search document by document', Infinity],
-])('CatalogueSearchIndex agrees with the rules written the slow way (%s)', (_paths, broadShare) => {
-  const corpus = catalogueCorpus();
+  ['the default paths', undefined, catalogueCorpus],
+  ['every search on bitsets', 0, catalogueCorpus],
+  ['every search document by document', Infinity, catalogueCorpus],
+  ['every search on bitsets, some plugins deprecated', 0, deprecatedCorpus],
+  ['every search document by document, some plugins deprecated', Infinity, deprecatedCorpus],
+])('CatalogueSearchIndex agrees with the rules written the slow way (%s)', (_paths, broadShare, corpusOf) => {
+  const corpus = corpusOf();
+  const deprecated = new Set(corpus.filter((doc) => doc.deprecatedAt != null).map((doc) => doc.id));
   const index = new CatalogueSearchIndex({ broadShare });
   index.build(corpus);
 
@@ -65,6 +68,9 @@ describe.each([
       expect({ query, total: page.total }).toEqual({ query, total: expected.length });
       if (query.sort === 'relevance' && query.words.length) {
         expect({ query, ids: [...page.ids].sort() }).toEqual({ query, ids: expected.map((doc) => doc.id).sort() });
+        // Deprecated plugins sink below every other by relevance too: they end the page.
+        const marks = page.ids.map((id) => deprecated.has(id));
+        expect({ query, marks }).toEqual({ query, marks: [...marks].sort((a, b) => Number(a) - Number(b)) });
       } else {
         const sort = query.sort === 'relevance' ? 'updated' : query.sort;
         expect({ query, ids: page.ids }).toEqual({ query, ids: naiveSort(expected, sort).map((doc) => doc.id) });
@@ -182,6 +188,7 @@ describe('CatalogueSearchIndex kept current by upserts and removals', () => {
           extensions: other.extensions,
           featured: rand() < 0.3,
           verifiedAt: rand() < 0.3 ? Date.UTC(2025, 1, 1) : null,
+          deprecatedAt: rand() < 0.25 ? Date.UTC(2025, 2, 1) : null,
           latestReleaseAt: rand() < 0.1 ? null : Date.UTC(2025, 0, 1) + Math.floor(rand() * 5) * 60_000,
         };
         live.set(doc.id, doc);

@@ -236,6 +236,26 @@ describe.each([
       expect(slugsOf(local, '', { sort: 'updated' })[0]).toBe('zoom');
       expect(slugsOf(local, '', { verified: true })).toContain('zoom');
     });
+
+    it('sinks a deprecated plugin below every other in each sort and by relevance, and lifts it back when undone', () => {
+      const local = new CatalogueSearchIndex({ broadShare });
+      local.build(corpus);
+      const markdown = doc('markdown');
+      expect(slugsOf(local, 'markdown')[0]).toBe('markdown');
+      local.upsert({ ...markdown, verifiedAt: Date.UTC(2030, 0, 1), featured: true, deprecatedAt: Date.UTC(2030, 0, 2) });
+      for (const sort of ['updated', 'new', 'name', 'featured'] as const) {
+        const all = slugsOf(local, '', { sort });
+        expect({ sort, at: all.indexOf('markdown') }).toEqual({ sort, at: all.length - 1 });
+      }
+      // Even the exact name of a verified plugin comes after every other match.
+      const found = slugsOf(local, 'markdown');
+      expect(found.length).toBeGreaterThan(1);
+      expect(found[found.length - 1]).toBe('markdown');
+      expect(slugsOf(local, 'markdown', { sort: 'featured' }).slice(-1)).toEqual(['markdown']);
+      local.upsert({ ...markdown, deprecatedAt: null });
+      expect(slugsOf(local, 'markdown')[0]).toBe('markdown');
+      expect(slugsOf(local, '', { sort: 'name' })).toEqual(slugsOf(index, '', { sort: 'name' }));
+    });
   });
 
   it('reports its memory', () => {

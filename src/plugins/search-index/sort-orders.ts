@@ -1,4 +1,4 @@
-import { toMillis, type DocumentTable } from './documents';
+import { isDeprecated, toMillis, type DocumentTable } from './documents';
 import type { SearchDocument } from './types';
 import { mergeSortSteps } from './merge-sort';
 
@@ -17,7 +17,8 @@ const descending = (a: number, b: number): number => (a === b ? 0 : a > b ? -1 :
 /**
  * Every live document in each order, as arrays of internal ids, kept sorted under upserts and
  * removals (binary search, then one memmove per order). The keys follow the SQL's ORDER BY:
- * `verified_at IS NULL` first, then the sort's keys, then the slug. A rank array per order
+ * `deprecated_at IS NOT NULL` first (deprecated plugins sink below all others), then
+ * `verified_at IS NULL`, then the sort's keys, then the slug. A rank array per order
  * (document id -> position) is rebuilt lazily, in one pass, after a change.
  */
 export class SortOrders {
@@ -81,7 +82,7 @@ export class SortOrders {
    */
   changedOrders(id: number, doc: SearchDocument): number {
     const { docs } = this;
-    if (docs.slugs[id] !== doc.slug || docs.verifiedNull[id] !== (doc.verifiedAt === null || doc.verifiedAt === undefined ? 1 : 0)) return ALL_ORDERS;
+    if (docs.slugs[id] !== doc.slug || docs.deprecated[id] !== (isDeprecated(doc) ? 1 : 0) || docs.verifiedNull[id] !== (doc.verifiedAt === null || doc.verifiedAt === undefined ? 1 : 0)) return ALL_ORDERS;
     const released = docs.released[id] !== (toMillis(doc.latestReleaseAt) ?? -Infinity);
     let mask = 0;
     if (released) mask |= 1 << ORDER_UPDATED;
@@ -118,7 +119,7 @@ export class SortOrders {
   }
 
   compare(order: number, a: number, b: number): number {
-    const key = this.docs.verifiedNull[a] - this.docs.verifiedNull[b] || this.sortKey(order, a, b);
+    const key = this.docs.deprecated[a] - this.docs.deprecated[b] || this.docs.verifiedNull[a] - this.docs.verifiedNull[b] || this.sortKey(order, a, b);
     if (key !== 0) return key;
     if (this.slugRank) return this.slugRank[a] - this.slugRank[b];
     const slugA = this.docs.slugs[a];

@@ -17,6 +17,8 @@ export interface SearchDocument {
   readme: string;
   featured: boolean;
   verifiedAt: Date | number | null;
+  /** Set while the plugin is deprecated: it sinks below every other plugin in each order. */
+  deprecatedAt?: Date | number | null;
   latestReleaseAt: Date | number | null;
   createdAt: Date | number;
 }

@@ -5,7 +5,12 @@ export interface CachedResponse {
   contentType: string;
   cacheControl: string;
   vary: string | null;
+  /** The route's own headers a hit replays too (REPLAYED_HEADERS: a deprecated plugin's `latest`); absent when none. */
+  headers?: Record<string, string>;
 }
+
+/** Headers a route may set on a shareable answer that a hit must carry as well (RFC 9745 on `latest`). */
+export const REPLAYED_HEADERS = ['Deprecation', 'Link'] as const;
 
 /**
  * Where entries live. Every entry is tagged with the generation it was built under; `bump`

@@ -143,6 +143,38 @@ function replays(): void {
   });
 }
 
+/** The owner's deprecation forms on "My plugins": deprecate (or change it) and undo; the page reloads to show the result. */
+function deprecations(): void {
+  const status = byId('deprecation-status');
+  const done = (message: string) => {
+    announce(status, message, 'ok');
+    window.location.reload();
+  };
+  document.addEventListener('submit', (event) => {
+    const form = (event.target as Element | null)?.closest<HTMLFormElement>('form[data-deprecate]');
+    if (!form) return;
+    event.preventDefault();
+    const slug = form.dataset.deprecate ?? '';
+    const message = (form.elements.namedItem('message') as HTMLTextAreaElement).value;
+    const replacement = (form.elements.namedItem('replacement') as HTMLInputElement).value.trim();
+    void busy(form.querySelector('button[type="submit"]'), async () => {
+      const { data, error } = await api.PUT('/api/plugins/{slug}/deprecation', { params: { path: { slug } }, body: { message, replacement: replacement || null } });
+      if (!data) return announce(status, refusal(error), 'error');
+      done(t('account.deprecation.done'));
+    });
+  });
+  document.addEventListener('click', (event) => {
+    const button = (event.target as Element | null)?.closest<HTMLButtonElement>('[data-undeprecate]');
+    if (!button) return;
+    const slug = button.dataset.undeprecate ?? '';
+    void busy(button, async () => {
+      const { data, error } = await api.DELETE('/api/plugins/{slug}/deprecation', { params: { path: { slug } } });
+      if (!data) return announce(status, refusal(error), 'error');
+      done(t('account.deprecation.undone'));
+    });
+  });
+}
+
 /** A refusal in words: the fields' own messages when the problem lists them (they name the field). */
 function refusal(error: unknown): string {
   const listed = ((error as { errors?: { message?: string }[] } | undefined)?.errors ?? []).map((e) => e.message).filter(Boolean);
@@ -262,6 +294,7 @@ ready(() => {
   signOut();
   tokens();
   replays();
+  deprecations();
   submitPlugin();
   setupWizard();
 });

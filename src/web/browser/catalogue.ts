@@ -17,7 +17,7 @@ function pluginCard(plugin: CatalogueItem): HTMLLIElement {
     'li',
     { class: 'plugin-card' },
     el('h3', {}, el('a', { href: `/plugins/${encodeURIComponent(plugin.slug)}` }, plugin.name), version ? ' ' : null, version ? el('span', { class: 'version' }, version) : null),
-    el('p', { class: 'badges' }, plugin.verified ? el('span', { class: 'badge verified' }, t('badge.verified')) : null, plugin.featured ? el('span', { class: 'badge featured' }, t('badge.featured')) : null),
+    el('p', { class: 'badges' }, plugin.verified ? el('span', { class: 'badge verified' }, t('badge.verified')) : null, plugin.featured ? el('span', { class: 'badge featured' }, t('badge.featured')) : null, plugin.deprecated ? el('span', { class: 'badge deprecated' }, t('badge.deprecated')) : null),
     plugin.description ? el('p', { class: 'description' }, plugin.description) : null,
     el('p', { class: 'meta' }, plugin.kind ? el('a', { href: `/kinds/${encodeURIComponent(plugin.kind)}` }, kindLabels[plugin.kind] ?? plugin.kind) : null, plugin.kind ? ' · ' : null, tCount('plugin.downloads', plugin.downloads)),
   );

@@ -19,7 +19,7 @@ export function pluginCard(plugin: CatalogueItem, t: Translate, kinds: KindLabel
   return html`<li class="plugin-card">
   ${icon ? html`<img class="card-icon" src="${icon.url}" width="48" height="48" alt="" loading="lazy" decoding="async">` : null}
   <h3><a href="/plugins/${plugin.slug}">${plugin.name}</a>${version ? html` <span class="version">${version}</span>` : null}</h3>
-  <p class="badges">${plugin.verified ? html`<span class="badge verified">${t('badge.verified')}</span>` : null}${plugin.featured ? html`<span class="badge featured">${t('badge.featured')}</span>` : null}</p>
+  <p class="badges">${plugin.verified ? html`<span class="badge verified">${t('badge.verified')}</span>` : null}${plugin.featured ? html`<span class="badge featured">${t('badge.featured')}</span>` : null}${plugin.deprecated ? html`<span class="badge deprecated">${t('badge.deprecated')}</span>` : null}</p>
   ${plugin.description ? html`<p class="description">${plugin.description}</p>` : null}
   <p class="meta">${plugin.kind ? html`<a href="/kinds/${plugin.kind}">${kinds.get(plugin.kind) ?? plugin.kind}</a> · ` : null}${t.count('plugin.downloads', plugin.downloads)}</p>
 </li>`;

@@ -125,3 +125,8 @@ function toDocument(seed: Seed, index: number): SearchDocument {
 export function catalogueCorpus(): SearchDocument[] {
   return [...SEEDS, ...FILLERS].map(toDocument);
 }
+
+/** The same catalogue with every third plugin deprecated (verified ones among them): they sink below the rest in every order. */
+export function deprecatedCorpus(): SearchDocument[] {
+  return catalogueCorpus().map((doc, index) => (index % 3 === 1 ? { ...doc, deprecatedAt: BASE - index * MINUTE } : doc));
+}

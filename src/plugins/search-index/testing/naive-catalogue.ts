@@ -61,7 +61,7 @@ export function naiveMatches(corpus: SearchDocument[], query: CatalogueIndexQuer
 const millis = (value: Date | number | null): number => (value === null ? -Infinity : +value);
 const descending = (a: number, b: number) => (a === b ? 0 : a > b ? -1 : 1);
 
-/** ORDER BY verified_at IS NULL, <the sort's keys>, slug. */
+/** ORDER BY deprecated_at IS NOT NULL, verified_at IS NULL, <the sort's keys>, slug. */
 export function naiveSort(docs: SearchDocument[], sort: 'updated' | 'new' | 'name' | 'featured'): SearchDocument[] {
   const key = (a: SearchDocument, b: SearchDocument): number => {
     switch (sort) {
@@ -75,5 +75,5 @@ export function naiveSort(docs: SearchDocument[], sort: 'updated' | 'new' | 'nam
         return Number(b.featured) - Number(a.featured) || descending(millis(a.latestReleaseAt), millis(b.latestReleaseAt));
     }
   };
-  return [...docs].sort((a, b) => Number(a.verifiedAt == null) - Number(b.verifiedAt == null) || key(a, b) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  return [...docs].sort((a, b) => Number(a.deprecatedAt != null) - Number(b.deprecatedAt != null) || Number(a.verifiedAt == null) - Number(b.verifiedAt == null) || key(a, b) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
 }

@@ -34,13 +34,31 @@ function deliveriesTable(plugin: MyPlugin, deliveries: readonly Delivery[] | nul
 </table></div>`;
 }
 
+/** The owner's deprecation form: message and replacement, and an undo while deprecated (src/web/browser/account.ts sends them). */
+function deprecationForm(plugin: MyPlugin, t: Translate): SafeHtml {
+  const id = (field: string) => `deprecate-${field}-${plugin.slug}`;
+  const deprecated = plugin.deprecated;
+  return html`<details class="deprecation-manage"${deprecated ? html` open` : null}>
+  <summary>${t('account.deprecation.summary', { name: plugin.name })}</summary>
+  <form class="deprecate-form" data-deprecate="${plugin.slug}">
+    <p><label for="${id('message')}">${t('account.deprecation.message')}</label>
+    <textarea id="${id('message')}" name="message" required maxlength="500" rows="2">${deprecated?.message ?? ''}</textarea></p>
+    <p><label for="${id('replacement')}">${t('account.deprecation.replacement')}</label>
+    <input id="${id('replacement')}" name="replacement" maxlength="64" pattern="[a-z](?:[a-z0-9]|-)*" value="${deprecated?.replacement ?? ''}"></p>
+    <p><button type="submit">${deprecated ? t('account.deprecation.update') : t('account.deprecation.submit')}</button>
+    ${deprecated ? html`<button type="button" class="secondary" data-undeprecate="${plugin.slug}">${t('account.deprecation.undo')}</button>` : null}</p>
+  </form>
+</details>`;
+}
+
 /** "My plugins": each owned plugin with its recent webhook deliveries (null when webhooks are off). */
 export function pluginsSection(plugins: readonly MyPlugin[], deliveries: ReadonlyMap<string, Delivery[] | null>, t: Translate): SafeHtml {
   const items = plugins.map(
     (p) => html`<li class="account-plugin">
   <h3><a href="/plugins/${p.slug}">${p.name}</a> <span class="version">${p.latestVersion ?? t('account.plugins.unreleased')}</span>
-  ${p.verified ? html`<span class="badge verified">${t('badge.verified')}</span>` : null}${p.featured ? html`<span class="badge featured">${t('badge.featured')}</span>` : null}</h3>
+  ${p.verified ? html`<span class="badge verified">${t('badge.verified')}</span>` : null}${p.featured ? html`<span class="badge featured">${t('badge.featured')}</span>` : null}${p.deprecated ? html`<span class="badge deprecated">${t('badge.deprecated')}</span>` : null}</h3>
   ${p.description ? html`<p>${p.description}</p>` : null}
+  ${deprecationForm(p, t)}
   ${deliveriesTable(p, deliveries.get(p.slug) ?? null, t)}
 </li>`,
   );
@@ -48,5 +66,6 @@ export function pluginsSection(plugins: readonly MyPlugin[], deliveries: Readonl
   <h2 id="plugins-title">${t('account.plugins.title')}</h2>
   ${plugins.length > 0 ? html`<ul class="account-plugin-list">${items}</ul>` : html`<p>${t('account.plugins.none')}</p>`}
   <p id="replay-status" class="status" role="status" aria-live="polite"></p>
+  <p id="deprecation-status" class="status" role="status" aria-live="polite"></p>
 </section>`;
 }

@@ -63,7 +63,7 @@ ${tokensSection(tokens.data?.tokens ?? [], owned.map((p) => p.slug), t, this.con
       title: t('account.title'),
       main,
       scripts: ['account', 'account-credentials'],
-      clientStrings: [...TOKEN_CLIENT_STRINGS, ...CREDENTIAL_CLIENT_STRINGS, 'account.signOut.failed', 'account.deliveries.replayed'],
+      clientStrings: [...TOKEN_CLIENT_STRINGS, ...CREDENTIAL_CLIENT_STRINGS, 'account.signOut.failed', 'account.deliveries.replayed', 'account.deprecation.done', 'account.deprecation.undone'],
     };
   }
 }

@@ -17,7 +17,7 @@ type FieldDto = components['schemas']['ExtensionFieldDto'];
 const SORTS = ['updated', 'new', 'name', 'featured'] as const;
 const PAGE_SIZE = 20;
 /** The strings browser/catalogue.ts renders results and suggestions with. */
-export const BROWSE_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, ...pluralKeys('browse.count'), 'browse.none', 'browse.invalid', 'badge.verified', 'badge.featured', ...pluralKeys('plugin.downloads'), 'pagination.label', 'pagination.previous', 'pagination.next', 'pagination.page'];
+export const BROWSE_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, ...pluralKeys('browse.count'), 'browse.none', 'browse.invalid', 'badge.verified', 'badge.featured', 'badge.deprecated', ...pluralKeys('plugin.downloads'), 'pagination.label', 'pagination.previous', 'pagination.next', 'pagination.page'];
 
 /** The browse form's values as the visitor sent them (strings only; repeated ones: the first). */
 interface BrowseForm {

@@ -1,14 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { platformFromUserAgent } from '../../../lib/platform/platform';
+import type { components } from '../../../client/registry-client';
 import { feedAnchor, ownerFeed, pluginFeed } from '../../components/feed-links';
-import { html } from '../../html';
+import { html, type SafeHtml } from '../../html';
 import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
-import { apiLocale, failed, missing, safeUrl, CATALOGUE_SCRIPTS, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
+import { apiLocale, failed, formatDate, missing, safeUrl, CATALOGUE_SCRIPTS, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
 import { downloadsChartSection, PLUGIN_CHART_DAYS } from './plugin-downloads';
 import { type Latest, downloadSection, extensionFacts, integritySection, linksSection, pluginIcon, readmeSection, screenshotsSection, statsSection, versionsSection } from './plugin-sections';
 
+type PluginDetail = components['schemas']['PluginDetailDto'];
+
+/** A deprecated plugin's notice: the owners' message, since when, and a link to the replacement. */
+function deprecationNotice(deprecated: PluginDetail['deprecated'], locale: string, t: WebContext['t']): SafeHtml | null {
+  if (!deprecated) return null;
+  // The sentence is translated whole; the replacement's link takes the place of its name.
+  const [before, after = ''] = t('plugin.deprecated.replacement', { replacement: '\u0000' }).split('\u0000');
+  return html`<section class="deprecation-notice" aria-labelledby="deprecated-heading">
+  <h2 id="deprecated-heading">${t('plugin.deprecated.title')}</h2>
+  <p class="deprecation-message">${deprecated.message}</p>
+  <p>${t('plugin.deprecated.since', { date: formatDate(deprecated.since, locale) })}${
+    deprecated.replacement ? html` ${before}<a href="/plugins/${deprecated.replacement}" class="deprecation-replacement">${deprecated.replacement}</a>${after}` : null
+  }</p>
+</section>`;
+}
 
 /**
  * `/plugins/:slug`: everything a visitor (or a search engine, or a link preview) needs, in the
@@ -61,9 +77,10 @@ export class PluginPages {
 <header class="plugin-head">
   ${pluginIcon(plugin)}
   <h1 itemprop="name">${plugin.name}${version ? html` <span class="version">${version}</span>` : null}</h1>
-  <p class="badges">${plugin.verified ? html`<span class="badge verified">${t('badge.verified')}</span>` : null}${plugin.featured ? html`<span class="badge featured">${t('badge.featured')}</span>` : null}</p>
+  <p class="badges">${plugin.verified ? html`<span class="badge verified">${t('badge.verified')}</span>` : null}${plugin.featured ? html`<span class="badge featured">${t('badge.featured')}</span>` : null}${plugin.deprecated ? html`<span class="badge deprecated">${t('badge.deprecated')}</span>` : null}</p>
   ${plugin.description ? html`<p class="lead" itemprop="description">${plugin.description}</p>` : null}
 </header>
+${deprecationNotice(plugin.deprecated, ctx.locale, t)}
 <div class="plugin-layout">
   <div class="plugin-download">${downloadSection(latestData, t)}</div>
   <div class="plugin-main">
