@@ -122,7 +122,7 @@ describe('GET /api/plugins?facets=1', () => {
   });
 
   it('refuses any other facets value with a 400 naming the field, on both paths', async () => {
-    for (const headers of [{}, { Authorization: `Bearer ${admin}` }]) {
+    for (const headers of [{}, { Authorization: `Bearer ${admin}` }] as Record<string, string>[]) {
       const res = await get('?facets=yes', headers).expect(400);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(res.body.errors).toEqual([expect.objectContaining({ path: '/facets' })]);
