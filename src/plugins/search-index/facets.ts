@@ -215,13 +215,21 @@ export class FacetCounter {
     const nonZero = this.nonZero;
     let n = 0;
     for (let i = 0; i < set.length; i++) if (set[i] !== 0) nonZero[n++] = i;
+    // Most words set: a straight pass reads faster than the list of them.
+    const dense = n * 2 > set.length;
     valueTerms.forEach((terms, d) => {
       for (const t of terms) {
         const size = df[t];
         if (size === 0) continue;
         let count = 0;
         const valueBits = bits[t]?.[0];
-        if (valueBits) {
+        if (valueBits && dense) {
+          const length = Math.min(valueBits.length, set.length);
+          for (let i = 0; i < length; i++) {
+            const x = set[i] & valueBits[i];
+            if (x !== 0) count += popcount32(x);
+          }
+        } else if (valueBits) {
           const length = valueBits.length;
           for (let k = 0; k < n; k++) {
             const i = nonZero[k];
