@@ -15,12 +15,15 @@
 //    vocabulary; without filters, and with kind/ext.*/verified filters and every sort), detail
 //    and `latest` of random slugs, list pages 1-500 in every sort and four page sizes. Each runs until its pool of
 //    paths is spent or for the duration, whichever comes first, and prints its ratio to the
-//    ceiling, p50/p99, failed requests and the server's event-loop delay meanwhile.
+//    ceiling, p50/p99, failed requests and the server's event-loop delay meanwhile;
+//  - facets: the same kinds of distinct searches with facets=1 (counts of kind, category, tags and
+//    the seed's enum extension fields over each search), without and with filters (issue 26:
+//    >= 0.2 of the one-row ceiling, p99 <= 150 ms on PostgreSQL).
 // Settings (environment):
 //   BENCH_CATALOGUE_PLUGINS           PostgreSQL catalogue size (100000); smaller for a quick try
 //   BENCH_CATALOGUE_EMBEDDED_PLUGINS  embedded catalogue size (10000, or the above if smaller)
 //   BENCH_CATALOGUE_MODES             postgres,embedded (both), or one of them
-//   BENCH_CATALOGUE_SCENARIOS         footprint,cache,search,detail,latest,list (all), or some
+//   BENCH_CATALOGUE_SCENARIOS         footprint,cache,search,facets,detail,latest,list (all), or some
 //   BENCH_CATALOGUE_DURATION_S        seconds each measured run lasts at most (10)
 //   BENCH_CATALOGUE_WARMUP_S          seconds of warm-up before each (3)
 //   BENCH_CATALOGUE_BUDGET_S          the whole benchmark's time limit (1080): scenarios that
@@ -33,7 +36,7 @@ const stores = require('./catalogue/stores');
 
 const RELEASES = 10;
 const MODES = ['postgres', 'embedded'];
-const SCENARIO_GROUPS = ['footprint', 'cache', 'search', 'detail', 'latest', 'list'];
+const SCENARIO_GROUPS = ['footprint', 'cache', 'search', 'facets', 'detail', 'latest', 'list'];
 /** Paths drawn for each search pool per second of the run: beyond a run at the target rate (0.3 of ~9,000 req/s). */
 const SEARCH_PATHS_PER_SECOND = 4_000;
 const WARMUP_PATHS = 1_000;
@@ -80,6 +83,8 @@ const CACHE_HIT = [
 const DISTINCT = [
   { key: 'searchPlain', group: 'search', what: 'search, distinct terms, no filters', target: 0.3, p99: 100 },
   { key: 'searchFiltered', group: 'search', what: 'search, distinct terms, with kind/ext.*/verified filters and every sort', target: 0.3, p99: 100 },
+  { key: 'facetsPlain', group: 'facets', what: 'faceted search (facets=1), distinct terms, no filters', target: 0.2, p99: 150 },
+  { key: 'facetsFiltered', group: 'facets', what: 'faceted search (facets=1), distinct terms, with kind/ext.*/verified filters and every sort', target: 0.2, p99: 150 },
   { key: 'detail', group: 'detail', what: 'detail, random slugs', target: 0.5, p99: 50 },
   { key: 'latest', group: 'latest', what: 'latest, random slugs and os/arch', target: 0.5, p99: 50 },
   { key: 'list', group: 'list', what: 'list, every sort, pages 1-N, page sizes 15-30', target: 0.5, p99: 50 },

@@ -22,6 +22,15 @@ const CATEGORIES = ['Editors', 'Looks', 'Languages', 'Productivity', 'Testing', 
 const TEMPLATE_WORDS = ['a', 'plugin', 'for', 'users', 'with', 'support', 'install', 'from', 'the', 'catalogue', 'it', 'adds', 'commands', 'and', 'files'];
 /** The extension fields' values (see PLUGINS_SQL), for benchmarks' ext.* filters. */
 const EXTENSION_VALUES = { stars: ['0', '1', '2', '3', '4', '5'], platforms: ['linux', 'mac'] };
+/**
+ * The registry's global extension-field declarations for the seeded values: enums, so the
+ * catalogue counts them as facets (`GET /api/plugins?facets=1`).
+ */
+const EXTENSION_FIELDS = [
+  { key: 'stars', type: 'number', enum: EXTENSION_VALUES.stars.map(Number) },
+  { key: 'platforms', type: 'string[]', enum: EXTENSION_VALUES.platforms },
+];
+const DECLARE_FIELDS_SQL = `INSERT INTO app_setting (key, value) VALUES ('extension_fields.global', $1::jsonb) ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
 /** Every release carries one asset for each. */
 const ASSET_PLATFORMS = [
   ['linux', 'x64'],
@@ -117,6 +126,7 @@ async function main() {
       await client.query('COMMIT');
       process.stdout.write(`\r${to} plugins, ${to * options.releases} releases (${Math.round((Date.now() - started) / 1000)} s)`);
     }
+    await client.query(DECLARE_FIELDS_SQL, [JSON.stringify(EXTENSION_FIELDS)]);
     await client.query('ANALYZE plugin');
     await client.query('ANALYZE release');
     await client.query('ANALYZE release_readme');
@@ -127,7 +137,7 @@ async function main() {
   }
 }
 
-module.exports = { WORDS, KINDS, CATEGORIES, TEMPLATE_WORDS, EXTENSION_VALUES, ASSET_PLATFORMS };
+module.exports = { WORDS, KINDS, CATEGORIES, TEMPLATE_WORDS, EXTENSION_VALUES, EXTENSION_FIELDS, DECLARE_FIELDS_SQL, ASSET_PLATFORMS };
 
 if (require.main === module) {
   main().catch((error) => {

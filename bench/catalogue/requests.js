@@ -138,8 +138,8 @@ const PLENTIFUL = ['prefix after a word', 'exact name'];
  * the full mix (every listed term dealt to one of them, alternately, so they get alike shares),
  * and one for the warm-up, of plentiful kinds and misses. Misses are made on demand, never twice.
  */
-function searchTermSources(names, streams) {
-  const random = prng(SEED);
+function searchTermSources(names, streams, seed = SEED) {
+  const random = prng(seed);
   const vocabulary = seedVocabulary();
   const dealt = Array.from({ length: streams + 1 }, () => ({}));
   for (const [kind, terms] of Object.entries(listedTerms(vocabulary, names))) {
@@ -239,6 +239,13 @@ function distinctRequests(slugs, { searchPaths, warmupPaths }) {
   const warm = drawSearch(terms.warmup, 2 * warmupPaths, (term) => searchPath(term));
   const plain = drawSearch(terms.streams[0], searchPaths, (term) => searchPath(term));
   const filtered = drawSearch(terms.streams[1], searchPaths, (term, i) => searchPath(term, searchFilters(random, i)));
+  // Faceted searches (facets=1): terms and filters from sources of their own, so the pools above stay as they were.
+  const facetTerms = searchTermSources(slugs, 2, SEED + 7);
+  const facetRandom = prng(SEED + 8);
+  const faceted = (filters) => ({ ...filters, facets: '1' });
+  const facetWarm = drawSearch(facetTerms.warmup, 2 * warmupPaths, (term) => searchPath(term, faceted({})));
+  const facetsPlain = drawSearch(facetTerms.streams[0], searchPaths, (term) => searchPath(term, faceted({})));
+  const facetsFiltered = drawSearch(facetTerms.streams[1], searchPaths, (term, i) => searchPath(term, faceted(searchFilters(facetRandom, i))));
 
   // Detail and latest take disjoint halves of one shuffle: each slug is asked at most once.
   const shuffled = random.shuffle(slugs);
@@ -260,6 +267,8 @@ function distinctRequests(slugs, { searchPaths, warmupPaths }) {
   return {
     searchPlain: pool(plain.paths, warm.paths.filter((_, i) => i % 2 === 0), plain.kinds),
     searchFiltered: pool(filtered.paths, warm.paths.filter((_, i) => i % 2 === 1).map((p) => `${p}&sort=${random.pick(SORTS)}`), filtered.kinds),
+    facetsPlain: pool(facetsPlain.paths, facetWarm.paths.filter((_, i) => i % 2 === 0), facetsPlain.kinds),
+    facetsFiltered: pool(facetsFiltered.paths, facetWarm.paths.filter((_, i) => i % 2 === 1).map((p) => `${p}&sort=${facetRandom.pick(SORTS)}`), facetsFiltered.kinds),
     detail: pool(detailSlugs.slice(warmCount).map(detail), detailSlugs.slice(0, warmCount).map(detail)),
     latest: pool(latestSlugs.slice(warmCount).map(latest), latestSlugs.slice(0, warmCount).map(latest)),
     // The default page size and three others around it, so the pool outlasts a run of a few

@@ -105,6 +105,9 @@ async function prepareCatalogue({ connection, seedEnv, plugins, releases }) {
     await client.query(
       `INSERT INTO app_setting (key, value) VALUES ('ratelimit.public_read_per_min', '1000000') ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     );
+    // The seed's extension fields declared as enums (facets count them); a seed from before it wrote them gets them here.
+    const { DECLARE_FIELDS_SQL, EXTENSION_FIELDS } = require('../../scripts/seed-catalogue');
+    await client.query(DECLARE_FIELDS_SQL, [JSON.stringify(EXTENSION_FIELDS)]);
     // A seed from before the seed wrote it: the server would spend the run re-rendering every README.
     const { README_RENDER_VERSION } = require(path.join(DIST, 'ingest', 'readme', 'render-readme.js'));
     await client.query('UPDATE release_readme SET render_version = $1 WHERE render_version < $1', [README_RENDER_VERSION]);

@@ -2161,6 +2161,12 @@ export interface components {
             /** @description Newer releases passed over, and why */
             skipped: components["schemas"]["SkippedReleaseDto"][];
         };
+        FacetValueDto: {
+            /** @description The value as a filter takes it (kind=..., tag=..., ext.<key>=...) */
+            value: string;
+            /** @description Plugins the page would list with this value chosen instead of the current one */
+            count: number;
+        };
         ServedImageDto: {
             /**
              * @description Path on this registry, `/images/<sha256>.webp`: the hash of the bytes, so it never changes (cached for a year)
@@ -2222,6 +2228,10 @@ export interface components {
             total: number;
             totalPages: number;
             plugins: components["schemas"]["CatalogueItemDto"][];
+            /** @description Only with facets=1. By dimension (`kind`, `category`, `tags`, `ext.<key>`): the values by count, most first (then by value), at most 20 (tags 30); values no plugin would give are left out except the selected one */
+            facets?: {
+                [key: string]: components["schemas"]["FacetValueDto"][];
+            };
         };
         ServedPictureDto: {
             /**
@@ -4808,6 +4818,8 @@ export interface operations {
                 verified?: "1";
                 /** @description Default: relevance with search, else updated. Verified plugins lead every sort. */
                 sort?: "updated" | "new" | "name" | "featured";
+                /** @description With 1 (or true) the page also carries `facets`: counts per value of kind, category, tags and every extension field declared as an enum or a boolean, each over the search and the other filters (what clicking the value would give) */
+                facets?: "1" | "true" | "0" | "false";
             };
             header?: never;
             path?: never;

@@ -8,7 +8,7 @@ import type { AdminKindDto, AdminKindListDto, CreateKindDto, ExtensionFieldInput
 import type { KindEntity } from './entities/kind.entity';
 import { toAdminKindDto, toDeclarations } from './kinds.mapper';
 import { type KindFields, KindsRepository } from './kinds.repository';
-import { GLOBAL_EXTENSION_FIELDS_SETTING } from './kinds.service';
+import { GLOBAL_EXTENSION_FIELDS_SETTING, KindsService } from './kinds.service';
 
 function snapshot(kind: KindEntity): Record<string, unknown> {
   return { label: kind.label, description: kind.description, enabled: kind.enabled, extensionFields: kind.extensionFields };
@@ -43,6 +43,7 @@ export class AdminKindsService {
     private readonly kinds: KindsRepository,
     private readonly settings: SettingsRepository,
     private readonly audit: AuditService,
+    private readonly schema: KindsService,
   ) {}
 
   async list(): Promise<AdminKindListDto> {
@@ -56,12 +57,12 @@ export class AdminKindsService {
       enabled: input.enabled ?? true,
       extensionFields: checkedDeclarations(input.extensionFields, '/extensionFields'),
     };
-    return this.kinds.transaction(async (manager) => {
+    return this.announced(this.kinds.transaction(async (manager) => {
       const created = await this.kinds.insert(input.key, fields, manager);
       if (!created) throw conflict('kind-exists', `a kind "${input.key}" already exists`);
       await this.audit.record({ action: 'kind.create', actor, details: { key: input.key, before: null, after: snapshot(created) } }, manager);
       return toAdminKindDto(created);
-    });
+    }));
   }
 
   async update(key: string, input: UpdateKindDto, actor: AuditActor): Promise<AdminKindDto> {
@@ -69,21 +70,21 @@ export class AdminKindsService {
       throw badRequest('kind-key-immutable', 'a kind key cannot change', [{ path: '/key', message: `key: is immutable; it must equal "${key}" or be left out` }]);
     }
     const changes = namedChanges(input);
-    return this.kinds.transaction(async (manager) => {
+    return this.announced(this.kinds.transaction(async (manager) => {
       const before = await this.existing(key, manager);
       const after = await this.kinds.update(key, changes, manager);
       await this.audit.record({ action: 'kind.update', actor, details: { key, before: snapshot(before), after: snapshot(after) } }, manager);
       return toAdminKindDto(after);
-    });
+    }));
   }
 
   /** Plugins keep the key as a free-form value; they are not touched. */
   async remove(key: string, actor: AuditActor): Promise<void> {
-    await this.kinds.transaction(async (manager) => {
+    await this.announced(this.kinds.transaction(async (manager) => {
       const before = await this.existing(key, manager);
       await this.kinds.delete(key, manager);
       await this.audit.record({ action: 'kind.delete', actor, details: { key, before: snapshot(before), after: null } }, manager);
-    });
+    }));
   }
 
   async globalFields(): Promise<ExtensionFieldsDto> {
@@ -92,12 +93,19 @@ export class AdminKindsService {
 
   async replaceGlobalFields(fields: readonly ExtensionFieldInputDto[], actor: AuditActor): Promise<ExtensionFieldsDto> {
     const declarations = checkedDeclarations(fields, '/fields');
-    await this.kinds.transaction(async (manager) => {
+    await this.announced(this.kinds.transaction(async (manager) => {
       const before = (await this.settings.get<ExtensionFieldDeclaration[]>(GLOBAL_EXTENSION_FIELDS_SETTING, manager)) ?? [];
       await this.settings.set(GLOBAL_EXTENSION_FIELDS_SETTING, declarations, manager);
       await this.audit.record({ action: 'extension_fields.update', actor, details: { before, after: declarations } }, manager);
-    });
+    }));
     return { fields: declarations };
+  }
+
+  /** A committed change, told to whoever keeps a copy of the extension schema (the catalogue's facets). */
+  private async announced<T>(change: Promise<T>): Promise<T> {
+    const result = await change;
+    this.schema.extensionSchemaChanged();
+    return result;
   }
 
   private async existing(key: string, manager: EntityManager): Promise<KindEntity> {

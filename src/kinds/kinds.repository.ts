@@ -20,6 +20,11 @@ export class KindsRepository {
     return this.repo().find({ order: { key: 'ASC' } });
   }
 
+  /** Every kind, read through `manager` (a catalogue read's replica). */
+  allIn(manager: EntityManager): Promise<KindEntity[]> {
+    return this.repo(manager).find({ order: { key: 'ASC' } });
+  }
+
   enabled(manager?: EntityManager): Promise<KindEntity[]> {
     return this.repo(manager).find({ where: { enabled: true }, order: { key: 'ASC' } });
   }

@@ -15,8 +15,15 @@ export interface ManifestRegistryContext {
   globalExtensionFields: ExtensionFieldDeclaration[];
 }
 
+/** A field the catalogue counts values of (facets): one with a closed set of values, an enum or a boolean. */
+export function isFacetable(field: ExtensionFieldDeclaration): boolean {
+  return field.type === 'boolean' || (Array.isArray(field.enum) && field.enum.length > 0);
+}
+
 @Injectable()
 export class KindsService {
+  private readonly schemaListeners: Array<() => void> = [];
+
   constructor(
     private readonly kinds: KindsRepository,
     private readonly settings: SettingsRepository,
@@ -29,6 +36,29 @@ export class KindsService {
       const [kinds, globalFields] = await Promise.all([this.kinds.enabled(manager), this.globalExtensionFields(manager)]);
       return { kinds: kinds.map(toKindDto), extensionFields: globalFields };
     });
+  }
+
+  /**
+   * The extension keys the catalogue shows facets for: every field declared as an enum or a
+   * boolean, by a kind (enabled or not: its plugins stay listed) or globally, sorted.
+   */
+  facetableExtensionKeys(): Promise<string[]> {
+    return this.reads.run(async (manager) => {
+      const [kinds, globalFields] = await Promise.all([this.kinds.allIn(manager), this.globalExtensionFields(manager)]);
+      const keys = new Set<string>();
+      for (const field of [...globalFields, ...kinds.flatMap((kind) => kind.extensionFields ?? [])]) if (isFacetable(field)) keys.add(field.key);
+      return [...keys].sort();
+    });
+  }
+
+  /** `listener` runs after an admin changes a kind or the global extension fields on this instance. */
+  onExtensionSchemaChange(listener: () => void): void {
+    this.schemaListeners.push(listener);
+  }
+
+  /** Called by the admin service once a change committed. */
+  extensionSchemaChanged(): void {
+    for (const listener of this.schemaListeners) listener();
   }
 
   /** The keys of the enabled kinds. */

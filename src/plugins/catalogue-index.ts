@@ -8,7 +8,7 @@ import { ChangeCursor } from './catalogue-change-cursor';
 import { CatalogueIndexRepository, type ChangeFeed } from './catalogue-index.repository';
 import { CatalogueItems } from './catalogue-items';
 import { CatalogueSearchIndex } from './search-index';
-import type { CatalogueIndexPage, CatalogueIndexQuery, SearchDocument } from './search-index';
+import type { CatalogueIndexPage, CatalogueIndexQuery, FacetCounts, FacetRequest, SearchDocument } from './search-index';
 
 /** Plugins read a batch while the index is built: small enough to stay off the event loop. */
 const BUILD_BATCH = 2_000;
@@ -61,12 +61,14 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * The page's ids and exact total, or null while the index is being built (the caller asks SQL).
-   * `version` says what the index had applied when it chose: see `absorb`.
+   * `version` says what the index had applied when it chose: see `absorb`. With `facets`, the
+   * facet counts of the same state.
    */
-  query(query: CatalogueIndexQuery): (CatalogueIndexPage & { version: number }) | null {
+  query(query: CatalogueIndexQuery, facets?: FacetRequest): (CatalogueIndexPage & { version: number; facets?: FacetCounts }) | null {
     const index = this.index;
     if (!index) return null;
-    return { ...index.query(query), version: this.applied };
+    const page = index.query(query);
+    return { ...page, version: this.applied, ...(facets ? { facets: index.facets(query, facets) } : {}) };
   }
 
   /**

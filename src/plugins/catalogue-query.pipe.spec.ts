@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { REQUEST_VALIDATOR_OPTIONS } from '../common/errors/validation';
-import { CatalogueQueryPipe, readPlainly } from './catalogue-query.pipe';
+import { CatalogueQueryPipe, readPlainly, wantsFacets } from './catalogue-query.pipe';
 import { CatalogueQueryDto } from './dto/catalogue.dto';
 
 /** Values at and around every rule's edges, in the shapes a query string gives (arrays for repeats). */
@@ -15,6 +15,7 @@ const EDGES: Record<string, unknown[]> = {
   sort: ['updated', 'new', 'name', 'featured', 'relevance', 'NAME', ''],
   page: ['1', '100000', '100001', '0', '007', '1e3', '-1', '1.5', '', '999999999', '1234567890', ['1', '2']],
   limit: ['1', '20', '100', '101', '0', ' 20', '0x10'],
+  facets: ['1', 'true', '0', 'false', 'yes', 'TRUE', '', ['1', '1']],
   bogus: ['1'],
   __proto__: ['x'],
   constructor: ['x'],
@@ -89,5 +90,13 @@ describe('CatalogueQueryPipe: reading a query without the validator', () => {
     const answer = await pipe.transform(query);
     expect(answer).toEqual(Object.assign(plainToInstance(CatalogueQueryDto, { search: 'git', page: '2' }), { ext: { stars: '3' } }));
     await expect(pipe.transform(queryOf([['page', '0']]))).rejects.toThrow('the query has 1 invalid parameter(s)');
+  });
+
+  it('takes facets as 1, true, 0 or false, and names the field otherwise', async () => {
+    const pipe = new CatalogueQueryPipe();
+    for (const value of ['1', 'true']) expect(wantsFacets(await pipe.transform(queryOf([['facets', value]])))).toBe(true);
+    for (const value of ['0', 'false']) expect(wantsFacets(await pipe.transform(queryOf([['facets', value]])))).toBe(false);
+    expect(wantsFacets(await pipe.transform(queryOf([])))).toBe(false);
+    await expect(pipe.transform(queryOf([['facets', 'yes']]))).rejects.toMatchObject({ errors: [{ path: '/facets' }] });
   });
 });

@@ -5,7 +5,7 @@ import { badRequest, type ProblemFieldError } from '../common/errors/domain-erro
 import { flattenValidationErrors, REQUEST_VALIDATOR_OPTIONS } from '../common/errors/validation';
 import { EXTENSION_KEY_PATTERN } from '../lib/manifest';
 import { MAX_LIMIT, MAX_PAGE } from '../common/validation/page-query.dto';
-import { CATALOGUE_SORTS, CatalogueQueryDto } from './dto/catalogue.dto';
+import { CATALOGUE_SORTS, CatalogueQueryDto, FACETS_VALUES } from './dto/catalogue.dto';
 
 export interface CatalogueQuery extends CatalogueQueryDto {
   /** `ext.<key>=<value>` filters, combined with AND. */
@@ -13,6 +13,11 @@ export interface CatalogueQuery extends CatalogueQueryDto {
 }
 
 const MAX_EXT_FILTERS = 8;
+
+/** Whether the query asks for facet counts (`facets=1` or `true`). */
+export function wantsFacets(query: CatalogueQueryDto): boolean {
+  return query.facets === '1' || query.facets === 'true';
+}
 
 /**
  * Reads `GET /api/plugins`'s query: the named parameters as CatalogueQueryDto (unknown ones
@@ -56,6 +61,7 @@ const PLAIN_READS: Record<string, (value: string) => string | number | undefined
   featured: (value) => (value === '1' ? value : undefined),
   verified: (value) => (value === '1' ? value : undefined),
   sort: (value) => ((CATALOGUE_SORTS as readonly string[]).includes(value) ? value : undefined),
+  facets: (value) => ((FACETS_VALUES as readonly string[]).includes(value) ? value : undefined),
   page: (value) => decimalWithin(value, MAX_PAGE),
   limit: (value) => decimalWithin(value, MAX_LIMIT),
 };

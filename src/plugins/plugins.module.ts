@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { KindsModule } from '../kinds/kinds.module';
+import { CatalogueFacetFields } from './catalogue-facet-fields';
 import { repositoryProvider } from '../persistence/repository-provider';
 import { AdminPluginsController } from './admin-plugins.controller';
 import { AdminPluginsService } from './admin-plugins.service';
@@ -32,7 +34,7 @@ import { ReleasesRepository } from './releases.repository';
 import { ReleasesService } from './releases.service';
 
 @Module({
-  imports: [AuthModule],
+  imports: [AuthModule, KindsModule],
   controllers: [ReleasesController, LatestController, PluginsController, AdminPluginsController, MyPluginsController, DownloadsController, DeprecationController, AdminDeprecationController],
   providers: [
     repositoryProvider(PluginsRepository),
@@ -43,6 +45,7 @@ import { ReleasesService } from './releases.service';
     repositoryProvider(PluginPageRepository),
     repositoryProvider(DownloadDaysRepository),
     CatalogueIndex,
+    CatalogueFacetFields,
     ReleasesService,
     DownloadCounter,
     DownloadsService,

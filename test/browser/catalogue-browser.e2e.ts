@@ -6,6 +6,7 @@
  */
 import request from 'supertest';
 import { chromiumAvailable, openBrowser, type BrowserSession, type WatchedPage } from '../support/browser';
+import { axeViolations } from '../support/axe';
 import { userWithSession } from '../support/sessions';
 import { catalogueWorld, publishAurora, type CatalogueWorld } from './catalogue-world';
 
@@ -185,5 +186,31 @@ describeBrowser('web front end: the catalogue in a browser', () => {
     } finally {
       await context.close();
     }
+  });
+
+  it('shows facets as filter links with counts, sets and clears a filter, and passes axe', async () => {
+    const watched = await browser.newPage();
+    const { page } = watched;
+    // Counts come from the in-memory index, built moments after start: until then the page shows none.
+    const deadline = Date.now() + 20_000;
+    do await page.goto('/plugins', { waitUntil: 'networkidle' });
+    while ((await page.locator('#facets').count()) === 0 && Date.now() < deadline);
+    const facets = page.getByRole('navigation', { name: 'Refine' });
+    await facets.getByRole('link', { name: 'Themes (2)' }).click();
+    await page.waitForURL(/kind=theme/);
+    await expect(page.locator('#results-count').textContent()).resolves.toBe('2 plugins found');
+    // The chosen value stays, with its count, beside a way to clear it; the kind's fields appear.
+    await expect(facets.locator('[aria-current="true"]').first().textContent()).resolves.toMatch(/^Themes \(2\)/);
+    // "calm" is also a tag: the link under the mood field's heading.
+    await facets.locator('section', { has: page.getByRole('heading', { name: 'mood' }) }).getByRole('link', { name: 'calm (1)' }).click();
+    await page.waitForURL(/ext\.mood=calm/);
+    expect(new URL(page.url()).searchParams.get('kind')).toBe('theme');
+    await expect(page.locator('#results .plugin-card a').first().textContent()).resolves.toBe('aurora');
+    expect(await axeViolations(page, '#facets')).toEqual([]);
+    await facets.getByRole('link', { name: 'Clear the Kind filter' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('kind'));
+    expect(new URL(page.url()).searchParams.get('ext.mood')).toBe('calm');
+    await settled(watched, 'catalogue-facets');
+    await watched.context.close();
   });
 });

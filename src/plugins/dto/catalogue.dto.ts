@@ -1,10 +1,12 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageEnvelopeDto, PageQueryDto } from '../../common/validation/page-query.dto';
 import { ListImagesDto } from './images.dto';
 
 export const CATALOGUE_SORTS = ['updated', 'new', 'name', 'featured'] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
+/** `facets` as a query accepts it: yes or no, as a number or a word. */
+export const FACETS_VALUES = ['1', 'true', '0', 'false'] as const;
 
 /** A plugin's deprecation as list items and the detail show it. */
 export class DeprecationDto {
@@ -58,6 +60,24 @@ export class CatalogueQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(CATALOGUE_SORTS)
   sort?: CatalogueSort;
+
+  @ApiPropertyOptional({
+    enum: FACETS_VALUES,
+    description:
+      'With 1 (or true) the page also carries `facets`: counts per value of kind, category, tags and every extension field declared as an enum or a boolean, each over the search and the other filters (what clicking the value would give)',
+  })
+  @IsOptional()
+  @IsIn(FACETS_VALUES, { message: 'facets: must be 1, true, 0 or false (or left out)' })
+  facets?: string;
+}
+
+/** One value of a facet and how many plugins it would list. */
+export class FacetValueDto {
+  @ApiProperty({ description: 'The value as a filter takes it (kind=..., tag=..., ext.<key>=...)' })
+  value: string;
+
+  @ApiProperty({ description: 'Plugins the page would list with this value chosen instead of the current one' })
+  count: number;
 }
 
 export class CatalogueItemDto {
@@ -129,7 +149,16 @@ export class CatalogueItemDto {
   deprecated: DeprecationDto | null;
 }
 
+@ApiExtraModels(FacetValueDto)
 export class CataloguePageDto extends PageEnvelopeDto {
   @ApiProperty({ type: [CatalogueItemDto] })
   plugins: CatalogueItemDto[];
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'array', items: { $ref: getSchemaPath(FacetValueDto) } },
+    description:
+      'Only with facets=1. By dimension (`kind`, `category`, `tags`, `ext.<key>`): the values by count, most first (then by value), at most 20 (tags 30); values no plugin would give are left out except the selected one',
+  })
+  facets?: Record<string, FacetValueDto[]>;
 }

@@ -39,9 +39,10 @@ export class DocumentTable {
   deprecatedBits: Int32Array = new Int32Array(0);
   nameWordsAtMost: Int32Array[] = Array.from({ length: 8 }, () => new Int32Array(0));
   created = new Float64Array(0);
-  private forwardStart = new Int32Array(0);
-  private forwardLength = new Int32Array(0);
-  private arena = new Int32Array(4096);
+  /** Where each document's term entries start in `arena`, and how many there are (read them before the next add). */
+  forwardStart = new Int32Array(0);
+  forwardLength = new Int32Array(0);
+  arena = new Int32Array(4096);
   private arenaEnd = 0;
   private arenaGarbage = 0;
   private readonly free: number[] = [];
@@ -99,6 +100,11 @@ export class DocumentTable {
     this.forwardLength[id] = 0;
     this.free.push(id);
     this.live--;
+  }
+
+  /** Term entries held for live documents: `/ live` is the mean a document has. */
+  get liveEntries(): number {
+    return this.arenaEnd - this.arenaGarbage;
   }
 
   isLive(id: number): boolean {

@@ -13,6 +13,18 @@ import { nextStamp } from './stamps';
 /** Progress marks a query uses: one a word, and one for "touched by the current word". */
 const PROGRESS_STEP = MAX_QUERY_WORDS + 2;
 
+/**
+ * Every document a query matches, unordered, for counting (facets): the whole catalogue, none, a
+ * list of internal ids, or a bitset. A view of scratch memory, valid until the next query.
+ */
+export type MatchedSet =
+  | { kind: 'all'; count: number }
+  | { kind: 'none'; count: 0 }
+  | { kind: 'list'; list: Int32Array; count: number }
+  | { kind: 'bits'; bits: Int32Array; count: number };
+
+const NONE: MatchedSet = { kind: 'none', count: 0 };
+
 const ORDER_OF = { updated: ORDER_UPDATED, new: ORDER_NEW, name: ORDER_NAME, featured: ORDER_FEATURED } as const;
 
 /**
@@ -91,6 +103,38 @@ export class QueryRunner {
     const to = Math.min(count, offset + limit);
     const ids = sort === 'relevance' ? this.pages.relevancePage(list, count, offset, to, query.search ?? null, this.score, this.nameHits) : this.pages.sortedPage(list, count, ORDER_OF[sort], offset, to);
     return { ids, total: count };
+  }
+
+  /**
+   * The documents matching the query's words and filters (its sort and page ignored), on the
+   * path `run` would take: a broad search or filter as a bitset, a narrow one as a list.
+   */
+  matching(query: CatalogueIndexQuery): MatchedSet {
+    const filters = this.filterTerms(query);
+    if (filters === null) return NONE;
+    const words = query.words
+      .slice(0, MAX_QUERY_WORDS)
+      .map((word) => word.toLowerCase())
+      .filter((word) => word.length > 0);
+    if (!words.length && !filters.length) return { kind: 'all', count: this.docs.live };
+    this.ensureCapacity();
+    if (!words.length) {
+      if (this.terms.df[filters[0]] > this.docs.live * this.broadShare) {
+        const bits = this.bitsets.filterSet(filters) as Int32Array;
+        return { kind: 'bits', bits, count: popcount(bits) };
+      }
+      const [list, count] = this.intersectFilters(filters);
+      return { kind: 'list', list, count };
+    }
+    const matches = words.map((word) => matchWord(this.terms, word)).sort((a, b) => a.postings - b.postings);
+    if (matches[0].terms.length === 0) return NONE;
+    if (matches[0].postings > this.docs.live * this.broadShare) {
+      const bits = this.bitsets.matchSet(matches, this.bitsets.filterSet(filters));
+      return { kind: 'bits', bits, count: popcount(bits) };
+    }
+    let [list, count] = this.match(matches, 0, false);
+    [list, count] = this.applyFilters(list, count, filters);
+    return { kind: 'list', list, count };
   }
 
   /** A broad search on bitsets; null when its words combine too many ways (then it goes document by document). */

@@ -7,8 +7,38 @@ import { enhanceWishlist } from './lib/wishlist';
 type CatalogueItem = components['schemas']['CatalogueItemDto'];
 type CatalogueQuery = NonNullable<paths['/api/plugins']['get']['parameters']['query']>;
 
+type FacetValue = components['schemas']['FacetValueDto'];
+
+const browseData = pageData<{ kindLabels?: Record<string, string>; facetLabels?: Record<string, string> }>();
 /** Kind labels by key, which the browse page sends (a card names a kind by its label). */
-const kindLabels: Record<string, string> = pageData<{ kindLabels?: Record<string, string> }>()?.kindLabels ?? {};
+const kindLabels: Record<string, string> = browseData?.kindLabels ?? {};
+/** The headings of the facets the page shows (kind, category, tags, the filterable ext.<key> fields). */
+const facetLabels: Record<string, string> = browseData?.facetLabels ?? {};
+
+/** The facet links as the server renders them (pages/catalogue/facet-nav.ts), for results that followed the form. */
+function facetNav(params: URLSearchParams, facets: Record<string, FacetValue[]>): HTMLElement | null {
+  const dimensions = Object.keys(facets).filter((d) => facetLabels[d] !== undefined && facets[d].length > 0);
+  if (!dimensions.length) return null;
+  const href = (param: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    next.delete('page');
+    if (value === null) next.delete(param);
+    else next.set(param, value);
+    return `/plugins${next.size ? `?${next.toString()}` : ''}`;
+  };
+  const label = (dimension: string, value: string) => (dimension === 'kind' ? (kindLabels[value] ?? value) : value);
+  const sections = dimensions.map((dimension, index) => {
+    const param = dimension === 'tags' ? 'tag' : dimension;
+    const current = params.get(param);
+    const items = facets[dimension].map((v) =>
+      v.value === current
+        ? el('li', { class: 'selected' }, el('span', { 'aria-current': 'true' }, `${label(dimension, v.value)} (${v.count}) `, el('span', { class: 'visually-hidden' }, t('facets.selected'))), ' ', el('a', { href: href(param, null) }, el('span', { 'aria-hidden': 'true' }, t('facets.clear')), el('span', { class: 'visually-hidden' }, t('facets.clearFilter', { dimension: facetLabels[dimension] }))))
+        : el('li', {}, el('a', { href: href(param, v.value) }, `${label(dimension, v.value)} (${v.count})`)),
+    );
+    return el('section', { class: 'facet' }, el('h3', { id: `facet-${index}` }, facetLabels[dimension]), el('ul', {}, ...items));
+  });
+  return el('nav', { class: 'facets', id: 'facets', 'aria-labelledby': 'facets-heading' }, el('h2', { id: 'facets-heading' }, t('facets.heading')), ...sections);
+}
 
 /** The same card the server renders (components/plugin-card.ts), built in the page. */
 function pluginCard(plugin: CatalogueItem): HTMLLIElement {
@@ -27,7 +57,7 @@ function pluginCard(plugin: CatalogueItem): HTMLLIElement {
 function apiQuery(params: URLSearchParams): CatalogueQuery & Record<string, string | number> {
   const query: Record<string, string | number> = {};
   for (const [name, value] of params) query[name === 'q' ? 'search' : name] = name === 'page' ? Number(value) : value;
-  return { ...query, limit: 20 };
+  return { ...query, limit: 20, facets: '1' };
 }
 
 function formParams(form: HTMLFormElement, page = 1): URLSearchParams {
@@ -64,6 +94,11 @@ function enhanceBrowse(form: HTMLFormElement): void {
       return;
     }
     results.replaceChildren(data.plugins.length ? el('ul', { class: 'plugin-list' }, ...data.plugins.map(pluginCard)) : el('p', {}, t('browse.none')), pager(params, data.page, data.totalPages) ?? '');
+    const nav = data.facets ? facetNav(params, data.facets) : null;
+    const shown = document.getElementById('facets');
+    if (shown && nav) shown.replaceWith(nav);
+    else if (shown) shown.remove();
+    else if (nav) form.after(nav);
     announce(count, tCount('browse.count', data.total));
   };
   const soon = debounce(() => void update(), 250);

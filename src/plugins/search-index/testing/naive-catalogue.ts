@@ -21,7 +21,7 @@ function readmeWords(readme: string): string[] {
 
 const upperWords = (doc: SearchDocument): string[] => [...words(doc.name), ...words(doc.description), ...doc.tags.flatMap(words), ...words(doc.category), ...words(doc.kind)];
 
-function extensionTexts(value: unknown): string[] {
+export function extensionTexts(value: unknown): string[] {
   const scalar = (v: unknown) => (typeof v === 'string' ? [v] : typeof v === 'number' || typeof v === 'boolean' ? [String(v)] : []);
   return Array.isArray(value) ? value.flatMap(scalar) : scalar(value);
 }

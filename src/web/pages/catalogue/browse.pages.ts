@@ -10,6 +10,7 @@ import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
 import { CATALOGUE_SCRIPTS, failed, pageNumber, pagination, pageUrl, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
 import type { CatalogueParams } from './catalogue-query';
+import { facetNav } from './facet-nav';
 
 type KindDto = components['schemas']['KindDto'];
 type FieldDto = components['schemas']['ExtensionFieldDto'];
@@ -17,7 +18,7 @@ type FieldDto = components['schemas']['ExtensionFieldDto'];
 const SORTS = ['updated', 'new', 'name', 'featured'] as const;
 const PAGE_SIZE = 20;
 /** The strings browser/catalogue.ts renders results and suggestions with. */
-export const BROWSE_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, ...pluralKeys('browse.count'), 'browse.none', 'browse.invalid', 'badge.verified', 'badge.featured', 'badge.deprecated', ...pluralKeys('plugin.downloads'), 'pagination.label', 'pagination.previous', 'pagination.next', 'pagination.page'];
+export const BROWSE_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, 'facets.heading', 'facets.clear', 'facets.clearFilter', 'facets.selected', ...pluralKeys('browse.count'), 'browse.none', 'browse.invalid', 'badge.verified', 'badge.featured', 'badge.deprecated', ...pluralKeys('plugin.downloads'), 'pagination.label', 'pagination.previous', 'pagination.next', 'pagination.page'];
 
 /** The browse form's values as the visitor sent them (strings only; repeated ones: the first). */
 interface BrowseForm {
@@ -68,6 +69,7 @@ export function catalogueQuery(form: BrowseForm, fields: readonly FieldDto[]): C
     ...(form.sort ? { sort: form.sort as CatalogueParams['sort'] } : {}),
     page: form.page,
     limit: PAGE_SIZE,
+    facets: '1',
     ...ext,
   };
 }
@@ -120,8 +122,11 @@ export class BrowsePages {
     // Open when the visitor set one of them, so a filter in force is never out of sight.
     const moreOpen = Boolean(form.category || form.tag || form.verified || form.featured || form.sort);
     const sortOption = (value: string, label: string) => html`<option value="${value}"${form.sort === value ? html` selected` : null}>${label}</option>`;
+    const labels = Object.fromEntries(kindList.map((k) => [k.key, k.label]));
+    const selected: Record<string, string> = { kind: form.kind, category: form.category, tag: form.tag, ...form.ext };
     const main = html`<h1>${t('browse.title')}</h1>
 <div class="browse">
+<div class="browse-side">
 <form class="filters" id="browse-form" action="/plugins" method="get" aria-labelledby="filters-heading">
   <h2 id="filters-heading">${t('browse.filters')}</h2>
   <div class="field"><label for="filter-q">${t('browse.search')}</label><input id="filter-q" name="q" type="search" value="${form.q}" autocomplete="off"></div>
@@ -137,6 +142,8 @@ export class BrowsePages {
   </details>
   <p class="actions"><button type="submit">${t('browse.apply')}</button> <a href="/plugins">${t('browse.reset')}</a></p>
 </form>
+${facetNav(pageUrl(ctx.request.originalUrl), result.data?.facets, selected, fields, labels, t)}
+</div>
 <section class="results" aria-labelledby="results-count">
   <p id="results-count" class="status" role="status" aria-live="polite">${problems.length ? html`${t('browse.invalid')} ${problems.join('; ')}` : resultCount(total, t)}</p>
   <div id="results">
@@ -151,7 +158,7 @@ export class BrowsePages {
       main,
       scripts: CATALOGUE_SCRIPTS,
       clientStrings: BROWSE_CLIENT_STRINGS,
-      clientData: { kindLabels: Object.fromEntries(kindList.map((k) => [k.key, k.label])) },
+      clientData: { kindLabels: labels, facetLabels: { kind: t('browse.kind'), category: t('browse.category'), tags: t('browse.tag'), ...Object.fromEntries(fields.map((f) => [`ext.${f.key}`, f.label ?? f.key])) } },
       alternates: [catalogueFeed(t), ...kindList.filter((k) => k.key === form.kind).map((k) => kindFeed(t, k.key, k.label))],
     };
   }
