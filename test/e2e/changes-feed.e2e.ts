@@ -107,6 +107,30 @@ describe('GET /api/changes', () => {
     expect(after.all.map((c) => [c.type, c.slug, c.version, c.data])).toEqual([['plugin.deleted', 'feed-gone', null, {}]]);
   });
 
+  it('maps every public audit action, deprecations (added on another branch) included, and skips the private ones', async () => {
+    const before = (await walk(null, 1000)).next;
+    const audit = (action: string, slug: string | null, details: Record<string, unknown>) =>
+      w.app.database.dataSource.query('INSERT INTO audit_entry (action, slug, ip, details) VALUES ($1, $2, $3, $4::jsonb)', [action, slug, '10.1.2.3', JSON.stringify(details)]);
+    await audit('plugin.deprecate', 'feed-one', { message: 'use feed-two', replacement: 'feed-two', by: 'someone' });
+    await audit('plugin.undeprecate', 'feed-one', {});
+    await audit('plugin.feature', 'feed-one', {});
+    await audit('plugin.unfeature', 'feed-one', {});
+    await audit('plugin.owners_change', 'feed-one', { before: ['u1'], after: ['u2'] });
+    await audit('plugin.manifest_refresh', 'feed-one', { version: '1.0.0' });
+    await audit('key.resign', null, { kid: 'old', resignedWith: 'new', resigned: 3, failed: 0, via: 'cli' });
+    for (const action of ['plugin.claim', 'plugin.publish_denied', 'token.create', 'user.sign_in', 'settings.update']) await audit(action, 'feed-one', { secret: 'x' });
+    const { all } = await walk(before, 100);
+    expect(all.map((c) => [c.type, c.slug, c.version, c.data])).toEqual([
+      ['plugin.deprecated', 'feed-one', null, { message: 'use feed-two', replacement: 'feed-two' }],
+      ['plugin.undeprecated', 'feed-one', null, {}],
+      ['plugin.featured', 'feed-one', null, {}],
+      ['plugin.unfeatured', 'feed-one', null, {}],
+      ['plugin.owners_changed', 'feed-one', null, {}],
+      ['plugin.updated', 'feed-one', null, {}],
+      ['keys.changed', null, null, { reason: 'resign', kid: 'old', resignedWith: 'new' }],
+    ]);
+  });
+
   it('writes nothing for a change that rolls back', async () => {
     const before = (await walk(null, 1000)).next;
     await expect(
