@@ -13,6 +13,8 @@ export class ChangesController {
   @Get()
   // A follower polls for what is new: never an old copy.
   @Header('Cache-Control', 'no-cache')
+  // The body is a ChangesPageDto written as JSON text by the service.
+  @Header('Content-Type', 'application/json; charset=utf-8')
   @ApiOperation({
     summary: 'The changes feed',
     description:
@@ -22,7 +24,7 @@ export class ChangesController {
   @ApiPublic()
   @ApiOkResponse({ type: ChangesPageDto })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'A `since` that is not a cursor, a `limit` outside 1-1000, or an unknown parameter' })
-  page(@Query() query: ChangesQueryDto): Promise<ChangesPageDto> {
+  page(@Query() query: ChangesQueryDto): Promise<string> {
     return this.changes.page(query);
   }
 }

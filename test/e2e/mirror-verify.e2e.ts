@@ -33,7 +33,7 @@ describe('a mirror verifies what it copies from upstream', () => {
       if (!res.ok || !res.body) throw new Error(`${url}: ${res.status}`);
       const hash = createHash('sha256');
       let size = 0;
-      for await (const chunk of res.body) {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         size += chunk.length;
         if (size > maxBytes) throw new AssetTooLargeError(url, maxBytes);
         hash.update(chunk);
