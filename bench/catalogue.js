@@ -19,24 +19,26 @@
 //  - facets: the same kinds of distinct searches with facets=1 (counts of kind, category, tags and
 //    the seed's enum extension fields over each search), without and with filters (issue 26:
 //    >= 0.2 of the one-row ceiling, p99 <= 150 ms on PostgreSQL).
+//  - the changes feed (group `changes`): a page of 100 changes after a random cursor across the
+//    seeded feed (one release.published a release), each cursor once.
 // Settings (environment):
 //   BENCH_CATALOGUE_PLUGINS           PostgreSQL catalogue size (100000); smaller for a quick try
 //   BENCH_CATALOGUE_EMBEDDED_PLUGINS  embedded catalogue size (10000, or the above if smaller)
 //   BENCH_CATALOGUE_MODES             postgres,embedded (both), or one of them
-//   BENCH_CATALOGUE_SCENARIOS         footprint,cache,search,facets,detail,latest,list (all), or some
+//   BENCH_CATALOGUE_SCENARIOS         footprint,cache,search,facets,detail,latest,list,changes (all), or some
 //   BENCH_CATALOGUE_DURATION_S        seconds each measured run lasts at most (10)
 //   BENCH_CATALOGUE_WARMUP_S          seconds of warm-up before each (3)
 //   BENCH_CATALOGUE_BUDGET_S          the whole benchmark's time limit (1080): scenarios that
 //                                     would start past it are skipped, and say so
 const fs = require('node:fs');
-const { distinctRequests, prng, SEED } = require('./catalogue/requests');
+const { changesRequests, distinctRequests, prng, SEED } = require('./catalogue/requests');
 const { CONNECTIONS, PathLedger, run, runPool, scrape, drained, quiet, memoryMiB, sleep } = require('./catalogue/load');
 const { startOneRowCeiling, startSameSqlCeiling } = require('./catalogue/ceilings');
 const stores = require('./catalogue/stores');
 
 const RELEASES = 10;
 const MODES = ['postgres', 'embedded'];
-const SCENARIO_GROUPS = ['footprint', 'cache', 'search', 'facets', 'detail', 'latest', 'list'];
+const SCENARIO_GROUPS = ['footprint', 'cache', 'search', 'facets', 'detail', 'latest', 'list', 'changes'];
 /** Paths drawn for each search pool per second of the run: beyond a run at the target rate (0.3 of ~9,000 req/s). */
 const SEARCH_PATHS_PER_SECOND = 4_000;
 const WARMUP_PATHS = 1_000;
@@ -88,6 +90,9 @@ const DISTINCT = [
   { key: 'detail', group: 'detail', what: 'detail, random slugs', target: 0.5, p99: 50 },
   { key: 'latest', group: 'latest', what: 'latest, random slugs and os/arch', target: 0.5, p99: 50 },
   { key: 'list', group: 'list', what: 'list, every sort, pages 1-N, page sizes 15-30', target: 0.5, p99: 50 },
+  // A page of 100 changes is one range scan of the primary key and no plugin lookups: as cheap
+  // for the database as a detail, dearer in JSON; the same bar as the other uncached reads.
+  { key: 'changes', group: 'changes', what: 'changes feed, random cursors, pages of 100', target: 0.5, p99: 50 },
 ];
 
 const FOOTPRINT_TARGETS = { embedded: { idle: 250, peak: 400 }, postgres: { idle: 150, peak: null } };
@@ -282,6 +287,8 @@ async function benchMode(mode, s, budget, lines) {
   lines.push(...catalogue.lines);
   const slugs = catalogue.slugs;
   const requests = distinctRequests(slugs, { searchPaths: SEARCH_PATHS_PER_SECOND * s.durationS, warmupPaths: WARMUP_PATHS });
+  requests.changes = changesRequests(catalogue.events, { paths: SEARCH_PATHS_PER_SECOND * s.durationS, warmupPaths: WARMUP_PATHS });
+  if (s.groups.includes('changes')) lines.push(`changes feed: ${catalogue.events} changes seeded`);
   const poolSize = stores.serverPoolSize(mode);
 
   progress(`${mode}: starting the server`);

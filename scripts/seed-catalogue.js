@@ -5,7 +5,9 @@
 // plugins with names, descriptions, tags, kinds, extension fields and README text drawn from word
 // lists, each with N releases carrying three platform assets and a README for the latest.
 // Rows are made by INSERT ... SELECT over generate_series inside the server, 10,000 plugins a
-// batch, so 100k plugins and 1M releases take about a minute. The releases' signatures are
+// batch, so 100k plugins and 1M releases take about a minute. Each release also gets its
+// `release.published` row in the changes feed's log (catalogue_event), oldest first, as if the
+// releases had been published one by one (the log's trigger fires on audit rows, which the seed skips). The releases' signatures are
 // placeholders: this data exists to be read fast, not verified.
 // Refuses a database that already has plugins unless --fresh (which deletes them all).
 const { Client } = require('pg');
@@ -96,6 +98,13 @@ SELECT r.id, 'default', 0, '<h1>' || p.name || E'</h1>\\n<p>' || p.search_readme
 FROM plugin p JOIN release r ON r.plugin_id = p.id AND r.version = p.latest_version
 WHERE p.id = ANY($1::uuid[])`;
 
+const EVENTS_SQL = `
+INSERT INTO catalogue_event (txid, type, slug, version, data, created_at)
+SELECT pg_current_xact_id()::text::bigint, 'release.published', p.slug, r.version, jsonb_build_object('kid', 'seed'), r.created_at
+FROM plugin p JOIN release r ON r.plugin_id = p.id
+WHERE p.id = ANY($1::uuid[])
+ORDER BY r.created_at, r.id`;
+
 async function main() {
   require('./ts-register');
   const { loadConfig } = require('../src/config/config');
@@ -113,7 +122,7 @@ async function main() {
     await client.connect();
     const [{ count }] = (await client.query('SELECT count(*)::int AS count FROM plugin')).rows;
     if (count > 0 && !options.fresh) throw new Error(`the database already has ${count} plugins; pass --fresh to replace them`);
-    if (options.fresh) await client.query('TRUNCATE plugin, release, release_readme, plugin_owner CASCADE');
+    if (options.fresh) await client.query('TRUNCATE plugin, release, release_readme, plugin_owner, catalogue_event CASCADE');
     const sorts = Array.from({ length: options.releases }, (_, j) => versionSortKey(`1.${j}.0`));
     const started = Date.now();
     const BATCH = 10_000;
@@ -123,6 +132,7 @@ async function main() {
       const ids = (await client.query(`${PLUGINS_SQL} RETURNING id`, [from, to, options.releases])).rows.map((r) => r.id);
       await client.query(RELEASES_SQL, [ids, options.releases, sorts]);
       await client.query(READMES_SQL, [ids, README_RENDER_VERSION]);
+      await client.query(EVENTS_SQL, [ids]);
       await client.query('COMMIT');
       process.stdout.write(`\r${to} plugins, ${to * options.releases} releases (${Math.round((Date.now() - started) / 1000)} s)`);
     }
@@ -130,6 +140,7 @@ async function main() {
     await client.query('ANALYZE plugin');
     await client.query('ANALYZE release');
     await client.query('ANALYZE release_readme');
+    await client.query('ANALYZE catalogue_event');
     process.stdout.write(`\nseeded ${options.plugins} plugins and ${options.plugins * options.releases} releases in ${Math.round((Date.now() - started) / 1000)} s\n`);
   } finally {
     await client.end().catch(() => undefined);

@@ -33,6 +33,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { SubmitModule } from './submit/submit.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { ChangesModule } from './changes/changes.module';
 import { FeedsModule } from './feeds/feeds.module';
 
 @Module({})
@@ -60,6 +61,7 @@ export class AppModule {
         PublishModule,
         TrustedPublishingModule,
         WebhooksModule,
+        ChangesModule,
         SubmitModule,
         AdminModule,
         ForgeAdminModule,

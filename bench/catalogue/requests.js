@@ -222,6 +222,22 @@ function pool(paths, warmup, kinds = null) {
  * `searchPaths` paths each (more than a run at the targets asks for: a faster server finishes
  * its pool early and the line says so).
  */
+/**
+ * The changes feed's pool: random cursors across the whole feed (1..events), each asked once, a
+ * page of the default 100 changes after it; a follower catching up asks just this.
+ * Warmed on cursors the measured run never asks.
+ */
+function changesRequests(events, { paths, warmupPaths }) {
+  const random = prng(SEED + 2);
+  const last = Math.max(0, events - 100);
+  const n = Math.min(last, paths + warmupPaths);
+  const seen = new Set();
+  // Drawn without repeats; rejection is cheap while n is well below the feed's size.
+  while (seen.size < n) seen.add(1 + random.int(last));
+  const all = [...seen].map((since) => `/api/changes?since=${since}`);
+  return pool(all.slice(warmupPaths), all.slice(0, warmupPaths));
+}
+
 function distinctRequests(slugs, { searchPaths, warmupPaths }) {
   const random = prng(SEED + 1);
   const terms = searchTermSources(slugs, 2);
@@ -278,4 +294,4 @@ function distinctRequests(slugs, { searchPaths, warmupPaths }) {
   };
 }
 
-module.exports = { distinctRequests, prng, SEED };
+module.exports = { changesRequests, distinctRequests, prng, SEED };

@@ -1031,6 +1031,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The changes feed
+         * @description Every change to public catalogue state (releases published, yanked, deleted; plugins verified, deprecated, deleted; the key set) in commit order, after the cursor `since`. A cursor stays valid for good: no change ever appears behind one already handed out. See docs/changes-feed.md.
+         */
+        get: operations["ChangesController_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/submit/oauth": {
         parameters: {
             query?: never;
@@ -2711,6 +2731,36 @@ export interface components {
             totalPages: number;
             /** @description Newest first */
             deliveries: components["schemas"]["AdminDeliveryDto"][];
+        };
+        ChangeDto: {
+            /**
+             * @description This change's cursor: asking `since` it answers the changes after it
+             * @example 1234
+             */
+            cursor: string;
+            /** @enum {string} */
+            type: "release.published" | "release.yanked" | "release.unyanked" | "release.deleted" | "plugin.updated" | "plugin.verified" | "plugin.unverified" | "plugin.featured" | "plugin.unfeatured" | "plugin.deprecated" | "plugin.undeprecated" | "plugin.owners_changed" | "plugin.deleted" | "keys.changed";
+            /** @description The plugin; null for `keys.changed` */
+            slug: string | null;
+            /** @description The release, for `release.*` types */
+            version: string | null;
+            /** @description Public fields by type: `release.published` {kid}, `release.yanked` {reason}, `plugin.deprecated` {message, replacement}, `keys.changed` {reason: rotate|resign, kid?, resignedWith?}; otherwise {} */
+            data: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            at: string;
+        };
+        ChangesPageDto: {
+            /** @description Oldest first */
+            changes: components["schemas"]["ChangeDto"][];
+            /**
+             * @description The cursor to ask with next (`since`); the same as asked when nothing changed
+             * @example 1334
+             */
+            next: string;
+            /** @description More changes are there already: ask again at once with `next` */
+            more: boolean;
         };
         SubmitDto: {
             /**
@@ -6503,6 +6553,39 @@ export interface operations {
             };
             /** @description Not an admin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    ChangesController_page: {
+        parameters: {
+            query?: {
+                /** @description A cursor from an earlier answer's `next` (opaque); absent: from the start of the feed */
+                since?: string;
+                /** @description Most changes in one answer */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangesPageDto"];
+                };
+            };
+            /** @description A `since` that is not a cursor, a `limit` outside 1-1000, or an unknown parameter */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

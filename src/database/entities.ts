@@ -1,5 +1,6 @@
 import { AUDIT_ENTITIES } from '../audit/entities';
 import { AUTH_ENTITIES } from '../auth/entities';
+import { CHANGES_ENTITIES } from '../changes/entities';
 import { CMS_ENTITIES } from '../cms/entities';
 import { FORGES_ENTITIES } from '../forges/entities';
 import { REDIS_ENTITIES } from '../common/redis/entities';
@@ -37,4 +38,5 @@ export const ENTITIES = [
   ...LOCAL_SIGN_IN_ENTITIES,
   ...FORGES_ENTITIES,
   ...IMAGES_ENTITIES,
+  ...CHANGES_ENTITIES,
 ];

@@ -35,6 +35,7 @@ import { ReleasePictures1795811049165 } from './1795811049165-ReleasePictures';
 import { ForgeNameHistory1795814841798 } from './1795814841798-ForgeNameHistory';
 import { ImageProxyFailures1795814909081 } from './1795814909081-ImageProxyFailures';
 import { PluginDeprecation1795822069336 } from './1795822069336-PluginDeprecation';
+import { ChangesFeed1795822073138 } from './1795822073138-ChangesFeed';
 import { FeedIndexes1795822368139 } from './1795822368139-FeedIndexes';
 
 /** Every migration in order; committed files, never generated at run time. */
@@ -75,5 +76,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ForgeNameHistory1795814841798,
   ImageProxyFailures1795814909081,
   PluginDeprecation1795822069336,
+  ChangesFeed1795822073138,
   FeedIndexes1795822368139,
 ];

@@ -1,0 +1,185 @@
+import request from 'supertest';
+import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
+import { userWithSession } from '../support/sessions';
+
+interface Change {
+  cursor: string;
+  type: string;
+  slug: string | null;
+  version: string | null;
+  data: Record<string, unknown>;
+  at: string;
+}
+
+describe('GET /api/changes', () => {
+  let w: PublishWorld;
+  let token: string;
+  let admin: { Authorization: string };
+  const feed = (query = '') => request(w.app.url).get(`/api/changes${query}`);
+  const publish = (slug: string, version: string) =>
+    w
+      .push(token, slug, {
+        manifest: manifestYaml({ name: slug, version }),
+        manifestSource: 'plugin.yaml',
+        version,
+        assets: [{ name: `${slug}.zip`, url: w.forge.asset(`/acme/${slug}/${version}/${slug}.zip`, { size: 300 }) }],
+        repoUrl: `${w.forge.url}/acme/${slug}`,
+      })
+      .expect(201);
+  /** Every change after `since`, walked page by page. */
+  const walk = async (since: string | null, limit: number) => {
+    const all: Change[] = [];
+    let cursor = since;
+    for (;;) {
+      const res = await feed(`?limit=${limit}${cursor === null ? '' : `&since=${cursor}`}`).expect(200);
+      all.push(...(res.body.changes as Change[]));
+      cursor = res.body.next;
+      if (!res.body.more) return { all, next: cursor };
+    }
+  };
+
+  beforeAll(async () => {
+    w = await publishWorld();
+    token = (await w.tokenFor('feed-author', ['publish:*', 'yank:*'])).token;
+    admin = { Authorization: `Bearer ${(await userWithSession(w.app, 'feed-root', 'admin')).jwt}` };
+  });
+  afterAll(() => w?.close());
+
+  it('logs every public change in order, with public fields only, and nothing else', async () => {
+    const start = (await feed().expect(200)).body;
+    expect(start).toEqual({ changes: [], next: '0', more: false });
+    await publish('feed-one', '1.0.0');
+    await publish('feed-one', '1.1.0');
+    await request(w.app.url).post('/api/publish/feed-one/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.1.0', reason: 'broken build' }).expect(200);
+    await request(w.app.url).post('/api/publish/feed-one/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.1.0', undo: true }).expect(200);
+    await request(w.app.url).post('/api/admin/plugins/feed-one/verify').set(admin).expect(200);
+    await request(w.app.url).post('/api/admin/plugins/feed-one/unverify').set(admin).expect(200);
+    await request(w.app.url).delete('/api/admin/plugins/feed-one/releases/1.1.0').set(admin).expect(204);
+    await request(w.app.url).post('/api/admin/keys/rotate').set(admin).expect(200);
+    // Not public catalogue state: no change.
+    await request(w.app.url).get('/api/admin/audit').set(admin).expect(200);
+
+    const { all, next } = await walk(null, 100);
+    expect(all.map((c) => [c.type, c.slug, c.version])).toEqual([
+      ['release.published', 'feed-one', '1.0.0'],
+      ['release.published', 'feed-one', '1.1.0'],
+      ['release.yanked', 'feed-one', '1.1.0'],
+      ['release.unyanked', 'feed-one', '1.1.0'],
+      ['plugin.verified', 'feed-one', null],
+      ['plugin.unverified', 'feed-one', null],
+      ['release.deleted', 'feed-one', '1.1.0'],
+      ['keys.changed', null, null],
+    ]);
+    const kid = (await w.audit('plugin.publish'))[0].details.kid;
+    expect(all[0].data).toEqual({ kid });
+    expect(all[2].data).toEqual({ reason: 'broken build' });
+    expect(all[7].data).toEqual({ reason: 'rotate' });
+    // Cursors ascend, timestamps are ISO; no actor, address or user id ever.
+    expect(all.map((c) => BigInt(c.cursor))).toEqual([...all.map((c) => BigInt(c.cursor))].sort((a, b) => (a < b ? -1 : 1)));
+    expect(all.every((c) => !Number.isNaN(Date.parse(c.at)))).toBe(true);
+    expect(JSON.stringify(all)).not.toMatch(/actor|127\.0\.0\.1|userId/);
+    expect(next).toBe(all.at(-1)!.cursor);
+    // Nothing new: the same cursor back, no more.
+    expect((await feed(`?since=${next}`).expect(200)).body).toEqual({ changes: [], next, more: false });
+  });
+
+  it('pages with a stable cursor: small pages walk the same feed as one big one', async () => {
+    const whole = await walk(null, 1000);
+    const paged = await walk(null, 3);
+    expect(paged.all).toEqual(whole.all);
+    const first = (await feed('?limit=3').expect(200)).body;
+    expect(first.more).toBe(true);
+    expect(first.next).toBe(first.changes[2].cursor);
+    const rest = await walk(first.next, 2);
+    expect(rest.all).toEqual(whole.all.slice(3));
+  });
+
+  it('logs a deleted plugin, whatever path deletes it', async () => {
+    await publish('feed-gone', '1.0.0');
+    const before = (await walk(null, 1000)).next;
+    await w.app.database.dataSource.transaction(async (manager) => {
+      const [{ id }] = await manager.query('SELECT id FROM plugin WHERE slug = $1', ['feed-gone']);
+      await manager.query('DELETE FROM release WHERE plugin_id = $1', [id]);
+      await manager.query('DELETE FROM plugin_owner WHERE plugin_id = $1', [id]);
+      await manager.query('DELETE FROM plugin WHERE id = $1', [id]);
+    });
+    const after = await walk(before, 100);
+    expect(after.all.map((c) => [c.type, c.slug, c.version, c.data])).toEqual([['plugin.deleted', 'feed-gone', null, {}]]);
+  });
+
+  it('maps every public audit action, deprecations (added on another branch) included, and skips the private ones', async () => {
+    const before = (await walk(null, 1000)).next;
+    const audit = (action: string, slug: string | null, details: Record<string, unknown>) =>
+      w.app.database.dataSource.query('INSERT INTO audit_entry (action, slug, ip, details) VALUES ($1, $2, $3, $4::jsonb)', [action, slug, '10.1.2.3', JSON.stringify(details)]);
+    await audit('plugin.deprecate', 'feed-one', { message: 'use feed-two', replacement: 'feed-two', by: 'someone' });
+    await audit('plugin.undeprecate', 'feed-one', {});
+    await audit('plugin.feature', 'feed-one', {});
+    await audit('plugin.unfeature', 'feed-one', {});
+    await audit('plugin.owners_change', 'feed-one', { before: ['u1'], after: ['u2'] });
+    await audit('plugin.manifest_refresh', 'feed-one', { version: '1.0.0' });
+    await audit('key.resign', null, { kid: 'old', resignedWith: 'new', resigned: 3, failed: 0, via: 'cli' });
+    for (const action of ['plugin.claim', 'plugin.publish_denied', 'token.create', 'user.sign_in', 'settings.update']) await audit(action, 'feed-one', { secret: 'x' });
+    const { all } = await walk(before, 100);
+    expect(all.map((c) => [c.type, c.slug, c.version, c.data])).toEqual([
+      ['plugin.deprecated', 'feed-one', null, { message: 'use feed-two', replacement: 'feed-two' }],
+      ['plugin.undeprecated', 'feed-one', null, {}],
+      ['plugin.featured', 'feed-one', null, {}],
+      ['plugin.unfeatured', 'feed-one', null, {}],
+      ['plugin.owners_changed', 'feed-one', null, {}],
+      ['plugin.updated', 'feed-one', null, {}],
+      ['keys.changed', null, null, { reason: 'resign', kid: 'old', resignedWith: 'new' }],
+    ]);
+  });
+
+  it('writes nothing for a change that rolls back', async () => {
+    const before = (await walk(null, 1000)).next;
+    await expect(
+      w.app.database.dataSource.transaction(async (manager) => {
+        await manager.query(`INSERT INTO audit_entry (action, slug, details) VALUES ('plugin.verify', 'feed-one', '{}')`);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect((await feed(`?since=${before}`).expect(200)).body.changes).toEqual([]);
+  });
+
+  it.each([
+    ['?since=abc', 'since'],
+    ['?since=-1', 'since'],
+    ['?since=01', 'since'],
+    ['?since=1&since=2', 'since'],
+    ['?since=1234567890123456789', 'since'],
+    ['?limit=0', 'limit'],
+    ['?limit=1001', 'limit'],
+    ['?limit=ten', 'limit'],
+    ['?cursor=1', 'cursor'],
+  ])('answers 400 naming the field for %s', async (query, field) => {
+    const res = await feed(query).expect(400);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(JSON.stringify(res.body)).toContain(field);
+  });
+
+  // Two connections: PostgreSQL only (the embedded engine has one).
+  (process.env.DATABASE_URL ? it : it.skip)('never lets a later change show before an earlier one commits', async () => {
+    const before = (await walk(null, 1000)).next;
+    const first = w.app.database.dataSource.createQueryRunner();
+    const second = w.app.database.dataSource.createQueryRunner();
+    try {
+      await first.startTransaction();
+      await first.query(`INSERT INTO audit_entry (action, slug, details) VALUES ('plugin.verify', 'feed-one', '{}')`);
+      await second.startTransaction();
+      // Waits for the first writer's lock: its seq can only come after the first's commits.
+      const secondWrite = second.query(`INSERT INTO audit_entry (action, slug, details) VALUES ('plugin.unverify', 'feed-one', '{}')`);
+      expect((await feed(`?since=${before}`).expect(200)).body.changes).toEqual([]);
+      await first.commitTransaction();
+      await secondWrite;
+      const between = (await feed(`?since=${before}`).expect(200)).body;
+      expect(between.changes.map((c: Change) => c.type)).toEqual(['plugin.verified']);
+      await second.commitTransaction();
+      const after = (await feed(`?since=${between.next}`).expect(200)).body;
+      expect(after.changes.map((c: Change) => c.type)).toEqual(['plugin.unverified']);
+    } finally {
+      await first.release();
+      await second.release();
+    }
+  });
+});
