@@ -33,6 +33,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { SubmitModule } from './submit/submit.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
 @Module({})
 export class AppModule {
@@ -59,6 +60,7 @@ export class AppModule {
         PublishModule,
         TrustedPublishingModule,
         WebhooksModule,
+        SubscriptionsModule,
         SubmitModule,
         AdminModule,
         ForgeAdminModule,

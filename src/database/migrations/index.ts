@@ -34,6 +34,7 @@ import { LocalSignIn1795810868882 } from './1795810868882-LocalSignIn';
 import { ReleasePictures1795811049165 } from './1795811049165-ReleasePictures';
 import { ForgeNameHistory1795814841798 } from './1795814841798-ForgeNameHistory';
 import { ImageProxyFailures1795814909081 } from './1795814909081-ImageProxyFailures';
+import { Subscriptions1795822115151 } from './1795822115151-Subscriptions';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -72,4 +73,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ReleasePictures1795811049165,
   ForgeNameHistory1795814841798,
   ImageProxyFailures1795814909081,
+  Subscriptions1795822115151,
 ];
