@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { AuditService } from '../../src/audit/audit.service';
+import { main } from '../../src/cli/main';
 import { Clock } from '../../src/common/clock';
 import { SubscriptionDeliveriesRepository } from '../../src/subscriptions/subscription-deliveries.repository';
 import { DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, SUBSCRIPTION_WORKER_OPTIONS, SubscriptionWorker } from '../../src/subscriptions/subscription-worker';
@@ -268,5 +269,37 @@ describe('outbound webhook subscriptions', () => {
     const refused = await as(alice.jwt).post('/api/account/subscriptions', { url: `${receiver.url}/n26`, events: ['plugin.created'], scope: 'owned' }).expect(409);
     expect(refused.body.type).toContain('subscription-limit-reached');
     expect(await count('audit_entry')).toBe(audits);
+  });
+
+  it('the CLI lists, creates, pings, shows deliveries, replays and deletes with REGISTRY_SESSION', async () => {
+    const cli = async (...args: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await main(['subscriptions', ...args], {
+        stdout: (text) => void (out += text),
+        stderr: (text) => void (err += text),
+        cwd: process.cwd(),
+        env: { REGISTRY_URL: app.url, REGISTRY_SESSION: admin.jwt },
+        fetch: globalThis.fetch,
+      });
+      return { code, out, err };
+    };
+    const created = await cli('create', '--url', `${receiver.url}/cli`, '--event', 'release.published', '--event', 'key.rotated', '--scope', 'registry', '--json');
+    expect(created.code).toBe(0);
+    const { subscription, secret } = JSON.parse(created.out);
+    expect(secret).toMatch(/^whsec_/);
+    expect((await cli('list')).out).toContain(`${subscription.id}  active`);
+    expect((await cli('ping', subscription.id)).out).toBe('ok: 200 thanks\n');
+    await publish('hook-gamma', '1.0.0').expect(201);
+    await worker().runOnce();
+    const deliveries = JSON.parse((await cli('deliveries', subscription.id, '--json')).out);
+    expect(deliveries.deliveries).toMatchObject([{ type: 'release.published', slug: 'hook-gamma', status: 'succeeded' }]);
+    expect((await cli('replay', subscription.id, deliveries.deliveries[0].id)).out).toContain('queued');
+    const refused = await cli('create', '--url', 'https://10.0.0.1/x', '--event', 'release.published', '--scope', 'owned');
+    expect(refused).toMatchObject({ code: 1 });
+    expect(refused.err).toContain('/url');
+    expect((await cli('delete', subscription.id)).code).toBe(0);
+    expect((await cli('delete', subscription.id)).code).toBe(1);
+    expect((await cli('create', '--token', 'x')).code).toBe(2);
   });
 });
