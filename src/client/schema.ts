@@ -6725,6 +6725,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description Over your per-user limit for this action; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     SubmitController_submit: {
@@ -8116,6 +8125,8 @@ export interface operations {
                         "ratelimit.wishlist_vote_per_min": number;
                         /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                         "ratelimit.submit_per_hour": number;
+                        /** @description Test pings of webhook subscriptions (POST /api/account/subscriptions/{id}/ping) one signed-in user may send per hour */
+                        "ratelimit.subscription_ping_per_hour": number;
                         /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
                         "ratelimit.signin_failures_per_account": number;
                         /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
@@ -8193,6 +8204,8 @@ export interface operations {
                     "ratelimit.wishlist_vote_per_min"?: number;
                     /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                     "ratelimit.submit_per_hour"?: number;
+                    /** @description Test pings of webhook subscriptions (POST /api/account/subscriptions/{id}/ping) one signed-in user may send per hour */
+                    "ratelimit.subscription_ping_per_hour"?: number;
                     /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
                     "ratelimit.signin_failures_per_account"?: number;
                     /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
@@ -8253,6 +8266,8 @@ export interface operations {
                         "ratelimit.wishlist_vote_per_min": number;
                         /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                         "ratelimit.submit_per_hour": number;
+                        /** @description Test pings of webhook subscriptions (POST /api/account/subscriptions/{id}/ping) one signed-in user may send per hour */
+                        "ratelimit.subscription_ping_per_hour": number;
                         /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
                         "ratelimit.signin_failures_per_account": number;
                         /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */

@@ -113,7 +113,13 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
   private async send(claimed: ClaimedSubscriptionDelivery) {
     const [event, sealed] = await Promise.all([this.deliveries.event(claimed.eventId), this.subscriptions.sealedSecret(claimed.subscriptionId)]);
     if (!event || !sealed) return { ok: false as const, status: null, detail: 'the event or the subscription is gone' };
-    const secret = openSigningSecret(this.config.keyEncryptionKey, claimed.subscriptionId, sealed);
+    let secret: string;
+    try {
+      secret = openSigningSecret(this.config.keyEncryptionKey, claimed.subscriptionId, sealed);
+    } catch {
+      // KEY_ENCRYPTION_KEY changed, or the row was tampered with: it fails like an unreachable receiver.
+      return { ok: false as const, status: null, detail: 'the signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?)' };
+    }
     const body = Buffer.from(JSON.stringify(eventPayload(event, this.config.baseUrl)));
     return this.sender.send(claimed.url, secret, event.id, body, Math.floor(this.clock.nowMs() / 1000));
   }

@@ -5,6 +5,7 @@ import { type AuthContext, clientIp } from '../auth/auth-context';
 import { Auth, SignedIn } from '../auth/auth.decorators';
 import { PageQueryDto } from '../common/validation/page-query.dto';
 import { ProblemDto } from '../openapi/problem.dto';
+import { UserActionLimit } from '../rate-limit/user-action-limit';
 import { CreatedSubscriptionDto, CreateSubscriptionDto, PingResultDto, SubscriptionDeliveryDto, SubscriptionDeliveryListDto, SubscriptionDto, SubscriptionListDto } from './dto/subscription.dto';
 import { SubscriptionsService } from './subscriptions.service';
 
@@ -80,6 +81,7 @@ export class SubscriptionsController {
 
   @Post(':id/ping')
   @HttpCode(200)
+  @UserActionLimit('subscription-ping')
   @ApiOkResponse({ type: PingResultDto, description: "A signed webhook.ping was sent; the receiver's answer" })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such subscription of yours' })
   @ApiOperation({ summary: 'Send a test ping to a webhook subscription' })

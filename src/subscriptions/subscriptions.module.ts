@@ -5,6 +5,7 @@ import { AuthModule } from '../auth/auth.module';
 import { KindsModule } from '../kinds/kinds.module';
 import { PluginsModule } from '../plugins/plugins.module';
 import { repositoryProvider } from '../persistence/repository-provider';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { SubscriptionDeliveriesRepository } from './subscription-deliveries.repository';
 import { DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, SUBSCRIPTION_WORKER_OPTIONS, SubscriptionWorker, type SubscriptionWorkerOptions } from './subscription-worker';
 import { SubscriptionsController } from './subscriptions.controller';
@@ -17,7 +18,7 @@ import { WebhookSender } from './webhook-sender';
  * ones; events come from a trigger on audit_entry, deliveries are signed per Standard Webhooks.
  */
 @Module({
-  imports: [AuthModule, PluginsModule, KindsModule],
+  imports: [AuthModule, PluginsModule, KindsModule, RateLimitModule],
   controllers: [SubscriptionsController],
   providers: [
     repositoryProvider(SubscriptionsRepository),

@@ -57,6 +57,7 @@ describe('outbound webhook subscriptions', () => {
     get: (path: string) => request(app.url).get(path).set('Authorization', `Bearer ${jwt}`),
     post: (path: string, body?: object) => request(app.url).post(path).set('Authorization', `Bearer ${jwt}`).send(body),
     delete: (path: string) => request(app.url).delete(path).set('Authorization', `Bearer ${jwt}`),
+    patch: (path: string, body: object) => request(app.url).patch(path).set('Authorization', `Bearer ${jwt}`).send(body),
   });
   const query = (sql: string, params: unknown[] = []) => app.database.dataSource.query(sql, params);
   const count = async (table: string) => Number((await query(`SELECT count(*)::int AS n FROM ${table}`))[0].n);
@@ -257,12 +258,19 @@ describe('outbound webhook subscriptions', () => {
     const hook = receiver.received.at(-1)!;
     expect(JSON.parse(new Webhook(sub.secret).verify(hook.body, WebhookReceiver.signatureHeaders(hook)) as unknown as string ? hook.body : '{}')).toMatchObject({ type: 'webhook.ping' });
     await as(admin.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/ping`).expect(404);
+    // Pings are limited per user: past the setting, 429 with Retry-After and nothing sent.
+    await as(admin.jwt).patch('/api/admin/settings', { 'ratelimit.subscription_ping_per_hour': 1 }).expect(200);
+    const sent = receiver.received.length;
+    const limited = await as(alice.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/ping`).expect(429);
+    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+    expect(receiver.received.length).toBe(sent);
+    await as(admin.jwt).patch('/api/admin/settings', { 'ratelimit.subscription_ping_per_hour': 30 }).expect(200);
     await as(admin.jwt).delete(`/api/account/subscriptions/${sub.subscription.id}`).expect(404);
     await as(alice.jwt).get('/api/account/subscriptions/not-a-uuid').expect(404);
     const have = (await as(alice.jwt).get('/api/account/subscriptions').expect(200)).body.subscriptions.length;
     // Up to 24 written directly (faster), the 25th through the API.
     for (let i = have; i < 24; i++) {
-      await query(`INSERT INTO subscription (user_id, url, events, scope, secret_sealed) VALUES ($1, $2, '{plugin.created}', 'owned', '\\x00')`, [alice.userId, `${receiver.url}/n${i}`]);
+      await query(`INSERT INTO subscription (user_id, url, events, scope, secret_sealed) VALUES ($1, $2, $3, 'owned', '\\x00')`, [alice.userId, `${receiver.url}/n${i}`, i === have ? '{plugin.created}' : '{plugin.undeprecated}']);
     }
     await subscribe(alice.jwt, { url: `${receiver.url}/n25`, events: ['plugin.created'], scope: 'owned' });
     const audits = await count('audit_entry');
@@ -292,6 +300,9 @@ describe('outbound webhook subscriptions', () => {
     expect((await cli('ping', subscription.id)).out).toBe('ok: 200 thanks\n');
     await publish('hook-gamma', '1.0.0').expect(201);
     await worker().runOnce();
+    // A subscription whose sealed secret cannot be opened fails its delivery; the worker carries on.
+    const [broken] = await query(`SELECT d.status, d.detail FROM subscription_delivery d JOIN subscription s ON s.id = d.subscription_id WHERE s.url LIKE '%/n%'`);
+    expect(broken).toMatchObject({ status: 'queued', detail: expect.stringContaining('signing secret cannot be opened') });
     const deliveries = JSON.parse((await cli('deliveries', subscription.id, '--json')).out);
     expect(deliveries.deliveries).toMatchObject([{ type: 'release.published', slug: 'hook-gamma', status: 'succeeded' }]);
     expect((await cli('replay', subscription.id, deliveries.deliveries[0].id)).out).toContain('queued');
