@@ -55,7 +55,7 @@ describeBrowser('web front end: webhook subscriptions', () => {
     const phone = await browser.newPage({ width: 375 });
     await phone.context.addCookies([{ name: 'registry_session', value: erin.jwt, url: app.url }]);
     await phone.page.goto('/account', { waitUntil: 'networkidle' });
-    await phone.page.getByText('1 of your webhook subscriptions are disabled').waitFor();
+    await phone.page.getByText('1 of your webhook subscriptions is disabled').waitFor();
     await phone.page.getByRole('link', { name: 'Manage your webhook subscriptions' }).first().click();
     await phone.page.waitForURL('**/account/subscriptions');
     await phone.page.getByText('deliveries failed for 5 days').waitFor();

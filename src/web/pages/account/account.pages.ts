@@ -34,7 +34,7 @@ export class AccountPages {
     ]);
     const disabled = (subscriptions.data?.subscriptions ?? []).filter((s) => s.status === 'disabled').length;
     // A subscription disabled after days of failures is said here, where its owner looks.
-    const notice = disabled > 0 ? html`<p class="notice" id="subscriptions-disabled" role="status">${t('account.subscriptions.disabledNotice', { count: disabled })} <a href="/account/subscriptions">${t('account.subscriptions.link')}</a></p>` : null;
+    const notice = disabled > 0 ? html`<p class="notice" id="subscriptions-disabled" role="status">${t.count('account.subscriptions.disabledNotice', disabled)} <a href="/account/subscriptions">${t('account.subscriptions.link')}</a></p>` : null;
     const owned = plugins.data?.plugins ?? [];
     const deliveries = new Map<string, Delivery[] | null>(
       await Promise.all(
