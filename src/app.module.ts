@@ -35,6 +35,7 @@ import { SubmitModule } from './submit/submit.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ChangesModule } from './changes/changes.module';
 import { FeedsModule } from './feeds/feeds.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
 @Module({})
 export class AppModule {
@@ -62,6 +63,7 @@ export class AppModule {
         TrustedPublishingModule,
         WebhooksModule,
         ChangesModule,
+        SubscriptionsModule,
         SubmitModule,
         AdminModule,
         ForgeAdminModule,

@@ -54,6 +54,10 @@ export const AUDIT_ACTIONS = [
   'password.remove',
   'sign_in_link.issue',
   'sign_in_link.use',
+  'subscription.create',
+  'subscription.delete',
+  'subscription.enable',
+  'subscription.disable',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

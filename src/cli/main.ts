@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => CommandModule> = {
   keys: () => require('./commands/keys'),
   users: () => require('./commands/users'),
   sessions: () => require('./commands/sessions'),
+  subscriptions: () => require('./commands/subscriptions'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

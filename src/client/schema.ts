@@ -1051,6 +1051,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your webhook subscriptions */
+        get: operations["SubscriptionsController_list"];
+        put?: never;
+        /** Subscribe a URL to events */
+        post: operations["SubscriptionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a webhook subscription */
+        get: operations["SubscriptionsController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook subscription */
+        delete: operations["SubscriptionsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/subscriptions/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a disabled webhook subscription */
+        post: operations["SubscriptionsController_enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/subscriptions/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a webhook subscription's deliveries */
+        get: operations["SubscriptionsController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/subscriptions/{id}/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay a webhook subscription delivery */
+        post: operations["SubscriptionsController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/subscriptions/{id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test ping to a webhook subscription */
+        post: operations["SubscriptionsController_ping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/submit/oauth": {
         parameters: {
             query?: never;
@@ -2762,6 +2866,98 @@ export interface components {
             /** @description More changes are there already: ask again at once with `next` */
             more: boolean;
         };
+        CreateSubscriptionDto: {
+            /**
+             * @description https (http only for hosts in FETCH_ALLOW_HOSTS); no private addresses
+             * @example https://ci.example.com/hooks/registry
+             */
+            url: string;
+            /** @example Deploy bot */
+            description?: string;
+            /**
+             * @description Operational events (webhook.delivery_failed, ingest.failed, key.rotated) are for admins only
+             * @example [
+             *       "release.published"
+             *     ]
+             */
+            events: ("release.published" | "release.yanked" | "release.unyanked" | "plugin.created" | "plugin.owners_changed" | "plugin.deprecated" | "plugin.undeprecated" | "webhook.delivery_failed" | "ingest.failed" | "key.rotated")[];
+            /**
+             * @description plugin: one plugin (target its slug); kind: plugins of a kind (target its key); owned: plugins you own when the event happens; registry: every plugin (admins only)
+             * @enum {string}
+             */
+            scope: "plugin" | "kind" | "owned" | "registry";
+            /** @description The slug (scope plugin) or kind key (scope kind); absent otherwise */
+            target?: string;
+        };
+        SubscriptionDto: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string | null;
+            events: ("release.published" | "release.yanked" | "release.unyanked" | "plugin.created" | "plugin.owners_changed" | "plugin.deprecated" | "plugin.undeprecated" | "webhook.delivery_failed" | "ingest.failed" | "key.rotated")[];
+            /** @enum {string} */
+            scope: "plugin" | "kind" | "owned" | "registry";
+            target: string | null;
+            /**
+             * @description failing: its last delivery failed; disabled: nothing is delivered
+             * @enum {string}
+             */
+            status: "active" | "failing" | "disabled";
+            /** @description Epoch ms since deliveries have been failing without a success */
+            failingSince: number | null;
+            /** @description Epoch ms */
+            disabledAt: number | null;
+            disabledReason: string | null;
+            /** @description Epoch ms */
+            createdAt: number;
+        };
+        CreatedSubscriptionDto: {
+            subscription: components["schemas"]["SubscriptionDto"];
+            /**
+             * @description The signing secret (Standard Webhooks). Shown once.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        SubscriptionListDto: {
+            subscriptions: components["schemas"]["SubscriptionDto"][];
+        };
+        SubscriptionDeliveryDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The event: the `webhook-id` header of every attempt
+             */
+            eventId: string;
+            /** @enum {string} */
+            type: "release.published" | "release.yanked" | "release.unyanked" | "plugin.created" | "plugin.owners_changed" | "plugin.deprecated" | "plugin.undeprecated" | "webhook.delivery_failed" | "ingest.failed" | "key.rotated";
+            slug: string | null;
+            /** @enum {string} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            attempts: number;
+            /** @description The last attempt's HTTP status; null when no answer came */
+            responseStatus: number | null;
+            /** @description Why the last attempt failed, or the start of the receiver's answer */
+            detail: string | null;
+            /** @description Epoch ms; the next attempt while queued */
+            nextAttemptAt: number | null;
+            /** @description Epoch ms */
+            lastAttemptAt: number | null;
+            /** @description Epoch ms */
+            createdAt: number;
+        };
+        SubscriptionDeliveryListDto: {
+            page: number;
+            limit: number;
+            total: number;
+            deliveries: components["schemas"]["SubscriptionDeliveryDto"][];
+        };
+        PingResultDto: {
+            ok: boolean;
+            responseStatus: number | null;
+            detail: string | null;
+        };
         SubmitDto: {
             /**
              * @description A repository on a forge you signed in with, which you administer
@@ -2825,7 +3021,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.deprecate_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.deprecate" | "plugin.undeprecate" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use";
+            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.deprecate_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.deprecate" | "plugin.undeprecate" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use" | "subscription.create" | "subscription.delete" | "subscription.enable" | "subscription.disable";
             actor: components["schemas"]["AuditActorDto"];
             slug: string | null;
             ip: string | null;
@@ -6595,6 +6791,443 @@ export interface operations {
             };
         };
     };
+    SubscriptionsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionListDto"];
+                };
+            };
+            /** @description Never for this route; listed for the problem format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    SubscriptionsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSubscriptionDto"];
+            };
+        };
+        responses: {
+            /** @description The subscription and its signing secret, shown once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedSubscriptionDto"];
+                };
+            };
+            /** @description Bad url (not https, private address, unknown host), events, scope or target (errors names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description An operational event type or scope registry, and the caller is no admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Already 25 subscriptions */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    SubscriptionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such subscription of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    SubscriptionsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted with its delivery log; nothing more is sent */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such subscription of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    SubscriptionsController_enable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Enabled again; its queued deliveries go out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such subscription of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description It is not disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    SubscriptionsController_deliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionDeliveryListDto"];
+                };
+            };
+            /** @description Bad page or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such subscription of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    SubscriptionsController_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again now, with the same webhook-id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionDeliveryDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such subscription of yours, or no such delivery of it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description An attempt is under way */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    SubscriptionsController_ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A signed webhook.ping was sent; the receiver's answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingResultDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such subscription of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Over your per-user limit for this action; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     SubmitController_submit: {
         parameters: {
             query?: never;
@@ -6745,7 +7378,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.deprecate_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.deprecate" | "plugin.undeprecate" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use";
+                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.deprecate_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.deprecate" | "plugin.undeprecate" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use" | "subscription.create" | "subscription.delete" | "subscription.enable" | "subscription.disable";
                 slug?: string;
                 /** @description The acting user id */
                 actor?: string;
@@ -7984,6 +8617,8 @@ export interface operations {
                         "ratelimit.wishlist_vote_per_min": number;
                         /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                         "ratelimit.submit_per_hour": number;
+                        /** @description Test pings of webhook subscriptions (POST /api/account/subscriptions/{id}/ping) one signed-in user may send per hour */
+                        "ratelimit.subscription_ping_per_hour": number;
                         /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
                         "ratelimit.signin_failures_per_account": number;
                         /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
@@ -8061,6 +8696,8 @@ export interface operations {
                     "ratelimit.wishlist_vote_per_min"?: number;
                     /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                     "ratelimit.submit_per_hour"?: number;
+                    /** @description Test pings of webhook subscriptions (POST /api/account/subscriptions/{id}/ping) one signed-in user may send per hour */
+                    "ratelimit.subscription_ping_per_hour"?: number;
                     /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
                     "ratelimit.signin_failures_per_account"?: number;
                     /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
@@ -8121,6 +8758,8 @@ export interface operations {
                         "ratelimit.wishlist_vote_per_min": number;
                         /** @description Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour */
                         "ratelimit.submit_per_hour": number;
+                        /** @description Test pings of webhook subscriptions (POST /api/account/subscriptions/{id}/ping) one signed-in user may send per hour */
+                        "ratelimit.subscription_ping_per_hour": number;
                         /** @description Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password */
                         "ratelimit.signin_failures_per_account": number;
                         /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */

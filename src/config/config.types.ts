@@ -61,4 +61,6 @@ export interface AppConfig {
    * while it runs, so a crashed instance's delivery is taken up by another within about this long.
    */
   readonly webhookLeaseMs: number;
+  /** Days of failing deliveries (no success between) after which an outbound subscription is disabled. */
+  readonly subscriptionDisableAfterDays: number;
 }

@@ -9,8 +9,15 @@ const WEBHOOK_LEASE_MS = {
   description: "How long a delivery attempt holds its claim between heartbeats: a crashed instance's delivery is taken up again within about this long.",
 };
 
-export const WEBHOOKS: ConfigArea = { title: 'Webhooks', variables: [WEBHOOK_LEASE_MS] };
+const SUBSCRIPTION_DISABLE_AFTER_DAYS = {
+  name: 'SUBSCRIPTION_DISABLE_AFTER_DAYS',
+  parser: integer({ min: 1, max: 90 }),
+  default: '5',
+  description: "How long an outbound webhook subscription's deliveries may keep failing, with no success between, before it is disabled and its owner told on /account.",
+};
 
-export function readWebhooks(reader: EnvironmentReader): Pick<AppConfig, 'webhookLeaseMs'> {
-  return { webhookLeaseMs: reader.read(WEBHOOK_LEASE_MS) };
+export const WEBHOOKS: ConfigArea = { title: 'Webhooks', variables: [WEBHOOK_LEASE_MS, SUBSCRIPTION_DISABLE_AFTER_DAYS] };
+
+export function readWebhooks(reader: EnvironmentReader): Pick<AppConfig, 'webhookLeaseMs' | 'subscriptionDisableAfterDays'> {
+  return { webhookLeaseMs: reader.read(WEBHOOK_LEASE_MS), subscriptionDisableAfterDays: reader.read(SUBSCRIPTION_DISABLE_AFTER_DAYS) };
 }

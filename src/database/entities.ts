@@ -11,6 +11,7 @@ import { LOCAL_SIGN_IN_ENTITIES } from '../local-sign-in/entities';
 import { PLUGINS_ENTITIES } from '../plugins/entities';
 import { REQUESTS_ENTITIES } from '../requests/entities';
 import { SETTINGS_ENTITIES } from '../settings/entities';
+import { SUBSCRIPTIONS_ENTITIES } from '../subscriptions/entities';
 import { TOKENS_ENTITIES } from '../tokens/entities';
 import { TRUSTED_PUBLISHING_ENTITIES } from '../trusted-publishing/entities';
 import { USERS_ENTITIES } from '../users/entities';
@@ -39,4 +40,5 @@ export const ENTITIES = [
   ...FORGES_ENTITIES,
   ...IMAGES_ENTITIES,
   ...CHANGES_ENTITIES,
+  ...SUBSCRIPTIONS_ENTITIES,
 ];

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 export type RateLimitBucket = 'read' | 'publish' | 'webhook' | 'signin' | 'wizard' | 'signin-failure' | UserActionBucket;
 
 /** Signed-in actions, counted per user once the session is known (not in the middleware). */
-export type UserActionBucket = 'wishlist-request' | 'wishlist-vote' | 'submit';
+export type UserActionBucket = 'wishlist-request' | 'wishlist-vote' | 'submit' | 'subscription-ping';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -19,6 +19,7 @@ export const LIMIT_WINDOWS_MS = {
   'ratelimit.wishlist_request_per_hour': HOUR_MS,
   'ratelimit.wishlist_vote_per_min': MINUTE_MS,
   'ratelimit.submit_per_hour': HOUR_MS,
+  'ratelimit.subscription_ping_per_hour': HOUR_MS,
   'ratelimit.signin_failures_per_account': QUARTER_HOUR_MS,
   'ratelimit.signin_failures_per_ip': QUARTER_HOUR_MS,
 } as const;
@@ -94,6 +95,7 @@ const USER_ACTION_SETTINGS: Readonly<Record<UserActionBucket, RateLimitSetting>>
   'wishlist-request': 'ratelimit.wishlist_request_per_hour',
   'wishlist-vote': 'ratelimit.wishlist_vote_per_min',
   submit: 'ratelimit.submit_per_hour',
+  'subscription-ping': 'ratelimit.subscription_ping_per_hour',
 };
 
 /** A signed-in action counted per user; it fails closed like every other metered write. */

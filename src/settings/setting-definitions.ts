@@ -125,6 +125,7 @@ export const SETTING_DEFINITIONS = {
   'ratelimit.wishlist_request_per_hour': integer({ default: 10, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Wishlist requests (POST /api/requests) one signed-in user may create per hour' }),
   'ratelimit.wishlist_vote_per_min': integer({ default: 60, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Wishlist votes and vote removals one signed-in user may make per minute' }),
   'ratelimit.submit_per_hour': integer({ default: 10, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour' }),
+  'ratelimit.subscription_ping_per_hour': integer({ default: 30, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Test pings of webhook subscriptions (POST /api/account/subscriptions/{id}/ping) one signed-in user may send per hour' }),
   'ratelimit.signin_failures_per_account': integer({
     default: 5,
     min: 1,

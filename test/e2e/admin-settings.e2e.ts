@@ -21,6 +21,7 @@ const DEFAULTS = {
   'ratelimit.wishlist_request_per_hour': 10,
   'ratelimit.wishlist_vote_per_min': 60,
   'ratelimit.submit_per_hour': 10,
+  'ratelimit.subscription_ping_per_hour': 30,
   'ratelimit.reconcile_cooldown_s': 60,
   'signin.password_enabled': 1,
   'ratelimit.signin_failures_per_account': 5,

@@ -27,7 +27,9 @@ export async function fetchAndHashAsset(url: string, options: AssetFetchOptions)
   const digest = new BudgetedDigest(options.budgetBytes);
   const body = await guardedFetch(url, options, (chunk, bytesSoFar) => digest.add(chunk, bytesSoFar));
   const sha256 = digest.hex();
-  return { ...body, sha256, hashed: sha256 !== null };
+  // The status is always 2xx here; an asset's record keeps what it always had.
+  const { status: _status, ...fetched } = body;
+  return { ...fetched, sha256, hashed: sha256 !== null };
 }
 
 /** SHA-256 of a stream that gives up, for good, once the stream passes the budget. */

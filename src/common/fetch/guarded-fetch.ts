@@ -23,6 +23,11 @@ export interface GuardedFetchOptions {
   timers?: FetchTimers;
   /** Extra request headers; sent to the first URL's origin only, never after a redirect elsewhere. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * POSTs this body instead of a GET. Never re-sent to a redirect's target: give `maxRedirects: 0`
+   * (a redirect is then a 'too-many-redirects' failure).
+   */
+  body?: Buffer;
 }
 
 export interface FetchedBody {
@@ -31,6 +36,8 @@ export interface FetchedBody {
   finalUrl: string;
   size: number;
   contentType: string;
+  /** The final answer's status (2xx). */
+  status: number;
 }
 
 function parseUrl(text: string, base?: URL): URL {
@@ -67,8 +74,8 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions, si
       const target = await resolveTarget(current, { allowed, lookup }, controller.signal);
       // Credentials stay with the origin they were meant for, whatever a redirect says.
       const headers = current.origin === first.origin ? options.headers : undefined;
-      const outcome = await exchange(target, { ...limits, headers }, sink);
-      if (outcome.kind === 'body') return { url, finalUrl: current.href, size: outcome.size, contentType: outcome.contentType };
+      const outcome = await exchange(target, { ...limits, headers, body: redirects === 0 ? options.body : undefined }, sink);
+      if (outcome.kind === 'body') return { url, finalUrl: current.href, size: outcome.size, contentType: outcome.contentType, status: outcome.status };
       if (redirects >= options.maxRedirects) {
         throw new AssetFetchError('too-many-redirects', `more than ${options.maxRedirects} redirects (last from ${current.hostname})`, { url });
       }

@@ -19,6 +19,8 @@ export interface ExchangeLimits {
   signal: AbortSignal;
   /** Request headers beyond the fixed ones (an API's Accept, a user's Authorization). */
   headers?: Readonly<Record<string, string>>;
+  /** A POST with this body (sent with its Content-Length); a GET when absent. */
+  body?: Buffer;
 }
 
 /** Receives the body as it streams; `bytesSoFar` includes `chunk`, a buffer of its own. */
@@ -26,10 +28,10 @@ export type BodySink = (chunk: Buffer, bytesSoFar: number) => void;
 
 export type ExchangeOutcome =
   | { kind: 'redirect'; location: string }
-  | { kind: 'body'; size: number; contentType: string };
+  | { kind: 'body'; size: number; contentType: string; status: number };
 
 /**
- * One GET over a fresh connection (no agent pooling, no proxy variables) to the vetted addresses
+ * One GET (or a POST with `limits.body`) over a fresh connection (no agent pooling, no proxy variables) to the vetted addresses
  * of `target`. A redirect is reported, not followed: the caller vets the next hop. The request is
  * only written once the connected peer has passed the final address check.
  */
@@ -93,7 +95,7 @@ export function exchange(target: FetchTarget, limits: ExchangeLimits, sink: Body
       });
       // `complete` is false when the connection closed before the declared length or the final
       // chunk arrived: a truncated body is not the asset, whatever it hashes to.
-      incoming.on('end', () => (incoming.complete ? succeed({ kind: 'body', size, contentType }) : fail(truncated(size))));
+      incoming.on('end', () => (incoming.complete ? succeed({ kind: 'body', size, contentType, status }) : fail(truncated(size))));
       incoming.on('error', () => fail(truncated(size)));
       incoming.on('close', () => fail(truncated(size)));
     };
@@ -102,7 +104,7 @@ export function exchange(target: FetchTarget, limits: ExchangeLimits, sink: Body
       socket.once('connect', () => {
         const refusal = checkConnectedPeer(target, socket.remoteAddress);
         if (refusal) return fail(refusal);
-        request?.end();
+        request?.end(limits.body);
       });
       socket.once(target.secure ? 'secureConnect' : 'connect', () => {
         if (settled) return;
@@ -115,7 +117,7 @@ export function exchange(target: FetchTarget, limits: ExchangeLimits, sink: Body
 
     if (signal.aborted) return onAbort();
     try {
-      request = (target.secure ? httpsRequest : httpRequest)(requestOptions(target, limits.headers));
+      request = (target.secure ? httpsRequest : httpRequest)(requestOptions(target, limits.headers, limits.body));
     } catch (error) {
       return fail(networkFailure(host, url, error));
     }
@@ -135,15 +137,16 @@ export function exchange(target: FetchTarget, limits: ExchangeLimits, sink: Body
   });
 }
 
-function requestOptions(target: FetchTarget, extra: Readonly<Record<string, string>> | undefined): RequestOptions {
+function requestOptions(target: FetchTarget, extra: Readonly<Record<string, string>> | undefined, body: Buffer | undefined): RequestOptions {
+  const length = body ? { 'content-length': String(body.length) } : {};
   return {
-    method: 'GET',
+    method: body ? 'POST' : 'GET',
     host: target.hostname,
     port: target.port,
     path: `${target.url.pathname}${target.url.search}`,
     agent: false,
     lookup: vettedLookup(target),
-    headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'identity', accept: '*/*', ...lowercaseKeys(extra) },
+    headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'identity', accept: '*/*', ...lowercaseKeys(extra), ...length },
   };
 }
 

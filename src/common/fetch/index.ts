@@ -12,6 +12,8 @@ export { fetchText } from './fetch-text';
 export type { FetchedText } from './fetch-text';
 export { fetchBytes } from './fetch-bytes';
 export type { FetchedBytes } from './fetch-bytes';
+export { postBytes } from './post-bytes';
+export type { PostedBytes } from './post-bytes';
 export type { FetchedBody, GuardedFetchOptions } from './guarded-fetch';
 export type { LookupFunction } from './fetch-target';
 export type { FetchTimers } from './fetch-timers';

@@ -36,6 +36,7 @@ import { ForgeNameHistory1795814841798 } from './1795814841798-ForgeNameHistory'
 import { ImageProxyFailures1795814909081 } from './1795814909081-ImageProxyFailures';
 import { PluginDeprecation1795822069336 } from './1795822069336-PluginDeprecation';
 import { ChangesFeed1795822073138 } from './1795822073138-ChangesFeed';
+import { Subscriptions1795822115151 } from './1795822115151-Subscriptions';
 import { FeedIndexes1795822368139 } from './1795822368139-FeedIndexes';
 
 /** Every migration in order; committed files, never generated at run time. */
@@ -77,5 +78,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ImageProxyFailures1795814909081,
   PluginDeprecation1795822069336,
   ChangesFeed1795822073138,
+  Subscriptions1795822115151,
   FeedIndexes1795822368139,
 ];

@@ -8,6 +8,7 @@ import { AccountPages } from './account.pages';
 import { SetupPages } from './setup.pages';
 import { SignInPages } from './sign-in.pages';
 import { SubmitPages } from './submit.pages';
+import { SubscriptionsPages } from './subscriptions.pages';
 
 @ApiExcludeController()
 @Controller()
@@ -19,6 +20,7 @@ export class AccountPageController {
     private readonly account: AccountPages,
     private readonly submitting: SubmitPages,
     private readonly setup: SetupPages,
+    private readonly subscriptions: SubscriptionsPages,
   ) {}
 
   @Get('sign-in')
@@ -39,6 +41,11 @@ export class AccountPageController {
   @Get('account')
   accountPage(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<RenderedPage> {
     return this.account.page(request, response);
+  }
+
+  @Get('account/subscriptions')
+  subscriptionsPage(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<RenderedPage> {
+    return this.subscriptions.page(request, response);
   }
 
   @Get('submit')

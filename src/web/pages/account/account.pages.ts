@@ -25,12 +25,16 @@ export class AccountPages {
   private async build(ctx: WebContext): Promise<PageOutcome> {
     const { api, t, me } = ctx;
     if (!me) return { status: 401 };
-    const [plugins, tokens, passkeys, password] = await Promise.all([
+    const [plugins, tokens, passkeys, password, subscriptions] = await Promise.all([
       api.GET('/api/auth/me/plugins'),
       api.GET('/api/auth/me/tokens'),
       api.GET('/api/auth/me/passkeys'),
       api.GET('/api/auth/me/password'),
+      api.GET('/api/account/subscriptions'),
     ]);
+    const disabled = (subscriptions.data?.subscriptions ?? []).filter((s) => s.status === 'disabled').length;
+    // A subscription disabled after days of failures is said here, where its owner looks.
+    const notice = disabled > 0 ? html`<p class="notice" id="subscriptions-disabled" role="status">${t.count('account.subscriptions.disabledNotice', disabled)} <a href="/account/subscriptions">${t('account.subscriptions.link')}</a></p>` : null;
     const owned = plugins.data?.plugins ?? [];
     const deliveries = new Map<string, Delivery[] | null>(
       await Promise.all(
@@ -43,6 +47,7 @@ export class AccountPages {
     );
     const avatar = me.avatarUrl ? html`<img class="avatar" src="${me.avatarUrl}" alt="" width="64" height="64">` : null;
     const main = html`<h1>${t('account.title')}</h1>
+${notice}
 <section class="account-user" aria-label="${me.login}">
   ${avatar}
   <dl>
@@ -58,7 +63,8 @@ export class AccountPages {
 ${passkeysSection(passkeys.data?.passkeys ?? [], t)}
 ${passwordSection(password.data, me.login, t)}
 ${pluginsSection(owned, deliveries, t)}
-${tokensSection(tokens.data?.tokens ?? [], owned.map((p) => p.slug), t, this.config.baseUrl)}`;
+${tokensSection(tokens.data?.tokens ?? [], owned.map((p) => p.slug), t, this.config.baseUrl)}
+<section aria-labelledby="subscriptions-title"><h2 id="subscriptions-title">${t('account.subscriptions.title')}</h2><p><a href="/account/subscriptions">${t('account.subscriptions.link')}</a></p></section>`;
     return {
       title: t('account.title'),
       main,

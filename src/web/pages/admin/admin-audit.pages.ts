@@ -65,6 +65,10 @@ const ACTIONS: Record<AuditAction, true> = {
   'password.remove': true,
   'sign_in_link.issue': true,
   'sign_in_link.use': true,
+  'subscription.create': true,
+  'subscription.delete': true,
+  'subscription.enable': true,
+  'subscription.disable': true,
 };
 const ACTION_NAMES = Object.keys(ACTIONS) as AuditAction[];
 const PAGE_SIZE = 50;

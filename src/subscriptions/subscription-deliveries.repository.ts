@@ -1,0 +1,112 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { SubscriptionDeliveryEntity } from './entities/subscription-delivery.entity';
+import { SubscriptionEventEntity } from './entities/subscription-event.entity';
+
+/** A claimed delivery with what its attempt needs. */
+export interface ClaimedSubscriptionDelivery {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  attempts: number;
+  url: string;
+}
+
+/** How an attempt ended. */
+export interface AttemptRecord {
+  responseStatus: number | null;
+  detail: string | null;
+  at: Date;
+}
+
+/** Every query on subscription deliveries and events, the worker's job table included. */
+export class SubscriptionDeliveriesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private repo(manager?: EntityManager) {
+    return (manager ?? this.dataSource.manager).getRepository(SubscriptionDeliveryEntity);
+  }
+
+  /**
+   * Claims the oldest due delivery of an enabled subscription for `leaseMs`: queued and due, or
+   * processing with a lapsed lease (its instance stopped). SKIP LOCKED lets several instances
+   * claim side by side; the status moves to processing in the same statement, so no two attempts
+   * of one delivery ever run at once.
+   */
+  async claimNext(now: Date, leaseMs: number): Promise<ClaimedSubscriptionDelivery | null> {
+    const raw: unknown[] = await this.dataSource.query(
+      `UPDATE subscription_delivery d SET status = 'processing', attempts = d.attempts + 1, locked_until = $2, updated_at = $1
+       FROM subscription s
+       WHERE s.id = d.subscription_id AND d.id = (
+         SELECT sd.id FROM subscription_delivery sd JOIN subscription ss ON ss.id = sd.subscription_id
+         WHERE ss.disabled_at IS NULL AND ((sd.status = 'queued' AND sd.next_attempt_at <= $1) OR (sd.status = 'processing' AND sd.locked_until < $1))
+         ORDER BY sd.next_attempt_at, sd.created_at LIMIT 1 FOR UPDATE OF sd SKIP LOCKED)
+       RETURNING d.id, d.subscription_id AS "subscriptionId", d.event_id AS "eventId", d.attempts, s.url`,
+      [now, new Date(now.getTime() + leaseMs)],
+    );
+    // pg answers an UPDATE ... RETURNING as [rows, count]; PGlite's driver as the rows.
+    const list = (Array.isArray(raw[0]) ? raw[0] : raw) as ClaimedSubscriptionDelivery[];
+    return list[0] ?? null;
+  }
+
+  async renewLease(id: string, lockedUntil: Date): Promise<boolean> {
+    const result = await this.repo().update({ id, status: 'processing' }, { lockedUntil });
+    return (result.affected ?? 0) > 0;
+  }
+
+  event(id: string): Promise<SubscriptionEventEntity | null> {
+    return this.dataSource.manager.getRepository(SubscriptionEventEntity).findOneBy({ id });
+  }
+
+  async succeeded(id: string, record: AttemptRecord): Promise<void> {
+    await this.repo().update(
+      { id, status: 'processing' },
+      { status: 'succeeded', lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, lastAttemptAt: record.at },
+    );
+  }
+
+  async retryLater(id: string, nextAttemptAt: Date, record: AttemptRecord): Promise<void> {
+    await this.repo().update(
+      { id, status: 'processing' },
+      { status: 'queued', nextAttemptAt, lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, lastAttemptAt: record.at },
+    );
+  }
+
+  async failed(id: string, record: AttemptRecord): Promise<void> {
+    await this.repo().update(
+      { id, status: 'processing' },
+      { status: 'failed', lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, lastAttemptAt: record.at },
+    );
+  }
+
+  /** The subscription's deliveries, newest first, with their events. */
+  async page(subscriptionId: string, page: number, limit: number): Promise<{ deliveries: SubscriptionDeliveryEntity[]; total: number }> {
+    const [deliveries, total] = await this.repo()
+      .createQueryBuilder('d')
+      .innerJoinAndSelect('d.event', 'e')
+      .where('d.subscription_id = :subscriptionId', { subscriptionId })
+      .orderBy('d.created_at', 'DESC')
+      .addOrderBy('d.id', 'DESC')
+      .skip((page - 1) * limit)
+      .take(limit)
+      .getManyAndCount();
+    return { deliveries, total };
+  }
+
+  findWithEvent(id: string, subscriptionId: string): Promise<SubscriptionDeliveryEntity | null> {
+    return this.repo().findOne({ where: { id, subscriptionId }, relations: { event: true } });
+  }
+
+  /**
+   * Queues a delivery again now, with a fresh count of attempts (same event, so the same
+   * `webhook-id`); false while an attempt is under way.
+   */
+  async requeue(id: string, subscriptionId: string, now: Date): Promise<boolean> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(SubscriptionDeliveryEntity)
+      .set({ status: 'queued', attempts: 0, nextAttemptAt: now, lockedUntil: null })
+      .where("id = :id AND subscription_id = :subscriptionId AND status <> 'processing'", { id, subscriptionId })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+}

@@ -1,0 +1,133 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service';
+import { BackgroundLoop } from '../common/background-loop';
+import { Clock } from '../common/clock';
+import { startHeartbeat } from '../common/heartbeat';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { eventPayload } from './event-payload';
+import { openSigningSecret } from './signing-secret';
+import { type ClaimedSubscriptionDelivery, SubscriptionDeliveriesRepository } from './subscription-deliveries.repository';
+import { SubscriptionsRepository } from './subscriptions.repository';
+import { WebhookSender } from './webhook-sender';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+/**
+ * The wait after each failed attempt (Standard Webhooks' schedule): the first attempt at once,
+ * then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h; a delivery failing the 8th time has
+ * failed (about 27.6 hours after the event).
+ */
+export const RETRY_SCHEDULE_MS: readonly number[] = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+
+export interface SubscriptionWorkerOptions {
+  /** Whether the server runs the worker on its own (tests drive `runOnce` instead). */
+  autoStart: boolean;
+  /** How often the worker looks for due deliveries. */
+  pollIntervalMs: number;
+  /** How long a claim lasts without a heartbeat (renewed every third of it during an attempt). */
+  leaseMs: number;
+}
+
+export const DEFAULT_SUBSCRIPTION_WORKER_OPTIONS: SubscriptionWorkerOptions = { autoStart: true, pollIntervalMs: 2_000, leaseMs: 60_000 };
+export const SUBSCRIPTION_WORKER_OPTIONS = Symbol('SUBSCRIPTION_WORKER_OPTIONS');
+
+/**
+ * Delivers queued subscription events: claims a due delivery row (SKIP LOCKED, so any number of
+ * instances share the work and no delivery is attempted twice at once), signs and POSTs it, and
+ * records the outcome: success, a retry on the schedule, or failure. A subscription whose
+ * deliveries keep failing for `SUBSCRIPTION_DISABLE_AFTER_DAYS` is disabled. The rows are the
+ * queue, so a restart loses nothing: a lapsed claim is taken up again.
+ */
+@Injectable()
+export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Subscriptions');
+  private readonly loop: BackgroundLoop;
+
+  constructor(
+    @Inject(SUBSCRIPTION_WORKER_OPTIONS) readonly options: SubscriptionWorkerOptions,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly deliveries: SubscriptionDeliveriesRepository,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly sender: WebhookSender,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+  ) {
+    this.loop = new BackgroundLoop(() => this.runOnce(), options.pollIntervalMs, (error) => this.logger.error(`delivering subscription events failed: ${error.message}`));
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.options.autoStart) this.loop.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  /** A pass now (after a replay, say). */
+  kick(): void {
+    this.loop.kick();
+  }
+
+  /** Attempts every due delivery, one at a time; resolves with how many were attempted. */
+  async runOnce(): Promise<number> {
+    let attempted = 0;
+    while (!this.loop.isStopping) {
+      const claimed = await this.deliveries.claimNext(this.clock.now(), this.options.leaseMs);
+      if (!claimed) break;
+      attempted += 1;
+      await this.attempt(claimed);
+    }
+    return attempted;
+  }
+
+  private async attempt(claimed: ClaimedSubscriptionDelivery): Promise<void> {
+    const { leaseMs } = this.options;
+    const heartbeat = startHeartbeat(
+      () => this.deliveries.renewLease(claimed.id, new Date(this.clock.nowMs() + leaseMs)),
+      Math.max(1, Math.floor(leaseMs / 3)),
+      (error) => this.logger.warn(`renewing the claim on subscription delivery ${claimed.id} failed: ${error.message}`),
+    );
+    let result;
+    try {
+      result = await this.send(claimed);
+    } finally {
+      heartbeat.stop();
+    }
+    const now = this.clock.now();
+    const record = { responseStatus: result.status, detail: result.detail, at: now };
+    if (result.ok) {
+      await this.deliveries.succeeded(claimed.id, record);
+      await this.subscriptions.markSucceeding(claimed.subscriptionId);
+      return;
+    }
+    const wait = RETRY_SCHEDULE_MS[claimed.attempts - 1];
+    if (wait === undefined) await this.deliveries.failed(claimed.id, { ...record, detail: `gave up after ${claimed.attempts} attempts: ${result.detail}`.slice(0, 300) });
+    else await this.deliveries.retryLater(claimed.id, new Date(now.getTime() + wait), record);
+    const since = await this.subscriptions.markFailing(claimed.subscriptionId, now);
+    const days = this.config.subscriptionDisableAfterDays;
+    if (now.getTime() - since.getTime() >= days * 24 * HOUR) await this.disable(claimed.subscriptionId, now, days, result.detail);
+  }
+
+  private async send(claimed: ClaimedSubscriptionDelivery) {
+    const [event, sealed] = await Promise.all([this.deliveries.event(claimed.eventId), this.subscriptions.sealedSecret(claimed.subscriptionId)]);
+    if (!event || !sealed) return { ok: false as const, status: null, detail: 'the event or the subscription is gone' };
+    let secret: string;
+    try {
+      secret = openSigningSecret(this.config.keyEncryptionKey, claimed.subscriptionId, sealed);
+    } catch {
+      // KEY_ENCRYPTION_KEY changed, or the row was tampered with: it fails like an unreachable receiver.
+      return { ok: false as const, status: null, detail: 'the signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?)' };
+    }
+    const body = Buffer.from(JSON.stringify(eventPayload(event, this.config.baseUrl)));
+    return this.sender.send(claimed.url, secret, event.id, body, Math.floor(this.clock.nowMs() / 1000));
+  }
+
+  private async disable(id: string, now: Date, days: number, lastError: string): Promise<void> {
+    const reason = `deliveries failed for ${days} days without a success (last: ${lastError})`;
+    if (!(await this.subscriptions.disable(id, now, reason))) return;
+    await this.audit.record({ action: 'subscription.disable', details: { subscriptionId: id, reason } });
+    this.logger.warn(`subscription ${id} disabled: ${reason}`);
+  }
+}

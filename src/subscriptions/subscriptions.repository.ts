@@ -1,0 +1,86 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { SubscriptionScope } from './event-types';
+import { SubscriptionEntity } from './entities/subscription.entity';
+
+export interface NewSubscription {
+  userId: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  scope: SubscriptionScope;
+  target: string | null;
+}
+
+/** Every query on subscriptions. */
+export class SubscriptionsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private repo(manager?: EntityManager) {
+    return (manager ?? this.dataSource.manager).getRepository(SubscriptionEntity);
+  }
+
+  /** Runs `work` with the user's subscriptions serialized (the per-user limit holds under races). */
+  inUserTransaction<T>(userId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT id FROM user_account WHERE id = $1 FOR UPDATE', [userId]);
+      return work(manager);
+    });
+  }
+
+  count(userId: string, manager: EntityManager): Promise<number> {
+    return this.repo(manager).countBy({ userId });
+  }
+
+  /** Inserts the row, then seals its secret bound to its id (`sealFor`). */
+  async insert(row: NewSubscription, sealFor: (id: string) => Buffer, manager: EntityManager): Promise<SubscriptionEntity> {
+    const inserted = await this.repo(manager).save(this.repo(manager).create({ ...row, secretSealed: Buffer.alloc(0) }));
+    await this.repo(manager).update({ id: inserted.id }, { secretSealed: sealFor(inserted.id) });
+    return this.repo(manager).findOneByOrFail({ id: inserted.id });
+  }
+
+  listForUser(userId: string): Promise<SubscriptionEntity[]> {
+    return this.repo().find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  findForUser(id: string, userId: string): Promise<SubscriptionEntity | null> {
+    return this.repo().findOneBy({ id, userId });
+  }
+
+  async delete(id: string, manager: EntityManager): Promise<void> {
+    await this.repo(manager).delete({ id });
+  }
+
+  /** The sealed secret, selected only here. */
+  async sealedSecret(id: string): Promise<Buffer | null> {
+    const row = await this.repo().createQueryBuilder('s').select(['s.id']).addSelect('s.secretSealed').where('s.id = :id', { id }).getOne();
+    return row?.secretSealed ?? null;
+  }
+
+  /** A success: the run of failures (if any) ends. */
+  async markSucceeding(id: string): Promise<void> {
+    await this.repo().createQueryBuilder().update().set({ failingSince: null }).where('id = :id AND failing_since IS NOT NULL', { id }).execute();
+  }
+
+  /** A failure: starts the run of failures unless one is under way; answers when it started. */
+  async markFailing(id: string, now: Date): Promise<Date> {
+    await this.repo().createQueryBuilder().update().set({ failingSince: now }).where('id = :id AND failing_since IS NULL', { id }).execute();
+    const row = await this.repo().findOneBy({ id });
+    return row?.failingSince ?? now;
+  }
+
+  /** Disables it unless it already is; true when this call did. */
+  async disable(id: string, now: Date, reason: string, manager?: EntityManager): Promise<boolean> {
+    const result = await this.repo(manager)
+      .createQueryBuilder()
+      .update()
+      .set({ disabledAt: now, disabledReason: reason.slice(0, 300) })
+      .where('id = :id AND disabled_at IS NULL', { id })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Enables it again with a fresh run (no failures counted). */
+  async enable(id: string, manager?: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id }, { disabledAt: null, disabledReason: null, failingSince: null });
+  }
+}
