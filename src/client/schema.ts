@@ -9064,6 +9064,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A query parameter: feeds take none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description Over the public read limit of the client address; Retry-After says when to try again */
             429: {
                 headers: {
@@ -9101,6 +9110,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A query parameter: feeds take none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
             };
             /** @description No such kind, or it is disabled */
             404: {
@@ -9149,7 +9167,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A slug that cannot exist */
+            /** @description A query parameter: feeds take none, or a slug that cannot exist */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9205,6 +9223,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A query parameter: feeds take none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
             };
             /** @description Nobody by that login on that instance owns a plugin */
             404: {

@@ -39,7 +39,7 @@ function entry(site: FeedSite, row: FeedReleaseRow): AtomEntry {
   return {
     id: releaseEntryId(site.baseUrl, row.slug, row.version),
     title: `${row.name} ${row.version}`,
-    updated: row.createdAt,
+    updated: row.updatedAt,
     published: row.createdAt,
     links: [{ rel: 'alternate', type: 'text/html', href: page }],
     authors: row.owners.map((login) => ({ name: login })),
@@ -51,14 +51,24 @@ function entry(site: FeedSite, row: FeedReleaseRow): AtomEntry {
   };
 }
 
-/** The Atom feed of some releases (newest first, as the repository read them). */
-export function toAtomFeed(site: FeedSite, feed: FeedDescription, rows: readonly FeedReleaseRow[]): AtomFeed {
+/**
+ * The feed's `updated`: the latest change it shows, an entry's (`updatedAt`, not only the newest
+ * entry's: a renamed plugin's older release changes too) or an entry taken out by a yank, so it
+ * never goes back in time while the feed's releases are yanked and unyanked.
+ */
+function feedUpdated(rows: readonly FeedReleaseRow[], newestYank: Date | null): Date {
+  const times = [...rows.map((row) => row.updatedAt.getTime()), ...(newestYank ? [newestYank.getTime()] : [])];
+  return times.length ? new Date(Math.max(...times)) : NO_ENTRIES_UPDATED;
+}
+
+/** The Atom feed of some releases (newest first, as the repository read them); `newestYank`: when one of the feed's releases was last yanked. */
+export function toAtomFeed(site: FeedSite, feed: FeedDescription, rows: readonly FeedReleaseRow[], newestYank: Date | null = null): AtomFeed {
   const self = `${site.baseUrl}${feed.path}`;
   return {
     id: self,
     title: feed.title,
     subtitle: feed.subtitle ?? undefined,
-    updated: rows[0]?.createdAt ?? NO_ENTRIES_UPDATED,
+    updated: feedUpdated(rows, newestYank),
     links: [
       { rel: 'self', type: 'application/atom+xml', href: self },
       ...(feed.alternatePath ? [{ rel: 'alternate' as const, type: 'text/html', href: `${site.baseUrl}${feed.alternatePath}` }] : []),

@@ -2,14 +2,13 @@ import { Module } from '@nestjs/common';
 import { CmsModule } from '../cms/cms.module';
 import { KindsModule } from '../kinds/kinds.module';
 import { repositoryProvider } from '../persistence/repository-provider';
-import { PluginsModule } from '../plugins/plugins.module';
 import { FeedsController } from './feeds.controller';
 import { FeedsRepository } from './feeds.repository';
 import { FeedsService } from './feeds.service';
 
 /** Atom feeds of new releases: the catalogue, a kind, a plugin, an owner. */
 @Module({
-  imports: [PluginsModule, KindsModule, CmsModule],
+  imports: [KindsModule, CmsModule],
   controllers: [FeedsController],
   providers: [repositoryProvider(FeedsRepository), FeedsService],
 })

@@ -6,7 +6,6 @@ import type { AppConfig } from '../config/config.types';
 import { KindsService } from '../kinds/kinds.service';
 import { renderAtomFeed } from '../lib/atom/atom';
 import { CatalogueReads } from '../persistence/catalogue-reads';
-import { PluginsRepository } from '../plugins/plugins.repository';
 import { type FeedDescription, type FeedSite, toAtomFeed } from './feeds.mapper';
 import { type FeedFilter, FeedsRepository } from './feeds.repository';
 
@@ -27,7 +26,6 @@ export class FeedsService {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly feeds: FeedsRepository,
-    private readonly plugins: PluginsRepository,
     private readonly kinds: KindsService,
     private readonly branding: BrandingService,
     private readonly reads: CatalogueReads,
@@ -48,7 +46,7 @@ export class FeedsService {
   }
 
   async plugin(slug: string): Promise<string> {
-    const plugin = await this.reads.run((manager) => this.plugins.findBySlug(slug, manager));
+    const plugin = await this.reads.run((manager) => this.feeds.pluginBySlug(slug, manager));
     if (!plugin) throw notFound(`no plugin "${slug}"`);
     return this.render({ by: 'plugin', pluginId: plugin.id }, async (site) => ({
       path: `/feeds/plugins/${plugin.slug}.atom`,
@@ -72,7 +70,10 @@ export class FeedsService {
     const [kinds, branding] = await Promise.all([this.kinds.publicList(), this.branding.get()]);
     const site: FeedSite = { baseUrl: this.baseUrl, siteName: branding.siteName, kindLabels: new Map(kinds.kinds.map((k) => [k.key, k.label])) };
     const feed = await describe(site);
-    const rows = await this.reads.run((manager) => this.feeds.newestReleases(filter, manager));
-    return renderAtomFeed(toAtomFeed(site, feed, rows));
+    const { rows, newestYank } = await this.reads.run(async (manager) => ({
+      rows: await this.feeds.newestReleases(filter, manager),
+      newestYank: await this.feeds.newestYank(filter, manager),
+    }));
+    return renderAtomFeed(toAtomFeed(site, feed, rows, newestYank));
   }
 }

@@ -69,11 +69,18 @@ describe('Atom feeds of new releases', () => {
     expect(beta.description).toBe('aurora does things');
     expect(beta.authors.map((a) => a.name)).toEqual(['alice']);
     expect(beta.categories.map((c) => [c.term, c.label])).toEqual([['theme', 'Themes'], ['prerelease', 'Prerelease']]);
-    // updated/published are the release's time, as the API tells it; the feed's updated is the newest entry's.
+    // published is the release's time, as the API tells it; updated the later of it and the plugin's
+    // last change (aurora's 1.1.0 was yanked after 2.0.0-beta.1 came out); the feed's, the latest of all.
     const detail = (await request(w.app.url).get('/api/plugins/aurora').expect(200)).body as { releases: { version: string; createdAt: number }[] };
     expect(beta.published?.getTime()).toBe(detail.releases.find((r) => r.version === '2.0.0-beta.1')?.createdAt);
-    expect(beta.updated?.getTime()).toBe(beta.published?.getTime());
-    expect(feed.updated?.getTime()).toBe(beta.published?.getTime());
+    const [{ updated_at: auroraChanged }] = (await w.app.database.dataSource.query(`SELECT updated_at FROM plugin WHERE slug = 'aurora'`)) as { updated_at: Date | string }[];
+    expect(new Date(auroraChanged).getTime()).toBeGreaterThan(beta.published?.getTime() ?? Infinity);
+    expect(beta.updated?.getTime()).toBe(new Date(auroraChanged).getTime());
+    const tool = feed.items.find((item) => item.title === 'tool 0.9.0');
+    expect(tool?.updated?.getTime()).toBe(tool?.published?.getTime());
+    // The feed's updated: the latest of its entries' and of the yank that took aurora 1.1.0 out.
+    const [{ yanked_at: auroraYank }] = (await w.app.database.dataSource.query(`SELECT max(yanked_at) AS yanked_at FROM release`)) as { yanked_at: Date | string }[];
+    expect(feed.updated?.getTime()).toBe(Math.max(new Date(auroraYank).getTime(), ...feed.items.map((item) => item.updated?.getTime() ?? 0)));
     // RFC 4287's required elements, at the places a reader looks for them.
     for (const element of ['<id>', '<title type="text">', '<updated>', '<author>', '<link rel="self" type="application/atom+xml"']) expect(xml.split('<entry>')[0]).toContain(element);
     expect(xml.split('<entry>').slice(1).every((entry) => ['<id>', '<title', '<updated>', '<link rel="alternate"'].every((e) => entry.includes(e)))).toBe(true);
@@ -146,6 +153,63 @@ describe('Atom feeds of new releases', () => {
     expect(titles(parseFeed(yanked.text))).toEqual(['aurora 2.0.0-beta.1', 'aurora 1.0.0']);
     await yank('aurora', '1.1.0', true);
     expect(titles((await feedAt(w, '/feeds/plugins/aurora.atom')).feed)).toEqual(['aurora 2.0.0-beta.1', 'aurora 1.1.0', 'aurora 1.0.0']);
+  });
+
+  it('refuses any query parameter with a 400 naming it, never stored in the response cache', async () => {
+    for (const path of ['/feeds/releases.atom', '/feeds/kinds/theme.atom', '/feeds/plugins/aurora.atom', '/feeds/owners/local/alice.atom']) {
+      for (let i = 0; i < 2; i++) {
+        const res = await request(w.app.url).get(`${path}?utm_source=x&b%2Fc=1`).set('Accept', 'application/json').expect(400);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.headers['x-cache']).toBe('miss');
+        expect(res.body.errors).toEqual([
+          { path: '/utm_source', message: 'utm_source: is not a known field' },
+          { path: '/b~1c', message: 'b/c: is not a known field' },
+        ]);
+      }
+      // Without one, the same feed is served (and then from the cache).
+      await request(w.app.url).get(path).expect(200);
+      expect((await request(w.app.url).get(`${path}?`).expect(200)).headers['x-cache']).toBe('hit');
+    }
+  });
+
+  it("moves an entry's updated with its plugin's changes, and the feed's never back when a release is yanked", async () => {
+    const updated = async (path: string) => (await feedAt(w, path)).feed;
+    await publish(alice, 'solo', '1.0.0');
+    const before = await updated('/feeds/plugins/solo.atom');
+    const published = before.items[0].published?.getTime() ?? 0;
+    expect([before.items[0].updated?.getTime(), before.updated?.getTime()]).toEqual([published, published]);
+
+    // A new release with a new description changes the plugin's: the older entry's summary changes, and its updated with it.
+    await publish(alice, 'solo', '1.1.0', { description: 'Solo, deluxe' });
+    const renamed = await updated('/feeds/plugins/solo.atom');
+    expect(renamed.items.map((i) => [i.title, i.description])).toEqual([['solo 1.1.0', 'Solo, deluxe'], ['solo 1.0.0', 'Solo, deluxe']]);
+    const [newest, older] = renamed.items;
+    expect(older.published?.getTime()).toBe(published);
+    expect(older.updated?.getTime()).toBeGreaterThanOrEqual(newest.published?.getTime() ?? Infinity);
+    expect(renamed.updated?.getTime()).toBe(Math.max(...renamed.items.map((i) => i.updated?.getTime() ?? 0)));
+
+    // Yanking the newest release takes it out; the feed's updated goes forward, to the yank.
+    await yank('solo', '1.1.0');
+    const yanked = await updated('/feeds/plugins/solo.atom');
+    const [{ yanked_at: yankedAt }] = (await w.app.database.dataSource.query(`SELECT r.yanked_at FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'solo' AND r.version = '1.1.0'`)) as { yanked_at: Date | string }[];
+    expect(titles(yanked)).toEqual(['solo 1.0.0']);
+    expect(yanked.updated?.getTime()).toBeGreaterThanOrEqual(new Date(yankedAt).getTime());
+    expect(yanked.updated?.getTime()).toBeGreaterThan(renamed.updated?.getTime() ?? Infinity);
+    // Every release yanked: no entries, and still not back to 1970.
+    await yank('solo', '1.0.0');
+    const empty = await updated('/feeds/plugins/solo.atom');
+    expect(empty.items).toEqual([]);
+    expect(empty.updated?.getTime()).toBeGreaterThanOrEqual(yanked.updated?.getTime() ?? Infinity);
+    // The owner's feed (a merge of their plugins' walks) says the same.
+    const owner = await updated('/feeds/owners/local/alice.atom');
+    expect(owner.items.some((i) => i.url === `${base()}/plugins/solo`)).toBe(false);
+    expect(owner.updated?.getTime()).toBeGreaterThanOrEqual(empty.updated?.getTime() ?? Infinity);
+    // Undoing a yank puts the entry back, updated at the undo, which is where the feed is now.
+    await yank('solo', '1.0.0', true);
+    const back = await updated('/feeds/plugins/solo.atom');
+    expect(titles(back)).toEqual(['solo 1.0.0']);
+    expect(back.items[0].updated?.getTime()).toBeGreaterThanOrEqual(empty.updated?.getTime() ?? Infinity);
+    expect(back.updated?.getTime()).toBe(back.items[0].updated?.getTime());
   });
 
   it('links each page to its feeds from the head, and shows a feed link', async () => {

@@ -58,6 +58,9 @@ export interface StoredIntegrity {
 // The Atom feeds' walks (src/feeds): the newest live releases of the catalogue, and of one plugin.
 @Index('idx_release_feed', ['createdAt', 'id'], { where: '"yanked_at" IS NULL' })
 @Index('idx_release_plugin_feed', ['pluginId', 'createdAt'], { where: '"yanked_at" IS NULL' })
+// The newest yank a feed has seen (its `updated` must not go back when an entry is taken out).
+@Index('idx_release_yanked', ['yankedAt'], { where: '"yanked_at" IS NOT NULL' })
+@Index('idx_release_plugin_yanked', ['pluginId', 'yankedAt'], { where: '"yanked_at" IS NOT NULL' })
 // An expression index (integrity->>'kid'), written by hand in the ReleaseSigningKidIndex migration.
 @Index('idx_release_signing_kid', { synchronize: false })
 export class ReleaseEntity {
