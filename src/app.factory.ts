@@ -5,6 +5,7 @@ import express from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { catalogueLane, type CatalogueLaneParts, type RequestListener } from './catalogue-lane';
+import { LeanChangesReads } from './changes/lean-changes-reads';
 import { ProblemDetailsFilter } from './common/errors/problem.filter';
 import { requestValidationPipe } from './common/errors/validation';
 import { jsonBodyParsers } from './common/http/body-limits';
@@ -130,7 +131,7 @@ function openCatalogueLane(app: NestExpressApplication, express: ExpressInstance
   const metrics = app.get(Metrics);
   const lane = catalogueLane(
     {
-      reads: app.get(LeanCatalogueReads),
+      reads: [app.get(LeanCatalogueReads), app.get(LeanChangesReads)],
       cache: app.get(ResponseCache),
       limiter: app.get(RateLimiter),
       internalCalls: app.get(InternalCalls),

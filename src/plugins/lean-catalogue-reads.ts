@@ -1,8 +1,7 @@
 import { type ArgumentMetadata, Injectable, type ValidationPipe } from '@nestjs/common';
-import { HEADERS_METADATA } from '@nestjs/common/constants';
-import type { IncomingHttpHeaders } from 'node:http';
 import { PUBLIC_ANSWER_CACHE_CONTROL } from '../auth/cache-by-caller.interceptor';
 import { requestValidationPipe } from '../common/errors/validation';
+import { type AnswerHeaders, declaredHeaders, type LeanAnswer, type LeanRead, type LeanReads, type LeanRequest } from '../common/http/lean-read';
 import { RouteTable } from '../common/http/route-table';
 import { SlugPipe } from '../common/validation/slug.pipe';
 import { CatalogueQueryPipe } from './catalogue-query.pipe';
@@ -13,30 +12,6 @@ import { LatestController } from './latest.controller';
 import { LatestService } from './latest.service';
 import { PluginDetailService } from './plugin-detail.service';
 import { PluginsController } from './plugins.controller';
-
-export type AnswerHeaders = readonly { name: string; value: string }[];
-
-/** The headers a controller method declares with `@Header`: one source for both paths. */
-function declaredHeaders(method: (...args: never[]) => unknown): AnswerHeaders {
-  return (Reflect.getMetadata(HEADERS_METADATA, method) as AnswerHeaders | undefined) ?? [];
-}
-
-/** A 200 answer, as the controller would give it: its body (or the body's JSON text) and the headers the route declares. */
-export type LeanAnswer = ({ body: unknown; json?: undefined } | { json: string }) & { headers: AnswerHeaders };
-
-/** A read this class can answer; `answer` rejects for everything but a 200 (the controllers answer those). */
-export interface LeanRead {
-  /** The route it stands in for, as the router would name it (metrics label by it). */
-  template: string;
-  answer(): Promise<LeanAnswer>;
-}
-
-/** What a read needs of the request: its path as received (escapes and all, as Express's `req.path`), its query as Express would parse it, its headers. */
-export interface LeanRequest {
-  path: string;
-  query: Record<string, unknown>;
-  headers: IncomingHttpHeaders;
-}
 
 const PREFIX = '/api/plugins/';
 const LIST_PATH = '/api/plugins';
@@ -59,7 +34,7 @@ const queryOf = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({
  * two paths equal.
  */
 @Injectable()
-export class LeanCatalogueReads {
+export class LeanCatalogueReads implements LeanReads {
   private readonly validation: ValidationPipe = requestValidationPipe();
   private readonly slugs = new SlugPipe();
   private readonly catalogueQuery = new CatalogueQueryPipe();

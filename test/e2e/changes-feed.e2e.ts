@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { createLogger } from '../../src/common/logging/logger';
+import { captureLog } from '../support/log-capture';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { userWithSession } from '../support/sessions';
 
@@ -15,6 +17,7 @@ describe('GET /api/changes', () => {
   let w: PublishWorld;
   let token: string;
   let admin: { Authorization: string };
+  const log = captureLog();
   const feed = (query = '') => request(w.app.url).get(`/api/changes${query}`);
   const publish = (slug: string, version: string) =>
     w
@@ -39,7 +42,7 @@ describe('GET /api/changes', () => {
   };
 
   beforeAll(async () => {
-    w = await publishWorld();
+    w = await publishWorld({}, {}, createLogger('info', log.stream));
     token = (await w.tokenFor('feed-author', ['publish:*', 'yank:*'])).token;
     admin = { Authorization: `Bearer ${(await userWithSession(w.app, 'feed-root', 'admin')).jwt}` };
   });
@@ -181,5 +184,57 @@ describe('GET /api/changes', () => {
       await first.release();
       await second.release();
     }
+  });
+
+  describe('on the catalogue lane', () => {
+    const COMPARED_HEADERS = ['content-type', 'cache-control', 'vary', 'etag', 'content-length', 'x-cache', 'content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy'];
+    const leanLines = (url: string) => log.lines.map((line) => JSON.parse(line) as { lean?: boolean; req?: { url?: string } }).filter((entry) => entry.lean === true && entry.req?.url === url);
+    /** `GET path` anonymously (answered on the lane) or with a header that sends it to the controller (an unknown token reads as anonymous there). */
+    const read = async (url: string, via: 'lean' | 'controller', extra: Record<string, string> = {}, method: 'get' | 'head' = 'get') => {
+      let req = request(w.app.url)[method](url);
+      for (const [name, value] of Object.entries(extra)) req = req.set(name, value);
+      if (via === 'controller') req = req.set('Authorization', 'Bearer not-a-token');
+      const res = await req;
+      return { status: res.status, body: method === 'head' ? null : (res.body as unknown), headers: Object.fromEntries(COMPARED_HEADERS.map((h) => [h, res.headers[h]])) };
+    };
+
+    it.each(['', '?limit=2', '?limit=0100', '?since=1&limit=3', '?limit=3&since=2', '?since=0', '?since=99999999', '?limit=1000'])(
+      '/api/changes%s: answered on the lane, exactly as the controller answers it',
+      async (query) => {
+        const url = `/api/changes${query}`;
+        const before = leanLines(url).length;
+        const lean = await read(url, 'lean');
+        expect(leanLines(url)).toHaveLength(before + 1);
+        const controller = await read(url, 'controller');
+        expect(leanLines(url)).toHaveLength(before + 1);
+        expect(lean.status).toBe(200);
+        expect(lean.headers['cache-control']).toBe('no-cache');
+        expect(lean).toEqual(controller);
+        expect(await read(url, 'lean', {}, 'head')).toEqual(await read(url, 'controller', {}, 'head'));
+        const revalidated = await read(url, 'lean', { 'If-None-Match': lean.headers.etag! });
+        expect(revalidated.status).toBe(304);
+        expect(revalidated).toEqual(await read(url, 'controller', { 'If-None-Match': lean.headers.etag! }));
+      },
+    );
+
+    it.each(['?since=abc', '?since=01', '?since=1&since=2', '?since[a]=1', '?limit=0', '?limit=1001', '?limit=1.5', '?limit=', '?since=', '?cursor=1', '?since=1&bogus=2'])(
+      '/api/changes%s: handed to the controller, the same 400 on both paths',
+      async (query) => {
+        const url = `/api/changes${query}`;
+        const lean = await read(url, 'lean');
+        expect(lean.status).toBe(400);
+        expect(lean.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(lean).toEqual(await read(url, 'controller'));
+        expect(leanLines(url)).toHaveLength(0);
+      },
+    );
+
+    it('labels its answers with the route in the metrics and logs them under the request id', async () => {
+      const res = await request(w.app.url).get('/api/changes?limit=1').set('X-Request-Id', 'trace-changes').expect(200);
+      expect(res.headers['x-request-id']).toBe('trace-changes');
+      expect((leanLines('/api/changes?limit=1').at(-1) as { req?: { id?: string } }).req?.id).toBe('trace-changes');
+      const metrics = await (await fetch(`${w.app.url}/metrics`)).text();
+      expect(metrics).toMatch(/registry_http_request_duration_seconds_count\{[^}]*route="\/api\/changes"[^}]*status="200"[^}]*\}/);
+    });
   });
 });

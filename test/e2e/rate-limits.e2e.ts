@@ -57,6 +57,15 @@ describe('rate limits', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
+  it('counts a changes-feed read once, answered on the lane or handed to the controller (a 400)', async () => {
+    await from('198.51.100.5', request(app.url).get('/api/changes?limit=1')).expect(200);
+    await from('198.51.100.5', request(app.url).get('/api/changes?limit=0')).expect(400);
+    await from('198.51.100.5', request(app.url).head('/api/changes')).expect(200);
+    const refused = await from('198.51.100.5', request(app.url).get('/api/changes')).expect(429);
+    expect(refused.body).toMatchObject({ status: 429, type: `${app.config.baseUrl}/problems/rate-limited` });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
   it('counts publish per address until the token verifies: fresh random bearers buy nothing, a verified token has its own bucket', async () => {
     const rows = async () => ({
       audit: Number((await app.database.dataSource.query('SELECT count(*)::int AS n FROM audit_entry'))[0].n),

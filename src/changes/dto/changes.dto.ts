@@ -23,12 +23,17 @@ export const CHANGE_TYPES = [
   'keys.changed',
 ] as const;
 
-const decimalDigits = Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]{1,9}$/.test(value) ? Number(value) : value));
+/** A cursor as `since` takes it: a seq, in its canonical decimal spelling. */
+export const CURSOR_PATTERN = /^(0|[1-9][0-9]{0,17})$/;
+/** A `limit` spelled in decimal digits, which the DTO reads as a number. */
+export const DECIMAL_DIGITS = /^[0-9]{1,9}$/;
+
+const decimalDigits = Transform(({ value }: { value: unknown }) => (typeof value === 'string' && DECIMAL_DIGITS.test(value) ? Number(value) : value));
 
 export class ChangesQueryDto {
   @ApiPropertyOptional({ description: 'A cursor from an earlier answer\'s `next` (opaque); absent: from the start of the feed', example: '1234' })
   @IsOptional()
-  @Matches(/^(0|[1-9][0-9]{0,17})$/, { message: 'since: must be a cursor from an earlier answer' })
+  @Matches(CURSOR_PATTERN, { message: 'since: must be a cursor from an earlier answer' })
   since?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_CHANGES_LIMIT, default: DEFAULT_CHANGES_LIMIT, description: 'Most changes in one answer' })
