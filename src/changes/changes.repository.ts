@@ -7,18 +7,23 @@ export interface ChangesPageRow {
   /** The last change's cursor; null when the page is empty. */
   last: string | null;
   more: boolean;
+  /** The newest change's cursor ('0' when the log is empty): a `since` past it is not this feed's. */
+  head: string;
 }
 
 /**
  * A page of changes after `$1`, at most `$2`, as one JSON text, with whether more follow: one
  * statement, so one snapshot. A range scan of the primary key wherever the cursor is.
- * Timestamps are written as JavaScript's toISOString would (UTC, milliseconds, Z).
+ * Timestamps are written as JavaScript's toISOString would (UTC, milliseconds, Z); the JSON is
+ * compact, as JSON.stringify would write it (row_to_json, not json_build_object's spaced output).
  */
 const PAGE_SQL = `WITH page AS (SELECT e.seq, e.type, e.slug, e.version, e.data, e.created_at FROM catalogue_event e WHERE e.seq > $1 ORDER BY e.seq LIMIT $2)
-SELECT (SELECT coalesce(json_agg(json_build_object('cursor', p.seq::text, 'type', p.type, 'slug', p.slug, 'version', p.version, 'data', p.data,
-          'at', to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY p.seq), '[]'::json)::text FROM page p) AS changes,
+SELECT (SELECT '[' || coalesce(string_agg(c.change, ',' ORDER BY c.seq), '') || ']'
+          FROM (SELECT p.seq, row_to_json((SELECT r FROM (SELECT p.seq::text AS cursor, p.type, p.slug, p.version, p.data,
+                       to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at) r))::text AS change FROM page p) c) AS changes,
        (SELECT max(p.seq)::text FROM page p) AS last,
-       EXISTS (SELECT 1 FROM catalogue_event e WHERE e.seq > (SELECT coalesce(max(p.seq), $1) FROM page p)) AS more`;
+       EXISTS (SELECT 1 FROM catalogue_event e WHERE e.seq > (SELECT coalesce(max(p.seq), $1) FROM page p)) AS more,
+       (SELECT coalesce(max(e.seq), 0)::text FROM catalogue_event e) AS head`;
 
 /** Every query on the changes feed's log. */
 export class ChangesRepository {
