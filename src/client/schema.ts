@@ -2551,7 +2551,10 @@ export interface components {
             series: components["schemas"]["DayDownloadsDto"][];
         };
         DeprecatePluginDto: {
-            /** @example Unmaintained; use markdown-pro instead */
+            /**
+             * @description One line: no control characters (newlines included)
+             * @example Unmaintained; use markdown-pro instead
+             */
             message: string;
             /** @description The slug of an existing plugin to use instead: not this one, nor a deprecated plugin whose replacement is this one (422) */
             replacement?: string | null;
@@ -4859,7 +4862,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The SemVer-highest release that is not yanked and, unless prerelease=1, not a prerelease */
+            /** @description The SemVer-highest release that is not yanked and, unless prerelease=1, not a prerelease. For a deprecated plugin, the RFC 9745 headers `/api/plugins/{slug}/latest` sends: `Deprecation: @<unix seconds>` and `Link` (rel="deprecation", rel="successor-version") */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5575,7 +5578,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeprecationStateDto"];
                 };
             };
-            /** @description `message` missing, blank or over 500 characters, or `replacement` not a slug */
+            /** @description `slug` not a plugin slug, `message` missing, blank, over 500 characters or holding a control character, or `replacement` not a slug */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5584,11 +5587,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /**
-             * @description Not signed in
-             *
-             *     Not signed in, or the session was revoked or expired
-             */
+            /** @description Not signed in, or the session was revoked or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5597,11 +5596,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /**
-             * @description Neither an owner of the plugin nor an admin (audited plugin.deprecate_denied)
-             *
-             *     Cookie-authenticated change without Content-Type: application/json
-             */
+            /** @description Neither an owner of the plugin nor an admin, or an owner changing a deprecation an admin who is not an owner set (code admin-deprecation); both audited plugin.deprecate_denied. Also a cookie-authenticated change without Content-Type: application/json */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5650,11 +5645,16 @@ export interface operations {
                     "application/json": components["schemas"]["DeprecationStateDto"];
                 };
             };
-            /**
-             * @description Not signed in
-             *
-             *     Not signed in, or the session was revoked or expired
-             */
+            /** @description `slug` not a plugin slug */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5663,11 +5663,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /**
-             * @description Neither an owner of the plugin nor an admin (audited plugin.deprecate_denied)
-             *
-             *     Cookie-authenticated change without Content-Type: application/json
-             */
+            /** @description Neither an owner of the plugin nor an admin, or an owner changing a deprecation an admin who is not an owner set (code admin-deprecation); both audited plugin.deprecate_denied. Also a cookie-authenticated change without Content-Type: application/json */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5711,7 +5707,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeprecationStateDto"];
                 };
             };
-            /** @description `message` missing, blank or over 500 characters, or `replacement` not a slug */
+            /** @description `slug` not a plugin slug, `message` missing, blank, over 500 characters or holding a control character, or `replacement` not a slug */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5776,6 +5772,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeprecationStateDto"];
+                };
+            };
+            /** @description `slug` not a plugin slug */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description Not signed in */

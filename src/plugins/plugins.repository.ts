@@ -74,6 +74,24 @@ export class PluginsRepository {
   }
 
   /**
+   * The plugins' rows, locked until the transaction ends, taken in slug order so two transactions
+   * locking the same pair (A deprecated for B, B for A) queue instead of deadlocking. A locking
+   * read returns each row as the transaction that held it last committed it.
+   */
+  findBySlugsForUpdate(slugs: readonly string[], manager: EntityManager): Promise<PluginEntity[]> {
+    return this.repo(manager).createQueryBuilder('p').where('p.slug IN (:...slugs)', { slugs: [...new Set(slugs)] }).orderBy('p.slug', 'ASC').setLock('pessimistic_write').getMany();
+  }
+
+  /** Whether the user is an admin who does not own the plugin (a deprecation they set is theirs to change). */
+  async isAdminNotOwner(pluginId: string, userId: string, manager: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM user_account u WHERE u.id = $2 AND u.role = 'admin' AND NOT EXISTS (SELECT 1 FROM plugin_owner o WHERE o.plugin_id = $1 AND o.user_id = u.id)`,
+      [pluginId, userId],
+    );
+    return rows.length > 0;
+  }
+
+  /**
    * Locks the plugin's ownership rows until the transaction ends. Owner changes lock these and not
    * the plugin row: a publish holds its owner row and then writes the plugin row, so taking the
    * two in the other order could deadlock with it.

@@ -1,4 +1,5 @@
-import { Controller, Get, Head, Header, Param, Query, Redirect } from '@nestjs/common';
+import { Controller, Get, Head, Header, Param, Query, Redirect, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiFoundResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { ProblemDto } from '../openapi/problem.dto';
 import { LatestReleaseQueryDto, ReleaseDto } from './dto/release.dto';
@@ -13,12 +14,18 @@ export class ReleasesController {
 
   @Get('latest')
   @Header('Cache-Control', 'public, max-age=60')
-  @ApiOkResponse({ type: ReleaseDto, description: 'The SemVer-highest release that is not yanked and, unless prerelease=1, not a prerelease' })
+  @ApiOkResponse({
+    type: ReleaseDto,
+    description:
+      'The SemVer-highest release that is not yanked and, unless prerelease=1, not a prerelease. For a deprecated plugin, the RFC 9745 headers `/api/plugins/{slug}/latest` sends: `Deprecation: @<unix seconds>` and `Link` (rel="deprecation", rel="successor-version")',
+  })
   @ApiNotFoundResponse({ type: ProblemDto })
   @ApiOperation({ summary: 'Read the latest release' })
   @ApiPublic()
-  latest(@Param('slug') slug: string, @Query() query: LatestReleaseQueryDto): Promise<ReleaseDto> {
-    return this.releases.latest(slug, query.prerelease === '1');
+  async latest(@Param('slug') slug: string, @Query() query: LatestReleaseQueryDto, @Res({ passthrough: true }) res: Response): Promise<ReleaseDto> {
+    const answer = await this.releases.latest(slug, query.prerelease === '1');
+    res.set(answer.headers);
+    return answer.body;
   }
 
   @Get(':version')

@@ -10,8 +10,15 @@ import type { ReleaseEntity } from './entities/release.entity';
 import { PluginsRepository } from './plugins.repository';
 import { toReleaseDto } from './release.mapper';
 import { DownloadCounter } from './download-counter';
+import { deprecationHeaders } from './latest.service';
 import { ReleasesRepository } from './releases.repository';
 import { versionKey } from './versions';
+
+/** The latest release, and the headers a deprecated plugin's answer adds. */
+export interface ReleaseAnswer {
+  body: ReleaseDto;
+  headers: Record<string, string>;
+}
 
 @Injectable()
 export class ReleasesService {
@@ -42,13 +49,15 @@ export class ReleasesService {
   }
 
   /** The one "latest" rule: SemVer-highest, not yanked, prereleases only when asked. */
-  async latest(slug: string, prerelease: boolean): Promise<ReleaseDto> {
+  async latest(slug: string, prerelease: boolean): Promise<ReleaseAnswer> {
     const { plugin, latest } = await this.reads.run(async (manager) => {
       const found = await this.plugin(slug, manager);
       return { plugin: found, latest: await this.releases.findLatest(found.id, { prerelease }, manager) };
     });
     if (!latest) throw notFound(`"${slug}" has no ${prerelease ? '' : 'stable, '}unyanked release`);
-    return toReleaseDto(latest, plugin.slug, this.config.baseUrl);
+    // A deprecated plugin's answer carries the RFC 9745 headers `/latest` does.
+    const deprecation = plugin.deprecatedAt ? { since: plugin.deprecatedAt.getTime(), replacement: plugin.deprecatedReplacement } : null;
+    return { body: toReleaseDto(latest, plugin.slug, this.config.baseUrl), headers: deprecationHeaders(this.config.baseUrl, plugin.slug, deprecation) };
   }
 
   // The manifest and the download read the primary: a client fetches them right after a publish.

@@ -88,11 +88,22 @@ describe('deprecating a plugin (issue 26)', () => {
       [{ message: 42 }, '/message', 'message'],
       [{ message: 'ok', replacement: 'Not_A_Slug' }, '/replacement', 'replacement: must be a plugin slug'],
       [{ message: 'ok', replacement: 7 }, '/replacement', 'replacement'],
+      [{ message: 'a\u0000b' }, '/message', 'message: must not contain control characters'],
+      [{ message: 'a\u0007b' }, '/message', 'message: must not contain control characters'],
+      [{ message: 'a\nb' }, '/message', 'message: must not contain control characters'],
     ])('400 for %j naming %s, nothing written', async (input, path, message) => {
       const before = await auditCount();
       const refused = await put('old-tool', alice.jwt, input).expect(400);
       expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
       expect(refused.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path, message: expect.stringContaining(message) })]));
+      expect(await auditCount()).toBe(before);
+      await unchanged('old-tool');
+    });
+
+    it('400, not 500, for a NUL message from a non-owner: refused as bad input before ownership, nothing audited or written', async () => {
+      const before = await auditCount();
+      const refused = await put('old-tool', bob.jwt, { message: 'a\u0000b', replacement: 'bob-tool' }).expect(400);
+      expect(refused.body.errors).toEqual([expect.objectContaining({ path: '/message' })]);
       expect(await auditCount()).toBe(before);
       await unchanged('old-tool');
     });
@@ -169,6 +180,19 @@ describe('deprecating a plugin (issue 26)', () => {
       const plain = await request(w.app.url).get('/api/plugins/new-tool/latest').expect(200);
       expect(plain.headers.deprecation).toBeUndefined();
       expect(plain.headers.link).toBeUndefined();
+
+      // releases/latest (Express only; stored and replayed by the response cache) carries them too.
+      const releaseCaches: unknown[] = [];
+      for (const headers of [{}, {}, {}, as(bob.jwt)]) {
+        const answer = await request(w.app.url).get('/api/plugins/old-tool/releases/latest').set(headers).expect(200);
+        releaseCaches.push(answer.headers['x-cache']);
+        expect({ deprecation: answer.headers.deprecation, link: answer.headers.link }).toEqual(expected);
+        expect(answer.body.version).toBe('1.0.0');
+      }
+      expect(releaseCaches).toEqual(['miss', 'miss', 'hit', undefined]);
+      const plainRelease = await request(w.app.url).get('/api/plugins/new-tool/releases/latest').expect(200);
+      expect(plainRelease.headers.deprecation).toBeUndefined();
+      expect(plainRelease.headers.link).toBeUndefined();
     });
 
     it('sent again, replaces message and replacement and keeps since; then undone, all back, undo twice records once', async () => {
@@ -216,7 +240,61 @@ describe('deprecating a plugin (issue 26)', () => {
       { action: 'plugin.undeprecate', actor_user_id: admin.id },
       { action: 'plugin.deprecate', actor_user_id: admin.id },
     ]);
-    // The owner may undo what an admin did.
+    // The owner may neither undo nor rewrite what an admin (not an owner) did: refused, audited, nothing changed.
+    const deniedBefore = (await w.audit('plugin.deprecate_denied')).length;
+    const undo = await request(w.app.url).delete('/api/plugins/bob-tool/deprecation').set(as(bob.jwt)).expect(403);
+    expect(undo.body.type).toBe(`${w.app.config.baseUrl}/problems/admin-deprecation`);
+    await put('bob-tool', bob.jwt, { message: 'Actually fine' }).expect(403);
+    const denied = (await w.audit('plugin.deprecate_denied')).slice(deniedBefore);
+    expect(denied.map((a) => [a.slug, a.details.operation, a.details.code])).toEqual([
+      ['bob-tool', 'undeprecate', 'admin-deprecation'],
+      ['bob-tool', 'deprecate', 'admin-deprecation'],
+    ]);
+    expect(await row('bob-tool')).toMatchObject({ deprecation_message: 'Superseded', deprecated_replacement: 'new-tool', deprecated_by: admin.id });
+    // An admin who also owns the plugin sets an owner's mark: the other owners may change it.
+    await w.app.database.dataSource.query('INSERT INTO plugin_owner (plugin_id, user_id) SELECT id, $1 FROM plugin WHERE slug = $2', [admin.id, 'bob-tool']);
+    await request(w.app.url).put('/api/admin/plugins/bob-tool/deprecation').set(as(admin.jwt)).send({ message: 'Co-owned now' }).expect(200);
+    await put('bob-tool', bob.jwt, { message: 'Rewritten by bob' }).expect(200);
     await request(w.app.url).delete('/api/plugins/bob-tool/deprecation').set(as(bob.jwt)).expect(200);
+    expect((await row('bob-tool')).deprecated_at).toBeNull();
+  });
+
+  it('a replacement that is deleted (operator SQL) is cleared: no dangling successor in the row, the detail or Link', async () => {
+    await w.push(alice.token, 'gone-tool', body('gone-tool', '1.0.0')).expect(201);
+    await put('aaa-tool', alice.jwt, { message: 'Use gone-tool', replacement: 'gone-tool' }).expect(200);
+    await w.app.database.dataSource.query(`DELETE FROM plugin WHERE slug = 'gone-tool'`);
+    expect(await row('aaa-tool')).toMatchObject({ deprecation_message: 'Use gone-tool', deprecated_replacement: null });
+    expect((await request(w.app.url).get('/api/plugins/aaa-tool').set(as(bob.jwt)).expect(200)).body.deprecated).toMatchObject({ replacement: null });
+    const latest = await request(w.app.url).get('/api/plugins/aaa-tool/latest').set(as(bob.jwt)).expect(200);
+    expect(latest.headers.link).toBe(`<${w.app.config.baseUrl}/plugins/aaa-tool>; rel="deprecation"; type="text/html"`);
+    await request(w.app.url).delete('/api/plugins/aaa-tool/deprecation').set(as(alice.jwt)).expect(200);
+  });
+
+  (process.env.DATABASE_URL ? it : it.skip)('two plugins deprecated for each other at once: one wins, the other is refused 422 (PostgreSQL, two connections)', async () => {
+    await w.push(alice.token, 'pair-a', body('pair-a', '1.0.0')).expect(201);
+    await w.push(alice.token, 'pair-b', body('pair-b', '1.0.0')).expect(201);
+    const db = w.app.database.dataSource;
+    // Another connection holds both rows, so the two requests start together and queue behind it.
+    const holder = db.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    try {
+      await holder.query(`SELECT 1 FROM plugin WHERE slug IN ('pair-a', 'pair-b') FOR UPDATE`);
+      const answers = Promise.all([
+        put('pair-a', alice.jwt, { message: 'use b', replacement: 'pair-b' }).then((r) => r.status),
+        put('pair-b', alice.jwt, { message: 'use a', replacement: 'pair-a' }).then((r) => r.status),
+      ]);
+      const deadline = Date.now() + 10_000;
+      // The locking read of the plugin rows (its text is cut before FROM: the column list is long).
+      const waiting = async () => Number((await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT "p"."id" AS "p_id"%'`))[0].n);
+      while ((await waiting()) < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await holder.commitTransaction();
+      expect((await answers).sort()).toEqual([200, 422]);
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
+    const pair = (await db.query(`SELECT slug, deprecated_replacement FROM plugin WHERE slug IN ('pair-a', 'pair-b') AND deprecated_at IS NOT NULL`)) as unknown[];
+    expect(pair).toHaveLength(1);
   });
 });

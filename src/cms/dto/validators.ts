@@ -22,10 +22,3 @@ export function isHttpUrl(value: unknown): boolean {
 export const IsHttpUrl = () => Satisfies('isHttpUrl', isHttpUrl, (p) => `${p}: must be an absolute http(s) URL without credentials`);
 
 export const IsLocaleCode = () => Satisfies('isLocaleCode', isLocaleCode, (p) => `${p}: must be a locale code such as en or pt-BR`);
-
-export const NoControlCharacters = () =>
-  Satisfies(
-    'noControlCharacters',
-    (v) => typeof v !== 'string' || ![...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
-    (p) => `${p}: must not contain control characters`,
-  );

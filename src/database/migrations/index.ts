@@ -38,6 +38,7 @@ import { PluginDeprecation1795822069336 } from './1795822069336-PluginDeprecatio
 import { ChangesFeed1795822073138 } from './1795822073138-ChangesFeed';
 import { Subscriptions1795822115151 } from './1795822115151-Subscriptions';
 import { FeedIndexes1795822368139 } from './1795822368139-FeedIndexes';
+import { DeprecationReplacementKey1795827107966 } from './1795827107966-DeprecationReplacementKey';
 import { FeedYankIndexes1795827904333 } from './1795827904333-FeedYankIndexes';
 
 /** Every migration in order; committed files, never generated at run time. */
@@ -81,5 +82,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ChangesFeed1795822073138,
   Subscriptions1795822115151,
   FeedIndexes1795822368139,
+  DeprecationReplacementKey1795827107966,
   FeedYankIndexes1795827904333,
 ];

@@ -1,14 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { NoControlCharacters } from '../../common/validation/no-control-characters';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../lib/scopes/scopes';
 import { DeprecationDto } from './catalogue.dto';
 
 /** `PUT /api/plugins/:slug/deprecation` (and the admin route): the mark's message and replacement. */
 export class DeprecatePluginDto {
-  @ApiProperty({ minLength: 1, maxLength: 500, example: 'Unmaintained; use markdown-pro instead' })
+  @ApiProperty({ minLength: 1, maxLength: 500, description: 'One line: no control characters (newlines included)', example: 'Unmaintained; use markdown-pro instead' })
   @IsString()
   @Length(1, 500)
   @Matches(/\S/, { message: 'message: must not be blank' })
+  @NoControlCharacters()
   message: string;
 
   @ApiPropertyOptional({

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /**
  * A plugin: its slug (pinned at the first submit), the repository it is anchored to, and the
@@ -101,7 +101,12 @@ export class PluginEntity {
   @Column({ name: 'deprecation_message', type: 'varchar', length: 500, nullable: true })
   deprecationMessage: string | null;
 
-  /** The slug of the plugin to use instead, if any (a public plugin, never this one). */
+  /**
+   * The slug of the plugin to use instead, if any (a public plugin, never this one). A foreign key
+   * to the plugin's slug: deleting the replacement (operator SQL) clears it, so no notice or `Link`
+   * header ever points at a plugin that is gone.
+   */
+  @ForeignKey(() => PluginEntity, 'slug', { name: 'fk_plugin_deprecated_replacement', onDelete: 'SET NULL' })
   @Column({ name: 'deprecated_replacement', type: 'varchar', length: 64, nullable: true })
   deprecatedReplacement: string | null;
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { NoControlCharacters } from '../../cms/dto/validators';
+import { NoControlCharacters } from '../../common/validation/no-control-characters';
 import { KIND_PATTERN } from '../../lib/manifest/rules';
 import { REQUEST_STATUSES } from '../entities/plugin-request.entity';
 import { PageCountDto, PageQueryDto } from '../../common/validation/page-query.dto';
