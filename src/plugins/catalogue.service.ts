@@ -13,6 +13,18 @@ const FRESH_ATTEMPTS = 3;
 
 const DEFAULT_LIMIT = 20;
 
+/** A filter's value as the browse page reads its form: trimmed, and a blank one is no filter. */
+const filterValue = (value: string | undefined): string | undefined => value?.trim() || undefined;
+
+function extFilters(ext: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(ext)) {
+    const trimmed = filterValue(value);
+    if (trimmed !== undefined) out[key] = trimmed;
+  }
+  return out;
+}
+
 /** What shared caches may do with a catalogue page: keep it 30 s, or (`UNSHARED`) not at all. */
 export const CATALOGUE_CACHE_CONTROL = 'public, max-age=30';
 export const UNSHARED_CACHE_CONTROL = 'no-store';
@@ -55,12 +67,12 @@ export class CatalogueService {
     const filter: CatalogueFilter = {
       words,
       search: query.search?.trim() ?? null,
-      category: query.category,
-      tag: query.tag,
-      kind: query.kind,
+      category: filterValue(query.category),
+      tag: filterValue(query.tag),
+      kind: filterValue(query.kind),
       featured: query.featured === '1',
       verified: query.verified === '1',
-      ext: query.ext,
+      ext: extFilters(query.ext),
       sort: query.sort ?? (words.length ? 'relevance' : 'updated'),
       offset: (page - 1) * limit,
       limit,

@@ -122,6 +122,14 @@ describe('GET /api/plugins?facets=1', () => {
     for (const query of ['', '?facets=0', '?facets=false', '?search=markdown']) expect((await get(query).expect(200)).body).not.toHaveProperty('facets');
   });
 
+  it('reads filter values as the browse page does: trimmed, a blank one is no filter', async () => {
+    const spaced = await get('?facets=1&kind=%20theme%20&tag=&ext.stars=%205').expect(200);
+    const plain = await get('?facets=1&kind=theme&ext.stars=5').expect(200);
+    expect(spaced.body).toEqual(plain.body);
+    expect(spaced.body.total).toBe(1);
+    expect((await get('?category=%20%20').expect(200)).body.total).toBe(5);
+  });
+
   it('refuses any other facets value with a 400 naming the field, on both paths', async () => {
     for (const headers of [{}, { Authorization: `Bearer ${admin}` }] as Record<string, string>[]) {
       const res = await get('?facets=yes', headers).expect(400);
