@@ -2352,7 +2352,7 @@ export interface components {
             total: number;
             totalPages: number;
             plugins: components["schemas"]["CatalogueItemDto"][];
-            /** @description Only with facets=1. By dimension (`kind`, `category`, `tags`, `ext.<key>`): the values by count, most first (then by value), at most 20 (tags 30); values no plugin would give are left out except the selected one */
+            /** @description Only with facets=1. By dimension (`kind`, `category`, `tags`, `ext.<key>`): the values by count, most first (then by value), at most 20 (tags 30); values no plugin would give are left out except the selected one. Left out (and the page is Cache-Control: no-store) while the catalogue index is first built after a start */
             facets?: {
                 [key: string]: components["schemas"]["FacetValueDto"][];
             };

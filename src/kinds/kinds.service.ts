@@ -40,14 +40,17 @@ export class KindsService {
 
   /**
    * The extension keys the catalogue shows facets for: every field declared as an enum or a
-   * boolean, by a kind (enabled or not: its plugins stay listed) or globally, sorted.
+   * boolean, by a kind (enabled or not: its plugins stay listed) or globally, sorted; with the
+   * `settings_version` read first (kinds and the global fields move it), so a change committed in
+   * between leaves the keys labelled older, and read again.
    */
-  facetableExtensionKeys(): Promise<string[]> {
+  facetableExtensionKeys(): Promise<{ keys: string[]; version: string }> {
     return this.reads.run(async (manager) => {
+      const version = await this.settings.version(manager);
       const [kinds, globalFields] = await Promise.all([this.kinds.allIn(manager), this.globalExtensionFields(manager)]);
       const keys = new Set<string>();
       for (const field of [...globalFields, ...kinds.flatMap((kind) => kind.extensionFields ?? [])]) if (isFacetable(field)) keys.add(field.key);
-      return [...keys].sort();
+      return { keys: [...keys].sort(), version };
     });
   }
 

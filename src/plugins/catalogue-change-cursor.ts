@@ -22,7 +22,7 @@ export class ChangeCursor {
   }
 
   /** The feed's changes not applied yet (each plugin once, with the snapshot's document), now counted as applied. */
-  take(feed: ChangeFeed): CatalogueChange[] {
+  take(feed: Pick<ChangeFeed, 'changes' | 'xmin'>): CatalogueChange[] {
     const unseen = new Map<string, CatalogueChange>();
     for (const change of feed.changes) {
       if ((this.appliedSeq.get(change.pluginId) ?? 0) >= change.seq) continue;

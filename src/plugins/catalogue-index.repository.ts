@@ -17,6 +17,8 @@ export interface ChangeFeed {
   changes: CatalogueChange[];
   /** Every transaction below it had ended when the snapshot was taken. */
   xmin: number;
+  /** `settings_version` as the snapshot saw it (the declared extension fields move it): the facets compare it. */
+  settingsVersion: string;
 }
 
 /** The columns the index reads, as one JSON object per plugin of the row `d` (the change feed's `doc`). */
@@ -31,11 +33,13 @@ const docJson = (d: string) => `json_build_object('id', ${d}.id, 'slug', ${d}.sl
  */
 const CHANGES_SINCE = `(SELECT coalesce(json_agg(json_build_object('seq', c.seq, 'pluginId', c.plugin_id, 'doc', (SELECT ${docJson('d')} FROM plugin d WHERE d.id = c.plugin_id)) ORDER BY c.seq), '[]'::json)
     FROM catalogue_change c WHERE c.txid >= $1) AS changes,
-  pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`;
+  pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
+  (SELECT version FROM settings_version WHERE id = 1)::text AS settings_version`;
 
 interface FeedRow {
   changes: unknown;
   xmin: string;
+  settings_version: string | null;
 }
 
 type DocJson = Omit<SearchDocument, 'verifiedAt' | 'latestReleaseAt' | 'createdAt' | 'deprecatedAt'> & {
@@ -53,7 +57,7 @@ function documentOf(doc: DocJson): SearchDocument {
 
 function feedOf(row: FeedRow): ChangeFeed {
   const changes = (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as { seq: number | string; pluginId: string; doc: DocJson | null }[];
-  return { changes: changes.map((c) => ({ seq: Number(c.seq), pluginId: c.pluginId, doc: c.doc && documentOf(c.doc) })), xmin: Number(row.xmin) };
+  return { changes: changes.map((c) => ({ seq: Number(c.seq), pluginId: c.pluginId, doc: c.doc && documentOf(c.doc) })), xmin: Number(row.xmin), settingsVersion: row.settings_version ?? '0' };
 }
 
 /**
@@ -95,7 +99,7 @@ export class CatalogueIndexRepository {
     const rows = await preparedQuery<FeedRow & Partial<PluginRow>>(
       manager,
       'catalogue_page',
-      `SELECT f.changes, f.xmin, ${PLUGIN_ROW_COLUMNS} FROM (SELECT ${CHANGES_SINCE}) f LEFT JOIN plugin p ON p.id = ANY($2::uuid[])`,
+      `SELECT f.changes, f.xmin, f.settings_version, ${PLUGIN_ROW_COLUMNS} FROM (SELECT ${CHANGES_SINCE}) f LEFT JOIN plugin p ON p.id = ANY($2::uuid[])`,
       [since, uuidArray(ids)],
     );
     const byId = new Map(rows.filter((row) => row.id).map((row) => [row.id!, toCatalogueItemDto(pluginOfRow(row as PluginRow))]));

@@ -84,7 +84,7 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
     const epoch = items.epoch;
     const read = await this.repository.page(ids, this.cursor.since, manager);
     items.keep(read.items, epoch);
-    return { changes: read.changes, xmin: read.xmin, items: read.items.map((item) => JSON.stringify(item)) };
+    return { changes: read.changes, xmin: read.xmin, settingsVersion: read.settingsVersion, items: read.items.map((item) => JSON.stringify(item)) };
   }
 
   /** Where the next change-log read starts. */

@@ -5,7 +5,7 @@ import { type AnswerHeaders, declaredHeaders, type LeanAnswer, type LeanRead, ty
 import { RouteTable } from '../common/http/route-table';
 import { SlugPipe } from '../common/validation/slug.pipe';
 import { CatalogueQueryPipe } from './catalogue-query.pipe';
-import { CatalogueService } from './catalogue.service';
+import { CATALOGUE_CACHE_CONTROL, CatalogueService } from './catalogue.service';
 import { LatestQueryDto } from './dto/latest.dto';
 import { PluginDetailQueryDto } from './dto/plugin-detail.dto';
 import { LatestController } from './latest.controller';
@@ -65,7 +65,8 @@ export class LeanCatalogueReads implements LeanReads {
 
   private async list(req: LeanRequest): Promise<LeanAnswer> {
     const query = await this.catalogueQuery.transform(req.query);
-    return { json: await this.catalogue.pageJson(query), headers: this.listHeaders };
+    const { json, cacheControl } = await this.catalogue.pageJson(query);
+    return { json, headers: cacheControl === CATALOGUE_CACHE_CONTROL ? this.listHeaders : this.listHeaders.map((h) => (h.name === 'Cache-Control' ? { name: h.name, value: cacheControl } : h)) };
   }
 
   /**

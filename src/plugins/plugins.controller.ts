@@ -1,4 +1,5 @@
-import { Controller, Get, Header, Param, Query, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, Res, UseInterceptors } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from '../auth/auth-context';
 import { MaybeAuth, OptionalSession } from '../auth/auth.decorators';
@@ -7,7 +8,7 @@ import { SlugPipe } from '../common/validation/slug.pipe';
 import { ApiQueryFrom } from '../openapi/api-query-from';
 import { ProblemDto } from '../openapi/problem.dto';
 import { type CatalogueQuery, CatalogueQueryPipe } from './catalogue-query.pipe';
-import { CatalogueService } from './catalogue.service';
+import { CATALOGUE_CACHE_CONTROL, CatalogueService } from './catalogue.service';
 import { CataloguePageDto, CatalogueQueryDto } from './dto/catalogue.dto';
 import { PluginDetailDto, PluginDetailQueryDto } from './dto/plugin-detail.dto';
 import { PluginDetailService } from './plugin-detail.service';
@@ -23,7 +24,7 @@ export class PluginsController {
   ) {}
 
   @Get()
-  @Header('Cache-Control', 'public, max-age=30')
+  @Header('Cache-Control', CATALOGUE_CACHE_CONTROL)
   // The pipe reads the query (the parameter's type is an interface), so the document is told here.
   @ApiQueryFrom(CatalogueQueryDto)
   @ApiQuery({ name: 'ext.<key>', required: false, type: String, description: 'A declared extension field (GET /api/kinds) to match: any number of ext.<key>=<value> parameters (up to 8), combined with AND; string[] fields match one item' })
@@ -31,8 +32,10 @@ export class PluginsController {
   @ApiBadRequestResponse({ type: ProblemDto, description: 'An unknown parameter or a value out of range (limit over 100, page under 1, ...)' })
   @ApiOperation({ summary: 'Search and list plugins' })
   @ApiPublic()
-  list(@Query(CatalogueQueryPipe) query: CatalogueQuery): Promise<CataloguePageDto> {
-    return this.catalogue.page(query);
+  async list(@Query(CatalogueQueryPipe) query: CatalogueQuery, @Res({ passthrough: true }) res: Response): Promise<CataloguePageDto> {
+    const { page, cacheControl } = await this.catalogue.page(query);
+    res.setHeader('Cache-Control', cacheControl);
+    return page;
   }
 
   @Get(':slug')

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { CatalogueIndex } from '../../src/plugins/catalogue-index';
 
 interface Seed {
   slug: string;
@@ -51,7 +52,7 @@ describe('GET /api/plugins?facets=1', () => {
     }
     // Counts come from the in-memory index: wait for its first build.
     const deadline = Date.now() + 15_000;
-    while ((await facets('?facets=1')).kind.length === 0) {
+    while ((await facets('?facets=1')) === undefined) {
       if (Date.now() > deadline) throw new Error('the catalogue index was not built in time');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -121,6 +122,14 @@ describe('GET /api/plugins?facets=1', () => {
     for (const query of ['', '?facets=0', '?facets=false', '?search=markdown']) expect((await get(query).expect(200)).body).not.toHaveProperty('facets');
   });
 
+  it('reads filter values as the browse page does: trimmed, a blank one is no filter', async () => {
+    const spaced = await get('?facets=1&kind=%20theme%20&tag=&ext.stars=%205').expect(200);
+    const plain = await get('?facets=1&kind=theme&ext.stars=5').expect(200);
+    expect(spaced.body).toEqual(plain.body);
+    expect(spaced.body.total).toBe(1);
+    expect((await get('?category=%20%20').expect(200)).body.total).toBe(5);
+  });
+
   it('refuses any other facets value with a 400 naming the field, on both paths', async () => {
     for (const headers of [{}, { Authorization: `Bearer ${admin}` }] as Record<string, string>[]) {
       const res = await get('?facets=yes', headers).expect(400);
@@ -150,5 +159,43 @@ describe('GET /api/plugins?facets=1', () => {
     const counted = await facets('?facets=1');
     expect(Object.keys(counted).sort()).toEqual(['category', 'ext.label', 'kind', 'tags']);
     expect(counted['ext.label']).toEqual([{ value: 'x', count: 1 }]);
+  });
+
+  it('follows a change made elsewhere (another instance, plain SQL) with the next page, not after its 5 s copy ages', async () => {
+    await facets('?facets=1');
+    // No admin call on this instance: only settings_version (moved by the kind table's trigger) tells.
+    await app.database.dataSource.query(`INSERT INTO kind (key, label, extension_fields) VALUES ('gadget', 'Gadget', '[{"key":"platforms","type":"string[]","enum":["linux","mac"]}]'::jsonb)`);
+    const counted = await facets('?facets=1&limit=5');
+    expect(Object.keys(counted).sort()).toEqual(['category', 'ext.label', 'ext.platforms', 'kind', 'tags']);
+    expect(counted['ext.platforms']).toEqual([
+      { value: 'linux', count: 2 },
+      { value: 'mac', count: 1 },
+    ]);
+    await app.database.dataSource.query(`DELETE FROM kind WHERE key = 'gadget'`);
+    expect(Object.keys(await facets('?facets=1&limit=6')).sort()).toEqual(['category', 'ext.label', 'kind', 'tags']);
+  });
+
+  it('leaves facets out while the index is being built, and no cache keeps that answer', async () => {
+    // The only way to hold an instance before its first build: its index answers "not built".
+    const spy = jest.spyOn(app.app.get(CatalogueIndex), 'query').mockReturnValue(null);
+    try {
+      for (let ask = 0; ask < 3; ask++) {
+        const res = await get('?facets=1&sort=name').expect(200);
+        expect(res.body).not.toHaveProperty('facets');
+        expect(res.body.total).toBe(5);
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.headers['x-cache']).not.toBe('hit');
+      }
+      const express = await get('?facets=1&sort=name', { Authorization: `Bearer ${admin}` }).expect(200);
+      expect(express.body).not.toHaveProperty('facets');
+      expect(express.headers['cache-control']).toBe('no-store');
+      // Without facets the SQL page is the same answer as ever: shared.
+      expect((await get('?sort=name').expect(200)).headers['cache-control']).toBe('public, max-age=30');
+    } finally {
+      spy.mockRestore();
+    }
+    const built = await get('?facets=1&sort=name').expect(200);
+    expect(built.body.facets.kind).toHaveLength(2);
+    expect(built.headers['cache-control']).toBe('public, max-age=30');
   });
 });

@@ -40,6 +40,7 @@ import { Subscriptions1795822115151 } from './1795822115151-Subscriptions';
 import { FeedIndexes1795822368139 } from './1795822368139-FeedIndexes';
 import { DeprecationReplacementKey1795827107966 } from './1795827107966-DeprecationReplacementKey';
 import { FeedYankIndexes1795827904333 } from './1795827904333-FeedYankIndexes';
+import { KindBumpsSettingsVersion1795830000000 } from './1795830000000-KindBumpsSettingsVersion';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -84,4 +85,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   FeedIndexes1795822368139,
   DeprecationReplacementKey1795827107966,
   FeedYankIndexes1795827904333,
+  KindBumpsSettingsVersion1795830000000,
 ];

@@ -158,7 +158,7 @@ export class CataloguePageDto extends PageEnvelopeDto {
     type: 'object',
     additionalProperties: { type: 'array', items: { $ref: getSchemaPath(FacetValueDto) } },
     description:
-      'Only with facets=1. By dimension (`kind`, `category`, `tags`, `ext.<key>`): the values by count, most first (then by value), at most 20 (tags 30); values no plugin would give are left out except the selected one',
+      'Only with facets=1. By dimension (`kind`, `category`, `tags`, `ext.<key>`): the values by count, most first (then by value), at most 20 (tags 30); values no plugin would give are left out except the selected one. Left out (and the page is Cache-Control: no-store) while the catalogue index is first built after a start',
   })
   facets?: Record<string, FacetValueDto[]>;
 }

@@ -197,4 +197,44 @@ describe('facets on random catalogues agree with the slow reference on every pat
       }
     }
   });
+
+  it('leaves out values whose last plugin left, and counts them again when one comes back', () => {
+    // Many values, each in few plugins: a value dies when its plugins are removed or retagged.
+    const corpus = randomCatalogue(11, 1200).map((doc, i) => ({ ...doc, tags: [`only-${i % 400}`, ...doc.tags], kind: i % 3 ? doc.kind : `kind-${i % 50}` }));
+    const live = new Map(corpus.map((doc) => [doc.id, doc]));
+    const indexes = PATHS.map(([, options]) => {
+      const index = new CatalogueSearchIndex(options);
+      index.build(corpus);
+      return index;
+    });
+    const queries = [catalogueQuery(''), catalogueQuery('gam'), catalogueQuery('', { tag: 'only-7' }), catalogueQuery('', { kind: 'kind-3' }), catalogueQuery('', { ext: { os: 'mac' } })];
+    const check = () => {
+      const docs = [...live.values()];
+      for (const query of queries) {
+        const expected = naiveFacets(docs, query, ['os'], 20, 500);
+        for (const index of indexes) expect(index.facets(query, { extensionKeys: ['os'], tagLimit: 500 })).toEqual(expected);
+      }
+    };
+    check();
+    // Every plugin carrying only-0..only-199 or a kind-N goes: removed, or retagged and rekinded.
+    corpus.forEach((doc, i) => {
+      if (i % 400 >= 200 && i % 3) return;
+      if (i % 2) {
+        live.delete(doc.id);
+        for (const index of indexes) index.remove(doc.id);
+      } else {
+        const changed = { ...doc, tags: doc.tags.slice(1), kind: 'tool' };
+        live.set(doc.id, changed);
+        for (const index of indexes) index.upsert(changed);
+      }
+    });
+    check();
+    for (const index of indexes) expect(index.facets(catalogueQuery(''), { extensionKeys: [], tagLimit: 500 }).tags.some((v) => /^only-(\d|1\d\d)$/.test(v.value))).toBe(false);
+    // Some come back: the dead values they carry count again (counted in between, so they were dropped first).
+    for (const doc of corpus.slice(0, 30)) {
+      live.set(doc.id, doc);
+      for (const index of indexes) index.upsert(doc);
+    }
+    check();
+  });
 });

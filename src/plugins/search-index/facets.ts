@@ -4,7 +4,7 @@ import type { DocumentTable } from './documents';
 import type { MatchedSet, QueryRunner } from './query-runner';
 import type { TermTable } from './term-table';
 import { nextStamp } from './stamps';
-import { FIELD_FILTER } from './tokenize';
+import { FIELD_FILTER, filterKeys } from './tokenize';
 import type { CatalogueIndexQuery } from './types';
 
 /** The facets a catalogue query asks for: kind, category and tags always, and these extension keys. */
@@ -56,6 +56,8 @@ function dimensionOfKey(term: string): { name: string; valueAt: number } | null 
 /** A dimension and the filter of the query that picks one of its values. */
 interface Dimension {
   name: string;
+  /** What every filter key of its values starts with (values compare as their keys do). */
+  keyPrefix: string;
   selected: string | undefined;
   /** The query without that filter: clicking another value replaces it. */
   without: (query: CatalogueIndexQuery) => CatalogueIndexQuery;
@@ -63,13 +65,14 @@ interface Dimension {
 
 function dimensionsOf(query: CatalogueIndexQuery, request: FacetRequest): Dimension[] {
   const dimensions: Dimension[] = [
-    { name: KIND, selected: query.kind, without: (q) => ({ ...q, kind: undefined }) },
-    { name: CATEGORY, selected: query.category, without: (q) => ({ ...q, category: undefined }) },
-    { name: TAGS, selected: query.tag, without: (q) => ({ ...q, tag: undefined }) },
+    { name: KIND, keyPrefix: filterKeys.kind(''), selected: query.kind, without: (q) => ({ ...q, kind: undefined }) },
+    { name: CATEGORY, keyPrefix: filterKeys.category(''), selected: query.category, without: (q) => ({ ...q, category: undefined }) },
+    { name: TAGS, keyPrefix: filterKeys.tag(''), selected: query.tag, without: (q) => ({ ...q, tag: undefined }) },
   ];
   for (const key of new Set(request.extensionKeys)) {
     dimensions.push({
       name: `ext.${key}`,
+      keyPrefix: filterKeys.extension(key, ''),
       selected: query.ext?.[key],
       without: (q) => {
         const ext = { ...q.ext };
@@ -82,6 +85,93 @@ function dimensionsOf(query: CatalogueIndexQuery, request: FacetRequest): Dimens
 }
 
 /**
+ * The best `limit` values of one dimension as they are offered: a heap of the kept ones, worst
+ * on top (fewest documents, then the last value in order), so a value that cannot make the list
+ * costs one comparison. Values of a dimension share their key's prefix, so keys compare as the
+ * values do and nothing is sliced but the values kept. Also notes the selected value's count.
+ */
+class TopValues {
+  private readonly heapTerms: number[] = [];
+  private readonly heapCounts: number[] = [];
+  selectedCount = 0;
+
+  constructor(
+    private readonly strings: readonly string[],
+    private readonly limit: number,
+    private readonly selectedTerm: number,
+  ) {}
+
+  offer(t: number, count: number): void {
+    if (t === this.selectedTerm) this.selectedCount = count;
+    const { heapTerms: terms, heapCounts: counts } = this;
+    if (terms.length < this.limit) {
+      terms.push(t);
+      counts.push(count);
+      this.up(terms.length - 1);
+    } else if (this.limit > 0 && this.worse(terms[0], counts[0], t, count)) {
+      terms[0] = t;
+      counts[0] = count;
+      this.down(0);
+    }
+  }
+
+  /** Most documents first, then by value; the selected value at the end when it did not make the list. */
+  values(valueAt: Int32Array, selected: string | undefined): FacetValue[] {
+    const order = this.heapTerms.map((t, i) => i).sort((a, b) => (this.worse(this.heapTerms[a], this.heapCounts[a], this.heapTerms[b], this.heapCounts[b]) ? 1 : -1));
+    const top = order.map((i) => ({ value: this.strings[this.heapTerms[i]].slice(valueAt[this.heapTerms[i]]), count: this.heapCounts[i] }));
+    // The selected value is always shown (with 0 when nothing carries it), so it can be cleared.
+    if (selected !== undefined && !top.some((v) => v.value === selected)) top.push({ value: selected, count: this.selectedCount });
+    return top;
+  }
+
+  /** Whether value `a` (with `ca` documents) ranks below `b`. */
+  private worse(a: number, ca: number, b: number, cb: number): boolean {
+    if (ca !== cb) return ca < cb;
+    return this.strings[a] > this.strings[b];
+  }
+
+  private up(i: number): void {
+    const { heapTerms: terms, heapCounts: counts } = this;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.worse(terms[i], counts[i], terms[parent], counts[parent])) break;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    const { heapTerms: terms, heapCounts: counts } = this;
+    const n = terms.length;
+    for (;;) {
+      let worst = i;
+      for (const child of [2 * i + 1, 2 * i + 2]) if (child < n && this.worse(terms[child], counts[child], terms[worst], counts[worst])) worst = child;
+      if (worst === i) return;
+      this.swap(i, worst);
+      i = worst;
+    }
+  }
+
+  private swap(i: number, j: number): void {
+    const { heapTerms: terms, heapCounts: counts } = this;
+    [terms[i], terms[j]] = [terms[j], terms[i]];
+    [counts[i], counts[j]] = [counts[j], counts[i]];
+  }
+}
+
+/** One dimension's live values (filter keys in at least one document), in no order. */
+interface ValueList {
+  /** Its dimension's number. */
+  id: number;
+  terms: Int32Array;
+  length: number;
+  /** The broad path's cost over the list (`rare`: postings of values without a bitset; `common`: values with one), as of `changes`. */
+  rare: number;
+  common: number;
+  changes: number;
+}
+
+/**
  * Facet counts: for each dimension, how many documents each value would give if it were
  * clicked. Every catalogue filter takes one value (`tag` too), so clicking a value replaces the
  * dimension's own filter: a dimension is counted over the search and every OTHER filter
@@ -89,22 +179,27 @@ function dimensionsOf(query: CatalogueIndexQuery, request: FacetRequest): Dimens
  * a selection share one set, the query's whole result.
  *
  * A set is counted one of two ways, whichever reads less: narrow, by visiting its documents and
- * tallying the filter keys among their term entries; broad, by AND-popcount of the set's bitset
- * with each common value's bitset (only over the set's non-zero words) and a bit test per posting
- * of each rare value. The whole catalogue is counted by the values' document frequencies. Scratch
- * arrays are kept between calls and reset by what was touched, never cleared whole.
+ * tallying the filter keys among their term entries (then reading only the values touched);
+ * broad, by AND-popcount of the set's bitset with each common value's bitset (only over the set's
+ * non-zero words) and a bit test per posting of each rare value. The whole catalogue is counted
+ * by the values' document frequencies. Each dimension walks only its live values: a value whose
+ * last document left is dropped from the list by the next walk, and the term table tells which
+ * came back. The top values are kept in a bounded heap, never a full sort. Scratch arrays are
+ * kept between calls and reset by what was touched, never cleared whole.
  */
 export class FacetCounter {
   /** Terms classified so far (terms are only ever added). */
   private scanned = 0;
-  /** Per term that is a facet value: where its value starts in the term. */
+  /** Per term that is a facet value: where its value starts in the term, its dimension's number + 1, its place in that dimension's list + 1. */
   private valueAt = new Int32Array(1024);
+  private dimensionOf = new Int32Array(1024);
+  private slot = new Int32Array(1024);
   private readonly dimensionIds = new Map<string, number>();
-  /** Per dimension number, its value terms. */
-  private readonly values: number[][] = [];
-  /** Per term, the tally of a narrow count and the mark of the set being counted. */
+  /** Per dimension number, its live values. */
+  private readonly lists: ValueList[] = [];
+  /** Per term, the tally of a narrow count; per dimension number + 1, the mark of the set being counted. */
   private counts = new Int32Array(1024);
-  private wanted = new Int32Array(1024);
+  private wantedDimensions = new Int32Array(16);
   private mark = 0;
   private touched = new Int32Array(1024);
   private baseBits = new Int32Array(0);
@@ -119,75 +214,117 @@ export class FacetCounter {
   ) {}
 
   count(query: CatalogueIndexQuery, request: FacetRequest): FacetCounts {
-    this.classifyNewTerms();
+    this.catchUp();
     const dimensions = dimensionsOf(query, request);
-    // One set for the dimensions without a selection, one for each with.
-    const groups: Array<{ query: CatalogueIndexQuery; dimensions: Dimension[] }> = [];
-    const unselected = dimensions.filter((d) => d.selected === undefined);
-    if (unselected.length) groups.push({ query, dimensions: unselected });
-    for (const d of dimensions) if (d.selected !== undefined) groups.push({ query: d.without(query), dimensions: [d] });
-    const counted = new Map<string, Map<number, number>>();
-    for (const group of groups) {
-      const valueTerms = group.dimensions.map((d) => this.valueTermsOf(d.name));
-      const tallies = this.countSet(this.runner.matching(group.query), valueTerms);
-      group.dimensions.forEach((d, i) => counted.set(d.name, tallies[i]));
-    }
     const limit = request.limit ?? FACET_LIMIT;
     const tagLimit = request.tagLimit ?? TAG_FACET_LIMIT;
+    const tops = dimensions.map((d) => new TopValues(this.terms.strings, d.name === TAGS ? tagLimit : limit, d.selected === undefined ? -1 : (this.terms.idOf(d.keyPrefix + d.selected) ?? -1)));
+    // One set for the dimensions without a selection, one for each with.
+    const groups: Array<{ query: CatalogueIndexQuery; members: number[] }> = [];
+    const unselected = dimensions.flatMap((d, i) => (d.selected === undefined ? [i] : []));
+    if (unselected.length) groups.push({ query, members: unselected });
+    dimensions.forEach((d, i) => {
+      if (d.selected !== undefined) groups.push({ query: d.without(query), members: [i] });
+    });
+    for (const group of groups) {
+      const lists = group.members.map((i) => this.listOf(dimensions[i].name));
+      this.countSet(
+        this.runner.matching(group.query),
+        lists,
+        group.members.map((i) => tops[i]),
+      );
+    }
     const facets: FacetCounts = {};
-    for (const d of dimensions) facets[d.name] = this.topValues(counted.get(d.name) as Map<number, number>, d.selected, d.name === TAGS ? tagLimit : limit);
+    dimensions.forEach((d, i) => (facets[d.name] = tops[i].values(this.valueAt, d.selected)));
     return facets;
   }
 
   approximateBytes(): number {
-    return [this.valueAt, this.counts, this.wanted, this.touched, this.baseBits, this.baseList, this.nonZero].reduce((sum, a) => sum + a.byteLength, 0) + this.scanned * 8;
+    const lists = this.lists.reduce((sum, list) => sum + list.terms.byteLength, 0);
+    return [this.valueAt, this.dimensionOf, this.slot, this.counts, this.touched, this.baseBits, this.baseList, this.nonZero].reduce((sum, a) => sum + a.byteLength, lists);
   }
 
-  private valueTermsOf(name: string): readonly number[] {
+  private listOf(name: string): ValueList | null {
     const id = this.dimensionIds.get(name);
-    return id === undefined ? [] : this.values[id];
+    return id === undefined ? null : this.lists[id];
   }
 
-  /** Per dimension, its value terms' counts in the set (zero counts left out). */
-  private countSet(set: MatchedSet, valueTerms: ReadonlyArray<readonly number[]>): Array<Map<number, number>> {
+  /** Offers each dimension's values with their counts in the set (zero counts left out). */
+  private countSet(set: MatchedSet, lists: ReadonlyArray<ValueList | null>, tops: readonly TopValues[]): void {
+    if (set.kind === 'none' || set.count === 0) return;
     const { df } = this.terms;
-    const out = valueTerms.map(() => new Map<number, number>());
-    if (set.kind === 'none' || set.count === 0) return out;
     if (set.kind === 'all') {
-      valueTerms.forEach((terms, i) => {
-        for (const t of terms) if (df[t] > 0) out[i].set(t, df[t]);
-      });
-      return out;
+      lists.forEach((list, i) => this.forEachLive(list, (t) => tops[i].offer(t, df[t])));
+      return;
     }
-    if (this.narrowIsCheaper(set, valueTerms)) {
-      const [list, count] = set.kind === 'list' ? [set.list, set.count] : this.listOf(set.bits);
-      this.tallyDocuments(list, count, valueTerms, out);
+    if (this.narrowIsCheaper(set, lists)) {
+      const [list, count] = set.kind === 'list' ? [set.list, set.count] : this.listOfBits(set.bits);
+      this.tallyDocuments(list, count, lists, tops);
     } else {
       const bits = set.kind === 'bits' ? set.bits : this.bitsOf(set.list, set.count);
-      this.popcountValues(bits, valueTerms, out);
+      this.popcountValues(bits, lists, tops);
     }
-    return out;
   }
 
-  private narrowIsCheaper(set: MatchedSet & { kind: 'list' | 'bits' }, valueTerms: ReadonlyArray<readonly number[]>): boolean {
+  /** Calls `visit` with each value of the list, dropping those in no document any more. */
+  private forEachLive(list: ValueList | null, visit: (t: number) => void): void {
+    if (!list) return;
+    const { df } = this.terms;
+    const { terms } = list;
+    // Backwards, so that the last value, moved into a dropped one's place, has been visited.
+    for (let k = list.length - 1; k >= 0; k--) {
+      const t = terms[k];
+      if (df[t] > 0) {
+        visit(t);
+        continue;
+      }
+      const last = terms[--list.length];
+      terms[k] = last;
+      this.slot[last] = k + 1;
+      this.slot[t] = 0;
+    }
+  }
+
+  private narrowIsCheaper(set: MatchedSet & { kind: 'list' | 'bits' }, lists: ReadonlyArray<ValueList | null>): boolean {
     if (this.path !== 'auto') return this.path === 'narrow';
-    const { df, bits } = this.terms;
     const words = bitWords(this.docs.capacity);
     const perDocument = this.docs.live ? this.docs.liveEntries / this.docs.live : 0;
     const narrow = set.count * perDocument + (set.kind === 'bits' ? words : 0);
     let broad = set.kind === 'list' ? words + set.count : words;
     const span = Math.min(words, set.count);
-    for (const terms of valueTerms) for (const t of terms) if (df[t] > 0) broad += bits[t]?.[0] ? span : df[t];
+    for (const list of lists) {
+      if (!list) continue;
+      if (list.changes !== this.terms.postingChanges) this.weigh(list);
+      broad += list.common * span + list.rare;
+    }
     return narrow <= broad;
   }
 
-  /** Narrow: each listed document's filter keys, tallied for the wanted terms. */
-  private tallyDocuments(list: Int32Array, count: number, valueTerms: ReadonlyArray<readonly number[]>, out: Array<Map<number, number>>): void {
-    this.ensureTerms();
-    this.mark = nextStamp(this.mark, this.wanted);
+  /** The list's broad cost figures, read again after postings changed. */
+  private weigh(list: ValueList): void {
+    const { df, bits } = this.terms;
+    let rare = 0;
+    let common = 0;
+    this.forEachLive(list, (t) => {
+      if (bits[t]?.[0]) common++;
+      else rare += df[t];
+    });
+    list.rare = rare;
+    list.common = common;
+    list.changes = this.terms.postingChanges;
+  }
+
+  /** Narrow: each listed document's filter keys, tallied for the wanted dimensions; then the values touched, offered. */
+  private tallyDocuments(list: Int32Array, count: number, lists: ReadonlyArray<ValueList | null>, tops: readonly TopValues[]): void {
+    this.mark = nextStamp(this.mark, this.wantedDimensions);
     const mark = this.mark;
-    const { wanted, counts, touched } = this;
-    for (const terms of valueTerms) for (const t of terms) wanted[t] = mark;
+    const { wantedDimensions: wanted, dimensionOf, counts, touched } = this;
+    const topOf: TopValues[] = [];
+    lists.forEach((l, i) => {
+      if (!l) return;
+      wanted[l.id + 1] = mark;
+      topOf[l.id + 1] = tops[i];
+    });
     const { arena, forwardStart, forwardLength } = this.docs;
     let touchedCount = 0;
     for (let i = 0; i < count; i++) {
@@ -198,29 +335,30 @@ export class FacetCounter {
         const entry = arena[e];
         if ((entry & 3) !== FIELD_FILTER) continue;
         const t = entry >>> 2;
-        if (wanted[t] !== mark) continue;
+        if (wanted[dimensionOf[t]] !== mark) continue;
         if (counts[t]++ === 0) touched[touchedCount++] = t;
       }
     }
-    valueTerms.forEach((terms, i) => {
-      for (const t of terms) if (counts[t] > 0) out[i].set(t, counts[t]);
-    });
-    for (let i = 0; i < touchedCount; i++) counts[touched[i]] = 0;
+    for (let i = 0; i < touchedCount; i++) {
+      const t = touched[i];
+      topOf[dimensionOf[t]].offer(t, counts[t]);
+      counts[t] = 0;
+    }
   }
 
   /** Broad: AND-popcount with a common value's bitset over the set's non-zero words; a bit test a posting for a rare value. */
-  private popcountValues(set: Int32Array, valueTerms: ReadonlyArray<readonly number[]>, out: Array<Map<number, number>>): void {
-    const { df, bits, lists, single } = this.terms;
+  private popcountValues(set: Int32Array, lists: ReadonlyArray<ValueList | null>, tops: readonly TopValues[]): void {
+    const { df, bits, lists: postingLists, single } = this.terms;
     if (this.nonZero.length < set.length) this.nonZero = new Int32Array(set.length);
     const nonZero = this.nonZero;
     let n = 0;
     for (let i = 0; i < set.length; i++) if (set[i] !== 0) nonZero[n++] = i;
     // Most words set: a straight pass reads faster than the list of them.
     const dense = n * 2 > set.length;
-    valueTerms.forEach((terms, d) => {
-      for (const t of terms) {
+    lists.forEach((valueList, d) => {
+      const top = tops[d];
+      this.forEachLive(valueList, (t) => {
         const size = df[t];
-        if (size === 0) continue;
         let count = 0;
         const valueBits = bits[t]?.[0];
         if (valueBits && dense) {
@@ -238,17 +376,17 @@ export class FacetCounter {
             if (x !== 0) count += popcount32(x);
           }
         } else {
-          const postings = lists[t];
+          const postings = postingLists[t];
           if (postings) {
             for (let p = 0; p < size; p++) if (hasBit(set, postings[p] >> 2)) count++;
           } else if (hasBit(set, single[t] >> 2)) count = 1;
         }
-        if (count > 0) out[d].set(t, count);
-      }
+        if (count > 0) top.offer(t, count);
+      });
     });
   }
 
-  private listOf(bits: Int32Array): [Int32Array, number] {
+  private listOfBits(bits: Int32Array): [Int32Array, number] {
     if (this.baseList.length < this.docs.capacity) this.baseList = new Int32Array(this.docs.capacity);
     const list = this.baseList;
     let count = 0;
@@ -264,35 +402,52 @@ export class FacetCounter {
     return this.baseBits;
   }
 
-  private topValues(counts: Map<number, number>, selected: string | undefined, limit: number): FacetValue[] {
-    const { strings } = this.terms;
-    const all: FacetValue[] = [];
-    for (const [t, count] of counts) all.push({ value: strings[t].slice(this.valueAt[t]), count });
-    all.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-    const top = all.slice(0, limit);
-    // The selected value is always shown (with 0 when nothing carries it), so it can be cleared.
-    if (selected !== undefined && !top.some((v) => v.value === selected)) top.push({ value: selected, count: all.find((v) => v.value === selected)?.count ?? 0 });
-    return top;
-  }
-
-  /** Sorts the terms added since the last call into their dimensions. */
-  private classifyNewTerms(): void {
-    const { strings } = this.terms;
-    if (this.scanned === strings.length) return;
+  /** Sorts the terms added since the last call into their dimensions, and puts back in its list each value that came back. */
+  private catchUp(): void {
+    const { strings, df } = this.terms;
     this.ensureTerms();
     for (let t = this.scanned; t < strings.length; t++) {
       const found = dimensionOfKey(strings[t]);
       if (!found) continue;
       let id = this.dimensionIds.get(found.name);
       if (id === undefined) {
-        id = this.values.length;
+        id = this.lists.length;
         this.dimensionIds.set(found.name, id);
-        this.values.push([]);
+        this.lists.push({ id, terms: new Int32Array(16), length: 0, rare: 0, common: 0, changes: -1 });
+        if (this.wantedDimensions.length < id + 2) {
+          const bigger = new Int32Array((id + 2) * 2);
+          bigger.set(this.wantedDimensions);
+          this.wantedDimensions = bigger;
+        }
       }
-      this.values[id].push(t);
+      this.dimensionOf[t] = id + 1;
       this.valueAt[t] = found.valueAt;
     }
+    const fromScratch = this.terms.revivedOverflow;
+    const revived = this.terms.revived;
+    this.terms.revived = [];
+    this.terms.revivedOverflow = false;
+    if (fromScratch) {
+      for (let t = 0; t < strings.length; t++) if (this.dimensionOf[t] && df[t] > 0) this.enlist(t);
+    } else {
+      for (let t = this.scanned; t < strings.length; t++) if (this.dimensionOf[t] && df[t] > 0) this.enlist(t);
+      for (const t of revived) if (t < this.scanned && this.dimensionOf[t] && df[t] > 0) this.enlist(t);
+    }
     this.scanned = strings.length;
+  }
+
+  /** Puts a live value in its dimension's list (once). */
+  private enlist(t: number): void {
+    if (this.slot[t] !== 0) return;
+    const list = this.lists[this.dimensionOf[t] - 1];
+    if (list.length === list.terms.length) {
+      const bigger = new Int32Array(list.length * 2);
+      bigger.set(list.terms);
+      list.terms = bigger;
+    }
+    list.terms[list.length++] = t;
+    this.slot[t] = list.length;
+    list.changes = -1;
   }
 
   private ensureTerms(): void {
@@ -304,8 +459,9 @@ export class FacetCounter {
       return bigger;
     };
     this.valueAt = grow(this.valueAt);
+    this.dimensionOf = grow(this.dimensionOf);
+    this.slot = grow(this.slot);
     this.counts = grow(this.counts);
-    this.wanted = grow(this.wanted);
     this.touched = grow(this.touched);
   }
 }

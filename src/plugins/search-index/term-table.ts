@@ -3,6 +3,9 @@ import { mergeSortSteps } from './merge-sort';
 import { hashRange, TermHash } from './term-hash';
 import { DeletionMap, typoEligible } from './typo-dictionary';
 
+/** Revived filter keys kept for the facet counter before it is told to look at every term instead. */
+const REVIVED_CAP = 65_536;
+
 function grown<T extends Int32Array | Uint8Array>(array: T, needed: number): T {
   if (needed <= array.length) return array;
   const bigger = new (array.constructor as new (length: number) => T)(Math.max(needed, Math.ceil(array.length * 1.5), 16));
@@ -45,6 +48,14 @@ export class TermTable {
   seenInReadme = new Int32Array(1024);
   /** Scratch for an upsert: the document that kept the term's posting as it was. */
   keptBy = new Int32Array(1024);
+  /**
+   * Filter keys whose postings went from empty to one (new or revived), for the facet counter's
+   * lists of live values; drained by it. Left to grow to `REVIVED_CAP`, then dropped and flagged.
+   */
+  revived: number[] = [];
+  revivedOverflow = false;
+  /** Moves with every posting added or removed: whoever keeps figures over the postings compares it. */
+  postingChanges = 0;
   private readonly ids = new TermHash(this.strings);
   /** During a bulk build new words are appended and sorted once at the end. */
   private bulk = false;
@@ -117,6 +128,14 @@ export class TermTable {
   private addToList(termId: number, entry: number, upper: boolean): void {
     const n = this.df[termId];
     this.df[termId] = n + 1;
+    this.postingChanges++;
+    if (n === 0 && this.strings[termId].charCodeAt(0) === 1 && !this.revivedOverflow) {
+      if (this.revived.length < REVIVED_CAP) this.revived.push(termId);
+      else {
+        this.revived = [];
+        this.revivedOverflow = true;
+      }
+    }
     if (upper && this.upperDf[termId]++ === 0 && !this.typoIndexed[termId] && typoEligible(this.strings[termId])) {
       this.typoIndexed[termId] = 1;
       this.typos.add(this.strings[termId], termId);
@@ -150,6 +169,7 @@ export class TermTable {
   removePosting(termId: number, doc: number, field: number, upper: boolean): void {
     const n = this.df[termId];
     this.df[termId] = n - 1;
+    this.postingChanges++;
     if (upper) this.upperDf[termId]--;
     const bits = this.bits[termId]?.[field];
     if (bits) clearBit(bits, doc);

@@ -9,7 +9,9 @@ type CatalogueQuery = NonNullable<paths['/api/plugins']['get']['parameters']['qu
 
 type FacetValue = components['schemas']['FacetValueDto'];
 
-const browseData = pageData<{ kindLabels?: Record<string, string>; facetLabels?: Record<string, string> }>();
+const browseData = pageData<{ kindLabels?: Record<string, string>; facetLabels?: Record<string, string>; extParams?: { byKind: Record<string, string[]>; global: string[] } }>();
+/** The ext.<key> parameters each kind's search may carry (pages/catalogue/facet-nav.ts: a kind link drops the others). */
+const extParams = browseData?.extParams;
 /** Kind labels by key, which the browse page sends (a card names a kind by its label). */
 const kindLabels: Record<string, string> = browseData?.kindLabels ?? {};
 /** The headings of the facets the page shows (kind, category, tags, the filterable ext.<key> fields). */
@@ -24,6 +26,10 @@ function facetNav(params: URLSearchParams, facets: Record<string, FacetValue[]>)
     next.delete('page');
     if (value === null) next.delete(param);
     else next.set(param, value);
+    if (param === 'kind' && extParams) {
+      const kept = new Set([...(value === null ? [] : (extParams.byKind[value] ?? [])), ...extParams.global]);
+      for (const name of [...next.keys()]) if (name.startsWith('ext.') && !kept.has(name)) next.delete(name);
+    }
     return `/plugins${next.size ? `?${next.toString()}` : ''}`;
   };
   const label = (dimension: string, value: string) => (dimension === 'kind' ? (kindLabels[value] ?? value) : value);

@@ -10,7 +10,7 @@ import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
 import { CATALOGUE_SCRIPTS, failed, pageNumber, pagination, pageUrl, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
 import type { CatalogueParams } from './catalogue-query';
-import { facetNav } from './facet-nav';
+import { type ExtParams, facetNav } from './facet-nav';
 
 type KindDto = components['schemas']['KindDto'];
 type FieldDto = components['schemas']['ExtensionFieldDto'];
@@ -123,6 +123,10 @@ export class BrowsePages {
     const moreOpen = Boolean(form.category || form.tag || form.verified || form.featured || form.sort);
     const sortOption = (value: string, label: string) => html`<option value="${value}"${form.sort === value ? html` selected` : null}>${label}</option>`;
     const labels = Object.fromEntries(kindList.map((k) => [k.key, k.label]));
+    const extParams: ExtParams = {
+      byKind: Object.fromEntries(kindList.map((k) => [k.key, (k.extensionFields ?? []).map((f) => `ext.${f.key}`)])),
+      global: (kinds.data?.extensionFields ?? []).map((f) => `ext.${f.key}`),
+    };
     const selected: Record<string, string> = { kind: form.kind, category: form.category, tag: form.tag, ...form.ext };
     const main = html`<h1>${t('browse.title')}</h1>
 <div class="browse">
@@ -142,7 +146,7 @@ export class BrowsePages {
   </details>
   <p class="actions"><button type="submit">${t('browse.apply')}</button> <a href="/plugins">${t('browse.reset')}</a></p>
 </form>
-${facetNav(pageUrl(ctx.request.originalUrl), result.data?.facets, selected, fields, labels, t)}
+${facetNav(pageUrl(ctx.request.originalUrl), result.data?.facets, selected, fields, labels, t, extParams)}
 </div>
 <section class="results" aria-labelledby="results-count">
   <p id="results-count" class="status" role="status" aria-live="polite">${problems.length ? html`${t('browse.invalid')} ${problems.join('; ')}` : resultCount(total, t)}</p>
@@ -158,7 +162,7 @@ ${facetNav(pageUrl(ctx.request.originalUrl), result.data?.facets, selected, fiel
       main,
       scripts: CATALOGUE_SCRIPTS,
       clientStrings: BROWSE_CLIENT_STRINGS,
-      clientData: { kindLabels: labels, facetLabels: { kind: t('browse.kind'), category: t('browse.category'), tags: t('browse.tag'), ...Object.fromEntries(fields.map((f) => [`ext.${f.key}`, f.label ?? f.key])) } },
+      clientData: { kindLabels: labels, extParams, facetLabels: { kind: t('browse.kind'), category: t('browse.category'), tags: t('browse.tag'), ...Object.fromEntries(fields.map((f) => [`ext.${f.key}`, f.label ?? f.key])) } },
       alternates: [catalogueFeed(t), ...kindList.filter((k) => k.key === form.kind).map((k) => kindFeed(t, k.key, k.label))],
     };
   }
