@@ -15,6 +15,7 @@ import type { PublishedBy } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { isPrerelease, versionKey, versionSortKey } from '../plugins/versions';
+import { Metrics } from '../metrics/metrics';
 import { ResponseCache } from '../response-cache/response-cache';
 import { MirrorRepository } from './mirror.repository';
 import type { MirrorStatus } from './mirror.types';
@@ -68,8 +69,6 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Mirror');
   private readonly loop: BackgroundLoop;
   private keysLoaded = false;
-  /** Refusals since start (also in `mirror_failure`), for /metrics. */
-  refusals = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -82,6 +81,7 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly audit: AuditService,
     private readonly responses: ResponseCache,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {
     this.loop = new BackgroundLoop(() => this.poll(), config.mirrorPollIntervalMs, (error) => this.logger.warn(`reading ${config.mirrorOf} failed: ${error.message}`));
   }
@@ -187,7 +187,7 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
       throw error;
     }
     if (!verdict.ok) {
-      this.refusals += 1;
+      this.metrics.observeMirrorRefusal(verdict.code);
       this.logger.warn(`refused ${slug}@${version} from ${upstream}: ${verdict.code}: ${verdict.message}`);
       return this.repository.transaction(async (manager) => {
         await this.repository.addFailure({ slug, version, code: verdict.code, message: verdict.message.slice(0, 500), failedAt: this.clock.now() }, manager);

@@ -139,6 +139,8 @@ describe('a read-only mirror follows its upstream', () => {
     expect(yanked).toMatchObject({ yanked: true, yankReason: 'broken' });
     // The cursor is kept in the mirror's database: a restart resumes there.
     expect(status.cursor).toMatch(/^[0-9]+$/);
+    const metrics = (await request(mirror.url).get('/metrics').expect(200)).text;
+    expect(metrics).toMatch(/registry_mirror_refusals_total\{code="SIGNATURE_INVALID"\} 1/);
     // Only admins see the mirror's state.
     await request(mirror.url).get('/api/admin/mirror').expect(401);
   });
