@@ -19,6 +19,7 @@ import { Metrics } from '../metrics/metrics';
 import { ResponseCache } from '../response-cache/response-cache';
 import { MirrorRepository } from './mirror.repository';
 import type { MirrorStatus } from './mirror.types';
+import { mirroredPluginFields, type UpstreamPlugin } from './mirrored-plugin';
 
 export const UPSTREAM_READER = Symbol('UPSTREAM_READER');
 
@@ -34,17 +35,6 @@ interface ChangesPage {
   changes: Change[];
   next: string;
   more: boolean;
-}
-
-/** The public plugin fields a mirror copies (upstream's GET /api/plugins/:slug). */
-interface UpstreamPlugin {
-  slug: string;
-  name: string;
-  repoUrl: string;
-  repoVerified: boolean;
-  featured: boolean;
-  verifiedAt: number | null;
-  deprecated: { message: string; replacement: string | null; since: number } | null;
 }
 
 interface UpstreamReleaseFields {
@@ -133,6 +123,7 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     const done = (manager: EntityManager) => this.repository.saveCursor(upstream, change.cursor, manager);
     if (change.type === 'keys.changed') {
       await this.refreshKeys(upstream);
+      await this.reverifyStale(upstream);
       return this.repository.transaction(done);
     }
     if (!slug) return this.repository.transaction(done);
@@ -160,6 +151,29 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     if (!Array.isArray(keySet?.keys)) throw new Error("upstream's key set is not one");
     await this.repository.transaction((manager) => this.keys.replace(keySet.keys, this.clock.now(), manager));
     this.keysLoaded = true;
+  }
+
+  /**
+   * After upstream's key set changed: every copied release whose signature names a key no longer
+   * in it (upstream re-signed it and retired the key) is read and verified again, and takes
+   * upstream's new signature; one that no longer verifies is refused and recorded, and keeps its
+   * old signature (clients then refuse it too).
+   */
+  private async reverifyStale(upstream: string): Promise<void> {
+    const kids = (await this.keys.list()).map((key) => key.kid);
+    for (const stale of await this.releases.signedByNoneOf(kids)) {
+      const verdict = await verifyUpstreamRelease(upstream, stale.slug, stale.version, this.reader);
+      await this.repository.transaction(async (manager) => {
+        if (verdict.ok) {
+          const integrity = { jws: verdict.release.integrity!.jws, kid: verdict.kid, assets: verdict.payload.assets.map(({ attestation: _attestation, ...asset }) => asset) };
+          await this.releases.setIntegrity(stale.id, integrity, manager);
+        } else {
+          this.metrics.observeMirrorRefusal(verdict.code);
+          this.logger.warn(`refused the new signature of ${stale.slug}@${stale.version} from ${upstream}: ${verdict.code}: ${verdict.message}`);
+          await this.repository.addFailure({ slug: stale.slug, version: stale.version, code: verdict.code, message: verdict.message.slice(0, 500), failedAt: this.clock.now() }, manager);
+        }
+      });
+    }
   }
 
   /** Upstream's answer, or null when it no longer has the thing (a later change will say why). */
@@ -195,8 +209,10 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
       });
     }
     await this.repository.transaction(async (manager) => {
-      const plugin = await this.plugins.upsertMirrored(this.pluginFields(detail), manager);
-      if (!(await this.releases.findByVersionKey(plugin.id, versionKey(version), manager))) await this.insertRelease(plugin, verdict, manager);
+      const plugin = await this.plugins.upsertMirrored(mirroredPluginFields(detail), manager);
+      // Another instance of this mirror may have copied it first: nothing to do then.
+      if (await this.releases.findByVersionKey(plugin.id, versionKey(version), manager)) return done(manager);
+      await this.insertRelease(plugin, verdict, manager);
       await this.listing.recompute(plugin.id, manager, { latestReleaseAt: this.clock.now() });
       await this.audit.record({ action: 'plugin.publish', actor: MIRROR_ACTOR, slug, details: { version, kid: verdict.kid, mirroredFrom: upstream } }, manager);
       await done(manager);
@@ -238,27 +254,11 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     if (fields.yanked) await this.releases.setYanked(inserted.id, this.clock.now(), fields.yankReason ?? null, manager);
   }
 
-  private pluginFields(detail: UpstreamPlugin) {
-    const repoUrl = detail.repoUrl;
-    return {
-      slug: detail.slug,
-      name: detail.name,
-      repoUrl,
-      repoIdentity: `mirror:${repoUrl.toLowerCase().replace(/(\.git)?\/*$/, '')}`,
-      repoVerified: detail.repoVerified,
-      featured: detail.featured,
-      verifiedAt: detail.verifiedAt === null ? null : new Date(detail.verifiedAt),
-      deprecatedAt: detail.deprecated ? new Date(detail.deprecated.since) : null,
-      deprecationMessage: detail.deprecated?.message ?? null,
-      deprecatedReplacement: detail.deprecated?.replacement ?? null,
-    };
-  }
-
   private async refreshPlugin(upstream: string, slug: string, done: (manager: EntityManager) => Promise<void>): Promise<void> {
     const detail = await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug));
     await this.repository.transaction(async (manager) => {
       // Only a plugin already copied (it has a verified release here) takes upstream's fields.
-      if (detail && (await this.plugins.findBySlug(slug, manager))) await this.plugins.upsertMirrored(this.pluginFields(detail), manager);
+      if (detail && (await this.plugins.findBySlug(slug, manager))) await this.plugins.upsertMirrored(mirroredPluginFields(detail), manager);
       await done(manager);
     });
   }

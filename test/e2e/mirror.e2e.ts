@@ -141,6 +141,15 @@ describe('a read-only mirror follows its upstream', () => {
     expect(status.cursor).toMatch(/^[0-9]+$/);
     const metrics = (await request(mirror.url).get('/metrics').expect(200)).text;
     expect(metrics).toMatch(/registry_mirror_refusals_total\{code="SIGNATURE_INVALID"\} 1/);
+    // Upstream rotates: the mirror serves the new key set (old key still there while it drains).
+    const upAdmin = { Authorization: `Bearer ${(await userWithSession(up.app, 'up-root', 'admin')).jwt}` };
+    await request(up.app.url).post('/api/admin/keys/rotate').set(upAdmin).expect(200);
+    const upstreamKids = ((await request(up.app.url).get('/.well-known/registry-key.json').expect(200)).body as KeySet).keys.map((k) => k.kid);
+    expect(upstreamKids).toHaveLength(2);
+    await eventually(async () => {
+      const kids = ((await request(mirror.url).get('/.well-known/registry-key.json').expect(200)).body as KeySet).keys.map((k) => k.kid);
+      return JSON.stringify(kids) === JSON.stringify(upstreamKids) ? true : null;
+    });
     // Only admins see the mirror's state.
     await request(mirror.url).get('/api/admin/mirror').expect(401);
   });
