@@ -36,6 +36,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { ChangesModule } from './changes/changes.module';
 import { FeedsModule } from './feeds/feeds.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { MirrorModule } from './mirror/mirror.module';
 
 @Module({})
 export class AppModule {
@@ -63,6 +64,7 @@ export class AppModule {
         TrustedPublishingModule,
         WebhooksModule,
         ChangesModule,
+        MirrorModule,
         SubscriptionsModule,
         SubmitModule,
         AdminModule,

@@ -1051,6 +1051,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/mirror": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mirror's state
+         * @description Upstream (MIRROR_OF), the changes-feed cursor, the last poll and the releases refused because they did not verify. See docs/mirror.md.
+         */
+        get: operations["MirrorController_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/subscriptions": {
         parameters: {
             query?: never;
@@ -2868,6 +2888,37 @@ export interface components {
             next: string;
             /** @description More changes are there already: ask again at once with `next` */
             more: boolean;
+        };
+        MirrorFailureDto: {
+            /** @example my-plugin */
+            slug: string;
+            /** @example 1.2.0 */
+            version: string;
+            /**
+             * @description Why it was refused: the verifier's code
+             * @example HASH_MISMATCH
+             */
+            code: string;
+            /** @description What did not verify */
+            message: string;
+            /** @description When, in milliseconds since the epoch */
+            at: number;
+        };
+        MirrorStatusDto: {
+            /** @description True when this instance is a read-only mirror (MIRROR_OF is set) */
+            mirror: boolean;
+            /** @description The registry mirrored */
+            upstream: string | null;
+            /** @description Upstream's changes-feed cursor after the last change applied; null: none yet */
+            cursor: string | null;
+            /** @description When upstream was last read, in milliseconds since the epoch */
+            lastPollAt: number | null;
+            /** @description Why the last read of upstream failed; null when it succeeded */
+            lastError: string | null;
+            /** @description Releases refused so far */
+            failureCount: number;
+            /** @description The latest 100 refusals, newest first */
+            failures: components["schemas"]["MirrorFailureDto"][];
         };
         CreateSubscriptionDto: {
             /**
@@ -6787,6 +6838,43 @@ export interface operations {
             };
             /** @description A `since` that is not a cursor, a `limit` outside 1-1000, or an unknown parameter */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    MirrorController_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MirrorStatusDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

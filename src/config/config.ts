@@ -6,6 +6,7 @@ import { DATABASE, readDatabase } from './database';
 import { FORGES_AREA, readForges } from './forges';
 import { INGEST, readIngest } from './ingest';
 import { LOGGING, readLogging } from './logging';
+import { MIRROR, readMirror } from './mirror';
 import { readSecrets, SECRETS, withGeneratedSecrets } from './secrets';
 import { readServer, SERVER } from './server';
 import { type ConfigArea, type Environment, EnvironmentReader } from './variable';
@@ -15,7 +16,7 @@ export { parseTrustProxy } from './server';
 export type { Environment } from './variable';
 
 /** Every variable the service reads, by area: what docs/configuration.md is generated from. */
-export const CONFIG_AREAS: readonly ConfigArea[] = [SERVER, LOGGING, DATABASE, CACHE, SECRETS, FORGES_AREA, INGEST, WEBHOOKS];
+export const CONFIG_AREAS: readonly ConfigArea[] = [SERVER, LOGGING, DATABASE, CACHE, SECRETS, FORGES_AREA, INGEST, WEBHOOKS, MIRROR];
 
 /** The name of every variable the service reads; `.env.example` lists the same. */
 export const CONFIG_VARIABLES: readonly string[] = CONFIG_AREAS.flatMap((area) => area.variables.map((variable) => variable.name));
@@ -36,10 +37,11 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
   const forges = readForges(reader, server.baseUrl);
   const ingest = readIngest(reader);
   const webhooks = readWebhooks(reader);
+  const mirror = readMirror(reader);
   reader.check();
   // Only a good configuration may write generated secrets into DATA_DIR.
   const allSecrets = withGeneratedSecrets(secrets, database.dataDir, options.persistSecrets === true);
-  return Object.freeze({ ...server, ...logging, ...database, ...cache, ...allSecrets, ...forges, ...ingest, ...webhooks });
+  return Object.freeze({ ...server, ...logging, ...database, ...cache, ...allSecrets, ...forges, ...ingest, ...webhooks, ...mirror });
 }
 
 /** Reads `.env` (when present) beneath the real environment, which wins. */

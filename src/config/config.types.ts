@@ -63,4 +63,8 @@ export interface AppConfig {
   readonly webhookLeaseMs: number;
   /** Days of failing deliveries (no success between) after which an outbound subscription is disabled. */
   readonly subscriptionDisableAfterDays: number;
+  /** The registry this instance mirrors (read-only); null: not a mirror. */
+  readonly mirrorOf: string | null;
+  /** How often a mirror reads its upstream's changes feed. */
+  readonly mirrorPollIntervalMs: number;
 }

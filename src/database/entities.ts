@@ -7,6 +7,7 @@ import { REDIS_ENTITIES } from '../common/redis/entities';
 import { IMAGES_ENTITIES } from '../images/entities';
 import { INTEGRITY_ENTITIES } from '../integrity/entities';
 import { KINDS_ENTITIES } from '../kinds/entities';
+import { MIRROR_ENTITIES } from '../mirror/entities';
 import { LOCAL_SIGN_IN_ENTITIES } from '../local-sign-in/entities';
 import { PLUGINS_ENTITIES } from '../plugins/entities';
 import { REQUESTS_ENTITIES } from '../requests/entities';
@@ -41,4 +42,5 @@ export const ENTITIES = [
   ...IMAGES_ENTITIES,
   ...CHANGES_ENTITIES,
   ...SUBSCRIPTIONS_ENTITIES,
+  ...MIRROR_ENTITIES,
 ];

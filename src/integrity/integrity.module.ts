@@ -5,7 +5,9 @@ import { Clock } from '../common/clock';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { ReleaseResignFailureEntity } from './entities/release-resign-failure.entity';
+import { MirroredKeyEntity } from './entities/mirrored-key.entity';
 import { SigningKeyEntity } from './entities/signing-key.entity';
+import { MirroredKeysRepository } from './mirrored-keys.repository';
 import { IntegrityController } from './integrity.controller';
 import { IntegrityService } from './integrity.service';
 import { KeyEncryption } from './key-encryption';
@@ -28,12 +30,13 @@ export const RESIGN_WORKER_OPTIONS = Symbol('RESIGN_WORKER_OPTIONS');
  * key logic lives in framework-free classes the operator CLI shares.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([SigningKeyEntity, ReleaseResignFailureEntity])],
+  imports: [TypeOrmModule.forFeature([SigningKeyEntity, ReleaseResignFailureEntity, MirroredKeyEntity])],
   controllers: [IntegrityController],
   providers: [
     { provide: SigningKeyGenerator, useClass: RandomSigningKeyGenerator },
     repositoryProvider(SigningKeyRepository),
     repositoryProvider(ReleaseSignaturesRepository),
+    repositoryProvider(MirroredKeysRepository),
     {
       provide: SigningKeyManager,
       inject: [SigningKeyRepository, ReleaseSignaturesRepository, APP_CONFIG, SigningKeyGenerator, Clock],
@@ -56,6 +59,6 @@ export const RESIGN_WORKER_OPTIONS = Symbol('RESIGN_WORKER_OPTIONS');
     IntegrityService,
     KeysService,
   ],
-  exports: [IntegrityService, KeysService],
+  exports: [IntegrityService, KeysService, MirroredKeysRepository],
 })
 export class IntegrityModule {}

@@ -2,14 +2,16 @@ import { verify } from 'node:crypto';
 import { parseCompactJws, publicKeyFromJwk } from '../lib/integrity';
 import { keyA, PINNED_PAYLOAD, PINNED_RELEASE_JWS } from '../lib/integrity/testdata/signing-fixtures';
 import { IntegrityService } from './integrity.service';
+import type { MirroredKeysRepository } from './mirrored-keys.repository';
 import type { SigningKeyManager } from './signing-key-manager';
+import type { AppConfig } from '../config/config.types';
 
 /** The service over a stand-in key manager whose current key is the RFC 8037 key (A). */
 function serviceSigningWithKeyA(): { service: IntegrityService; signingKey: jest.Mock } {
   const signingKey = jest.fn(async () => ({ kid: keyA.jwk.kid, privateKey: keyA.privateKey }));
   const publishedKeys = jest.fn(async () => [keyA.jwk]);
   const manager = { signingKey, publishedKeys } as unknown as SigningKeyManager;
-  return { service: new IntegrityService(manager), signingKey };
+  return { service: new IntegrityService(manager, {} as MirroredKeysRepository, { mirrorOf: null } as AppConfig), signingKey };
 }
 
 describe('IntegrityService.signRelease', () => {

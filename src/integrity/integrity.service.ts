@@ -1,4 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { MirroredKeysRepository } from './mirrored-keys.repository';
 import type { EntityManager } from 'typeorm';
 import { signPayload, type KeySet } from '../lib/integrity';
 import { signedPayloadOf } from './signed-release';
@@ -8,7 +11,11 @@ import type { ReleaseSignature, SignReleaseInput } from './signing-key.types';
 /** Release signing and the published key set; what the Publish module and the key-set route use. */
 @Injectable()
 export class IntegrityService {
-  constructor(private readonly keys: SigningKeyManager) {}
+  constructor(
+    private readonly keys: SigningKeyManager,
+    private readonly mirrored: MirroredKeysRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   /**
    * Signs a release: JWS compact, protected header exactly `{"alg":"EdDSA","kid":…}`, payload the
@@ -21,8 +28,12 @@ export class IntegrityService {
     return { jws: signPayload(payload, privateKey, kid), kid };
   }
 
-  /** The key set clients verify against: the current key, the previous one, and any key being drained. */
+  /**
+   * The key set clients verify against: the current key, the previous one, and any key being
+   * drained; on a mirror (MIRROR_OF), upstream's key set as last copied, since it signs nothing.
+   */
   async keySet(): Promise<KeySet> {
+    if (this.config.mirrorOf) return { keys: await this.mirrored.list() };
     return { keys: await this.keys.publishedKeys() };
   }
 }

@@ -1,6 +1,8 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { AuditActor } from '../audit/audit.service';
 import { AuditService } from '../audit/audit.service';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
 import { SigningKeyDecryptionError } from './key-encryption';
 import { ReleaseResignWorker } from './release-resign-worker';
 import { rotationAuditDetails, SigningKeyManager } from './signing-key-manager';
@@ -18,6 +20,7 @@ export class KeysService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly keys: SigningKeyManager,
     private readonly audit: AuditService,
     private readonly resignWorker: ReleaseResignWorker,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -25,6 +28,8 @@ export class KeysService implements OnApplicationBootstrap, OnModuleDestroy {
    * starts re-signing (resuming a drain another instance or a crash left unfinished).
    */
   async onApplicationBootstrap(): Promise<void> {
+    // A mirror signs nothing: it serves upstream's keys and signatures as copied.
+    if (this.config.mirrorOf) return;
     const ensured = await this.keys.ensureCurrentKey();
     if (ensured.created) this.logger.log(`created the first release-signing key ${ensured.kid}`);
     try {

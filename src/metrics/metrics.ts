@@ -42,6 +42,12 @@ export class Metrics {
     labelNames: ['source'] as const,
     registers: [this.registry],
   });
+  private readonly mirrorRefusals = new Counter({
+    name: 'registry_mirror_refusals_total',
+    help: "Upstream releases a mirror (MIRROR_OF) refused because their signature, manifest or an asset did not verify, by the verifier's code",
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
   private readonly searchIndexBytes = new Gauge({
     name: 'registry_search_index_bytes',
     help: "The in-memory catalogue's approximate size: the index (search, filters, sorts) and the list items",
@@ -111,6 +117,10 @@ export class Metrics {
 
   observePluginPagesStale(plugins: number): void {
     this.pluginPagesStale.set(plugins);
+  }
+
+  observeMirrorRefusal(code: string): void {
+    this.mirrorRefusals.inc({ code });
   }
 
   observeStrayError(source: string): void {

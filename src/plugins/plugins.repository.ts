@@ -59,6 +59,26 @@ export class PluginsRepository {
     return saved;
   }
 
+  /**
+   * A mirror's copy of an upstream plugin (MIRROR_OF): no owner on this instance (nobody here may
+   * publish to it), and upstream's public verification, feature and deprecation fields.
+   */
+  async upsertMirrored(plugin: NewPlugin & Pick<PluginEntity, 'featured' | 'verifiedAt' | 'deprecatedAt' | 'deprecationMessage' | 'deprecatedReplacement'>, manager: EntityManager): Promise<PluginEntity> {
+    const repo = this.repo(manager);
+    const existing = await repo.findOne({ where: { slug: plugin.slug }, lock: { mode: 'pessimistic_write' } });
+    if (existing) {
+      const { slug: _slug, name: _name, ...fields } = plugin;
+      await repo.update({ id: existing.id }, fields);
+      return { ...existing, ...fields };
+    }
+    return repo.save(repo.create({ ...plugin, tags: [], metadata: {}, extensions: null }));
+  }
+
+  /** Deletes a plugin with its releases (a mirror following an upstream deletion). */
+  async deleteBySlug(slug: string, manager: EntityManager): Promise<void> {
+    await this.repo(manager).delete({ slug });
+  }
+
   /** Owners with who they are, oldest first. */
   async owners(pluginId: string, manager?: EntityManager): Promise<{ userId: string; login: string; instance: string }[]> {
     const rows: { user_id: string; login: string; instance: string }[] = await (manager ?? this.dataSource.manager).query(

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { ReleaseEntity, type StoredReleaseImages } from './entities/release.entity';
+import { ReleaseEntity, type StoredIntegrity, type StoredReleaseImages } from './entities/release.entity';
 
 export type NewRelease = Omit<ReleaseEntity, 'id' | 'createdAt' | 'plugin' | 'yankedAt' | 'yankReason' | 'downloads'>;
 
@@ -86,6 +86,20 @@ export class ReleasesRepository {
   /** The release's served icon and screenshots, fetched again (an admin's Refresh manifest). */
   async setImages(id: string, images: StoredReleaseImages, manager: EntityManager): Promise<void> {
     await this.repo(manager).update({ id }, { images } as QueryDeepPartialEntity<ReleaseEntity>);
+  }
+
+  /** Signed releases whose signature names none of `kids` (a mirror's copies an upstream key-set change left behind). */
+  async signedByNoneOf(kids: readonly string[]): Promise<{ id: string; slug: string; version: string; kid: string }[]> {
+    return this.dataSource.query(
+      `SELECT r.id, p.slug, r.version, r.integrity->>'kid' AS kid FROM release r JOIN plugin p ON p.id = r.plugin_id
+        WHERE r.integrity IS NOT NULL AND NOT (r.integrity->>'kid' = ANY($1::text[])) ORDER BY r.created_at`,
+      [kids],
+    );
+  }
+
+  /** Replaces a release's stored signature (a mirror copying upstream's re-signing). */
+  async setIntegrity(id: string, integrity: StoredIntegrity, manager: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id }, { integrity } as QueryDeepPartialEntity<ReleaseEntity>);
   }
 
   async setYanked(id: string, yankedAt: Date | null, reason: string | null, manager: EntityManager): Promise<void> {

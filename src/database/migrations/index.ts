@@ -39,6 +39,7 @@ import { ChangesFeed1795822073138 } from './1795822073138-ChangesFeed';
 import { Subscriptions1795822115151 } from './1795822115151-Subscriptions';
 import { FeedIndexes1795822368139 } from './1795822368139-FeedIndexes';
 import { DeprecationReplacementKey1795827107966 } from './1795827107966-DeprecationReplacementKey';
+import { MirrorMode1795827266136 } from './1795827266136-MirrorMode';
 import { FeedYankIndexes1795827904333 } from './1795827904333-FeedYankIndexes';
 import { KindBumpsSettingsVersion1795830000000 } from './1795830000000-KindBumpsSettingsVersion';
 
@@ -84,6 +85,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Subscriptions1795822115151,
   FeedIndexes1795822368139,
   DeprecationReplacementKey1795827107966,
+  MirrorMode1795827266136,
   FeedYankIndexes1795827904333,
   KindBumpsSettingsVersion1795830000000,
 ];

@@ -1,0 +1,24 @@
+import type { AppConfig } from './config.types';
+import { integer, map, url } from './parsers';
+import type { ConfigArea, EnvironmentReader } from './variable';
+
+const MIRROR_OF = {
+  name: 'MIRROR_OF',
+  parser: map(url('an http(s) URL', ['http:', 'https:']), (text) => new URL(text).toString().replace(/\/+$/, '')),
+  unset: 'not a mirror',
+  description:
+    "Runs this instance as a read-only mirror of the registry at this URL (`registry serve --mirror-of <url>` sets it): it follows that registry's changes feed, re-verifies every signature and asset hash it copies, and refuses catalogue writes with 503. The upstream's host must be reachable through the SSRF-safe fetcher (FETCH_ALLOW_HOSTS for a private address).",
+};
+
+const MIRROR_POLL_INTERVAL_MS = {
+  name: 'MIRROR_POLL_INTERVAL_MS',
+  parser: integer({ min: 100, max: 3_600_000, unit: 'milliseconds' }),
+  default: '5000',
+  description: "How often a mirror reads its upstream's changes feed.",
+};
+
+export const MIRROR: ConfigArea = { title: 'Mirror', variables: [MIRROR_OF, MIRROR_POLL_INTERVAL_MS] };
+
+export function readMirror(reader: EnvironmentReader): Pick<AppConfig, 'mirrorOf' | 'mirrorPollIntervalMs'> {
+  return { mirrorOf: reader.read(MIRROR_OF) ?? null, mirrorPollIntervalMs: reader.read(MIRROR_POLL_INTERVAL_MS) };
+}

@@ -1,0 +1,292 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import { BackgroundLoop } from '../common/background-loop';
+import { Clock } from '../common/clock';
+import { AssetFetchError } from '../common/fetch';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { MirroredKeysRepository } from '../integrity/mirrored-keys.repository';
+import type { KeySet } from '../lib/integrity';
+import { type UpstreamReader, verifyUpstreamRelease, type VerifiedUpstreamRelease } from '../lib/mirror';
+import { CatalogueListing } from '../plugins/catalogue-listing';
+import type { PluginEntity } from '../plugins/entities/plugin.entity';
+import type { PublishedBy } from '../plugins/entities/release.entity';
+import { PluginsRepository } from '../plugins/plugins.repository';
+import { ReleasesRepository } from '../plugins/releases.repository';
+import { isPrerelease, versionKey, versionSortKey } from '../plugins/versions';
+import { Metrics } from '../metrics/metrics';
+import { ResponseCache } from '../response-cache/response-cache';
+import { MirrorRepository } from './mirror.repository';
+import type { MirrorStatus } from './mirror.types';
+import { mirroredPluginFields, type UpstreamPlugin } from './mirrored-plugin';
+
+export const UPSTREAM_READER = Symbol('UPSTREAM_READER');
+
+/** One entry of upstream's changes feed. */
+interface Change {
+  cursor: string;
+  type: string;
+  slug: string | null;
+  version: string | null;
+}
+
+interface ChangesPage {
+  changes: Change[];
+  next: string;
+  more: boolean;
+}
+
+interface UpstreamReleaseFields {
+  yanked?: boolean;
+  yankReason?: string | null;
+  publishedBy?: PublishedBy;
+  minRuntimeVersion?: string | null;
+}
+
+const PAGE = 100;
+const MIRROR_ACTOR = { userId: null, tokenId: null, ip: null };
+
+/**
+ * Follows the upstream registry's changes feed (MIRROR_OF): copies each release after checking
+ * every byte against upstream's signature (never re-signing: upstream's JWS is stored as is),
+ * refuses and records what fails, applies yanks, deletions and plugin changes, and keeps
+ * upstream's key set. The cursor moves in the transaction that applies each change, so a restart
+ * resumes exactly where it stopped.
+ */
+@Injectable()
+export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Mirror');
+  private readonly loop: BackgroundLoop;
+  private keysLoaded = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(UPSTREAM_READER) private readonly reader: UpstreamReader,
+    private readonly repository: MirrorRepository,
+    private readonly keys: MirroredKeysRepository,
+    private readonly plugins: PluginsRepository,
+    private readonly releases: ReleasesRepository,
+    private readonly listing: CatalogueListing,
+    private readonly audit: AuditService,
+    private readonly responses: ResponseCache,
+    private readonly clock: Clock,
+    private readonly metrics: Metrics,
+  ) {
+    this.loop = new BackgroundLoop(() => this.poll(), config.mirrorPollIntervalMs, (error) => this.logger.warn(`reading ${config.mirrorOf} failed: ${error.message}`));
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.mirrorOf) return;
+    this.logger.log(`read-only mirror of ${this.config.mirrorOf}`);
+    this.loop.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  /** The admin view: upstream, cursor, last poll and the latest refusals. */
+  async status(): Promise<MirrorStatus> {
+    const [state, failures, failureCount] = await Promise.all([this.repository.findState(), this.repository.recentFailures(100), this.repository.countFailures()]);
+    return { upstream: this.config.mirrorOf, state, failures, failureCount };
+  }
+
+  /** One pass: every change upstream has after the cursor. */
+  async poll(): Promise<void> {
+    const upstream = this.config.mirrorOf;
+    if (!upstream) return;
+    try {
+      if (!this.keysLoaded) await this.refreshKeys(upstream);
+      let cursor = await this.repository.cursorFor(upstream);
+      let changed = false;
+      for (;;) {
+        const page = (await this.reader.json(`${upstream}/api/changes?limit=${PAGE}${cursor ? `&since=${cursor}` : ''}`)) as ChangesPage;
+        for (const change of page.changes) {
+          await this.apply(upstream, change);
+          cursor = change.cursor;
+          changed = true;
+          if (this.loop.isStopping) return;
+        }
+        if (!page.more || !page.changes.length) break;
+      }
+      if (changed) await this.responses.invalidate();
+      await this.repository.savePoll(upstream, this.clock.now(), null);
+    } catch (error) {
+      await this.repository.savePoll(upstream, this.clock.now(), (error as Error).message.slice(0, 500)).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async apply(upstream: string, change: Change): Promise<void> {
+    const { slug, version } = change;
+    const done = (manager: EntityManager) => this.repository.saveCursor(upstream, change.cursor, manager);
+    if (change.type === 'keys.changed') {
+      await this.refreshKeys(upstream);
+      await this.reverifyStale(upstream);
+      return this.repository.transaction(done);
+    }
+    if (!slug) return this.repository.transaction(done);
+    switch (change.type) {
+      case 'release.published':
+        return version ? this.copyRelease(upstream, slug, version, done) : this.repository.transaction(done);
+      case 'release.yanked':
+      case 'release.unyanked':
+        return this.applyYank(upstream, slug, version, change.type === 'release.yanked', done);
+      case 'release.deleted':
+        return this.deleteRelease(slug, version, done);
+      case 'plugin.deleted':
+        return this.repository.transaction(async (manager) => {
+          await this.plugins.deleteBySlug(slug, manager);
+          await done(manager);
+        });
+      default:
+        // plugin.verified, featured, deprecated, updated and their undoing: upstream's public fields as they now are.
+        return this.refreshPlugin(upstream, slug, done);
+    }
+  }
+
+  private async refreshKeys(upstream: string): Promise<void> {
+    const keySet = (await this.reader.json(`${upstream}/.well-known/registry-key.json`)) as KeySet;
+    if (!Array.isArray(keySet?.keys)) throw new Error("upstream's key set is not one");
+    await this.repository.transaction((manager) => this.keys.replace(keySet.keys, this.clock.now(), manager));
+    this.keysLoaded = true;
+  }
+
+  /**
+   * After upstream's key set changed: every copied release whose signature names a key no longer
+   * in it (upstream re-signed it and retired the key) is read and verified again, and takes
+   * upstream's new signature; one that no longer verifies is refused and recorded, and keeps its
+   * old signature (clients then refuse it too).
+   */
+  private async reverifyStale(upstream: string): Promise<void> {
+    const kids = (await this.keys.list()).map((key) => key.kid);
+    for (const stale of await this.releases.signedByNoneOf(kids)) {
+      const verdict = await verifyUpstreamRelease(upstream, stale.slug, stale.version, this.reader);
+      await this.repository.transaction(async (manager) => {
+        if (verdict.ok) {
+          const integrity = { jws: verdict.release.integrity!.jws, kid: verdict.kid, assets: verdict.payload.assets.map(({ attestation: _attestation, ...asset }) => asset) };
+          await this.releases.setIntegrity(stale.id, integrity, manager);
+        } else {
+          this.metrics.observeMirrorRefusal(verdict.code);
+          this.logger.warn(`refused the new signature of ${stale.slug}@${stale.version} from ${upstream}: ${verdict.code}: ${verdict.message}`);
+          await this.repository.addFailure({ slug: stale.slug, version: stale.version, code: verdict.code, message: verdict.message.slice(0, 500), failedAt: this.clock.now() }, manager);
+        }
+      });
+    }
+  }
+
+  /** Upstream's answer, or null when it no longer has the thing (a later change will say why). */
+  private async readOrGone<T>(url: string): Promise<T | null> {
+    try {
+      return (await this.reader.json(url)) as T;
+    } catch (error) {
+      if (error instanceof AssetFetchError && error.reason === 'status' && (error.status === 404 || error.status === 410)) return null;
+      throw error;
+    }
+  }
+
+  private pluginUrl(upstream: string, slug: string): string {
+    return `${upstream}/api/plugins/${encodeURIComponent(slug)}`;
+  }
+
+  private async copyRelease(upstream: string, slug: string, version: string, done: (manager: EntityManager) => Promise<void>): Promise<void> {
+    const detail = await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug));
+    if (!detail) return this.repository.transaction(done);
+    let verdict: Awaited<ReturnType<typeof verifyUpstreamRelease>>;
+    try {
+      verdict = await verifyUpstreamRelease(upstream, slug, version, this.reader);
+    } catch (error) {
+      if (error instanceof AssetFetchError && error.reason === 'status' && (error.status === 404 || error.status === 410)) return this.repository.transaction(done);
+      throw error;
+    }
+    if (!verdict.ok) {
+      this.metrics.observeMirrorRefusal(verdict.code);
+      this.logger.warn(`refused ${slug}@${version} from ${upstream}: ${verdict.code}: ${verdict.message}`);
+      return this.repository.transaction(async (manager) => {
+        await this.repository.addFailure({ slug, version, code: verdict.code, message: verdict.message.slice(0, 500), failedAt: this.clock.now() }, manager);
+        await done(manager);
+      });
+    }
+    await this.repository.transaction(async (manager) => {
+      const plugin = await this.plugins.upsertMirrored(mirroredPluginFields(detail), manager);
+      // Another instance of this mirror may have copied it first: nothing to do then.
+      if (await this.releases.findByVersionKey(plugin.id, versionKey(version), manager)) return done(manager);
+      await this.insertRelease(plugin, verdict, manager);
+      await this.listing.recompute(plugin.id, manager, { latestReleaseAt: this.clock.now() });
+      await this.audit.record({ action: 'plugin.publish', actor: MIRROR_ACTOR, slug, details: { version, kid: verdict.kid, mirroredFrom: upstream } }, manager);
+      await done(manager);
+    });
+  }
+
+  private async insertRelease(plugin: PluginEntity, verified: VerifiedUpstreamRelease, manager: EntityManager): Promise<void> {
+    const { release, payload, manifest, kid } = verified;
+    const fields = release as typeof release & UpstreamReleaseFields;
+    const manifestCanonical = Buffer.from(manifest).toString('utf8');
+    const parsed = JSON.parse(manifestCanonical) as Record<string, unknown>;
+    const signed = new Map(payload.assets.map((asset) => [asset.name, asset]));
+    const inserted = await this.releases.insert(
+      {
+        pluginId: plugin.id,
+        version: release.version,
+        versionKey: versionKey(release.version),
+        versionSort: versionSortKey(release.version),
+        prerelease: isPrerelease(release.version),
+        minRuntimeVersion: fields.minRuntimeVersion ?? (typeof parsed.min_runtime_version === 'string' ? parsed.min_runtime_version : null),
+        // Downloads go to upstream's asset route: the bytes checked are the bytes it serves.
+        assets: release.assets.map((asset) => {
+          const entry = signed.get(asset.name)!;
+          return { name: asset.name, url: asset.url, size: entry.size, sha256: entry.sha256, hashed: true, contentType: entry.contentType, os: entry.os, arch: entry.arch };
+        }),
+        extensions: null,
+        integrity: { jws: release.integrity!.jws, kid, assets: payload.assets.map(({ attestation: _attestation, ...asset }) => asset) },
+        attestation: payload.assets.find((asset) => asset.attestation)?.attestation ?? null,
+        manifest: parsed,
+        manifestRaw: manifestCanonical,
+        manifestCanonical,
+        manifestSha256: payload.manifest_sha256,
+        source: fields.publishedBy?.kind === 'webhook' ? 'webhook' : 'push',
+        publishedBy: fields.publishedBy ?? null,
+        images: { icon: null, screenshots: [] },
+      },
+      manager,
+    );
+    if (fields.yanked) await this.releases.setYanked(inserted.id, this.clock.now(), fields.yankReason ?? null, manager);
+  }
+
+  private async refreshPlugin(upstream: string, slug: string, done: (manager: EntityManager) => Promise<void>): Promise<void> {
+    const detail = await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug));
+    await this.repository.transaction(async (manager) => {
+      // Only a plugin already copied (it has a verified release here) takes upstream's fields.
+      if (detail && (await this.plugins.findBySlug(slug, manager))) await this.plugins.upsertMirrored(mirroredPluginFields(detail), manager);
+      await done(manager);
+    });
+  }
+
+  private async applyYank(upstream: string, slug: string, version: string | null, yanked: boolean, done: (manager: EntityManager) => Promise<void>): Promise<void> {
+    const record = version ? await this.readOrGone<UpstreamReleaseFields>(`${this.pluginUrl(upstream, slug)}/releases/${encodeURIComponent(version)}`) : null;
+    await this.repository.transaction(async (manager) => {
+      const plugin = await this.plugins.findBySlug(slug, manager);
+      const release = plugin && version ? await this.releases.findByVersionKey(plugin.id, versionKey(version), manager) : null;
+      if (plugin && release) {
+        await this.releases.setYanked(release.id, yanked ? this.clock.now() : null, yanked ? (record?.yankReason ?? null) : null, manager);
+        await this.listing.recompute(plugin.id, manager);
+        await this.audit.record({ action: yanked ? 'plugin.yank' : 'plugin.unyank', actor: MIRROR_ACTOR, slug, details: { version, reason: record?.yankReason ?? null } }, manager);
+      }
+      await done(manager);
+    });
+  }
+
+  private async deleteRelease(slug: string, version: string | null, done: (manager: EntityManager) => Promise<void>): Promise<void> {
+    await this.repository.transaction(async (manager) => {
+      const plugin = await this.plugins.findBySlug(slug, manager);
+      const release = plugin && version ? await this.releases.findByVersionKey(plugin.id, versionKey(version), manager) : null;
+      if (plugin && release) {
+        await this.releases.delete(release.id, manager);
+        await this.listing.recompute(plugin.id, manager);
+        await this.audit.record({ action: 'release.delete', actor: MIRROR_ACTOR, slug, details: { version } }, manager);
+      }
+      await done(manager);
+    });
+  }
+}
