@@ -313,4 +313,43 @@ describe('outbound webhook subscriptions', () => {
     expect((await cli('delete', subscription.id)).code).toBe(1);
     expect((await cli('create', '--token', 'x')).code).toBe(2);
   });
+
+  it('stores an event only when a delivery is queued, with only the details its payload shows', async () => {
+    const events = await count('subscription_event');
+    // No subscription covers a plugin nobody has: no event row.
+    await query(`INSERT INTO audit_entry (action, slug, details) VALUES ('plugin.deprecate', 'nobody-has-this', '{"message": "m", "actor": "x"}')`);
+    // An action no event comes from does not even call the fan-out (the trigger's WHEN).
+    await query(`INSERT INTO audit_entry (action, details) VALUES ('auth.login', '{}')`);
+    expect(await count('subscription_event')).toBe(events);
+    const [trigger] = await query(`SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE tgname = 'subscription_fan_out'`);
+    expect(trigger.def).toContain('WHEN');
+    const stored = await query(`SELECT details FROM subscription_event WHERE type = 'release.published'`);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const row of stored) expect(Object.keys(row.details)).toEqual(['version']);
+  });
+
+  // Two connections: PostgreSQL only (the embedded engine has one).
+  (process.env.DATABASE_URL ? it : it.skip)('a subscription deleted while a publish commits never fails the publish', async () => {
+    const [doomed] = await query(`INSERT INTO subscription (user_id, url, events, scope, secret_sealed) VALUES ($1, $2, '{release.published}', 'owned', '\\x00') RETURNING id`, [alice.userId, `${receiver.url}/doomed`]);
+    const deleter = app.database.dataSource.createQueryRunner();
+    try {
+      await deleter.startTransaction();
+      await deleter.query(`DELETE FROM subscription WHERE id = $1`, [doomed.id]);
+      const publishing = publish('hook-race', '1.0.0').then((res) => res);
+      // The publish's commit waits for the deleting transaction (the fan-out's FOR KEY SHARE).
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        const waiting = await query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`);
+        if (waiting[0].n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await deleter.commitTransaction();
+      expect((await publishing).status).toBe(201);
+    } finally {
+      await deleter.release();
+    }
+    expect(await count(`subscription_delivery WHERE subscription_id = '${doomed.id}'`)).toBe(0);
+    const [event] = await query(`SELECT id FROM subscription_event WHERE slug = 'hook-race' AND type = 'release.published'`);
+    expect(await count(`subscription_delivery WHERE event_id = '${event.id}'`)).toBeGreaterThan(0);
+  });
 });

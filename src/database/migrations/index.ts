@@ -38,6 +38,7 @@ import { PluginDeprecation1795822069336 } from './1795822069336-PluginDeprecatio
 import { ChangesFeed1795822073138 } from './1795822073138-ChangesFeed';
 import { Subscriptions1795822115151 } from './1795822115151-Subscriptions';
 import { FeedIndexes1795822368139 } from './1795822368139-FeedIndexes';
+import { SubscriptionFanOutSafe1795827323592 } from './1795827323592-SubscriptionFanOutSafe';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -80,4 +81,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ChangesFeed1795822073138,
   Subscriptions1795822115151,
   FeedIndexes1795822368139,
+  SubscriptionFanOutSafe1795827323592,
 ];
