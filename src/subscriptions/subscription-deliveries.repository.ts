@@ -109,4 +109,29 @@ export class SubscriptionDeliveriesRepository {
       .execute();
     return (result.affected ?? 0) > 0;
   }
+
+  /**
+   * Retention: deletes up to `batch` finished (succeeded or failed) deliveries last attempted
+   * before `before`, then the events no delivery refers to any more; answers how many deliveries
+   * went. One transaction.
+   */
+  async prune(before: Date, batch: number): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const gone: unknown[] = await manager.query(
+        `DELETE FROM subscription_delivery WHERE id IN (
+           SELECT id FROM subscription_delivery WHERE status IN ('succeeded', 'failed') AND COALESCE(last_attempt_at, created_at) < $1 LIMIT $2)
+         RETURNING event_id`,
+        [before, batch],
+      );
+      const rows = (Array.isArray(gone[0]) ? gone[0] : gone) as { event_id: string }[];
+      const events = [...new Set(rows.map((row) => row.event_id))];
+      if (events.length) {
+        await manager.query(
+          `DELETE FROM subscription_event e WHERE e.id = ANY ($1::uuid[]) AND NOT EXISTS (SELECT 1 FROM subscription_delivery d WHERE d.event_id = e.id)`,
+          [events],
+        );
+      }
+      return rows.length;
+    });
+  }
 }

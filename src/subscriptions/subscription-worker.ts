@@ -30,6 +30,11 @@ export interface SubscriptionWorkerOptions {
   leaseMs: number;
 }
 
+/** Finished deliveries (and then events no delivery refers to) are deleted after this long. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * HOUR;
+/** How often the worker's loop runs the retention pass. */
+const PRUNE_EVERY_MS = HOUR;
+
 export const DEFAULT_SUBSCRIPTION_WORKER_OPTIONS: SubscriptionWorkerOptions = { autoStart: true, pollIntervalMs: 2_000, leaseMs: 60_000 };
 export const SUBSCRIPTION_WORKER_OPTIONS = Symbol('SUBSCRIPTION_WORKER_OPTIONS');
 
@@ -44,6 +49,7 @@ export const SUBSCRIPTION_WORKER_OPTIONS = Symbol('SUBSCRIPTION_WORKER_OPTIONS')
 export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Subscriptions');
   private readonly loop: BackgroundLoop;
+  private prunedAt = 0;
 
   constructor(
     @Inject(SUBSCRIPTION_WORKER_OPTIONS) readonly options: SubscriptionWorkerOptions,
@@ -54,7 +60,7 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
     private readonly audit: AuditService,
     private readonly clock: Clock,
   ) {
-    this.loop = new BackgroundLoop(() => this.runOnce(), options.pollIntervalMs, (error) => this.logger.error(`delivering subscription events failed: ${error.message}`));
+    this.loop = new BackgroundLoop(() => this.pass(), options.pollIntervalMs, (error) => this.logger.error(`delivering subscription events failed: ${error.message}`));
   }
 
   onApplicationBootstrap(): void {
@@ -68,6 +74,25 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
   /** A pass now (after a replay, say). */
   kick(): void {
     this.loop.kick();
+  }
+
+  private async pass(): Promise<void> {
+    if (this.clock.nowMs() - this.prunedAt >= PRUNE_EVERY_MS) {
+      this.prunedAt = this.clock.nowMs();
+      await this.prune();
+    }
+    await this.runOnce();
+  }
+
+  /** Retention: deletes deliveries finished more than 30 days ago, then their events; answers how many deliveries went. */
+  async prune(): Promise<number> {
+    const before = new Date(this.clock.nowMs() - DELIVERY_RETENTION_MS);
+    let total = 0;
+    for (;;) {
+      const gone = await this.deliveries.prune(before, 1000);
+      total += gone;
+      if (gone < 1000 || this.loop.isStopping) return total;
+    }
   }
 
   /** Attempts every due delivery, one at a time; resolves with how many were attempted. */

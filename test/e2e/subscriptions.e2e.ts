@@ -352,4 +352,18 @@ describe('outbound webhook subscriptions', () => {
     const [event] = await query(`SELECT id FROM subscription_event WHERE slug = 'hook-race' AND type = 'release.published'`);
     expect(await count(`subscription_delivery WHERE event_id = '${event.id}'`)).toBeGreaterThan(0);
   });
+
+  it('deletes finished deliveries 30 days after their last attempt, then their events', async () => {
+    const [old] = await query(`SELECT event_id FROM subscription_delivery WHERE status = 'succeeded' LIMIT 1`);
+    await query(`UPDATE subscription_delivery SET status = 'succeeded', last_attempt_at = now() - interval '31 days' WHERE event_id = $1`, [old.event_id]);
+    const [waiting] = await query(`SELECT id, event_id FROM subscription_delivery WHERE event_id <> $1 LIMIT 1`, [old.event_id]);
+    await query(`UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() + interval '1 year', created_at = now() - interval '40 days', last_attempt_at = now() - interval '40 days' WHERE id = $1`, [waiting.id]);
+    const recent = await count(`subscription_delivery WHERE event_id <> '${old.event_id}'`);
+    expect(await worker().prune()).toBeGreaterThan(0);
+    expect(await count(`subscription_delivery WHERE event_id = '${old.event_id}'`)).toBe(0);
+    expect(await count(`subscription_event WHERE id = '${old.event_id}'`)).toBe(0);
+    // Unfinished or recent deliveries stay, and so do their events.
+    expect(await count(`subscription_delivery WHERE event_id <> '${old.event_id}'`)).toBe(recent);
+    expect(await count(`subscription_event WHERE id = '${waiting.event_id}'`)).toBe(1);
+  });
 });
