@@ -97,15 +97,15 @@ export class SubscriptionDeliveriesRepository {
   }
 
   /**
-   * Queues a delivery again now, with a fresh count of attempts (same event, so the same
-   * `webhook-id`); false while an attempt is under way.
+   * Queues a finished (succeeded or failed) delivery again now, with a fresh count of attempts
+   * (same event, so the same `webhook-id`); false while it is queued or under way.
    */
   async requeue(id: string, subscriptionId: string, now: Date): Promise<boolean> {
     const result = await this.dataSource
       .createQueryBuilder()
       .update(SubscriptionDeliveryEntity)
       .set({ status: 'queued', attempts: 0, nextAttemptAt: now, lockedUntil: null })
-      .where("id = :id AND subscription_id = :subscriptionId AND status <> 'processing'", { id, subscriptionId })
+      .where("id = :id AND subscription_id = :subscriptionId AND status IN ('succeeded', 'failed')", { id, subscriptionId })
       .execute();
     return (result.affected ?? 0) > 0;
   }

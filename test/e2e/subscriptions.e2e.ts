@@ -256,7 +256,7 @@ describe('outbound webhook subscriptions', () => {
     const ping = await as(alice.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/ping`).expect(200);
     expect(ping.body).toEqual({ ok: true, responseStatus: 200, detail: 'thanks' });
     const hook = receiver.received.at(-1)!;
-    expect(JSON.parse(new Webhook(sub.secret).verify(hook.body, WebhookReceiver.signatureHeaders(hook)) as unknown as string ? hook.body : '{}')).toMatchObject({ type: 'webhook.ping' });
+    expect(new Webhook(sub.secret).verify(hook.body, WebhookReceiver.signatureHeaders(hook))).toMatchObject({ type: 'webhook.ping' });
     await as(admin.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/ping`).expect(404);
     // Pings are limited per user: past the setting, 429 with Retry-After and nothing sent.
     await as(admin.jwt).patch('/api/admin/settings', { 'ratelimit.subscription_ping_per_hour': 1 }).expect(200);
@@ -264,7 +264,19 @@ describe('outbound webhook subscriptions', () => {
     const limited = await as(alice.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/ping`).expect(429);
     expect(limited.headers['retry-after']).toMatch(/^\d+$/);
     expect(receiver.received.length).toBe(sent);
+    // A replay sends at once too: it shares the ping's bucket.
+    const [finished] = await query(`SELECT d.id, d.subscription_id FROM subscription_delivery d JOIN subscription s ON s.id = d.subscription_id WHERE s.user_id = $1 AND d.status = 'succeeded' LIMIT 1`, [alice.userId]);
+    const replays = () => query(`SELECT status, attempts FROM subscription_delivery WHERE id = $1`, [finished.id]);
+    const beforeReplay = await replays();
+    await as(alice.jwt).post(`/api/account/subscriptions/${finished.subscription_id}/deliveries/${finished.id}/replay`).expect(429);
+    expect(await replays()).toEqual(beforeReplay);
     await as(admin.jwt).patch('/api/admin/settings', { 'ratelimit.subscription_ping_per_hour': 30 }).expect(200);
+    // Only a finished delivery is replayed: a queued one answers 409 and stays as it was.
+    await query(`UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() + interval '1 day' WHERE id = $1`, [finished.id]);
+    const notFinished = await as(alice.jwt).post(`/api/account/subscriptions/${finished.subscription_id}/deliveries/${finished.id}/replay`).expect(409);
+    expect(notFinished.body.type).toContain('delivery-not-finished');
+    expect((await replays())[0]).toMatchObject({ status: 'queued', attempts: beforeReplay[0].attempts });
+    await query(`UPDATE subscription_delivery SET status = 'succeeded' WHERE id = $1`, [finished.id]);
     await as(admin.jwt).delete(`/api/account/subscriptions/${sub.subscription.id}`).expect(404);
     await as(alice.jwt).get('/api/account/subscriptions/not-a-uuid').expect(404);
     const have = (await as(alice.jwt).get('/api/account/subscriptions').expect(200)).body.subscriptions.length;
@@ -273,6 +285,12 @@ describe('outbound webhook subscriptions', () => {
       await query(`INSERT INTO subscription (user_id, url, events, scope, secret_sealed) VALUES ($1, $2, $3, 'owned', '\\x00')`, [alice.userId, `${receiver.url}/n${i}`, i === have ? '{plugin.created}' : '{plugin.undeprecated}']);
     }
     await subscribe(alice.jwt, { url: `${receiver.url}/n25`, events: ['plugin.created'], scope: 'owned' });
+    // A sealed secret that cannot be opened: 409, nothing sent.
+    const [broken] = await query(`SELECT id FROM subscription WHERE user_id = $1 AND url LIKE '%/n%' AND secret_sealed = '\\x00' LIMIT 1`, [alice.userId]);
+    const sentBeforeBroken = receiver.received.length;
+    const unreadable = await as(alice.jwt).post(`/api/account/subscriptions/${broken.id}/ping`).expect(409);
+    expect(unreadable.body.type).toContain('signing-secret-unreadable');
+    expect(receiver.received.length).toBe(sentBeforeBroken);
     const audits = await count('audit_entry');
     const refused = await as(alice.jwt).post('/api/account/subscriptions', { url: `${receiver.url}/n26`, events: ['plugin.created'], scope: 'owned' }).expect(409);
     expect(refused.body.type).toContain('subscription-limit-reached');
