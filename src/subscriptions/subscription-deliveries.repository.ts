@@ -11,6 +11,12 @@ export interface ClaimedSubscriptionDelivery {
   url: string;
 }
 
+/** Which claim of a delivery: its id and the attempts count its claim set (the claim's token). */
+export interface DeliveryClaim {
+  id: string;
+  attempts: number;
+}
+
 /** How an attempt ended. */
 export interface AttemptRecord {
   responseStatus: number | null;
@@ -48,8 +54,13 @@ export class SubscriptionDeliveriesRepository {
     return list[0] ?? null;
   }
 
-  async renewLease(id: string, lockedUntil: Date): Promise<boolean> {
-    const result = await this.repo().update({ id, status: 'processing' }, { lockedUntil });
+  /**
+   * A claim is `(id, attempts)`: the attempts count claimNext set is its token, so a worker whose
+   * lease lapsed (and whose delivery another worker claimed again, counting one more attempt)
+   * can neither renew nor record over the new claim.
+   */
+  async renewLease(claim: DeliveryClaim, lockedUntil: Date): Promise<boolean> {
+    const result = await this.repo().update({ id: claim.id, attempts: claim.attempts, status: 'processing' }, { lockedUntil });
     return (result.affected ?? 0) > 0;
   }
 
@@ -57,25 +68,28 @@ export class SubscriptionDeliveriesRepository {
     return this.dataSource.manager.getRepository(SubscriptionEventEntity).findOneBy({ id });
   }
 
-  async succeeded(id: string, record: AttemptRecord): Promise<void> {
-    await this.repo().update(
-      { id, status: 'processing' },
+  async succeeded(claim: DeliveryClaim, record: AttemptRecord, manager?: EntityManager): Promise<boolean> {
+    const result = await this.repo(manager).update(
+      { id: claim.id, attempts: claim.attempts, status: 'processing' },
       { status: 'succeeded', lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, lastAttemptAt: record.at },
     );
+    return (result.affected ?? 0) > 0;
   }
 
-  async retryLater(id: string, nextAttemptAt: Date, record: AttemptRecord): Promise<void> {
-    await this.repo().update(
-      { id, status: 'processing' },
+  async retryLater(claim: DeliveryClaim, nextAttemptAt: Date, record: AttemptRecord, manager?: EntityManager): Promise<boolean> {
+    const result = await this.repo(manager).update(
+      { id: claim.id, attempts: claim.attempts, status: 'processing' },
       { status: 'queued', nextAttemptAt, lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, lastAttemptAt: record.at },
     );
+    return (result.affected ?? 0) > 0;
   }
 
-  async failed(id: string, record: AttemptRecord): Promise<void> {
-    await this.repo().update(
-      { id, status: 'processing' },
+  async failed(claim: DeliveryClaim, record: AttemptRecord, manager?: EntityManager): Promise<boolean> {
+    const result = await this.repo(manager).update(
+      { id: claim.id, attempts: claim.attempts, status: 'processing' },
       { status: 'failed', lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, lastAttemptAt: record.at },
     );
+    return (result.affected ?? 0) > 0;
   }
 
   /** The subscription's deliveries, newest first, with their events. */

@@ -110,7 +110,7 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
   private async attempt(claimed: ClaimedSubscriptionDelivery): Promise<void> {
     const { leaseMs } = this.options;
     const heartbeat = startHeartbeat(
-      () => this.deliveries.renewLease(claimed.id, new Date(this.clock.nowMs() + leaseMs)),
+      () => this.deliveries.renewLease({ id: claimed.id, attempts: claimed.attempts }, new Date(this.clock.nowMs() + leaseMs)),
       Math.max(1, Math.floor(leaseMs / 3)),
       (error) => this.logger.warn(`renewing the claim on subscription delivery ${claimed.id} failed: ${error.message}`),
     );
@@ -122,17 +122,30 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
     }
     const now = this.clock.now();
     const record = { responseStatus: result.status, detail: result.detail, at: now };
-    if (result.ok) {
-      await this.deliveries.succeeded(claimed.id, record);
-      await this.subscriptions.markSucceeding(claimed.subscriptionId);
-      return;
-    }
-    const wait = RETRY_SCHEDULE_MS[claimed.attempts - 1];
-    if (wait === undefined) await this.deliveries.failed(claimed.id, { ...record, detail: `gave up after ${claimed.attempts} attempts: ${result.detail}`.slice(0, 300) });
-    else await this.deliveries.retryLater(claimed.id, new Date(now.getTime() + wait), record);
-    const since = await this.subscriptions.markFailing(claimed.subscriptionId, now);
-    const days = this.config.subscriptionDisableAfterDays;
-    if (now.getTime() - since.getTime() >= days * 24 * HOUR) await this.disable(claimed.subscriptionId, now, days, result.detail);
+    const claim = { id: claimed.id, attempts: claimed.attempts };
+    const ok = result.ok;
+    // The outcome, the subscription's run of failures and a disabling (with its audit) are one transaction.
+    const disabled = await this.subscriptions.inTransaction(async (manager) => {
+      if (ok) {
+        if (await this.deliveries.succeeded(claim, record, manager)) await this.subscriptions.markSucceeding(claimed.subscriptionId, manager);
+        return null;
+      }
+      const wait = RETRY_SCHEDULE_MS[claimed.attempts - 1];
+      const recorded =
+        wait === undefined
+          ? await this.deliveries.failed(claim, { ...record, detail: `gave up after ${claimed.attempts} attempts: ${result.detail}`.slice(0, 300) }, manager)
+          : await this.deliveries.retryLater(claim, new Date(now.getTime() + wait), record, manager);
+      // A claim taken over after its lease lapsed records nothing: the new claim's attempt will.
+      if (!recorded) return null;
+      const since = await this.subscriptions.markFailing(claimed.subscriptionId, now, manager);
+      const days = this.config.subscriptionDisableAfterDays;
+      if (now.getTime() - since.getTime() < days * 24 * HOUR) return null;
+      const reason = `deliveries failed for ${days} days without a success (last: ${result.detail})`;
+      if (!(await this.subscriptions.disable(claimed.subscriptionId, now, reason, manager))) return null;
+      await this.audit.record({ action: 'subscription.disable', details: { subscriptionId: claimed.subscriptionId, reason } }, manager);
+      return reason;
+    });
+    if (disabled) this.logger.warn(`subscription ${claimed.subscriptionId} disabled: ${disabled}`);
   }
 
   private async send(claimed: ClaimedSubscriptionDelivery) {
@@ -147,12 +160,5 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
     }
     const body = Buffer.from(JSON.stringify(eventPayload(event, this.config.baseUrl)));
     return this.sender.send(claimed.url, secret, event.id, body, Math.floor(this.clock.nowMs() / 1000));
-  }
-
-  private async disable(id: string, now: Date, days: number, lastError: string): Promise<void> {
-    const reason = `deliveries failed for ${days} days without a success (last: ${lastError})`;
-    if (!(await this.subscriptions.disable(id, now, reason))) return;
-    await this.audit.record({ action: 'subscription.disable', details: { subscriptionId: id, reason } });
-    this.logger.warn(`subscription ${id} disabled: ${reason}`);
   }
 }

@@ -384,4 +384,22 @@ describe('outbound webhook subscriptions', () => {
     expect(await count(`subscription_delivery WHERE event_id <> '${old.event_id}'`)).toBe(recent);
     expect(await count(`subscription_event WHERE id = '${waiting.event_id}'`)).toBe(1);
   });
+
+  it('a worker whose lease lapsed cannot renew or record over the next claim', async () => {
+    const repo = app.app.get(SubscriptionDeliveriesRepository);
+    await query(`UPDATE subscription_delivery SET next_attempt_at = now() + interval '1 year' WHERE status = 'queued'`);
+    const [row] = await query(`SELECT id FROM subscription_delivery WHERE status = 'succeeded' LIMIT 1`);
+    await query(`UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() - interval '1 minute' WHERE id = $1`, [row.id]);
+    const first = (await repo.claimNext(new Date(), 60_000))!;
+    expect(first.id).toBe(row.id);
+    await query(`UPDATE subscription_delivery SET locked_until = now() - interval '1 second' WHERE id = $1`, [row.id]);
+    const second = (await repo.claimNext(new Date(), 60_000))!;
+    expect(second).toMatchObject({ id: row.id, attempts: first.attempts + 1 });
+    const record = { responseStatus: 200, detail: 'late', at: new Date() };
+    expect(await repo.renewLease(first, new Date())).toBe(false);
+    expect(await repo.succeeded(first, record)).toBe(false);
+    expect(await repo.failed(first, record)).toBe(false);
+    expect((await query(`SELECT status, attempts FROM subscription_delivery WHERE id = $1`, [row.id]))[0]).toEqual({ status: 'processing', attempts: second.attempts });
+    expect(await repo.succeeded(second, record)).toBe(true);
+  });
 });
