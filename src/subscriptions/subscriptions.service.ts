@@ -156,6 +156,8 @@ export class SubscriptionsService {
     try {
       await vetUrl(parsed.href, { allowHosts: this.config.fetchAllowHosts, timeoutMs: 5_000 });
     } catch (error) {
+      // Never echo what a host resolves to (internal DNS): a refused address is told generically.
+      if (error instanceof AssetFetchError && error.reason === 'refused-address') throw refuse('must resolve to a public address');
       throw refuse(error instanceof AssetFetchError ? error.message : 'cannot be reached');
     }
   }

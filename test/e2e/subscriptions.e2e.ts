@@ -113,6 +113,10 @@ describe('outbound webhook subscriptions', () => {
     await bad(400, { url: 'http://hooks.example.com/x', events: ['release.published'], scope: 'owned' }, '/url');
     await bad(400, { url: 'https://10.1.2.3/hook', events: ['release.published'], scope: 'owned' }, '/url');
     await bad(400, { url: 'https://169.254.169.254/latest', events: ['release.published'], scope: 'owned' }, '/url');
+    // The refusal does not say what the host resolves to.
+    const internal = await as(alice.jwt).post('/api/account/subscriptions', { url: 'https://10.9.8.7/hook', events: ['release.published'], scope: 'owned' }).expect(400);
+    expect(JSON.stringify(internal.body)).toContain('must resolve to a public address');
+    expect(JSON.stringify(internal.body)).not.toMatch(/private|loopback|resolves to an address/);
     await bad(400, { url: `${receiver.url}/x`.replace('http://', 'http://user:pw@'), events: ['release.published'], scope: 'owned' }, '/url');
     await bad(400, { url: `https://a.example/${'x'.repeat(2100)}`, events: ['release.published'], scope: 'owned' }, '/url');
     await bad(400, { url: `${receiver.url}/x`, events: ['release.nope'], scope: 'owned' }, '/events');
