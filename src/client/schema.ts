@@ -7252,8 +7252,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description An attempt is under way */
+            /** @description The delivery has not finished (queued or under way): only a succeeded or failed one is replayed */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Over your per-user limit for this action; Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7303,6 +7312,15 @@ export interface operations {
             };
             /** @description No such subscription of yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Its signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,7 +15,8 @@ import { BootstrapToken } from './bootstrap-token';
 import { WIZARD_CLOSED } from './wizard-closed';
 import type { CreateAdminDto, InitSettingsDto, InitSettingsResultDto, InitStatusDto } from './dto/init.dto';
 
-const WIZARD_LOCK_KEY = 7_244_151_002;
+/** Its own advisory-lock key (7_244_151_002 is SIGNING_KEY_LOCK; a shared key would serialise the two for nothing). */
+const WIZARD_LOCK_KEY = 7_244_151_003;
 
 /** The install wizard: open while no admin exists, closed for good (410) afterwards. */
 @Injectable()

@@ -78,8 +78,15 @@ export class ReleaseResigner {
           counts.failed++;
         }
       }
-      for (const [kid, counts] of perKid) {
+      // Every signing_key update first, in kid order, then the audits (which take the changes
+      // feed's lock): two re-signers never hold one while waiting for the other.
+      const kids = [...perKid.keys()].sort();
+      for (const kid of kids) {
+        const counts = perKid.get(kid)!;
         if (counts.resigned) await this.keys.addResigned(em, kid, counts.resigned);
+      }
+      for (const kid of kids) {
+        const counts = perKid.get(kid)!;
         // A retired key has no drain to complete: releases that turn up for it later (signed just
         // before it was displaced, committed after) are audited as they are rescued.
         if (sources.get(kid)!.state === 'retired') {

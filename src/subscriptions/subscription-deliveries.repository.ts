@@ -11,6 +11,12 @@ export interface ClaimedSubscriptionDelivery {
   url: string;
 }
 
+/** Which claim of a delivery: its id and the attempts count its claim set (the claim's token). */
+export interface DeliveryClaim {
+  id: string;
+  attempts: number;
+}
+
 /** How an attempt ended. */
 export interface AttemptRecord {
   responseStatus: number | null;
@@ -48,8 +54,13 @@ export class SubscriptionDeliveriesRepository {
     return list[0] ?? null;
   }
 
-  async renewLease(id: string, lockedUntil: Date): Promise<boolean> {
-    const result = await this.repo().update({ id, status: 'processing' }, { lockedUntil });
+  /**
+   * A claim is `(id, attempts)`: the attempts count claimNext set is its token, so a worker whose
+   * lease lapsed (and whose delivery another worker claimed again, counting one more attempt)
+   * can neither renew nor record over the new claim.
+   */
+  async renewLease(claim: DeliveryClaim, lockedUntil: Date): Promise<boolean> {
+    const result = await this.repo().update({ id: claim.id, attempts: claim.attempts, status: 'processing' }, { lockedUntil });
     return (result.affected ?? 0) > 0;
   }
 
@@ -57,25 +68,28 @@ export class SubscriptionDeliveriesRepository {
     return this.dataSource.manager.getRepository(SubscriptionEventEntity).findOneBy({ id });
   }
 
-  async succeeded(id: string, record: AttemptRecord): Promise<void> {
-    await this.repo().update(
-      { id, status: 'processing' },
+  async succeeded(claim: DeliveryClaim, record: AttemptRecord, manager?: EntityManager): Promise<boolean> {
+    const result = await this.repo(manager).update(
+      { id: claim.id, attempts: claim.attempts, status: 'processing' },
       { status: 'succeeded', lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, lastAttemptAt: record.at },
     );
+    return (result.affected ?? 0) > 0;
   }
 
-  async retryLater(id: string, nextAttemptAt: Date, record: AttemptRecord): Promise<void> {
-    await this.repo().update(
-      { id, status: 'processing' },
+  async retryLater(claim: DeliveryClaim, nextAttemptAt: Date, record: AttemptRecord, manager?: EntityManager): Promise<boolean> {
+    const result = await this.repo(manager).update(
+      { id: claim.id, attempts: claim.attempts, status: 'processing' },
       { status: 'queued', nextAttemptAt, lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, lastAttemptAt: record.at },
     );
+    return (result.affected ?? 0) > 0;
   }
 
-  async failed(id: string, record: AttemptRecord): Promise<void> {
-    await this.repo().update(
-      { id, status: 'processing' },
+  async failed(claim: DeliveryClaim, record: AttemptRecord, manager?: EntityManager): Promise<boolean> {
+    const result = await this.repo(manager).update(
+      { id: claim.id, attempts: claim.attempts, status: 'processing' },
       { status: 'failed', lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, lastAttemptAt: record.at },
     );
+    return (result.affected ?? 0) > 0;
   }
 
   /** The subscription's deliveries, newest first, with their events. */
@@ -97,16 +111,41 @@ export class SubscriptionDeliveriesRepository {
   }
 
   /**
-   * Queues a delivery again now, with a fresh count of attempts (same event, so the same
-   * `webhook-id`); false while an attempt is under way.
+   * Queues a finished (succeeded or failed) delivery again now, with a fresh count of attempts
+   * (same event, so the same `webhook-id`); false while it is queued or under way.
    */
   async requeue(id: string, subscriptionId: string, now: Date): Promise<boolean> {
     const result = await this.dataSource
       .createQueryBuilder()
       .update(SubscriptionDeliveryEntity)
       .set({ status: 'queued', attempts: 0, nextAttemptAt: now, lockedUntil: null })
-      .where("id = :id AND subscription_id = :subscriptionId AND status <> 'processing'", { id, subscriptionId })
+      .where("id = :id AND subscription_id = :subscriptionId AND status IN ('succeeded', 'failed')", { id, subscriptionId })
       .execute();
     return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * Retention: deletes up to `batch` finished (succeeded or failed) deliveries last attempted
+   * before `before`, then the events no delivery refers to any more; answers how many deliveries
+   * went. One transaction.
+   */
+  async prune(before: Date, batch: number): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const gone: unknown[] = await manager.query(
+        `DELETE FROM subscription_delivery WHERE id IN (
+           SELECT id FROM subscription_delivery WHERE status IN ('succeeded', 'failed') AND COALESCE(last_attempt_at, created_at) < $1 LIMIT $2)
+         RETURNING event_id`,
+        [before, batch],
+      );
+      const rows = (Array.isArray(gone[0]) ? gone[0] : gone) as { event_id: string }[];
+      const events = [...new Set(rows.map((row) => row.event_id))];
+      if (events.length) {
+        await manager.query(
+          `DELETE FROM subscription_event e WHERE e.id = ANY ($1::uuid[]) AND NOT EXISTS (SELECT 1 FROM subscription_delivery d WHERE d.event_id = e.id)`,
+          [events],
+        );
+      }
+      return rows.length;
+    });
   }
 }

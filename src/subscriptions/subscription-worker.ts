@@ -30,6 +30,11 @@ export interface SubscriptionWorkerOptions {
   leaseMs: number;
 }
 
+/** Finished deliveries (and then events no delivery refers to) are deleted after this long. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * HOUR;
+/** How often the worker's loop runs the retention pass. */
+const PRUNE_EVERY_MS = HOUR;
+
 export const DEFAULT_SUBSCRIPTION_WORKER_OPTIONS: SubscriptionWorkerOptions = { autoStart: true, pollIntervalMs: 2_000, leaseMs: 60_000 };
 export const SUBSCRIPTION_WORKER_OPTIONS = Symbol('SUBSCRIPTION_WORKER_OPTIONS');
 
@@ -44,6 +49,7 @@ export const SUBSCRIPTION_WORKER_OPTIONS = Symbol('SUBSCRIPTION_WORKER_OPTIONS')
 export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Subscriptions');
   private readonly loop: BackgroundLoop;
+  private prunedAt = 0;
 
   constructor(
     @Inject(SUBSCRIPTION_WORKER_OPTIONS) readonly options: SubscriptionWorkerOptions,
@@ -54,7 +60,7 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
     private readonly audit: AuditService,
     private readonly clock: Clock,
   ) {
-    this.loop = new BackgroundLoop(() => this.runOnce(), options.pollIntervalMs, (error) => this.logger.error(`delivering subscription events failed: ${error.message}`));
+    this.loop = new BackgroundLoop(() => this.pass(), options.pollIntervalMs, (error) => this.logger.error(`delivering subscription events failed: ${error.message}`));
   }
 
   onApplicationBootstrap(): void {
@@ -68,6 +74,25 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
   /** A pass now (after a replay, say). */
   kick(): void {
     this.loop.kick();
+  }
+
+  private async pass(): Promise<void> {
+    if (this.clock.nowMs() - this.prunedAt >= PRUNE_EVERY_MS) {
+      this.prunedAt = this.clock.nowMs();
+      await this.prune();
+    }
+    await this.runOnce();
+  }
+
+  /** Retention: deletes deliveries finished more than 30 days ago, then their events; answers how many deliveries went. */
+  async prune(): Promise<number> {
+    const before = new Date(this.clock.nowMs() - DELIVERY_RETENTION_MS);
+    let total = 0;
+    for (;;) {
+      const gone = await this.deliveries.prune(before, 1000);
+      total += gone;
+      if (gone < 1000 || this.loop.isStopping) return total;
+    }
   }
 
   /** Attempts every due delivery, one at a time; resolves with how many were attempted. */
@@ -85,7 +110,7 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
   private async attempt(claimed: ClaimedSubscriptionDelivery): Promise<void> {
     const { leaseMs } = this.options;
     const heartbeat = startHeartbeat(
-      () => this.deliveries.renewLease(claimed.id, new Date(this.clock.nowMs() + leaseMs)),
+      () => this.deliveries.renewLease({ id: claimed.id, attempts: claimed.attempts }, new Date(this.clock.nowMs() + leaseMs)),
       Math.max(1, Math.floor(leaseMs / 3)),
       (error) => this.logger.warn(`renewing the claim on subscription delivery ${claimed.id} failed: ${error.message}`),
     );
@@ -97,17 +122,30 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
     }
     const now = this.clock.now();
     const record = { responseStatus: result.status, detail: result.detail, at: now };
-    if (result.ok) {
-      await this.deliveries.succeeded(claimed.id, record);
-      await this.subscriptions.markSucceeding(claimed.subscriptionId);
-      return;
-    }
-    const wait = RETRY_SCHEDULE_MS[claimed.attempts - 1];
-    if (wait === undefined) await this.deliveries.failed(claimed.id, { ...record, detail: `gave up after ${claimed.attempts} attempts: ${result.detail}`.slice(0, 300) });
-    else await this.deliveries.retryLater(claimed.id, new Date(now.getTime() + wait), record);
-    const since = await this.subscriptions.markFailing(claimed.subscriptionId, now);
-    const days = this.config.subscriptionDisableAfterDays;
-    if (now.getTime() - since.getTime() >= days * 24 * HOUR) await this.disable(claimed.subscriptionId, now, days, result.detail);
+    const claim = { id: claimed.id, attempts: claimed.attempts };
+    const ok = result.ok;
+    // The outcome, the subscription's run of failures and a disabling (with its audit) are one transaction.
+    const disabled = await this.subscriptions.inTransaction(async (manager) => {
+      if (ok) {
+        if (await this.deliveries.succeeded(claim, record, manager)) await this.subscriptions.markSucceeding(claimed.subscriptionId, manager);
+        return null;
+      }
+      const wait = RETRY_SCHEDULE_MS[claimed.attempts - 1];
+      const recorded =
+        wait === undefined
+          ? await this.deliveries.failed(claim, { ...record, detail: `gave up after ${claimed.attempts} attempts: ${result.detail}`.slice(0, 300) }, manager)
+          : await this.deliveries.retryLater(claim, new Date(now.getTime() + wait), record, manager);
+      // A claim taken over after its lease lapsed records nothing: the new claim's attempt will.
+      if (!recorded) return null;
+      const since = await this.subscriptions.markFailing(claimed.subscriptionId, now, manager);
+      const days = this.config.subscriptionDisableAfterDays;
+      if (now.getTime() - since.getTime() < days * 24 * HOUR) return null;
+      const reason = `deliveries failed for ${days} days without a success (last: ${result.detail})`;
+      if (!(await this.subscriptions.disable(claimed.subscriptionId, now, reason, manager))) return null;
+      await this.audit.record({ action: 'subscription.disable', details: { subscriptionId: claimed.subscriptionId, reason } }, manager);
+      return reason;
+    });
+    if (disabled) this.logger.warn(`subscription ${claimed.subscriptionId} disabled: ${disabled}`);
   }
 
   private async send(claimed: ClaimedSubscriptionDelivery) {
@@ -122,12 +160,5 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
     }
     const body = Buffer.from(JSON.stringify(eventPayload(event, this.config.baseUrl)));
     return this.sender.send(claimed.url, secret, event.id, body, Math.floor(this.clock.nowMs() / 1000));
-  }
-
-  private async disable(id: string, now: Date, days: number, lastError: string): Promise<void> {
-    const reason = `deliveries failed for ${days} days without a success (last: ${lastError})`;
-    if (!(await this.subscriptions.disable(id, now, reason))) return;
-    await this.audit.record({ action: 'subscription.disable', details: { subscriptionId: id, reason } });
-    this.logger.warn(`subscription ${id} disabled: ${reason}`);
   }
 }

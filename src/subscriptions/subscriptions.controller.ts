@@ -71,9 +71,11 @@ export class SubscriptionsController {
 
   @Post(':id/deliveries/:deliveryId/replay')
   @HttpCode(200)
+  // Shares the ping's bucket: a replay sends at once, like a ping.
+  @UserActionLimit('subscription-ping')
   @ApiOkResponse({ type: SubscriptionDeliveryDto, description: 'Queued again now, with the same webhook-id' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such subscription of yours, or no such delivery of it' })
-  @ApiConflictResponse({ type: ProblemDto, description: 'An attempt is under way' })
+  @ApiConflictResponse({ type: ProblemDto, description: 'The delivery has not finished (queued or under way): only a succeeded or failed one is replayed' })
   @ApiOperation({ summary: 'Replay a webhook subscription delivery' })
   replay(@Auth() auth: AuthContext, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<SubscriptionDeliveryDto> {
     return this.subscriptions.replay(auth, id, deliveryId);
@@ -84,6 +86,7 @@ export class SubscriptionsController {
   @UserActionLimit('subscription-ping')
   @ApiOkResponse({ type: PingResultDto, description: "A signed webhook.ping was sent; the receiver's answer" })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such subscription of yours' })
+  @ApiConflictResponse({ type: ProblemDto, description: 'Its signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?)' })
   @ApiOperation({ summary: 'Send a test ping to a webhook subscription' })
   ping(@Auth() auth: AuthContext, @Param('id') id: string): Promise<PingResultDto> {
     return this.subscriptions.ping(auth, id);

@@ -20,6 +20,11 @@ export class SubscriptionsRepository {
   }
 
   /** Runs `work` with the user's subscriptions serialized (the per-user limit holds under races). */
+  /** Runs `work` in one transaction (the worker's outcome writes). */
+  inTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
   inUserTransaction<T>(userId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT id FROM user_account WHERE id = $1 FOR UPDATE', [userId]);
@@ -57,14 +62,14 @@ export class SubscriptionsRepository {
   }
 
   /** A success: the run of failures (if any) ends. */
-  async markSucceeding(id: string): Promise<void> {
-    await this.repo().createQueryBuilder().update().set({ failingSince: null }).where('id = :id AND failing_since IS NOT NULL', { id }).execute();
+  async markSucceeding(id: string, manager?: EntityManager): Promise<void> {
+    await this.repo(manager).createQueryBuilder().update().set({ failingSince: null }).where('id = :id AND failing_since IS NOT NULL', { id }).execute();
   }
 
   /** A failure: starts the run of failures unless one is under way; answers when it started. */
-  async markFailing(id: string, now: Date): Promise<Date> {
-    await this.repo().createQueryBuilder().update().set({ failingSince: now }).where('id = :id AND failing_since IS NULL', { id }).execute();
-    const row = await this.repo().findOneBy({ id });
+  async markFailing(id: string, now: Date, manager?: EntityManager): Promise<Date> {
+    await this.repo(manager).createQueryBuilder().update().set({ failingSince: now }).where('id = :id AND failing_since IS NULL', { id }).execute();
+    const row = await this.repo(manager).findOneBy({ id });
     return row?.failingSince ?? now;
   }
 

@@ -99,11 +99,11 @@ export class SubscriptionsService {
     return { deliveries: deliveries.map(toSubscriptionDeliveryDto), page, limit, total };
   }
 
-  /** Queues a delivery again now (same event, same `webhook-id`), whatever its outcome was. */
+  /** Queues a finished (succeeded or failed) delivery again now (same event, same `webhook-id`). */
   async replay(auth: AuthContext, id: string, deliveryId: string): Promise<SubscriptionDeliveryDto> {
     const row = await this.own(auth, id);
     if (!UUID.test(deliveryId) || !(await this.deliveries.findWithEvent(deliveryId, row.id))) throw notFound('no such delivery');
-    if (!(await this.deliveries.requeue(deliveryId, row.id, this.clock.now()))) throw conflict('delivery-in-progress', 'an attempt of this delivery is under way');
+    if (!(await this.deliveries.requeue(deliveryId, row.id, this.clock.now()))) throw conflict('delivery-not-finished', 'only a succeeded or failed delivery can be replayed; this one is queued or under way');
     this.worker.kick();
     return toSubscriptionDeliveryDto((await this.deliveries.findWithEvent(deliveryId, row.id))!);
   }
@@ -112,7 +112,12 @@ export class SubscriptionsService {
   async ping(auth: AuthContext, id: string): Promise<PingResultDto> {
     const row = await this.own(auth, id);
     const sealed = await this.subscriptions.sealedSecret(row.id);
-    const secret = openSigningSecret(this.config.keyEncryptionKey, row.id, sealed!);
+    let secret: string;
+    try {
+      secret = openSigningSecret(this.config.keyEncryptionKey, row.id, sealed!);
+    } catch {
+      throw conflict('signing-secret-unreadable', 'the signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?); delete the subscription and create it again');
+    }
     const now = this.clock.now();
     const body = Buffer.from(JSON.stringify({ type: 'webhook.ping', timestamp: now.toISOString(), data: { subscriptionId: row.id } }));
     const result = await this.sender.send(row.url, secret, `ping_${randomUUID()}`, body, Math.floor(now.getTime() / 1000));
@@ -151,6 +156,8 @@ export class SubscriptionsService {
     try {
       await vetUrl(parsed.href, { allowHosts: this.config.fetchAllowHosts, timeoutMs: 5_000 });
     } catch (error) {
+      // Never echo what a host resolves to (internal DNS): a refused address is told generically.
+      if (error instanceof AssetFetchError && error.reason === 'refused-address') throw refuse('must resolve to a public address');
       throw refuse(error instanceof AssetFetchError ? error.message : 'cannot be reached');
     }
   }

@@ -113,6 +113,10 @@ describe('outbound webhook subscriptions', () => {
     await bad(400, { url: 'http://hooks.example.com/x', events: ['release.published'], scope: 'owned' }, '/url');
     await bad(400, { url: 'https://10.1.2.3/hook', events: ['release.published'], scope: 'owned' }, '/url');
     await bad(400, { url: 'https://169.254.169.254/latest', events: ['release.published'], scope: 'owned' }, '/url');
+    // The refusal does not say what the host resolves to.
+    const internal = await as(alice.jwt).post('/api/account/subscriptions', { url: 'https://10.9.8.7/hook', events: ['release.published'], scope: 'owned' }).expect(400);
+    expect(JSON.stringify(internal.body)).toContain('must resolve to a public address');
+    expect(JSON.stringify(internal.body)).not.toMatch(/private|loopback|resolves to an address/);
     await bad(400, { url: `${receiver.url}/x`.replace('http://', 'http://user:pw@'), events: ['release.published'], scope: 'owned' }, '/url');
     await bad(400, { url: `https://a.example/${'x'.repeat(2100)}`, events: ['release.published'], scope: 'owned' }, '/url');
     await bad(400, { url: `${receiver.url}/x`, events: ['release.nope'], scope: 'owned' }, '/events');
@@ -256,7 +260,7 @@ describe('outbound webhook subscriptions', () => {
     const ping = await as(alice.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/ping`).expect(200);
     expect(ping.body).toEqual({ ok: true, responseStatus: 200, detail: 'thanks' });
     const hook = receiver.received.at(-1)!;
-    expect(JSON.parse(new Webhook(sub.secret).verify(hook.body, WebhookReceiver.signatureHeaders(hook)) as unknown as string ? hook.body : '{}')).toMatchObject({ type: 'webhook.ping' });
+    expect(new Webhook(sub.secret).verify(hook.body, WebhookReceiver.signatureHeaders(hook))).toMatchObject({ type: 'webhook.ping' });
     await as(admin.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/ping`).expect(404);
     // Pings are limited per user: past the setting, 429 with Retry-After and nothing sent.
     await as(admin.jwt).patch('/api/admin/settings', { 'ratelimit.subscription_ping_per_hour': 1 }).expect(200);
@@ -264,7 +268,19 @@ describe('outbound webhook subscriptions', () => {
     const limited = await as(alice.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/ping`).expect(429);
     expect(limited.headers['retry-after']).toMatch(/^\d+$/);
     expect(receiver.received.length).toBe(sent);
+    // A replay sends at once too: it shares the ping's bucket.
+    const [finished] = await query(`SELECT d.id, d.subscription_id FROM subscription_delivery d JOIN subscription s ON s.id = d.subscription_id WHERE s.user_id = $1 AND d.status = 'succeeded' LIMIT 1`, [alice.userId]);
+    const replays = () => query(`SELECT status, attempts FROM subscription_delivery WHERE id = $1`, [finished.id]);
+    const beforeReplay = await replays();
+    await as(alice.jwt).post(`/api/account/subscriptions/${finished.subscription_id}/deliveries/${finished.id}/replay`).expect(429);
+    expect(await replays()).toEqual(beforeReplay);
     await as(admin.jwt).patch('/api/admin/settings', { 'ratelimit.subscription_ping_per_hour': 30 }).expect(200);
+    // Only a finished delivery is replayed: a queued one answers 409 and stays as it was.
+    await query(`UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() + interval '1 day' WHERE id = $1`, [finished.id]);
+    const notFinished = await as(alice.jwt).post(`/api/account/subscriptions/${finished.subscription_id}/deliveries/${finished.id}/replay`).expect(409);
+    expect(notFinished.body.type).toContain('delivery-not-finished');
+    expect((await replays())[0]).toMatchObject({ status: 'queued', attempts: beforeReplay[0].attempts });
+    await query(`UPDATE subscription_delivery SET status = 'succeeded' WHERE id = $1`, [finished.id]);
     await as(admin.jwt).delete(`/api/account/subscriptions/${sub.subscription.id}`).expect(404);
     await as(alice.jwt).get('/api/account/subscriptions/not-a-uuid').expect(404);
     const have = (await as(alice.jwt).get('/api/account/subscriptions').expect(200)).body.subscriptions.length;
@@ -273,6 +289,12 @@ describe('outbound webhook subscriptions', () => {
       await query(`INSERT INTO subscription (user_id, url, events, scope, secret_sealed) VALUES ($1, $2, $3, 'owned', '\\x00')`, [alice.userId, `${receiver.url}/n${i}`, i === have ? '{plugin.created}' : '{plugin.undeprecated}']);
     }
     await subscribe(alice.jwt, { url: `${receiver.url}/n25`, events: ['plugin.created'], scope: 'owned' });
+    // A sealed secret that cannot be opened: 409, nothing sent.
+    const [broken] = await query(`SELECT id FROM subscription WHERE user_id = $1 AND url LIKE '%/n%' AND secret_sealed = '\\x00' LIMIT 1`, [alice.userId]);
+    const sentBeforeBroken = receiver.received.length;
+    const unreadable = await as(alice.jwt).post(`/api/account/subscriptions/${broken.id}/ping`).expect(409);
+    expect(unreadable.body.type).toContain('signing-secret-unreadable');
+    expect(receiver.received.length).toBe(sentBeforeBroken);
     const audits = await count('audit_entry');
     const refused = await as(alice.jwt).post('/api/account/subscriptions', { url: `${receiver.url}/n26`, events: ['plugin.created'], scope: 'owned' }).expect(409);
     expect(refused.body.type).toContain('subscription-limit-reached');
@@ -312,5 +334,76 @@ describe('outbound webhook subscriptions', () => {
     expect((await cli('delete', subscription.id)).code).toBe(0);
     expect((await cli('delete', subscription.id)).code).toBe(1);
     expect((await cli('create', '--token', 'x')).code).toBe(2);
+  });
+
+  it('stores an event only when a delivery is queued, with only the details its payload shows', async () => {
+    const events = await count('subscription_event');
+    // No subscription covers a plugin nobody has: no event row.
+    await query(`INSERT INTO audit_entry (action, slug, details) VALUES ('plugin.deprecate', 'nobody-has-this', '{"message": "m", "actor": "x"}')`);
+    // An action no event comes from does not even call the fan-out (the trigger's WHEN).
+    await query(`INSERT INTO audit_entry (action, details) VALUES ('auth.login', '{}')`);
+    expect(await count('subscription_event')).toBe(events);
+    const [trigger] = await query(`SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE tgname = 'subscription_fan_out'`);
+    expect(trigger.def).toContain('WHEN');
+    const stored = await query(`SELECT details FROM subscription_event WHERE type = 'release.published'`);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const row of stored) expect(Object.keys(row.details)).toEqual(['version']);
+  });
+
+  // Two connections: PostgreSQL only (the embedded engine has one).
+  (process.env.DATABASE_URL ? it : it.skip)('a subscription deleted while a publish commits never fails the publish', async () => {
+    const [doomed] = await query(`INSERT INTO subscription (user_id, url, events, scope, secret_sealed) VALUES ($1, $2, '{release.published}', 'owned', '\\x00') RETURNING id`, [alice.userId, `${receiver.url}/doomed`]);
+    const deleter = app.database.dataSource.createQueryRunner();
+    try {
+      await deleter.startTransaction();
+      await deleter.query(`DELETE FROM subscription WHERE id = $1`, [doomed.id]);
+      const publishing = publish('hook-race', '1.0.0').then((res) => res);
+      // The publish's commit waits for the deleting transaction (the fan-out's FOR KEY SHARE).
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        const waiting = await query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`);
+        if (waiting[0].n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await deleter.commitTransaction();
+      expect((await publishing).status).toBe(201);
+    } finally {
+      await deleter.release();
+    }
+    expect(await count(`subscription_delivery WHERE subscription_id = '${doomed.id}'`)).toBe(0);
+    const [event] = await query(`SELECT id FROM subscription_event WHERE slug = 'hook-race' AND type = 'release.published'`);
+    expect(await count(`subscription_delivery WHERE event_id = '${event.id}'`)).toBeGreaterThan(0);
+  });
+
+  it('deletes finished deliveries 30 days after their last attempt, then their events', async () => {
+    const [old] = await query(`SELECT event_id FROM subscription_delivery WHERE status = 'succeeded' LIMIT 1`);
+    await query(`UPDATE subscription_delivery SET status = 'succeeded', last_attempt_at = now() - interval '31 days' WHERE event_id = $1`, [old.event_id]);
+    const [waiting] = await query(`SELECT id, event_id FROM subscription_delivery WHERE event_id <> $1 LIMIT 1`, [old.event_id]);
+    await query(`UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() + interval '1 year', created_at = now() - interval '40 days', last_attempt_at = now() - interval '40 days' WHERE id = $1`, [waiting.id]);
+    const recent = await count(`subscription_delivery WHERE event_id <> '${old.event_id}'`);
+    expect(await worker().prune()).toBeGreaterThan(0);
+    expect(await count(`subscription_delivery WHERE event_id = '${old.event_id}'`)).toBe(0);
+    expect(await count(`subscription_event WHERE id = '${old.event_id}'`)).toBe(0);
+    // Unfinished or recent deliveries stay, and so do their events.
+    expect(await count(`subscription_delivery WHERE event_id <> '${old.event_id}'`)).toBe(recent);
+    expect(await count(`subscription_event WHERE id = '${waiting.event_id}'`)).toBe(1);
+  });
+
+  it('a worker whose lease lapsed cannot renew or record over the next claim', async () => {
+    const repo = app.app.get(SubscriptionDeliveriesRepository);
+    await query(`UPDATE subscription_delivery SET next_attempt_at = now() + interval '1 year' WHERE status = 'queued'`);
+    const [row] = await query(`SELECT id FROM subscription_delivery WHERE status = 'succeeded' LIMIT 1`);
+    await query(`UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() - interval '1 minute' WHERE id = $1`, [row.id]);
+    const first = (await repo.claimNext(new Date(), 60_000))!;
+    expect(first.id).toBe(row.id);
+    await query(`UPDATE subscription_delivery SET locked_until = now() - interval '1 second' WHERE id = $1`, [row.id]);
+    const second = (await repo.claimNext(new Date(), 60_000))!;
+    expect(second).toMatchObject({ id: row.id, attempts: first.attempts + 1 });
+    const record = { responseStatus: 200, detail: 'late', at: new Date() };
+    expect(await repo.renewLease(first, new Date())).toBe(false);
+    expect(await repo.succeeded(first, record)).toBe(false);
+    expect(await repo.failed(first, record)).toBe(false);
+    expect((await query(`SELECT status, attempts FROM subscription_delivery WHERE id = $1`, [row.id]))[0]).toEqual({ status: 'processing', attempts: second.attempts });
+    expect(await repo.succeeded(second, record)).toBe(true);
   });
 });

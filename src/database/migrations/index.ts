@@ -40,6 +40,7 @@ import { Subscriptions1795822115151 } from './1795822115151-Subscriptions';
 import { FeedIndexes1795822368139 } from './1795822368139-FeedIndexes';
 import { DeprecationReplacementKey1795827107966 } from './1795827107966-DeprecationReplacementKey';
 import { MirrorMode1795827266136 } from './1795827266136-MirrorMode';
+import { SubscriptionFanOutSafe1795827323592 } from './1795827323592-SubscriptionFanOutSafe';
 import { FeedYankIndexes1795827904333 } from './1795827904333-FeedYankIndexes';
 import { KindBumpsSettingsVersion1795830000000 } from './1795830000000-KindBumpsSettingsVersion';
 
@@ -86,6 +87,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   FeedIndexes1795822368139,
   DeprecationReplacementKey1795827107966,
   MirrorMode1795827266136,
+  SubscriptionFanOutSafe1795827323592,
   FeedYankIndexes1795827904333,
   KindBumpsSettingsVersion1795830000000,
 ];

@@ -5,6 +5,8 @@ import type { SubscriptionScope } from '../event-types';
 /** A URL a user asked to be told about events at (outbound webhooks, issue 26). */
 @Entity('subscription')
 @Index('idx_subscription_user', ['userId'])
+/** The fan-out's plugin, kind and registry branches (subscription_fan_out). */
+@Index('idx_subscription_scope_target', ['scope', 'target'], { where: '"disabled_at" IS NULL' })
 export class SubscriptionEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;

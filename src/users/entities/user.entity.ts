@@ -11,6 +11,8 @@ export type UserRole = 'user' | 'admin';
 @Index('uq_user_account_provider', ['instance', 'providerUserId'], { unique: true, where: '"provider_user_id" IS NOT NULL' })
 @Index('uq_user_account_local_login', ['login'], { unique: true, where: `"instance" = 'local'` })
 @Index('idx_user_account_login', ['login'])
+/** The admins (the subscription fan-out's operational events). */
+@Index('idx_user_account_admin', ['id'], { where: `"role" = 'admin'` })
 export class UserEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
