@@ -156,7 +156,7 @@ describe('web front end: catalogue pages without JavaScript', () => {
   it('documents GET /api/plugins’s query parameters for the typed client', async () => {
     const document = (await request(url).get('/openapi/json').expect(200)).body;
     const parameters = document.paths['/api/plugins'].get.parameters as { name: string; schema: { enum?: string[] } }[];
-    expect(parameters.map((p) => p.name).sort()).toEqual(['category', 'ext.<key>', 'featured', 'kind', 'limit', 'page', 'search', 'sort', 'tag', 'verified']);
+    expect(parameters.map((p) => p.name).sort()).toEqual(['category', 'ext.<key>', 'facets', 'featured', 'kind', 'limit', 'page', 'search', 'sort', 'tag', 'verified']);
     expect(parameters.find((p) => p.name === 'sort')?.schema.enum).toEqual(['updated', 'new', 'name', 'featured']);
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { DataSource } from 'typeorm';
 import { SettingsVersion1795421652956 } from '../../src/database/migrations/1795421652956-SettingsVersion';
+import { KindBumpsSettingsVersion1795830000000 } from '../../src/database/migrations/1795830000000-KindBumpsSettingsVersion';
 import { SettingsRepository } from '../../src/settings/settings.repository';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
@@ -59,13 +60,17 @@ describe('settings_version', () => {
 
   it('comes with its migration, and goes with it', async () => {
     const migration = new SettingsVersion1795421652956();
+    // A later migration's trigger on `kind` calls the same function: it goes first and comes back last.
+    const kindTrigger = new KindBumpsSettingsVersion1795830000000();
     // The embedded database serves few connections: everything here goes through the runner's.
     const runner = dataSource.createQueryRunner();
     try {
+      await kindTrigger.down(runner);
       await migration.down(runner);
       await runner.query(`INSERT INTO app_setting (key, value) VALUES ('site.name', '"Down"')`);
       expect(await runner.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'settings_version'`)).toEqual([]);
       await migration.up(runner);
+      await kindTrigger.up(runner);
       await runner.query(`DELETE FROM app_setting WHERE key = 'site.name'`);
       expect(await runner.query('SELECT id, version FROM settings_version')).toEqual([{ id: 1, version: '1' }]);
       expect(await runner.query(`SELECT key FROM app_setting WHERE key = 'site.name'`)).toEqual([]);

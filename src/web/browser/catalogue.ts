@@ -168,8 +168,11 @@ function enhanceSuggestions(input: HTMLInputElement): void {
     const found = data.plugins.map((p, i) => option(i, `/plugins/${encodeURIComponent(p.slug)}`, el('span', { class: 'name' }, p.name), p.description ? el('small', {}, ` — ${p.description}`) : null));
     const all = option(found.length, `/plugins?q=${encodeURIComponent(q)}`, t('browse.allResults', { q }));
     all.classList.add('all');
+    // A slower answer for the same words can arrive after the visitor has arrowed onto an option:
+    // the option they are on stays active when the new list still has it.
+    const activeHref = list.querySelector<HTMLLIElement>('[aria-selected=true]')?.dataset.href;
     list.replaceChildren(...found, all);
-    activate(null);
+    activate(activeHref === undefined ? null : (options().find((o) => o.dataset.href === activeHref) ?? null));
     open();
     status.textContent = tCount('browse.suggestions', data.plugins.length);
   }, 200);

@@ -12,7 +12,7 @@ describe('catalogue pages: the pure parts', () => {
     const fields = filterFields([{ key: 'theme', label: 'Themes', description: null, extensionFields: [{ key: 'dark', type: 'boolean' }] }], [{ key: 'stars', type: 'number' }], 'theme');
     expect(fields.map((f) => f.key)).toEqual(['dark', 'stars']);
     const form = readBrowseForm({ q: 'x', 'ext.dark': 'true', 'ext.undeclared': '1' });
-    expect(catalogueQuery(form, fields)).toEqual({ search: 'x', page: 1, limit: 20, 'ext.dark': 'true' });
+    expect(catalogueQuery(form, fields)).toEqual({ search: 'x', page: 1, limit: 20, facets: '1', 'ext.dark': 'true' });
   });
 
   it('links only http(s) addresses, pages from 1, and passes only locales the API accepts', () => {
