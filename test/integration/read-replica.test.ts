@@ -146,8 +146,12 @@ describeWithServer('catalogue reads on a read replica', () => {
 
       await replica.start();
       await eventually(async () => (await readiness(second)).body.replicas?.[0]?.state === 'up', 'the replica to be taken back');
-      await request(second.url).get('/api/plugins?search=replica-probe').expect(200);
-      expect((await replicaStatements(replica.url(database), database)).some((sql) => /\bplugin\b/.test(sql))).toBe(true);
+      // pg_stat_activity keeps each connection's last statement, and the health probe's SELECT 1 can
+      // come after the catalogue's on the same connection: ask again until the catalogue's is seen.
+      await eventually(async () => {
+        await request(second.url).get(`/api/plugins?search=replica-probe-${Date.now()}`).expect(200);
+        return (await replicaStatements(replica.url(database), database)).some((sql) => /\bplugin\b/.test(sql));
+      }, 'a catalogue read on the replica');
     } finally {
       await second.close();
     }
@@ -193,9 +197,12 @@ describeWithPrimary('a read replica that is down when the server starts', () => 
     await eventually(async () => (await readiness(app)).body.replicas?.[0]?.state === 'up', 'the replica to be taken back');
     expect((await readiness(app)).status).toBe(200);
 
-    await request(app.url).get('/api/plugins?search=taken-back').expect(200);
-    // The replica pool's connections (through the proxy) ran the catalogue query.
-    expect((await replicaStatements(primaryUrl, database)).some((sql) => /\bplugin\b/.test(sql))).toBe(true);
+    // The replica pool's connections (through the proxy) ran the catalogue query (asked again while
+    // the probe's SELECT 1 is the last statement seen on the connection).
+    await eventually(async () => {
+      await request(app.url).get(`/api/plugins?search=taken-back-${Date.now()}`).expect(200);
+      return (await replicaStatements(primaryUrl, database)).some((sql) => /\bplugin\b/.test(sql));
+    }, 'a catalogue read on the replica');
   });
 
   it('marks it down again when it goes away, reads staying up on the primary', async () => {
