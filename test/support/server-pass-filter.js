@@ -6,10 +6,10 @@
 //     (test/integration/embedded-*.test.ts that never reach the test support or DATABASE_URL):
 //     they start PGlite whichever pass runs them, so a second run repeats the first; nor the
 //     documentation's link check (test/docs/), which reads markdown files and nothing else; nor
-//     the accessibility sweep (test/browser/accessibility.e2e.ts): it judges the markup, layout
-//     and requests of every page, which the server renders the same from either database (the
-//     flows behind the pages run on PostgreSQL in the other browser and e2e suites), and it is
-//     the longest suite of all;
+//     the browser suites (test/browser/): they judge pages, scripts and markup in Chromium, which
+//     the server renders the same from either database, while the flows behind the pages (sign-in,
+//     publishing, subscriptions, the catalogue's reads) run on PostgreSQL in the e2e and
+//     integration suites; and they are the longest suites of all (CI's 20 minutes);
 //   - every unit spec beside the code (src/**/*.spec.ts) whose text reaches for a database, Redis,
 //     the environment, a child process or the test support (which boots apps on the pass's database).
 // It leaves out the other unit specs. Code under src/ reads no environment (only src/main.ts does;
@@ -31,7 +31,7 @@ const REACHES = [
 function keep(path) {
   const file = relative(ROOT, path).split(sep).join('/');
   if (/^test\/integration\/embedded-[\w-]+\.test\.ts$/.test(file)) return /test\/support\/|DATABASE_URL|REDIS_URL/.test(readFileSync(path, 'utf8'));
-  if (file.startsWith('test/docs/') || file === 'test/browser/accessibility.e2e.ts') return false;
+  if (file.startsWith('test/docs/') || file.startsWith('test/browser/')) return false;
   if (!file.startsWith('src/')) return true;
   const text = readFileSync(path, 'utf8');
   return REACHES.some((pattern) => pattern.test(text));
@@ -41,7 +41,7 @@ module.exports = async function serverPassFilter(testPaths) {
   const filtered = testPaths.filter(keep);
   const left = testPaths.length - filtered.length;
   process.stderr.write(
-    `server pass: ${filtered.length} of ${testPaths.length} suites; ${left} ran in the embedded pass only (unit specs that reach no database, Redis, environment or child process, the embedded engine's own suites, the documentation's link check and the accessibility sweep)\n`,
+    `server pass: ${filtered.length} of ${testPaths.length} suites; ${left} ran in the embedded pass only (unit specs that reach no database, Redis, environment or child process, the embedded engine's own suites, the documentation's link check and the browser suites)\n`,
   );
   return { filtered };
 };
