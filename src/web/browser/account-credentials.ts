@@ -2,12 +2,9 @@ import { browserSupportsWebAuthn, startRegistration, WebAuthnError } from '@simp
 import type { components } from '../../client/registry-client';
 import { api, problemMessage } from './lib/api';
 import { announce, ready, t } from './lib/page';
+import { byId } from './lib/dom';
 
 type Passkey = components['schemas']['PasskeyDto'];
-
-function byId<T extends HTMLElement>(id: string): T | null {
-  return document.getElementById(id) as T | null;
-}
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

@@ -2,24 +2,11 @@ import type { components } from '../../client/registry-client';
 import { api, problemMessage } from './lib/api';
 import { forgeBody, forgeForm } from './lib/forge-form';
 import { announce, ready, t } from './lib/page';
+import { byId, busy } from './lib/dom';
 
 type TokenRow = components['schemas']['TokenRowDto'];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-function byId<T extends HTMLElement>(id: string): T | null {
-  return document.getElementById(id) as T | null;
-}
-
-/** Disables a button while its call runs, so a double click sends one request. */
-async function busy<T>(button: HTMLButtonElement | null, work: () => Promise<T>): Promise<T> {
-  if (button) button.disabled = true;
-  try {
-    return await work();
-  } finally {
-    if (button) button.disabled = false;
-  }
-}
 
 function signOut(): void {
   const button = byId<HTMLButtonElement>('sign-out');

@@ -1,20 +1,8 @@
 import { api, problemMessage } from './lib/api';
 import { announce, ready, t } from './lib/page';
+import { byId, busy } from './lib/dom';
 
 /** `/account/subscriptions`: subscribe (the secret shown once), delete, enable, ping, replay. */
-
-function byId<T extends HTMLElement>(id: string): T | null {
-  return document.getElementById(id) as T | null;
-}
-
-async function busy<T>(button: HTMLButtonElement | null, work: () => Promise<T>): Promise<T> {
-  if (button) button.disabled = true;
-  try {
-    return await work();
-  } finally {
-    if (button) button.disabled = false;
-  }
-}
 
 function subscribe(): void {
   const form = byId<HTMLFormElement>('subscription-form');

@@ -21,3 +21,17 @@ export function debounce<A extends unknown[]>(run: (...args: A) => void, ms: num
     timer = window.setTimeout(() => run(...args), ms);
   };
 }
+
+export function byId<T extends HTMLElement>(id: string): T | null {
+  return document.getElementById(id) as T | null;
+}
+
+/** Disables a button while its call runs, so a double click sends one request. */
+export async function busy<T>(button: HTMLButtonElement | null, work: () => Promise<T>): Promise<T> {
+  if (button) button.disabled = true;
+  try {
+    return await work();
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
