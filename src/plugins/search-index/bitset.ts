@@ -47,3 +47,15 @@ export function widened(bits: Int32Array, words: number): Int32Array {
   wider.set(bits);
   return wider;
 }
+
+/** Calls `visit` with every document in `bits`, in id order. */
+export function forEachBit(bits: Int32Array, visit: (doc: number) => void): void {
+  for (let i = 0; i < bits.length; i++) {
+    let x = bits[i];
+    while (x !== 0) {
+      const lowest = x & -x;
+      visit(i * 32 + 31 - Math.clz32(lowest));
+      x ^= lowest;
+    }
+  }
+}

@@ -3,7 +3,8 @@ import { CatalogueSearchIndex } from './search-index';
 import { catalogueCorpus } from './testing/catalogue-corpus';
 import { extensionTexts, naiveMatches } from './testing/naive-catalogue';
 import { catalogueQuery, type QueryOptions } from './testing/query-helpers';
-import { FACET_LIMIT, TAG_FACET_LIMIT, type FacetCounts, type FacetPath } from './facets';
+import type { FacetPath } from './facet-counter';
+import { FACET_LIMIT, TAG_FACET_LIMIT, type FacetCounts } from './facet-dimensions';
 import type { CatalogueIndexQuery, SearchDocument } from './types';
 
 const distinct = (values: string[]): string[] => [...new Set(values)];

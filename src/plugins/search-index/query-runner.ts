@@ -1,4 +1,5 @@
-import { BitsetQueries } from './bitset-queries';
+import { BitsetMatchSets } from './bitset-match-sets';
+import { BitsetRelevance, pageInOrder } from './bitset-pages';
 import { hasBit, popcount } from './bitset';
 import type { DocumentTable } from './documents';
 import { exactNameOf, MatchPages } from './match-pages';
@@ -47,7 +48,8 @@ export class QueryRunner {
   private laterWord = new Int32Array(0);
   private filtered = new Int32Array(0);
   private readonly one = new Int32Array(1);
-  private readonly bitsets: BitsetQueries;
+  private readonly bitsets: BitsetMatchSets;
+  private readonly bitsetRelevance: BitsetRelevance;
   private readonly pages: MatchPages;
 
   constructor(
@@ -57,7 +59,8 @@ export class QueryRunner {
     /** A search is broad (bitsets) when its rarest word has postings for more than this share of the catalogue. */
     private readonly broadShare: number,
   ) {
-    this.bitsets = new BitsetQueries(terms, docs, orders);
+    this.bitsets = new BitsetMatchSets(terms, docs);
+    this.bitsetRelevance = new BitsetRelevance(this.bitsets, docs, orders);
     this.pages = new MatchPages(docs, orders);
   }
 
@@ -143,21 +146,21 @@ export class QueryRunner {
     if (sort === 'relevance') {
       const ranked =
         matches.length === 1
-          ? this.bitsets.relevance(matches[0], filter, exactNameOf(search), offset, offset + limit)
-          : this.bitsets.relevanceOfWords(matches, filter, exactNameOf(search), offset, offset + limit);
+          ? this.bitsetRelevance.relevance(matches[0], filter, exactNameOf(search), offset, offset + limit)
+          : this.bitsetRelevance.relevanceOfWords(matches, filter, exactNameOf(search), offset, offset + limit);
       return ranked && { ids: this.pluginIds(ranked.docs), total: ranked.total };
     }
     const set = this.bitsets.matchSet(matches, filter);
     const total = popcount(set);
     if (offset >= total || limit === 0) return { ids: [], total };
     const order = ORDER_OF[sort];
-    const docs = this.bitsets.page(set, total, this.orders.order(order), () => this.orders.rank(order), offset, Math.min(total, offset + limit));
+    const docs = pageInOrder(set, total, this.orders.order(order), () => this.orders.rank(order), offset, Math.min(total, offset + limit));
     return { ids: this.pluginIds(docs), total };
   }
 
   approximateBytes(): number {
     const scratch = [this.stamp, this.progress, this.best, this.score, this.nameHits, this.firstWord, this.laterWord, this.filtered];
-    return scratch.reduce((sum, array) => sum + array.byteLength, 0) + this.bitsets.approximateBytes() + this.pages.approximateBytes();
+    return scratch.reduce((sum, array) => sum + array.byteLength, 0) + this.bitsets.scratch.approximateBytes() + this.pages.approximateBytes();
   }
 
   /** The filter keys' term ids, rarest first; null when one names nothing (the page is empty). */

@@ -5,7 +5,8 @@ import { QueryRunner } from './query-runner';
 import { SortOrders } from './sort-orders';
 import { TermTable } from './term-table';
 import { DocumentIndexer } from './indexer';
-import { FacetCounter, type FacetCounts, type FacetPath, type FacetRequest } from './facets';
+import { FacetCounter, type FacetPath } from './facet-counter';
+import type { FacetCounts, FacetRequest } from './facet-dimensions';
 import { FIELD_FILTER, FIELD_README } from './tokenize';
 import type { CatalogueIndexPage, CatalogueIndexQuery, SearchDocument } from './types';
 
