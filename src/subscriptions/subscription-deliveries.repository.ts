@@ -24,7 +24,12 @@ export interface AttemptRecord {
   at: Date;
 }
 
-/** Every query on subscription deliveries and events, the worker's job table included. */
+/** pg answers an UPDATE or DELETE ... RETURNING as [rows, count]; PGlite's driver as the rows. */
+export function rowsOf<T>(raw: unknown[]): T[] {
+  return (Array.isArray(raw[0]) ? raw[0] : raw) as T[];
+}
+
+/** Every query on subscription deliveries and events, the worker's job table (and a subscription's in-flight lease) included. */
 export class SubscriptionDeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -33,35 +38,63 @@ export class SubscriptionDeliveriesRepository {
   }
 
   /**
-   * Claims the oldest due delivery of an enabled subscription for `leaseMs`: queued and due, or
-   * processing with a lapsed lease (its instance stopped). SKIP LOCKED lets several instances
-   * claim side by side; the status moves to processing in the same statement, so no two attempts
-   * of one delivery ever run at once.
+   * Claims the oldest due delivery for `leaseMs`: queued and due, or processing with a lapsed
+   * lease (its instance stopped), of an enabled subscription of an enabled user that has no
+   * attempt under way. Each branch has its partial index, which PostgreSQL's planner ORs
+   * (BitmapOr), so no UNION ALL is needed. SKIP LOCKED lets several instances claim side by
+   * side; the delivery moves to processing and the
+   * subscription's in-flight lease is set in the same statement, so no delivery is attempted twice
+   * at once and no subscription has two attempts at once (a claim that read the subscription
+   * before another claim set its lease re-checks it once it has the row: READ COMMITTED's recheck
+   * of a concurrently updated row).
    */
   async claimNext(now: Date, leaseMs: number): Promise<ClaimedSubscriptionDelivery | null> {
     const raw: unknown[] = await this.dataSource.query(
-      `UPDATE subscription_delivery d SET status = 'processing', attempts = d.attempts + 1, locked_until = $2, updated_at = $1
-       FROM subscription s
-       WHERE s.id = d.subscription_id AND d.id = (
-         SELECT sd.id FROM subscription_delivery sd JOIN subscription ss ON ss.id = sd.subscription_id
-         WHERE ss.disabled_at IS NULL AND ((sd.status = 'queued' AND sd.next_attempt_at <= $1) OR (sd.status = 'processing' AND sd.locked_until < $1))
-         ORDER BY sd.next_attempt_at, sd.created_at LIMIT 1 FOR UPDATE OF sd SKIP LOCKED)
-       RETURNING d.id, d.subscription_id AS "subscriptionId", d.event_id AS "eventId", d.attempts, s.url`,
+      `WITH picked AS (
+         SELECT sd.id, sd.subscription_id
+         FROM subscription_delivery sd
+         JOIN subscription ss ON ss.id = sd.subscription_id
+         JOIN user_account u ON u.id = ss.user_id
+         WHERE ((sd.status = 'queued' AND sd.next_attempt_at <= $1) OR (sd.status = 'processing' AND sd.locked_until < $1))
+           AND ss.disabled_at IS NULL AND u.disabled_at IS NULL AND (ss.in_flight_until IS NULL OR ss.in_flight_until < $1)
+         ORDER BY sd.next_attempt_at, sd.created_at
+         LIMIT 1
+         FOR UPDATE OF sd SKIP LOCKED FOR NO KEY UPDATE OF ss SKIP LOCKED
+       ), in_flight AS (
+         UPDATE subscription s SET in_flight_until = $2 FROM picked WHERE s.id = picked.subscription_id RETURNING s.id, s.url
+       )
+       UPDATE subscription_delivery d SET status = 'processing', attempts = d.attempts + 1, locked_until = $2, updated_at = $1
+       FROM picked JOIN in_flight ON in_flight.id = picked.subscription_id
+       WHERE d.id = picked.id
+       RETURNING d.id, d.subscription_id AS "subscriptionId", d.event_id AS "eventId", d.attempts, in_flight.url`,
       [now, new Date(now.getTime() + leaseMs)],
     );
-    // pg answers an UPDATE ... RETURNING as [rows, count]; PGlite's driver as the rows.
-    const list = (Array.isArray(raw[0]) ? raw[0] : raw) as ClaimedSubscriptionDelivery[];
-    return list[0] ?? null;
+    return rowsOf<ClaimedSubscriptionDelivery>(raw)[0] ?? null;
   }
 
   /**
    * A claim is `(id, attempts)`: the attempts count claimNext set is its token, so a worker whose
    * lease lapsed (and whose delivery another worker claimed again, counting one more attempt)
-   * can neither renew nor record over the new claim.
+   * can neither renew nor record over the new claim. Renews the subscription's in-flight lease
+   * with the delivery's.
    */
   async renewLease(claim: DeliveryClaim, lockedUntil: Date): Promise<boolean> {
-    const result = await this.repo().update({ id: claim.id, attempts: claim.attempts, status: 'processing' }, { lockedUntil });
-    return (result.affected ?? 0) > 0;
+    const raw: unknown[] = await this.dataSource.query(
+      // The subscription first, then the delivery: a deletion's order (see lockForOutcome).
+      `WITH in_flight AS (
+         UPDATE subscription s SET in_flight_until = $3 FROM subscription_delivery d
+         WHERE d.id = $1 AND d.attempts = $2 AND d.status = 'processing' AND s.id = d.subscription_id RETURNING s.id
+       )
+       UPDATE subscription_delivery SET locked_until = $3
+       WHERE id = $1 AND attempts = $2 AND status = 'processing' AND EXISTS (SELECT 1 FROM in_flight) RETURNING id`,
+      [claim.id, claim.attempts, lockedUntil],
+    );
+    return rowsOf(raw).length > 0;
+  }
+
+  /** The attempt recorded: the subscription may be claimed again. */
+  async endInFlight(subscriptionId: string, manager?: EntityManager): Promise<void> {
+    await (manager ?? this.dataSource.manager).query(`UPDATE subscription SET in_flight_until = NULL WHERE id = $1`, [subscriptionId]);
   }
 
   event(id: string): Promise<SubscriptionEventEntity | null> {
@@ -137,7 +170,7 @@ export class SubscriptionDeliveriesRepository {
          RETURNING event_id`,
         [before, batch],
       );
-      const rows = (Array.isArray(gone[0]) ? gone[0] : gone) as { event_id: string }[];
+      const rows = rowsOf<{ event_id: string }>(gone);
       const events = [...new Set(rows.map((row) => row.event_id))];
       if (events.length) {
         await manager.query(

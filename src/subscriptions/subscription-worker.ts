@@ -28,6 +28,8 @@ export interface SubscriptionWorkerOptions {
   pollIntervalMs: number;
   /** How long a claim lasts without a heartbeat (renewed every third of it during an attempt). */
   leaseMs: number;
+  /** How many attempts an instance runs at once (each to a different subscription). */
+  concurrency: number;
 }
 
 /** Finished deliveries (and then events no delivery refers to) are deleted after this long. */
@@ -35,12 +37,14 @@ export const DELIVERY_RETENTION_MS = 30 * 24 * HOUR;
 /** How often the worker's loop runs the retention pass. */
 const PRUNE_EVERY_MS = HOUR;
 
-export const DEFAULT_SUBSCRIPTION_WORKER_OPTIONS: SubscriptionWorkerOptions = { autoStart: true, pollIntervalMs: 2_000, leaseMs: 60_000 };
+export const DEFAULT_SUBSCRIPTION_WORKER_OPTIONS: SubscriptionWorkerOptions = { autoStart: true, pollIntervalMs: 2_000, leaseMs: 60_000, concurrency: 4 };
 export const SUBSCRIPTION_WORKER_OPTIONS = Symbol('SUBSCRIPTION_WORKER_OPTIONS');
 
 /**
- * Delivers queued subscription events: claims a due delivery row (SKIP LOCKED, so any number of
- * instances share the work and no delivery is attempted twice at once), signs and POSTs it, and
+ * Delivers queued subscription events: claims due delivery rows (SKIP LOCKED, so any number of
+ * instances share the work and no delivery is attempted twice at once), up to `concurrency` at
+ * once but never two of one subscription (a receiver that stalls holds up only its own
+ * deliveries, and is never sent a second request while one is open), signs and POSTs each, and
  * records the outcome: success, a retry on the schedule, or failure. A subscription whose
  * deliveries keep failing for `SUBSCRIPTION_DISABLE_AFTER_DAYS` is disabled. The rows are the
  * queue, so a restart loses nothing: a lapsed claim is taken up again.
@@ -95,15 +99,35 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
     }
   }
 
-  /** Attempts every due delivery, one at a time; resolves with how many were attempted. */
+  /**
+   * Attempts every due delivery, up to `concurrency` at once (one per subscription: the claim
+   * skips a subscription with an attempt under way, so its next delivery is claimed once the
+   * previous one is recorded); resolves, when none is due and none is under way, with how many
+   * were attempted.
+   */
   async runOnce(): Promise<number> {
     let attempted = 0;
+    const running = new Set<Promise<void>>();
+    let exhausted = false;
     while (!this.loop.isStopping) {
-      const claimed = await this.deliveries.claimNext(this.clock.now(), this.options.leaseMs);
-      if (!claimed) break;
-      attempted += 1;
-      await this.attempt(claimed);
+      if (!exhausted && running.size < this.options.concurrency) {
+        const claimed = await this.deliveries.claimNext(this.clock.now(), this.options.leaseMs);
+        if (claimed) {
+          attempted += 1;
+          const attempt: Promise<void> = this.attempt(claimed)
+            .catch((error: Error) => this.logger.error(`subscription delivery ${claimed.id} failed: ${error.message}`))
+            .finally(() => running.delete(attempt));
+          running.add(attempt);
+          continue;
+        }
+        exhausted = true;
+      }
+      if (running.size === 0) break;
+      // One finished: its subscription's next delivery (or a slot) is free to claim.
+      await Promise.race(running);
+      exhausted = false;
     }
+    await Promise.all(running);
     return attempted;
   }
 
@@ -126,8 +150,12 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
     const ok = result.ok;
     // The outcome, the subscription's run of failures and a disabling (with its audit) are one transaction.
     const disabled = await this.subscriptions.inTransaction(async (manager) => {
+      await this.subscriptions.lockForOutcome(claimed.subscriptionId, manager);
       if (ok) {
-        if (await this.deliveries.succeeded(claim, record, manager)) await this.subscriptions.markSucceeding(claimed.subscriptionId, manager);
+        if (await this.deliveries.succeeded(claim, record, manager)) {
+          await this.deliveries.endInFlight(claimed.subscriptionId, manager);
+          await this.subscriptions.markSucceeding(claimed.subscriptionId, manager);
+        }
         return null;
       }
       const wait = RETRY_SCHEDULE_MS[claimed.attempts - 1];
@@ -137,9 +165,13 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
           : await this.deliveries.retryLater(claim, new Date(now.getTime() + wait), record, manager);
       // A claim taken over after its lease lapsed records nothing: the new claim's attempt will.
       if (!recorded) return null;
-      const since = await this.subscriptions.markFailing(claimed.subscriptionId, now, manager);
+      await this.deliveries.endInFlight(claimed.subscriptionId, manager);
       const days = this.config.subscriptionDisableAfterDays;
-      if (now.getTime() - since.getTime() < days * 24 * HOUR) return null;
+      const windowMs = days * 24 * HOUR;
+      // No failure for a whole window before this one (a delivery gave up, then nothing was sent):
+      // the run starts again here rather than disabling on this first failure after the quiet.
+      const since = await this.subscriptions.markFailing(claimed.subscriptionId, now, new Date(now.getTime() - windowMs), manager);
+      if (now.getTime() - since.getTime() < windowMs) return null;
       const reason = `deliveries failed for ${days} days without a success (last: ${result.detail})`;
       if (!(await this.subscriptions.disable(claimed.subscriptionId, now, reason, manager))) return null;
       await this.audit.record({ action: 'subscription.disable', details: { subscriptionId: claimed.subscriptionId, reason } }, manager);

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { SubscriptionScope } from './event-types';
 import { SubscriptionEntity } from './entities/subscription.entity';
+import { rowsOf } from './subscription-deliveries.repository';
 
 export interface NewSubscription {
   userId: string;
@@ -19,12 +20,12 @@ export class SubscriptionsRepository {
     return (manager ?? this.dataSource.manager).getRepository(SubscriptionEntity);
   }
 
-  /** Runs `work` with the user's subscriptions serialized (the per-user limit holds under races). */
   /** Runs `work` in one transaction (the worker's outcome writes). */
   inTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
   }
 
+  /** Runs `work` with the user's subscriptions serialized (the per-user limit holds under races). */
   inUserTransaction<T>(userId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT id FROM user_account WHERE id = $1 FOR UPDATE', [userId]);
@@ -61,16 +62,34 @@ export class SubscriptionsRepository {
     return row?.secretSealed ?? null;
   }
 
+  /**
+   * Locks the subscription for an attempt's outcome before its delivery row is written: the order
+   * a deletion takes them in (the subscription, then its deliveries by cascade), so an outcome
+   * and a deletion at once wait for each other instead of deadlocking.
+   */
+  async lockForOutcome(id: string, manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT id FROM subscription WHERE id = $1 FOR NO KEY UPDATE`, [id]);
+  }
+
   /** A success: the run of failures (if any) ends. */
   async markSucceeding(id: string, manager?: EntityManager): Promise<void> {
     await this.repo(manager).createQueryBuilder().update().set({ failingSince: null }).where('id = :id AND failing_since IS NOT NULL', { id }).execute();
   }
 
-  /** A failure: starts the run of failures unless one is under way; answers when it started. */
-  async markFailing(id: string, now: Date, manager?: EntityManager): Promise<Date> {
-    await this.repo(manager).createQueryBuilder().update().set({ failingSince: now }).where('id = :id AND failing_since IS NULL', { id }).execute();
-    const row = await this.repo(manager).findOneBy({ id });
-    return row?.failingSince ?? now;
+  /**
+   * A failure: starts a run of failures unless one is under way, or unless the last failure is
+   * older than `staleBefore` (a give-up left the subscription quiet: the old start is stale);
+   * answers when the run started.
+   */
+  async markFailing(id: string, now: Date, staleBefore: Date, manager?: EntityManager): Promise<Date> {
+    const raw: unknown[] = await (manager ?? this.dataSource.manager).query(
+      `UPDATE subscription SET last_failed_at = $2,
+         failing_since = CASE WHEN failing_since IS NULL OR last_failed_at < $3 THEN $2 ELSE failing_since END
+       WHERE id = $1 RETURNING failing_since`,
+      [id, now, staleBefore],
+    );
+    const row = rowsOf<{ failing_since: Date | string }>(raw)[0];
+    return row ? new Date(row.failing_since) : now;
   }
 
   /** Disables it unless it already is; true when this call did. */

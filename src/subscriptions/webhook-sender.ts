@@ -12,6 +12,9 @@ export type SendResult =
 /** The fetch limits of a delivery: 10 s in all, the answer read up to 64 KiB. */
 export const SEND_LIMITS = { maxBytes: 64 * 1024, connectTimeoutMs: 5_000, idleTimeoutMs: 10_000, totalTimeoutMs: 10_000 };
 
+/** The detail of an attempt the fetch policy refused at send time (the host resolved to a non-public address). */
+export const REFUSED_BY_POLICY = 'refused by the fetch policy: the host must resolve to a public address';
+
 export const WEBHOOK_USER_AGENT = 'plugin-registry-webhooks/0.1';
 
 /**
@@ -36,6 +39,9 @@ export class WebhookSender {
       const snippet = printable(answer.snippet.toString('utf8'));
       return { ok: true, status: answer.status, detail: snippet || null };
     } catch (error) {
+      // The owner sees this detail: a refused address is told generically, never what the host
+      // resolves to or which class of address that is (internal DNS would leak through it).
+      if (error instanceof AssetFetchError && error.reason === 'refused-address') return { ok: false, status: null, detail: REFUSED_BY_POLICY };
       if (error instanceof AssetFetchError) return { ok: false, status: error.status ?? null, detail: error.message.slice(0, 300) };
       return { ok: false, status: null, detail: 'the delivery failed' };
     }

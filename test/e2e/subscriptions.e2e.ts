@@ -396,7 +396,9 @@ describe('outbound webhook subscriptions', () => {
     await query(`UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() - interval '1 minute' WHERE id = $1`, [row.id]);
     const first = (await repo.claimNext(new Date(), 60_000))!;
     expect(first.id).toBe(row.id);
+    // The lease lapses (its instance stalled): the delivery's and its subscription's in-flight lease together.
     await query(`UPDATE subscription_delivery SET locked_until = now() - interval '1 second' WHERE id = $1`, [row.id]);
+    await query(`UPDATE subscription SET in_flight_until = now() - interval '1 second' WHERE id = (SELECT subscription_id FROM subscription_delivery WHERE id = $1)`, [row.id]);
     const second = (await repo.claimNext(new Date(), 60_000))!;
     expect(second).toMatchObject({ id: row.id, attempts: first.attempts + 1 });
     const record = { responseStatus: 200, detail: 'late', at: new Date() };

@@ -10,7 +10,9 @@ export type SubscriptionDeliveryStatus = 'queued' | 'processing' | 'succeeded' |
  */
 @Entity('subscription_delivery')
 @Unique('uq_subscription_delivery_event', ['subscriptionId', 'eventId'])
-@Index('idx_subscription_delivery_due', ['status', 'nextAttemptAt'])
+/** The worker's claim, one partial index per branch: due queued rows, and processing rows whose lease lapsed. */
+@Index('idx_subscription_delivery_queued', ['nextAttemptAt'], { where: `"status" = 'queued'` })
+@Index('idx_subscription_delivery_processing', ['lockedUntil'], { where: `"status" = 'processing'` })
 @Index('idx_subscription_delivery_log', ['subscriptionId', 'createdAt'])
 export class SubscriptionDeliveryEntity {
   @PrimaryGeneratedColumn('uuid')

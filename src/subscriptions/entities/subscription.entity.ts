@@ -43,6 +43,22 @@ export class SubscriptionEntity {
   @Column({ name: 'failing_since', type: 'timestamptz', nullable: true })
   failingSince: Date | null;
 
+  /**
+   * When its last delivery attempt failed. A failure longer than the disable window after the
+   * previous one starts a new run (`failingSince`): the old start is stale once a give-up has
+   * left the subscription quiet that long.
+   */
+  @Column({ name: 'last_failed_at', type: 'timestamptz', nullable: true })
+  lastFailedAt: Date | null;
+
+  /**
+   * Until when the attempt under way to this URL holds its claim (the delivery's lease, renewed
+   * with it); null or past when none is. The worker claims no second delivery of a subscription
+   * while it is set, so a slow receiver has at most one request open at a time.
+   */
+  @Column({ name: 'in_flight_until', type: 'timestamptz', nullable: true })
+  inFlightUntil: Date | null;
+
   /** Set when it was disabled (failing for days, or by its owner); no event is delivered then. */
   @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
   disabledAt: Date | null;
