@@ -3,6 +3,8 @@
  * lock, the socket directory and the generated secrets. A real `registry serve` on a fresh
  * directory, and on one an older version left world-writable, which is tightened at start. The
  * children run the embedded engine whatever database the suite uses (they get no DATABASE_URL).
+ *
+ * @embedded-engine-only: CI's PostgreSQL pass leaves it out (test/support/server-pass-filter.js).
  */
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

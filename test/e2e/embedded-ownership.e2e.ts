@@ -4,6 +4,8 @@
  * after the owner is killed with SIGKILL (its lock file left behind) a new server takes over.
  * These run the embedded engine whatever database the suite uses (the children get no
  * DATABASE_URL).
+ *
+ * @embedded-engine-only: CI's PostgreSQL pass leaves it out (test/support/server-pass-filter.js).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

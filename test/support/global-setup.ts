@@ -10,8 +10,9 @@ import { openDatabase } from '../../src/database/database-handle';
  * (`createTestDatabase`): a cloned database on a real server, a copied data directory on PGlite.
  */
 export default async function globalSetup(): Promise<void> {
-  const adminUrl = process.env.DATABASE_URL;
-  if (adminUrl) {
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) {
+    const adminUrl = withoutCommitFlush(serverUrl);
     const name = `registry_template_${process.pid}`;
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
@@ -32,4 +33,17 @@ export default async function globalSetup(): Promise<void> {
     await database.close();
     process.env.REGISTRY_TEST_TEMPLATE_DIR = dataDir;
   }
+}
+
+/**
+ * The test databases' connections commit without waiting for the WAL flush (synchronous_commit off,
+ * per session, through the URL's `options`): a commit is as visible and as atomic as before, and
+ * only a crash of the PostgreSQL server itself (which no test causes) could lose the last ones. On
+ * a busy disk each flush cost ~4 ms (0.7 ms without), and every test commits many times.
+ * A URL that sets its own options keeps them.
+ */
+function withoutCommitFlush(serverUrl: string): string {
+  const url = new URL(serverUrl);
+  if (!url.searchParams.has('options')) url.searchParams.set('options', '-c synchronous_commit=off');
+  return url.toString();
 }

@@ -3,7 +3,8 @@
 // can behave differently there, so it keeps:
 //   - every suite under test/ (integration, e2e, browser, cli: they open a database or Redis, or
 //     run the server or the CLI against one), but the embedded engine's own suites
-//     (test/integration/embedded-*.test.ts that never reach the test support or DATABASE_URL):
+//     (test/integration/embedded-*.test.ts that never reach the test support or DATABASE_URL, and
+//     the e2e suites whose header says `@embedded-engine-only`: their servers get no DATABASE_URL):
 //     they start PGlite whichever pass runs them, so a second run repeats the first; nor the
 //     documentation's link check (test/docs/), which reads markdown files and nothing else; nor
 //     the browser suites (test/browser/): they judge pages, scripts and markup in Chromium, which
@@ -32,6 +33,7 @@ function keep(path) {
   const file = relative(ROOT, path).split(sep).join('/');
   if (/^test\/integration\/embedded-[\w-]+\.test\.ts$/.test(file)) return /test\/support\/|DATABASE_URL|REDIS_URL/.test(readFileSync(path, 'utf8'));
   if (file.startsWith('test/docs/') || file.startsWith('test/browser/')) return false;
+  if (file.startsWith('test/e2e/') && /@embedded-engine-only\b/.test(readFileSync(path, 'utf8'))) return false;
   if (!file.startsWith('src/')) return true;
   const text = readFileSync(path, 'utf8');
   return REACHES.some((pattern) => pattern.test(text));

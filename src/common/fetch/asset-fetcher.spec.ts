@@ -183,20 +183,22 @@ describe('fetchAndHashAsset', () => {
     });
 
     it('lets a slow body run longer than the idle timeout as long as data keeps coming', async () => {
+      // 12 bytes 100 ms apart: 1.2 s in all against a 1 s idle timeout. The gaps are a tenth of the
+      // timeout, so a busy machine (CI's, with two Jest workers) does not stretch one past it.
       served.set('/trickle', (_req, res) => {
-        res.writeHead(200, { 'content-length': 8 });
+        res.writeHead(200, { 'content-length': 12 });
         let sent = 0;
         const tick = setInterval(() => {
           res.write('x');
-          if (++sent === 8) {
+          if (++sent === 12) {
             clearInterval(tick);
             res.end();
           }
-        }, 60);
+        }, 100);
         res.on('close', () => clearInterval(tick));
       });
-      const fetched = await fetchAndHashAsset(server.url('/trickle'), options({ idleTimeoutMs: 200 }));
-      expect(fetched.size).toBe(8);
+      const fetched = await fetchAndHashAsset(server.url('/trickle'), options({ idleTimeoutMs: 1_000 }));
+      expect(fetched.size).toBe(12);
     });
 
     it('times out a body that stalls part-way', async () => {
