@@ -2649,7 +2649,7 @@ export interface components {
             assets: components["schemas"]["PublishAssetDto"][];
             /** @description Forge repository URL; required on the first push (the auto-claim anchor) */
             repoUrl?: string;
-            /** @description Build-provenance attestation bundle, passed through unverified */
+            /** @description Build-provenance attestation, kept as given in the signed list. A Sigstore bundle is verified at ingest (422 provenance-invalid when it does not verify); any other object is passed through as unverified */
             attestation?: Record<string, unknown>;
         };
         PublishResultDto: {
