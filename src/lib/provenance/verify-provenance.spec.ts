@@ -98,6 +98,18 @@ describe('verifyProvenance with an in-process CA and timestamp authority', () =>
     expect(verifyProvenance(same, expectation(), roots)).toMatchObject({ ok: true, signer: { ref: 'refs/tags/v1.0.0-src', issuer: 'https://legacy.issuer' } });
   });
 
+  it('reads GitLab CI and Forgejo Actions identities in the shapes Fulcio issues', async () => {
+    const subjects = { 'app-linux.zip': ZIP_SHA, 'app-darwin.tgz': TGZ_SHA };
+    const gitlab = await world.bundle({ san: 'https://gitlab.com/group/sub/app//.gitlab-ci.yml@refs/tags/v2.0.0', subjects });
+    expect(verifyProvenance(gitlab, expectation({ forge: 'gitlab', repoUrl: 'https://gitlab.com/group/sub/app', workflow: '.gitlab-ci.yml' }), roots)).toMatchObject({
+      ok: true,
+      signer: { repository: 'https://gitlab.com/group/sub/app', workflow: '.gitlab-ci.yml', ref: 'refs/tags/v2.0.0' },
+    });
+    expect(verifyProvenance(gitlab, expectation({ forge: 'gitlab', repoUrl: 'https://gitlab.com/group/sub' }), roots)).toMatchObject({ ok: false, check: 'certificate-identity' });
+    const forgejo = await world.bundle({ san: 'https://codeberg.org/acme/app/.forgejo/workflows/release.yml@refs/tags/v1', subjects });
+    expect(verifyProvenance(forgejo, expectation({ forge: 'forgejo', repoUrl: 'https://codeberg.org/acme/app' }), roots)).toMatchObject({ ok: true, signer: { workflow: '.forgejo/workflows/release.yml' } });
+  });
+
   it('refuses a tampered payload (signature) and a tampered signature (its timestamp no longer covers it)', () => {
     const envelope = good.dsseEnvelope as { payload: string; signatures: { sig: string }[] };
     const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString()) as Record<string, unknown>;
