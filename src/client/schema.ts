@@ -2150,6 +2150,8 @@ export interface components {
             label: string;
             description: string | null;
             extensionFields: components["schemas"]["ExtensionFieldDto"][];
+            /** @description Releases of this kind must carry a Sigstore provenance bundle that verifies at ingest (refused with 422 otherwise) */
+            requireProvenance: boolean;
         };
         KindListDto: {
             kinds: components["schemas"]["KindDto"][];
@@ -2163,6 +2165,8 @@ export interface components {
             label: string;
             description: string | null;
             extensionFields: components["schemas"]["ExtensionFieldDto"][];
+            /** @description Releases of this kind must carry a Sigstore provenance bundle that verifies at ingest (refused with 422 otherwise) */
+            requireProvenance: boolean;
             enabled: boolean;
             /** @description Epoch ms */
             createdAt: number;
@@ -2193,6 +2197,11 @@ export interface components {
             description?: string | null;
             /** @default true */
             enabled: boolean;
+            /**
+             * @description Refuse releases of this kind without a verified Sigstore provenance bundle
+             * @default false
+             */
+            requireProvenance: boolean;
             extensionFields?: components["schemas"]["ExtensionFieldInputDto"][];
             /** @example theme */
             key: string;
@@ -2205,6 +2214,8 @@ export interface components {
             /** @description null clears it */
             description?: string | null;
             enabled?: boolean;
+            /** @description Refuse releases of this kind without a verified Sigstore provenance bundle */
+            requireProvenance?: boolean;
             /** @description Replaces the whole list when given */
             extensionFields?: components["schemas"]["ExtensionFieldInputDto"][];
         };
@@ -2233,7 +2244,7 @@ export interface components {
             arch: string;
             /** @example linux */
             os: string;
-            /** @description Build-provenance attestation bundle, passed through unverified */
+            /** @description Build-provenance attestation bundle, as given (a Sigstore bundle is verified at ingest: see the release's `provenance`) */
             attestation: Record<string, unknown> | null;
         };
         ReleaseIntegrityDto: {
@@ -2257,6 +2268,32 @@ export interface components {
             /** @description trusted only: the git ref the CI job ran for */
             ref?: string | null;
         };
+        ReleaseProvenanceDto: {
+            /**
+             * @description verified: a Sigstore bundle that verified at ingest (signature, certificate chain, log entry or timestamp, the repository CI identity, every asset digest); unverified: an attestation of another format, passed through unchecked; absent: none
+             * @enum {string}
+             */
+            status: "verified" | "unverified" | "absent";
+            /**
+             * @description verified only: the repository URL the signing certificate names (the plugin's)
+             * @example https://github.com/acme/app
+             */
+            repository: string | null;
+            /**
+             * @description verified only: the workflow file (or GitLab CI configuration path) that built it
+             * @example .github/workflows/release.yml
+             */
+            workflow: string | null;
+            /**
+             * @description verified only: the git ref the build ran at
+             * @example refs/tags/v1.2.0
+             */
+            ref: string | null;
+            /** @description verified only: the OIDC issuer that vouched for the CI job (Fulcio's issuer extension) */
+            issuer: string | null;
+            /** @description verified only: epoch ms of the trusted time of the signature (transparency log integrated time, else the RFC 3161 timestamp) */
+            signedAt: number | null;
+        };
         ReleaseDto: {
             slug: string;
             version: string;
@@ -2266,6 +2303,8 @@ export interface components {
             /** @description Yanked releases leave `latest` and the default list but stay fetchable by version */
             yanked: boolean;
             publishedBy: components["schemas"]["PublishedByDto"];
+            /** @description Additive to the spec: the attestation checked at ingest; the signed list carries the attestation itself, unchanged */
+            provenance: components["schemas"]["ReleaseProvenanceDto"];
             yankReason: string | null;
             prerelease: boolean;
             minRuntimeVersion: string | null;
@@ -2610,7 +2649,7 @@ export interface components {
             assets: components["schemas"]["PublishAssetDto"][];
             /** @description Forge repository URL; required on the first push (the auto-claim anchor) */
             repoUrl?: string;
-            /** @description Build-provenance attestation bundle, passed through unverified */
+            /** @description Build-provenance attestation, kept as given in the signed list. A Sigstore bundle is verified at ingest (422 provenance-invalid when it does not verify); any other object is passed through as unverified */
             attestation?: Record<string, unknown>;
         };
         PublishResultDto: {

@@ -7,6 +7,7 @@ import { FORGES_AREA, readForges } from './forges';
 import { INGEST, readIngest } from './ingest';
 import { LOGGING, readLogging } from './logging';
 import { MIRROR, readMirror } from './mirror';
+import { PROVENANCE, readProvenance } from './provenance';
 import { readSecrets, SECRETS, withGeneratedSecrets } from './secrets';
 import { readServer, SERVER } from './server';
 import { type ConfigArea, type Environment, EnvironmentReader } from './variable';
@@ -16,7 +17,7 @@ export { parseTrustProxy } from './server';
 export type { Environment } from './variable';
 
 /** Every variable the service reads, by area: what docs/configuration.md is generated from. */
-export const CONFIG_AREAS: readonly ConfigArea[] = [SERVER, LOGGING, DATABASE, CACHE, SECRETS, FORGES_AREA, INGEST, WEBHOOKS, MIRROR];
+export const CONFIG_AREAS: readonly ConfigArea[] = [SERVER, LOGGING, DATABASE, CACHE, SECRETS, FORGES_AREA, INGEST, PROVENANCE, WEBHOOKS, MIRROR];
 
 /** The name of every variable the service reads; `.env.example` lists the same. */
 export const CONFIG_VARIABLES: readonly string[] = CONFIG_AREAS.flatMap((area) => area.variables.map((variable) => variable.name));
@@ -36,12 +37,13 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
   const secrets = readSecrets(reader, server.isProduction);
   const forges = readForges(reader, server.baseUrl);
   const ingest = readIngest(reader);
+  const provenance = readProvenance(reader);
   const webhooks = readWebhooks(reader);
   const mirror = readMirror(reader);
   reader.check();
   // Only a good configuration may write generated secrets into DATA_DIR.
   const allSecrets = withGeneratedSecrets(secrets, database.dataDir, options.persistSecrets === true);
-  return Object.freeze({ ...server, ...logging, ...database, ...cache, ...allSecrets, ...forges, ...ingest, ...webhooks, ...mirror });
+  return Object.freeze({ ...server, ...logging, ...database, ...cache, ...allSecrets, ...forges, ...ingest, ...provenance, ...webhooks, ...mirror });
 }
 
 /** Reads `.env` (when present) beneath the real environment, which wins. */

@@ -1,4 +1,5 @@
 import type { ForgeInstanceConfig } from '../lib/forge/types';
+import type { TrustedRootMaterial } from '../lib/provenance';
 
 export type { ForgeInstanceConfig, ForgeType } from '../lib/forge/types';
 
@@ -33,6 +34,8 @@ export interface AppConfig {
   readonly forges: readonly ForgeInstanceConfig[];
   /** `host` or `host:port` entries that may be fetched over http and resolve to private addresses. */
   readonly fetchAllowHosts: readonly string[];
+  /** Operator Sigstore trusted roots (PROVENANCE_TRUSTED_ROOTS), parsed; the public-good root is always trusted besides. */
+  readonly provenanceTrustedRoots: readonly TrustedRootMaterial[];
   readonly initToken: string | null;
   readonly logLevel: LogLevel;
   /** `auto`: pretty on a terminal, JSON lines otherwise (production defaults to json). */

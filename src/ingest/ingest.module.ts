@@ -10,6 +10,7 @@ import { AssetIngest } from './asset-ingest';
 import { FetchPolicy } from './fetch-policy';
 import { IngestAudit } from './ingest-audit';
 import { IngestGate } from './ingest-gate';
+import { IngestProvenance } from './ingest-provenance';
 import { IngestService } from './ingest.service';
 import { ReadmeIngest } from './readme-ingest';
 import { ReleaseImages } from './release-images';
@@ -26,7 +27,7 @@ import { ReleaseRecorder } from './release-recorder';
  */
 @Module({
   imports: [ImagesModule, PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule],
-  providers: [FetchPolicy, AssetIngest, ReleaseImages, ReadmeIngest, ReadmeRerenderer, PublisherRights, ReleaseRecorder, IngestService, IngestAudit, IngestGate, PluginClaims],
+  providers: [FetchPolicy, AssetIngest, ReleaseImages, ReadmeIngest, ReadmeRerenderer, PublisherRights, ReleaseRecorder, IngestProvenance, IngestService, IngestAudit, IngestGate, PluginClaims],
   exports: [ReleaseImages, IngestService, IngestAudit, IngestGate, FetchPolicy, PublisherRights, PluginClaims, ReadmeIngest],
 })
 export class IngestModule {}

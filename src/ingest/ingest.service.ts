@@ -12,6 +12,7 @@ import { ReleasesRepository } from '../plugins/releases.repository';
 import { stripV, versionKey } from '../plugins/versions';
 import { AssetIngest } from './asset-ingest';
 import { attestationProblems } from './attestation';
+import { IngestProvenance } from './ingest-provenance';
 import type { ClaimRequest, IngestRequest, IngestResult, IngestTarget } from './ingest.types';
 import { ReadmeIngest } from './readme-ingest';
 import { ReleaseImages } from './release-images';
@@ -40,6 +41,7 @@ export class IngestService {
     private readonly pictures: ReleaseImages,
     private readonly integrity: IntegrityService,
     private readonly recorder: ReleaseRecorder,
+    private readonly provenance: IngestProvenance,
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
@@ -87,6 +89,8 @@ export class IngestService {
     const stored = await this.assets.fetchAll(request.assets, request.abandon);
     if (request.abandon?.aborted) throw abandoned();
     const repoUrl = existing ? existing.repoUrl : (request.target as { claim: ClaimRequest }).claim.repoUrl;
+    // Needs the measured digests; before the READMEs and pictures, so a refusal wastes no more fetches.
+    const provenance = await this.provenance.check({ attestation: request.attestation, kind: checked.manifest.kind, repoUrl, publishedBy: request.publishedBy, assets: stored });
     // Pictures and READMEs together: neither fails the release, both only warn.
     const [readme, pictures] = await Promise.all([
       this.readmes.render(checked.manifest, repoUrl, request.version, request.abandon),
@@ -109,6 +113,7 @@ export class IngestService {
       manifestSha256: checked.sha256,
       assets: stored,
       attestation: request.attestation ?? null,
+      provenance,
       readmes: readme.readmes,
       integrity,
       images: pictures.images,

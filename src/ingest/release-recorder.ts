@@ -13,6 +13,7 @@ import { CatalogueListing } from '../plugins/catalogue-listing';
 import { type ReadmeRendering, ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { isPrerelease, versionSortKey } from '../plugins/versions';
+import type { RecordedProvenance } from './ingest-provenance';
 import type { ClaimFollowUp, IngestSource, IngestTarget, Publisher } from './ingest.types';
 import { PublisherRights } from './publisher-rights';
 
@@ -31,6 +32,8 @@ export interface PreparedRelease {
   manifestSha256: string;
   assets: StoredAsset[];
   attestation: unknown | null;
+  /** The attestation's verification outcome, recorded beside (not in) the signed list. */
+  provenance: RecordedProvenance;
   readmes: Record<string, ReadmeRendering>;
   integrity: StoredIntegrity;
   /** The served icon and screenshots, and their encodings (stored here, content-addressed). */
@@ -79,6 +82,12 @@ export class ReleaseRecorder {
           extensions: release.extensions,
           integrity: release.integrity,
           attestation: release.attestation,
+          provenanceStatus: release.provenance.status,
+          provenanceRepository: release.provenance.repository,
+          provenanceWorkflow: release.provenance.workflow,
+          provenanceRef: release.provenance.ref,
+          provenanceIssuer: release.provenance.issuer,
+          provenanceSignedAt: release.provenance.signedAt,
           manifest: release.manifest as unknown as Record<string, unknown>,
           manifestRaw: release.manifestText,
           manifestCanonical: release.manifestCanonical,
@@ -105,6 +114,7 @@ export class ReleaseRecorder {
             assets: release.assets.length,
             kid: release.integrity.kid,
             publishedBy: release.publishedBy,
+            provenance: release.provenance.status,
             ...(release.warnings.length ? { warnings: release.warnings } : {}),
           },
         },

@@ -11,7 +11,7 @@ import { type KindFields, KindsRepository } from './kinds.repository';
 import { GLOBAL_EXTENSION_FIELDS_SETTING, KindsService } from './kinds.service';
 
 function snapshot(kind: KindEntity): Record<string, unknown> {
-  return { label: kind.label, description: kind.description, enabled: kind.enabled, extensionFields: kind.extensionFields };
+  return { label: kind.label, description: kind.description, enabled: kind.enabled, extensionFields: kind.extensionFields, requireProvenance: kind.requireProvenance };
 }
 
 /** Declarations as given, refused with every problem at its pointer when they cannot be used. */
@@ -28,6 +28,7 @@ function namedChanges(input: UpdateKindDto): Partial<KindFields> {
   if (input.label !== undefined) changes.label = input.label;
   if (input.description !== undefined) changes.description = input.description;
   if (input.enabled !== undefined) changes.enabled = input.enabled;
+  if (input.requireProvenance !== undefined) changes.requireProvenance = input.requireProvenance;
   if (input.extensionFields !== undefined) changes.extensionFields = checkedDeclarations(input.extensionFields, '/extensionFields');
   return changes;
 }
@@ -56,6 +57,7 @@ export class AdminKindsService {
       description: input.description ?? null,
       enabled: input.enabled ?? true,
       extensionFields: checkedDeclarations(input.extensionFields, '/extensionFields'),
+      requireProvenance: input.requireProvenance ?? false,
     };
     return this.announced(this.kinds.transaction(async (manager) => {
       const created = await this.kinds.insert(input.key, fields, manager);

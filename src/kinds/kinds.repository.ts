@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { KindEntity } from './entities/kind.entity';
 
-export type KindFields = Pick<KindEntity, 'label' | 'description' | 'enabled' | 'extensionFields'>;
+export type KindFields = Pick<KindEntity, 'label' | 'description' | 'enabled' | 'extensionFields' | 'requireProvenance'>;
 
 /** Every query on kinds. */
 export class KindsRepository {
@@ -37,9 +37,9 @@ export class KindsRepository {
   /** Inserts unless the key exists; returns null when it does (the primary key decides races). */
   async insert(key: string, fields: KindFields, manager: EntityManager): Promise<KindEntity | null> {
     const rows: unknown[] = await manager.query(
-      `INSERT INTO kind (key, label, description, enabled, extension_fields) VALUES ($1, $2, $3, $4, $5::jsonb)
+      `INSERT INTO kind (key, label, description, enabled, extension_fields, require_provenance) VALUES ($1, $2, $3, $4, $5::jsonb, $6)
        ON CONFLICT (key) DO NOTHING RETURNING key`,
-      [key, fields.label, fields.description, fields.enabled, JSON.stringify(fields.extensionFields)],
+      [key, fields.label, fields.description, fields.enabled, JSON.stringify(fields.extensionFields), fields.requireProvenance],
     );
     return rows.length ? this.repo(manager).findOneByOrFail({ key }) : null;
   }
@@ -49,6 +49,11 @@ export class KindsRepository {
     // jsonb columns are free-form JSON, which TypeORM's deep-partial type cannot express.
     if (Object.keys(fields).length > 0) await this.repo(manager).update({ key }, fields as QueryDeepPartialEntity<KindEntity>);
     return this.repo(manager).findOneByOrFail({ key });
+  }
+
+  /** Whether releases of `key` must carry verified provenance (false for an unknown kind). */
+  async requiresProvenance(key: string): Promise<boolean> {
+    return (await this.repo().findOne({ where: { key }, select: { key: true, requireProvenance: true } }))?.requireProvenance ?? false;
   }
 
   async delete(key: string, manager: EntityManager): Promise<void> {

@@ -69,6 +69,11 @@ export class KindsService {
     return (await this.kinds.enabled()).map((kind) => kind.key);
   }
 
+  /** Whether releases of the kind `key` must carry verified provenance (an unknown kind: no). */
+  requiresProvenance(key: string): Promise<boolean> {
+    return this.kinds.requiresProvenance(key);
+  }
+
   /** Every kind (disabled ones too: the validator must say "disabled", not "unknown"). */
   async validationContext(): Promise<ManifestRegistryContext> {
     const [kinds, globalExtensionFields] = await Promise.all([this.kinds.all(), this.globalExtensionFields()]);

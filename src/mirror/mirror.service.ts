@@ -54,6 +54,11 @@ const MIRROR_ACTOR = { userId: null, tokenId: null, ip: null };
  * upstream's key set. The cursor moves in the transaction that applies each change, so a restart
  * resumes exactly where it stopped.
  */
+/** The provenance columns of a copied release: its attestation, if any, is carried but not verified here. */
+function unverifiedProvenance(attested: boolean) {
+  return { provenanceStatus: attested ? ('unverified' as const) : ('absent' as const), provenanceRepository: null, provenanceWorkflow: null, provenanceRef: null, provenanceIssuer: null, provenanceSignedAt: null };
+}
+
 @Injectable()
 export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Mirror');
@@ -241,6 +246,8 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
         extensions: null,
         integrity: { jws: release.integrity!.jws, kid, assets: payload.assets.map(({ attestation: _attestation, ...asset }) => asset) },
         attestation: payload.assets.find((asset) => asset.attestation)?.attestation ?? null,
+        // The mirror checks signatures and digests, not provenance: upstream's verdict is not ours to repeat.
+        ...unverifiedProvenance(payload.assets.some((asset) => asset.attestation)),
         manifest: parsed,
         manifestRaw: manifestCanonical,
         manifestCanonical,

@@ -1,11 +1,22 @@
 import { signedAssetsOf } from '../lib/integrity';
-import type { ReleaseDto } from './dto/release.dto';
+import type { ReleaseDto, ReleaseProvenanceDto } from './dto/release.dto';
 import type { PublishedBy, ReleaseEntity } from './entities/release.entity';
 
 /** Releases recorded before `published_by` was kept say it through their source. */
 export function publishedByOf(release: ReleaseEntity): PublishedBy {
   if (release.publishedBy) return release.publishedBy;
   return release.source === 'push' ? { kind: 'token' } : { kind: 'webhook' };
+}
+
+export function toReleaseProvenanceDto(release: ReleaseEntity): ReleaseProvenanceDto {
+  return {
+    status: release.provenanceStatus,
+    repository: release.provenanceRepository,
+    workflow: release.provenanceWorkflow,
+    ref: release.provenanceRef,
+    issuer: release.provenanceIssuer,
+    signedAt: release.provenanceSignedAt?.getTime() ?? null,
+  };
 }
 
 export function assetDownloadUrl(baseUrl: string, slug: string, version: string, name: string): string {
@@ -30,6 +41,7 @@ export function toReleaseDto(release: ReleaseEntity, slug: string, baseUrl: stri
       : {}),
     yanked: release.yankedAt !== null,
     publishedBy: publishedByOf(release),
+    provenance: toReleaseProvenanceDto(release),
     yankReason: release.yankReason,
     prerelease: release.prerelease,
     minRuntimeVersion: release.minRuntimeVersion,

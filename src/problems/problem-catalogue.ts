@@ -72,6 +72,13 @@ export const PROBLEM_CATALOGUE: Readonly<Record<string, ProblemTypeDescription>>
   'manifest-invalid': { title: 'Unprocessable Content', status: 422, description: 'The manifest breaks the schema or the registry rules. `errors` lists every violation with a JSON pointer into the manifest. `registry validate` checks a manifest locally first.' },
   'page-render-failed': { title: 'Unprocessable Content', status: 422, description: 'The page markdown could not be rendered within the time and memory a render may take. Simplify the markdown (deeply nested or unclosed constructs) and save again.' },
   'attestation-invalid': { title: 'Unprocessable Content', status: 422, description: 'The attestation bundle is over 64 KiB, nested over 32 levels, holds NUL characters or cannot be written as RFC 8785 JSON.' },
+  'provenance-invalid': {
+    title: 'Unprocessable Content',
+    status: 422,
+    description:
+      'The attestation is a Sigstore bundle and it did not verify; `check` names the check that failed: `bundle` (not a valid bundle), `statement` (not a DSSE in-toto statement), `trusted-root` (the certificate or key does not chain to a configured trusted root at the signing time), `timestamp` (no trusted time, or a timestamp that does not cover the signature), `tlog` (a missing or bad transparency log entry), `signature`, `certificate-identity` (the certificate is not a CI workflow of the plugin\'s repository), `certificate-workflow` (not the trusted publisher\'s workflow) or `subject-digest` (an asset\'s SHA-256 is not a subject of the statement). Nothing was recorded.',
+  },
+  'provenance-required': { title: 'Unprocessable Content', status: 422, description: "The plugin's kind requires verified provenance and the release has no Sigstore bundle as its attestation. Attest the build in CI (e.g. actions/attest-build-provenance) and send the bundle as `attestation`. Nothing was recorded." },
   'repository-id-mismatch': { title: 'Unprocessable Content', status: 422, description: "The request named the repository's id, and the forge says the repository has another one. The registry reads the id from the forge itself: leave repositoryId out." },
   'repository-not-found': { title: 'Unprocessable Content', status: 422, description: "The forge has no such repository, or does not show it to the registry (a private repository is read with the forge instance's `token` in FORGES, or with your own account when registering with proof of control). Nothing was registered." },
   'asset-mismatch': { title: 'Unprocessable Content', status: 422, description: 'A declared `sha256` or `size` of an asset disagrees with the bytes the registry fetched.' },

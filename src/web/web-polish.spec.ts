@@ -63,7 +63,7 @@ describe('the favicon', () => {
 describe('the plugin page\'s facts', () => {
   const t = translator('en');
   const kinds: KindList = {
-    kinds: [{ key: 'theme', label: 'Themes', description: null, extensionFields: [{ key: 'dark', type: 'boolean', label: 'Dark variant' }, { key: 'min_width', type: 'number' }] }],
+    kinds: [{ key: 'theme', label: 'Themes', description: null, extensionFields: [{ key: 'dark', type: 'boolean', label: 'Dark variant' }, { key: 'min_width', type: 'number' }], requireProvenance: false }],
     extensionFields: [{ key: 'platforms', type: 'string[]', label: 'Runs on' }],
   };
 

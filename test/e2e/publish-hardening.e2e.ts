@@ -188,7 +188,8 @@ describe('publish: correctness and bounds', () => {
   });
 
   it('stores an attestation once per release and serves it on every signed asset', async () => {
-    const attestation = { mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json', dsseEnvelope: { payload: 'e30=' } };
+    // Not a Sigstore bundle (those are verified at ingest: test/e2e/publish-provenance.e2e.ts): passed through, unverified.
+    const attestation = { mediaType: 'application/vnd.in-toto+json', dsseEnvelope: { payload: 'e30=' } };
     const body = pushBody(w, 'attested', '1.0.0', repo());
     const url2 = w.forge.asset(`/attested/two.bin`, { size: 10 });
     await w.push(alice.token, 'attested', { ...body, assets: [...body.assets, { name: 'two.bin', url: url2 }], attestation }).expect(201);
@@ -198,6 +199,7 @@ describe('publish: correctness and bounds', () => {
     const release = (await request(w.app.url).get('/api/plugins/attested/releases/1.0.0').expect(200)).body;
     expect(release.integrity.assets.map((a: { attestation: unknown }) => a.attestation)).toEqual([attestation, attestation]);
     expect(signedPayload(release.integrity.jws).assets.map((a) => a.attestation)).toEqual([attestation, attestation]);
+    expect(release.provenance).toEqual({ status: 'unverified', repository: null, workflow: null, ref: null, issuer: null, signedAt: null });
   });
 
   it('reports a README that cannot be read as a warning in the response and the audit entry', async () => {

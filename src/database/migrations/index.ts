@@ -44,6 +44,7 @@ import { SubscriptionFanOutSafe1795827323592 } from './1795827323592-Subscriptio
 import { FeedYankIndexes1795827904333 } from './1795827904333-FeedYankIndexes';
 import { KindBumpsSettingsVersion1795830000000 } from './1795830000000-KindBumpsSettingsVersion';
 import { SubscriptionClaimAndStreak1795835105924 } from './1795835105924-SubscriptionClaimAndStreak';
+import { ReleaseProvenance1795835184351 } from './1795835184351-ReleaseProvenance';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -92,4 +93,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   FeedYankIndexes1795827904333,
   KindBumpsSettingsVersion1795830000000,
   SubscriptionClaimAndStreak1795835105924,
+  ReleaseProvenance1795835184351,
 ];

@@ -57,6 +57,11 @@ class KindFieldsDto {
   @IsBoolean()
   enabled?: boolean;
 
+  @ApiPropertyOptional({ default: false, description: 'Refuse releases of this kind without a verified Sigstore provenance bundle' })
+  @IsOptional()
+  @IsBoolean()
+  requireProvenance?: boolean;
+
   @ApiPropertyOptional({ type: [ExtensionFieldInputDto] })
   @IsOptional()
   @IsArray()
@@ -104,6 +109,11 @@ export class UpdateKindDto {
   @ValidateIf(present)
   @IsBoolean()
   enabled?: boolean;
+
+  @ApiPropertyOptional({ description: 'Refuse releases of this kind without a verified Sigstore provenance bundle' })
+  @ValidateIf(present)
+  @IsBoolean()
+  requireProvenance?: boolean;
 
   @ApiPropertyOptional({ type: [ExtensionFieldInputDto], description: 'Replaces the whole list when given' })
   @ValidateIf(present)

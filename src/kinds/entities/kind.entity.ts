@@ -19,6 +19,10 @@ export class KindEntity {
   @Column({ name: 'extension_fields', type: 'jsonb', default: () => "'[]'" })
   extensionFields: ExtensionFieldDeclaration[];
 
+  /** Releases of this kind must carry a Sigstore provenance bundle that verifies at ingest. */
+  @Column({ name: 'require_provenance', type: 'boolean', default: false })
+  requireProvenance: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

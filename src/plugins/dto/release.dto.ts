@@ -34,7 +34,7 @@ export class IntegrityAssetDto {
   @ApiProperty({ example: 'linux' })
   os: string;
 
-  @ApiProperty({ type: Object, nullable: true, description: 'Build-provenance attestation bundle, passed through unverified' })
+  @ApiProperty({ type: Object, nullable: true, description: 'Build-provenance attestation bundle, as given (a Sigstore bundle is verified at ingest: see the release\'s `provenance`)' })
   attestation: unknown;
 }
 
@@ -53,6 +53,31 @@ export class PublishedByDto {
 
   @ApiPropertyOptional({ type: String, nullable: true, description: 'trusted only: the git ref the CI job ran for' })
   ref?: string | null;
+}
+
+/** The provenance check made at ingest, outside the signed list (issue 27). */
+export class ReleaseProvenanceDto {
+  @ApiProperty({
+    enum: ['verified', 'unverified', 'absent'],
+    description:
+      'verified: a Sigstore bundle that verified at ingest (signature, certificate chain, log entry or timestamp, the repository CI identity, every asset digest); unverified: an attestation of another format, passed through unchecked; absent: none',
+  })
+  status: 'verified' | 'unverified' | 'absent';
+
+  @ApiProperty({ type: String, nullable: true, description: "verified only: the repository URL the signing certificate names (the plugin's)", example: 'https://github.com/acme/app' })
+  repository: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'verified only: the workflow file (or GitLab CI configuration path) that built it', example: '.github/workflows/release.yml' })
+  workflow: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'verified only: the git ref the build ran at', example: 'refs/tags/v1.2.0' })
+  ref: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "verified only: the OIDC issuer that vouched for the CI job (Fulcio's issuer extension)" })
+  issuer: string | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'verified only: epoch ms of the trusted time of the signature (transparency log integrated time, else the RFC 3161 timestamp)' })
+  signedAt: number | null;
 }
 
 export class ReleaseIntegrityDto {
@@ -81,6 +106,9 @@ export class ReleaseDto {
 
   @ApiProperty({ type: PublishedByDto })
   publishedBy: PublishedByDto;
+
+  @ApiProperty({ type: ReleaseProvenanceDto, description: 'Additive to the spec: the attestation checked at ingest; the signed list carries the attestation itself, unchanged' })
+  provenance: ReleaseProvenanceDto;
 
   @ApiProperty({ type: String, nullable: true })
   yankReason: string | null;

@@ -11,6 +11,13 @@ export type PublishedBy =
   | { kind: 'token' }
   | { kind: 'webhook' };
 
+/**
+ * What ingest made of the release's attestation, kept beside the signed list (which carries the
+ * attestation verbatim, as the spec defines it): a Sigstore bundle that verified, any other
+ * attestation passed through unchecked, or none.
+ */
+export type ProvenanceStatus = 'verified' | 'unverified' | 'absent';
+
 /** One asset as ingested: where it came from, what was measured, and where it fits. */
 export interface StoredAsset {
   name: string;
@@ -119,6 +126,29 @@ export class ReleaseEntity {
   /** The build-provenance attestation given with the push; every signed asset carries it. */
   @Column({ type: 'jsonb', nullable: true })
   attestation: unknown | null;
+
+  @Column({ name: 'provenance_status', type: 'varchar', length: 10, default: 'absent' })
+  provenanceStatus: ProvenanceStatus;
+
+  /** The verified signer (null unless `verified`): the repository URL its certificate names, */
+  @Column({ name: 'provenance_repository', type: 'text', nullable: true })
+  provenanceRepository: string | null;
+
+  /** ... the workflow file (or CI configuration path) within it, */
+  @Column({ name: 'provenance_workflow', type: 'text', nullable: true })
+  provenanceWorkflow: string | null;
+
+  /** ... the ref it ran at, */
+  @Column({ name: 'provenance_ref', type: 'text', nullable: true })
+  provenanceRef: string | null;
+
+  /** ... the OIDC issuer that vouched for the job, */
+  @Column({ name: 'provenance_issuer', type: 'text', nullable: true })
+  provenanceIssuer: string | null;
+
+  /** ... and the trusted time of the signature (the log's integrated time or the RFC 3161 time). */
+  @Column({ name: 'provenance_signed_at', type: 'timestamptz', nullable: true })
+  provenanceSignedAt: Date | null;
 
   @Column({ name: 'manifest_raw', type: 'text' })
   manifestRaw: string;

@@ -107,7 +107,7 @@ export class PublishDto {
   @MaxLength(2048)
   repoUrl?: string;
 
-  @ApiPropertyOptional({ type: Object, description: 'Build-provenance attestation bundle, passed through unverified' })
+  @ApiPropertyOptional({ type: Object, description: 'Build-provenance attestation, kept as given in the signed list. A Sigstore bundle is verified at ingest (422 provenance-invalid when it does not verify); any other object is passed through as unverified' })
   @IsOptional()
   @IsObject()
   attestation?: Record<string, unknown>;

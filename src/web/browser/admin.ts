@@ -91,6 +91,7 @@ const kindBody = (form: HTMLFormElement) => ({
   label: text(form, 'label'),
   description: text(form, 'description') || null,
   enabled: checked(form, 'enabled'),
+  requireProvenance: checked(form, 'requireProvenance'),
   extensionFields: json<never[]>(form, 'extensionFields'),
 });
 

@@ -25,6 +25,7 @@ function kindInputs(t: Translate, prefix: string, kind: AdminKind | null): SafeH
 ${field(`${prefix}-label`, t('admin.kinds.label'), html`<input id="${prefix}-label" name="label" required value="${kind?.label ?? ''}">`)}
 ${field(`${prefix}-description`, t('admin.kinds.description'), html`<input id="${prefix}-description" name="description" value="${kind?.description ?? ''}">`)}
 ${checkbox(`${prefix}-enabled`, 'enabled', t('admin.kinds.enabled'), kind?.enabled ?? true)}
+${checkbox(`${prefix}-provenance`, 'requireProvenance', t('admin.kinds.requireProvenance'), kind?.requireProvenance ?? false)}
 ${fieldsInput(t, `${prefix}-fields`, kind?.extensionFields ?? [])}`;
 }
 

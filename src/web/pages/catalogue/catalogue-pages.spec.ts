@@ -9,7 +9,7 @@ describe('catalogue pages: the pure parts', () => {
   });
 
   it('asks the API for declared ext.* fields only, with the named parameters typed', () => {
-    const fields = filterFields([{ key: 'theme', label: 'Themes', description: null, extensionFields: [{ key: 'dark', type: 'boolean' }] }], [{ key: 'stars', type: 'number' }], 'theme');
+    const fields = filterFields([{ key: 'theme', label: 'Themes', description: null, extensionFields: [{ key: 'dark', type: 'boolean' }], requireProvenance: false }], [{ key: 'stars', type: 'number' }], 'theme');
     expect(fields.map((f) => f.key)).toEqual(['dark', 'stars']);
     const form = readBrowseForm({ q: 'x', 'ext.dark': 'true', 'ext.undeclared': '1' });
     expect(catalogueQuery(form, fields)).toEqual({ search: 'x', page: 1, limit: 20, facets: '1', 'ext.dark': 'true' });

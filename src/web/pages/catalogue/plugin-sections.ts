@@ -45,8 +45,17 @@ export function registryBase(release: Release, fallback: string): string {
   return at > 0 ? link.slice(0, at) : fallback;
 }
 
+/** Where the release was built, when a Sigstore bundle proved it at ingest; a note when an attestation went unchecked. */
+export function provenanceLine(release: Release, locale: string, t: Translate): SafeHtml | null {
+  const provenance = release.provenance;
+  if (provenance.status === 'unverified') return html`<p class="provenance">${t('plugin.provenanceUnverified')}</p>`;
+  if (provenance.status !== 'verified' || !provenance.repository) return null;
+  return html`<p class="provenance" id="built-by">${t('plugin.builtBy', { repository: provenance.repository, workflow: provenance.workflow ?? '', ref: provenance.ref ?? '' })}<br>
+  <span class="meta">${t('plugin.provenanceVerified', { date: provenance.signedAt === null ? '—' : formatDate(provenance.signedAt, locale) })}</span></p>`;
+}
+
 /** Who signed the release, each file's SHA-256, and how to check a download oneself. */
-export function integritySection(slug: string, release: Release | null, origin: string, t: Translate): SafeHtml | null {
+export function integritySection(slug: string, release: Release | null, origin: string, locale: string, t: Translate): SafeHtml | null {
   if (!release) return null;
   const kid = release.integrity ? signingKid(release.integrity.jws) : null;
   const hashes = new Map((release.integrity?.assets ?? []).map((a) => [a.name, a.sha256]));
@@ -55,6 +64,7 @@ export function integritySection(slug: string, release: Release | null, origin: 
   <h2 id="integrity-heading">${t('plugin.integrity')}</h2>
   <p>${release.integrity ? t('plugin.integrityText', { version: release.version }) : t('plugin.unsigned')}</p>
   ${kid ? html`<p class="kid">${t('plugin.kid')}: <code>${kid}</code></p>` : null}
+  ${provenanceLine(release, locale, t)}
   ${scrollRegion(t('plugin.integrity'), html`<table class="hashes">
     <thead><tr><th scope="col">${t('plugin.file')}</th><th scope="col">SHA-256</th></tr></thead>
     <tbody>${release.assets.map((a) => html`<tr><th scope="row">${a.name}</th><td><code class="sha">${hashes.get(a.name) ?? t('plugin.notHashed')}</code></td></tr>`)}</tbody>

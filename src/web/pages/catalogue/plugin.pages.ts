@@ -87,7 +87,7 @@ ${deprecationNotice(plugin.deprecated, ctx.locale, t)}
     ${readmeSection(plugin, t)}
     ${screenshotsSection(plugin, t)}
     ${versionsSection(plugin, ctx.locale, t)}
-    ${integritySection(plugin.slug, release?.data ?? null, origin, t)}
+    ${integritySection(plugin.slug, release?.data ?? null, origin, ctx.locale, t)}
   </div>
   <aside class="plugin-side" aria-label="${t('plugin.details')}">
     <section aria-labelledby="facts-heading"><h2 id="facts-heading">${t('plugin.details')}</h2>${facts}<p>${feedAnchor(feed)}</p></section>
