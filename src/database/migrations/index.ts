@@ -42,6 +42,7 @@ import { DeprecationReplacementKey1795827107966 } from './1795827107966-Deprecat
 import { MirrorMode1795827266136 } from './1795827266136-MirrorMode';
 import { SubscriptionFanOutSafe1795827323592 } from './1795827323592-SubscriptionFanOutSafe';
 import { FeedYankIndexes1795827904333 } from './1795827904333-FeedYankIndexes';
+import { ChangesFeedClockTime1795831000000 } from './1795831000000-ChangesFeedClockTime';
 import { KindBumpsSettingsVersion1795830000000 } from './1795830000000-KindBumpsSettingsVersion';
 
 /** Every migration in order; committed files, never generated at run time. */
@@ -90,4 +91,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   SubscriptionFanOutSafe1795827323592,
   FeedYankIndexes1795827904333,
   KindBumpsSettingsVersion1795830000000,
+  ChangesFeedClockTime1795831000000,
 ];
