@@ -59,6 +59,8 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Mirror');
   private readonly loop: BackgroundLoop;
   private keysLoaded = false;
+  /** This instance is the one following upstream (on PostgreSQL, it holds the follower lock). */
+  private following = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -84,18 +86,27 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.loop.stop();
+    this.following = false;
+    await this.repository.releaseFollowerLock();
   }
 
   /** The admin view: upstream, cursor, last poll and the latest refusals. */
   async status(): Promise<MirrorStatus> {
     const [state, failures, failureCount] = await Promise.all([this.repository.findState(), this.repository.recentFailures(100), this.repository.countFailures()]);
-    return { upstream: this.config.mirrorOf, state, failures, failureCount };
+    return { upstream: this.config.mirrorOf, following: this.following, state, failures, failureCount };
   }
 
   /** One pass: every change upstream has after the cursor. */
   async poll(): Promise<void> {
     const upstream = this.config.mirrorOf;
     if (!upstream) return;
+    // Several instances on one PostgreSQL database: one follows, the others wait their turn (it
+    // comes when the follower stops or dies). The embedded engine has one process: it follows.
+    this.following = this.config.databaseUrl ? await this.repository.holdFollowerLock() : true;
+    if (!this.following) {
+      this.keysLoaded = false;
+      return;
+    }
     try {
       if (!this.keysLoaded) await this.refreshKeys(upstream);
       let cursor = await this.repository.cursorFor(upstream);

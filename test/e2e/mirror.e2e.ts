@@ -3,19 +3,9 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { verifyRelease, type KeySet, type ReleaseRecord } from '../../src/lib/integrity';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
+import { eventually } from '../support/eventually';
 import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
-
-/** Polls `probe` until it returns something, or fails after `timeoutMs`. */
-async function eventually<T>(probe: () => Promise<T | null | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`nothing within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * Mirror mode: an upstream registry on loopback, a second instance with MIRROR_OF pointed at it
