@@ -8,20 +8,21 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { MirroredKeysRepository } from '../integrity/mirrored-keys.repository';
 import type { KeySet } from '../lib/integrity';
-import { type UpstreamReader, verifyUpstreamRelease, type VerifiedUpstreamRelease } from '../lib/mirror';
+import { type UpstreamReader, verifyUpstreamRelease } from '../lib/mirror';
 import { CatalogueListing } from '../plugins/catalogue-listing';
-import type { PluginEntity } from '../plugins/entities/plugin.entity';
-import type { PublishedBy } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
-import { isPrerelease, versionKey, versionSortKey } from '../plugins/versions';
+import { versionKey } from '../plugins/versions';
 import { Metrics } from '../metrics/metrics';
 import { ResponseCache } from '../response-cache/response-cache';
 import { MirrorRepository } from './mirror.repository';
 import type { MirrorStatus } from './mirror.types';
 import { mirroredPluginFields, type UpstreamPlugin } from './mirrored-plugin';
+import { UPSTREAM_READER } from './upstream-fetch';
+import { MirroredReleaseWriter } from './mirrored-release-writer';
+import { UpstreamPresentationReader } from './upstream-presentation';
 
-export const UPSTREAM_READER = Symbol('UPSTREAM_READER');
+export { UPSTREAM_READER } from './upstream-fetch';
 
 /** One entry of upstream's changes feed. */
 interface Change {
@@ -38,10 +39,7 @@ interface ChangesPage {
 }
 
 interface UpstreamReleaseFields {
-  yanked?: boolean;
   yankReason?: string | null;
-  publishedBy?: PublishedBy;
-  minRuntimeVersion?: string | null;
 }
 
 const PAGE = 100;
@@ -69,6 +67,8 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly keys: MirroredKeysRepository,
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
+    private readonly presentation: UpstreamPresentationReader,
+    private readonly writer: MirroredReleaseWriter,
     private readonly listing: CatalogueListing,
     private readonly audit: AuditService,
     private readonly responses: ResponseCache,
@@ -146,6 +146,8 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
         return this.applyYank(upstream, slug, version, change.type === 'release.yanked', done);
       case 'release.deleted':
         return this.deleteRelease(slug, version, done);
+      case 'plugin.updated':
+        return this.refreshPlugin(upstream, slug, done, true);
       case 'plugin.deleted':
         return this.repository.transaction(async (manager) => {
           await this.plugins.deleteBySlug(slug, manager);
@@ -219,57 +221,33 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
         await done(manager);
       });
     }
+    const shown = this.presentation.shows(detail, version) ? await this.writer.readPresentation(upstream, detail) : null;
     await this.repository.transaction(async (manager) => {
       const plugin = await this.plugins.upsertMirrored(mirroredPluginFields(detail), manager);
       // Another instance of this mirror may have copied it first: nothing to do then.
       if (await this.releases.findByVersionKey(plugin.id, versionKey(version), manager)) return done(manager);
-      await this.insertRelease(plugin, verdict, manager);
+      await this.writer.insert(plugin, verdict, shown, manager);
       await this.listing.recompute(plugin.id, manager, { latestReleaseAt: this.clock.now() });
       await this.audit.record({ action: 'plugin.publish', actor: MIRROR_ACTOR, slug, details: { version, kid: verdict.kid, mirroredFrom: upstream } }, manager);
       await done(manager);
     });
   }
 
-  private async insertRelease(plugin: PluginEntity, verified: VerifiedUpstreamRelease, manager: EntityManager): Promise<void> {
-    const { release, payload, manifest, kid } = verified;
-    const fields = release as typeof release & UpstreamReleaseFields;
-    const manifestCanonical = Buffer.from(manifest).toString('utf8');
-    const parsed = JSON.parse(manifestCanonical) as Record<string, unknown>;
-    const signed = new Map(payload.assets.map((asset) => [asset.name, asset]));
-    const inserted = await this.releases.insert(
-      {
-        pluginId: plugin.id,
-        version: release.version,
-        versionKey: versionKey(release.version),
-        versionSort: versionSortKey(release.version),
-        prerelease: isPrerelease(release.version),
-        minRuntimeVersion: fields.minRuntimeVersion ?? (typeof parsed.min_runtime_version === 'string' ? parsed.min_runtime_version : null),
-        // Downloads go to upstream's asset route: the bytes checked are the bytes it serves.
-        assets: release.assets.map((asset) => {
-          const entry = signed.get(asset.name)!;
-          return { name: asset.name, url: asset.url, size: entry.size, sha256: entry.sha256, hashed: true, contentType: entry.contentType, os: entry.os, arch: entry.arch };
-        }),
-        extensions: null,
-        integrity: { jws: release.integrity!.jws, kid, assets: payload.assets.map(({ attestation: _attestation, ...asset }) => asset) },
-        attestation: payload.assets.find((asset) => asset.attestation)?.attestation ?? null,
-        manifest: parsed,
-        manifestRaw: manifestCanonical,
-        manifestCanonical,
-        manifestSha256: payload.manifest_sha256,
-        source: fields.publishedBy?.kind === 'webhook' ? 'webhook' : 'push',
-        publishedBy: fields.publishedBy ?? null,
-        images: { icon: null, screenshots: [] },
-      },
-      manager,
-    );
-    if (fields.yanked) await this.releases.setYanked(inserted.id, this.clock.now(), fields.yankReason ?? null, manager);
-  }
-
-  private async refreshPlugin(upstream: string, slug: string, done: (manager: EntityManager) => Promise<void>): Promise<void> {
+  /** Upstream's public plugin fields; after `plugin.updated` (a manifest refreshed), the shown release's README and pictures too. */
+  private async refreshPlugin(upstream: string, slug: string, done: (manager: EntityManager) => Promise<void>, rereadShown = false): Promise<void> {
     const detail = await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug));
+    const shown = detail && rereadShown ? await this.writer.readPresentation(upstream, detail) : null;
     await this.repository.transaction(async (manager) => {
       // Only a plugin already copied (it has a verified release here) takes upstream's fields.
-      if (detail && (await this.plugins.findBySlug(slug, manager))) await this.plugins.upsertMirrored(mirroredPluginFields(detail), manager);
+      const plugin = detail ? await this.plugins.findBySlug(slug, manager) : null;
+      if (!detail || !plugin) return done(manager);
+      await this.plugins.upsertMirrored(mirroredPluginFields(detail), manager);
+      const version = detail.metadata?.version;
+      const release = shown && typeof version === 'string' ? await this.releases.findByVersionKey(plugin.id, versionKey(version), manager) : null;
+      if (shown && release) {
+        await this.writer.replacePresentation(release, shown, manager);
+        await this.listing.recompute(plugin.id, manager);
+      }
       await done(manager);
     });
   }
