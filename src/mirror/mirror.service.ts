@@ -19,7 +19,7 @@ import { MirrorRepository } from './mirror.repository';
 import type { MirrorStatus } from './mirror.types';
 import { mirroredPluginFields, type UpstreamPlugin } from './mirrored-plugin';
 import { UPSTREAM_READER } from './upstream-fetch';
-import { MirroredReleaseWriter } from './mirrored-release-writer';
+import { MirroredReleaseWriter, type ShownUpstream } from './mirrored-release-writer';
 import { UpstreamPresentationReader } from './upstream-presentation';
 
 export { UPSTREAM_READER } from './upstream-fetch';
@@ -145,7 +145,7 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
       case 'release.unyanked':
         return this.applyYank(upstream, slug, version, change.type === 'release.yanked', done);
       case 'release.deleted':
-        return this.deleteRelease(slug, version, done);
+        return this.deleteRelease(upstream, slug, version, done);
       case 'plugin.updated':
         return this.refreshPlugin(upstream, slug, done, true);
       case 'plugin.deleted':
@@ -233,32 +233,35 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
+  /** Upstream's plugin page as it is now, with its shown release's README and pictures. */
+  private async readShown(upstream: string, slug: string): Promise<ShownUpstream | null> {
+    const detail = await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug));
+    return detail ? { detail, shown: await this.writer.readPresentation(upstream, detail) } : null;
+  }
+
   /** Upstream's public plugin fields; after `plugin.updated` (a manifest refreshed), the shown release's README and pictures too. */
   private async refreshPlugin(upstream: string, slug: string, done: (manager: EntityManager) => Promise<void>, rereadShown = false): Promise<void> {
-    const detail = await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug));
-    const shown = detail && rereadShown ? await this.writer.readPresentation(upstream, detail) : null;
+    const view = rereadShown ? await this.readShown(upstream, slug) : await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug)).then((detail) => (detail ? { detail, shown: null } : null));
     await this.repository.transaction(async (manager) => {
       // Only a plugin already copied (it has a verified release here) takes upstream's fields.
-      const plugin = detail ? await this.plugins.findBySlug(slug, manager) : null;
-      if (!detail || !plugin) return done(manager);
-      await this.plugins.upsertMirrored(mirroredPluginFields(detail), manager);
-      const version = detail.metadata?.version;
-      const release = shown && typeof version === 'string' ? await this.releases.findByVersionKey(plugin.id, versionKey(version), manager) : null;
-      if (shown && release) {
-        await this.writer.replacePresentation(release, shown, manager);
-        await this.listing.recompute(plugin.id, manager);
-      }
+      const plugin = view ? await this.plugins.findBySlug(slug, manager) : null;
+      if (!view || !plugin) return done(manager);
+      await this.plugins.upsertMirrored(mirroredPluginFields(view.detail), manager);
+      if (await this.writer.applyShown(plugin.id, view, manager)) await this.listing.recompute(plugin.id, manager);
       await done(manager);
     });
   }
 
+  /** A yank moves what upstream's page shows: its README and pictures come along (as after a deletion). */
   private async applyYank(upstream: string, slug: string, version: string | null, yanked: boolean, done: (manager: EntityManager) => Promise<void>): Promise<void> {
     const record = version ? await this.readOrGone<UpstreamReleaseFields>(`${this.pluginUrl(upstream, slug)}/releases/${encodeURIComponent(version)}`) : null;
+    const view = await this.readShown(upstream, slug);
     await this.repository.transaction(async (manager) => {
       const plugin = await this.plugins.findBySlug(slug, manager);
       const release = plugin && version ? await this.releases.findByVersionKey(plugin.id, versionKey(version), manager) : null;
       if (plugin && release) {
         await this.releases.setYanked(release.id, yanked ? this.clock.now() : null, yanked ? (record?.yankReason ?? null) : null, manager);
+        await this.writer.applyShown(plugin.id, view, manager);
         await this.listing.recompute(plugin.id, manager);
         await this.audit.record({ action: yanked ? 'plugin.yank' : 'plugin.unyank', actor: MIRROR_ACTOR, slug, details: { version, reason: record?.yankReason ?? null } }, manager);
       }
@@ -266,12 +269,14 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  private async deleteRelease(slug: string, version: string | null, done: (manager: EntityManager) => Promise<void>): Promise<void> {
+  private async deleteRelease(upstream: string, slug: string, version: string | null, done: (manager: EntityManager) => Promise<void>): Promise<void> {
+    const view = await this.readShown(upstream, slug);
     await this.repository.transaction(async (manager) => {
       const plugin = await this.plugins.findBySlug(slug, manager);
       const release = plugin && version ? await this.releases.findByVersionKey(plugin.id, versionKey(version), manager) : null;
       if (plugin && release) {
         await this.releases.delete(release.id, manager);
+        await this.writer.applyShown(plugin.id, view, manager);
         await this.listing.recompute(plugin.id, manager);
         await this.audit.record({ action: 'release.delete', actor: MIRROR_ACTOR, slug, details: { version } }, manager);
       }

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock';
 import { ImagesRepository } from '../images/images.repository';
 import type { VerifiedUpstreamRelease } from '../lib/mirror';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
-import type { PublishedBy, ReleaseEntity } from '../plugins/entities/release.entity';
+import type { PublishedBy } from '../plugins/entities/release.entity';
 import { ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { isPrerelease, versionKey, versionSortKey } from '../plugins/versions';
@@ -17,6 +17,12 @@ interface UpstreamReleaseFields {
   yankReason?: string | null;
   publishedBy?: PublishedBy;
   minRuntimeVersion?: string | null;
+}
+
+/** Upstream's plugin page as read, and what it shows of its shown release (null: that could not be read). */
+export interface ShownUpstream {
+  detail: UpstreamPlugin;
+  shown: UpstreamPresentation | null;
 }
 
 /** Writes a verified upstream release as this registry's own row, with what upstream shows of it. */
@@ -84,10 +90,18 @@ export class MirroredReleaseWriter {
     if (shown) await this.readmes.insertForRelease(inserted.id, shown.readmes, manager);
   }
 
-  /** Replaces a copied release's README renderings and pictures with upstream's as it shows them now. */
-  async replacePresentation(release: ReleaseEntity, shown: UpstreamPresentation, manager: EntityManager): Promise<void> {
-    await this.images.putAll(shown.encodings, manager);
-    await this.releases.setImages(release.id, shown.images, manager);
-    await this.readmes.replaceForRelease(release.id, Object.keys(shown.readmes), shown.readmes, manager);
+  /**
+   * Gives the release upstream's page shows, when it is copied here, upstream's README renderings
+   * and pictures as shown now; true when it did (the caller recomputes the listing).
+   */
+  async applyShown(pluginId: string, view: ShownUpstream | null, manager: EntityManager): Promise<boolean> {
+    const version = view?.detail.metadata?.version;
+    if (!view?.shown || typeof version !== 'string') return false;
+    const release = await this.releases.findByVersionKey(pluginId, versionKey(version), manager);
+    if (!release) return false;
+    await this.images.putAll(view.shown.encodings, manager);
+    await this.releases.setImages(release.id, view.shown.images, manager);
+    await this.readmes.replaceForRelease(release.id, Object.keys(view.shown.readmes), view.shown.readmes, manager);
+    return true;
   }
 }

@@ -221,4 +221,49 @@ describe('a read-only mirror follows its upstream', () => {
     const found = (await request(mirror.url).get('/api/plugins?search=README').expect(200)).body.plugins.map((p: { slug: string }) => p.slug);
     expect(found).toContain('dressed');
   });
+
+  it('follows what upstream\'s page shows as releases come and go and the README is rendered again', async () => {
+    const upAdmin = { Authorization: `Bearer ${(await userWithSession(up.app, 'shown-root', 'admin')).jwt}` };
+    const readmeOn = async (url: string) => (await request(url).get('/api/plugins/dressed').expect(200)).body as { readmeHtml: string | null; images: { icon?: unknown }; latestVersion: string };
+    const until = (what: string, check: (detail: Awaited<ReturnType<typeof readmeOn>>) => boolean) =>
+      eventually(async () => {
+        const detail = await readmeOn(mirror.url);
+        return check(detail) ? detail : null;
+      }, what);
+
+    up.forge.route('GET', '/acme/dressed/raw/1.1.0/README.md', (_req, res) => res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Version two\n'));
+    await up
+      .push(token, 'dressed', {
+        manifest: manifestYaml({ name: 'dressed', version: '1.1.0', description: 'the dressed plugin', stars: 5 }),
+        manifestSource: 'plugin.yaml',
+        version: '1.1.0',
+        assets: [{ name: 'dressed.zip', url: up.forge.asset('/acme/dressed/1.1.0/dressed.zip', { size: 300 }) }],
+        repoUrl: `${up.forge.url}/acme/dressed`,
+      })
+      .expect(201);
+    const second = await until('1.1.0 shown', (d) => d.latestVersion === '1.1.0');
+    expect(second.readmeHtml).toContain('<h1>Version two</h1>');
+    expect(second.images.icon).toBeUndefined();
+
+    // Yanked upstream: both pages show 1.0.0 again, its README and icon.
+    await request(up.app.url).post('/api/publish/dressed/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.1.0' }).expect(200);
+    const back = await until('1.0.0 shown again', (d) => d.latestVersion === '1.0.0');
+    expect(back.readmeHtml).toContain('<h1>Dressed up</h1>');
+    expect(back.images.icon).toEqual((await readmeOn(up.app.url)).images.icon);
+
+    // Upstream renders 1.0.0's README again (Refresh manifest): plugin.updated brings the new rendering.
+    up.forge.route('GET', '/acme/dressed/raw/1.0.0/README.md', (_req, res) => res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Dressed again\n'));
+    // The manifest file in the repository, as published (Refresh manifest reads it there).
+    const screenshots = [
+      { url: `${up.forge.url}/pictures/one.png`, caption: 'One', alt: 'The first' },
+      { url: `${up.forge.url}/pictures/two.png`, caption: 'Two' },
+    ];
+    const manifestFile = manifestYaml({ name: 'dressed', version: '1.0.0', description: 'the dressed plugin', stars: 4, icon: `${up.forge.url}/pictures/icon.png`, screenshots });
+    up.forge.route('GET', '/api/v3/repos/acme/dressed/contents/.plugin.yaml', (_req, res) => res.writeHead(200, { 'Content-Type': 'application/vnd.github.raw+json' }).end(manifestFile));
+    const refreshedUp = await request(up.app.url).post('/api/admin/plugins/dressed/refresh-manifest').set(upAdmin).send({});
+    expect(refreshedUp.status).toBe(200);
+    expect((await readmeOn(up.app.url)).readmeHtml).toContain('<h1>Dressed again</h1>');
+    const refreshed = await until('the README rendered again', (d) => (d.readmeHtml ?? '').includes('Dressed again'));
+    expect(refreshed.images.icon).toEqual((await readmeOn(up.app.url)).images.icon);
+  });
 });
