@@ -231,7 +231,7 @@ describe('a read-only mirror follows its upstream', () => {
         return check(detail) ? detail : null;
       }, what);
 
-    up.forge.route('GET', '/acme/dressed/raw/1.1.0/README.md', (_req, res) => res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Version two\n'));
+    up.forge.route('GET', '/acme/dressed/raw/1.1.0/README.md', (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Version two\n'));
     await up
       .push(token, 'dressed', {
         manifest: manifestYaml({ name: 'dressed', version: '1.1.0', description: 'the dressed plugin', stars: 5 }),
@@ -252,14 +252,14 @@ describe('a read-only mirror follows its upstream', () => {
     expect(back.images.icon).toEqual((await readmeOn(up.app.url)).images.icon);
 
     // Upstream renders 1.0.0's README again (Refresh manifest): plugin.updated brings the new rendering.
-    up.forge.route('GET', '/acme/dressed/raw/1.0.0/README.md', (_req, res) => res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Dressed again\n'));
+    up.forge.route('GET', '/acme/dressed/raw/1.0.0/README.md', (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Dressed again\n'));
     // The manifest file in the repository, as published (Refresh manifest reads it there).
     const screenshots = [
       { url: `${up.forge.url}/pictures/one.png`, caption: 'One', alt: 'The first' },
       { url: `${up.forge.url}/pictures/two.png`, caption: 'Two' },
     ];
     const manifestFile = manifestYaml({ name: 'dressed', version: '1.0.0', description: 'the dressed plugin', stars: 4, icon: `${up.forge.url}/pictures/icon.png`, screenshots });
-    up.forge.route('GET', '/api/v3/repos/acme/dressed/contents/.plugin.yaml', (_req, res) => res.writeHead(200, { 'Content-Type': 'application/vnd.github.raw+json' }).end(manifestFile));
+    up.forge.route('GET', '/api/v3/repos/acme/dressed/contents/.plugin.yaml', (_req, res) => void res.writeHead(200, { 'Content-Type': 'application/vnd.github.raw+json' }).end(manifestFile));
     const refreshedUp = await request(up.app.url).post('/api/admin/plugins/dressed/refresh-manifest').set(upAdmin).send({});
     expect(refreshedUp.status).toBe(200);
     expect((await readmeOn(up.app.url)).readmeHtml).toContain('<h1>Dressed again</h1>');
