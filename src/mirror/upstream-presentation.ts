@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EncodedImage } from '../images/image-encoder';
+import { ImagesRepository } from '../images/images.repository';
 import { ReadmeIngest } from '../ingest/readme-ingest';
 import { README_RENDER_VERSION } from '../ingest/readme/render-readme';
 import { sha256Hex } from '../lib/integrity';
@@ -47,6 +48,7 @@ export class UpstreamPresentationReader {
   constructor(
     @Inject(UPSTREAM_READER) private readonly reader: UpstreamReader,
     private readonly readmeIngest: ReadmeIngest,
+    private readonly images: ImagesRepository,
   ) {}
 
   /** True when upstream's plugin page shows this version (its manifest fields are that release's). */
@@ -71,11 +73,18 @@ export class UpstreamPresentationReader {
   private async picture(upstream: string, slug: string, what: string, picture: UpstreamPicture, encodings: EncodedImage[]): Promise<{ variants: StoredImageVariant[] } | null> {
     const listed = Array.isArray(picture.variants) ? picture.variants : [];
     if (listed.length === 0 || listed.length > MAX_VARIANTS) return this.leftOut(slug, what, `${listed.length} encodings`);
+    const named = listed.map((variant) => (typeof variant?.url === 'string' ? IMAGE_PATH.exec(variant.url)?.[1] : undefined));
+    const stored = await this.images.storedAmong(named.filter((sha256): sha256 is string => sha256 !== undefined));
     const variants: StoredImageVariant[] = [];
     const read: EncodedImage[] = [];
-    for (const variant of listed) {
-      const sha256 = typeof variant?.url === 'string' ? IMAGE_PATH.exec(variant.url)?.[1] : undefined;
+    for (const [at, variant] of listed.entries()) {
+      const sha256 = named[at];
       if (!sha256 || !dimension(variant.width) || !dimension(variant.height)) return this.leftOut(slug, what, 'not an upstream picture address and size');
+      // Stored here already under its hash (copied before, or the same picture ingested here): nothing to read.
+      if (stored.has(sha256)) {
+        variants.push({ width: variant.width, height: variant.height, sha256 });
+        continue;
+      }
       const bytes = Buffer.from(await this.reader.bytes(`${upstream}/images/${sha256}.webp`));
       if (sha256Hex(bytes) !== sha256) return this.leftOut(slug, what, `the bytes of ${variant.url} do not have the SHA-256 that names them`);
       if (!isWebp(bytes)) return this.leftOut(slug, what, `${variant.url} is not WebP`);
