@@ -2948,6 +2948,8 @@ export interface components {
             mirror: boolean;
             /** @description The registry mirrored */
             upstream: string | null;
+            /** @description True when this instance is the one following upstream now: of several instances on one PostgreSQL database, one follows at a time (the others take over when it stops) */
+            following: boolean;
             /** @description Upstream's changes-feed cursor after the last change applied; null: none yet */
             cursor: string | null;
             /** @description When upstream was last read, in milliseconds since the epoch */

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { type DataSource, type EntityManager, In } from 'typeorm';
 import type { EncodedImage } from './image-encoder';
 import { ImageEntity } from './entities/image.entity';
 import { ImageProxyEntryEntity, type ImageProxyStatus } from './entities/image-proxy-entry.entity';
@@ -36,6 +36,13 @@ export class ImagesRepository {
   async find(sha256: string): Promise<StoredImage | null> {
     const row = await this.dataSource.manager.getRepository(ImageEntity).findOne({ where: { sha256 }, select: { sha256: true, contentType: true, bytes: true } });
     return row ? { sha256: row.sha256, contentType: row.contentType, bytes: row.bytes } : null;
+  }
+
+  /** Which of these encodings are stored already (rows never change: one stored need not be read again). */
+  async storedAmong(sha256s: readonly string[]): Promise<Set<string>> {
+    if (sha256s.length === 0) return new Set();
+    const rows = await this.dataSource.manager.getRepository(ImageEntity).find({ where: { sha256: In([...sha256s]) }, select: { sha256: true } });
+    return new Set(rows.map((row) => row.sha256));
   }
 
   /** What the proxy keeps for a URL, unless it expired by `now`. */

@@ -6,6 +6,7 @@ export function toMirrorStatusDto(status: MirrorStatus): MirrorStatusDto {
   return {
     mirror: status.upstream !== null,
     upstream: status.upstream,
+    following: status.following,
     cursor: state?.cursor ?? null,
     lastPollAt: state?.lastPollAt?.getTime() ?? null,
     lastError: state?.lastError ?? null,

@@ -3,15 +3,19 @@ import { APP_GUARD } from '@nestjs/core';
 import { AuthModule } from '../auth/auth.module';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
+import { ImagesModule } from '../images/images.module';
+import { IngestModule } from '../ingest/ingest.module';
 import { IntegrityModule } from '../integrity/integrity.module';
 import { repositoryProvider } from '../persistence/repository-provider';
 import { PluginsModule } from '../plugins/plugins.module';
 import { MirrorAdminService } from './mirror-admin.service';
 import { MirrorController } from './mirror.controller';
 import { MirrorRepository } from './mirror.repository';
-import { MirrorService, UPSTREAM_READER } from './mirror.service';
+import { MirrorService } from './mirror.service';
+import { MirroredReleaseWriter } from './mirrored-release-writer';
 import { ReadOnlyMirrorGuard } from './read-only.guard';
-import { upstreamReader } from './upstream-fetch';
+import { UPSTREAM_READER, upstreamReader } from './upstream-fetch';
+import { UpstreamPresentationReader } from './upstream-presentation';
 
 /**
  * Mirror mode (MIRROR_OF, `registry serve --mirror-of`): the follower that copies an upstream
@@ -19,11 +23,13 @@ import { upstreamReader } from './upstream-fetch';
  * status route. Inert on a registry that mirrors nothing. See docs/mirror.md.
  */
 @Module({
-  imports: [AuthModule, IntegrityModule, PluginsModule],
+  imports: [AuthModule, ImagesModule, IngestModule, IntegrityModule, PluginsModule],
   controllers: [MirrorController],
   providers: [
     repositoryProvider(MirrorRepository),
     { provide: UPSTREAM_READER, inject: [APP_CONFIG], useFactory: (config: AppConfig) => upstreamReader(config.fetchAllowHosts) },
+    UpstreamPresentationReader,
+    MirroredReleaseWriter,
     MirrorService,
     MirrorAdminService,
     { provide: APP_GUARD, useClass: ReadOnlyMirrorGuard },

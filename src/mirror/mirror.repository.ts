@@ -1,10 +1,66 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { MirrorFailureEntity } from './entities/mirror-failure.entity';
 import { MirrorStateEntity } from './entities/mirror-state.entity';
 
+/** Session advisory lock held by the one instance that follows upstream (7_244_151_0xx: this app's keys). */
+const MIRROR_FOLLOWER_LOCK = 7_244_151_031;
+
 /** The mirror's own bookkeeping: its place in upstream's feed and the releases it refused. */
 export class MirrorRepository {
+  /** The connection holding MIRROR_FOLLOWER_LOCK, while this instance holds it. */
+  private follower: QueryRunner | null = null;
+
   constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * True while this instance is the one that follows upstream: it holds (or now takes) a
+   * session-level advisory lock on a connection of its own, kept out of the pool. Another
+   * instance on the same database gets false until the holder lets go or dies (its connection
+   * closes, and PostgreSQL frees the lock). A connection that stopped answering is destroyed,
+   * never handed back to the pool with the lock on it.
+   */
+  async holdFollowerLock(): Promise<boolean> {
+    if (this.follower) {
+      try {
+        await this.follower.query('SELECT 1');
+        return true;
+      } catch (error) {
+        await this.dropFollower(error as Error);
+      }
+    }
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIRROR_FOLLOWER_LOCK])) as { locked: boolean }[];
+      if (locked) {
+        this.follower = runner;
+        return true;
+      }
+      await runner.release();
+      return false;
+    } catch (error) {
+      await runner.release();
+      throw error;
+    }
+  }
+
+  /** Lets another instance follow (at shutdown). */
+  async releaseFollowerLock(): Promise<void> {
+    if (!this.follower) return;
+    try {
+      await this.follower.query('SELECT pg_advisory_unlock($1)', [MIRROR_FOLLOWER_LOCK]);
+      await this.follower.release();
+      this.follower = null;
+    } catch (error) {
+      await this.dropFollower(error as Error);
+    }
+  }
+
+  private async dropFollower(error: Error): Promise<void> {
+    const runner = this.follower as (QueryRunner & { releasePostgresConnection?: (error: Error) => Promise<void> }) | null;
+    this.follower = null;
+    // Released with an error, the pool closes the connection (and the session's lock with it).
+    await (runner?.releasePostgresConnection ? runner.releasePostgresConnection(error) : runner?.release())?.catch(() => undefined);
+  }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);

@@ -8,20 +8,21 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { MirroredKeysRepository } from '../integrity/mirrored-keys.repository';
 import type { KeySet } from '../lib/integrity';
-import { type UpstreamReader, verifyUpstreamRelease, type VerifiedUpstreamRelease } from '../lib/mirror';
+import { type UpstreamReader, verifyUpstreamRelease } from '../lib/mirror';
 import { CatalogueListing } from '../plugins/catalogue-listing';
-import type { PluginEntity } from '../plugins/entities/plugin.entity';
-import type { PublishedBy } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
-import { isPrerelease, versionKey, versionSortKey } from '../plugins/versions';
+import { versionKey } from '../plugins/versions';
 import { Metrics } from '../metrics/metrics';
 import { ResponseCache } from '../response-cache/response-cache';
 import { MirrorRepository } from './mirror.repository';
 import type { MirrorStatus } from './mirror.types';
 import { mirroredPluginFields, type UpstreamPlugin } from './mirrored-plugin';
+import { UPSTREAM_READER } from './upstream-fetch';
+import { MirroredReleaseWriter, type ShownUpstream } from './mirrored-release-writer';
+import { UpstreamPresentationReader } from './upstream-presentation';
 
-export const UPSTREAM_READER = Symbol('UPSTREAM_READER');
+export { UPSTREAM_READER } from './upstream-fetch';
 
 /** One entry of upstream's changes feed. */
 interface Change {
@@ -38,10 +39,7 @@ interface ChangesPage {
 }
 
 interface UpstreamReleaseFields {
-  yanked?: boolean;
   yankReason?: string | null;
-  publishedBy?: PublishedBy;
-  minRuntimeVersion?: string | null;
 }
 
 const PAGE = 100;
@@ -54,16 +52,13 @@ const MIRROR_ACTOR = { userId: null, tokenId: null, ip: null };
  * upstream's key set. The cursor moves in the transaction that applies each change, so a restart
  * resumes exactly where it stopped.
  */
-/** The provenance columns of a copied release: its attestation, if any, is carried but not verified here. */
-function unverifiedProvenance(attested: boolean) {
-  return { provenanceStatus: attested ? ('unverified' as const) : ('absent' as const), provenanceRepository: null, provenanceWorkflow: null, provenanceRef: null, provenanceIssuer: null, provenanceSignedAt: null };
-}
-
 @Injectable()
 export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Mirror');
   private readonly loop: BackgroundLoop;
   private keysLoaded = false;
+  /** This instance is the one following upstream (on PostgreSQL, it holds the follower lock). */
+  private following = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -72,6 +67,8 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly keys: MirroredKeysRepository,
     private readonly plugins: PluginsRepository,
     private readonly releases: ReleasesRepository,
+    private readonly presentation: UpstreamPresentationReader,
+    private readonly writer: MirroredReleaseWriter,
     private readonly listing: CatalogueListing,
     private readonly audit: AuditService,
     private readonly responses: ResponseCache,
@@ -89,18 +86,27 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.loop.stop();
+    this.following = false;
+    await this.repository.releaseFollowerLock();
   }
 
   /** The admin view: upstream, cursor, last poll and the latest refusals. */
   async status(): Promise<MirrorStatus> {
     const [state, failures, failureCount] = await Promise.all([this.repository.findState(), this.repository.recentFailures(100), this.repository.countFailures()]);
-    return { upstream: this.config.mirrorOf, state, failures, failureCount };
+    return { upstream: this.config.mirrorOf, following: this.following, state, failures, failureCount };
   }
 
   /** One pass: every change upstream has after the cursor. */
   async poll(): Promise<void> {
     const upstream = this.config.mirrorOf;
     if (!upstream) return;
+    // Several instances on one PostgreSQL database: one follows, the others wait their turn (it
+    // comes when the follower stops or dies). The embedded engine has one process: it follows.
+    this.following = this.config.databaseUrl ? await this.repository.holdFollowerLock() : true;
+    if (!this.following) {
+      this.keysLoaded = false;
+      return;
+    }
     try {
       if (!this.keysLoaded) await this.refreshKeys(upstream);
       let cursor = await this.repository.cursorFor(upstream);
@@ -139,7 +145,9 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
       case 'release.unyanked':
         return this.applyYank(upstream, slug, version, change.type === 'release.yanked', done);
       case 'release.deleted':
-        return this.deleteRelease(slug, version, done);
+        return this.deleteRelease(upstream, slug, version, done);
+      case 'plugin.updated':
+        return this.refreshPlugin(upstream, slug, done, true);
       case 'plugin.deleted':
         return this.repository.transaction(async (manager) => {
           await this.plugins.deleteBySlug(slug, manager);
@@ -213,70 +221,47 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
         await done(manager);
       });
     }
+    const shown = this.presentation.shows(detail, version) ? await this.writer.readPresentation(upstream, detail) : null;
     await this.repository.transaction(async (manager) => {
       const plugin = await this.plugins.upsertMirrored(mirroredPluginFields(detail), manager);
       // Another instance of this mirror may have copied it first: nothing to do then.
       if (await this.releases.findByVersionKey(plugin.id, versionKey(version), manager)) return done(manager);
-      await this.insertRelease(plugin, verdict, manager);
+      await this.writer.insert(plugin, verdict, shown, manager);
       await this.listing.recompute(plugin.id, manager, { latestReleaseAt: this.clock.now() });
       await this.audit.record({ action: 'plugin.publish', actor: MIRROR_ACTOR, slug, details: { version, kid: verdict.kid, mirroredFrom: upstream } }, manager);
       await done(manager);
     });
   }
 
-  private async insertRelease(plugin: PluginEntity, verified: VerifiedUpstreamRelease, manager: EntityManager): Promise<void> {
-    const { release, payload, manifest, kid } = verified;
-    const fields = release as typeof release & UpstreamReleaseFields;
-    const manifestCanonical = Buffer.from(manifest).toString('utf8');
-    const parsed = JSON.parse(manifestCanonical) as Record<string, unknown>;
-    const signed = new Map(payload.assets.map((asset) => [asset.name, asset]));
-    const inserted = await this.releases.insert(
-      {
-        pluginId: plugin.id,
-        version: release.version,
-        versionKey: versionKey(release.version),
-        versionSort: versionSortKey(release.version),
-        prerelease: isPrerelease(release.version),
-        minRuntimeVersion: fields.minRuntimeVersion ?? (typeof parsed.min_runtime_version === 'string' ? parsed.min_runtime_version : null),
-        // Downloads go to upstream's asset route: the bytes checked are the bytes it serves.
-        assets: release.assets.map((asset) => {
-          const entry = signed.get(asset.name)!;
-          return { name: asset.name, url: asset.url, size: entry.size, sha256: entry.sha256, hashed: true, contentType: entry.contentType, os: entry.os, arch: entry.arch };
-        }),
-        extensions: null,
-        integrity: { jws: release.integrity!.jws, kid, assets: payload.assets.map(({ attestation: _attestation, ...asset }) => asset) },
-        attestation: payload.assets.find((asset) => asset.attestation)?.attestation ?? null,
-        // The mirror checks signatures and digests, not provenance: upstream's verdict is not ours to repeat.
-        ...unverifiedProvenance(payload.assets.some((asset) => asset.attestation)),
-        manifest: parsed,
-        manifestRaw: manifestCanonical,
-        manifestCanonical,
-        manifestSha256: payload.manifest_sha256,
-        source: fields.publishedBy?.kind === 'webhook' ? 'webhook' : 'push',
-        publishedBy: fields.publishedBy ?? null,
-        images: { icon: null, screenshots: [] },
-      },
-      manager,
-    );
-    if (fields.yanked) await this.releases.setYanked(inserted.id, this.clock.now(), fields.yankReason ?? null, manager);
+  /** Upstream's plugin page as it is now, with its shown release's README and pictures. */
+  private async readShown(upstream: string, slug: string): Promise<ShownUpstream | null> {
+    const detail = await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug));
+    return detail ? { detail, shown: await this.writer.readPresentation(upstream, detail) } : null;
   }
 
-  private async refreshPlugin(upstream: string, slug: string, done: (manager: EntityManager) => Promise<void>): Promise<void> {
-    const detail = await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug));
+  /** Upstream's public plugin fields; after `plugin.updated` (a manifest refreshed), the shown release's README and pictures too. */
+  private async refreshPlugin(upstream: string, slug: string, done: (manager: EntityManager) => Promise<void>, rereadShown = false): Promise<void> {
+    const view = rereadShown ? await this.readShown(upstream, slug) : await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug)).then((detail) => (detail ? { detail, shown: null } : null));
     await this.repository.transaction(async (manager) => {
       // Only a plugin already copied (it has a verified release here) takes upstream's fields.
-      if (detail && (await this.plugins.findBySlug(slug, manager))) await this.plugins.upsertMirrored(mirroredPluginFields(detail), manager);
+      const plugin = view ? await this.plugins.findBySlug(slug, manager) : null;
+      if (!view || !plugin) return done(manager);
+      await this.plugins.upsertMirrored(mirroredPluginFields(view.detail), manager);
+      if (await this.writer.applyShown(plugin.id, view, manager)) await this.listing.recompute(plugin.id, manager);
       await done(manager);
     });
   }
 
+  /** A yank moves what upstream's page shows: its README and pictures come along (as after a deletion). */
   private async applyYank(upstream: string, slug: string, version: string | null, yanked: boolean, done: (manager: EntityManager) => Promise<void>): Promise<void> {
     const record = version ? await this.readOrGone<UpstreamReleaseFields>(`${this.pluginUrl(upstream, slug)}/releases/${encodeURIComponent(version)}`) : null;
+    const view = await this.readShown(upstream, slug);
     await this.repository.transaction(async (manager) => {
       const plugin = await this.plugins.findBySlug(slug, manager);
       const release = plugin && version ? await this.releases.findByVersionKey(plugin.id, versionKey(version), manager) : null;
       if (plugin && release) {
         await this.releases.setYanked(release.id, yanked ? this.clock.now() : null, yanked ? (record?.yankReason ?? null) : null, manager);
+        await this.writer.applyShown(plugin.id, view, manager);
         await this.listing.recompute(plugin.id, manager);
         await this.audit.record({ action: yanked ? 'plugin.yank' : 'plugin.unyank', actor: MIRROR_ACTOR, slug, details: { version, reason: record?.yankReason ?? null } }, manager);
       }
@@ -284,12 +269,14 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  private async deleteRelease(slug: string, version: string | null, done: (manager: EntityManager) => Promise<void>): Promise<void> {
+  private async deleteRelease(upstream: string, slug: string, version: string | null, done: (manager: EntityManager) => Promise<void>): Promise<void> {
+    const view = await this.readShown(upstream, slug);
     await this.repository.transaction(async (manager) => {
       const plugin = await this.plugins.findBySlug(slug, manager);
       const release = plugin && version ? await this.releases.findByVersionKey(plugin.id, versionKey(version), manager) : null;
       if (plugin && release) {
         await this.releases.delete(release.id, manager);
+        await this.writer.applyShown(plugin.id, view, manager);
         await this.listing.recompute(plugin.id, manager);
         await this.audit.record({ action: 'release.delete', actor: MIRROR_ACTOR, slug, details: { version } }, manager);
       }

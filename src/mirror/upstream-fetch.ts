@@ -1,6 +1,9 @@
 import { AssetFetchError, fetchAndHashAsset, fetchBytes, fetchText, type GuardedFetchOptions } from '../common/fetch';
 import { AssetTooLargeError, type UpstreamReader } from '../lib/mirror';
 
+/** The injection token of the mirror's UpstreamReader. */
+export const UPSTREAM_READER = Symbol('UPSTREAM_READER');
+
 /** Small documents (a feed page, a release record, the key set, a manifest): 4 MiB at most. */
 const MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
 

@@ -188,6 +188,34 @@ describe('GET /api/changes', () => {
     }
   });
 
+  // Two connections: PostgreSQL only.
+  (process.env.DATABASE_URL ? it : it.skip)("stamps `at` in cursor order when a transaction that started first commits last", async () => {
+    const before = (await walk(null, 1000)).next;
+    const early = w.app.database.dataSource.createQueryRunner();
+    const late = w.app.database.dataSource.createQueryRunner();
+    try {
+      await early.startTransaction();
+      // Fixes the early transaction's start (now()) before the late one begins.
+      await early.query('SELECT now()');
+      await late.query('SELECT pg_sleep(0.02)');
+      await late.startTransaction();
+      await late.query(`INSERT INTO audit_entry (action, slug, details) VALUES ('plugin.feature', 'feed-one', '{}')`);
+      await late.commitTransaction();
+      await early.query('SELECT pg_sleep(0.02)');
+      await early.query(`INSERT INTO audit_entry (action, slug, details) VALUES ('plugin.unfeature', 'feed-one', '{}')`);
+      await early.commitTransaction();
+    } finally {
+      await early.release();
+      await late.release();
+    }
+    const { all } = await walk(before, 100);
+    expect(all.map((c) => c.type)).toEqual(['plugin.featured', 'plugin.unfeatured']);
+    // The early transaction's now() is before the late one's; its change is stamped after.
+    expect(Date.parse(all[1].at)).toBeGreaterThanOrEqual(Date.parse(all[0].at));
+    const [{ started }] = await w.app.database.dataSource.query(`SELECT to_char(min(a.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS started FROM audit_entry a WHERE a.action = 'plugin.unfeature'`);
+    expect(Date.parse(started)).toBeLessThan(Date.parse(all[0].at));
+  });
+
   describe('on the catalogue lane', () => {
     const COMPARED_HEADERS = ['content-type', 'cache-control', 'vary', 'etag', 'content-length', 'x-cache', 'content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy'];
     const leanLines = (url: string) => log.lines.map((line) => JSON.parse(line) as { lean?: boolean; req?: { url?: string } }).filter((entry) => entry.lean === true && entry.req?.url === url);

@@ -1,21 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { imageProxyKey, isSignedImageUrl } from '../../src/images/proxy-signature';
+import { picture } from '../../src/images/testing/pictures';
 import { verifyRelease, type KeySet, type ReleaseRecord } from '../../src/lib/integrity';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
+import { eventually } from '../support/eventually';
 import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
-
-/** Polls `probe` until it returns something, or fails after `timeoutMs`. */
-async function eventually<T>(probe: () => Promise<T | null | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`nothing within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * Mirror mode: an upstream registry on loopback, a second instance with MIRROR_OF pointed at it
@@ -27,6 +19,7 @@ describe('a read-only mirror follows its upstream', () => {
   let proxy: Server;
   let token: string;
   let mirrorAdmin: { Authorization: string };
+  const alteredPictures = new Set<string>();
 
   const flipLast = (text: string) => text.slice(0, -2) + (text.at(-2) === 'A' ? 'B' : 'A') + text.at(-1);
   const publish = (slug: string, version: string) =>
@@ -59,6 +52,16 @@ describe('a read-only mirror follows its upstream', () => {
           body = Buffer.from(JSON.stringify(release));
         }
         if (path === '/api/plugins/rewritten/releases/1.0.0/manifest') body = Buffer.from(body.toString('utf8').replace('"rewritten"', '"rewritten" '));
+        // Upstream's README as served, with what a sanitizer must never let through added to it;
+        // and the second screenshot's wide encoding altered on the way.
+        if (path.startsWith('/api/plugins/dressed') && !path.includes('/releases')) {
+          const detail = JSON.parse(body.toString('utf8'));
+          if (typeof detail.readmeHtml === 'string') detail.readmeHtml += '<script>alert(1)</script><img src="x" onerror="alert(2)"><a href="javascript:alert(3)">x</a>';
+          const altered = detail.images?.screenshots?.[1]?.variants?.at(-1)?.url;
+          if (altered) alteredPictures.add(altered);
+          body = Buffer.from(JSON.stringify(detail));
+        }
+        if (alteredPictures.has(path)) body[body.length - 1] ^= 0xff;
         const location = answer.headers.get('location');
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/octet-stream', ...(location ? { location } : {}) });
         res.end(body);
@@ -152,5 +155,115 @@ describe('a read-only mirror follows its upstream', () => {
     });
     // Only admins see the mirror's state.
     await request(mirror.url).get('/api/admin/mirror').expect(401);
+  });
+
+  it("shows upstream's README (sanitized again, images signed with its own key), pictures (checked by their hash) and extension fields", async () => {
+    const upAdmin = { Authorization: `Bearer ${(await userWithSession(up.app, 'dress-root', 'admin')).jwt}` };
+    await request(up.app.url).put('/api/admin/extension-fields').set(upAdmin).send({ fields: [{ key: 'stars', type: 'number' }] }).expect(200);
+    up.forge.route('GET', '/acme/dressed/raw/1.0.0/README.md', (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Dressed up\n\nA plugin with a **README**.\n\n![logo](https://images.example.org/logo.png)\n');
+    });
+    up.forge.file('/pictures/icon.png', await picture('png', 300, 300), 'image/png');
+    up.forge.file('/pictures/one.png', await picture('png', 1600, 900), 'image/png');
+    up.forge.file('/pictures/two.png', await picture('jpeg', 1400, 700), 'image/jpeg');
+    const screenshots = [
+      { url: `${up.forge.url}/pictures/one.png`, caption: 'One', alt: 'The first' },
+      { url: `${up.forge.url}/pictures/two.png`, caption: 'Two' },
+    ];
+    await up
+      .push(token, 'dressed', {
+        manifest: manifestYaml({ name: 'dressed', version: '1.0.0', description: 'the dressed plugin', stars: 4, icon: `${up.forge.url}/pictures/icon.png`, screenshots }),
+        manifestSource: 'plugin.yaml',
+        version: '1.0.0',
+        assets: [{ name: 'dressed.zip', url: up.forge.asset('/acme/dressed/1.0.0/dressed.zip', { size: 300 }) }],
+        repoUrl: `${up.forge.url}/acme/dressed`,
+      })
+      .expect(201);
+    await eventually(() => latestOn(mirror.url, 'dressed'), 'dressed on the mirror');
+    const theirs = (await request(up.app.url).get('/api/plugins/dressed').expect(200)).body;
+    const mine = (await request(mirror.url).get('/api/plugins/dressed').expect(200)).body;
+
+    expect(theirs.readmeHtml).toContain('<h1>Dressed up</h1>');
+    expect(mine.readmeHtml).toContain('<h1>Dressed up</h1>');
+    expect(mine.readmeHtml).toContain('<strong>README</strong>');
+    expect(mine.readmeHtml).not.toMatch(/<script|onerror|javascript:/);
+    expect(mine.readmeLocale).toBeNull();
+    // The picture goes through this registry's own proxy, signed with its own key.
+    const src = /<img src="([^"]+)"/.exec(mine.readmeHtml)![1].replace(/&amp;/g, '&');
+    const proxied = new URL(src, mirror.url);
+    expect(proxied.pathname).toBe('/image-proxy');
+    expect(proxied.searchParams.get('url')).toBe('https://images.example.org/logo.png');
+    expect(isSignedImageUrl(imageProxyKey(mirror.config.keyEncryptionKey), proxied.searchParams.get('url')!, proxied.searchParams.get('sig')!)).toBe(true);
+    expect(isSignedImageUrl(imageProxyKey(up.app.config.keyEncryptionKey), proxied.searchParams.get('url')!, proxied.searchParams.get('sig')!)).toBe(false);
+
+    // Pictures: the same encodings under the same names, byte for byte; the altered one left out.
+    expect(theirs.images.screenshots).toHaveLength(2);
+    expect(alteredPictures.size).toBe(1);
+    expect(mine.images).toEqual({ ...theirs.images, screenshots: [theirs.images.screenshots[0]] });
+    for (const { url } of [...mine.images.icon.variants, ...mine.images.screenshots[0].variants]) {
+      const [a, b] = await Promise.all([mirror.url, up.app.url].map((origin) => request(origin).get(url).buffer(true).parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      }).expect(200)));
+      expect(Buffer.compare(a.body as Buffer, b.body as Buffer)).toBe(0);
+    }
+    await request(mirror.url).get([...alteredPictures][0]).expect(404);
+
+    // Extension fields: the signed manifest's, the same as upstream shows, in the catalogue too.
+    expect(theirs.extensions).toEqual({ stars: 4 });
+    expect(mine.extensions).toEqual(theirs.extensions);
+    expect(mine.metadata).toEqual(theirs.metadata);
+    const listed = (await request(mirror.url).get('/api/plugins?search=dressed').expect(200)).body.plugins.find((p: { slug: string }) => p.slug === 'dressed');
+    expect(listed.extensions).toEqual({ stars: 4 });
+    expect(listed.images).toEqual(theirs.images.icon ? { icon: { url: theirs.images.icon.url, width: theirs.images.icon.width, height: theirs.images.icon.height } } : {});
+    // The README is searchable on the mirror as upstream.
+    const found = (await request(mirror.url).get('/api/plugins?search=README').expect(200)).body.plugins.map((p: { slug: string }) => p.slug);
+    expect(found).toContain('dressed');
+  });
+
+  it('follows what upstream\'s page shows as releases come and go and the README is rendered again', async () => {
+    const upAdmin = { Authorization: `Bearer ${(await userWithSession(up.app, 'shown-root', 'admin')).jwt}` };
+    const readmeOn = async (url: string) => (await request(url).get('/api/plugins/dressed').expect(200)).body as { readmeHtml: string | null; images: { icon?: unknown }; latestVersion: string };
+    const until = (what: string, check: (detail: Awaited<ReturnType<typeof readmeOn>>) => boolean) =>
+      eventually(async () => {
+        const detail = await readmeOn(mirror.url);
+        return check(detail) ? detail : null;
+      }, what);
+
+    up.forge.route('GET', '/acme/dressed/raw/1.1.0/README.md', (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Version two\n'));
+    await up
+      .push(token, 'dressed', {
+        manifest: manifestYaml({ name: 'dressed', version: '1.1.0', description: 'the dressed plugin', stars: 5 }),
+        manifestSource: 'plugin.yaml',
+        version: '1.1.0',
+        assets: [{ name: 'dressed.zip', url: up.forge.asset('/acme/dressed/1.1.0/dressed.zip', { size: 300 }) }],
+        repoUrl: `${up.forge.url}/acme/dressed`,
+      })
+      .expect(201);
+    const second = await until('1.1.0 shown', (d) => d.latestVersion === '1.1.0');
+    expect(second.readmeHtml).toContain('<h1>Version two</h1>');
+    expect(second.images.icon).toBeUndefined();
+
+    // Yanked upstream: both pages show 1.0.0 again, its README and icon.
+    await request(up.app.url).post('/api/publish/dressed/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.1.0' }).expect(200);
+    const back = await until('1.0.0 shown again', (d) => d.latestVersion === '1.0.0');
+    expect(back.readmeHtml).toContain('<h1>Dressed up</h1>');
+    expect(back.images.icon).toEqual((await readmeOn(up.app.url)).images.icon);
+
+    // Upstream renders 1.0.0's README again (Refresh manifest): plugin.updated brings the new rendering.
+    up.forge.route('GET', '/acme/dressed/raw/1.0.0/README.md', (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Dressed again\n'));
+    // The manifest file in the repository, as published (Refresh manifest reads it there).
+    const screenshots = [
+      { url: `${up.forge.url}/pictures/one.png`, caption: 'One', alt: 'The first' },
+      { url: `${up.forge.url}/pictures/two.png`, caption: 'Two' },
+    ];
+    const manifestFile = manifestYaml({ name: 'dressed', version: '1.0.0', description: 'the dressed plugin', stars: 4, icon: `${up.forge.url}/pictures/icon.png`, screenshots });
+    up.forge.route('GET', '/api/v3/repos/acme/dressed/contents/.plugin.yaml', (_req, res) => void res.writeHead(200, { 'Content-Type': 'application/vnd.github.raw+json' }).end(manifestFile));
+    const refreshedUp = await request(up.app.url).post('/api/admin/plugins/dressed/refresh-manifest').set(upAdmin).send({});
+    expect(refreshedUp.status).toBe(200);
+    expect((await readmeOn(up.app.url)).readmeHtml).toContain('<h1>Dressed again</h1>');
+    const refreshed = await until('the README rendered again', (d) => (d.readmeHtml ?? '').includes('Dressed again'));
+    expect(refreshed.images.icon).toEqual((await readmeOn(up.app.url)).images.icon);
   });
 });

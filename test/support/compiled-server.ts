@@ -29,9 +29,9 @@ export interface CompiledServer {
   exited: Promise<number | null>;
 }
 
-/** Starts `registry serve` as a child process; see `listening` to wait for its URL. */
-export function spawnServe(env: Record<string, string>): CompiledServer {
-  const child = spawn(process.execPath, [REGISTRY_BIN, 'serve'], {
+/** Starts `registry serve [args]` as a child process; see `listening` to wait for its URL. */
+export function spawnServe(env: Record<string, string>, args: string[] = []): CompiledServer {
+  const child = spawn(process.execPath, [REGISTRY_BIN, 'serve', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,7 +15,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * and the public fields copied (never an actor, an address or a user id). `plugin.deprecate` and
  * `plugin.undeprecate` come from the deprecation work (details {message, replacement}).
  */
-const EVENT_LOCK = 7_322_641; // any constant; pg_advisory_xact_lock's key for the feed's writers
+export const EVENT_LOCK = 7_322_641; // any constant; pg_advisory_xact_lock's key for the feed's writers
 
 const LOG_AUDITED = `CREATE FUNCTION catalogue_event_from_audit() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE

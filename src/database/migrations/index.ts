@@ -42,6 +42,7 @@ import { DeprecationReplacementKey1795827107966 } from './1795827107966-Deprecat
 import { MirrorMode1795827266136 } from './1795827266136-MirrorMode';
 import { SubscriptionFanOutSafe1795827323592 } from './1795827323592-SubscriptionFanOutSafe';
 import { FeedYankIndexes1795827904333 } from './1795827904333-FeedYankIndexes';
+import { ChangesFeedClockTime1795831000000 } from './1795831000000-ChangesFeedClockTime';
 import { KindBumpsSettingsVersion1795830000000 } from './1795830000000-KindBumpsSettingsVersion';
 import { SubscriptionClaimAndStreak1795835105924 } from './1795835105924-SubscriptionClaimAndStreak';
 import { ReleaseProvenance1795835184351 } from './1795835184351-ReleaseProvenance';
@@ -92,6 +93,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   SubscriptionFanOutSafe1795827323592,
   FeedYankIndexes1795827904333,
   KindBumpsSettingsVersion1795830000000,
+  ChangesFeedClockTime1795831000000,
   SubscriptionClaimAndStreak1795835105924,
   ReleaseProvenance1795835184351,
 ];
