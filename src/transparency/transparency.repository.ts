@@ -155,19 +155,39 @@ export class TransparencyRepository {
   }
 
   /**
-   * The leaf and its newly completed subtrees, in two statements (the leaf, then every node at
-   * once). Hashes travel as hex: both drivers (node-postgres, PGlite) pass text arrays the same way.
+   * After `lockTail`, in one statement: the log's size n and the root subtrees of the tree of n
+   * leaves (for each set bit `level` of n, node (level, (n >> level) - 1)): the only stored nodes
+   * an append of leaf n combines with. A statement after the lock sees every earlier append
+   * committed (READ COMMITTED takes a snapshot per statement).
+   */
+  async tail(manager: EntityManager): Promise<{ size: number; roots: NodeHashes }> {
+    const rows: { size: string; level: number | null; index: string | null; hash: Uint8Array | null }[] = await manager.query(
+      `WITH tail AS (SELECT coalesce(max("index") + 1, 0) AS "size" FROM "transparency_leaf")
+       SELECT tail."size"::text AS "size", root."level", root."index"::text AS "index", root."hash"
+         FROM tail LEFT JOIN LATERAL (
+           SELECT n."level", n."index", n."hash"
+             FROM generate_series(0, 62) AS bit("level")
+             JOIN "transparency_node" n ON n."level" = bit."level" AND n."index" = (tail."size" >> bit."level") - 1
+            WHERE ((tail."size" >> bit."level") & 1) = 1
+         ) root ON true`,
+    );
+    const roots: NodeHashes = new Map();
+    for (const row of rows) if (row.level !== null) roots.set(`${row.level}/${row.index}`, bytes(row.hash!));
+    return { size: Number(rows[0].size), roots };
+  }
+
+  /**
+   * The leaf and its newly completed subtrees, in one statement. Hashes travel as hex: both
+   * drivers (node-postgres, PGlite) pass text arrays the same way.
    */
   async insertLeaf(manager: EntityManager, leaf: NewLeaf, nodes: { node: NodeId; hash: Uint8Array }[]): Promise<void> {
-    await manager.query('INSERT INTO "transparency_leaf" ("index", "entry", "leaf_hash", "release_id") VALUES ($1, decode($2, \'hex\'), decode($3, \'hex\'), $4)', [
-      String(leaf.index),
-      hex(leaf.entry),
-      hex(leaf.leafHash),
-      leaf.releaseId,
-    ]);
     await manager.query(
-      'INSERT INTO "transparency_node" ("level", "index", "hash") SELECT "level", "index", decode("hash", \'hex\') FROM unnest($1::smallint[], $2::bigint[], $3::text[]) AS added("level", "index", "hash")',
-      [...nodesParams(nodes.map((n) => n.node)), nodes.map((n) => hex(n.hash))],
+      `WITH leaf AS (
+         INSERT INTO "transparency_leaf" ("index", "entry", "leaf_hash", "release_id") VALUES ($1, decode($2, 'hex'), decode($3, 'hex'), $4) RETURNING "index"
+       )
+       INSERT INTO "transparency_node" ("level", "index", "hash")
+       SELECT "level", "index", decode("hash", 'hex') FROM unnest($5::smallint[], $6::bigint[], $7::text[]) AS added("level", "index", "hash")`,
+      [String(leaf.index), hex(leaf.entry), hex(leaf.leafHash), leaf.releaseId, ...nodesParams(nodes.map((n) => n.node)), nodes.map((n) => hex(n.hash))],
     );
   }
 }

@@ -128,7 +128,10 @@ describe('transparency log', () => {
     expect(logged.slice(10)).toEqual([{ type: 'keys', keys_sha256: keysHash(afterRetire) }]);
     // Each release names the entry of the signature it carries now: its re-signing.
     for (const slug of ['alpha', 'beta', 'gamma']) {
-      expect(logged[await logIndexOf(slug, '1.0.0')]).toMatchObject({ type: 'resign', slug });
+      const logIndex = await logIndexOf(slug, '1.0.0');
+      expect(logged[logIndex]).toMatchObject({ type: 'resign', slug });
+      // The plugin's release list says the same.
+      expect((await get(`/api/plugins/${slug}`).expect(200)).body.releases).toEqual([expect.objectContaining({ version: '1.0.0', log_index: logIndex })]);
     }
   });
 
