@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { NodeId } from '../lib/transparency';
+import { preparedQuery } from '../persistence/prepared-query';
 
 /**
  * Transaction-scoped advisory lock over the log's tail: an append takes it, reads the size and
@@ -44,7 +45,8 @@ function nodesParams(nodes: readonly NodeId[]): [number[], string[]] {
 /**
  * Every query of the transparency log. A plain class over a DataSource (no Nest), so the operator
  * CLI (key rotation) appends with the very code the server uses. Proof reads fetch all their nodes
- * in one statement (`unnest` of the wanted (level, index) pairs against the primary key).
+ * in one statement (`unnest` of the wanted (level, index) pairs against the primary key), prepared
+ * once per connection (planning the inclusion read cost more than running it).
  */
 export class TransparencyRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -83,8 +85,9 @@ export class TransparencyRepository {
    * The leaf comes back null past the head.
    */
   async findInclusion(index: number, nodes: readonly NodeId[], manager?: EntityManager): Promise<{ size: number; leaf: StoredLeaf | null; nodes: NodeHashes }> {
-    const rows: { kind: string; level: number | null; index: string | null; hash: Uint8Array | null; entry: Uint8Array | null }[] = await this.run(
-      manager,
+    const rows = await preparedQuery<{ kind: string; level: number | null; index: string | null; hash: Uint8Array | null; entry: Uint8Array | null }>(
+      manager ?? this.dataSource.manager,
+      'log_inclusion',
       `SELECT 'size' AS "kind", NULL::smallint AS "level", (SELECT coalesce(max("index") + 1, 0) FROM "transparency_leaf")::text AS "index", NULL::bytea AS "hash", NULL::bytea AS "entry"
        UNION ALL
        SELECT 'leaf', NULL, l."index"::text, l."leaf_hash", l."entry" FROM "transparency_leaf" l WHERE l."index" = $3
@@ -107,8 +110,9 @@ export class TransparencyRepository {
 
   /** One statement for a consistency proof or a head: the head size and the nodes. */
   async findSizeAndNodes(nodes: readonly NodeId[], manager?: EntityManager): Promise<{ size: number; nodes: NodeHashes }> {
-    const rows: { level: number | null; index: string; hash: Uint8Array | null }[] = await this.run(
-      manager,
+    const rows = await preparedQuery<{ level: number | null; index: string; hash: Uint8Array | null }>(
+      manager ?? this.dataSource.manager,
+      'log_size_and_nodes',
       `SELECT NULL::smallint AS "level", (SELECT coalesce(max("index") + 1, 0) FROM "transparency_leaf")::text AS "index", NULL::bytea AS "hash"
        UNION ALL
        SELECT n."level", n."index"::text, n."hash"
