@@ -5,7 +5,7 @@
  * it passes everything through except the answers a test rewrites.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -86,6 +86,22 @@ class RewritingProxy {
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
+}
+
+/** The fenced block of docs/verifying-downloads.md whose first line names `file`. */
+function docScript(file: string): string {
+  const page = readFileSync(join(REPO_ROOT, 'docs', 'verifying-downloads.md'), 'utf8');
+  const block = page.split(/^```[a-z]*\n/m).find((part, i) => i % 2 === 1 && part.split('\n', 1)[0]!.includes(`${file} — usage`));
+  if (!block) throw new Error(`docs/verifying-downloads.md has no ${file}`);
+  return block.slice(0, block.indexOf('```'));
+}
+
+function run(command: string, args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
 }
 
 const json = (body: Buffer): Record<string, unknown> => JSON.parse(body.toString('utf8')) as Record<string, unknown>;
@@ -260,6 +276,41 @@ describe('the transparency log from the command line', () => {
       expect(run.stdout).toContain('problem: forked view:');
       expect((await cli(['monitor', '--once'])).code).toBe(2);
       expect((await cli(['monitor', 'ftp://x', '--once'])).code).toBe(2);
+    });
+  });
+
+  describe('the by-hand checks in docs/verifying-downloads.md', () => {
+    it('verify-log.mjs checks the head signature and recomputes the root from the inclusion proof', async () => {
+      writeFileSync(join(dir, 'verify-log.mjs'), docScript('verify-log.mjs'));
+      const index = ((await world.release({ slug: 'alpha', version: '1.0.0' })) as unknown as { log_index: number }).log_index;
+      const good = await run(process.execPath, ['verify-log.mjs', 'alpha', '1.0.0'], { REGISTRY: world.app.url }, dir);
+      expect(good.stderr).toBe('');
+      expect(good.code).toBe(0);
+      expect(good.stdout).toMatch(new RegExp(`^alpha@1\\.0\\.0 is entry ${index} of ${origin.replace(/\./g, '\\.')} \\(tree size \\d+, root `));
+
+      proxy.rewrites.set('/api/log/head', () => forgedHead(3, leafHash(Buffer.from('fork'))));
+      const forged = await run(process.execPath, ['verify-log.mjs', 'alpha', '1.0.0'], { REGISTRY: proxy.url }, dir);
+      expect(forged.code).toBe(1);
+      expect(forged.stderr).toContain('log check FAILED: the inclusion proof does not lead to the signed root');
+
+      proxy.rewrites.set('/api/log/head', (body) => Buffer.from(body.toString('utf8').replace(/\n(\d+)\n/, (_, size: string) => `\n${Number(size) - 1}\n`)));
+      const altered = await run(process.execPath, ['verify-log.mjs', 'alpha', '1.0.0'], { REGISTRY: proxy.url }, dir);
+      expect(altered.code).toBe(1);
+      expect(altered.stderr).toContain('log check FAILED: the tree head is not signed by a key of the key set');
+    });
+
+    it('check-head.sh verifies the head with curl, jq and openssl, and refuses an altered one', async () => {
+      writeFileSync(join(dir, 'check-head.sh'), docScript('check-head.sh'));
+      const [kid] = await world.servedKids();
+      const good = await run('bash', ['check-head.sh', kid!], { REGISTRY: world.app.url }, dir);
+      expect(good.stderr).toBe('');
+      expect(good.code).toBe(0);
+      expect(good.stdout).toContain(`tree head of ${origin} verified with ${kid}: size `);
+
+      proxy.rewrites.set('/api/log/head', (body) => Buffer.from(body.toString('utf8').replace(/\n(\d+)\n/, (_, size: string) => `\n${Number(size) + 1}\n`)));
+      const altered = await run('bash', ['check-head.sh', kid!], { REGISTRY: proxy.url }, dir);
+      expect(altered.code).toBe(1);
+      expect(altered.stderr).toContain('NOT verified');
     });
   });
 });
