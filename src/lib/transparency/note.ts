@@ -61,10 +61,10 @@ export function formatVerifierKey(name: string, publicKey: Uint8Array): string {
 
 export function parseVerifierKey(text: string): { name: string; keyHash: Uint8Array; publicKey: Uint8Array } {
   if (typeof text !== 'string' || text.length > 1024) throw new NoteError('malformed verifier key');
-  const parts = text.split('+');
-  const [name, hashHex, keyBase64] = parts;
-  const key = keyBase64 === undefined ? undefined : decodeBase64(keyBase64);
-  if (parts.length !== 3 || !isValidName(name!) || !/^[0-9a-f]{8}$/.test(hashHex!) || !key) {
+  // Cut at the first two '+' only, as Go's note.NewVerifier does: base64 may itself hold '+'.
+  const [name, hashHex, ...keyParts] = text.split('+');
+  const key = keyParts.length === 0 ? undefined : decodeBase64(keyParts.join('+'));
+  if (!isValidName(name!) || !/^[0-9a-f]{8}$/.test(hashHex ?? '') || !key) {
     throw new NoteError('malformed verifier key');
   }
   if (key[0] !== ED25519_TYPE || key.length !== 1 + ED25519_KEY_SIZE) throw new NoteError('verifier key is not an Ed25519 key');
