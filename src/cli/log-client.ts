@@ -20,7 +20,15 @@ import type { CliIo } from './command';
 import type { RememberedHead } from './log-state';
 
 /** The registry could not be reached or answered HTTP errors: no verdict (exit 2). */
-export class LogUnreachableError extends Error {}
+export class LogUnreachableError extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status it answered, when it answered. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 /** An answer did not verify: bad signature, malformed data, a proof that fails (exit 1). */
 export class LogVerificationError extends Error {}
 /** The new tree head is not an extension of one verified before: a forked view (exit 3). */
@@ -59,7 +67,7 @@ export class LogClient {
     } catch (error) {
       throw new LogUnreachableError(`cannot reach ${url}: ${(error as Error).message}`);
     }
-    if (!response.ok) throw new LogUnreachableError(`${url} answered HTTP ${response.status}`);
+    if (!response.ok) throw new LogUnreachableError(`${url} answered HTTP ${response.status}`, response.status);
     const length = Number(response.headers.get('content-length') ?? 0);
     if (length > MAX_ANSWER_BYTES) throw new LogVerificationError(`${url} answered ${length} bytes, more than any log answer`);
     const bytes = new Uint8Array(await response.arrayBuffer());
@@ -80,7 +88,7 @@ export class LogClient {
     try {
       return (await this.getJson(path)) as unknown as ReleaseRecord;
     } catch (error) {
-      if (error instanceof LogUnreachableError && error.message.endsWith('HTTP 404')) return undefined;
+      if (error instanceof LogUnreachableError && error.status === 404) return undefined;
       throw error;
     }
   }
