@@ -112,7 +112,9 @@ export class LogClient {
     const bytes = await this.get('/api/log/head');
     const text = Buffer.from(bytes).toString('utf8');
     const origin = text.slice(0, Math.max(0, text.indexOf('\n')));
-    const verifiers = usableKeys(keySet).map((jwk) => ({ name: origin, publicKey: new Uint8Array(Buffer.from(jwk.x, 'base64url')) }));
+    // A key listed twice is one verifier, not an ambiguous pair.
+    const xs = [...new Set(usableKeys(keySet).map((jwk) => jwk.x))];
+    const verifiers = xs.map((x) => ({ name: origin, publicKey: new Uint8Array(Buffer.from(x, 'base64url')) }));
     try {
       const opened = openNote(bytes, verifiers);
       const checkpoint = parseCheckpoint(opened.text);

@@ -3,7 +3,7 @@
  * seen), read the entries added since the last pass, recompute the root from them, and re-verify
  * every release they name against what the registry serves now.
  */
-import { sha256Hex, verifyRelease, type KeySet } from '../lib/integrity';
+import { canonicalJson, sha256Hex, verifyRelease, type KeySet } from '../lib/integrity';
 import { decodeLogEntry, foldSubtrees, hashesEqual, leafHash, nodeHash, rootNodes, type Hash, type LogEntry } from '../lib/transparency';
 import type { CliIo } from './command';
 import { LogClient, LogForkError, LogVerificationError } from './log-client';
@@ -46,6 +46,15 @@ class Frontier {
 }
 
 type SignatureEntry = Extract<LogEntry, { type: 'release' | 'resign' }>;
+type YankEntry = Extract<LogEntry, { type: 'yank' | 'unyank' }>;
+
+/** The last yank or un-yank of a release must be what the registry serves now. */
+async function recheckYank(client: LogClient, index: number, entry: YankEntry): Promise<string | undefined> {
+  const release = await client.release(entry.slug, entry.version);
+  if (!release) return `entry ${index} (${entry.type} ${entry.slug}@${entry.version}): the registry no longer serves this release`;
+  const yanked = release.yanked === true;
+  return yanked === (entry.type === 'yank') ? undefined : `entry ${index} (${entry.type} ${entry.slug}@${entry.version}): the registry serves it ${yanked ? 'yanked' : 'not yanked'}`;
+}
 
 /** Re-verifies the release an entry names; returns the problem, or undefined when it holds. */
 async function recheckRelease(client: LogClient, keySet: KeySet, index: number, entry: SignatureEntry): Promise<string | undefined> {
@@ -85,6 +94,8 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
   } else {
     const frontier = new Frontier(progress);
     const latest = new Map<string, { index: number; entry: SignatureEntry }>();
+    const yanks = new Map<string, { index: number; entry: YankEntry }>();
+    let keys: { index: number; keys_sha256: string } | undefined;
     for await (const { index, entry: bytes } of client.entries(progress.size, head.size)) {
       frontier.append(leafHash(bytes));
       let entry: LogEntry;
@@ -95,6 +106,8 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
         continue;
       }
       if (entry.type === 'release' || entry.type === 'resign') latest.set(`${entry.slug}@${entry.version}`, { index, entry });
+      else if (entry.type === 'keys') keys = { index, keys_sha256: entry.keys_sha256 };
+      else yanks.set(`${entry.slug}@${entry.version}`, { index, entry });
     }
     if (!hashesEqual(frontier.root(), head.rootHash)) {
       problems.push(`entries ${progress.size}..${head.size - 1} do not hash to the signed root of tree size ${head.size}: an entry was altered or left out`);
@@ -102,6 +115,14 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
     for (const { index, entry } of latest.values()) {
       const problem = await recheckRelease(client, keySet, index, entry);
       if (problem) problems.push(problem);
+    }
+    for (const { index, entry } of yanks.values()) {
+      const problem = await recheckYank(client, index, entry);
+      if (problem) problems.push(problem);
+    }
+    // The newest key-set entry describes the key set served now (every change is logged).
+    if (keys && sha256Hex(canonicalJson(keySet)) !== keys.keys_sha256) {
+      problems.push(`entry ${keys.index} (keys): the key set served is not the one logged (keys_sha256 differs)`);
     }
     lines.push(`${head.origin}: read entries ${progress.size}..${head.size - 1} (tree size ${head.size}), re-verified ${latest.size} release(s)`);
     // Progress is kept only for a clean pass, so a problem is found again on the next one.

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IntegrityService } from '../../src/integrity/integrity.service';
 import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
+import { keyB } from '../../src/lib/integrity/testdata/signing-fixtures';
 import { decodeEntryBundle, encodeEntryBundle, formatCheckpoint, leafHash, signNote, type LogEntry } from '../../src/lib/transparency';
 import { LogHeads } from '../../src/transparency/log-heads';
 import { RotationWorld } from '../support/rotation-world';
@@ -264,6 +265,21 @@ describe('the transparency log from the command line', () => {
           'problem: entry 2 (release beta@1.0.0): the served signature is not the one logged (jws_sha256 differs)',
         ]);
       }
+    });
+
+    it('reports a release served unyanked although the log says yanked, and a key set the log does not describe', async () => {
+      proxy.rewrites.set('/api/plugins/alpha/releases/1.0.0', (body) => asJson({ ...json(body), yanked: false }));
+      proxy.rewrites.set('/.well-known/registry-key.json', (body) => {
+        const set = json(body) as { keys: unknown[] };
+        return asJson({ keys: [...set.keys, keyB.jwk] });
+      });
+      const run = await cli(['monitor', proxy.url, '--once', '--state', state('monitor-yank')]);
+      expect(run.code).toBe(1);
+      const problems = run.stdout.split('\n').filter((line) => line.startsWith('problem: '));
+      expect(problems).toEqual([
+        'problem: entry 3 (yank alpha@1.0.0): the registry serves it not yanked',
+        'problem: entry 0 (keys): the key set served is not the one logged (keys_sha256 differs)',
+      ]);
     });
 
     it('exits 3 on a forked view, and 2 for a usage error', async () => {

@@ -11,8 +11,8 @@ const USAGE = `usage: registry monitor <url> [--once] [--state FILE] [--interval
 Follows the registry's transparency log from the size remembered in the state file: checks each
 new signed tree head with the registry's key set and for consistency with the last one, reads the
 new entries from the log's entry tiles, recomputes the root from them, and re-verifies every
-release they name (signature, kid, and that the served signature is the one logged). Prints one
-line per problem.
+release they name (signature, kid, and that the served signature is the one logged), each
+release's yank state and the key set. Prints one line per problem.
 
   --once          one pass, then exit with its status (default: repeat forever)
   --state FILE    the state file (default: $XDG_STATE_HOME/registry/log-heads.json or
