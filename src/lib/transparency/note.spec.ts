@@ -46,6 +46,13 @@ describe('verifier keys (TestNewVerifier)', () => {
     expect(formatVerifierKey('a', new Uint8Array(32).fill(0xfb))).toMatch(/\+.*\+.*\+/);
   });
 
+  it('parses a key whose base64 holds a "+" (only the first two "+" separate the fields)', () => {
+    const publicKey = new Uint8Array(32).fill(0xfb);
+    const text = formatVerifierKey('registry.example.org:8443/log', publicKey);
+    expect(text.split('+').length).toBeGreaterThan(3);
+    expect(parseVerifierKey(text)).toEqual({ name: 'registry.example.org:8443/log', keyHash: noteKeyHash('registry.example.org:8443/log', publicKey), publicKey });
+  });
+
   it('refuses every substring and every one-byte change of a key, and the two crafted bad keys', () => {
     const key = v.verifierKeys.peter;
     const mangled = new Set<string>(v.badVerifierKeys);
