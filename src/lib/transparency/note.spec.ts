@@ -37,6 +37,15 @@ describe('verifier keys (TestNewVerifier)', () => {
     expect(formatVerifierKey(enoch.name, enoch.publicKey)).toBe(v.verifierKeys.enoch);
   });
 
+  it("round-trips keys whose base64 holds '+' and '/'", () => {
+    for (let seed = 0; seed < 64; seed++) {
+      const publicKey = new Uint8Array(32).fill(seed * 4 + 0xf8);
+      const text = formatVerifierKey('example.com/log', publicKey);
+      expect(parseVerifierKey(text)).toEqual({ name: 'example.com/log', keyHash: noteKeyHash('example.com/log', publicKey), publicKey });
+    }
+    expect(formatVerifierKey('a', new Uint8Array(32).fill(0xfb))).toMatch(/\+.*\+.*\+/);
+  });
+
   it('parses a key whose base64 holds a "+" (only the first two "+" separate the fields)', () => {
     const publicKey = new Uint8Array(32).fill(0xfb);
     const text = formatVerifierKey('registry.example.org:8443/log', publicKey);
