@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { canonicalJson, canonicalJsonBytes, CanonicalJsonError, signCompact } from '../integrity';
+import { base64urlDecode, canonicalJson, canonicalJsonBytes, CanonicalJsonError, signCompact } from '../integrity';
 
 /** The JWS `typ` of a freshness statement: a release signature can never pass for one, nor the reverse. */
 export const FRESHNESS_TYP = 'registry-freshness+jws';
@@ -106,4 +106,20 @@ export function decodeFreshnessStatement(bytes: Uint8Array): StatementDecoding {
   }
   const problem = statementProblem(value);
   return problem ? { ok: false, reason: problem } : { ok: true, statement: value as unknown as FreshnessStatement };
+}
+
+/**
+ * Until when an answer carrying this statement may be replayed unchanged (by a response cache):
+ * half its lifetime after issue, when the registry signs the next one, so no cache serves a
+ * statement older than one already served, nor an expired one. Reads the payload without
+ * verifying it: for the registry's own statements only. Null when it is not a statement.
+ */
+export function statementReuseUntilMs(jws: string): number | null {
+  const payload = jws.split('.')[1];
+  const bytes = payload === undefined ? undefined : base64urlDecode(payload);
+  if (!bytes) return null;
+  const decoded = decodeFreshnessStatement(bytes);
+  if (!decoded.ok) return null;
+  const issued = timestampMs(decoded.statement.issued_at);
+  return issued + (timestampMs(decoded.statement.expires_at) - issued) / 2;
 }
