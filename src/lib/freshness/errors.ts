@@ -13,6 +13,7 @@ export const FRESHNESS_ERRORS = {
   ISSUED_IN_FUTURE: "The statement's issue time is ahead of this clock by more than the allowed skew.",
   TREE_SIZE_ROLLBACK: 'The statement names a smaller transparency log than seen before: an older answer was replayed.',
   ISSUED_AT_ROLLBACK: 'The statement was issued before one seen earlier: an older answer was replayed.',
+  ANSWER_MISMATCH: 'The statement verifies but names another version or asset than the answer carrying it (a client-side check of the answer).',
   VERSION_ROLLBACK: 'The statement names a lower version than seen before, and the log did not grow (a yank would have grown it).',
 } as const satisfies Record<string, string>;
 
