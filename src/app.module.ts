@@ -34,6 +34,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { SubmitModule } from './submit/submit.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ChangesModule } from './changes/changes.module';
+import { TransparencyModule } from './transparency/transparency.module';
 import { FeedsModule } from './feeds/feeds.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { MirrorModule } from './mirror/mirror.module';
@@ -64,6 +65,7 @@ export class AppModule {
         TrustedPublishingModule,
         WebhooksModule,
         ChangesModule,
+        TransparencyModule,
         MirrorModule,
         SubscriptionsModule,
         SubmitModule,

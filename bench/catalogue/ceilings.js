@@ -48,6 +48,19 @@ function startOneRowCeiling(connection, poolSize, port) {
   return listen(handler, pool, port);
 }
 
+/**
+ * `GET /<index>`: the transparency-log leaf with that index. The one-row ceiling on the log's own
+ * table (a store that holds only the log has no plugin rows): the same shape of request.
+ */
+function startOneLeafCeiling(connection, poolSize, port) {
+  const pool = new Pool({ ...connection, max: poolSize });
+  const handler = async (url) => {
+    const { rows } = await pool.query('SELECT "index"::text AS "index", encode("entry", \'base64\') AS "entry", encode("leaf_hash", \'base64\') AS "leaf_hash", "release_id", "created_at" FROM transparency_leaf WHERE "index" = $1', [url.slice(1)]);
+    return rows[0] ?? null;
+  };
+  return listen(handler, pool, port);
+}
+
 /** `GET /<scenario>/<slug>` for the cache-hit scenarios a-e. */
 function startSameSqlCeiling(connection, poolSize, port) {
   const pool = new Pool({ ...connection, max: poolSize });
@@ -101,4 +114,4 @@ function startSameSqlCeiling(connection, poolSize, port) {
   return listen(handler, pool, port);
 }
 
-module.exports = { startOneRowCeiling, startSameSqlCeiling };
+module.exports = { startOneRowCeiling, startOneLeafCeiling, startSameSqlCeiling };

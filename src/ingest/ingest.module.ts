@@ -6,6 +6,7 @@ import { KindsModule } from '../kinds/kinds.module';
 import { PluginsModule } from '../plugins/plugins.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TokensModule } from '../tokens/tokens.module';
+import { TransparencyLogModule } from '../transparency/transparency-log.module';
 import { AssetIngest } from './asset-ingest';
 import { FetchPolicy } from './fetch-policy';
 import { IngestAudit } from './ingest-audit';
@@ -25,7 +26,7 @@ import { ReleaseRecorder } from './release-recorder';
  * background re-rendering of READMEs an older renderer produced.
  */
 @Module({
-  imports: [ImagesModule, PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule],
+  imports: [ImagesModule, PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule, TransparencyLogModule],
   providers: [FetchPolicy, AssetIngest, ReleaseImages, ReadmeIngest, ReadmeRerenderer, PublisherRights, ReleaseRecorder, IngestService, IngestAudit, IngestGate, PluginClaims],
   exports: [ReleaseImages, IngestService, IngestAudit, IngestGate, FetchPolicy, PublisherRights, PluginClaims, ReadmeIngest],
 })

@@ -15,6 +15,8 @@ import { ReleasesRepository } from '../plugins/releases.repository';
 import { isPrerelease, versionSortKey } from '../plugins/versions';
 import type { ClaimFollowUp, IngestSource, IngestTarget, Publisher } from './ingest.types';
 import { PublisherRights } from './publisher-rights';
+import { signatureEntry } from '../transparency/log-entries';
+import { TransparencyLog } from '../transparency/transparency-log';
 
 /** Everything the network steps produced, ready to be written in one transaction. */
 export interface PreparedRelease {
@@ -45,7 +47,8 @@ export interface PreparedRelease {
  * Writes a prepared release: the claim (if any), the release row, the plugin's catalogue fields
  * and the audit entries, all in one transaction. The publisher's right to publish is checked
  * again inside it, with the token and ownership rows locked, so a token revoked or a slug
- * transferred while the assets were being fetched does not publish.
+ * transferred while the assets were being fetched does not publish. The release's transparency-log
+ * entry is appended last, in the same transaction (its lock is held to commit).
  */
 @Injectable()
 export class ReleaseRecorder {
@@ -59,6 +62,7 @@ export class ReleaseRecorder {
     private readonly rights: PublisherRights,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    private readonly log: TransparencyLog,
   ) {}
 
   record(target: IngestTarget, release: PreparedRelease): Promise<{ plugin: PluginEntity; claimed: boolean }> {
@@ -110,6 +114,12 @@ export class ReleaseRecorder {
         },
         manager,
       );
+      const logIndex = await this.log.append(
+        signatureEntry('release', { slug: plugin.slug, version: release.version, kid: release.integrity.kid, jws: release.integrity.jws }),
+        manager,
+        inserted.id,
+      );
+      await this.releases.setLogIndex(inserted.id, logIndex, manager);
       return { plugin, claimed };
     });
   }

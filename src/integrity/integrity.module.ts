@@ -19,6 +19,8 @@ import { ReleaseSignaturesRepository } from './release-signatures.repository';
 import { RandomSigningKeyGenerator, SigningKeyGenerator } from './signing-key-generator';
 import { SigningKeyManager } from './signing-key-manager';
 import { SigningKeyRepository } from './signing-key.repository';
+import { TransparencyLog } from '../transparency/transparency-log';
+import { TransparencyLogModule } from '../transparency/transparency-log.module';
 
 /** Batch size, interval and retirement grace of the background re-signing; tests override it. */
 export const RESIGN_WORKER_OPTIONS = Symbol('RESIGN_WORKER_OPTIONS');
@@ -30,7 +32,7 @@ export const RESIGN_WORKER_OPTIONS = Symbol('RESIGN_WORKER_OPTIONS');
  * key logic lives in framework-free classes the operator CLI shares.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([SigningKeyEntity, ReleaseResignFailureEntity, MirroredKeyEntity])],
+  imports: [TypeOrmModule.forFeature([SigningKeyEntity, ReleaseResignFailureEntity, MirroredKeyEntity]), TransparencyLogModule],
   controllers: [IntegrityController],
   providers: [
     { provide: SigningKeyGenerator, useClass: RandomSigningKeyGenerator },
@@ -39,9 +41,9 @@ export const RESIGN_WORKER_OPTIONS = Symbol('RESIGN_WORKER_OPTIONS');
     repositoryProvider(MirroredKeysRepository),
     {
       provide: SigningKeyManager,
-      inject: [SigningKeyRepository, ReleaseSignaturesRepository, APP_CONFIG, SigningKeyGenerator, Clock],
-      useFactory: (repository: SigningKeyRepository, signatures: ReleaseSignaturesRepository, config: AppConfig, generator: SigningKeyGenerator, clock: Clock) =>
-        new SigningKeyManager(repository, signatures, new KeyEncryption(config.keyEncryptionKey), generator, () => clock.now()),
+      inject: [SigningKeyRepository, ReleaseSignaturesRepository, APP_CONFIG, SigningKeyGenerator, TransparencyLog, Clock],
+      useFactory: (repository: SigningKeyRepository, signatures: ReleaseSignaturesRepository, config: AppConfig, generator: SigningKeyGenerator, log: TransparencyLog, clock: Clock) =>
+        new SigningKeyManager(repository, signatures, new KeyEncryption(config.keyEncryptionKey), generator, log, () => clock.now()),
     },
     {
       provide: ReleaseResigner,
@@ -59,6 +61,6 @@ export const RESIGN_WORKER_OPTIONS = Symbol('RESIGN_WORKER_OPTIONS');
     IntegrityService,
     KeysService,
   ],
-  exports: [IntegrityService, KeysService, MirroredKeysRepository],
+  exports: [IntegrityService, KeysService, MirroredKeysRepository, SigningKeyManager],
 })
 export class IntegrityModule {}

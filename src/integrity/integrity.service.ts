@@ -3,8 +3,9 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { MirroredKeysRepository } from './mirrored-keys.repository';
 import type { EntityManager } from 'typeorm';
+import { sign } from 'node:crypto';
 import { signFreshnessStatement, type FreshnessStatement } from '../lib/freshness';
-import { signPayload, type KeySet } from '../lib/integrity';
+import { base64urlDecode, publicJwkFromKeyObject, signPayload, type KeySet } from '../lib/integrity';
 import { signedPayloadOf } from './signed-release';
 import { SigningKeyManager } from './signing-key-manager';
 import type { ReleaseSignature, SignReleaseInput } from './signing-key.types';
@@ -37,6 +38,19 @@ export class IntegrityService {
   async signFreshness(statement: FreshnessStatement): Promise<string> {
     const { kid, privateKey } = await this.keys.signingKey();
     return signFreshnessStatement(statement, privateKey, kid);
+  }
+
+  /**
+   * The current key as a signer of other statements than releases (the transparency log's signed
+   * heads): its kid, its raw 32-byte Ed25519 public key (the `x` of its JWK in the key set) and a
+   * function that signs with it. Read from the database like a release signing; the private key
+   * stays in the closure.
+   */
+  async currentSigner(): Promise<{ kid: string; publicKey: Uint8Array; sign(message: Uint8Array): Uint8Array }> {
+    const { kid, privateKey } = await this.keys.signingKey();
+    const publicKey = base64urlDecode(publicJwkFromKeyObject(privateKey).x);
+    if (!publicKey) throw new Error(`signing key ${kid}: its public key does not encode`);
+    return { kid, publicKey, sign: (message) => new Uint8Array(sign(null, message, privateKey)) };
   }
 
   /**

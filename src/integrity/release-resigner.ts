@@ -5,6 +5,7 @@ import type { ReleaseSignaturesRepository } from './release-signatures.repositor
 import { resignCompactJws } from './resign-signature';
 import { publicJwkOf, type SigningKeyManager } from './signing-key-manager';
 import type { SigningKeyRepository } from './signing-key.repository';
+import { signatureEntry } from '../transparency/log-entries';
 
 /** What one batch did. */
 export interface ResignBatch {
@@ -61,6 +62,7 @@ export class ReleaseResigner {
       const current = await this.keyManager.signingKey(em, { create: false });
       const at = this.now();
       const perKid = new Map<string, { resigned: number; failed: number }>();
+      const logged: { releaseId: string; slug: string; version: string; jws: string }[] = [];
       for (const row of rows) {
         const counts = perKid.get(row.kid) ?? { resigned: 0, failed: 0 };
         perKid.set(row.kid, counts);
@@ -73,6 +75,7 @@ export class ReleaseResigner {
         });
         if (outcome.ok && (await this.signatures.replaceSignature(em, row.releaseId, row.kid, { jws: outcome.jws, kid: current.kid }))) {
           counts.resigned++;
+          logged.push({ releaseId: row.releaseId, slug: row.slug, version: row.version, jws: outcome.jws });
         } else if (!outcome.ok) {
           await this.signatures.recordFailure(em, row.releaseId, row.kid, outcome.reason, at);
           counts.failed++;
@@ -96,6 +99,12 @@ export class ReleaseResigner {
           });
         }
       }
+      // Last, the new signatures go into the transparency log (its lock is held to commit, and
+      // taken after every other lock); each release then names its resign entry.
+      for (const release of logged) {
+        const index = await this.keyManager.log.append(signatureEntry('resign', { ...release, kid: current.kid }), em, release.releaseId);
+        await this.signatures.setLogIndex(em, release.releaseId, index);
+      }
       const totals = [...perKid.values()].reduce((sum, counts) => ({ resigned: sum.resigned + counts.resigned, failed: sum.failed + counts.failed }), { resigned: 0, failed: 0 });
       return { signedWith: current.kid, ...totals };
     });
@@ -116,6 +125,7 @@ export class ReleaseResigner {
       const currentKid = published.find((key) => key.state === 'current')?.kid ?? null;
       const at = this.now();
       const statuses: DrainStatus[] = [];
+      let retired = false;
       for (const key of draining) {
         const pending = pendingByKid.get(key.kid) ?? 0;
         if (pending > 0) {
@@ -132,9 +142,11 @@ export class ReleaseResigner {
           statuses.push({ state: 'grace', kid: key.kid, drainedAt, leavesAt });
           continue;
         }
-        await retireDrainedKey(em, { keys: this.keys, signatures: this.signatures }, key, { at, currentKid, via });
+        retired = (await retireDrainedKey(em, { keys: this.keys, signatures: this.signatures }, key, { at, currentKid, via })) || retired;
         statuses.push({ state: 'retired', kid: key.kid });
       }
+      // The key set without the retired keys, logged once and last (after every audit's lock).
+      if (retired) await this.keyManager.logKeySet(em);
       return statuses;
     });
   }

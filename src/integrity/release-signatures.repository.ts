@@ -3,6 +3,9 @@ import type { DataSource, EntityManager } from 'typeorm';
 /** A release's stored signature, as the `integrity` column holds it. */
 export interface StoredSignature {
   releaseId: string;
+  /** The plugin's slug and the release's version: what its transparency-log entry names. */
+  slug: string;
+  version: string;
   jws: string | null;
   kid: string;
 }
@@ -42,17 +45,17 @@ export class ReleaseSignaturesRepository {
    */
   async lockBatch(manager: EntityManager, kids: readonly string[], limit: number): Promise<StoredSignature[]> {
     if (kids.length === 0) return [];
-    const rows: { id: string; jws: string | null; kid: string }[] = await this.run(
+    const rows: { id: string; slug: string; version: string; jws: string | null; kid: string }[] = await this.run(
       manager,
-      `SELECT r."id", r."integrity"->>'jws' AS "jws", r."integrity"->>'kid' AS "kid"
-         FROM "release" r
+      `SELECT r."id", p."slug", r."version", r."integrity"->>'jws' AS "jws", r."integrity"->>'kid' AS "kid"
+         FROM "release" r JOIN "plugin" p ON p."id" = r."plugin_id"
         WHERE ${CARRYING}
         ORDER BY r."id"
         LIMIT $2
         FOR UPDATE OF r SKIP LOCKED`,
       [kids, limit],
     );
-    return rows.map((row) => ({ releaseId: row.id, jws: row.jws, kid: row.kid }));
+    return rows.map((row) => ({ releaseId: row.id, slug: row.slug, version: row.version, jws: row.jws, kid: row.kid }));
   }
 
   /**
@@ -71,6 +74,11 @@ export class ReleaseSignaturesRepository {
     // node-postgres answers an UPDATE … RETURNING with [rows, count] through TypeORM.
     const returned = Array.isArray(rows[0]) ? (rows[0] as unknown[]) : rows;
     return returned.length === 1;
+  }
+
+  /** Names the transparency-log entry of the signature the release now carries. */
+  async setLogIndex(manager: EntityManager, releaseId: string, logIndex: number): Promise<void> {
+    await this.run(manager, 'UPDATE "release" SET "log_index" = $2 WHERE "id" = $1', [releaseId, String(logIndex)]);
   }
 
   async recordFailure(manager: EntityManager, releaseId: string, kid: string, reason: string, at: Date): Promise<void> {

@@ -7,6 +7,8 @@ import type { ReleaseSignaturesRepository } from './release-signatures.repositor
 import type { SigningKeyGenerator } from './signing-key-generator';
 import type { NewSigningKeyRow, SigningKeyRepository } from './signing-key.repository';
 import type { EnsuredKey, KeyRotation, SigningKeyInfo } from './signing-key.types';
+import { keySetEntry } from '../transparency/log-entries';
+import type { TransparencyLog } from '../transparency/transparency-log';
 
 /** Writes the rotation's audit entry inside the rotation's transaction. */
 export type RotationAudit = (manager: EntityManager, rotation: KeyRotation) => Promise<void>;
@@ -62,8 +64,18 @@ export class SigningKeyManager {
     private readonly signatures: ReleaseSignaturesRepository,
     private readonly encryption: KeyEncryption,
     private readonly generator: SigningKeyGenerator,
+    /** Where key-set changes (and, through ReleaseResigner, re-signings) are logged. */
+    readonly log: TransparencyLog,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /**
+   * Appends the key set as it now stands to the transparency log: the last write of a transaction
+   * that changed it (the log's lock is held to commit).
+   */
+  async logKeySet(manager: EntityManager): Promise<number> {
+    return this.log.append(keySetEntry(await this.publishedKeys(manager)), manager);
+  }
 
   /**
    * Makes sure a current key exists, creating the first one if not. Race-safe: under a
@@ -82,7 +94,9 @@ export class SigningKeyManager {
       const won = await this.repository.insertCurrentIfAbsent(em, row);
       const current = await this.repository.findCurrent(em);
       if (!current) throw new Error('no current signing key after creating one');
-      return { kid: current.kid, created: won && current.kid === row.kid };
+      const created = won && current.kid === row.kid;
+      if (created) await this.logKeySet(em);
+      return { kid: current.kid, created };
     };
     return manager ? work(manager) : this.repository.transaction(work);
   }
@@ -130,6 +144,7 @@ export class SigningKeyManager {
         stillDraining: alreadyDraining.map((key) => ({ kid: key.kid, pending: stillPending.get(key.kid) ?? 0 })),
       };
       if (audit) await audit(em, rotation);
+      await this.logKeySet(em);
       return rotation;
     });
   }

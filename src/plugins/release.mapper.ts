@@ -28,6 +28,7 @@ export function toReleaseDto(release: ReleaseEntity, slug: string, baseUrl: stri
           },
         }
       : {}),
+    log_index: release.logIndex == null ? null : Number(release.logIndex),
     yanked: release.yankedAt !== null,
     publishedBy: publishedByOf(release),
     yankReason: release.yankReason,

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ReleaseEntity, type StoredIntegrity, type StoredReleaseImages } from './entities/release.entity';
 
-export type NewRelease = Omit<ReleaseEntity, 'id' | 'createdAt' | 'plugin' | 'yankedAt' | 'yankReason' | 'downloads'>;
+export type NewRelease = Omit<ReleaseEntity, 'id' | 'createdAt' | 'plugin' | 'yankedAt' | 'yankReason' | 'downloads' | 'logIndex'>;
 
 /** Downloads of one release counted on one UTC day (`YYYY-MM-DD`). */
 export interface DownloadCount {
@@ -100,6 +100,11 @@ export class ReleasesRepository {
   /** Replaces a release's stored signature (a mirror copying upstream's re-signing). */
   async setIntegrity(id: string, integrity: StoredIntegrity, manager: EntityManager): Promise<void> {
     await this.repo(manager).update({ id }, { integrity } as QueryDeepPartialEntity<ReleaseEntity>);
+  }
+
+  /** Names the transparency-log entry of the signature the release carries (its publish's, or its latest re-signing's). */
+  async setLogIndex(id: string, logIndex: number, manager: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id }, { logIndex: String(logIndex) });
   }
 
   async setYanked(id: string, yankedAt: Date | null, reason: string | null, manager: EntityManager): Promise<void> {

@@ -22,6 +22,7 @@ import { versionKey } from '../plugins/versions';
 import { RepositoryAccess } from '../repository-access/repository-access';
 import type { PublisherTokenContext } from '../tokens/publisher-token-context';
 import { PendingClaims, pendingClaimOf } from '../trusted-publishing/pending-claims';
+import { TransparencyLog } from '../transparency/transparency-log';
 import type { PublishDto, PublishResultDto, YankDto, YankResultDto } from './dto/publish.dto';
 
 function denial(slug: string, ownership: SlugOwnership): string {
@@ -55,6 +56,7 @@ export class PublishService {
     private readonly pendingClaims: PendingClaims,
     private readonly clock: Clock,
     private readonly gate: IngestGate,
+    private readonly log: TransparencyLog,
   ) {}
 
   private actor(auth: PublisherTokenContext, ip: string | null): AuditActor {
@@ -149,6 +151,8 @@ export class PublishService {
           { action: yank ? 'plugin.yank' : 'plugin.unyank', actor, slug, details: { version: release.version, reason: body.reason ?? null } },
           manager,
         );
+        // Last: the log's tail lock is held to commit.
+        await this.log.append({ type: yank ? 'yank' : 'unyank', slug: plugin.slug, version: release.version }, manager);
       });
       return { slug, version: release.version, yanked: yank };
     });

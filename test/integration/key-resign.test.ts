@@ -17,6 +17,8 @@ import { KeyEncryption } from '../../src/integrity/key-encryption';
 import { RandomSigningKeyGenerator } from '../../src/integrity/signing-key-generator';
 import { verifyRelease } from '../../src/lib/integrity';
 import { RotationWorld } from '../support/rotation-world';
+import { TransparencyLog } from '../../src/transparency/transparency-log';
+import { TransparencyRepository } from '../../src/transparency/transparency.repository';
 
 interface KeyRow {
   kid: string;
@@ -145,6 +147,7 @@ describe('two workers draining at once', () => {
       new ReleaseSignaturesRepository(other),
       new KeyEncryption(world.app.config.keyEncryptionKey),
       new RandomSigningKeyGenerator(),
+      new TransparencyLog(new TransparencyRepository(other)),
     );
     const theirs = new ReleaseResigner(new SigningKeyRepository(other), new ReleaseSignaturesRepository(other), otherManager);
     const options = { batchSize: 2, graceMs: 0, via: 'worker' as const };

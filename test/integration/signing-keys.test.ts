@@ -29,6 +29,8 @@ import { keyA, keyB, keyC, PINNED_PAYLOAD, PINNED_RELEASE_JWS } from '../../src/
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { TransparencyLog } from '../../src/transparency/transparency-log';
+import { TransparencyRepository } from '../../src/transparency/transparency.repository';
 
 /** Hands out the given keys in order (house rule 9: signing keys are injectable). */
 class SequenceSigningKeyGenerator extends SigningKeyGenerator {
@@ -84,7 +86,7 @@ async function anotherDataSource(harness: Harness): Promise<DataSource> {
 }
 
 function managerOn(dataSource: DataSource, generator: SigningKeyGenerator = new RandomSigningKeyGenerator(), kek = Buffer.from(KEK_HEX, 'hex')) {
-  return new SigningKeyManager(new SigningKeyRepository(dataSource), new ReleaseSignaturesRepository(dataSource), new KeyEncryption(kek), generator);
+  return new SigningKeyManager(new SigningKeyRepository(dataSource), new ReleaseSignaturesRepository(dataSource), new KeyEncryption(kek), generator, new TransparencyLog(new TransparencyRepository(dataSource)));
 }
 
 async function stateCounts(dataSource: DataSource): Promise<Record<string, number>> {

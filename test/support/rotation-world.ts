@@ -98,7 +98,7 @@ export class RotationWorld {
     const token = await request(world.app.url)
       .post('/api/auth/me/tokens')
       .set('Authorization', `Bearer ${publisher.jwt}`)
-      .send({ name: 'ci', scopes: ['publish:*'] })
+      .send({ name: 'ci', scopes: ['publish:*', 'yank:*'] })
       .expect(201);
     world.publisherToken = token.body.token as string;
     world.adminJwt = (await userWithSession(world.app, 'rotation-admin', 'admin')).jwt;
@@ -112,11 +112,17 @@ export class RotationWorld {
   }
 
   async publish(slug: string, version: string): Promise<void> {
+    const answer = await this.publishAnswer(slug, version);
+    if (answer.status !== 201) throw new Error(`publishing ${slug} ${version}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+
+  /** Pushes a release and answers whatever the registry answered (`publish` expects 201). */
+  async publishAnswer(slug: string, version: string): Promise<request.Response> {
     const first = !this.repos.has(slug);
     if (first) this.repos.set(slug, `acme/${slug}`);
     const repo = this.repos.get(slug)!;
     const asset = this.forge.asset(`/${repo}/releases/download/v${version}/${slug}.zip`, { size: 2_000, seed: this.published.length + 1 });
-    await request(this.app.url)
+    const answer = await request(this.app.url)
       .post(`/api/publish/${slug}`)
       .set('Authorization', `Bearer ${this.publisherToken}`)
       .send({
@@ -125,9 +131,19 @@ export class RotationWorld {
         version: `v${version}`,
         assets: [{ name: `${slug}.zip`, url: asset }],
         ...(first ? { repoUrl: `${this.forge.url}/${repo}` } : {}),
-      })
-      .expect(201);
-    this.published.push({ slug, version });
+      });
+    if (answer.status === 201) this.published.push({ slug, version });
+    else if (first) this.repos.delete(slug);
+    return answer;
+  }
+
+  /** Yanks a release (or restores it with `undo`). */
+  async yank(slug: string, version: string, undo = false): Promise<void> {
+    await request(this.app.url)
+      .post(`/api/publish/${slug}/yank`)
+      .set('Authorization', `Bearer ${this.publisherToken}`)
+      .send({ version, ...(undo ? { undo: true } : {}) })
+      .expect(200);
   }
 
   admin(method: 'get' | 'post', path: string): request.Test {

@@ -45,6 +45,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const { RandomSigningKeyGenerator } = await import('../../integrity/signing-key-generator');
   const { rotationAuditDetails, SigningKeyManager } = await import('../../integrity/signing-key-manager');
   const { SigningKeyRepository } = await import('../../integrity/signing-key.repository');
+  const { TransparencyLog } = await import('../../transparency/transparency-log');
+  const { TransparencyRepository } = await import('../../transparency/transparency.repository');
 
   return withOperatorDatabase(io, { migrate: false }, async ({ dataSource }, config) => {
     if (await dataSource.showMigrations()) {
@@ -53,7 +55,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     const repository = new SigningKeyRepository(dataSource);
     const signatures = new ReleaseSignaturesRepository(dataSource);
-    const keys = new SigningKeyManager(repository, signatures, new KeyEncryption(config.keyEncryptionKey), new RandomSigningKeyGenerator());
+    const keys = new SigningKeyManager(
+      repository,
+      signatures,
+      new KeyEncryption(config.keyEncryptionKey),
+      new RandomSigningKeyGenerator(),
+      new TransparencyLog(new TransparencyRepository(dataSource)),
+    );
 
     if ((subcommand as Subcommand) === 'list') {
       const all = await keys.list();

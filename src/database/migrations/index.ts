@@ -43,6 +43,7 @@ import { MirrorMode1795827266136 } from './1795827266136-MirrorMode';
 import { SubscriptionFanOutSafe1795827323592 } from './1795827323592-SubscriptionFanOutSafe';
 import { FeedYankIndexes1795827904333 } from './1795827904333-FeedYankIndexes';
 import { KindBumpsSettingsVersion1795830000000 } from './1795830000000-KindBumpsSettingsVersion';
+import { TransparencyLog1795834851567 } from './1795834851567-TransparencyLog';
 import { FreshnessStatements1795835019119 } from './1795835019119-FreshnessStatements';
 
 /** Every migration in order; committed files, never generated at run time. */
@@ -91,5 +92,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   SubscriptionFanOutSafe1795827323592,
   FeedYankIndexes1795827904333,
   KindBumpsSettingsVersion1795830000000,
+  TransparencyLog1795834851567,
   FreshnessStatements1795835019119,
 ];

@@ -77,6 +77,14 @@ export class ReleaseDto {
   @ApiPropertyOptional({ type: ReleaseIntegrityDto, description: 'Absent on legacy releases ingested before signing existed' })
   integrity?: ReleaseIntegrityDto;
 
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'The transparency-log entry of the signature in `integrity` (its publish, or its latest re-signing): ask GET /api/log/proof/inclusion?index= for its proof. Null for releases recorded before the log (docs/transparency-log.md)',
+  })
+  log_index: number | null;
+
   @ApiProperty({ description: 'Yanked releases leave `latest` and the default list but stay fetchable by version' })
   yanked: boolean;
 

@@ -139,6 +139,13 @@ export class ReleaseEntity {
   @Column({ name: 'yank_reason', type: 'varchar', length: 500, nullable: true })
   yankReason: string | null;
 
+  /**
+   * The transparency-log entry of the signature this release carries now: its `release` entry,
+   * or the `resign` entry of its latest re-signing. Null for releases recorded before the log.
+   */
+  @Column({ name: 'log_index', type: 'bigint', nullable: true })
+  logIndex: string | null;
+
   /** Downloads counted by the registry's download route (GET only). */
   @Column({ type: 'bigint', default: 0 })
   downloads: string;

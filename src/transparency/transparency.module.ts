@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { IntegrityModule } from '../integrity/integrity.module';
+import { LogFilesController } from './log-files.controller';
+import { LogHeads } from './log-heads';
+import { LogTiles } from './log-tiles';
+import { TransparencyController } from './transparency.controller';
+import { TransparencyLogModule } from './transparency-log.module';
+import { TransparencyService } from './transparency.service';
+
+/**
+ * The transparency log's public side (issue 27, docs/transparency-log.md): signed heads, proofs,
+ * entries and tlog-tiles. Appends are the TransparencyLogModule's, called by the modules whose
+ * changes are logged.
+ */
+@Module({
+  imports: [TransparencyLogModule, IntegrityModule],
+  controllers: [TransparencyController, LogFilesController],
+  providers: [LogHeads, LogTiles, TransparencyService],
+})
+export class TransparencyModule {}

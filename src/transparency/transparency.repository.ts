@@ -1,0 +1,173 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { NodeId } from '../lib/transparency';
+
+/**
+ * Transaction-scoped advisory lock over the log's tail: an append takes it, reads the size and
+ * writes the leaf and its nodes, and holds it to commit, so indexes are consecutive and committed
+ * in order (a reader never sees a gap). Every writer takes it last, after its other locks.
+ */
+export const TRANSPARENCY_LOG_LOCK = 7_244_151_031;
+
+/** A node's hash as read back: keyed `level/index`. */
+export type NodeHashes = Map<string, Uint8Array>;
+
+export function nodeKey(node: NodeId): string {
+  return `${node.level}/${node.index}`;
+}
+
+export interface NewLeaf {
+  index: number;
+  entry: Uint8Array;
+  leafHash: Uint8Array;
+  releaseId: string | null;
+}
+
+export interface StoredLeaf {
+  index: number;
+  entry: Uint8Array;
+  leafHash: Uint8Array;
+}
+
+/** node-postgres and PGlite both give bytea as a Buffer/Uint8Array; a copy keeps it plain. */
+function bytes(value: Uint8Array): Uint8Array {
+  return new Uint8Array(value);
+}
+
+function hex(value: Uint8Array): string {
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+}
+
+function nodesParams(nodes: readonly NodeId[]): [number[], string[]] {
+  return [nodes.map((node) => node.level), nodes.map((node) => String(node.index))];
+}
+
+/**
+ * Every query of the transparency log. A plain class over a DataSource (no Nest), so the operator
+ * CLI (key rotation) appends with the very code the server uses. Proof reads fetch all their nodes
+ * in one statement (`unnest` of the wanted (level, index) pairs against the primary key).
+ */
+export class TransparencyRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private run<T>(manager: EntityManager | undefined, sql: string, params: unknown[] = []): Promise<T> {
+    return (manager ?? this.dataSource.manager).query(sql, params);
+  }
+
+  async lockTail(manager: EntityManager): Promise<void> {
+    await manager.query('SELECT pg_advisory_xact_lock($1)', [TRANSPARENCY_LOG_LOCK]);
+  }
+
+  /** The number of committed leaves (as seen by `manager`'s transaction). */
+  async size(manager?: EntityManager): Promise<number> {
+    const rows: { size: string }[] = await this.run(manager, 'SELECT coalesce(max("index") + 1, 0)::text AS "size" FROM "transparency_leaf"');
+    return Number(rows[0].size);
+  }
+
+  /** The hashes of `nodes` that exist; one statement. */
+  async findNodes(nodes: readonly NodeId[], manager?: EntityManager): Promise<NodeHashes> {
+    const found: NodeHashes = new Map();
+    if (nodes.length === 0) return found;
+    const rows: { level: number; index: string; hash: Uint8Array }[] = await this.run(
+      manager,
+      `SELECT n."level", n."index"::text AS "index", n."hash"
+         FROM unnest($1::smallint[], $2::bigint[]) AS wanted("level", "index")
+         JOIN "transparency_node" n ON n."level" = wanted."level" AND n."index" = wanted."index"`,
+      nodesParams(nodes),
+    );
+    for (const row of rows) found.set(`${row.level}/${row.index}`, bytes(row.hash));
+    return found;
+  }
+
+  /**
+   * One statement for an inclusion proof: the head size, the leaf, and every node the proof folds.
+   * The leaf comes back null past the head.
+   */
+  async findInclusion(index: number, nodes: readonly NodeId[], manager?: EntityManager): Promise<{ size: number; leaf: StoredLeaf | null; nodes: NodeHashes }> {
+    const rows: { kind: string; level: number | null; index: string | null; hash: Uint8Array | null; entry: Uint8Array | null }[] = await this.run(
+      manager,
+      `SELECT 'size' AS "kind", NULL::smallint AS "level", (SELECT coalesce(max("index") + 1, 0) FROM "transparency_leaf")::text AS "index", NULL::bytea AS "hash", NULL::bytea AS "entry"
+       UNION ALL
+       SELECT 'leaf', NULL, l."index"::text, l."leaf_hash", l."entry" FROM "transparency_leaf" l WHERE l."index" = $3
+       UNION ALL
+       SELECT 'node', n."level", n."index"::text, n."hash", NULL
+         FROM unnest($1::smallint[], $2::bigint[]) AS wanted("level", "index")
+         JOIN "transparency_node" n ON n."level" = wanted."level" AND n."index" = wanted."index"`,
+      [...nodesParams(nodes), String(index)],
+    );
+    let size = 0;
+    let leaf: StoredLeaf | null = null;
+    const found: NodeHashes = new Map();
+    for (const row of rows) {
+      if (row.kind === 'size') size = Number(row.index);
+      else if (row.kind === 'leaf') leaf = { index: Number(row.index), entry: bytes(row.entry!), leafHash: bytes(row.hash!) };
+      else found.set(`${row.level}/${row.index}`, bytes(row.hash!));
+    }
+    return { size, leaf, nodes: found };
+  }
+
+  /** One statement for a consistency proof or a head: the head size and the nodes. */
+  async findSizeAndNodes(nodes: readonly NodeId[], manager?: EntityManager): Promise<{ size: number; nodes: NodeHashes }> {
+    const rows: { level: number | null; index: string; hash: Uint8Array | null }[] = await this.run(
+      manager,
+      `SELECT NULL::smallint AS "level", (SELECT coalesce(max("index") + 1, 0) FROM "transparency_leaf")::text AS "index", NULL::bytea AS "hash"
+       UNION ALL
+       SELECT n."level", n."index"::text, n."hash"
+         FROM unnest($1::smallint[], $2::bigint[]) AS wanted("level", "index")
+         JOIN "transparency_node" n ON n."level" = wanted."level" AND n."index" = wanted."index"`,
+      nodesParams(nodes),
+    );
+    let size = 0;
+    const found: NodeHashes = new Map();
+    for (const row of rows) {
+      if (row.level === null) size = Number(row.index);
+      else found.set(`${row.level}/${row.index}`, bytes(row.hash!));
+    }
+    return { size, nodes: found };
+  }
+
+  async findLeaf(index: number, manager?: EntityManager): Promise<StoredLeaf | null> {
+    const rows: { index: string; entry: Uint8Array; leaf_hash: Uint8Array }[] = await this.run(
+      manager,
+      'SELECT "index"::text AS "index", "entry", "leaf_hash" FROM "transparency_leaf" WHERE "index" = $1',
+      [String(index)],
+    );
+    return rows[0] ? { index: Number(rows[0].index), entry: bytes(rows[0].entry), leafHash: bytes(rows[0].leaf_hash) } : null;
+  }
+
+  /** The entries of leaves [start, start + count), in order (fewer past the head). */
+  async findEntries(start: number, count: number, manager?: EntityManager): Promise<Uint8Array[]> {
+    const rows: { entry: Uint8Array }[] = await this.run(
+      manager,
+      'SELECT "entry" FROM "transparency_leaf" WHERE "index" >= $1 AND "index" < $2 ORDER BY "index"',
+      [String(start), String(start + count)],
+    );
+    return rows.map((row) => bytes(row.entry));
+  }
+
+  /** The hashes of the nodes of one tree level, indexes [start, start + count), in order (fewer past the head). */
+  async findNodeRange(level: number, start: number, count: number, manager?: EntityManager): Promise<Uint8Array[]> {
+    const rows: { hash: Uint8Array }[] = await this.run(
+      manager,
+      'SELECT "hash" FROM "transparency_node" WHERE "level" = $1 AND "index" >= $2 AND "index" < $3 ORDER BY "index"',
+      [level, String(start), String(start + count)],
+    );
+    return rows.map((row) => bytes(row.hash));
+  }
+
+  /**
+   * The leaf and its newly completed subtrees, in two statements (the leaf, then every node at
+   * once). Hashes travel as hex: both drivers (node-postgres, PGlite) pass text arrays the same way.
+   */
+  async insertLeaf(manager: EntityManager, leaf: NewLeaf, nodes: { node: NodeId; hash: Uint8Array }[]): Promise<void> {
+    await manager.query('INSERT INTO "transparency_leaf" ("index", "entry", "leaf_hash", "release_id") VALUES ($1, decode($2, \'hex\'), decode($3, \'hex\'), $4)', [
+      String(leaf.index),
+      hex(leaf.entry),
+      hex(leaf.leafHash),
+      leaf.releaseId,
+    ]);
+    await manager.query(
+      'INSERT INTO "transparency_node" ("level", "index", "hash") SELECT "level", "index", decode("hash", \'hex\') FROM unnest($1::smallint[], $2::bigint[], $3::text[]) AS added("level", "index", "hash")',
+      [...nodesParams(nodes.map((n) => n.node)), nodes.map((n) => hex(n.hash))],
+    );
+  }
+}

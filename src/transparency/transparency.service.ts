@@ -1,0 +1,88 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { badRequest, notFound } from '../common/errors/domain-error';
+import { IntegrityService } from '../integrity/integrity.service';
+import { base64urlDecode } from '../lib/integrity';
+import { consistencyProofNodes, decodeLogEntry, foldSubtrees, formatVerifierKey, inclusionProofNodes, type Hash, type NodeId } from '../lib/transparency';
+import type { ConsistencyProofDto, InclusionProofDto, LogEntryDto, LogKeyDto } from './dto/log.dto';
+import { LogHeads } from './log-heads';
+import { toConsistencyProofDto, toInclusionProofDto, toLogEntryDto } from './transparency.mapper';
+import { nodeKey, type NodeHashes, TransparencyRepository } from './transparency.repository';
+
+/** Each proof element: the fold of its subtrees, read from one query's answer. */
+function foldProof(groups: readonly NodeId[][], found: NodeHashes): Hash[] {
+  return groups.map((group) =>
+    foldSubtrees(
+      group.map((node) => {
+        const hash = found.get(nodeKey(node));
+        if (!hash) throw new Error(`transparency log: proof node ${nodeKey(node)} is missing`);
+        return hash;
+      }),
+    ),
+  );
+}
+
+function pastHead(field: string, value: number, head: number) {
+  return badRequest('validation-failed', `${field} is past the log's head`, [{ path: `/${field}`, message: `${field}: must be at most the head's size, ${head} (asked ${value})` }]);
+}
+
+/**
+ * The log's public reads: signed head, key, proofs and entries (tiles: LogTiles). Every proof is
+ * one query (the head size, the leaf and all its nodes). A mirror serves upstream's signatures and
+ * has no log of its own yet (docs/transparency-log.md): every read answers 404 there.
+ */
+@Injectable()
+export class TransparencyService {
+  constructor(
+    private readonly repository: TransparencyRepository,
+    private readonly heads: LogHeads,
+    private readonly integrity: IntegrityService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  private assertOwnLog(): void {
+    if (this.config.mirrorOf) throw notFound(`this registry mirrors ${this.config.mirrorOf}: the releases it serves are logged there`);
+  }
+
+  async checkpoint(): Promise<string> {
+    this.assertOwnLog();
+    return this.heads.checkpoint();
+  }
+
+  async key(): Promise<LogKeyDto> {
+    this.assertOwnLog();
+    const { keys } = await this.integrity.keySet();
+    const origin = this.heads.origin;
+    return { origin, verifier_keys: keys.map((jwk) => formatVerifierKey(origin, base64urlDecode(jwk.x)!)) };
+  }
+
+  async inclusion(index: number, size?: number): Promise<InclusionProofDto> {
+    this.assertOwnLog();
+    const treeSize = size ?? (await this.repository.size());
+    if (index >= treeSize) {
+      throw badRequest('validation-failed', 'index is not in the tree', [{ path: '/index', message: `index: must be less than the tree size, ${treeSize}` }]);
+    }
+    const groups = inclusionProofNodes(index, treeSize);
+    const answer = await this.repository.findInclusion(index, groups.flat());
+    if (treeSize > answer.size) throw pastHead('size', treeSize, answer.size);
+    return toInclusionProofDto(index, treeSize, answer.leaf!, foldProof(groups, answer.nodes));
+  }
+
+  async consistency(from: number, to: number): Promise<ConsistencyProofDto> {
+    this.assertOwnLog();
+    if (from > to) throw badRequest('validation-failed', 'from is after to', [{ path: '/from', message: `from: must be at most to (${to})` }]);
+    // RFC 9162 2.1.4: the empty tree and a tree itself need no proof.
+    const groups = from === 0 || from === to ? [] : consistencyProofNodes(from, to);
+    const answer = await this.repository.findSizeAndNodes(groups.flat());
+    if (to > answer.size) throw pastHead('to', to, answer.size);
+    return toConsistencyProofDto(from, to, foldProof(groups, answer.nodes));
+  }
+
+  async entry(index: number): Promise<LogEntryDto> {
+    this.assertOwnLog();
+    const leaf = await this.repository.findLeaf(index);
+    if (!leaf) throw notFound(`the log has no entry ${index} (yet)`);
+    return toLogEntryDto(leaf.index, decodeLogEntry(leaf.entry), leaf.leafHash);
+  }
+}
