@@ -3,12 +3,12 @@ import { IntegrityModule } from '../integrity/integrity.module';
 import { repositoryProvider } from '../persistence/repository-provider';
 import { FreshnessRepository } from './freshness.repository';
 import { FreshnessService } from './freshness.service';
-import { TreeSize } from './tree-size';
+import { TransparencyLogModule } from '../transparency/transparency-log.module';
 
 /** Signed freshness statements on `latest` answers (issue 27); no routes of its own. */
 @Module({
-  imports: [IntegrityModule],
-  providers: [repositoryProvider(FreshnessRepository), FreshnessService, { provide: TreeSize, useValue: { size: () => Promise.resolve(0) } }],
+  imports: [IntegrityModule, TransparencyLogModule],
+  providers: [repositoryProvider(FreshnessRepository), FreshnessService],
   exports: [FreshnessService],
 })
 export class FreshnessModule {}

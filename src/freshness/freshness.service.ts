@@ -5,8 +5,8 @@ import type { AppConfig } from '../config/config.types';
 import { IntegrityService } from '../integrity/integrity.service';
 import { SigningKeyDecryptionError } from '../integrity/key-encryption';
 import { type FreshnessPlatform, freshnessPlatformKey, type FreshnessStatement, rfc3339Seconds } from '../lib/freshness';
+import { TransparencyLog } from '../transparency/transparency-log';
 import { type FreshnessRow, FreshnessRepository } from './freshness.repository';
-import { TreeSize } from './tree-size';
 
 /** What a `latest` answer resolved to: the statement vouches for exactly this. */
 export interface LatestChoice {
@@ -29,7 +29,7 @@ export class FreshnessService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly statements: FreshnessRepository,
     private readonly integrity: IntegrityService,
-    private readonly treeSize: TreeSize,
+    private readonly log: TransparencyLog,
     private readonly clock: Clock,
   ) {}
 
@@ -73,7 +73,7 @@ export class FreshnessService {
       asset_sha256: choice.assetSha256,
       issued_at: rfc3339Seconds(issuedAt),
       expires_at: rfc3339Seconds(expiresAt),
-      tree_size: await this.treeSize.size(),
+      tree_size: await this.log.size(),
     };
     const jws = await this.integrity.signFreshness(statement);
     return { slug: choice.slug, platform, version: choice.version, assetSha256: choice.assetSha256, treeSize: statement.tree_size, jws, issuedAt, expiresAt };

@@ -46,7 +46,10 @@ class ReplayProxy {
       if (replay) return void res.writeHead(replay.status, replay.headers).end(replay.body);
       void fetch(`${this.upstream}${path}`, { method: req.method, headers: { 'user-agent': req.headers['user-agent'] ?? '' } }).then(async (answer) => {
         const body = Buffer.from(await answer.arrayBuffer());
-        const headers = Object.fromEntries([...answer.headers].filter(([name]) => !['content-encoding', 'transfer-encoding', 'connection'].includes(name)));
+        const headers: Record<string, string> = {};
+        answer.headers.forEach((value, name) => {
+          if (!['content-encoding', 'transfer-encoding', 'connection'].includes(name)) headers[name] = value;
+        });
         this.recorded.set(path, { status: answer.status, headers, body });
         res.writeHead(answer.status, headers).end(body);
       });
