@@ -1051,6 +1051,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/log/head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The log's signed tree head
+         * @description A C2SP tlog-checkpoint in a C2SP signed note, signed with the registry's current Ed25519 release-signing key; the note key's name is the origin, its key the `x` of a key in /.well-known/registry-key.json (see GET /api/log/key). The same as GET /log/checkpoint.
+         */
+        get: operations["TransparencyController_head"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/log/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The log's origin and note verifier keys
+         * @description One verifier key per key of the published key set, current first: a checkpoint verifies with one of them.
+         */
+        get: operations["TransparencyController_key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/log/proof/inclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An inclusion proof
+         * @description RFC 9162 inclusion proof of leaf `index` in the tree of `size` leaves (default: the current head).
+         */
+        get: operations["TransparencyController_inclusion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/log/proof/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A consistency proof
+         * @description RFC 9162 consistency proof that the tree of `from` leaves is a prefix of the tree of `to` leaves.
+         */
+        get: operations["TransparencyController_consistency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/log/entries/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One log entry, decoded
+         * @description An entry never changes once in the log.
+         */
+        get: operations["TransparencyController_entry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed checkpoint (tlog-tiles)
+         * @description The same signed note as GET /api/log/head.
+         */
+        get: operations["LogFilesController_checkpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/tile/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tile of the log (tlog-tiles)
+         * @description tile/<L>/<N>[.p/<W>]: W (256 when full) hashes of tree level 8L from index 256N; tile/entries/<N>[.p/<W>]: those leaves' entries as an entry bundle. Full tiles are immutable.
+         */
+        get: operations["LogFilesController_tile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/mirror": {
         parameters: {
             query?: never;
@@ -2257,12 +2397,37 @@ export interface components {
             /** @description trusted only: the git ref the CI job ran for */
             ref?: string | null;
         };
+        LatestReleaseDto: {
+            slug: string;
+            version: string;
+            assets: components["schemas"]["ReleaseAssetDto"][];
+            /** @description Absent on legacy releases ingested before signing existed */
+            integrity?: components["schemas"]["ReleaseIntegrityDto"];
+            /** @description The transparency-log entry of the signature in `integrity` (its publish, or its latest re-signing): ask GET /api/log/proof/inclusion?index= for its proof. Null for releases recorded before the log (docs/transparency-log.md) */
+            log_index: number | null;
+            /** @description Yanked releases leave `latest` and the default list but stay fetchable by version */
+            yanked: boolean;
+            publishedBy: components["schemas"]["PublishedByDto"];
+            yankReason: string | null;
+            prerelease: boolean;
+            minRuntimeVersion: string | null;
+            /** @description SHA-256 of the RFC 8785 form of the manifest (GET .../manifest serves those bytes) */
+            manifestSha256: string;
+            /** @description Downloads counted through the registry (GET on the asset route) */
+            downloads: number;
+            /** @description Epoch ms */
+            createdAt: number;
+            /** @description Signed freshness statement: a compact JWS (typ `registry-freshness+jws`, kid from /.well-known/registry-key.json) over `{slug, version, platform, asset_sha256, issued_at, expires_at, tree_size}`; re-signed at half its lifetime (FRESHNESS_LIFETIME_SECONDS). Also sent as the `Registry-Freshness` header. Null on a mirror, which signs nothing. Here platform is `"all"` and asset_sha256 null: it vouches for the release as a whole */
+            freshness: string | null;
+        };
         ReleaseDto: {
             slug: string;
             version: string;
             assets: components["schemas"]["ReleaseAssetDto"][];
             /** @description Absent on legacy releases ingested before signing existed */
             integrity?: components["schemas"]["ReleaseIntegrityDto"];
+            /** @description The transparency-log entry of the signature in `integrity` (its publish, or its latest re-signing): ask GET /api/log/proof/inclusion?index= for its proof. Null for releases recorded before the log (docs/transparency-log.md) */
+            log_index: number | null;
             /** @description Yanked releases leave `latest` and the default list but stay fetchable by version */
             yanked: boolean;
             publishedBy: components["schemas"]["PublishedByDto"];
@@ -2304,6 +2469,8 @@ export interface components {
             };
             /** @description Newer releases passed over, and why */
             skipped: components["schemas"]["SkippedReleaseDto"][];
+            /** @description Signed freshness statement: a compact JWS (typ `registry-freshness+jws`, kid from /.well-known/registry-key.json) over `{slug, version, platform, asset_sha256, issued_at, expires_at, tree_size}`; re-signed at half its lifetime (FRESHNESS_LIFETIME_SECONDS). Also sent as the `Registry-Freshness` header. Null on a mirror, which signs nothing */
+            freshness: string | null;
         };
         FacetValueDto: {
             /** @description The value as a filter takes it (kind=..., tag=..., ext.<key>=...) */
@@ -2888,6 +3055,41 @@ export interface components {
             next: string;
             /** @description More changes are there already: ask again at once with `next` */
             more: boolean;
+        };
+        LogKeyDto: {
+            /**
+             * @description The log's origin: the first line of every checkpoint, and the note key's name
+             * @example registry.example.org/log
+             */
+            origin: string;
+            /** @description C2SP signed-note verifier keys (`<origin>+<key hash hex>+<base64(0x01 || Ed25519 key)>`) of every key in the published key set, current first */
+            verifier_keys: string[];
+        };
+        InclusionProofDto: {
+            index: number;
+            /** @description The tree size the proof is for */
+            size: number;
+            /** @description base64 of the RFC 9162 leaf hash, SHA-256(0x00 || entry) */
+            leaf_hash: string;
+            /** @description base64 hashes, RFC 9162 section 2.1.3.1 order (bottom up) */
+            proof: string[];
+            /** @description base64 of the leaf's bytes: the entry as canonical JSON */
+            entry: string;
+        };
+        ConsistencyProofDto: {
+            from: number;
+            to: number;
+            /** @description base64 hashes, RFC 9162 section 2.1.4.1 order; empty when from is 0 or equals to */
+            proof: string[];
+        };
+        LogEntryDto: {
+            index: number;
+            /** @description The entry, decoded: {type: release|resign, slug, version, kid, jws_sha256}, {type: yank|unyank, slug, version} or {type: keys, keys_sha256} (docs/transparency-log.md) */
+            entry: {
+                [key: string]: unknown;
+            };
+            /** @description base64 of the RFC 9162 leaf hash */
+            leaf_hash: string;
         };
         MirrorFailureDto: {
             /** @example my-plugin */
@@ -4916,10 +5118,12 @@ export interface operations {
             /** @description The SemVer-highest release that is not yanked and, unless prerelease=1, not a prerelease. For a deprecated plugin, the RFC 9745 headers `/api/plugins/{slug}/latest` sends: `Deprecation: @<unix seconds>` and `Link` (rel="deprecation", rel="successor-version") */
             200: {
                 headers: {
+                    /** @description The signed freshness statement, as in `freshness` */
+                    "Registry-Freshness"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReleaseDto"];
+                    "application/json": components["schemas"]["LatestReleaseDto"];
                 };
             };
             404: {
@@ -5074,6 +5278,8 @@ export interface operations {
             /** @description The latest release and its asset for the platform (query os/arch, else the User-Agent, else the universal asset). For a deprecated plugin, RFC 9745 headers: `Deprecation: @<unix seconds>` and `Link` to the plugin's page (rel="deprecation") and to its replacement's (rel="successor-version") */
             200: {
                 headers: {
+                    /** @description The signed freshness statement, as in `freshness` */
+                    "Registry-Freshness"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6843,6 +7049,320 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    TransparencyController_head: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed checkpoint: a C2SP signed note (origin, size, base64 root hash; then the signature line) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description On a mirror (MIRROR_OF), which has no log of its own: the releases it serves are logged upstream */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    TransparencyController_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogKeyDto"];
+                };
+            };
+            /** @description On a mirror (MIRROR_OF), which has no log of its own: the releases it serves are logged upstream */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    TransparencyController_inclusion: {
+        parameters: {
+            query: {
+                /** @description The leaf index (a release's `log_index`) */
+                index: number;
+                /** @description The tree size to prove against (a checkpoint's size); absent: the current head's */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InclusionProofDto"];
+                };
+            };
+            /** @description An index or size that is not a whole number, an index not below size, or a size past the head; `errors` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror (MIRROR_OF), which has no log of its own: the releases it serves are logged upstream */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    TransparencyController_consistency: {
+        parameters: {
+            query: {
+                /** @description The older tree size */
+                from: number;
+                /** @description The newer tree size, at most the current head's */
+                to: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsistencyProofDto"];
+                };
+            };
+            /** @description A from or to that is not a whole number, from after to, or to past the head; `errors` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror (MIRROR_OF), which has no log of its own: the releases it serves are logged upstream */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    TransparencyController_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The leaf index */
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogEntryDto"];
+                };
+            };
+            /** @description An index that is not a whole number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description An index past the head (or a mirror) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LogFilesController_checkpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed checkpoint note */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description On a mirror, which has no log of its own */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    LogFilesController_tile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rest of the tile path, e.g. `0/x001/234.p/5` or `entries/000` */
+                path: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not a tile path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description A tile the head does not hold yet (or a mirror) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ProblemDto"];
                 };
             };
         };

@@ -111,7 +111,7 @@ export class ReleaseDto {
 }
 
 export class LatestReleaseDto extends ReleaseDto {
-  @ApiProperty({ type: String, nullable: true, description: `${FRESHNESS_DESCRIPTION} (platform \`"all"\` and asset_sha256 null: it vouches for the release as a whole)` })
+  @ApiProperty({ type: String, nullable: true, description: `${FRESHNESS_DESCRIPTION}. Here platform is \`"all"\` and asset_sha256 null: it vouches for the release as a whole` })
   freshness: string | null;
 }
 
