@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { OccasionalWarning } from '../common/logging/occasional-warning';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { IntegrityService } from '../integrity/integrity.service';
@@ -23,7 +24,8 @@ export interface LatestChoice {
  */
 @Injectable()
 export class FreshnessService {
-  private readonly logger = new Logger('Freshness');
+  // Every `latest` answer would say it while the key is unusable: once a minute is enough.
+  private readonly unsignable = new OccasionalWarning((message) => new Logger('Freshness').error(message));
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -48,7 +50,7 @@ export class FreshnessService {
       row = await this.sign(choice, platform, now);
     } catch (error) {
       if (!(error instanceof SigningKeyDecryptionError)) throw error;
-      this.logger.error(`freshness statements cannot be signed: ${error.message}`);
+      this.unsignable.say(`latest answers go out without a freshness statement: ${error.message}`);
       return null;
     }
     if (await this.statements.replace(row, stored?.jws ?? null)) return row.jws;

@@ -151,4 +151,24 @@ describe('signed freshness on latest', () => {
     const head = (await request(w.app.url).get('/api/log/head').expect(200)).text;
     expect(Number(head.split('\n')[1])).toBe(yanked.statement.tree_size);
   });
+
+  it('answers without a statement, storing none, while the signing key cannot be decrypted; signs again once it can', async () => {
+    await publish('keyless', '1.0.0', ['keyless.wasm']);
+    const sql = (text: string, params: unknown[] = []) => w.app.database.dataSource.query(text, params);
+    const [{ tag }] = await sql(`SELECT private_key_tag AS tag FROM signing_key WHERE state = 'current'`);
+    const altered = Buffer.from(tag as Buffer);
+    altered[0] ^= 0xff;
+    await sql(`UPDATE signing_key SET private_key_tag = $1 WHERE state = 'current'`, [altered]);
+    try {
+      const res = await read('/api/plugins/keyless/latest', 'express');
+      expect(res.body).toMatchObject({ slug: 'keyless', version: '1.0.0', freshness: null });
+      expect(res.headers['registry-freshness']).toBeUndefined();
+      expect(await rows('keyless')).toEqual([]);
+    } finally {
+      await sql(`UPDATE signing_key SET private_key_tag = $1 WHERE state = 'current'`, [tag]);
+    }
+    const { statement } = await statementOf(await read('/api/plugins/keyless/latest', 'express'), 'universal');
+    expect(statement).toMatchObject({ slug: 'keyless', version: '1.0.0' });
+    expect(await rows('keyless')).toEqual([{ platform: 'universal', version: '1.0.0', tree_size: statement.tree_size }]);
+  });
 });
