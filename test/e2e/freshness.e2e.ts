@@ -84,6 +84,12 @@ describe('signed freshness on latest', () => {
     expect(hit.headers['x-cache']).toBe('hit');
     expect(hit.headers['registry-freshness']).toBe(jws);
     expect(hit.body.freshness).toBe(jws);
+    // A 304 (from the cache, and from the lane) carries it too.
+    for (const via of ['lane', 'express'] as const) {
+      const req = request(w.app.url).get('/api/plugins/tool/latest?os=linux&arch=x64').set('User-Agent', 'test-client').set('If-None-Match', hit.headers.etag);
+      const unchanged = await (via === 'express' ? req.set('Authorization', 'Bearer not-a-token') : req).expect(304);
+      expect(unchanged.headers['registry-freshness']).toBe(jws);
+    }
 
     // The universal fallback has its own statement; one row per platform.
     const universal = await statementOf(await read('/api/plugins/tool/latest'), 'universal');
