@@ -144,6 +144,9 @@ async function requestRates(url, size, s, lines) {
   await client.connect();
   // One client address: the per-IP read limit is lifted out of autocannon's way (it is still counted).
   await client.query(`INSERT INTO app_setting (key, value) VALUES ('ratelimit.public_read_per_min', '1000000') ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  // Each run's server has a fresh KEY_ENCRYPTION_KEY: an earlier run's key would not open. The
+  // server makes a new one at start (which appends a `keys` entry, removed after the run).
+  await client.query('DELETE FROM signing_key');
   await client.end();
   const server = await stores.startServer({ DATABASE_URL: url });
   const ceiling = await startOneLeafCeiling({ connectionString: url }, stores.serverPoolSize('postgres'), await stores.freePort());
@@ -182,6 +185,9 @@ async function requestRates(url, size, s, lines) {
     const label = size === 1_000_000 ? '1M' : String(size);
     lines.push(line(`inclusion proof at ${label} entries (random indexes)`, inclusion));
     lines.push(line(`consistency proof at ${label} entries (random from, to = head)`, consistency));
+    // The signed head, once, as a check that the seeded tree is whole (its root folds from stored nodes).
+    const headStatus = (await fetch(`${server.base}/api/log/head`)).status;
+    if (headStatus !== 200) lines.push(`GET /api/log/head answered ${headStatus} (expected 200)`);
   } finally {
     await ceiling.close();
     await server.stop();

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { catalogueLane, type CatalogueLaneParts, type RequestListener } from './catalogue-lane';
 import { LeanChangesReads } from './changes/lean-changes-reads';
+import { LeanLogReads } from './transparency/lean-log-reads';
 import { ProblemDetailsFilter } from './common/errors/problem.filter';
 import { requestValidationPipe } from './common/errors/validation';
 import { jsonBodyParsers } from './common/http/body-limits';
@@ -140,7 +141,7 @@ function openCatalogueLane(app: NestExpressApplication, express: ExpressInstance
   const metrics = app.get(Metrics);
   const lane = catalogueLane(
     {
-      reads: [app.get(LeanCatalogueReads), app.get(LeanChangesReads)],
+      reads: [app.get(LeanCatalogueReads), app.get(LeanChangesReads), app.get(LeanLogReads)],
       cache: app.get(ResponseCache),
       limiter: app.get(RateLimiter),
       internalCalls: app.get(InternalCalls),

@@ -23,3 +23,5 @@ export interface CommandModule {
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
+/** `verify` and `monitor`: the registry's log is not consistent with a tree head verified before. */
+export const EXIT_FORKED = 3;

@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => CommandModule> = {
   validate: () => require('./commands/validate'),
   verify: () => require('./commands/verify'),
   latest: () => require('./commands/latest'),
+  monitor: () => require('./commands/monitor'),
   publish: () => require('./commands/publish'),
   keys: () => require('./commands/keys'),
   users: () => require('./commands/users'),

@@ -2595,6 +2595,8 @@ export interface components {
             downloads: number;
             /** @description Epoch ms */
             createdAt: number;
+            /** @description The transparency-log entry of the release's current signature (docs/transparency-log.md); null before the log */
+            log_index: number | null;
         };
         PluginDetailDto: {
             /** Format: uuid */

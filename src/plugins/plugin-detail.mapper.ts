@@ -22,6 +22,7 @@ export function toReleaseSummaryDto(release: ReleaseEntity): ReleaseSummaryDto {
     minRuntimeVersion: release.minRuntimeVersion,
     downloads: Number(release.downloads),
     createdAt: release.createdAt.getTime(),
+    log_index: release.logIndex == null ? null : Number(release.logIndex),
   };
 }
 

@@ -48,7 +48,7 @@ const SHOWN = `SELECT r.id, r.manifest, r.images FROM release r WHERE r.plugin_i
 const pageSql = (where: string, columns = '') => `SELECT json_build_object('plugin', ${pluginJsonSql('p')},
     'shownId', s.id, 'shownManifest', s.manifest, 'shownImages', s.images,
     'releases', (SELECT coalesce(json_agg(json_build_array(r.id, r.version, r.prerelease, ${epochMsSql('r.yanked_at')}, r.yank_reason, r.published_by,
-        r.source, r.min_runtime_version, r.downloads, ${epochMsSql('r.created_at')}) ORDER BY r.version_sort DESC), '[]'::json)
+        r.source, r.min_runtime_version, r.downloads, ${epochMsSql('r.created_at')}, r.log_index) ORDER BY r.version_sort DESC), '[]'::json)
       FROM release r WHERE r.plugin_id = p.id),
     'owners', (SELECT coalesce(json_agg(json_build_object('login', u.login, 'instance', u.instance) ORDER BY o.created_at, u.login), '[]'::json)
       FROM plugin_owner o JOIN user_account u ON u.id = o.user_id WHERE o.plugin_id = p.id),
@@ -98,8 +98,8 @@ const STORE_SQL = `INSERT INTO plugin_page (plugin_id, read_snapshot, format, bo
 // What the pages just stored hold (and what a deleted plugin left) is no longer needed.
 const ABSORBED_SQL = `DELETE FROM plugin_page_change WHERE plugin_id = ANY($1::uuid[]) AND pg_visible_in_snapshot(txid::text::xid8, $2::pg_snapshot)`;
 
-/** A release summary as PAGE_SQL lists it: [id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt]. */
-type ReleaseSummaryTuple = [string, string, boolean, number | null, string | null, PublishedBy | null, ReleaseEntity['source'], string | null, number, number];
+/** A release summary as PAGE_SQL lists it: [id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt, logIndex]. */
+type ReleaseSummaryTuple = [string, string, boolean, number | null, string | null, PublishedBy | null, ReleaseEntity['source'], string | null, number, number, number | null];
 
 interface PageJson {
   plugin: PluginJson;
@@ -113,7 +113,7 @@ interface PageJson {
 }
 
 /** Part of what PAGE_FORMAT hashes, as pageRowOf. */
-export function releaseOfTuple([id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt]: ReleaseSummaryTuple): ReleaseEntity {
+export function releaseOfTuple([id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt, logIndex]: ReleaseSummaryTuple): ReleaseEntity {
   return {
     id,
     version,
@@ -125,6 +125,7 @@ export function releaseOfTuple([id, version, prerelease, yankedAt, yankReason, p
     minRuntimeVersion,
     downloads: String(downloads),
     createdAt: new Date(createdAt),
+    logIndex: logIndex === null || logIndex === undefined ? null : String(logIndex),
   } as unknown as ReleaseEntity;
 }
 

@@ -16,17 +16,14 @@ export class TransparencyLog {
     const bytes = encodeLogEntry(entry);
     const leaf = leafHash(bytes);
     await this.repository.lockTail(manager);
-    const index = await this.repository.size(manager);
-    const completed = completedBy(index + 1);
-    // Each completed subtree above level 0 joins its left sibling (already stored) with the one
-    // just completed below it.
-    const lefts: NodeId[] = completed.filter((node) => node.level > 0).map((node) => ({ level: node.level - 1, index: node.index * 2 }));
-    const stored = await this.repository.findNodes(lefts, manager);
+    const { size: index, roots } = await this.repository.tail(manager);
+    // Each completed subtree above level 0 joins its left sibling (a root subtree of the tree
+    // before this leaf) with the one just completed below it.
     const nodes: { node: NodeId; hash: Hash }[] = [];
     let below: Hash = leaf;
-    for (const node of completed) {
+    for (const node of completedBy(index + 1)) {
       if (node.level > 0) {
-        const left = stored.get(nodeKey({ level: node.level - 1, index: node.index * 2 }));
+        const left = roots.get(nodeKey({ level: node.level - 1, index: node.index * 2 }));
         if (!left) throw new Error(`transparency log: node ${node.level - 1}/${node.index * 2} is missing below leaf ${index}`);
         below = nodeHash(left, below);
       }

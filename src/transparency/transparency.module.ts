@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IntegrityModule } from '../integrity/integrity.module';
+import { LeanLogReads } from './lean-log-reads';
 import { LogFilesController } from './log-files.controller';
 import { LogHeads } from './log-heads';
 import { LogTiles } from './log-tiles';
@@ -9,12 +10,13 @@ import { TransparencyService } from './transparency.service';
 
 /**
  * The transparency log's public side (issue 27, docs/transparency-log.md): signed heads, proofs,
- * entries and tlog-tiles. Appends are the TransparencyLogModule's, called by the modules whose
- * changes are logged.
+ * entries and tlog-tiles; the proofs are also answered on the catalogue lane (LeanLogReads).
+ * Appends are the TransparencyLogModule's, called by the modules whose changes are logged.
  */
 @Module({
   imports: [TransparencyLogModule, IntegrityModule],
   controllers: [TransparencyController, LogFilesController],
-  providers: [LogHeads, LogTiles, TransparencyService],
+  providers: [LogHeads, LogTiles, TransparencyService, LeanLogReads],
+  exports: [LeanLogReads],
 })
 export class TransparencyModule {}

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { NodeId } from '../lib/transparency';
+import { preparedQuery } from '../persistence/prepared-query';
 
 /**
  * Transaction-scoped advisory lock over the log's tail: an append takes it, reads the size and
@@ -44,7 +45,8 @@ function nodesParams(nodes: readonly NodeId[]): [number[], string[]] {
 /**
  * Every query of the transparency log. A plain class over a DataSource (no Nest), so the operator
  * CLI (key rotation) appends with the very code the server uses. Proof reads fetch all their nodes
- * in one statement (`unnest` of the wanted (level, index) pairs against the primary key).
+ * in one statement (`unnest` of the wanted (level, index) pairs against the primary key), prepared
+ * once per connection (planning the inclusion read cost more than running it).
  */
 export class TransparencyRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -83,8 +85,9 @@ export class TransparencyRepository {
    * The leaf comes back null past the head.
    */
   async findInclusion(index: number, nodes: readonly NodeId[], manager?: EntityManager): Promise<{ size: number; leaf: StoredLeaf | null; nodes: NodeHashes }> {
-    const rows: { kind: string; level: number | null; index: string | null; hash: Uint8Array | null; entry: Uint8Array | null }[] = await this.run(
-      manager,
+    const rows = await preparedQuery<{ kind: string; level: number | null; index: string | null; hash: Uint8Array | null; entry: Uint8Array | null }>(
+      manager ?? this.dataSource.manager,
+      'log_inclusion',
       `SELECT 'size' AS "kind", NULL::smallint AS "level", (SELECT coalesce(max("index") + 1, 0) FROM "transparency_leaf")::text AS "index", NULL::bytea AS "hash", NULL::bytea AS "entry"
        UNION ALL
        SELECT 'leaf', NULL, l."index"::text, l."leaf_hash", l."entry" FROM "transparency_leaf" l WHERE l."index" = $3
@@ -107,8 +110,9 @@ export class TransparencyRepository {
 
   /** One statement for a consistency proof or a head: the head size and the nodes. */
   async findSizeAndNodes(nodes: readonly NodeId[], manager?: EntityManager): Promise<{ size: number; nodes: NodeHashes }> {
-    const rows: { level: number | null; index: string; hash: Uint8Array | null }[] = await this.run(
-      manager,
+    const rows = await preparedQuery<{ level: number | null; index: string; hash: Uint8Array | null }>(
+      manager ?? this.dataSource.manager,
+      'log_size_and_nodes',
       `SELECT NULL::smallint AS "level", (SELECT coalesce(max("index") + 1, 0) FROM "transparency_leaf")::text AS "index", NULL::bytea AS "hash"
        UNION ALL
        SELECT n."level", n."index"::text, n."hash"
@@ -155,19 +159,39 @@ export class TransparencyRepository {
   }
 
   /**
-   * The leaf and its newly completed subtrees, in two statements (the leaf, then every node at
-   * once). Hashes travel as hex: both drivers (node-postgres, PGlite) pass text arrays the same way.
+   * After `lockTail`, in one statement: the log's size n and the root subtrees of the tree of n
+   * leaves (for each set bit `level` of n, node (level, (n >> level) - 1)): the only stored nodes
+   * an append of leaf n combines with. A statement after the lock sees every earlier append
+   * committed (READ COMMITTED takes a snapshot per statement).
+   */
+  async tail(manager: EntityManager): Promise<{ size: number; roots: NodeHashes }> {
+    const rows: { size: string; level: number | null; index: string | null; hash: Uint8Array | null }[] = await manager.query(
+      `WITH tail AS (SELECT coalesce(max("index") + 1, 0) AS "size" FROM "transparency_leaf")
+       SELECT tail."size"::text AS "size", root."level", root."index"::text AS "index", root."hash"
+         FROM tail LEFT JOIN LATERAL (
+           SELECT n."level", n."index", n."hash"
+             FROM generate_series(0, 62) AS bit("level")
+             JOIN "transparency_node" n ON n."level" = bit."level" AND n."index" = (tail."size" >> bit."level") - 1
+            WHERE ((tail."size" >> bit."level") & 1) = 1
+         ) root ON true`,
+    );
+    const roots: NodeHashes = new Map();
+    for (const row of rows) if (row.level !== null) roots.set(`${row.level}/${row.index}`, bytes(row.hash!));
+    return { size: Number(rows[0].size), roots };
+  }
+
+  /**
+   * The leaf and its newly completed subtrees, in one statement. Hashes travel as hex: both
+   * drivers (node-postgres, PGlite) pass text arrays the same way.
    */
   async insertLeaf(manager: EntityManager, leaf: NewLeaf, nodes: { node: NodeId; hash: Uint8Array }[]): Promise<void> {
-    await manager.query('INSERT INTO "transparency_leaf" ("index", "entry", "leaf_hash", "release_id") VALUES ($1, decode($2, \'hex\'), decode($3, \'hex\'), $4)', [
-      String(leaf.index),
-      hex(leaf.entry),
-      hex(leaf.leafHash),
-      leaf.releaseId,
-    ]);
     await manager.query(
-      'INSERT INTO "transparency_node" ("level", "index", "hash") SELECT "level", "index", decode("hash", \'hex\') FROM unnest($1::smallint[], $2::bigint[], $3::text[]) AS added("level", "index", "hash")',
-      [...nodesParams(nodes.map((n) => n.node)), nodes.map((n) => hex(n.hash))],
+      `WITH leaf AS (
+         INSERT INTO "transparency_leaf" ("index", "entry", "leaf_hash", "release_id") VALUES ($1, decode($2, 'hex'), decode($3, 'hex'), $4) RETURNING "index"
+       )
+       INSERT INTO "transparency_node" ("level", "index", "hash")
+       SELECT "level", "index", decode("hash", 'hex') FROM unnest($5::smallint[], $6::bigint[], $7::text[]) AS added("level", "index", "hash")`,
+      [String(leaf.index), hex(leaf.entry), hex(leaf.leafHash), leaf.releaseId, ...nodesParams(nodes.map((n) => n.node)), nodes.map((n) => hex(n.hash))],
     );
   }
 }

@@ -115,7 +115,9 @@ describe('the single-file CLI at /cli/registry.js', () => {
     expect(published.stderr).toBe('');
     expect(published.code).toBe(0);
     expect(published.stdout).toMatch(/^published bundled@1\.0\.0 \(claimed the new plugin name\)\n {2}signed bundled\.zip/);
-    const verified = await cli({ REGISTRY_URL: w.app.url }, 'verify', 'bundled@1.0.0');
+    const verified = await cli({ REGISTRY_URL: w.app.url, XDG_STATE_HOME: dir }, 'verify', 'bundled@1.0.0');
+    expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain('inclusion verified');
   });
 });

@@ -11,7 +11,7 @@ import request from 'supertest';
 import { loadConfig } from '../../src/config/config';
 import { openDatabase } from '../../src/database/database-handle';
 import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
-import { verifyRelease } from '../../src/lib/integrity';
+import { canonicalJson, sha256Hex, verifyRelease } from '../../src/lib/integrity';
 import { RotationWorld, startRegistry } from '../support/rotation-world';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
@@ -131,6 +131,10 @@ describe('registry keys', () => {
 
     const audit = await app!.database.dataSource.query("SELECT actor_user_id, details FROM audit_entry WHERE action = 'key.rotate'");
     expect(audit).toEqual([{ actor_user_id: null, details: { newKid, previousKid: firstKid, drainingKid: null, retiredKids: [], pending: 0, stillDraining: [], via: 'cli' } }]);
+    // The CLI's rotation is in the transparency log, as the admin route's is: the key set as now served.
+    const keySet = (await request(app!.url).get('/.well-known/registry-key.json').expect(200)).body;
+    const [last] = (await app!.database.dataSource.query('SELECT convert_from("entry", \'UTF8\') AS "entry" FROM "transparency_leaf" ORDER BY "index" DESC LIMIT 1')) as { entry: string }[];
+    expect(JSON.parse(last!.entry)).toEqual({ type: 'keys', keys_sha256: sha256Hex(canonicalJson(keySet)) });
     // The running server signs with the key the CLI made current.
     const { IntegrityService } = await import('../../src/integrity/integrity.service');
     const { PINNED_PAYLOAD } = await import('../../src/lib/integrity/testdata/signing-fixtures');

@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { DownloadCounter } from '../../src/plugins/download-counter';
@@ -132,7 +134,9 @@ describe('publish: correctness and bounds', () => {
   it('registry verify checks a release through the download links without counting a download', async () => {
     await w.push(alice.token, 'checked', pushBody(w, 'checked', '1.0.0', repo())).expect(201);
     // Asynchronously: the registry answering the CLI runs in this very process.
-    const result = await promisify(execFile)(process.execPath, [join(__dirname, '..', '..', 'bin', 'registry.js'), 'verify', 'checked@1.0.0', '--registry', w.app.url]);
+    const result = await promisify(execFile)(process.execPath, [join(__dirname, '..', '..', 'bin', 'registry.js'), 'verify', 'checked@1.0.0', '--registry', w.app.url,
+      // The log head it verified is remembered there, not in the home folder.
+      '--state', join(mkdtempSync(join(tmpdir(), 'publish-hardening-')), 'log-heads.json')]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('checked.zip');
     await w.app.app.get(DownloadCounter).flush();

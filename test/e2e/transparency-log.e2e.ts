@@ -128,7 +128,10 @@ describe('transparency log', () => {
     expect(logged.slice(10)).toEqual([{ type: 'keys', keys_sha256: keysHash(afterRetire) }]);
     // Each release names the entry of the signature it carries now: its re-signing.
     for (const slug of ['alpha', 'beta', 'gamma']) {
-      expect(logged[await logIndexOf(slug, '1.0.0')]).toMatchObject({ type: 'resign', slug });
+      const logIndex = await logIndexOf(slug, '1.0.0');
+      expect(logged[logIndex]).toMatchObject({ type: 'resign', slug });
+      // The plugin's release list says the same.
+      expect((await get(`/api/plugins/${slug}`).expect(200)).body.releases).toEqual([expect.objectContaining({ version: '1.0.0', log_index: logIndex })]);
     }
   });
 
@@ -272,6 +275,47 @@ describe('transparency log', () => {
     const answer = await get(path).expect(400);
     expect(answer.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(answer.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: `/${field}` })]));
+  });
+
+  describe('proofs on the catalogue lane', () => {
+    const COMPARED_HEADERS = ['content-type', 'cache-control', 'vary', 'etag', 'content-length', 'x-content-type-options', 'x-frame-options', 'referrer-policy'];
+    /** Anonymous (the lane answers) or with a header that sends the request to the controller (an unknown token reads as anonymous there). */
+    const read = async (url: string, via: 'lean' | 'controller') => {
+      let req = get(url);
+      if (via === 'controller') req = req.set('Authorization', 'Bearer not-a-token');
+      const res = await req;
+      return { status: res.status, body: res.body as unknown, headers: Object.fromEntries(COMPARED_HEADERS.map((h) => [h, res.headers[h]])) };
+    };
+
+    it.each([
+      '/api/log/proof/inclusion?index=3&size=10',
+      '/api/log/proof/inclusion?size=10&index=0',
+      '/api/log/proof/inclusion?index=7',
+      '/api/log/proof/consistency?from=3&to=10',
+      '/api/log/proof/consistency?to=11&from=11',
+      '/api/log/proof/consistency?from=0&to=5',
+      // An unusual spelling the validator reads.
+      '/api/log/proof/inclusion?index=03',
+    ])('%s: exactly as the controller answers it', async (url) => {
+      const lean = await read(url, 'lean');
+      expect(lean.status).toBe(200);
+      expect(lean).toEqual(await read(url, 'controller'));
+    });
+
+    it.each([
+      '/api/log/proof/inclusion?index=3&size=0',
+      '/api/log/proof/inclusion?index=10&size=10',
+      '/api/log/proof/inclusion?index=1&index=2',
+      '/api/log/proof/inclusion?index=1&size=99999999',
+      '/api/log/proof/consistency?from=5&to=4',
+      '/api/log/proof/consistency?from=5',
+      '/api/log/proof/consistency?from=5&to=6&x=1',
+    ])('%s: handed to the controller, the same 400 on both paths', async (url) => {
+      const lean = await read(url, 'lean');
+      expect(lean.status).toBe(400);
+      expect(lean.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(lean).toEqual(await read(url, 'controller'));
+    });
   });
 
   it('answers 404 for an entry past the head', async () => {

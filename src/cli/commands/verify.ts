@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { CliIo } from '../command';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../command';
+import { EXIT_FAILURE, EXIT_FORKED, EXIT_OK, EXIT_USAGE } from '../command';
 import {
   checkAsset,
   verifyRelease,
@@ -16,17 +16,27 @@ import {
   type SignedPayload,
   type VerificationFailure,
 } from '../../lib/integrity';
+import { LogForkError, LogUnreachableError, LogVerificationError } from '../log-client';
+import { StateFileError, statePath } from '../log-state';
+import { checkReleaseInLog } from '../release-log-check';
 
 export const summary = 'verify a release signature and its assets against the registry key set';
 
-const USAGE = `usage: registry verify <slug>@<version> [--registry URL] [--asset NAME] [--file PATH] [--keys FILE]
+const USAGE = `usage: registry verify <slug>@<version> [--registry URL] [--asset NAME] [--file PATH] [--keys FILE] [--state FILE]
 
   --registry URL  registry base URL (default: $REGISTRY_URL or http://localhost:3000)
   --asset NAME    verify only this asset (default: every asset of the release)
   --file PATH     hash this local file as the asset instead of downloading it
   --keys FILE     use a saved key set instead of fetching it (no refresh on an unknown kid)
+  --state FILE    where the largest verified tree head per registry is remembered
+                  (default: $XDG_STATE_HOME/registry/log-heads.json or ~/.local/state/registry/log-heads.json)
 
-exit status: 0 verified, 1 verification failed, 2 usage error or registry unreachable
+The release must also be in the registry's transparency log: the signed tree head is checked
+with the key set, the release's entry by an inclusion proof, and the head by a consistency proof
+from the largest head verified before (a release from before the log only warns).
+
+exit status: 0 verified, 1 verification failed, 2 usage error or registry unreachable,
+             3 the log's tree head is not consistent with one verified before (a forked view)
 `;
 
 interface VerifyOptions {
@@ -36,6 +46,7 @@ interface VerifyOptions {
   assetName?: string;
   filePath?: string;
   keysPath?: string;
+  statePath?: string;
 }
 
 /** Not a verdict on the release: the registry, a download or a local file could not be read. */
@@ -44,7 +55,7 @@ export class OperationalError extends Error {}
 /** The command line itself is wrong; the usage text is shown. */
 export class UsageError extends OperationalError {}
 
-const VALUE_FLAGS = { '--registry': 'registry', '--asset': 'assetName', '--file': 'filePath', '--keys': 'keysPath' } as const;
+const VALUE_FLAGS = { '--registry': 'registry', '--asset': 'assetName', '--file': 'filePath', '--keys': 'keysPath', '--state': 'statePath' } as const;
 
 function parseArgs(args: string[], io: CliIo): VerifyOptions {
   const values: Partial<Record<(typeof VALUE_FLAGS)[keyof typeof VALUE_FLAGS], string>> = {};
@@ -75,6 +86,7 @@ function parseArgs(args: string[], io: CliIo): VerifyOptions {
     assetName: values.assetName,
     filePath: values.filePath,
     keysPath: values.keysPath,
+    statePath: values.statePath,
   };
 }
 
@@ -121,14 +133,18 @@ export function asReleaseRecord(value: unknown, url: string): ReleaseRecord {
   return { ...record, assets } as ReleaseRecord;
 }
 
-async function keySource(io: CliIo, options: VerifyOptions): Promise<KeySetSource> {
+/** The key set source, and the set it last gave (the log's tree head is checked with the same keys). */
+async function keySource(io: CliIo, options: VerifyOptions): Promise<{ source: KeySetSource; latest: () => KeySet | undefined }> {
   if (options.keysPath === undefined) {
     const url = `${options.registry}/.well-known/registry-key.json`;
-    return { fetchKeySet: async () => (await fetchJson(io, url)) as KeySet };
+    let latest: KeySet | undefined;
+    const fetchKeySet = async (): Promise<KeySet> => (latest = (await fetchJson(io, url)) as KeySet);
+    return { source: { fetchKeySet }, latest: () => latest };
   }
   const path = isAbsolute(options.keysPath) ? options.keysPath : resolve(io.cwd, options.keysPath);
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as KeySet;
+    const saved = JSON.parse(await readFile(path, 'utf8')) as KeySet;
+    return { source: saved, latest: () => saved };
   } catch (error) {
     throw new OperationalError(`cannot read key set ${options.keysPath}: ${(error as Error).message}`);
   }
@@ -189,7 +205,7 @@ async function verify(io: CliIo, options: VerifyOptions): Promise<number> {
   const release = asReleaseRecord(await fetchJson(io, releaseUrl), releaseUrl);
   const keys = await keySource(io, options);
 
-  const signature = await verifyRelease({ release, keys, expected: { slug: options.slug, version: options.version } });
+  const signature = await verifyRelease({ release, keys: keys.source, expected: { slug: options.slug, version: options.version } });
   if (!signature.ok) return reportFailure(io, target, signature);
 
   const names = selectAssets(release, options);
@@ -200,11 +216,32 @@ async function verify(io: CliIo, options: VerifyOptions): Promise<number> {
     verified.push(result.asset);
   }
 
-  const lines = [`verified ${target}`, `  signed by kid ${signature.kid}`, ...verified.map(describeAsset)];
+  const log = await checkLog(io, options, release, keys.latest(), signature.kid);
+  if (typeof log === 'number') return log;
+  if (log.warning) io.stderr(`warning: ${log.warning}\n`);
+
+  const lines = [`verified ${target}`, `  signed by kid ${signature.kid}`, ...verified.map(describeAsset), ...log.lines];
   if (names.length === 0) lines.push('  (release has no assets; signature only)');
   if (release.yanked === true) lines.push('  note: this release is yanked');
   io.stdout(lines.join('\n') + '\n');
   return EXIT_OK;
+}
+
+async function checkLog(io: CliIo, options: VerifyOptions, release: ReleaseRecord, keySet: KeySet | undefined, kid: string): Promise<{ lines: string[]; warning?: string } | number> {
+  const target = `${options.slug}@${options.version}`;
+  try {
+    const input = { registry: options.registry, statePath: statePath(io, options.statePath), release, keySet: keySet ?? { keys: [] }, kid };
+    return await checkReleaseInLog(io, input);
+  } catch (error) {
+    if (error instanceof LogForkError) {
+      io.stderr(`FORKED VIEW of ${options.registry}'s transparency log while verifying ${target}:\n  ${error.message}\n`);
+      return EXIT_FORKED;
+    }
+    if (error instanceof LogUnreachableError || error instanceof StateFileError) throw new OperationalError(error.message);
+    if (!(error instanceof LogVerificationError)) throw error;
+    io.stderr(`verification FAILED for ${target}: transparency log: ${error.message}\n`);
+    return EXIT_FAILURE;
+  }
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {

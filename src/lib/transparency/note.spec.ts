@@ -37,6 +37,22 @@ describe('verifier keys (TestNewVerifier)', () => {
     expect(formatVerifierKey(enoch.name, enoch.publicKey)).toBe(v.verifierKeys.enoch);
   });
 
+  it("round-trips keys whose base64 holds '+' and '/'", () => {
+    for (let seed = 0; seed < 64; seed++) {
+      const publicKey = new Uint8Array(32).fill(seed * 4 + 0xf8);
+      const text = formatVerifierKey('example.com/log', publicKey);
+      expect(parseVerifierKey(text)).toEqual({ name: 'example.com/log', keyHash: noteKeyHash('example.com/log', publicKey), publicKey });
+    }
+    expect(formatVerifierKey('a', new Uint8Array(32).fill(0xfb))).toMatch(/\+.*\+.*\+/);
+  });
+
+  it('parses a key whose base64 holds a "+" (only the first two "+" separate the fields)', () => {
+    const publicKey = new Uint8Array(32).fill(0xfb);
+    const text = formatVerifierKey('registry.example.org:8443/log', publicKey);
+    expect(text.split('+').length).toBeGreaterThan(3);
+    expect(parseVerifierKey(text)).toEqual({ name: 'registry.example.org:8443/log', keyHash: noteKeyHash('registry.example.org:8443/log', publicKey), publicKey });
+  });
+
   it('refuses every substring and every one-byte change of a key, and the two crafted bad keys', () => {
     const key = v.verifierKeys.peter;
     const mangled = new Set<string>(v.badVerifierKeys);

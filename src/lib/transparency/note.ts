@@ -61,10 +61,12 @@ export function formatVerifierKey(name: string, publicKey: Uint8Array): string {
 
 export function parseVerifierKey(text: string): { name: string; keyHash: Uint8Array; publicKey: Uint8Array } {
   if (typeof text !== 'string' || text.length > 1024) throw new NoteError('malformed verifier key');
-  const parts = text.split('+');
-  const [name, hashHex, keyBase64] = parts;
+  // name+hash+key, cut at the first two "+" only: the base64 key may itself hold a "+" (as Go's note.NewVerifier cuts).
+  const first = text.indexOf('+');
+  const second = first < 0 ? -1 : text.indexOf('+', first + 1);
+  const [name, hashHex, keyBase64] = second < 0 ? [] : [text.slice(0, first), text.slice(first + 1, second), text.slice(second + 1)];
   const key = keyBase64 === undefined ? undefined : decodeBase64(keyBase64);
-  if (parts.length !== 3 || !isValidName(name!) || !/^[0-9a-f]{8}$/.test(hashHex!) || !key) {
+  if (name === undefined || !isValidName(name) || !/^[0-9a-f]{8}$/.test(hashHex!) || !key) {
     throw new NoteError('malformed verifier key');
   }
   if (key[0] !== ED25519_TYPE || key.length !== 1 + ED25519_KEY_SIZE) throw new NoteError('verifier key is not an Ed25519 key');

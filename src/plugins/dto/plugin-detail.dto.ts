@@ -50,6 +50,9 @@ export class ReleaseSummaryDto {
 
   @ApiProperty({ description: 'Epoch ms' })
   createdAt: number;
+
+  @ApiProperty({ type: Number, nullable: true, description: "The transparency-log entry of the release's current signature (docs/transparency-log.md); null before the log" })
+  log_index: number | null;
 }
 
 /** The full plugin (spec "Plugin (as listed and as detailed)", DECISIONS 8): a list item and more. */
