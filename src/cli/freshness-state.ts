@@ -1,4 +1,5 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { FreshnessSeen } from '../lib/freshness';
 
@@ -22,9 +23,10 @@ export class FreshnessState {
     private readonly state: StateFile,
   ) {}
 
-  static defaultPath(env: Readonly<Record<string, string | undefined>>): string | null {
-    const base = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : env.HOME ? join(env.HOME, '.local', 'state') : null;
-    return base === null ? null : join(base, 'registry', 'freshness.json');
+  /** Beside the log heads' state (src/cli/log-state.ts), in the same folder. */
+  static defaultPath(env: Readonly<Record<string, string | undefined>>): string {
+    const base = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(env.HOME || homedir(), '.local', 'state');
+    return join(base, 'registry', 'freshness.json');
   }
 
   /** Reads the file; a missing one is an empty state, an unreadable or malformed one an error. */

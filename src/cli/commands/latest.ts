@@ -55,9 +55,7 @@ function parseArgs(args: string[], io: CliIo): LatestOptions {
   const arch = normalizeArch(values.arch ?? process.arch);
   if (!os) throw new UsageError(`--os ${values.os ?? process.platform}: not linux, darwin or win32`);
   if (!arch) throw new UsageError(`--arch ${values.arch ?? process.arch}: not x64, arm64, ia32 or armhf`);
-  const statePath = values.statePath ?? FreshnessState.defaultPath(io.env);
-  if (statePath === null) throw new UsageError('no state file: set XDG_STATE_HOME or HOME, or give --state FILE');
-  return { slug: positional[0] as string, registry, os, arch, statePath };
+  return { slug: positional[0] as string, registry, os, arch, statePath: values.statePath ?? FreshnessState.defaultPath(io.env) };
 }
 
 /** The body of `GET /api/plugins/:slug/latest`, as far as this command reads it. */
