@@ -3,7 +3,7 @@
 // Node.js 20+ with no node_modules: dist/cli-bundle/registry.js, with its SHA-256 beside it in
 // registry.js.sha256 (the `sha256sum` format). The registry serves both at /cli/registry.js and
 // /cli/registry.js.sha256 (src/cli-download), so CI jobs download the CLI from the instance they
-// publish to. Only the author tools are in it (validate, publish, verify): the operator commands
+// publish to. Only the author tools are in it (validate, publish, verify, latest): the operator commands
 // need the server's code and its database, and answer with where to run them instead.
 // Offline: esbuild only. Run by `npm run build` and scripts/build-if-stale.js.
 const esbuild = require('esbuild');

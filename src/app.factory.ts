@@ -91,7 +91,7 @@ function limitRequestTime(app: NestExpressApplication, config: AppConfig): void 
  * invalidation, the Redis fail-closed rule) compares paths exactly, so routing must too, or
  * `/API/PUBLISH/x` would reach publish past all of them. Set before anything touches the router.
  */
-function caseSensitiveExpress(): ExpressAdapter {
+export function caseSensitiveExpress(): ExpressAdapter {
   const instance = express();
   instance.set('case sensitive routing', true);
   return new ExpressAdapter(instance);
@@ -105,6 +105,15 @@ export async function createApp({ config, database, logger }: CreateAppOptions):
     bodyParser: false,
     abortOnError: false,
   });
+  return assembleApp(app, config, logger);
+}
+
+/**
+ * The HTTP pipeline, the catalogue lane and init on an application whose module is built: what
+ * createApp does after NestFactory.create, and what a test that replaces a provider (the clock)
+ * does after its testing module compiles (made with caseSensitiveExpress()).
+ */
+export async function assembleApp(app: NestExpressApplication, config: AppConfig, logger: Logger): Promise<NestExpressApplication> {
   const access = configureHttp(app, config, logger, {
     responseCache: app.get(ResponseCache),
     rateLimiter: app.get(RateLimiter),

@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => CommandModule> = {
   migrate: () => require('./commands/migrate'),
   validate: () => require('./commands/validate'),
   verify: () => require('./commands/verify'),
+  latest: () => require('./commands/latest'),
   monitor: () => require('./commands/monitor'),
   publish: () => require('./commands/publish'),
   keys: () => require('./commands/keys'),

@@ -2434,6 +2434,31 @@ export interface components {
             /** @description verified only: epoch ms of the trusted time of the signature (transparency log integrated time, else the RFC 3161 timestamp) */
             signedAt: number | null;
         };
+        LatestReleaseDto: {
+            slug: string;
+            version: string;
+            assets: components["schemas"]["ReleaseAssetDto"][];
+            /** @description Absent on legacy releases ingested before signing existed */
+            integrity?: components["schemas"]["ReleaseIntegrityDto"];
+            /** @description The transparency-log entry of the signature in `integrity` (its publish, or its latest re-signing): ask GET /api/log/proof/inclusion?index= for its proof. Null for releases recorded before the log (docs/transparency-log.md) */
+            log_index: number | null;
+            /** @description Yanked releases leave `latest` and the default list but stay fetchable by version */
+            yanked: boolean;
+            publishedBy: components["schemas"]["PublishedByDto"];
+            /** @description Additive to the spec: the attestation checked at ingest; the signed list carries the attestation itself, unchanged */
+            provenance: components["schemas"]["ReleaseProvenanceDto"];
+            yankReason: string | null;
+            prerelease: boolean;
+            minRuntimeVersion: string | null;
+            /** @description SHA-256 of the RFC 8785 form of the manifest (GET .../manifest serves those bytes) */
+            manifestSha256: string;
+            /** @description Downloads counted through the registry (GET on the asset route) */
+            downloads: number;
+            /** @description Epoch ms */
+            createdAt: number;
+            /** @description Signed freshness statement: a compact JWS (typ `registry-freshness+jws`, kid from /.well-known/registry-key.json) over `{slug, version, platform, asset_sha256, issued_at, expires_at, tree_size}`; re-signed at half its lifetime (FRESHNESS_LIFETIME_SECONDS). Also sent as the `Registry-Freshness` header. Null on a mirror, which signs nothing. Here platform is `"all"` and asset_sha256 null: it vouches for the release as a whole */
+            freshness: string | null;
+        };
         ReleaseDto: {
             slug: string;
             version: string;
@@ -2485,6 +2510,8 @@ export interface components {
             };
             /** @description Newer releases passed over, and why */
             skipped: components["schemas"]["SkippedReleaseDto"][];
+            /** @description Signed freshness statement: a compact JWS (typ `registry-freshness+jws`, kid from /.well-known/registry-key.json) over `{slug, version, platform, asset_sha256, issued_at, expires_at, tree_size}`; re-signed at half its lifetime (FRESHNESS_LIFETIME_SECONDS). Also sent as the `Registry-Freshness` header. Null on a mirror, which signs nothing */
+            freshness: string | null;
         };
         FacetValueDto: {
             /** @description The value as a filter takes it (kind=..., tag=..., ext.<key>=...) */
@@ -5136,10 +5163,12 @@ export interface operations {
             /** @description The SemVer-highest release that is not yanked and, unless prerelease=1, not a prerelease. For a deprecated plugin, the RFC 9745 headers `/api/plugins/{slug}/latest` sends: `Deprecation: @<unix seconds>` and `Link` (rel="deprecation", rel="successor-version") */
             200: {
                 headers: {
+                    /** @description The signed freshness statement, as in `freshness` */
+                    "Registry-Freshness"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReleaseDto"];
+                    "application/json": components["schemas"]["LatestReleaseDto"];
                 };
             };
             404: {
@@ -5294,6 +5323,8 @@ export interface operations {
             /** @description The latest release and its asset for the platform (query os/arch, else the User-Agent, else the universal asset). For a deprecated plugin, RFC 9745 headers: `Deprecation: @<unix seconds>` and `Link` to the plugin's page (rel="deprecation") and to its replacement's (rel="successor-version") */
             200: {
                 headers: {
+                    /** @description The signed freshness statement, as in `freshness` */
+                    "Registry-Freshness"?: string;
                     [name: string]: unknown;
                 };
                 content: {

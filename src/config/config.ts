@@ -4,6 +4,7 @@ import { CACHE, readCache } from './cache';
 import type { AppConfig } from './config.types';
 import { DATABASE, readDatabase } from './database';
 import { FORGES_AREA, readForges } from './forges';
+import { FRESHNESS, readFreshness } from './freshness';
 import { INGEST, readIngest } from './ingest';
 import { LOGGING, readLogging } from './logging';
 import { MIRROR, readMirror } from './mirror';
@@ -17,7 +18,7 @@ export { parseTrustProxy } from './server';
 export type { Environment } from './variable';
 
 /** Every variable the service reads, by area: what docs/configuration.md is generated from. */
-export const CONFIG_AREAS: readonly ConfigArea[] = [SERVER, LOGGING, DATABASE, CACHE, SECRETS, FORGES_AREA, INGEST, PROVENANCE, WEBHOOKS, MIRROR];
+export const CONFIG_AREAS: readonly ConfigArea[] = [SERVER, LOGGING, DATABASE, CACHE, SECRETS, FORGES_AREA, INGEST, PROVENANCE, WEBHOOKS, MIRROR, FRESHNESS];
 
 /** The name of every variable the service reads; `.env.example` lists the same. */
 export const CONFIG_VARIABLES: readonly string[] = CONFIG_AREAS.flatMap((area) => area.variables.map((variable) => variable.name));
@@ -40,10 +41,11 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
   const provenance = readProvenance(reader);
   const webhooks = readWebhooks(reader);
   const mirror = readMirror(reader);
+  const freshness = readFreshness(reader);
   reader.check();
   // Only a good configuration may write generated secrets into DATA_DIR.
   const allSecrets = withGeneratedSecrets(secrets, database.dataDir, options.persistSecrets === true);
-  return Object.freeze({ ...server, ...logging, ...database, ...cache, ...allSecrets, ...forges, ...ingest, ...provenance, ...webhooks, ...mirror });
+  return Object.freeze({ ...server, ...logging, ...database, ...cache, ...allSecrets, ...forges, ...ingest, ...provenance, ...webhooks, ...mirror, ...freshness });
 }
 
 /** Reads `.env` (when present) beneath the real environment, which wins. */

@@ -45,6 +45,8 @@ export interface AppConfig {
   readonly embeddedAnalyzeIntervalMs: number;
   /** The embedded engine's shared_buffers in MiB (null: the engine's default); unused on PostgreSQL. */
   readonly embeddedSharedBuffersMb: number | null;
+  /** Lifetime of the signed freshness statement on `latest` answers; re-signed at half of it. */
+  readonly freshnessLifetimeSeconds: number;
   /** How long a catalogue response may be served from the response cache; 0 turns the cache off. */
   readonly responseCacheTtlSeconds: number;
   /** The in-memory response cache's size limit (without Redis): 64 MiB on PostgreSQL, 16 on the embedded default. */

@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/config.types';
 import { MirroredKeysRepository } from './mirrored-keys.repository';
 import type { EntityManager } from 'typeorm';
 import { sign } from 'node:crypto';
+import { signFreshnessStatement, type FreshnessStatement } from '../lib/freshness';
 import { base64urlDecode, publicJwkFromKeyObject, signPayload, type KeySet } from '../lib/integrity';
 import { signedPayloadOf } from './signed-release';
 import { SigningKeyManager } from './signing-key-manager';
@@ -27,6 +28,16 @@ export class IntegrityService {
     const payload = signedPayloadOf(input);
     const { kid, privateKey } = await this.keys.signingKey(manager);
     return { jws: signPayload(payload, privateKey, kid), kid };
+  }
+
+  /**
+   * Signs a `latest` answer's freshness statement with the current key, as releases are signed
+   * (header `{"alg":"EdDSA","kid":…,"typ":"registry-freshness+jws"}`), so clients verify it with
+   * the key set they already fetch.
+   */
+  async signFreshness(statement: FreshnessStatement): Promise<string> {
+    const { kid, privateKey } = await this.keys.signingKey();
+    return signFreshnessStatement(statement, privateKey, kid);
   }
 
   /**

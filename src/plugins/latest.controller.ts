@@ -20,6 +20,7 @@ export class LatestController {
   @Header('Vary', 'User-Agent')
   @ApiOkResponse({
     type: LatestDto,
+    headers: { 'Registry-Freshness': { description: 'The signed freshness statement, as in `freshness`', schema: { type: 'string' } } },
     description:
       'The latest release and its asset for the platform (query os/arch, else the User-Agent, else the universal asset). For a deprecated plugin, RFC 9745 headers: `Deprecation: @<unix seconds>` and `Link` to the plugin\'s page (rel="deprecation") and to its replacement\'s (rel="successor-version")',
   })

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, notFound } from '../common/errors/domain-error';
 import { CatalogueReads } from '../persistence/catalogue-reads';
 import { APP_CONFIG } from '../config/config.module';
+import { FRESHNESS_HEADER } from '../freshness/freshness-header';
+import { FreshnessService, type LatestChoice } from '../freshness/freshness.service';
 import type { AppConfig } from '../config/config.types';
 import { normalizeArch, normalizeOs, platformFromUserAgent, platformKey, type TargetPlatform } from '../lib/platform/platform';
 import { chooseAsset, chooseLatestRelease, type CandidateRelease } from '../lib/platform/resolve-latest';
@@ -48,15 +50,23 @@ export class LatestService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pages: PluginPageRepository,
     private readonly reads: CatalogueReads,
+    private readonly freshness: FreshnessService,
   ) {}
 
-  /** The answer with its deprecation headers (the controller and the catalogue lane send both). */
+  /**
+   * The answer with its headers (the controller and the catalogue lane send both): the signed
+   * freshness statement in the body and in `Registry-Freshness`, so an answer read for its
+   * headers alone carries it too, and a deprecated plugin's RFC 9745 headers.
+   */
   async answer(slug: string, query: LatestQueryDto, userAgent: string | undefined): Promise<LatestAnswer> {
     const plugin = await this.reads.run((manager) => this.pages.latestCandidates(slug, PAGE_FORMAT, manager));
-    return { body: this.resolve(slug, plugin, query, userAgent), headers: plugin ? deprecationHeaders(this.config.baseUrl, plugin.slug, plugin.deprecation) : {} };
+    const { body, choice } = this.resolve(slug, plugin, query, userAgent);
+    const freshness = await this.freshness.statementFor(choice);
+    const headers = plugin ? deprecationHeaders(this.config.baseUrl, plugin.slug, plugin.deprecation) : {};
+    return { body: { ...body, freshness }, headers: freshness ? { ...headers, [FRESHNESS_HEADER]: freshness } : headers };
   }
 
-  private resolve(slug: string, plugin: LatestCandidates | null, query: LatestQueryDto, userAgent: string | undefined): LatestDto {
+  private resolve(slug: string, plugin: LatestCandidates | null, query: LatestQueryDto, userAgent: string | undefined): { body: Omit<LatestDto, 'freshness'>; choice: LatestChoice } {
     if (!plugin) throw notFound(`no plugin "${slug}"`);
     const { releases } = plugin;
     const candidates = releases.map(candidate);
@@ -78,6 +88,10 @@ export class LatestService {
         skipped,
       });
     }
-    return { slug: plugin.slug, version: release.version, download_url: link(chosen.asset.name), platform: chosen.platform, platforms, skipped };
+    const { asset } = chosen;
+    return {
+      body: { slug: plugin.slug, version: release.version, download_url: link(asset.name), platform: chosen.platform, platforms, skipped },
+      choice: { slug: plugin.slug, version: release.version, platform: chosen.platform === null ? 'universal' : { os: asset.os, arch: asset.arch }, assetSha256: asset.sha256 },
+    };
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { FreshnessModule } from '../freshness/freshness.module';
 import { KindsModule } from '../kinds/kinds.module';
 import { CatalogueFacetFields } from './catalogue-facet-fields';
 import { repositoryProvider } from '../persistence/repository-provider';
@@ -34,7 +35,7 @@ import { ReleasesRepository } from './releases.repository';
 import { ReleasesService } from './releases.service';
 
 @Module({
-  imports: [AuthModule, KindsModule],
+  imports: [AuthModule, KindsModule, FreshnessModule],
   controllers: [ReleasesController, LatestController, PluginsController, AdminPluginsController, MyPluginsController, DownloadsController, DeprecationController, AdminDeprecationController],
   providers: [
     repositoryProvider(PluginsRepository),

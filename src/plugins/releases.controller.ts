@@ -2,7 +2,7 @@ import { Controller, Get, Head, Header, Param, Query, Redirect, Res } from '@nes
 import type { Response } from 'express';
 import { ApiFoundResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { ProblemDto } from '../openapi/problem.dto';
-import { LatestReleaseQueryDto, ReleaseDto } from './dto/release.dto';
+import { LatestReleaseDto, LatestReleaseQueryDto, ReleaseDto } from './dto/release.dto';
 import { ReleasesService } from './releases.service';
 import { ApiOperation } from '@nestjs/swagger';
 import { ApiPublic } from '../openapi/api-public';
@@ -15,14 +15,15 @@ export class ReleasesController {
   @Get('latest')
   @Header('Cache-Control', 'public, max-age=60')
   @ApiOkResponse({
-    type: ReleaseDto,
+    type: LatestReleaseDto,
+    headers: { 'Registry-Freshness': { description: 'The signed freshness statement, as in `freshness`', schema: { type: 'string' } } },
     description:
       'The SemVer-highest release that is not yanked and, unless prerelease=1, not a prerelease. For a deprecated plugin, the RFC 9745 headers `/api/plugins/{slug}/latest` sends: `Deprecation: @<unix seconds>` and `Link` (rel="deprecation", rel="successor-version")',
   })
   @ApiNotFoundResponse({ type: ProblemDto })
   @ApiOperation({ summary: 'Read the latest release' })
   @ApiPublic()
-  async latest(@Param('slug') slug: string, @Query() query: LatestReleaseQueryDto, @Res({ passthrough: true }) res: Response): Promise<ReleaseDto> {
+  async latest(@Param('slug') slug: string, @Query() query: LatestReleaseQueryDto, @Res({ passthrough: true }) res: Response): Promise<LatestReleaseDto> {
     const answer = await this.releases.latest(slug, query.prerelease === '1');
     res.set(answer.headers);
     return answer.body;

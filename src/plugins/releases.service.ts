@@ -4,7 +4,9 @@ import { notFound } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { CatalogueReads } from '../persistence/catalogue-reads';
-import type { ReleaseDto } from './dto/release.dto';
+import type { LatestReleaseDto, ReleaseDto } from './dto/release.dto';
+import { FRESHNESS_HEADER } from '../freshness/freshness-header';
+import { FreshnessService } from '../freshness/freshness.service';
 import type { PluginEntity } from './entities/plugin.entity';
 import type { ReleaseEntity } from './entities/release.entity';
 import { PluginsRepository } from './plugins.repository';
@@ -14,9 +16,9 @@ import { deprecationHeaders } from './latest.service';
 import { ReleasesRepository } from './releases.repository';
 import { versionKey } from './versions';
 
-/** The latest release, and the headers a deprecated plugin's answer adds. */
+/** The latest release, and its headers: the freshness statement's, and those a deprecated plugin's answer adds. */
 export interface ReleaseAnswer {
-  body: ReleaseDto;
+  body: LatestReleaseDto;
   headers: Record<string, string>;
 }
 
@@ -28,6 +30,7 @@ export class ReleasesService {
     private readonly releases: ReleasesRepository,
     private readonly downloads: DownloadCounter,
     private readonly reads: CatalogueReads,
+    private readonly freshness: FreshnessService,
   ) {}
 
   private async plugin(slug: string, manager?: EntityManager): Promise<PluginEntity> {
@@ -57,7 +60,10 @@ export class ReleasesService {
     if (!latest) throw notFound(`"${slug}" has no ${prerelease ? '' : 'stable, '}unyanked release`);
     // A deprecated plugin's answer carries the RFC 9745 headers `/latest` does.
     const deprecation = plugin.deprecatedAt ? { since: plugin.deprecatedAt.getTime(), replacement: plugin.deprecatedReplacement } : null;
-    return { body: toReleaseDto(latest, plugin.slug, this.config.baseUrl), headers: deprecationHeaders(this.config.baseUrl, plugin.slug, deprecation) };
+    // The statement vouches for the release as a whole (platform "all"): it names no one asset.
+    const freshness = await this.freshness.statementFor({ slug: plugin.slug, version: latest.version, platform: 'all', assetSha256: null });
+    const headers = deprecationHeaders(this.config.baseUrl, plugin.slug, deprecation);
+    return { body: { ...toReleaseDto(latest, plugin.slug, this.config.baseUrl), freshness }, headers: freshness ? { ...headers, [FRESHNESS_HEADER]: freshness } : headers };
   }
 
   // The manifest and the download read the primary: a client fetches them right after a publish.

@@ -1,4 +1,5 @@
 import { OccasionalWarning } from '../common/logging/occasional-warning';
+import { statementReuseUntilMs } from '../lib/freshness';
 import { Doorkeeper } from './doorkeeper';
 import type { CachedResponse, ResponseCacheStore } from './stores/store';
 
@@ -19,6 +20,7 @@ export class ResponseCache {
     private readonly store: ResponseCacheStore | null,
     private readonly ttlMs: number,
     log: ResponseCacheLog,
+    private readonly now: () => number = Date.now,
   ) {
     this.failures = new OccasionalWarning((message) => log.warn(message));
   }
@@ -30,7 +32,10 @@ export class ResponseCache {
   async lookup(key: string): Promise<{ generation: string; entry: CachedResponse | null } | null> {
     if (!this.store) return null;
     try {
-      return await this.store.read(key);
+      const found = await this.store.read(key);
+      // The store's TTL runs on its own clock (Redis's); the bound runs on ours.
+      if (found.entry?.notAfter !== undefined && found.entry.notAfter <= this.now()) return { generation: found.generation, entry: null };
+      return found;
     } catch (error) {
       this.reportFailure('read', error);
       return null;
@@ -39,11 +44,27 @@ export class ResponseCache {
 
   async remember(key: string, generation: string, entry: CachedResponse): Promise<void> {
     if (!this.store || !this.doorkeeper.admits(key)) return;
+    const bounded = this.bounded(entry);
+    if (!bounded) return;
     try {
-      await this.store.write(key, generation, entry, this.ttlMs);
+      await this.store.write(key, generation, bounded.entry, bounded.ttlMs);
     } catch (error) {
       this.reportFailure('write', error);
     }
+  }
+
+  /**
+   * An answer carrying a freshness statement is kept no longer than the statement may be served
+   * (half its lifetime, when the registry re-signs): a hit never replays an expired statement,
+   * nor one older than an instance has served since. Null when that moment has passed.
+   */
+  private bounded(entry: CachedResponse): { entry: CachedResponse; ttlMs: number } | null {
+    const statement = entry.headers?.['Registry-Freshness'];
+    if (statement === undefined) return { entry, ttlMs: this.ttlMs };
+    const notAfter = statementReuseUntilMs(statement);
+    if (notAfter === null) return null;
+    const left = Math.floor(notAfter - this.now());
+    return left > 0 ? { entry: { ...entry, notAfter }, ttlMs: Math.min(this.ttlMs, left) } : null;
   }
 
   /** Retires every stored answer, on every instance sharing the store. Awaited before a write answers. */

@@ -24,6 +24,7 @@ const COMPARED_HEADERS = [
   'x-content-type-options',
   'x-frame-options',
   'strict-transport-security',
+  'registry-freshness',
 ];
 
 interface Seen {

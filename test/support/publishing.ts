@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import request from 'supertest';
 import { FakeForge } from './fake-forge';
 import { linkedUserWithSession, userWithSession } from './sessions';
-import { startTestApp, type TestApp } from './test-app';
+import { startTestApp, type TestApp, type TestAppOptions } from './test-app';
 
 export interface PublishWorld {
   app: TestApp;
@@ -32,7 +32,7 @@ export interface FakeForgeInstance {
   extraForges?: Record<string, unknown>[];
 }
 
-export async function publishWorld(env: Record<string, string> = {}, instance: FakeForgeInstance = {}, logger?: Logger): Promise<PublishWorld> {
+export async function publishWorld(env: Record<string, string> = {}, instance: FakeForgeInstance = {}, logger?: Logger, options: TestAppOptions = {}): Promise<PublishWorld> {
   const forge = await new FakeForge().start();
   const port = new URL(forge.url).port;
   const app = await startTestApp({
@@ -50,7 +50,7 @@ export async function publishWorld(env: Record<string, string> = {}, instance: F
     ...env,
     // Hosts given here are allowed besides the fake forge's.
     FETCH_ALLOW_HOSTS: [`127.0.0.1:${port}`, env.FETCH_ALLOW_HOSTS].filter(Boolean).join(','),
-  }, undefined, logger);
+  }, undefined, logger, options);
   const query = (sql: string, params: unknown[] = []) => app.database.dataSource.query(sql, params);
   const tokenOf = async ({ user, jwt }: { user: { id: string }; jwt: string }, scopes: string[]) => {
     const res = await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${jwt}`).send({ name: 'ci', scopes }).expect(201);

@@ -1,8 +1,12 @@
 import { freePort } from './free-port';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
-import { createApp } from '../../src/app.factory';
-import { createLogger } from '../../src/common/logging/logger';
+import { Test } from '@nestjs/testing';
+import { assembleApp, caseSensitiveExpress, createApp } from '../../src/app.factory';
+import { AppModule } from '../../src/app.module';
+import { Clock } from '../../src/common/clock';
+
+import { createLogger, PinoLoggerService } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/config';
 import type { AppConfig } from '../../src/config/config.types';
 import { openDatabase, type DatabaseHandle } from '../../src/database/database-handle';
@@ -18,14 +22,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Replaces the application's clock (the whole app, catalogue lane and response cache included, reads it). */
+  clock?: Clock;
+}
+
 /** Boots the real AppModule on its own fresh database, listening on a loopback port. */
-export async function startTestApp(env: Record<string, string> = {}, testDatabase?: TestDatabase, logger?: Logger): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, testDatabase?: TestDatabase, logger?: Logger, options: TestAppOptions = {}): Promise<TestApp> {
   const db = testDatabase ?? (await createTestDatabase());
   // A real port up front, so BASE_URL and the absolute links built from it (downloads) work.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, ...db.env, ...env });
   const database = await openDatabase(config, { embeddedMode: 'own', migrate: true });
-  const app = await createApp({ config, database, logger: logger ?? createLogger('silent') });
+  const log = logger ?? createLogger('silent');
+  const app = options.clock ? await withClock(options.clock, config, database, log) : await createApp({ config, database, logger: log });
   await app.listen(port, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return {
@@ -40,4 +50,14 @@ export async function startTestApp(env: Record<string, string> = {}, testDatabas
       if (!testDatabase) await db.drop();
     },
   };
+}
+
+/** createApp with the clock replaced: the same module, pipeline and lane. */
+async function withClock(clock: Clock, config: AppConfig, database: DatabaseHandle, logger: Logger): Promise<NestExpressApplication> {
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, database)] })
+    .overrideProvider(Clock)
+    .useValue(clock)
+    .compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>(caseSensitiveExpress(), { logger: new PinoLoggerService(logger), bodyParser: false, abortOnError: false });
+  return assembleApp(app, config, logger);
 }

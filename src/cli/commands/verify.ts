@@ -50,10 +50,10 @@ interface VerifyOptions {
 }
 
 /** Not a verdict on the release: the registry, a download or a local file could not be read. */
-class OperationalError extends Error {}
+export class OperationalError extends Error {}
 
 /** The command line itself is wrong; the usage text is shown. */
-class UsageError extends OperationalError {}
+export class UsageError extends OperationalError {}
 
 const VALUE_FLAGS = { '--registry': 'registry', '--asset': 'assetName', '--file': 'filePath', '--keys': 'keysPath', '--state': 'statePath' } as const;
 
@@ -117,7 +117,7 @@ async function resolveWithoutCounting(io: CliIo, url: string): Promise<string> {
   return response.status >= 300 && response.status < 400 && location ? new URL(location, url).toString() : url;
 }
 
-async function fetchJson(io: CliIo, url: string): Promise<unknown> {
+export async function fetchJson(io: CliIo, url: string): Promise<unknown> {
   const response = await fetchOrFail(io, url);
   try {
     return await response.json();
@@ -126,7 +126,7 @@ async function fetchJson(io: CliIo, url: string): Promise<unknown> {
   }
 }
 
-function asReleaseRecord(value: unknown, url: string): ReleaseRecord {
+export function asReleaseRecord(value: unknown, url: string): ReleaseRecord {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new OperationalError(`${url} did not return a release record`);
   const record = value as Partial<ReleaseRecord>;
   const assets = Array.isArray(record.assets) ? record.assets : [];
@@ -189,7 +189,7 @@ async function checkOneAsset(io: CliIo, options: VerifyOptions, payload: SignedP
   }
 }
 
-function reportFailure(io: CliIo, what: string, result: VerificationFailure): number {
+export function reportFailure(io: CliIo, what: string, result: VerificationFailure): number {
   const { meaning } = VERIFICATION_ERRORS[result.code];
   io.stderr(`verification FAILED for ${what}: ${result.code}: ${meaning}\n  ${result.message}\n`);
   return EXIT_FAILURE;

@@ -45,6 +45,7 @@ import { FeedYankIndexes1795827904333 } from './1795827904333-FeedYankIndexes';
 import { ChangesFeedClockTime1795831000000 } from './1795831000000-ChangesFeedClockTime';
 import { KindBumpsSettingsVersion1795830000000 } from './1795830000000-KindBumpsSettingsVersion';
 import { TransparencyLog1795834851567 } from './1795834851567-TransparencyLog';
+import { FreshnessStatements1795835019119 } from './1795835019119-FreshnessStatements';
 import { SubscriptionClaimAndStreak1795835105924 } from './1795835105924-SubscriptionClaimAndStreak';
 import { ReleaseProvenance1795835184351 } from './1795835184351-ReleaseProvenance';
 
@@ -96,6 +97,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   KindBumpsSettingsVersion1795830000000,
   ChangesFeedClockTime1795831000000,
   TransparencyLog1795834851567,
+  FreshnessStatements1795835019119,
   SubscriptionClaimAndStreak1795835105924,
   ReleaseProvenance1795835184351,
 ];

@@ -41,7 +41,8 @@ export interface VerificationSuccess {
 export type VerificationResult = VerificationSuccess | VerificationFailure;
 export type AssetCheckResult = { ok: true; asset: IntegrityAsset } | VerificationFailure;
 
-function headerProblem(header: Record<string, unknown>): VerificationFailure | undefined {
+/** The header rules every registry JWS obeys: EdDSA, a kid, no key or processing chosen by the token. */
+export function headerProblem(header: Record<string, unknown>): VerificationFailure | undefined {
   if (header.alg !== 'EdDSA') {
     return failure('ALGORITHM_REFUSED', `alg ${JSON.stringify(header.alg ?? null)} refused; only EdDSA is accepted`);
   }
@@ -63,7 +64,7 @@ function signatureHolds(jws: ParsedCompactJws, jwk: PublicJwk): boolean {
 }
 
 /** Checks alg, kid and the Ed25519 signature; refreshes the key set at most once. */
-async function checkSignature(jws: ParsedCompactJws, kid: string, resolver: KeyResolver): Promise<VerificationFailure | undefined> {
+export async function checkSignature(jws: ParsedCompactJws, kid: string, resolver: KeyResolver): Promise<VerificationFailure | undefined> {
   let jwk = await resolver.find(kid);
   if (!jwk && (await resolver.refresh())) jwk = await resolver.find(kid);
   if (!jwk) return failure('KID_UNKNOWN', `kid ${kid} absent from key set after refresh`);

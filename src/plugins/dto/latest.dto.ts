@@ -4,6 +4,10 @@ import semver from 'semver';
 import { Satisfies } from '../../common/validation/satisfies';
 import { normalizeArch, normalizeOs } from '../../lib/platform/platform';
 
+/** The `freshness` member, as both `latest` routes document it. */
+export const FRESHNESS_DESCRIPTION =
+  'Signed freshness statement: a compact JWS (typ `registry-freshness+jws`, kid from /.well-known/registry-key.json) over `{slug, version, platform, asset_sha256, issued_at, expires_at, tree_size}`; re-signed at half its lifetime (FRESHNESS_LIFETIME_SECONDS). Also sent as the `Registry-Freshness` header. Null on a mirror, which signs nothing';
+
 export class LatestQueryDto {
   @ApiPropertyOptional({ example: 'linux', description: 'linux, darwin (macos, mac, osx) or win32 (windows, win); without os and arch the User-Agent decides' })
   @IsOptional()
@@ -73,4 +77,7 @@ export class LatestDto {
 
   @ApiProperty({ type: [SkippedReleaseDto], description: 'Newer releases passed over, and why' })
   skipped: SkippedReleaseDto[];
+
+  @ApiProperty({ type: String, nullable: true, description: FRESHNESS_DESCRIPTION })
+  freshness: string | null;
 }

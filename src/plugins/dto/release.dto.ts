@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
+import { FRESHNESS_DESCRIPTION } from './latest.dto';
 
 export class ReleaseAssetDto {
   @ApiProperty()
@@ -135,6 +136,11 @@ export class ReleaseDto {
 
   @ApiProperty({ description: 'Epoch ms' })
   createdAt: number;
+}
+
+export class LatestReleaseDto extends ReleaseDto {
+  @ApiProperty({ type: String, nullable: true, description: `${FRESHNESS_DESCRIPTION}. Here platform is \`"all"\` and asset_sha256 null: it vouches for the release as a whole` })
+  freshness: string | null;
 }
 
 export class LatestReleaseQueryDto {

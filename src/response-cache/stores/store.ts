@@ -7,10 +7,12 @@ export interface CachedResponse {
   vary: string | null;
   /** The route's own headers a hit replays too (REPLAYED_HEADERS: a deprecated plugin's `latest`); absent when none. */
   headers?: Record<string, string>;
+  /** Epoch ms after which the entry must not be served whatever its TTL (a freshness statement's reuse window); absent when none. */
+  notAfter?: number;
 }
 
-/** Headers a route may set on a shareable answer that a hit must carry as well (RFC 9745 on `latest`). */
-export const REPLAYED_HEADERS = ['Deprecation', 'Link'] as const;
+/** Headers a route may set on a shareable answer that a hit must carry as well (RFC 9745 and freshness on `latest`). */
+export const REPLAYED_HEADERS = ['Deprecation', 'Link', 'Registry-Freshness'] as const;
 
 /**
  * Where entries live. Every entry is tagged with the generation it was built under; `bump`

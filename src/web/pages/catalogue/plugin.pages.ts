@@ -59,7 +59,7 @@ export class PluginPages {
     const kindLabel = kinds.data?.kinds.find((k) => k.key === plugin.kind)?.label ?? plugin.kind;
     // A 422 (no asset for this platform, none universal) still lists every platform.
     const unmatched = latest?.response.status === 422 ? (latest.error as Partial<Latest>) : null;
-    const latestData: Latest | null = latest?.data ?? (unmatched ? { slug, version: unmatched.version ?? version ?? '', download_url: '', platform: null, platforms: unmatched.platforms ?? {}, skipped: [] } : null);
+    const latestData: Latest | null = latest?.data ?? (unmatched ? { slug, version: unmatched.version ?? version ?? '', download_url: '', platform: null, platforms: unmatched.platforms ?? {}, skipped: [], freshness: null } : null);
     const latestRelease = plugin.releases.find((r) => r.version === version);
     const origin = `${request.protocol}://${request.get('host') ?? 'localhost'}`;
     const facts = html`<dl class="facts">

@@ -1,0 +1,13 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class FreshnessStatements1795835019119 implements MigrationInterface {
+  name = 'FreshnessStatements1795835019119';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query("CREATE TABLE \"freshness_statement\" (\"slug\" character varying(214) NOT NULL, \"platform\" character varying(64) NOT NULL, \"version\" character varying(256) NOT NULL, \"asset_sha256\" character varying(64), \"tree_size\" bigint NOT NULL, \"jws\" text NOT NULL, \"issued_at\" TIMESTAMP WITH TIME ZONE NOT NULL, \"expires_at\" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT \"PK_2e9aa1396501c2f99a9ff921182\" PRIMARY KEY (\"slug\", \"platform\"))");
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query("DROP TABLE \"freshness_statement\"");
+  }
+}
