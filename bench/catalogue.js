@@ -31,7 +31,7 @@
 //   BENCH_CATALOGUE_BUDGET_S          the whole benchmark's time limit (1080): scenarios that
 //                                     would start past it are skipped, and say so
 const fs = require('node:fs');
-const { changesRequests, distinctRequests, prng, SEED } = require('./catalogue/requests');
+const { changesAtHeadRequests, changesRequests, distinctRequests, prng, SEED } = require('./catalogue/requests');
 const { CONNECTIONS, PathLedger, run, runPool, scrape, drained, quiet, memoryMiB, sleep } = require('./catalogue/load');
 const { startOneRowCeiling, startSameSqlCeiling } = require('./catalogue/ceilings');
 const stores = require('./catalogue/stores');
@@ -93,6 +93,9 @@ const DISTINCT = [
   // A page of 100 changes is one range scan of the primary key and no plugin lookups: as cheap
   // for the database as a detail, dearer in JSON; the same bar as the other uncached reads.
   { key: 'changes', group: 'changes', what: 'changes feed, random cursors, pages of 100', target: 0.5, p99: 50 },
+  // What a mirror does between releases: asks again from its cursor at the head and gets little or
+  // nothing. Once a full scan of the log (the check for more), so a line of its own.
+  { key: 'changesAtHead', group: 'changes', what: 'changes feed at the head (followers polling), distinct cursor and page size', target: 0.5, p99: 50 },
 ];
 
 const FOOTPRINT_TARGETS = { embedded: { idle: 250, peak: 400 }, postgres: { idle: 150, peak: null } };
@@ -288,6 +291,7 @@ async function benchMode(mode, s, budget, lines) {
   const slugs = catalogue.slugs;
   const requests = distinctRequests(slugs, { searchPaths: SEARCH_PATHS_PER_SECOND * s.durationS, warmupPaths: WARMUP_PATHS });
   requests.changes = changesRequests(catalogue.events, { paths: SEARCH_PATHS_PER_SECOND * s.durationS, warmupPaths: WARMUP_PATHS });
+  requests.changesAtHead = changesAtHeadRequests(catalogue.events, { warmupPaths: WARMUP_PATHS });
   if (s.groups.includes('changes')) lines.push(`changes feed: ${catalogue.events} changes seeded`);
   const poolSize = stores.serverPoolSize(mode);
 

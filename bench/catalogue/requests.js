@@ -238,6 +238,22 @@ function changesRequests(events, { paths, warmupPaths }) {
   return pool(all.slice(warmupPaths), all.slice(0, warmupPaths));
 }
 
+/**
+ * A follower polling at the head: cursors among the newest 100 changes (the head itself too), each
+ * with a page size of 1-100, each pair asked once (up to 10,100 distinct paths, so no answer comes
+ * from the response cache). The page is short or empty, and `more` must still be known.
+ */
+function changesAtHeadRequests(events, { warmupPaths }) {
+  const random = prng(SEED + 3);
+  const all = [];
+  for (let back = 0; back <= Math.min(100, events); back++) for (let limit = 1; limit <= 100; limit++) all.push(`/api/changes?since=${events - back}&limit=${limit}`);
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = random.int(i + 1);
+    [all[i], all[j]] = [all[j], all[i]];
+  }
+  return pool(all.slice(warmupPaths), all.slice(0, warmupPaths));
+}
+
 function distinctRequests(slugs, { searchPaths, warmupPaths }) {
   const random = prng(SEED + 1);
   const terms = searchTermSources(slugs, 2);
@@ -294,4 +310,4 @@ function distinctRequests(slugs, { searchPaths, warmupPaths }) {
   };
 }
 
-module.exports = { changesRequests, distinctRequests, prng, SEED };
+module.exports = { changesAtHeadRequests, changesRequests, distinctRequests, prng, SEED };
