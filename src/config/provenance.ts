@@ -28,7 +28,7 @@ const PROVENANCE_TRUSTED_ROOTS = {
   ),
   default: '',
   description:
-    'Sigstore trusted roots (`trusted_root.json` files, e.g. a private Fulcio and timestamp authority) that verify provenance bundles at ingest besides the Sigstore public-good root the registry ships. Read once at start; nothing is fetched (no TUF).',
+    'Sigstore trusted roots (`trusted_root.json` files, e.g. a private Fulcio and timestamp authority) that verify provenance bundles at ingest besides the Sigstore public-good root the registry ships. Read once at start; nothing is fetched (no TUF). Problems and audit entries name each as `operator root #<n> (<file name>)`, never by its path; the start-up log maps the labels to paths.',
 };
 
 export const PROVENANCE: ConfigArea = { title: 'Provenance', variables: [PROVENANCE_TRUSTED_ROOTS] };
