@@ -24,7 +24,8 @@ const abandoned = () => badRequest('client-disconnected', 'the client disconnect
 
 /**
  * The ingest pipeline, one for CI pushes and release webhooks: validate the manifest and the
- * attestation, fetch and hash the assets, render the README, sign, then record everything in one
+ * attestation (a provenance bundle up to its subject digests), fetch and hash the assets, check
+ * the bundle names them, render the README, sign, then record everything in one
  * transaction. All network work happens before the transaction, so a failure at any step leaves
  * no plugin, no release and no claim behind.
  */
@@ -86,11 +87,14 @@ export class IngestService {
       throw invalid(checked.ok ? 'attestation-invalid' : 'manifest-invalid', `the release has ${violations.length} violation(s)`, violations);
     }
 
+    const repoUrl = existing ? existing.repoUrl : (request.target as { claim: ClaimRequest }).claim.repoUrl;
+    // Everything about the bundle that needs no asset is checked before any asset is fetched, so
+    // a refused (or required but missing) bundle costs no download.
+    const pending = await this.provenance.verify({ attestation: request.attestation, kind: checked.manifest.kind, repoUrl, publishedBy: request.publishedBy });
     const stored = await this.assets.fetchAll(request.assets, request.abandon);
     if (request.abandon?.aborted) throw abandoned();
-    const repoUrl = existing ? existing.repoUrl : (request.target as { claim: ClaimRequest }).claim.repoUrl;
     // Needs the measured digests; before the READMEs and pictures, so a refusal wastes no more fetches.
-    const provenance = await this.provenance.check({ attestation: request.attestation, kind: checked.manifest.kind, repoUrl, publishedBy: request.publishedBy, assets: stored });
+    const provenance = this.provenance.subjects(pending, stored);
     // Pictures and READMEs together: neither fails the release, both only warn.
     const [readme, pictures] = await Promise.all([
       this.readmes.render(checked.manifest, repoUrl, request.version, request.abandon),

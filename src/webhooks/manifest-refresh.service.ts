@@ -61,6 +61,12 @@ export class ManifestRefreshService {
     const found = await this.read(location, version);
     const checked = checkManifest(found.text, found.fileName, { ...(await this.kinds.validationContext()), tag: found.tag });
     if (!checked.ok) throw invalid('manifest-invalid', `the manifest at ${found.tag} has ${checked.violations.length} violation(s)`, checked.violations);
+    const kind = checked.manifest.kind;
+    // A refresh must not move a release into a kind it could not have been published as.
+    if (kind !== undefined && shown.provenanceStatus !== 'verified' && (await this.kinds.requiresProvenance(kind))) {
+      const message = `kind: releases of kind "${kind}" need verified provenance; release ${version} was recorded as ${shown.provenanceStatus}`;
+      throw new DomainError('invalid', 'provenance-required', `the manifest at ${found.tag} moves "${slug}" into kind "${kind}", which requires verified provenance; nothing was changed`, [{ path: '/kind', message }], { check: 'required' });
+    }
     // README and picture problems do not fail the refresh, as they do not fail a publish: they are audited.
     const [readme, pictures] = await Promise.all([this.readmes.render(checked.manifest, plugin.repoUrl, found.tag), this.pictures.fetch(checked.manifest)]);
     // Content-addressed: stored before the transaction, an encoding it then does not use is harmless.

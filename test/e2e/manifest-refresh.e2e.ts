@@ -124,6 +124,18 @@ describe('POST /api/admin/plugins/:slug/refresh-manifest', () => {
     expect(await refreshAudits(plugin.slug)).toEqual([]);
   });
 
+  it('refuses a manifest that moves a release without verified provenance into a kind that requires it, changing nothing', async () => {
+    await w.as(w.adminJwt, 'post', '/api/admin/kinds').send({ key: 'sealed-theme', label: 'Sealed themes', requireProvenance: true }).expect(201);
+    const plugin = await w.plugin('github');
+    const before = await snapshot(plugin.slug);
+    serveFile(plugin, '.plugin.yaml', w.manifest(plugin, '0.1.0', { kind: 'sealed-theme' }));
+    const res = await refresh(plugin.slug).expect(422);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body).toMatchObject({ type: expect.stringMatching(/\/problems\/provenance-required$/), check: 'required', errors: [{ path: '/kind', message: expect.stringContaining('sealed-theme') }] });
+    expect(await snapshot(plugin.slug)).toEqual(before);
+    expect(await refreshAudits(plugin.slug)).toEqual([]);
+  });
+
   it('answers 422 manifest-not-found when neither the release nor the repository has one, changing nothing', async () => {
     const plugin = await w.plugin('github');
     const res = await refresh(plugin.slug).expect(422);

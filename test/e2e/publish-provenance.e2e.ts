@@ -21,6 +21,8 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle (issue 27)',
   let w: PublishWorld;
   let sigstore: ProvenanceWorld;
   let stranger: ProvenanceWorld;
+  // Listed in a root with its transparency log: every bundle must then carry a log entry.
+  let withLog: ProvenanceWorld;
   let dir: string;
   let alice: { token: string };
   let admin: string;
@@ -44,10 +46,12 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle (issue 27)',
   beforeAll(async () => {
     sigstore = await provenanceWorld();
     stranger = await provenanceWorld();
+    withLog = await provenanceWorld();
     dir = mkdtempSync(join(tmpdir(), 'prov-roots-'));
     const rootFile = join(dir, 'trusted_root.json');
     writeFileSync(rootFile, JSON.stringify(sigstore.trustedRoot));
-    w = await publishWorld({ PROVENANCE_TRUSTED_ROOTS: rootFile });
+    writeFileSync(join(dir, 'logged.json'), JSON.stringify(withLog.trustedRootWithLog));
+    w = await publishWorld({ PROVENANCE_TRUSTED_ROOTS: `${rootFile},${join(dir, 'logged.json')}` });
     alice = await w.tokenFor('prov-alice', ['publish:*']);
     admin = (await userWithSession(w.app, 'prov-root', 'admin')).jwt;
   });
@@ -87,7 +91,19 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle (issue 27)',
   const refusals: [string, string, (slug: string) => Promise<unknown>][] = [
     ['a statement without one asset digest', 'subject-digest', (slug) => sigstore.bundle({ san: san(slug), subjects: { [`${slug}.zip`]: sha256Of(ZIP) } })],
     ['a certificate for another repository', 'certificate-identity', (slug) => sigstore.bundle({ san: san(slug, `acme/${slug}-evil`), subjects: subjects(slug) })],
-    ['a certificate from a CA nobody configured', 'timestamp', (slug) => stranger.bundle({ san: san(slug), subjects: subjects(slug) })],
+    ['a certificate and timestamp from a Sigstore nobody configured', 'trusted-root', (slug) => stranger.bundle({ san: san(slug), subjects: subjects(slug) })],
+    ['a root with a transparency log and a bundle without a log entry', 'tlog', (slug) => withLog.bundle({ san: san(slug), subjects: subjects(slug) })],
+    [
+      'a statement that is not SLSA provenance',
+      'statement',
+      (slug) =>
+        sigstore.bundle({
+          san: san(slug),
+          subjects: {},
+          statement: { _type: 'https://in-toto.io/Statement/v1', subject: Object.entries(subjects(slug)).map(([name, sha256]) => ({ name, digest: { sha256 } })), predicateType: 'https://spdx.dev/Document', predicate: {} },
+        }),
+    ],
+    ['a certificate issued on the word of another issuer', 'certificate-identity', (slug) => sigstore.bundle({ san: san(slug), subjects: subjects(slug), issuer: 'https://gitlab.com' })],
     [
       'a tampered payload',
       'signature',
@@ -112,6 +128,23 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle (issue 27)',
     expect(await w.audit('plugin.publish_invalid')).toContainEqual(
       expect.objectContaining({ slug, details: expect.objectContaining({ code: 'provenance-invalid', check, version: 'v1.0.0' }) }),
     );
+    // Only the subject-digest check needs the assets: every other refusal comes before any download.
+    const downloads = [`/acme/${slug}/releases/download/v1.0.0/${slug}-linux-x64.tar.gz`, `/acme/${slug}/releases/download/v1.0.0/${slug}.zip`].map((path) => w.forge.hits(path));
+    expect(downloads).toEqual(check === 'subject-digest' ? [1, 1] : [0, 0]);
+  });
+
+  it("names an operator's trusted root by a label, never by its file path (problem and audit entry)", async () => {
+    const slug = 'refused-label';
+    const bundle = (await sigstore.bundle({ san: san(slug), subjects: subjects(slug) })) as { dsseEnvelope: { payload: string } };
+    const statement = JSON.parse(Buffer.from(bundle.dsseEnvelope.payload, 'base64').toString()) as Record<string, unknown>;
+    // A tampered payload fails at our own root, past its timestamp: the message names that root.
+    const broken = { ...bundle, dsseEnvelope: { ...bundle.dsseEnvelope, payload: Buffer.from(JSON.stringify({ ...statement, predicate: {} })).toString('base64') } };
+    const res = await w.push(alice.token, slug, body(slug, broken)).expect(422);
+    expect(res.body.errors[0].message).toContain('operator root #1 (trusted_root.json)');
+    const audited = (await w.audit('plugin.publish_invalid')).filter((a) => a.slug === slug);
+    expect(audited).toHaveLength(1);
+    expect(JSON.stringify(res.body)).not.toContain(dir);
+    expect(JSON.stringify(audited)).not.toContain(dir);
   });
 
   describe('a kind that requires provenance', () => {
@@ -136,6 +169,7 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle (issue 27)',
       expect(res.body).toMatchObject({ type: expect.stringMatching(/\/problems\/provenance-required$/), check: 'required', errors: [{ path: '/attestation', message: expect.stringContaining('signed-theme') }] });
       expect(await snapshot()).toEqual(before);
       expect(await w.audit('plugin.publish_invalid')).toContainEqual(expect.objectContaining({ slug, details: expect.objectContaining({ code: 'provenance-required' }) }));
+      expect(w.forge.hits(`/acme/${slug}/releases/download/v1.0.0/${slug}.zip`)).toBe(0);
     });
 
     it('publishes a release of that kind with a bundle that verifies', async () => {

@@ -20,6 +20,7 @@ describe('trusted publishing with build provenance', () => {
   let dir: string;
   let w: PublishWorld;
   let trustedToken: string;
+  let aliceJwt: string;
 
   const sha256 = () => createHash('sha256').update(Buffer.concat([...assetChunks(ASSET)])).digest('hex');
   const san = (workflow: string) => `${w.forge.url}/acme/tool/${workflow}@refs/tags/v1.0.0`;
@@ -41,6 +42,7 @@ describe('trusted publishing with build provenance', () => {
     w = await publishWorld({ FETCH_ALLOW_HOSTS: `127.0.0.1:${issuer.port}`, PROVENANCE_TRUSTED_ROOTS: join(dir, 'root.json') }, { oidcIssuer: issuer.url });
     w.forge.repository('github', 'acme/tool', { id: 1001 });
     const alice = await w.tokenFor('alice', ['publish:*']);
+    aliceJwt = alice.jwt;
     await w.push(alice.token, 'tool', { ...body('1.0.0', null), repoUrl: `${w.forge.url}/acme/tool` }).expect(201);
     await request(w.app.url)
       .post('/api/plugins/tool/trusted-publishers')
@@ -64,6 +66,23 @@ describe('trusted publishing with build provenance', () => {
     expect(res.body.errors[0].message).toContain('.github/workflows/release.yml');
     expect(await counts()).toEqual(before);
     expect(await w.audit('plugin.publish_invalid')).toContainEqual(expect.objectContaining({ slug: 'tool', details: expect.objectContaining({ check: 'certificate-workflow' }) }));
+  });
+
+  it('publishes through a reusable workflow of another repository when the bundle was built from the plugin\'s repository', async () => {
+    const shared = 'acme/shared/.github/workflows/build.yml';
+    await request(w.app.url).post('/api/plugins/tool/trusted-publishers').set('Authorization', `Bearer ${aliceJwt}`).send({ forge: 'fakehub', repository: 'acme/tool', workflow: shared }).expect(201);
+    const claims = githubActionsClaims(issuer.url, w.app.config.baseUrl, { job_workflow_ref: `${shared}@refs/heads/main` });
+    const token = (await request(w.app.url).post('/api/publish/oidc/token').send({ token: await issuer.sign(claims) }).expect(201)).body.token as string;
+    // Fulcio's word for the same job: the SAN names the called workflow, 1.12 the calling repository.
+    const sharedSan = `${w.forge.url}/${shared}@refs/heads/main`;
+    const bundle = (sourceRepository: string) => sigstore.bundle({ san: sharedSan, subjects: { 'tool.zip': sha256() }, issuer: issuer.url, sourceRepository });
+    const before = await counts();
+    const foreign = await w.push(token, 'tool', body('1.2.0', await bundle(`${w.forge.url}/acme/shared`))).expect(422);
+    expect(foreign.body).toMatchObject({ check: 'certificate-identity' });
+    expect(await counts()).toEqual(before);
+    await w.push(token, 'tool', body('1.2.0', await bundle(`${w.forge.url}/acme/tool`))).expect(201);
+    const release = (await request(w.app.url).get('/api/plugins/tool/releases/1.2.0').expect(200)).body;
+    expect(release.provenance).toMatchObject({ status: 'verified', repository: `${w.forge.url}/acme/tool`, workflow: shared, ref: 'refs/heads/main', issuer: issuer.url });
   });
 
   it("publishes with a bundle from the trusted publisher's workflow, recording that workflow", async () => {

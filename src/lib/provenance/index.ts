@@ -1,7 +1,17 @@
-export { canonicalRepositoryUrl, derUtf8String, type ProvenanceForge, type SignerIdentity, subjectAlternativeNamePattern } from './signer-identity';
+export {
+  canonicalRepositoryUrl,
+  derUtf8String,
+  expectedIssuers,
+  type IdentityExpectation,
+  type ProvenanceForge,
+  type SignerIdentity,
+  subjectAlternativeNamePattern,
+} from './signer-identity';
 export { publicGoodTrustedRoot, TrustedRootError, type TrustedRootMaterial, trustedRootMaterial } from './trusted-roots';
 export {
+  checkSubjects,
   isSigstoreBundle,
+  type ProvenanceAsset,
   type ProvenanceCheck,
   type ProvenanceExpectation,
   type ProvenanceFailure,

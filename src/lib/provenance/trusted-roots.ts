@@ -8,8 +8,13 @@ import publicGoodRoot from './public-good-trusted-root.json';
  * process: the root is data, there is no TUF refresh.
  */
 export interface TrustedRootMaterial {
-  /** Where it came from, for logs and errors: `public-good` or the operator's file path. */
+  /**
+   * Its label in problems and audit entries: `public-good`, or `operator root #n (<file name>)`;
+   * an operator's file path is for the server's log only (`source`).
+   */
   name: string;
+  /** Where it was read from (the operator's file path), for the server's log; null when shipped. */
+  source: string | null;
   material: TrustMaterial;
   thresholds: Required<Pick<VerifierOptions, 'tlogThreshold' | 'ctlogThreshold' | 'timestampThreshold'>>;
 }
@@ -27,7 +32,7 @@ function thresholdsOf(root: TrustedRoot): TrustedRootMaterial['thresholds'] {
 }
 
 /** Parses a trusted root JSON document; a document that names no certificate authority is refused. */
-export function trustedRootMaterial(name: string, json: unknown): TrustedRootMaterial {
+export function trustedRootMaterial(name: string, json: unknown, source: string | null = null): TrustedRootMaterial {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new TrustedRootError(`${name}: a trusted root is a JSON object`);
   const mediaType = (json as { mediaType?: unknown }).mediaType;
   if (typeof mediaType !== 'string' || !mediaType.startsWith('application/vnd.dev.sigstore.trustedroot')) {
@@ -42,7 +47,7 @@ export function trustedRootMaterial(name: string, json: unknown): TrustedRootMat
     throw new TrustedRootError(`${name}: not a trusted root: ${(error as Error).message}`);
   }
   if (material.certificateAuthorities.length === 0) throw new TrustedRootError(`${name}: lists no certificate authority`);
-  return { name, material, thresholds: thresholdsOf(root) };
+  return { name, source, material, thresholds: thresholdsOf(root) };
 }
 
 /**
