@@ -118,9 +118,10 @@ export class MirrorRepository {
   /**
    * Moves the cursor from `from` to `to`, in the transaction that applied the change it follows;
    * fenced: when the cursor is no longer `from` (another instance took over and moved it), throws
-   * CursorMovedError so that transaction writes nothing.
+   * CursorMovedError so that transaction writes nothing. With `to` equal to `from`, only the fence
+   * (and the row lock, until the transaction ends).
    */
-  async moveCursor(upstream: string, from: string | null, to: string, manager: EntityManager): Promise<void> {
+  async moveCursor(upstream: string, from: string | null, to: string | null, manager: EntityManager): Promise<void> {
     const moved = await this.state(manager)
       .createQueryBuilder()
       .update()

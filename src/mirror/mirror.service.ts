@@ -147,7 +147,7 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     const done = (manager: EntityManager) => this.repository.moveCursor(upstream, from, change.cursor, manager);
     if (change.type === 'keys.changed') {
       await this.refreshKeys(upstream);
-      await this.reverifyStale(upstream);
+      await this.reverifyStale(upstream, from);
       return this.repository.transaction(done);
     }
     if (!slug) return this.repository.transaction(done);
@@ -185,11 +185,13 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
    * upstream's new signature; one that no longer verifies is refused and recorded, and keeps its
    * old signature (clients then refuse it too).
    */
-  private async reverifyStale(upstream: string): Promise<void> {
+  private async reverifyStale(upstream: string, from: string | null): Promise<void> {
     const kids = (await this.keys.list()).map((key) => key.kid);
     for (const stale of await this.releases.signedByNoneOf(kids)) {
       const verdict = await verifyUpstreamRelease(upstream, stale.slug, stale.version, this.reader);
       await this.repository.transaction(async (manager) => {
+        // Fenced like every apply: the cursor still where this pass read it, or nothing is written.
+        await this.repository.moveCursor(upstream, from, from, manager);
         if (verdict.ok) {
           const integrity = { jws: verdict.release.integrity!.jws, kid: verdict.kid, assets: verdict.payload.assets.map(({ attestation: _attestation, ...asset }) => asset) };
           await this.releases.setIntegrity(stale.id, integrity, manager);
