@@ -30,7 +30,11 @@ const COMMON = {
   uuidExtension: 'pgcrypto' as const,
 };
 
-const SERVER_POOL = { poolSize: 10, extra: { connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, options: SESSION_OPTIONS } };
+/**
+ * TCP keepalive: a connection whose peer vanished (the mirror follower's, holding its advisory
+ * lock, above all) is found dead within about a minute, not the OS default of two hours.
+ */
+const SERVER_POOL = { poolSize: 10, extra: { connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, keepAlive: true, keepAliveInitialDelayMillis: 30_000, options: SESSION_OPTIONS } };
 
 /** The TypeORM options for either a real server (URL) or the embedded engine's socket. */
 export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {

@@ -102,6 +102,26 @@ export async function encodePicture(bytes: Buffer, plan: ImagePlan): Promise<Enc
   return { source: { format, width, height }, variants };
 }
 
+/**
+ * Checks a WebP encoding made elsewhere (a mirror's upstream) as ingest checks a picture: with the
+ * same decoder bounds, header then every pixel, and it must be exactly `width` × `height`. Null
+ * when it is; otherwise why not (the caller leaves it out).
+ */
+export async function checkWebpEncoding(bytes: Buffer, width: number, height: number): Promise<string | null> {
+  if (sniffImageFormat(bytes) !== 'webp') return 'is not WebP';
+  const sharp = loadSharp();
+  try {
+    const metadata = await sharp(bytes, { ...INPUT, limitInputPixels: false }).metadata();
+    if (metadata.format !== SHARP_FORMAT.webp) return 'is not WebP';
+    if (metadata.width !== width || metadata.height !== height) return `is ${metadata.width} × ${metadata.height} pixels, not the ${width} × ${height} upstream gives`;
+    await sharp(bytes, INPUT).raw().toBuffer();
+    return null;
+  } catch (error) {
+    if (error instanceof Error && /pixel limit/i.test(error.message)) return `is larger than ${MAX_INPUT_PIXELS / 1e6} megapixels`;
+    return 'does not decode as WebP';
+  }
+}
+
 /** The plan's widths the source can fill, and the source's own width when it is narrower than one of them. */
 function narrowerWidths(widths: readonly number[], sourceWidth: number): number[] {
   const kept = widths.filter((w) => w <= sourceWidth);

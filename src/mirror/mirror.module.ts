@@ -8,6 +8,7 @@ import { IngestModule } from '../ingest/ingest.module';
 import { IntegrityModule } from '../integrity/integrity.module';
 import { repositoryProvider } from '../persistence/repository-provider';
 import { PluginsModule } from '../plugins/plugins.module';
+import { SettingsModule } from '../settings/settings.module';
 import { MirrorAdminService } from './mirror-admin.service';
 import { MirrorController } from './mirror.controller';
 import { MirrorRepository } from './mirror.repository';
@@ -23,7 +24,7 @@ import { UpstreamPresentationReader } from './upstream-presentation';
  * status route. Inert on a registry that mirrors nothing. See docs/mirror.md.
  */
 @Module({
-  imports: [AuthModule, ImagesModule, IngestModule, IntegrityModule, PluginsModule],
+  imports: [AuthModule, ImagesModule, IngestModule, IntegrityModule, PluginsModule, SettingsModule],
   controllers: [MirrorController],
   providers: [
     repositoryProvider(MirrorRepository),

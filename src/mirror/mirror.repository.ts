@@ -4,6 +4,18 @@ import { MirrorStateEntity } from './entities/mirror-state.entity';
 
 /** Session advisory lock held by the one instance that follows upstream (7_244_151_0xx: this app's keys). */
 const MIRROR_FOLLOWER_LOCK = 7_244_151_031;
+/** The follower connection's statements (the lock query, its liveness probe) give up after this long. */
+const FOLLOWER_STATEMENT_TIMEOUT = '5s';
+
+/**
+ * Thrown inside an apply transaction when the cursor is no longer where this pass read it from:
+ * another instance took over and moved it. The transaction rolls back; the pass is abandoned.
+ */
+export class CursorMovedError extends Error {
+  constructor(readonly expected: string | null) {
+    super(`the mirror cursor moved away from ${expected ?? 'the beginning'} (another instance follows upstream now)`);
+  }
+}
 
 /** The mirror's own bookkeeping: its place in upstream's feed and the releases it refused. */
 export class MirrorRepository {
@@ -30,15 +42,20 @@ export class MirrorRepository {
     }
     const runner = this.dataSource.createQueryRunner();
     try {
+      // Bounded: a lock query on a connection that stopped answering must not hold the poll up.
+      await runner.query(`SET statement_timeout = '${FOLLOWER_STATEMENT_TIMEOUT}'`);
       const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIRROR_FOLLOWER_LOCK])) as { locked: boolean }[];
       if (locked) {
         this.follower = runner;
         return true;
       }
+      await runner.query('RESET statement_timeout');
       await runner.release();
       return false;
     } catch (error) {
-      await runner.release();
+      const failed = runner as QueryRunner & { releasePostgresConnection?: (error: Error) => Promise<void> };
+      // Never back to the pool with the session's timeout (or a half-answered query) on it.
+      await (failed.releasePostgresConnection ? failed.releasePostgresConnection(error as Error) : failed.release()).catch(() => undefined);
       throw error;
     }
   }
@@ -48,6 +65,7 @@ export class MirrorRepository {
     if (!this.follower) return;
     try {
       await this.follower.query('SELECT pg_advisory_unlock($1)', [MIRROR_FOLLOWER_LOCK]);
+      await this.follower.query('RESET statement_timeout');
       await this.follower.release();
       this.follower = null;
     } catch (error) {
@@ -84,9 +102,33 @@ export class MirrorRepository {
     return row && row.upstream === upstream ? row.cursor : null;
   }
 
-  /** Moves the cursor, in the transaction that applied the change it follows. */
-  async saveCursor(upstream: string, cursor: string, manager: EntityManager): Promise<void> {
-    await this.state(manager).upsert({ id: 1, upstream, cursor }, ['id']);
+  /**
+   * The cursor a pass starts from, after making sure the state row is this upstream's (pointed at
+   * another upstream, it starts again from the beginning), so every move can be fenced on it.
+   */
+  async startPass(upstream: string): Promise<string | null> {
+    await this.dataSource.query(
+      `INSERT INTO mirror_state (id, upstream, cursor) VALUES (1, $1, NULL)
+       ON CONFLICT (id) DO UPDATE SET upstream = EXCLUDED.upstream, cursor = NULL WHERE mirror_state.upstream IS DISTINCT FROM EXCLUDED.upstream`,
+      [upstream],
+    );
+    return this.cursorFor(upstream);
+  }
+
+  /**
+   * Moves the cursor from `from` to `to`, in the transaction that applied the change it follows;
+   * fenced: when the cursor is no longer `from` (another instance took over and moved it), throws
+   * CursorMovedError so that transaction writes nothing. With `to` equal to `from`, only the fence
+   * (and the row lock, until the transaction ends).
+   */
+  async moveCursor(upstream: string, from: string | null, to: string | null, manager: EntityManager): Promise<void> {
+    const moved = await this.state(manager)
+      .createQueryBuilder()
+      .update()
+      .set({ cursor: to })
+      .where('id = 1 AND upstream = :upstream AND cursor IS NOT DISTINCT FROM CAST(:from AS varchar)', { upstream, from })
+      .execute();
+    if (!moved.affected) throw new CursorMovedError(from);
   }
 
   async savePoll(upstream: string, at: Date, error: string | null): Promise<void> {

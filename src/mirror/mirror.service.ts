@@ -15,7 +15,7 @@ import { ReleasesRepository } from '../plugins/releases.repository';
 import { versionKey } from '../plugins/versions';
 import { Metrics } from '../metrics/metrics';
 import { ResponseCache } from '../response-cache/response-cache';
-import { MirrorRepository } from './mirror.repository';
+import { CursorMovedError, MirrorRepository } from './mirror.repository';
 import type { MirrorStatus } from './mirror.types';
 import { mirroredPluginFields, type UpstreamPlugin } from './mirrored-plugin';
 import { UPSTREAM_READER } from './upstream-fetch';
@@ -102,19 +102,18 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     if (!upstream) return;
     // Several instances on one PostgreSQL database: one follows, the others wait their turn (it
     // comes when the follower stops or dies). The embedded engine has one process: it follows.
-    this.following = this.config.databaseUrl ? await this.repository.holdFollowerLock() : true;
-    if (!this.following) {
-      this.keysLoaded = false;
-      return;
-    }
+    if (!(await this.stillFollowing())) return;
     try {
       if (!this.keysLoaded) await this.refreshKeys(upstream);
-      let cursor = await this.repository.cursorFor(upstream);
+      let cursor = await this.repository.startPass(upstream);
       let changed = false;
-      for (;;) {
+      for (let pages = 0; ; pages += 1) {
+        // The lock is checked again before every page: a follower whose lock connection dropped
+        // mid-pass stops here, and the fenced cursor stops it within a page (see apply).
+        if (pages > 0 && !(await this.stillFollowing())) return;
         const page = (await this.reader.json(`${upstream}/api/changes?limit=${PAGE}${cursor ? `&since=${cursor}` : ''}`)) as ChangesPage;
         for (const change of page.changes) {
-          await this.apply(upstream, change);
+          await this.apply(upstream, change, cursor);
           cursor = change.cursor;
           changed = true;
           if (this.loop.isStopping) return;
@@ -124,17 +123,31 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
       if (changed) await this.responses.invalidate();
       await this.repository.savePoll(upstream, this.clock.now(), null);
     } catch (error) {
+      if (error instanceof CursorMovedError) {
+        // Another instance follows now and has moved on: this pass wrote nothing and is abandoned.
+        this.logger.warn(`stopped following ${upstream}: ${error.message}`);
+        this.following = false;
+        this.keysLoaded = false;
+        return;
+      }
       await this.repository.savePoll(upstream, this.clock.now(), (error as Error).message.slice(0, 500)).catch(() => undefined);
       throw error;
     }
   }
 
-  private async apply(upstream: string, change: Change): Promise<void> {
+  private async stillFollowing(): Promise<boolean> {
+    this.following = this.config.databaseUrl ? await this.repository.holdFollowerLock() : true;
+    if (!this.following) this.keysLoaded = false;
+    return this.following;
+  }
+
+  /** Applies one change; its transaction moves the cursor from `from`, fenced (CursorMovedError). */
+  private async apply(upstream: string, change: Change, from: string | null): Promise<void> {
     const { slug, version } = change;
-    const done = (manager: EntityManager) => this.repository.saveCursor(upstream, change.cursor, manager);
+    const done = (manager: EntityManager) => this.repository.moveCursor(upstream, from, change.cursor, manager);
     if (change.type === 'keys.changed') {
       await this.refreshKeys(upstream);
-      await this.reverifyStale(upstream);
+      await this.reverifyStale(upstream, from);
       return this.repository.transaction(done);
     }
     if (!slug) return this.repository.transaction(done);
@@ -172,11 +185,13 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
    * upstream's new signature; one that no longer verifies is refused and recorded, and keeps its
    * old signature (clients then refuse it too).
    */
-  private async reverifyStale(upstream: string): Promise<void> {
+  private async reverifyStale(upstream: string, from: string | null): Promise<void> {
     const kids = (await this.keys.list()).map((key) => key.kid);
     for (const stale of await this.releases.signedByNoneOf(kids)) {
       const verdict = await verifyUpstreamRelease(upstream, stale.slug, stale.version, this.reader);
       await this.repository.transaction(async (manager) => {
+        // Fenced like every apply: the cursor still where this pass read it, or nothing is written.
+        await this.repository.moveCursor(upstream, from, from, manager);
         if (verdict.ok) {
           const integrity = { jws: verdict.release.integrity!.jws, kid: verdict.kid, assets: verdict.payload.assets.map(({ attestation: _attestation, ...asset }) => asset) };
           await this.releases.setIntegrity(stale.id, integrity, manager);

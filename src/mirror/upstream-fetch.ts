@@ -18,8 +18,8 @@ export function upstreamReader(allowHosts: readonly string[]): UpstreamReader {
       const { text } = await fetchText(url, { ...base, headers: { Accept: 'application/json' } });
       return JSON.parse(text) as unknown;
     },
-    async bytes(url) {
-      return new Uint8Array((await fetchBytes(url, base)).bytes);
+    async bytes(url, maxBytes = MAX_DOCUMENT_BYTES) {
+      return new Uint8Array((await fetchBytes(url, { ...base, maxBytes })).bytes);
     },
     async assetDigest(url, maxBytes) {
       try {

@@ -13,6 +13,7 @@ export {
 export { JSON_SCHEMA_DIALECT, manifestJsonSchema } from './json-schema';
 export type { JsonSchema, ManifestSchemaOptions } from './json-schema';
 export { readKindsDocument } from './kinds-document';
+export { LOCALE_PATTERN as README_LOCALE_PATTERN, MAX_README_LOCALES } from './rules';
 export type { KindsDocument } from './kinds-document';
 export { manifestFormat, manifestTooLarge, parseManifestText } from './parse-text';
 export type { ManifestFormat } from './parse-text';

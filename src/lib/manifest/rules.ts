@@ -79,7 +79,8 @@ export const KIND_PATTERN: PatternRule = {
   meaning: 'lowercase letters, digits and hyphens, not starting with a hyphen',
 };
 
-const LOCALE_PATTERN: PatternRule = { source: '^[a-z]{2}(-[A-Z]{2})?$', meaning: 'a locale code such as en or pt-BR' };
+/** A README locale code, as the manifest's `readmes` keys must be (a mirror checks upstream's with it too). */
+export const LOCALE_PATTERN: PatternRule = { source: '^[a-z]{2}(-[A-Z]{2})?$', meaning: 'a locale code such as en or pt-BR' };
 
 const README_REFERENCE: StringRule = { type: 'string', maxLength: 500, description: 'Repo-relative path or URL of the README markdown.' };
 

@@ -9,7 +9,8 @@ export interface UpstreamReader {
   /** A small JSON body (a release record, the key set); throws on a non-2xx answer or a network failure. */
   json(url: string): Promise<unknown>;
   /** A small binary body (the canonical manifest). */
-  bytes(url: string): Promise<Uint8Array>;
+  /** At most `maxBytes` (a document's bound when not given); more is an error. */
+  bytes(url: string, maxBytes?: number): Promise<Uint8Array>;
   /**
    * An asset's SHA-256 and size, streamed, refusing (throwing) past `maxBytes`: a mirror never
    * takes more bytes than the signature says the asset has.
