@@ -46,6 +46,7 @@ import { ChangesFeedClockTime1795831000000 } from './1795831000000-ChangesFeedCl
 import { KindBumpsSettingsVersion1795830000000 } from './1795830000000-KindBumpsSettingsVersion';
 import { SubscriptionClaimAndStreak1795835105924 } from './1795835105924-SubscriptionClaimAndStreak';
 import { ReleaseProvenance1795835184351 } from './1795835184351-ReleaseProvenance';
+import { SubscriptionParkingAndLeaseOwner1795837907966 } from './1795837907966-SubscriptionParkingAndLeaseOwner';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -96,4 +97,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ChangesFeedClockTime1795831000000,
   SubscriptionClaimAndStreak1795835105924,
   ReleaseProvenance1795835184351,
+  SubscriptionParkingAndLeaseOwner1795837907966,
 ];
