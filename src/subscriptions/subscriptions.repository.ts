@@ -66,11 +66,13 @@ export class SubscriptionsRepository {
    * Locks the subscription for an attempt's outcome before its delivery row is written: the order
    * a deletion takes them in (the subscription, then its deliveries by cascade), so an outcome
    * and a deletion at once wait for each other instead of deadlocking. Its owner is share-locked
-   * too, so a delivery queued again sees whether the owner was disabled (and is parked then) or
-   * the disabling's trigger sees it queued and parks it, never neither.
+   * first (an owner's change locks the user, then the subscription), so a delivery queued again
+   * sees whether the owner was disabled (and is parked then) or the disabling's trigger sees it
+   * queued and parks it, never neither.
    */
   async lockForOutcome(id: string, manager: EntityManager): Promise<void> {
-    await manager.query(`SELECT s.id FROM subscription s JOIN user_account u ON u.id = s.user_id WHERE s.id = $1 FOR NO KEY UPDATE OF s FOR SHARE OF u`, [id]);
+    await manager.query(`SELECT u.id FROM user_account u JOIN subscription s ON s.user_id = u.id WHERE s.id = $1 FOR SHARE OF u`, [id]);
+    await manager.query(`SELECT id FROM subscription WHERE id = $1 FOR NO KEY UPDATE`, [id]);
   }
 
   /** A success: the run of failures (if any) ends. */
