@@ -29,6 +29,13 @@ export function rowsOf<T>(raw: unknown[]): T[] {
   return (Array.isArray(raw[0]) ? raw[0] : raw) as T[];
 }
 
+/**
+ * The status of a delivery queued again: parked while its subscription or owner is disabled (the
+ * claim never reads parked rows; enabling both queues them, see the park triggers).
+ */
+const QUEUED_OR_PARKED = `CASE WHEN EXISTS (SELECT 1 FROM subscription ps JOIN user_account pu ON pu.id = ps.user_id
+  WHERE ps.id = "subscription_delivery"."subscription_id" AND (ps.disabled_at IS NOT NULL OR pu.disabled_at IS NOT NULL)) THEN 'parked' ELSE 'queued' END`;
+
 /** Every query on subscription deliveries and events, the worker's job table (and a subscription's in-flight lease) included. */
 export class SubscriptionDeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -40,28 +47,36 @@ export class SubscriptionDeliveriesRepository {
   /**
    * Claims the oldest due delivery for `leaseMs`: queued and due, or processing with a lapsed
    * lease (its instance stopped), of an enabled subscription of an enabled user that has no
-   * attempt under way. Each branch has its partial index, which PostgreSQL's planner ORs
-   * (BitmapOr), so no UNION ALL is needed. SKIP LOCKED lets several instances claim side by
-   * side; the delivery moves to processing and the
-   * subscription's in-flight lease is set in the same statement, so no delivery is attempted twice
-   * at once and no subscription has two attempts at once (a claim that read the subscription
-   * before another claim set its lease re-checks it once it has the row: READ COMMITTED's recheck
-   * of a concurrently updated row).
+   * attempt under way. Each branch reads its own partial index in index order and stops at its
+   * first claimable row (LIMIT 1), and the earlier of the two is taken: an OR of the branches
+   * would be a BitmapOr, which has no order, so every claim would sort every due row. Deliveries
+   * of disabled subscriptions or users are parked (never in these indexes). SKIP LOCKED lets
+   * several instances claim side by side (FOR UPDATE is not allowed under UNION, so each branch
+   * locks in its own CTE: the branch not taken holds its row only for this statement). The
+   * delivery moves to processing and the subscription's in-flight lease is set, naming this
+   * claim, in the same statement, so no delivery is attempted twice at once and no subscription
+   * has two attempts at once (a claim that read the subscription before another claim set its
+   * lease re-checks it once it has the row: READ COMMITTED's recheck of a concurrently updated row).
    */
   async claimNext(now: Date, leaseMs: number): Promise<ClaimedSubscriptionDelivery | null> {
-    const raw: unknown[] = await this.dataSource.query(
-      `WITH picked AS (
-         SELECT sd.id, sd.subscription_id
+    const branch = (where: string, order: string) => `
+         SELECT sd.id, sd.subscription_id, sd.attempts, sd.next_attempt_at AS due
          FROM subscription_delivery sd
          JOIN subscription ss ON ss.id = sd.subscription_id
          JOIN user_account u ON u.id = ss.user_id
-         WHERE ((sd.status = 'queued' AND sd.next_attempt_at <= $1) OR (sd.status = 'processing' AND sd.locked_until < $1))
+         WHERE ${where}
            AND ss.disabled_at IS NULL AND u.disabled_at IS NULL AND (ss.in_flight_until IS NULL OR ss.in_flight_until < $1)
-         ORDER BY sd.next_attempt_at, sd.created_at
+         ORDER BY ${order}
          LIMIT 1
-         FOR UPDATE OF sd SKIP LOCKED FOR NO KEY UPDATE OF ss SKIP LOCKED
+         FOR UPDATE OF sd SKIP LOCKED FOR NO KEY UPDATE OF ss SKIP LOCKED`;
+    const raw: unknown[] = await this.dataSource.query(
+      `WITH due_queued AS (${branch(`sd.status = 'queued' AND sd.next_attempt_at <= $1`, 'sd.next_attempt_at')}
+       ), lapsed AS (${branch(`sd.status = 'processing' AND sd.locked_until < $1`, 'sd.locked_until')}
+       ), picked AS (
+         SELECT * FROM (SELECT * FROM due_queued UNION ALL SELECT * FROM lapsed) candidate ORDER BY due LIMIT 1
        ), in_flight AS (
-         UPDATE subscription s SET in_flight_until = $2 FROM picked WHERE s.id = picked.subscription_id RETURNING s.id, s.url
+         UPDATE subscription s SET in_flight_until = $2, in_flight_delivery_id = picked.id, in_flight_attempts = picked.attempts + 1
+         FROM picked WHERE s.id = picked.subscription_id RETURNING s.id, s.url
        )
        UPDATE subscription_delivery d SET status = 'processing', attempts = d.attempts + 1, locked_until = $2, updated_at = $1
        FROM picked JOIN in_flight ON in_flight.id = picked.subscription_id
@@ -76,14 +91,16 @@ export class SubscriptionDeliveriesRepository {
    * A claim is `(id, attempts)`: the attempts count claimNext set is its token, so a worker whose
    * lease lapsed (and whose delivery another worker claimed again, counting one more attempt)
    * can neither renew nor record over the new claim. Renews the subscription's in-flight lease
-   * with the delivery's.
+   * with the delivery's, only while this claim holds it (after a lapse another delivery of the
+   * subscription may hold it).
    */
   async renewLease(claim: DeliveryClaim, lockedUntil: Date): Promise<boolean> {
     const raw: unknown[] = await this.dataSource.query(
       // The subscription first, then the delivery: a deletion's order (see lockForOutcome).
       `WITH in_flight AS (
          UPDATE subscription s SET in_flight_until = $3 FROM subscription_delivery d
-         WHERE d.id = $1 AND d.attempts = $2 AND d.status = 'processing' AND s.id = d.subscription_id RETURNING s.id
+         WHERE d.id = $1 AND d.attempts = $2 AND d.status = 'processing' AND s.id = d.subscription_id
+           AND s.in_flight_delivery_id = $1 AND s.in_flight_attempts = $2 RETURNING s.id
        )
        UPDATE subscription_delivery SET locked_until = $3
        WHERE id = $1 AND attempts = $2 AND status = 'processing' AND EXISTS (SELECT 1 FROM in_flight) RETURNING id`,
@@ -92,9 +109,13 @@ export class SubscriptionDeliveriesRepository {
     return rowsOf(raw).length > 0;
   }
 
-  /** The attempt recorded: the subscription may be claimed again. */
-  async endInFlight(subscriptionId: string, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.dataSource.manager).query(`UPDATE subscription SET in_flight_until = NULL WHERE id = $1`, [subscriptionId]);
+  /** The claim's attempt recorded: the subscription may be claimed again, unless another claim holds its lease by now. */
+  async endInFlight(subscriptionId: string, claim: DeliveryClaim, manager?: EntityManager): Promise<void> {
+    await (manager ?? this.dataSource.manager).query(
+      `UPDATE subscription SET in_flight_until = NULL, in_flight_delivery_id = NULL, in_flight_attempts = NULL
+       WHERE id = $1 AND in_flight_delivery_id = $2 AND in_flight_attempts = $3`,
+      [subscriptionId, claim.id, claim.attempts],
+    );
   }
 
   event(id: string): Promise<SubscriptionEventEntity | null> {
@@ -110,11 +131,14 @@ export class SubscriptionDeliveriesRepository {
   }
 
   async retryLater(claim: DeliveryClaim, nextAttemptAt: Date, record: AttemptRecord, manager?: EntityManager): Promise<boolean> {
-    const result = await this.repo(manager).update(
-      { id: claim.id, attempts: claim.attempts, status: 'processing' },
-      { status: 'queued', nextAttemptAt, lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, lastAttemptAt: record.at },
+    // Raw SQL: TypeORM would rewrite `subscription` (a relation's name) inside QUEUED_OR_PARKED.
+    const raw: unknown[] = await (manager ?? this.dataSource.manager).query(
+      `UPDATE subscription_delivery SET status = ${QUEUED_OR_PARKED}, next_attempt_at = $3, locked_until = NULL,
+         response_status = $4, detail = $5, last_attempt_at = $6, updated_at = now()
+       WHERE id = $1 AND attempts = $2 AND status = 'processing' RETURNING id`,
+      [claim.id, claim.attempts, nextAttemptAt, record.responseStatus, record.detail, record.at],
     );
-    return (result.affected ?? 0) > 0;
+    return rowsOf(raw).length > 0;
   }
 
   async failed(claim: DeliveryClaim, record: AttemptRecord, manager?: EntityManager): Promise<boolean> {
@@ -148,13 +172,12 @@ export class SubscriptionDeliveriesRepository {
    * (same event, so the same `webhook-id`); false while it is queued or under way.
    */
   async requeue(id: string, subscriptionId: string, now: Date): Promise<boolean> {
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .update(SubscriptionDeliveryEntity)
-      .set({ status: 'queued', attempts: 0, nextAttemptAt: now, lockedUntil: null })
-      .where("id = :id AND subscription_id = :subscriptionId AND status IN ('succeeded', 'failed')", { id, subscriptionId })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const raw: unknown[] = await this.dataSource.query(
+      `UPDATE subscription_delivery SET status = ${QUEUED_OR_PARKED}, attempts = 0, next_attempt_at = $3, locked_until = NULL, updated_at = now()
+       WHERE id = $1 AND subscription_id = $2 AND status IN ('succeeded', 'failed') RETURNING id`,
+      [id, subscriptionId, now],
+    );
+    return rowsOf(raw).length > 0;
   }
 
   /**

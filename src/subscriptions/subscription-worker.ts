@@ -109,25 +109,30 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
     let attempted = 0;
     const running = new Set<Promise<void>>();
     let exhausted = false;
-    while (!this.loop.isStopping) {
-      if (!exhausted && running.size < this.options.concurrency) {
-        const claimed = await this.deliveries.claimNext(this.clock.now(), this.options.leaseMs);
-        if (claimed) {
-          attempted += 1;
-          const attempt: Promise<void> = this.attempt(claimed)
-            .catch((error: Error) => this.logger.error(`subscription delivery ${claimed.id} failed: ${error.message}`))
-            .finally(() => running.delete(attempt));
-          running.add(attempt);
-          continue;
+    try {
+      while (!this.loop.isStopping) {
+        if (!exhausted && running.size < this.options.concurrency) {
+          const claimed = await this.deliveries.claimNext(this.clock.now(), this.options.leaseMs);
+          if (claimed) {
+            attempted += 1;
+            const attempt: Promise<void> = this.attempt(claimed)
+              .catch((error: Error) => this.logger.error(`subscription delivery ${claimed.id} failed: ${error.message}`))
+              .finally(() => running.delete(attempt));
+            running.add(attempt);
+            continue;
+          }
+          exhausted = true;
         }
-        exhausted = true;
+        if (running.size === 0) break;
+        // One finished: its subscription's next delivery (or a slot) is free to claim.
+        await Promise.race(running);
+        exhausted = false;
       }
-      if (running.size === 0) break;
-      // One finished: its subscription's next delivery (or a slot) is free to claim.
-      await Promise.race(running);
-      exhausted = false;
+    } finally {
+      // A failed claim (the database went away) still lets the attempts under way record their
+      // outcome before runOnce settles: a shutdown awaiting it then leaves none half done.
+      await Promise.all(running);
     }
-    await Promise.all(running);
     return attempted;
   }
 
@@ -153,7 +158,7 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
       await this.subscriptions.lockForOutcome(claimed.subscriptionId, manager);
       if (ok) {
         if (await this.deliveries.succeeded(claim, record, manager)) {
-          await this.deliveries.endInFlight(claimed.subscriptionId, manager);
+          await this.deliveries.endInFlight(claimed.subscriptionId, claim, manager);
           await this.subscriptions.markSucceeding(claimed.subscriptionId, manager);
         }
         return null;
@@ -165,12 +170,12 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
           : await this.deliveries.retryLater(claim, new Date(now.getTime() + wait), record, manager);
       // A claim taken over after its lease lapsed records nothing: the new claim's attempt will.
       if (!recorded) return null;
-      await this.deliveries.endInFlight(claimed.subscriptionId, manager);
+      await this.deliveries.endInFlight(claimed.subscriptionId, claim, manager);
       const days = this.config.subscriptionDisableAfterDays;
       const windowMs = days * 24 * HOUR;
-      // No failure for a whole window before this one (a delivery gave up, then nothing was sent):
-      // the run starts again here rather than disabling on this first failure after the quiet.
-      const since = await this.subscriptions.markFailing(claimed.subscriptionId, now, new Date(now.getTime() - windowMs), manager);
+      // The run is every failure since the last success, however sparse: a dead receiver told of
+      // one event a week is disabled on the first failure a window after the run began.
+      const since = await this.subscriptions.markFailing(claimed.subscriptionId, now, manager);
       if (now.getTime() - since.getTime() < windowMs) return null;
       const reason = `deliveries failed for ${days} days without a success (last: ${result.detail})`;
       if (!(await this.subscriptions.disable(claimed.subscriptionId, now, reason, manager))) return null;

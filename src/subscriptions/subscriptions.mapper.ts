@@ -26,11 +26,12 @@ export function toSubscriptionDeliveryDto(row: SubscriptionDeliveryEntity): Subs
     eventId: row.eventId,
     type: row.event?.type ?? '',
     slug: row.event?.slug ?? null,
-    status: row.status,
+    // Parked is the worker's bookkeeping (its subscription or owner is disabled): to its owner it is queued.
+    status: row.status === 'parked' ? 'queued' : row.status,
     attempts: row.attempts,
     responseStatus: row.responseStatus,
     detail: row.detail,
-    nextAttemptAt: row.status === 'queued' ? row.nextAttemptAt.getTime() : null,
+    nextAttemptAt: row.status === 'queued' || row.status === 'parked' ? row.nextAttemptAt.getTime() : null,
     lastAttemptAt: ms(row.lastAttemptAt),
     createdAt: row.createdAt.getTime(),
   };

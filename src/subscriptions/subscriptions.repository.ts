@@ -65,9 +65,13 @@ export class SubscriptionsRepository {
   /**
    * Locks the subscription for an attempt's outcome before its delivery row is written: the order
    * a deletion takes them in (the subscription, then its deliveries by cascade), so an outcome
-   * and a deletion at once wait for each other instead of deadlocking.
+   * and a deletion at once wait for each other instead of deadlocking. Its owner is share-locked
+   * first (an owner's change locks the user, then the subscription), so a delivery queued again
+   * sees whether the owner was disabled (and is parked then) or the disabling's trigger sees it
+   * queued and parks it, never neither.
    */
   async lockForOutcome(id: string, manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT u.id FROM user_account u JOIN subscription s ON s.user_id = u.id WHERE s.id = $1 FOR SHARE OF u`, [id]);
     await manager.query(`SELECT id FROM subscription WHERE id = $1 FOR NO KEY UPDATE`, [id]);
   }
 
@@ -77,16 +81,13 @@ export class SubscriptionsRepository {
   }
 
   /**
-   * A failure: starts a run of failures unless one is under way, or unless the last failure is
-   * older than `staleBefore` (a give-up left the subscription quiet: the old start is stale);
-   * answers when the run started.
+   * A failure: starts a run of failures unless one is under way (a run ends only with a success,
+   * however long the subscription was quiet); answers when the run started.
    */
-  async markFailing(id: string, now: Date, staleBefore: Date, manager?: EntityManager): Promise<Date> {
+  async markFailing(id: string, now: Date, manager?: EntityManager): Promise<Date> {
     const raw: unknown[] = await (manager ?? this.dataSource.manager).query(
-      `UPDATE subscription SET last_failed_at = $2,
-         failing_since = CASE WHEN failing_since IS NULL OR last_failed_at < $3 THEN $2 ELSE failing_since END
-       WHERE id = $1 RETURNING failing_since`,
-      [id, now, staleBefore],
+      `UPDATE subscription SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since`,
+      [id, now],
     );
     const row = rowsOf<{ failing_since: Date | string }>(raw)[0];
     return row ? new Date(row.failing_since) : now;

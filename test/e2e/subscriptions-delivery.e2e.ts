@@ -1,7 +1,7 @@
 /**
  * Outbound webhooks (issue 26 review): the worker's parallel attempts with at most one per
  * subscription (a tarpit receiver holds up only its own deliveries), the claim skipping disabled
- * owners, the failing run across a give-up, error rows of the API, and an address refused at send
+ * owners, the failing run across a give-up and a quiet week, error rows of the API, and an address refused at send
  * time. Receivers are real servers on loopback; the worker is driven by hand with a movable clock.
  */
 import { randomBytes } from 'node:crypto';
@@ -209,14 +209,14 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
     await event();
     await as(admin.jwt).patch(`/api/admin/users/${bob.userId}`, { disabled: true }).expect(200);
     expect(await worker().runOnce()).toBe(0);
-    expect(await deliveriesOf(subscription)).toMatchObject([{ status: 'queued', attempts: 0 }]);
+    expect(await deliveriesOf(subscription)).toMatchObject([{ status: 'parked', attempts: 0 }]);
     expect(receiver.received.filter((h) => h.path === '/bob')).toHaveLength(0);
     await as(admin.jwt).patch(`/api/admin/users/${bob.userId}`, { disabled: false }).expect(200);
     expect(await worker().runOnce()).toBe(1);
     expect(await deliveriesOf(subscription)).toMatchObject([{ status: 'succeeded', attempts: 1 }]);
   });
 
-  it('a give-up keeps the failing run; the next success ends it; after a quiet spell a failure starts a new run', async () => {
+  it('a give-up keeps the failing run; only a success ends it, so a dead receiver told of one event a week is disabled', async () => {
     const subscription = await subscribe(alice.jwt, `${receiver.url}/flaky`, ['plugin.deprecated']);
     const attempts = RETRY_SCHEDULE_MS.length + 1;
     const giveUp = async () => {
@@ -238,21 +238,20 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
     expect(await worker().runOnce()).toBe(1);
     expect(await shown(subscription)).toMatchObject({ status: 'active', failingSince: null });
 
-    // Another give-up, then nothing for six days: the next failure starts a new run rather than
-    // disabling at once from the stale start.
+    // Another give-up, then a week with no event (a dead receiver of a quiet plugin): the run is
+    // not restarted by the quiet, so the next failure, a week after the run began, disables it.
     const secondRun = await giveUp();
     expect(secondRun).toBeGreaterThan(runStart);
-    clock.offsetMs += 6 * DAY;
+    clock.offsetMs += 7 * DAY;
     receiver.statuses.set('/flaky', [500]);
     await event();
     expect(await worker().runOnce()).toBe(1);
-    const afterQuiet = await shown(subscription);
-    expect(afterQuiet).toMatchObject({ status: 'failing', disabledAt: null });
-    expect(afterQuiet.failingSince).toBeGreaterThan(secondRun + 5 * DAY);
-    expect(await count(`audit_entry WHERE action = 'subscription.disable'`)).toBe(0);
-    // Its retry succeeds: the run ends.
-    await nextAttempt((await deliveriesOf(subscription)).at(-1).id);
-    expect(await shown(subscription)).toMatchObject({ status: 'active', failingSince: null });
+    const disabled = await shown(subscription);
+    expect(disabled).toMatchObject({ status: 'disabled', failingSince: secondRun });
+    expect(disabled.disabledReason).toContain('5 days');
+    expect(await count(`audit_entry WHERE action = 'subscription.disable'`)).toBe(1);
+    // Its retry waits, parked, until its owner enables it.
+    expect((await deliveriesOf(subscription)).at(-1)).toMatchObject({ status: 'parked', attempts: 1 });
   });
 
   it("answers 404 for another user's subscription on enable and replay, changing and auditing nothing", async () => {

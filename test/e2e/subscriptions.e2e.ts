@@ -238,8 +238,9 @@ describe('outbound webhook subscriptions', () => {
     expect(shown).toMatchObject({ status: 'disabled' });
     expect(shown.disabledReason).toContain('5 days');
     expect((await query(`SELECT details FROM audit_entry WHERE action = 'subscription.disable'`))[0].details.subscriptionId).toBe(sub.subscription.id);
-    // Disabled: a due delivery waits, and new events are not queued for it.
-    await query(`UPDATE subscription_delivery SET next_attempt_at = now() - interval '1 hour', status = 'queued' WHERE id = $1`, [first.id]);
+    // Disabled: a due delivery waits, parked, and new events are not queued for it.
+    expect((await query(`SELECT status FROM subscription_delivery WHERE id = $1`, [first.id]))[0].status).toBe('parked');
+    await query(`UPDATE subscription_delivery SET next_attempt_at = now() - interval '1 hour' WHERE id = $1`, [first.id]);
     const sentBefore = receiver.received.length;
     expect(await worker().runOnce()).toBe(0);
     await publish('hook-beta', '2.1.0').expect(201);
@@ -323,7 +324,7 @@ describe('outbound webhook subscriptions', () => {
     await publish('hook-gamma', '1.0.0').expect(201);
     await worker().runOnce();
     // A subscription whose sealed secret cannot be opened fails its delivery; the worker carries on.
-    const [broken] = await query(`SELECT d.status, d.detail FROM subscription_delivery d JOIN subscription s ON s.id = d.subscription_id WHERE s.url LIKE '%/n%'`);
+    const [broken] = await query(`SELECT d.status, d.detail FROM subscription_delivery d JOIN subscription s ON s.id = d.subscription_id WHERE s.url LIKE '%/n%' AND s.secret_sealed = '\\x00'`);
     expect(broken).toMatchObject({ status: 'queued', detail: expect.stringContaining('signing secret cannot be opened') });
     const deliveries = JSON.parse((await cli('deliveries', subscription.id, '--json')).out);
     expect(deliveries.deliveries).toMatchObject([{ type: 'release.published', slug: 'hook-gamma', status: 'succeeded' }]);

@@ -48,6 +48,7 @@ import { TransparencyLog1795834851567 } from './1795834851567-TransparencyLog';
 import { FreshnessStatements1795835019119 } from './1795835019119-FreshnessStatements';
 import { SubscriptionClaimAndStreak1795835105924 } from './1795835105924-SubscriptionClaimAndStreak';
 import { ReleaseProvenance1795835184351 } from './1795835184351-ReleaseProvenance';
+import { SubscriptionParkingAndLeaseOwner1795837907966 } from './1795837907966-SubscriptionParkingAndLeaseOwner';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -100,4 +101,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   FreshnessStatements1795835019119,
   SubscriptionClaimAndStreak1795835105924,
   ReleaseProvenance1795835184351,
+  SubscriptionParkingAndLeaseOwner1795837907966,
 ];

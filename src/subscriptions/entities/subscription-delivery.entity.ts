@@ -2,7 +2,8 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { SubscriptionEventEntity } from './subscription-event.entity';
 import { SubscriptionEntity } from './subscription.entity';
 
-export type SubscriptionDeliveryStatus = 'queued' | 'processing' | 'succeeded' | 'failed';
+/** `parked`: queued while its subscription or owner is disabled; the claim never reads it (queued again on enable). */
+export type SubscriptionDeliveryStatus = 'queued' | 'parked' | 'processing' | 'succeeded' | 'failed';
 
 /**
  * One event for one subscription: the job row the worker claims (SKIP LOCKED), and the log line

@@ -44,20 +44,22 @@ export class SubscriptionEntity {
   failingSince: Date | null;
 
   /**
-   * When its last delivery attempt failed. A failure longer than the disable window after the
-   * previous one starts a new run (`failingSince`): the old start is stale once a give-up has
-   * left the subscription quiet that long.
-   */
-  @Column({ name: 'last_failed_at', type: 'timestamptz', nullable: true })
-  lastFailedAt: Date | null;
-
-  /**
    * Until when the attempt under way to this URL holds its claim (the delivery's lease, renewed
    * with it); null or past when none is. The worker claims no second delivery of a subscription
    * while it is set, so a slow receiver has at most one request open at a time.
    */
   @Column({ name: 'in_flight_until', type: 'timestamptz', nullable: true })
   inFlightUntil: Date | null;
+
+  /**
+   * The claim holding the in-flight lease (its delivery and that delivery's attempts count): only
+   * that claim renews or clears it, so a claim whose lease lapsed cannot touch the next one's.
+   */
+  @Column({ name: 'in_flight_delivery_id', type: 'uuid', nullable: true })
+  inFlightDeliveryId: string | null;
+
+  @Column({ name: 'in_flight_attempts', type: 'int', nullable: true })
+  inFlightAttempts: number | null;
 
   /** Set when it was disabled (failing for days, or by its owner); no event is delivered then. */
   @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
