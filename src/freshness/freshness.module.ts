@@ -3,11 +3,10 @@ import { IntegrityModule } from '../integrity/integrity.module';
 import { repositoryProvider } from '../persistence/repository-provider';
 import { FreshnessRepository } from './freshness.repository';
 import { FreshnessService } from './freshness.service';
-import { TransparencyLogModule } from '../transparency/transparency-log.module';
 
 /** Signed freshness statements on `latest` answers (issue 27); no routes of its own. */
 @Module({
-  imports: [IntegrityModule, TransparencyLogModule],
+  imports: [IntegrityModule],
   providers: [repositoryProvider(FreshnessRepository), FreshnessService],
   exports: [FreshnessService],
 })

@@ -6,7 +6,6 @@ import type { AppConfig } from '../config/config.types';
 import { IntegrityService } from '../integrity/integrity.service';
 import { SigningKeyDecryptionError } from '../integrity/key-encryption';
 import { type FreshnessPlatform, freshnessPlatformKey, type FreshnessStatement, rfc3339Seconds } from '../lib/freshness';
-import { TransparencyLog } from '../transparency/transparency-log';
 import { type FreshnessRow, FreshnessRepository } from './freshness.repository';
 
 /** What a `latest` answer resolved to: the statement vouches for exactly this. */
@@ -31,7 +30,6 @@ export class FreshnessService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly statements: FreshnessRepository,
     private readonly integrity: IntegrityService,
-    private readonly log: TransparencyLog,
     private readonly clock: Clock,
   ) {}
 
@@ -43,11 +41,11 @@ export class FreshnessService {
     if (this.config.mirrorOf) return null;
     const platform = freshnessPlatformKey(choice.platform);
     const now = this.clock.now();
-    const stored = await this.statements.find(choice.slug, platform);
+    const { stored, logSize } = await this.statements.findWithLogSize(choice.slug, platform);
     if (stored && this.reusable(stored, choice, now)) return stored.jws;
     let row: FreshnessRow;
     try {
-      row = await this.sign(choice, platform, now);
+      row = await this.sign(choice, platform, now, logSize);
     } catch (error) {
       if (!(error instanceof SigningKeyDecryptionError)) throw error;
       this.unsignable.say(`latest answers go out without a freshness statement: ${error.message}`);
@@ -65,7 +63,7 @@ export class FreshnessService {
     return row.version === choice.version && row.assetSha256 === choice.assetSha256 && now.getTime() - row.issuedAt.getTime() < halfLife && row.issuedAt.getTime() <= now.getTime();
   }
 
-  private async sign(choice: LatestChoice, platform: string, now: Date): Promise<FreshnessRow> {
+  private async sign(choice: LatestChoice, platform: string, now: Date, logSize: number): Promise<FreshnessRow> {
     const issuedAt = new Date(rfc3339Seconds(now));
     const expiresAt = new Date(issuedAt.getTime() + this.config.freshnessLifetimeSeconds * 1000);
     const statement: FreshnessStatement = {
@@ -75,7 +73,7 @@ export class FreshnessService {
       asset_sha256: choice.assetSha256,
       issued_at: rfc3339Seconds(issuedAt),
       expires_at: rfc3339Seconds(expiresAt),
-      tree_size: await this.log.size(),
+      tree_size: logSize,
     };
     const jws = await this.integrity.signFreshness(statement);
     return { slug: choice.slug, platform, version: choice.version, assetSha256: choice.assetSha256, treeSize: statement.tree_size, jws, issuedAt, expiresAt };

@@ -158,6 +158,11 @@ describe('signed freshness on latest', () => {
     expect(Number(head.split('\n')[1])).toBe(yanked.statement.tree_size);
   });
 
+  it('keeps statements in an unlogged table (re-signable, so their writes wait for no WAL flush)', async () => {
+    const [{ persistence }] = await w.app.database.dataSource.query(`SELECT relpersistence AS persistence FROM pg_class WHERE relname = 'freshness_statement'`);
+    expect(persistence).toBe('u');
+  });
+
   it('answers without a statement, storing none, while the signing key cannot be decrypted; signs again once it can', async () => {
     await publish('keyless', '1.0.0', ['keyless.wasm']);
     const sql = (text: string, params: unknown[] = []) => w.app.database.dataSource.query(text, params);
