@@ -3,7 +3,7 @@ import { MirrorFailureEntity } from './entities/mirror-failure.entity';
 import { MirrorStateEntity } from './entities/mirror-state.entity';
 
 /** Session advisory lock held by the one instance that follows upstream (7_244_151_0xx: this app's keys). */
-const MIRROR_FOLLOWER_LOCK = 7_244_151_031;
+const MIRROR_FOLLOWER_LOCK = 7_244_151_041;
 /** The follower connection's statements (the lock query, its liveness probe) give up after this long. */
 const FOLLOWER_STATEMENT_TIMEOUT = '5s';
 
