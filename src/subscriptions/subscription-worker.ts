@@ -124,8 +124,10 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
           exhausted = true;
         }
         if (running.size === 0) break;
-        // One finished: its subscription's next delivery (or a slot) is free to claim.
-        await Promise.race(running);
+        // One finished: its subscription's next delivery (or a slot) is free to claim. Or a poll
+        // interval passed: a delivery that fell due meanwhile (a new event, a retry) is claimed
+        // now, not when a stalled receiver's attempt times out.
+        await this.firstOf(running, this.options.pollIntervalMs);
         exhausted = false;
       }
     } finally {
@@ -134,6 +136,19 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
       await Promise.all(running);
     }
     return attempted;
+  }
+
+  private async firstOf(running: Set<Promise<void>>, ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const interval = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    });
+    try {
+      await Promise.race([...running, interval]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async attempt(claimed: ClaimedSubscriptionDelivery): Promise<void> {

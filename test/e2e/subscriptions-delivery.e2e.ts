@@ -63,6 +63,13 @@ class Tarpit {
     return new URL(this.url).host;
   }
 
+  /** Holds requests again (after `release()`), from an empty log. */
+  hold(): void {
+    this.released = false;
+    this.log.length = 0;
+    this.maxOpen = this.open;
+  }
+
   release(): void {
     this.released = true;
     for (const res of this.held.splice(0)) res.writeHead(200).end('late thanks');
@@ -202,6 +209,25 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
     expect(tarpit.log).toEqual([`open ${first.event_id}`, `closed ${first.event_id}`, `open ${second.event_id}`, `closed ${second.event_id}`]);
     expect(await deliveriesOf(stalled)).toMatchObject([{ status: 'succeeded' }, { status: 'succeeded' }]);
     expect((await query(`SELECT in_flight_until FROM subscription WHERE id = $1`, [stalled]))[0].in_flight_until).toBeNull();
+  });
+
+  it('claims a delivery that falls due while a stalled receiver holds an attempt open, without waiting for it', async () => {
+    tarpit.hold();
+    const stalled = await subscribe(alice.jwt, `${tarpit.url}/stall-again`);
+    await event('plugin.deprecate');
+    const running = worker().runOnce();
+    await until(() => tarpit.open === 1);
+    // While that attempt is open, another subscription's event falls due: the same pass claims it
+    // within a poll interval, not once the stalled request times out (10 s) and closes.
+    const prompt = await subscribe(alice.jwt, `${receiver.url}/prompt-again`);
+    await event('plugin.undeprecate');
+    await until(async () => (await deliveriesOf(prompt)).every((d: { status: string }) => d.status === 'succeeded'));
+    expect(tarpit.log).toEqual([expect.stringMatching(/^open /)]);
+    expect(receiver.received.filter((h) => h.path === '/prompt-again')).toHaveLength(1);
+    tarpit.release();
+    expect(await running).toBe(3);
+    expect(tarpit.maxOpen).toBe(1);
+    expect((await deliveriesOf(stalled)).map((d: { status: string }) => d.status)).toEqual(['succeeded', 'succeeded']);
   });
 
   it("claims no delivery of a disabled user's subscription until the user is enabled again", async () => {
