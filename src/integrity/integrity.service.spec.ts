@@ -1,3 +1,4 @@
+import { SystemClock } from '../common/clock';
 import { verify } from 'node:crypto';
 import { parseCompactJws, publicKeyFromJwk } from '../lib/integrity';
 import { keyA, PINNED_PAYLOAD, PINNED_RELEASE_JWS } from '../lib/integrity/testdata/signing-fixtures';
@@ -11,7 +12,7 @@ function serviceSigningWithKeyA(): { service: IntegrityService; signingKey: jest
   const signingKey = jest.fn(async () => ({ kid: keyA.jwk.kid, privateKey: keyA.privateKey }));
   const publishedKeys = jest.fn(async () => [keyA.jwk]);
   const manager = { signingKey, publishedKeys } as unknown as SigningKeyManager;
-  return { service: new IntegrityService(manager, {} as MirroredKeysRepository, { mirrorOf: null } as AppConfig), signingKey };
+  return { service: new IntegrityService(manager, {} as MirroredKeysRepository, { mirrorOf: null } as AppConfig, new SystemClock()), signingKey };
 }
 
 describe('IntegrityService.signRelease', () => {

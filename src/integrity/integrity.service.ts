@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { MirroredKeysRepository } from './mirrored-keys.repository';
@@ -7,8 +8,16 @@ import { sign } from 'node:crypto';
 import { signFreshnessStatement, type FreshnessStatement } from '../lib/freshness';
 import { base64urlDecode, publicJwkFromKeyObject, signPayload, type KeySet } from '../lib/integrity';
 import { signedPayloadOf } from './signed-release';
-import { SigningKeyManager } from './signing-key-manager';
+import { type SigningKey, SigningKeyManager } from './signing-key-manager';
 import type { ReleaseSignature, SignReleaseInput } from './signing-key.types';
+
+/**
+ * How long freshness statements reuse the current key once read: releases read it for every
+ * signing, but a `latest` answer without a stored statement signs one, and reading and decrypting
+ * the key each time cost more than the rest of the answer. After a rotation an instance signs with
+ * the previous key for at most this long; the key set still publishes it, so those verify.
+ */
+export const FRESHNESS_KEY_REUSE_MS = 5_000;
 
 /** Release signing and the published key set; what the Publish module and the key-set route use. */
 @Injectable()
@@ -17,7 +26,10 @@ export class IntegrityService {
     private readonly keys: SigningKeyManager,
     private readonly mirrored: MirroredKeysRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
+
+  private freshnessKey: { key: Promise<SigningKey>; readAtMs: number } | null = null;
 
   /**
    * Signs a release: JWS compact, protected header exactly `{"alg":"EdDSA","kid":…}`, payload the
@@ -36,8 +48,22 @@ export class IntegrityService {
    * the key set they already fetch.
    */
   async signFreshness(statement: FreshnessStatement): Promise<string> {
-    const { kid, privateKey } = await this.keys.signingKey();
+    const { kid, privateKey } = await this.currentKeyForFreshness();
     return signFreshnessStatement(statement, privateKey, kid);
+  }
+
+  /** The current key, read again once FRESHNESS_KEY_REUSE_MS has passed; a failed read is not kept. */
+  private currentKeyForFreshness(): Promise<SigningKey> {
+    const now = this.clock.nowMs();
+    const held = this.freshnessKey;
+    if (held && now >= held.readAtMs && now - held.readAtMs < FRESHNESS_KEY_REUSE_MS) return held.key;
+    const key = this.keys.signingKey();
+    const entry = { key, readAtMs: now };
+    this.freshnessKey = entry;
+    key.catch(() => {
+      if (this.freshnessKey === entry) this.freshnessKey = null;
+    });
+    return key;
   }
 
   /**

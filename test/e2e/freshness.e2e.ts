@@ -9,6 +9,7 @@ import { Clock } from '../../src/common/clock';
 import { type FreshnessStatement, verifyFreshness } from '../../src/lib/freshness';
 import type { KeySet } from '../../src/lib/integrity';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
+import { FRESHNESS_KEY_REUSE_MS } from '../../src/integrity/integrity.service';
 
 class MovableClock extends Clock {
   offsetMs = 0;
@@ -170,6 +171,8 @@ describe('signed freshness on latest', () => {
     const altered = Buffer.from(tag as Buffer);
     altered[0] ^= 0xff;
     await sql(`UPDATE signing_key SET private_key_tag = $1 WHERE state = 'current'`, [altered]);
+    // Past the time a key once read is reused for statements: the next one reads (and fails) again.
+    clock.offsetMs += FRESHNESS_KEY_REUSE_MS;
     try {
       const res = await read('/api/plugins/keyless/latest', 'express');
       expect(res.body).toMatchObject({ slug: 'keyless', version: '1.0.0', freshness: null });
@@ -177,6 +180,7 @@ describe('signed freshness on latest', () => {
       expect(await rows('keyless')).toEqual([]);
     } finally {
       await sql(`UPDATE signing_key SET private_key_tag = $1 WHERE state = 'current'`, [tag]);
+      clock.offsetMs += FRESHNESS_KEY_REUSE_MS;
     }
     const { statement } = await statementOf(await read('/api/plugins/keyless/latest', 'express'), 'universal');
     expect(statement).toMatchObject({ slug: 'keyless', version: '1.0.0' });
