@@ -152,7 +152,7 @@ async function requestRates(url, size, s, lines) {
   const ceiling = await startOneLeafCeiling({ connectionString: url }, stores.serverPoolSize('postgres'), await stores.freePort());
   try {
     // Enough distinct paths for a run at several times the ceiling's usual rate.
-    const perRun = (s.warmupS + s.durationS) * 15_000;
+    const perRun = (s.warmupS + s.durationS) * 40_000;
     const random = prng(SEED);
     const measure = async (what, base, paths) => {
       progress(what);
