@@ -37,6 +37,8 @@ fi
 
 # The walkthrough's `mktemp -d` makes its folder in here, so removing $work removes it too.
 export TMPDIR="$work"
+# Whatever the CLI remembers (log heads, freshness) stays in here too, never in the home folder.
+export XDG_STATE_HOME="$work/state"
 unset DATA_DIR PORT REGISTRY_URL REGISTRY_TOKEN
 # The steps run in a session of their own: the registry and the file server they leave in the
 # background (and npm's children, which outlive npm) all end with that process group.
