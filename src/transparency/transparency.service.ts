@@ -7,6 +7,7 @@ import { base64urlDecode } from '../lib/integrity';
 import { consistencyProofNodes, decodeLogEntry, foldSubtrees, formatVerifierKey, inclusionProofNodes, type Hash, type NodeId } from '../lib/transparency';
 import type { ConsistencyProofDto, InclusionProofDto, LogEntryDto, LogKeyDto } from './dto/log.dto';
 import { LogHeads } from './log-heads';
+import { ProofNodeCache } from './proof-node-cache';
 import { toConsistencyProofDto, toInclusionProofDto, toLogEntryDto } from './transparency.mapper';
 import { nodeKey, type NodeHashes, TransparencyRepository } from './transparency.repository';
 
@@ -30,10 +31,14 @@ function pastHead(field: string, value: number, head: number) {
 /**
  * The log's public reads: signed head, key, proofs and entries (tiles: LogTiles). Every proof is
  * one query (the head size, the leaf and all its nodes). A mirror serves upstream's signatures and
- * has no log of its own yet (docs/transparency-log.md): every read answers 404 there.
+ * has no log of its own yet (docs/transparency-log.md): every read answers 404 there. The upper
+ * levels of the tree come from an in-process cache of committed reads (ProofNodeCache), so the
+ * query fetches only the lowest few.
  */
 @Injectable()
 export class TransparencyService {
+  private readonly nodeCache = new ProofNodeCache();
+
   constructor(
     private readonly repository: TransparencyRepository,
     private readonly heads: LogHeads,
@@ -64,9 +69,12 @@ export class TransparencyService {
       throw badRequest('validation-failed', 'index is not in the tree', [{ path: '/index', message: `index: must be less than the tree size, ${treeSize}` }]);
     }
     const groups = inclusionProofNodes(index, treeSize);
-    const answer = await this.repository.findInclusion(index, groups.flat());
+    const found: NodeHashes = new Map();
+    const answer = await this.repository.findInclusion(index, this.nodeCache.lookup(groups.flat(), found));
     if (treeSize > answer.size) throw pastHead('size', treeSize, answer.size);
-    return toInclusionProofDto(index, treeSize, answer.leaf!, foldProof(groups, answer.nodes));
+    this.nodeCache.remember(answer.nodes);
+    for (const [key, hash] of answer.nodes) found.set(key, hash);
+    return toInclusionProofDto(index, treeSize, answer.leaf!, foldProof(groups, found));
   }
 
   async consistency(from: number, to: number): Promise<ConsistencyProofDto> {
@@ -74,9 +82,12 @@ export class TransparencyService {
     if (from > to) throw badRequest('validation-failed', 'from is after to', [{ path: '/from', message: `from: must be at most to (${to})` }]);
     // RFC 9162 2.1.4: the empty tree and a tree itself need no proof.
     const groups = from === 0 || from === to ? [] : consistencyProofNodes(from, to);
-    const answer = await this.repository.findSizeAndNodes(groups.flat());
+    const found: NodeHashes = new Map();
+    const answer = await this.repository.findSizeAndNodes(this.nodeCache.lookup(groups.flat(), found));
     if (to > answer.size) throw pastHead('to', to, answer.size);
-    return toConsistencyProofDto(from, to, foldProof(groups, answer.nodes));
+    this.nodeCache.remember(answer.nodes);
+    for (const [key, hash] of answer.nodes) found.set(key, hash);
+    return toConsistencyProofDto(from, to, foldProof(groups, found));
   }
 
   async entry(index: number): Promise<LogEntryDto> {

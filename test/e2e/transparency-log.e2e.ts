@@ -218,6 +218,25 @@ describe('transparency log', () => {
     expect(bad.body.errors).toEqual([expect.objectContaining({ path: '/path' })]);
   });
 
+  it('gives proofs over a log of hundreds of leaves that verify, asked again once their upper nodes are held in process', async () => {
+    // 271 leaves by now: subtrees of level 6 and up (64+ leaves) come from the service's node cache on a second ask.
+    const leaves = await leafHashes();
+    expect(leaves.length).toBeGreaterThanOrEqual(256);
+    for (const size of [64, 65, 128, 200, 256, leaves.length]) {
+      const root = merkleRoot(leaves.slice(0, size));
+      for (const round of [1, 2]) {
+        for (let index = round - 1; index < size; index += 9) {
+          const proof = (await get(`/api/log/proof/inclusion?index=${index}&size=${size}`).expect(200)).body;
+          expect(() => verifyInclusion(index, size, leaves[index]!, proof.proof.map(b64), root)).not.toThrow();
+        }
+        for (let from = round; from <= size; from += 11) {
+          const proof = (await get(`/api/log/proof/consistency?from=${from}&to=${size}`).expect(200)).body;
+          expect(() => verifyConsistency(from, size, proof.proof.map(b64), merkleRoot(leaves.slice(0, from)), root)).not.toThrow();
+        }
+      }
+    }
+  });
+
   it('gives two publishes at once distinct consecutive indexes and a tree consistent with the one before', async () => {
     const before = await head();
     await Promise.all([world.publish('delta', '1.0.0'), world.publish('epsilon', '1.0.0')]);
