@@ -15,7 +15,7 @@ import { REQUESTS_ENTITIES } from '../requests/entities';
 import { SETTINGS_ENTITIES } from '../settings/entities';
 import { SUBSCRIPTIONS_ENTITIES } from '../subscriptions/entities';
 import { TOKENS_ENTITIES } from '../tokens/entities';
-import { TRANSPARENCY_ENTITIES } from '../transparency/entities';
+import { TRANSPARENCY_ENTITIES } from '../transparency-log/entities';
 import { TRUSTED_PUBLISHING_ENTITIES } from '../trusted-publishing/entities';
 import { USERS_ENTITIES } from '../users/entities';
 import { WEBHOOKS_ENTITIES } from '../webhooks/entities';

@@ -6,7 +6,7 @@ import { KindsModule } from '../kinds/kinds.module';
 import { PluginsModule } from '../plugins/plugins.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TokensModule } from '../tokens/tokens.module';
-import { TransparencyLogModule } from '../transparency/transparency-log.module';
+import { TransparencyLogModule } from '../transparency-log/transparency-log.module';
 import { AssetIngest } from './asset-ingest';
 import { FetchPolicy } from './fetch-policy';
 import { IngestAudit } from './ingest-audit';

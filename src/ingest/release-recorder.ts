@@ -16,8 +16,8 @@ import { isPrerelease, versionSortKey } from '../plugins/versions';
 import type { RecordedProvenance } from './ingest-provenance';
 import type { ClaimFollowUp, IngestSource, IngestTarget, Publisher } from './ingest.types';
 import { PublisherRights } from './publisher-rights';
-import { signatureEntry } from '../transparency/log-entries';
-import { TransparencyLog } from '../transparency/transparency-log';
+import { signatureEntry } from '../transparency-log/log-entries';
+import { TransparencyLog } from '../transparency-log/transparency-log';
 
 /** Everything the network steps produced, ready to be written in one transaction. */
 export interface PreparedRelease {

@@ -19,8 +19,8 @@ import { ReleaseSignaturesRepository } from './release-signatures.repository';
 import { RandomSigningKeyGenerator, SigningKeyGenerator } from './signing-key-generator';
 import { SigningKeyManager } from './signing-key-manager';
 import { SigningKeyRepository } from './signing-key.repository';
-import { TransparencyLog } from '../transparency/transparency-log';
-import { TransparencyLogModule } from '../transparency/transparency-log.module';
+import { TransparencyLog } from '../transparency-log/transparency-log';
+import { TransparencyLogModule } from '../transparency-log/transparency-log.module';
 
 /** Batch size, interval and retirement grace of the background re-signing; tests override it. */
 export const RESIGN_WORKER_OPTIONS = Symbol('RESIGN_WORKER_OPTIONS');

@@ -5,7 +5,7 @@ import type { ReleaseSignaturesRepository } from './release-signatures.repositor
 import { resignCompactJws } from './resign-signature';
 import { publicJwkOf, type SigningKeyManager } from './signing-key-manager';
 import type { SigningKeyRepository } from './signing-key.repository';
-import { signatureEntry } from '../transparency/log-entries';
+import { signatureEntry } from '../transparency-log/log-entries';
 
 /** What one batch did. */
 export interface ResignBatch {

@@ -7,8 +7,8 @@ import type { ReleaseSignaturesRepository } from './release-signatures.repositor
 import type { SigningKeyGenerator } from './signing-key-generator';
 import type { NewSigningKeyRow, SigningKeyRepository } from './signing-key.repository';
 import type { EnsuredKey, KeyRotation, SigningKeyInfo } from './signing-key.types';
-import { keySetEntry } from '../transparency/log-entries';
-import type { TransparencyLog } from '../transparency/transparency-log';
+import { keySetEntry } from '../transparency-log/log-entries';
+import type { TransparencyLog } from '../transparency-log/transparency-log';
 
 /** Writes the rotation's audit entry inside the rotation's transaction. */
 export type RotationAudit = (manager: EntityManager, rotation: KeyRotation) => Promise<void>;

@@ -9,7 +9,7 @@ import { UsersModule } from '../users/users.module';
 import { PublishController } from './publish.controller';
 import { PublishService } from './publish.service';
 import { TrustedPublishingModule } from '../trusted-publishing/trusted-publishing.module';
-import { TransparencyLogModule } from '../transparency/transparency-log.module';
+import { TransparencyLogModule } from '../transparency-log/transparency-log.module';
 
 /** The CI push endpoint (token, scopes, claim rules) and yank; ingest itself is the IngestModule's. */
 @Module({

@@ -22,7 +22,7 @@ import { versionKey } from '../plugins/versions';
 import { RepositoryAccess } from '../repository-access/repository-access';
 import type { PublisherTokenContext } from '../tokens/publisher-token-context';
 import { PendingClaims, pendingClaimOf } from '../trusted-publishing/pending-claims';
-import { TransparencyLog } from '../transparency/transparency-log';
+import { TransparencyLog } from '../transparency-log/transparency-log';
 import type { PublishDto, PublishResultDto, YankDto, YankResultDto } from './dto/publish.dto';
 
 function denial(slug: string, ownership: SlugOwnership): string {

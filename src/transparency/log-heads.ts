@@ -4,7 +4,7 @@ import type { AppConfig } from '../config/config.types';
 import { IntegrityService } from '../integrity/integrity.service';
 import { foldSubtrees, formatCheckpoint, rootNodes, signNote, type Hash } from '../lib/transparency';
 import { logOrigin } from './log-origin';
-import { nodeKey, TransparencyRepository } from './transparency.repository';
+import { nodeKey, TransparencyRepository } from '../transparency-log/transparency.repository';
 
 /** Signed heads kept per instance: the newest few sizes (readers ask for the head, rarely an old one). */
 const KEPT_HEADS = 8;

@@ -3,7 +3,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { badRequest, notFound } from '../common/errors/domain-error';
 import { encodeEntryBundle, parseTilePath, TILE_HEIGHT } from '../lib/transparency';
-import { TransparencyRepository } from './transparency.repository';
+import { TransparencyRepository } from '../transparency-log/transparency.repository';
 
 /** Hashes (or entries) in a full tile. */
 const TILE_WIDTH = 2 ** TILE_HEIGHT;

@@ -1,6 +1,6 @@
 import type { NodeId } from '../lib/transparency';
 import { ProofNodeCache } from './proof-node-cache';
-import type { NodeHashes } from './transparency.repository';
+import type { NodeHashes } from '../transparency-log/transparency.repository';
 
 const hashOf = (n: number) => new Uint8Array(32).fill(n % 256);
 

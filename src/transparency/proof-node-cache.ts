@@ -1,5 +1,5 @@
 import type { NodeId } from '../lib/transparency';
-import { nodeKey, type NodeHashes } from './transparency.repository';
+import { nodeKey, type NodeHashes } from '../transparency-log/transparency.repository';
 
 /** Level 6 and up: a log of 1M leaves has ~31k such nodes, a proof ~14 of its ~20. */
 export const CACHED_MIN_LEVEL = 6;

@@ -1,6 +1,6 @@
 import type { Hash, LogEntry } from '../lib/transparency';
 import type { ConsistencyProofDto, InclusionProofDto, LogEntryDto } from './dto/log.dto';
-import type { StoredLeaf } from './transparency.repository';
+import type { StoredLeaf } from '../transparency-log/transparency.repository';
 
 function base64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');

@@ -5,7 +5,7 @@ import { LogFilesController } from './log-files.controller';
 import { LogHeads } from './log-heads';
 import { LogTiles } from './log-tiles';
 import { TransparencyController } from './transparency.controller';
-import { TransparencyLogModule } from './transparency-log.module';
+import { TransparencyLogModule } from '../transparency-log/transparency-log.module';
 import { TransparencyService } from './transparency.service';
 
 /**

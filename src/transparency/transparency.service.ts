@@ -9,7 +9,7 @@ import type { ConsistencyProofDto, InclusionProofDto, LogEntryDto, LogKeyDto } f
 import { LogHeads } from './log-heads';
 import { ProofNodeCache } from './proof-node-cache';
 import { toConsistencyProofDto, toInclusionProofDto, toLogEntryDto } from './transparency.mapper';
-import { nodeKey, type NodeHashes, TransparencyRepository } from './transparency.repository';
+import { nodeKey, type NodeHashes, TransparencyRepository } from '../transparency-log/transparency.repository';
 
 /** Each proof element: the fold of its subtrees, read from one query's answer. */
 function foldProof(groups: readonly NodeId[][], found: NodeHashes): Hash[] {

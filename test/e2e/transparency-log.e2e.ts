@@ -25,7 +25,7 @@ import {
   type Hash,
   type LogEntry,
 } from '../../src/lib/transparency';
-import { TransparencyLog } from '../../src/transparency/transparency-log';
+import { TransparencyLog } from '../../src/transparency-log/transparency-log';
 import { RotationWorld } from '../support/rotation-world';
 
 const b64 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'base64'));

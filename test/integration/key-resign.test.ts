@@ -17,8 +17,8 @@ import { KeyEncryption } from '../../src/integrity/key-encryption';
 import { RandomSigningKeyGenerator } from '../../src/integrity/signing-key-generator';
 import { verifyRelease } from '../../src/lib/integrity';
 import { RotationWorld } from '../support/rotation-world';
-import { TransparencyLog } from '../../src/transparency/transparency-log';
-import { TransparencyRepository } from '../../src/transparency/transparency.repository';
+import { TransparencyLog } from '../../src/transparency-log/transparency-log';
+import { TransparencyRepository } from '../../src/transparency-log/transparency.repository';
 
 interface KeyRow {
   kid: string;

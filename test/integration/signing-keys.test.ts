@@ -29,8 +29,8 @@ import { keyA, keyB, keyC, PINNED_PAYLOAD, PINNED_RELEASE_JWS } from '../../src/
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { TransparencyLog } from '../../src/transparency/transparency-log';
-import { TransparencyRepository } from '../../src/transparency/transparency.repository';
+import { TransparencyLog } from '../../src/transparency-log/transparency-log';
+import { TransparencyRepository } from '../../src/transparency-log/transparency.repository';
 
 /** Hands out the given keys in order (house rule 9: signing keys are injectable). */
 class SequenceSigningKeyGenerator extends SigningKeyGenerator {

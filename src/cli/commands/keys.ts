@@ -45,8 +45,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const { RandomSigningKeyGenerator } = await import('../../integrity/signing-key-generator');
   const { rotationAuditDetails, SigningKeyManager } = await import('../../integrity/signing-key-manager');
   const { SigningKeyRepository } = await import('../../integrity/signing-key.repository');
-  const { TransparencyLog } = await import('../../transparency/transparency-log');
-  const { TransparencyRepository } = await import('../../transparency/transparency.repository');
+  const { TransparencyLog } = await import('../../transparency-log/transparency-log');
+  const { TransparencyRepository } = await import('../../transparency-log/transparency.repository');
 
   return withOperatorDatabase(io, { migrate: false }, async ({ dataSource }, config) => {
     if (await dataSource.showMigrations()) {

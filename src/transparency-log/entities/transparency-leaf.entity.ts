@@ -1,5 +1,4 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { ReleaseEntity } from '../../plugins/entities/release.entity';
 
 /**
  * One entry of the transparency log (docs/transparency-log.md): its bytes (a canonical-JSON
@@ -24,9 +23,11 @@ export class TransparencyLeafEntity {
   @Column({ name: 'release_id', type: 'uuid', nullable: true })
   releaseId: string | null;
 
-  @ManyToOne(() => ReleaseEntity, { onDelete: 'SET NULL' })
+  // The release entity by its name, not its class: the log sits below the catalogue's modules
+  // (integrity and ingest append to it), so it does not import them; the foreign key is the same.
+  @ManyToOne('ReleaseEntity', { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'release_id' })
-  release?: ReleaseEntity;
+  release?: object;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
