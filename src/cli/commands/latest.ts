@@ -4,7 +4,7 @@ import { FreshnessState } from '../freshness-state';
 import { FRESHNESS_ERRORS, type FreshnessErrorCode, freshnessPlatformKey, type FreshnessStatement, verifyFreshness } from '../../lib/freshness';
 import { type KeySet, type KeySetSource, verifyRelease } from '../../lib/integrity';
 import { normalizeArch, normalizeOs } from '../../lib/platform/platform';
-import { asReleaseRecord, fetchJson, OperationalError, reportFailure, UsageError } from './verify';
+import { asReleaseRecord, fetchJson, OperationalError, parseValueFlags, reportFailure, UsageError } from './verify';
 
 export const summary = "resolve a plugin's latest release, refusing a stale or rolled-back answer";
 
@@ -33,21 +33,7 @@ interface LatestOptions {
 const VALUE_FLAGS = { '--registry': 'registry', '--state': 'statePath', '--os': 'os', '--arch': 'arch' } as const;
 
 function parseArgs(args: string[], io: CliIo): LatestOptions {
-  const values: Partial<Record<(typeof VALUE_FLAGS)[keyof typeof VALUE_FLAGS], string>> = {};
-  const positional: string[] = [];
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index] as string;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (Object.hasOwn(VALUE_FLAGS, flag)) {
-      const value = inline ?? args[++index];
-      if (value === undefined || value === '') throw new UsageError(`${flag} needs a value`);
-      values[VALUE_FLAGS[flag as keyof typeof VALUE_FLAGS]] = value;
-    } else if (arg.startsWith('-')) {
-      throw new UsageError(`unknown option ${arg}`);
-    } else {
-      positional.push(arg);
-    }
-  }
+  const { values, positional } = parseValueFlags(args, VALUE_FLAGS);
   if (positional.length !== 1) throw new UsageError('expected exactly one <slug>');
   const registry = (values.registry ?? io.env.REGISTRY_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
   if (!/^https?:\/\//.test(registry) || !URL.canParse(registry)) throw new UsageError(`registry '${registry}' is not an http(s) URL`);

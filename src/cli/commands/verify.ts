@@ -57,22 +57,31 @@ export class UsageError extends OperationalError {}
 
 const VALUE_FLAGS = { '--registry': 'registry', '--asset': 'assetName', '--file': 'filePath', '--keys': 'keysPath', '--state': 'statePath' } as const;
 
-function parseArgs(args: string[], io: CliIo): VerifyOptions {
-  const values: Partial<Record<(typeof VALUE_FLAGS)[keyof typeof VALUE_FLAGS], string>> = {};
+/**
+ * `--flag value` and `--flag=value` for the flags `valueFlags` names (flag -> option key), the
+ * rest positional; an unknown option or a flag without its value is a UsageError.
+ */
+export function parseValueFlags<Key extends string>(args: string[], valueFlags: Readonly<Record<string, Key>>): { values: Partial<Record<Key, string>>; positional: string[] } {
+  const values: Partial<Record<Key, string>> = {};
   const positional: string[] = [];
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] as string;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (Object.hasOwn(VALUE_FLAGS, flag)) {
+    if (Object.hasOwn(valueFlags, flag)) {
       const value = inline ?? args[++index];
       if (value === undefined || value === '') throw new UsageError(`${flag} needs a value`);
-      values[VALUE_FLAGS[flag as keyof typeof VALUE_FLAGS]] = value;
+      values[valueFlags[flag] as Key] = value;
     } else if (arg.startsWith('-')) {
       throw new UsageError(`unknown option ${arg}`);
     } else {
       positional.push(arg);
     }
   }
+  return { values, positional };
+}
+
+function parseArgs(args: string[], io: CliIo): VerifyOptions {
+  const { values, positional } = parseValueFlags(args, VALUE_FLAGS);
   if (positional.length !== 1) throw new UsageError('expected exactly one <slug>@<version>');
   const target = positional[0] as string;
   const at = target.lastIndexOf('@');

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { base64urlDecode, canonicalJson, canonicalJsonBytes, CanonicalJsonError, signCompact } from '../integrity';
+import { base64urlDecode, canonicalJsonBytes, decodeCanonicalJson, signCompact } from '../integrity';
 
 /** The JWS `typ` of a freshness statement: a release signature can never pass for one, nor the reverse. */
 export const FRESHNESS_TYP = 'registry-freshness+jws';
@@ -90,20 +90,9 @@ export type StatementDecoding = { ok: true; statement: FreshnessStatement } | { 
 /** Strict: bounded, UTF-8 JSON in RFC 8785 form, exactly the statement's members. */
 export function decodeFreshnessStatement(bytes: Uint8Array): StatementDecoding {
   if (bytes.length > MAX_STATEMENT_BYTES) return { ok: false, reason: `statement is over ${MAX_STATEMENT_BYTES} bytes` };
-  let text: string;
-  let value: unknown;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, reason: 'statement is not UTF-8 JSON' };
-  }
-  try {
-    if (canonicalJson(value) !== text) return { ok: false, reason: 'statement is not in RFC 8785 canonical form' };
-  } catch (error) {
-    if (error instanceof CanonicalJsonError) return { ok: false, reason: `statement is not canonicalizable: ${error.message}` };
-    throw error;
-  }
+  const decoded = decodeCanonicalJson(bytes, 'statement');
+  if (!decoded.ok) return decoded;
+  const value = decoded.value;
   const problem = statementProblem(value);
   return problem ? { ok: false, reason: problem } : { ok: true, statement: value as unknown as FreshnessStatement };
 }

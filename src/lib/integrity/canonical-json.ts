@@ -121,3 +121,26 @@ export function canonicalJsonBytes(value: unknown, options?: CanonicalJsonOption
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
+
+/**
+ * Signed bytes as a JSON value, strictly: UTF-8, JSON, and exactly the RFC 8785 form of what they
+ * parse to, so no two byte strings are accepted as the same document. `what` names the document in
+ * the reason ("payload", "statement").
+ */
+export function decodeCanonicalJson(bytes: Uint8Array, what: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  let text: string;
+  let value: unknown;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: `${what} is not UTF-8 JSON` };
+  }
+  try {
+    if (canonicalJson(value) !== text) return { ok: false, reason: `${what} is not in RFC 8785 canonical form` };
+  } catch (error) {
+    if (error instanceof CanonicalJsonError) return { ok: false, reason: `${what} is not canonicalizable: ${error.message}` };
+    throw error;
+  }
+  return { ok: true, value };
+}

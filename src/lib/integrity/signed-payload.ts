@@ -1,4 +1,4 @@
-import { canonicalJson, CanonicalJsonError } from './canonical-json';
+import { decodeCanonicalJson } from './canonical-json';
 import { MalformedJwsError, parseCompactJws } from './jws';
 import type { IntegrityAsset, SignedPayload } from './types';
 
@@ -31,20 +31,9 @@ function assetProblem(asset: unknown, index: number): string | undefined {
  * "the same" payload, and must carry every member a verifier relies on.
  */
 export function decodeSignedPayload(bytes: Uint8Array): PayloadDecoding {
-  let text: string;
-  let value: unknown;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, reason: 'payload is not UTF-8 JSON' };
-  }
-  try {
-    if (canonicalJson(value) !== text) return { ok: false, reason: 'payload is not in RFC 8785 canonical form' };
-  } catch (error) {
-    if (error instanceof CanonicalJsonError) return { ok: false, reason: `payload is not canonicalizable: ${error.message}` };
-    throw error;
-  }
+  const decoded = decodeCanonicalJson(bytes, 'payload');
+  if (!decoded.ok) return decoded;
+  const value = decoded.value;
   if (!isRecord(value)) return { ok: false, reason: 'payload is not a JSON object' };
   for (const member of ['slug', 'version', 'manifest_sha256'] as const) {
     if (typeof value[member] !== 'string') return { ok: false, reason: `payload.${member} is not a string` };
