@@ -2456,7 +2456,7 @@ export interface components {
             downloads: number;
             /** @description Epoch ms */
             createdAt: number;
-            /** @description Signed freshness statement: a compact JWS (typ `registry-freshness+jws`, kid from /.well-known/registry-key.json) over `{slug, version, platform, asset_sha256, issued_at, expires_at, tree_size}`; re-signed at half its lifetime (FRESHNESS_LIFETIME_SECONDS). Also sent as the `Registry-Freshness` header. Null on a mirror, which signs nothing. Here platform is `"all"` and asset_sha256 null: it vouches for the release as a whole */
+            /** @description Signed freshness statement: a compact JWS (typ `registry-freshness+jws`, kid from /.well-known/registry-key.json) over `{slug, version, platform, asset_sha256, issued_at, expires_at, tree_size}`; issued anew every hour, or at half its lifetime (FRESHNESS_LIFETIME_SECONDS) when shorter. Also sent as the `Registry-Freshness` header. Null on a mirror, which signs nothing. Here platform is `"all"` and asset_sha256 null: it vouches for the release as a whole */
             freshness: string | null;
         };
         ReleaseDto: {
@@ -2510,7 +2510,7 @@ export interface components {
             };
             /** @description Newer releases passed over, and why */
             skipped: components["schemas"]["SkippedReleaseDto"][];
-            /** @description Signed freshness statement: a compact JWS (typ `registry-freshness+jws`, kid from /.well-known/registry-key.json) over `{slug, version, platform, asset_sha256, issued_at, expires_at, tree_size}`; re-signed at half its lifetime (FRESHNESS_LIFETIME_SECONDS). Also sent as the `Registry-Freshness` header. Null on a mirror, which signs nothing */
+            /** @description Signed freshness statement: a compact JWS (typ `registry-freshness+jws`, kid from /.well-known/registry-key.json) over `{slug, version, platform, asset_sha256, issued_at, expires_at, tree_size}`; issued anew every hour, or at half its lifetime (FRESHNESS_LIFETIME_SECONDS) when shorter. Also sent as the `Registry-Freshness` header. Null on a mirror, which signs nothing */
             freshness: string | null;
         };
         FacetValueDto: {

@@ -45,7 +45,7 @@ export interface AppConfig {
   readonly embeddedAnalyzeIntervalMs: number;
   /** The embedded engine's shared_buffers in MiB (null: the engine's default); unused on PostgreSQL. */
   readonly embeddedSharedBuffersMb: number | null;
-  /** Lifetime of the signed freshness statement on `latest` answers; re-signed at half of it. */
+  /** Lifetime of the signed freshness statement on `latest` answers; a new one is issued hourly (or at half of it, when shorter). */
   readonly freshnessLifetimeSeconds: number;
   /** How long a catalogue response may be served from the response cache; 0 turns the cache off. */
   readonly responseCacheTtlSeconds: number;

@@ -3,7 +3,6 @@ import { AUTH_ENTITIES } from '../auth/entities';
 import { CHANGES_ENTITIES } from '../changes/entities';
 import { CMS_ENTITIES } from '../cms/entities';
 import { FORGES_ENTITIES } from '../forges/entities';
-import { FRESHNESS_ENTITIES } from '../freshness/entities';
 import { REDIS_ENTITIES } from '../common/redis/entities';
 import { IMAGES_ENTITIES } from '../images/entities';
 import { INTEGRITY_ENTITIES } from '../integrity/entities';
@@ -32,7 +31,6 @@ export const ENTITIES = [
   ...AUTH_ENTITIES,
   ...TOKENS_ENTITIES,
   ...INTEGRITY_ENTITIES,
-  ...FRESHNESS_ENTITIES,
   ...KINDS_ENTITIES,
   ...PLUGINS_ENTITIES,
   ...CMS_ENTITIES,

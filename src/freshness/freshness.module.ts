@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
 import { IntegrityModule } from '../integrity/integrity.module';
-import { repositoryProvider } from '../persistence/repository-provider';
-import { FreshnessRepository } from './freshness.repository';
 import { FreshnessService } from './freshness.service';
 
-/** Signed freshness statements on `latest` answers (issue 27); no routes of its own. */
+/** Signed freshness statements on `latest` answers (issue 27); no routes or tables of its own. */
 @Module({
   imports: [IntegrityModule],
-  providers: [repositoryProvider(FreshnessRepository), FreshnessService],
+  providers: [FreshnessService],
   exports: [FreshnessService],
 })
 export class FreshnessModule {}

@@ -5,8 +5,8 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { IntegrityService } from '../integrity/integrity.service';
 import { SigningKeyDecryptionError } from '../integrity/key-encryption';
-import { type FreshnessPlatform, freshnessPlatformKey, type FreshnessStatement, rfc3339Seconds } from '../lib/freshness';
-import { type FreshnessRow, FreshnessRepository } from './freshness.repository';
+import { type FreshnessPlatform, freshnessPeriod, type FreshnessStatement } from '../lib/freshness';
+import { SignedStatements } from './signed-statements';
 
 /** What a `latest` answer resolved to: the statement vouches for exactly this. */
 export interface LatestChoice {
@@ -14,21 +14,28 @@ export interface LatestChoice {
   version: string;
   platform: FreshnessPlatform;
   assetSha256: string | null;
+  /** The plugin's log position (`plugin.log_size`), read with the answer. */
+  treeSize: number;
 }
 
 /**
- * Signed freshness for `latest` answers (issue 27): a statement with a lifetime, re-signed once it
- * is half that old or when the answer changes (a new release, a yank), so a client can refuse an
- * answer frozen or rolled back by whoever stands between it and the registry.
+ * Signed freshness for `latest` answers (issue 27): a statement with a lifetime, so a client can
+ * refuse an answer frozen or rolled back by whoever stands between it and the registry.
+ *
+ * Nothing is stored. A statement is a function of the answer, the plugin's log position and the
+ * reissue period it falls in (lib/freshness `freshnessPeriod`), and Ed25519 signatures are
+ * deterministic, so every instance asked in the same period serves the same bytes: no table for
+ * instances to agree through, and an answer costs no write. A new release, a yank or an unyank
+ * moves the plugin's log position, so its next answers carry a new statement at once.
  */
 @Injectable()
 export class FreshnessService {
   // Every `latest` answer would say it while the key is unusable: once a minute is enough.
   private readonly unsignable = new OccasionalWarning((message) => new Logger('Freshness').error(message));
+  private readonly signed = new SignedStatements();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly statements: FreshnessRepository,
     private readonly integrity: IntegrityService,
     private readonly clock: Clock,
   ) {}
@@ -39,43 +46,22 @@ export class FreshnessService {
    */
   async statementFor(choice: LatestChoice): Promise<string | null> {
     if (this.config.mirrorOf) return null;
-    const platform = freshnessPlatformKey(choice.platform);
-    const now = this.clock.now();
-    const { stored, logSize } = await this.statements.findWithLogSize(choice.slug, platform);
-    if (stored && this.reusable(stored, choice, now)) return stored.jws;
-    let row: FreshnessRow;
-    try {
-      row = await this.sign(choice, platform, now, logSize);
-    } catch (error) {
-      if (!(error instanceof SigningKeyDecryptionError)) throw error;
-      this.unsignable.say(`latest answers go out without a freshness statement: ${error.message}`);
-      return null;
-    }
-    if (await this.statements.replace(row, stored?.jws ?? null)) return row.jws;
-    // Another instance re-signed meanwhile: serve its statement when it fits, so both agree.
-    const winner = await this.statements.find(choice.slug, platform);
-    return winner && this.reusable(winner, choice, now) ? winner.jws : row.jws;
-  }
-
-  /** Younger than half its lifetime, and the same version and asset. */
-  private reusable(row: FreshnessRow, choice: LatestChoice, now: Date): boolean {
-    const halfLife = (row.expiresAt.getTime() - row.issuedAt.getTime()) / 2;
-    return row.version === choice.version && row.assetSha256 === choice.assetSha256 && now.getTime() - row.issuedAt.getTime() < halfLife && row.issuedAt.getTime() <= now.getTime();
-  }
-
-  private async sign(choice: LatestChoice, platform: string, now: Date, logSize: number): Promise<FreshnessRow> {
-    const issuedAt = new Date(rfc3339Seconds(now));
-    const expiresAt = new Date(issuedAt.getTime() + this.config.freshnessLifetimeSeconds * 1000);
+    const { issuedAt, expiresAt } = freshnessPeriod(this.clock.nowMs(), this.config.freshnessLifetimeSeconds);
     const statement: FreshnessStatement = {
       slug: choice.slug,
       version: choice.version,
       platform: choice.platform,
       asset_sha256: choice.assetSha256,
-      issued_at: rfc3339Seconds(issuedAt),
-      expires_at: rfc3339Seconds(expiresAt),
-      tree_size: logSize,
+      issued_at: issuedAt,
+      expires_at: expiresAt,
+      tree_size: choice.treeSize,
     };
-    const jws = await this.integrity.signFreshness(statement);
-    return { slug: choice.slug, platform, version: choice.version, assetSha256: choice.assetSha256, treeSize: statement.tree_size, jws, issuedAt, expiresAt };
+    try {
+      return this.signed.get(await this.integrity.freshnessSigner(), statement);
+    } catch (error) {
+      if (!(error instanceof SigningKeyDecryptionError)) throw error;
+      this.unsignable.say(`latest answers go out without a freshness statement: ${error.message}`);
+      return null;
+    }
   }
 }

@@ -130,6 +130,7 @@ export class ReleaseRecorder {
         inserted.id,
       );
       await this.releases.setLogIndex(inserted.id, logIndex, manager);
+      await this.plugins.advanceLogSize(plugin.id, logIndex, manager);
       return { plugin, claimed };
     });
   }

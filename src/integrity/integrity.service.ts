@@ -13,8 +13,8 @@ import type { ReleaseSignature, SignReleaseInput } from './signing-key.types';
 
 /**
  * How long freshness statements reuse the current key once read: releases read it for every
- * signing, but a `latest` answer without a stored statement signs one, and reading and decrypting
- * the key each time cost more than the rest of the answer. After a rotation an instance signs with
+ * signing, but a `latest` answer signs a statement, and reading and decrypting the key each time
+ * cost more than the rest of the answer. After a rotation an instance signs with
  * the previous key for at most this long; the key set still publishes it, so those verify.
  */
 export const FRESHNESS_KEY_REUSE_MS = 5_000;
@@ -43,13 +43,14 @@ export class IntegrityService {
   }
 
   /**
-   * Signs a `latest` answer's freshness statement with the current key, as releases are signed
-   * (header `{"alg":"EdDSA","kid":…,"typ":"registry-freshness+jws"}`), so clients verify it with
-   * the key set they already fetch.
+   * The current key as the signer of `latest` answers' freshness statements, as releases are
+   * signed (header `{"alg":"EdDSA","kid":…,"typ":"registry-freshness+jws"}`), so clients verify
+   * them with the key set they already fetch. Its kid comes with it: a statement signed once may be
+   * served again while the same key signs.
    */
-  async signFreshness(statement: FreshnessStatement): Promise<string> {
+  async freshnessSigner(): Promise<{ kid: string; sign(statement: FreshnessStatement): string }> {
     const { kid, privateKey } = await this.currentKeyForFreshness();
-    return signFreshnessStatement(statement, privateKey, kid);
+    return { kid, sign: (statement) => signFreshnessStatement(statement, privateKey, kid) };
   }
 
   /** The current key, read again once FRESHNESS_KEY_REUSE_MS has passed; a failed read is not kept. */

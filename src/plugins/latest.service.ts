@@ -91,7 +91,13 @@ export class LatestService {
     const { asset } = chosen;
     return {
       body: { slug: plugin.slug, version: release.version, download_url: link(asset.name), platform: chosen.platform, platforms, skipped },
-      choice: { slug: plugin.slug, version: release.version, platform: chosen.platform === null ? 'universal' : { os: asset.os, arch: asset.arch }, assetSha256: asset.sha256 },
+      choice: {
+        slug: plugin.slug,
+        version: release.version,
+        platform: chosen.platform === null ? 'universal' : { os: asset.os, arch: asset.arch },
+        assetSha256: asset.sha256,
+        treeSize: plugin.logSize,
+      },
     };
   }
 }

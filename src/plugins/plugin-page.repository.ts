@@ -20,11 +20,13 @@ export interface PluginPageRow {
   firstReadmeHtml: string | null;
 }
 
-/** What `latest` reads of a plugin: its releases, and its deprecation (since: epoch ms). */
+/** What `latest` reads of a plugin: its releases, its deprecation (since: epoch ms) and its log position. */
 export interface LatestCandidates {
   slug: string;
   releases: LatestCandidateRow[];
   deprecation: { since: number; replacement: string | null } | null;
+  /** `plugin.log_size`: the tree size its freshness statements name. */
+  logSize: number;
 }
 
 /** A release as `latest` weighs it. */
@@ -79,7 +81,7 @@ const STORED_PAGE_SQL = `SELECT pp.body FROM plugin p JOIN plugin_page pp ON pp.
 // `latest`'s candidates: stored while current (one row instead of every release's), else read.
 // The deprecation comes from the plugin row itself, always current.
 export const LATEST_SQL = `SELECT p.slug, CASE WHEN ${CURRENT} THEN pp.latest ELSE ${CANDIDATES} END AS releases,
-    ${epochMsSql('p.deprecated_at')} AS deprecated_at, p.deprecated_replacement
+    ${epochMsSql('p.deprecated_at')} AS deprecated_at, p.deprecated_replacement, p.log_size
   FROM plugin p LEFT JOIN plugin_page pp ON pp.plugin_id = p.id WHERE p.slug = $1`;
 
 /** One builder at a time, across instances: two storing the same pages in another order could deadlock. */
@@ -146,7 +148,7 @@ export class PluginPageRepository {
    * page when `format` built it and it is current); null when there is no such plugin.
    */
   async latestCandidates(slug: string, format: string, manager: EntityManager = this.dataSource.manager): Promise<LatestCandidates | null> {
-    const [row] = await preparedQuery<{ slug: string; releases: LatestCandidateRow[]; deprecated_at: string | number | null; deprecated_replacement: string | null }>(
+    const [row] = await preparedQuery<{ slug: string; releases: LatestCandidateRow[]; deprecated_at: string | number | null; deprecated_replacement: string | null; log_size: string }>(
       manager,
       'plugin_latest',
       LATEST_SQL,
@@ -154,7 +156,7 @@ export class PluginPageRepository {
     );
     if (!row) return null;
     const deprecation = row.deprecated_at === null ? null : { since: Number(row.deprecated_at), replacement: row.deprecated_replacement };
-    return { slug: row.slug, releases: row.releases, deprecation };
+    return { slug: row.slug, releases: row.releases, deprecation, logSize: Number(row.log_size) };
   }
 
   /** The stored detail of the plugin with this slug as JSON text, or null when there is none current for `format`. */

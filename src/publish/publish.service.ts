@@ -151,8 +151,9 @@ export class PublishService {
           { action: yank ? 'plugin.yank' : 'plugin.unyank', actor, slug, details: { version: release.version, reason: body.reason ?? null } },
           manager,
         );
-        // Last: the log's tail lock is held to commit.
-        await this.log.append({ type: yank ? 'yank' : 'unyank', slug: plugin.slug, version: release.version }, manager);
+        // Last: the log's tail lock is held to commit (the plugin's row, written after it, is locked already).
+        const index = await this.log.append({ type: yank ? 'yank' : 'unyank', slug: plugin.slug, version: release.version }, manager);
+        await this.plugins.advanceLogSize(plugin.id, index, manager);
       });
       return { slug, version: release.version, yanked: yank };
     });

@@ -47,7 +47,7 @@ describe('ResponseCache and freshness statements', () => {
     expect(store.entries.get('k')).toEqual({ entry: answer(), ttlMs: 600_000 });
   });
 
-  it('keeps an answer carrying a statement no longer than half its lifetime, and never serves it after', async () => {
+  it('keeps an answer carrying a statement no longer than its reissue period (half an hour-long lifetime), and never serves it after', async () => {
     const { store, cache } = open();
     now = ISSUED + 29 * 60_000;
     await rememberTwice(cache, answer({ 'Registry-Freshness': statement }));
@@ -57,7 +57,7 @@ describe('ResponseCache and freshness statements', () => {
     expect(await cache.lookup('k')).toEqual({ generation: '0', entry: null });
   });
 
-  it('stores nothing once the statement is past its half-life, or for a header that is not a statement', async () => {
+  it('stores nothing once the statement is past its reissue period, or for a header that is not a statement', async () => {
     const { store, cache } = open();
     now = ISSUED + 31 * 60_000;
     await rememberTwice(cache, answer({ 'Registry-Freshness': statement }));

@@ -55,7 +55,7 @@ export class ResponseCache {
 
   /**
    * An answer carrying a freshness statement is kept no longer than the statement may be served
-   * (half its lifetime, when the registry re-signs): a hit never replays an expired statement,
+   * (the end of its reissue period, when every instance issues the next): a hit never replays an expired statement,
    * nor one older than an instance has served since. Null when that moment has passed.
    */
   private bounded(entry: CachedResponse): { entry: CachedResponse; ttlMs: number } | null {

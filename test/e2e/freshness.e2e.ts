@@ -1,15 +1,17 @@
 /**
  * Signed freshness on `latest` (issue 27): every answer carries a statement, in the body and in
- * `Registry-Freshness`, on the catalogue lane, through Express and from the response cache; it is
- * re-signed at half its lifetime and when the answer changes, and no cached answer outlives it.
- * The clock is the application's, replaced by one the test moves.
+ * `Registry-Freshness`, on the catalogue lane, through Express and from the response cache; a new
+ * one is issued each reissue period and as soon as the answer changes, no cached answer outlives
+ * it, and any instance signs the same bytes for the same answer. The clock is the application's,
+ * replaced by one the test moves.
  */
 import request from 'supertest';
 import { Clock } from '../../src/common/clock';
 import { type FreshnessStatement, verifyFreshness } from '../../src/lib/freshness';
 import type { KeySet } from '../../src/lib/integrity';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
-import { FRESHNESS_KEY_REUSE_MS } from '../../src/integrity/integrity.service';
+import { FRESHNESS_KEY_REUSE_MS, IntegrityService } from '../../src/integrity/integrity.service';
+import { FreshnessService } from '../../src/freshness/freshness.service';
 
 class MovableClock extends Clock {
   offsetMs = 0;
@@ -19,7 +21,8 @@ class MovableClock extends Clock {
 }
 
 const LIFETIME_S = 3600;
-const HALF_MS = (LIFETIME_S / 2) * 1000;
+// min(an hour, half the lifetime)
+const PERIOD_MS = (LIFETIME_S / 2) * 1000;
 
 describe('signed freshness on latest', () => {
   let w: PublishWorld;
@@ -49,7 +52,8 @@ describe('signed freshness on latest', () => {
         repoUrl: `${w.forge.url}/acme/${slug}`,
       })
       .expect(201);
-  const rows = (slug: string) => w.app.database.dataSource.query(`SELECT platform, version, tree_size::int AS tree_size FROM freshness_statement WHERE slug = $1 ORDER BY platform`, [slug]);
+  /** Where the plugin's last release, yank or unyank entry put the log: the tree size its statements name. */
+  const logSize = async (slug: string) => Number((await w.app.database.dataSource.query('SELECT log_size FROM plugin WHERE slug = $1', [slug]))[0].log_size);
 
   beforeAll(async () => {
     w = await publishWorld({ FRESHNESS_LIFETIME_SECONDS: String(LIFETIME_S), RESPONSE_CACHE_TTL_S: '600' }, {}, undefined, { clock });
@@ -92,13 +96,15 @@ describe('signed freshness on latest', () => {
       expect(unchanged.headers['registry-freshness']).toBe(jws);
     }
 
-    // The universal fallback has its own statement; one row per platform.
+    // The universal fallback has its own statement, over the same log position: just past 1.1.0's entry.
     const universal = await statementOf(await read('/api/plugins/tool/latest'), 'universal');
     expect(universal.statement).toMatchObject({ platform: 'universal', version: '1.1.0', asset_sha256: lane.body.platforms.universal.sha256 });
-    expect(await rows('tool')).toEqual([
-      { platform: 'linux-x64', version: '1.1.0', tree_size: statement.tree_size },
-      { platform: 'universal', version: '1.1.0', tree_size: statement.tree_size },
-    ]);
+    const release = await request(w.app.url).get('/api/plugins/tool/releases/1.1.0').expect(200);
+    expect(statement.tree_size).toBe(release.body.log_index + 1);
+    expect(universal.statement.tree_size).toBe(statement.tree_size);
+    // Issued at the start of its reissue period, expiring a lifetime later.
+    expect(Date.parse(statement.issued_at) % PERIOD_MS).toBe(0);
+    expect(clock.nowMs() - Date.parse(statement.issued_at)).toBeLessThan(PERIOD_MS);
   });
 
   it('carries a statement for the whole release on /releases/latest (Express and its cache)', async () => {
@@ -111,23 +117,23 @@ describe('signed freshness on latest', () => {
     expect([hit.body.freshness, hit.headers['registry-freshness']]).toEqual([jws, jws]);
   });
 
-  it('reuses the statement until half its lifetime, then signs a new one; no cached answer outlives it, none expired is served', async () => {
+  it('serves the same statement through its reissue period, then the next; no cached answer outlives it, none expired is served', async () => {
     const path = '/api/plugins/tool/latest?os=linux&arch=x64&prerelease=0';
     const first = await statementOf(await read(path), 'linux-x64');
     const issuedMs = Date.parse(first.statement.issued_at);
-    // Just before half-life: the same statement, stored in the cache on this second ask.
-    clock.offsetMs = issuedMs + HALF_MS - 2_000 - Date.now();
+    // Just before the period ends: the same statement, stored in the cache on this second ask.
+    clock.offsetMs = issuedMs + PERIOD_MS - 2_000 - Date.now();
     expect((await read(path)).body.freshness).toBe(first.jws);
     expect((await read(path)).headers['x-cache']).toBe('hit');
-    // Past it, within the cache's 600 s TTL: the cached answer is not replayed, a new statement is signed.
-    clock.offsetMs = issuedMs + HALF_MS + 1_000 - Date.now();
+    // Past it, within the cache's 600 s TTL: the cached answer is not replayed, the next period's statement is served.
+    clock.offsetMs = issuedMs + PERIOD_MS + 1_000 - Date.now();
     const after = await read(path);
     expect(after.headers['x-cache']).toBe('miss');
     const second = await statementOf(after, 'linux-x64');
     expect(second.jws).not.toBe(first.jws);
-    expect(Date.parse(second.statement.issued_at)).toBeGreaterThan(issuedMs);
+    expect(Date.parse(second.statement.issued_at)).toBe(issuedMs + PERIOD_MS);
     expect(second.statement).toMatchObject({ version: '1.1.0', tree_size: first.statement.tree_size });
-    // Every other reader of the platform moves to it too (the stored statement is shared).
+    // Every other reader of the platform gets the same bytes.
     expect((await read('/api/plugins/tool/latest?os=linux&arch=x64', 'express')).body.freshness).toBe(second.jws);
 
     // Far past the first statement's expiry: what is served verifies at that time, cache or not.
@@ -154,17 +160,34 @@ describe('signed freshness on latest', () => {
     const seen = { version: '1.2.0', tree_size: released.statement.tree_size, issued_at: released.statement.issued_at };
     const verdict = await verifyFreshness(yanked.jws, keys, { slug: 'tool', platform: 'linux-x64' }, clock.now(), seen);
     expect(verdict.ok ? 'ok' : verdict.code).toBe('ok');
-    // The tree size is the log's at signing: what /api/log/head says now.
+    // The yank was the log's last entry: the tree size is what /api/log/head says now.
     const head = (await request(w.app.url).get('/api/log/head').expect(200)).text;
     expect(Number(head.split('\n')[1])).toBe(yanked.statement.tree_size);
+    expect(await logSize('tool')).toBe(yanked.statement.tree_size);
+    // Another plugin's release grows the log but changes nothing of this answer: the same statement.
+    await publish('other', '1.0.0', ['other.wasm']);
+    expect((await read(path, 'express')).body.freshness).toBe(yanked.jws);
   });
 
-  it('keeps statements in an unlogged table (re-signable, so their writes wait for no WAL flush)', async () => {
-    const [{ persistence }] = await w.app.database.dataSource.query(`SELECT relpersistence AS persistence FROM pg_class WHERE relname = 'freshness_statement'`);
-    expect(persistence).toBe('u');
+  it('signs the same bytes on any instance for the same answer: nothing stored, nothing to agree through', async () => {
+    const path = '/api/plugins/tool/latest?os=linux&arch=x64';
+    const served = await statementOf(await read(path, 'express'), 'linux-x64');
+    // A second service, as another instance has, with no statement of its own yet.
+    const elsewhere = new FreshnessService(w.app.config, w.app.app.get(IntegrityService), clock);
+    const { statement } = served;
+    const again = await elsewhere.statementFor({
+      slug: statement.slug,
+      version: statement.version,
+      platform: statement.platform,
+      assetSha256: statement.asset_sha256,
+      treeSize: statement.tree_size,
+    });
+    expect(again).toBe(served.jws);
+    const tables = await w.app.database.dataSource.query(`SELECT count(*)::int AS n FROM pg_class WHERE relname = 'freshness_statement'`);
+    expect(tables).toEqual([{ n: 0 }]);
   });
 
-  it('answers without a statement, storing none, while the signing key cannot be decrypted; signs again once it can', async () => {
+  it('answers without a statement while the signing key cannot be decrypted; signs again once it can', async () => {
     await publish('keyless', '1.0.0', ['keyless.wasm']);
     const sql = (text: string, params: unknown[] = []) => w.app.database.dataSource.query(text, params);
     const [{ tag }] = await sql(`SELECT private_key_tag AS tag FROM signing_key WHERE state = 'current'`);
@@ -177,13 +200,11 @@ describe('signed freshness on latest', () => {
       const res = await read('/api/plugins/keyless/latest', 'express');
       expect(res.body).toMatchObject({ slug: 'keyless', version: '1.0.0', freshness: null });
       expect(res.headers['registry-freshness']).toBeUndefined();
-      expect(await rows('keyless')).toEqual([]);
     } finally {
       await sql(`UPDATE signing_key SET private_key_tag = $1 WHERE state = 'current'`, [tag]);
       clock.offsetMs += FRESHNESS_KEY_REUSE_MS;
     }
     const { statement } = await statementOf(await read('/api/plugins/keyless/latest', 'express'), 'universal');
-    expect(statement).toMatchObject({ slug: 'keyless', version: '1.0.0' });
-    expect(await rows('keyless')).toEqual([{ platform: 'universal', version: '1.0.0', tree_size: statement.tree_size }]);
+    expect(statement).toMatchObject({ slug: 'keyless', version: '1.0.0', tree_size: await logSize('keyless') });
   });
 });

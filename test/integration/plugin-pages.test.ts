@@ -86,7 +86,7 @@ describe('stored plugin pages', () => {
     expect(candidates?.releases.map((r) => r.version)).toEqual(['1.1.0', '1.0.0']);
     expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(candidates);
     await dataSource.query(`UPDATE plugin_page SET latest = '[]' WHERE plugin_id = $1`, [pluginId]);
-    expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual({ slug: 'paged', releases: [], deprecation: null });
+    expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual({ slug: 'paged', releases: [], deprecation: null, logSize: candidates?.logSize });
     await dataSource.query(`UPDATE plugin SET featured = featured WHERE id = $1`, [pluginId]);
     expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(candidates);
     expect(await pages.latestCandidates('nobody', PAGE_FORMAT)).toBeNull();

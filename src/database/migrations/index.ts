@@ -49,6 +49,7 @@ import { FreshnessStatements1795835019119 } from './1795835019119-FreshnessState
 import { SubscriptionClaimAndStreak1795835105924 } from './1795835105924-SubscriptionClaimAndStreak';
 import { ReleaseProvenance1795835184351 } from './1795835184351-ReleaseProvenance';
 import { SubscriptionParkingAndLeaseOwner1795837907966 } from './1795837907966-SubscriptionParkingAndLeaseOwner';
+import { FreshnessFromPluginLogSize1795846411031 } from './1795846411031-FreshnessFromPluginLogSize';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -102,4 +103,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   SubscriptionClaimAndStreak1795835105924,
   ReleaseProvenance1795835184351,
   SubscriptionParkingAndLeaseOwner1795837907966,
+  FreshnessFromPluginLogSize1795846411031,
 ];

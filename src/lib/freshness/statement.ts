@@ -24,7 +24,11 @@ export interface FreshnessStatement {
   /** RFC 3339 UTC, whole seconds. */
   issued_at: string;
   expires_at: string;
-  /** The transparency log's size when the statement was signed. */
+  /**
+   * The transparency log's size just after the last entry that changed this plugin's answers (its
+   * latest release, yank or unyank): every entry behind the answer is inside it, and it grows
+   * whenever the answer may legitimately step back.
+   */
   tree_size: number;
 }
 
@@ -36,6 +40,30 @@ export function freshnessPlatformKey(platform: FreshnessPlatform): string {
 /** RFC 3339 in UTC with whole seconds: `2026-11-28T03:00:00Z`. */
 export function rfc3339Seconds(at: Date): string {
   return new Date(Math.floor(at.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * The longest a statement is served before the next is issued: an hour, or half the lifetime when
+ * that is shorter. Fixed rather than a fraction of the lifetime, so raising the lifetime never
+ * moves `issued_at` back.
+ */
+export const FRESHNESS_REISSUE_MAX_SECONDS = 3600;
+
+/** Seconds between issue times for a lifetime: at most an hour, at most half the lifetime, at least 1. */
+export function freshnessReissueSeconds(lifetimeSeconds: number): number {
+  return Math.max(1, Math.min(FRESHNESS_REISSUE_MAX_SECONDS, Math.floor(lifetimeSeconds / 2)));
+}
+
+/**
+ * The issue and expiry times of a statement signed at `nowMs`: issued at the start of the current
+ * reissue period (periods counted from the Unix epoch), expiring a lifetime later. Every instance
+ * asked in the same period issues the same times, so with the same answer and Ed25519's
+ * deterministic signatures they serve the same bytes, and none needs to store what it signed.
+ */
+export function freshnessPeriod(nowMs: number, lifetimeSeconds: number): { issuedAt: string; expiresAt: string } {
+  const periodMs = freshnessReissueSeconds(lifetimeSeconds) * 1000;
+  const issuedMs = Math.floor(nowMs / periodMs) * periodMs;
+  return { issuedAt: rfc3339Seconds(new Date(issuedMs)), expiresAt: rfc3339Seconds(new Date(issuedMs + lifetimeSeconds * 1000)) };
 }
 
 /** Signs a statement as the registry signs releases (EdDSA, kid), with the freshness `typ`. */
@@ -99,7 +127,7 @@ export function decodeFreshnessStatement(bytes: Uint8Array): StatementDecoding {
 
 /**
  * Until when an answer carrying this statement may be replayed unchanged (by a response cache):
- * half its lifetime after issue, when the registry signs the next one, so no cache serves a
+ * the end of its reissue period, when every instance issues the next one, so no cache serves a
  * statement older than one already served, nor an expired one. Reads the payload without
  * verifying it: for the registry's own statements only. Null when it is not a statement.
  */
@@ -110,5 +138,5 @@ export function statementReuseUntilMs(jws: string): number | null {
   const decoded = decodeFreshnessStatement(bytes);
   if (!decoded.ok) return null;
   const issued = timestampMs(decoded.statement.issued_at);
-  return issued + (timestampMs(decoded.statement.expires_at) - issued) / 2;
+  return issued + freshnessReissueSeconds((timestampMs(decoded.statement.expires_at) - issued) / 1000) * 1000;
 }

@@ -6,7 +6,7 @@ import { normalizeArch, normalizeOs } from '../../lib/platform/platform';
 
 /** The `freshness` member, as both `latest` routes document it. */
 export const FRESHNESS_DESCRIPTION =
-  'Signed freshness statement: a compact JWS (typ `registry-freshness+jws`, kid from /.well-known/registry-key.json) over `{slug, version, platform, asset_sha256, issued_at, expires_at, tree_size}`; re-signed at half its lifetime (FRESHNESS_LIFETIME_SECONDS). Also sent as the `Registry-Freshness` header. Null on a mirror, which signs nothing';
+  'Signed freshness statement: a compact JWS (typ `registry-freshness+jws`, kid from /.well-known/registry-key.json) over `{slug, version, platform, asset_sha256, issued_at, expires_at, tree_size}`; issued anew every hour, or at half its lifetime (FRESHNESS_LIFETIME_SECONDS) when shorter. Also sent as the `Registry-Freshness` header. Null on a mirror, which signs nothing';
 
 export class LatestQueryDto {
   @ApiPropertyOptional({ example: 'linux', description: 'linux, darwin (macos, mac, osx) or win32 (windows, win); without os and arch the User-Agent decides' })

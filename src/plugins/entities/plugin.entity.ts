@@ -70,6 +70,13 @@ export class PluginEntity {
   @Column({ name: 'latest_version', type: 'varchar', length: 40, nullable: true })
   latestVersion: string | null;
 
+  /**
+   * The transparency log's size just after this plugin's last release, yank or unyank entry: the
+   * `tree_size` its freshness statements name, so every instance names the same one.
+   */
+  @Column({ name: 'log_size', type: 'bigint', default: '0' })
+  logSize: string;
+
   /** The highest live prerelease above `latestVersion` (or the highest at all when no stable release exists). */
   @Column({ name: 'latest_prerelease', type: 'varchar', length: 40, nullable: true })
   latestPrerelease: string | null;
