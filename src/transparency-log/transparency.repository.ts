@@ -129,6 +129,16 @@ export class TransparencyRepository {
     return { size, nodes: found };
   }
 
+  /** The hashes of nodes [from, to) of `level`, concatenated in index order (one value, not a row per node). */
+  async levelHashes(level: number, from: number, to: number): Promise<Uint8Array> {
+    const rows: { hashes: Uint8Array | null }[] = await this.run(
+      undefined,
+      'SELECT string_agg("hash", \'\'::bytea ORDER BY "index") AS "hashes" FROM "transparency_node" WHERE "level" = $1 AND "index" >= $2 AND "index" < $3',
+      [level, String(from), String(to)],
+    );
+    return rows[0]?.hashes ? bytes(rows[0].hashes) : new Uint8Array(0);
+  }
+
   async findLeaf(index: number, manager?: EntityManager): Promise<StoredLeaf | null> {
     const rows: { index: string; entry: Uint8Array; leaf_hash: Uint8Array }[] = await this.run(
       manager,

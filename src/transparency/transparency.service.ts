@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { badRequest, notFound } from '../common/errors/domain-error';
@@ -7,8 +7,8 @@ import { base64urlDecode } from '../lib/integrity';
 import { consistencyProofNodes, decodeLogEntry, foldSubtrees, formatVerifierKey, inclusionProofNodes, type Hash, type NodeId } from '../lib/transparency';
 import type { ConsistencyProofDto, InclusionProofDto, LogEntryDto, LogKeyDto } from './dto/log.dto';
 import { LogHeads } from './log-heads';
-import { ProofNodeCache } from './proof-node-cache';
 import { toConsistencyProofDto, toInclusionProofDto, toLogEntryDto } from './transparency.mapper';
+import { UpperTreeLevels } from './upper-tree-levels';
 import { nodeKey, type NodeHashes, TransparencyRepository } from '../transparency-log/transparency.repository';
 
 /** Each proof element: the fold of its subtrees, read from one query's answer. */
@@ -32,19 +32,25 @@ function pastHead(field: string, value: number, head: number) {
  * The log's public reads: signed head, key, proofs and entries (tiles: LogTiles). Every proof is
  * one query (the head size, the leaf and all its nodes). A mirror serves upstream's signatures and
  * has no log of its own yet (docs/transparency-log.md): every read answers 404 there. The upper
- * levels of the tree come from an in-process cache of committed reads (ProofNodeCache), so the
- * query fetches only the lowest few.
+ * levels of the tree are held in process (UpperTreeLevels), so the query fetches only the leaf
+ * and the lowest few nodes.
  */
 @Injectable()
 export class TransparencyService {
-  private readonly nodeCache = new ProofNodeCache();
+  private readonly upper: UpperTreeLevels;
 
   constructor(
     private readonly repository: TransparencyRepository,
     private readonly heads: LogHeads,
     private readonly integrity: IntegrityService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    const logger = new Logger('TransparencyLog');
+    this.upper = new UpperTreeLevels(
+      { size: () => repository.size(), levelHashes: (level, from, to) => repository.levelHashes(level, from, to) },
+      (error) => logger.warn(`could not read the log's upper levels (proofs read them per request meanwhile): ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
 
   private assertOwnLog(): void {
     if (this.config.mirrorOf) throw notFound(`this registry mirrors ${this.config.mirrorOf}: the releases it serves are logged there`);
@@ -70,9 +76,9 @@ export class TransparencyService {
     }
     const groups = inclusionProofNodes(index, treeSize);
     const found: NodeHashes = new Map();
-    const answer = await this.repository.findInclusion(index, this.nodeCache.lookup(groups.flat(), found));
+    const answer = await this.repository.findInclusion(index, this.upper.lookup(groups.flat(), found));
+    this.upper.sawCommittedSize(answer.size);
     if (treeSize > answer.size) throw pastHead('size', treeSize, answer.size);
-    this.nodeCache.remember(answer.nodes);
     for (const [key, hash] of answer.nodes) found.set(key, hash);
     return toInclusionProofDto(index, treeSize, answer.leaf!, foldProof(groups, found));
   }
@@ -83,9 +89,9 @@ export class TransparencyService {
     // RFC 9162 2.1.4: the empty tree and a tree itself need no proof.
     const groups = from === 0 || from === to ? [] : consistencyProofNodes(from, to);
     const found: NodeHashes = new Map();
-    const answer = await this.repository.findSizeAndNodes(this.nodeCache.lookup(groups.flat(), found));
+    const answer = await this.repository.findSizeAndNodes(this.upper.lookup(groups.flat(), found));
+    this.upper.sawCommittedSize(answer.size);
     if (to > answer.size) throw pastHead('to', to, answer.size);
-    this.nodeCache.remember(answer.nodes);
     for (const [key, hash] of answer.nodes) found.set(key, hash);
     return toConsistencyProofDto(from, to, foldProof(groups, found));
   }

@@ -1,0 +1,136 @@
+import type { NodeId } from '../lib/transparency';
+import { nodeKey, type NodeHashes } from '../transparency-log/transparency.repository';
+
+const HASH_BYTES = 32;
+/** The lowest level held while the log is small: a proof then reads at most four nodes of its own. */
+export const UPPER_MIN_LEVEL = 4;
+/** About 16 MB of hashes at most: past ~4M leaves the lowest level held rises. */
+export const UPPER_MAX_BYTES = 16 * 1024 * 1024;
+/** Nodes fetched per query while filling: half a megabyte of hashes, a millisecond or so of the event loop. */
+const FILL_CHUNK = 16_384;
+/** After a failed fill, how long before the next is tried. */
+const RETRY_AFTER_MS = 5_000;
+
+/** What the levels are read from: the log's committed size, and a level's hashes in index order. */
+export interface UpperLevelSource {
+  size(): Promise<number>;
+  /** The hashes of nodes [from, to) of `level`, concatenated; fewer if some are missing. */
+  levelHashes(level: number, from: number, to: number): Promise<Uint8Array>;
+}
+
+/** The lowest level whose nodes, with all above, fit the byte bound for a tree of `size`. */
+export function lowestHeldLevel(size: number, minLevel = UPPER_MIN_LEVEL, maxBytes = UPPER_MAX_BYTES): number {
+  let level = minLevel;
+  // Levels L and up hold about 2·size/2^L nodes.
+  while (2 * Math.floor(size / 2 ** level) * HASH_BYTES > maxBytes) level++;
+  return level;
+}
+
+interface HeldLevel {
+  hashes: Buffer;
+  count: number;
+}
+
+/**
+ * The upper levels of the log's tree, held whole in process: a complete subtree's hash never
+ * changes once committed, and level 4 and up of a million-leaf log is about 4 MB, so a proof's
+ * query reads only its leaf and the few nodes below (docs/performance.md). Filled in the
+ * background, in index order, from committed reads (a node is only read once the size that
+ * completes it is committed); a node not held yet is read with the proof, as before it was.
+ */
+export class UpperTreeLevels {
+  private readonly levels = new Map<number, HeldLevel>();
+  private lowest: number;
+  private target = 0;
+  /** The tree size every held level is complete for. */
+  private filled = 0;
+  private filling: Promise<void> | null = null;
+  private retryAtMs = 0;
+
+  constructor(
+    private readonly source: UpperLevelSource,
+    private readonly onFailure: (error: unknown) => void,
+    private readonly minLevel = UPPER_MIN_LEVEL,
+    private readonly maxBytes = UPPER_MAX_BYTES,
+    private readonly nowMs: () => number = Date.now,
+  ) {
+    this.lowest = minLevel;
+  }
+
+  /** Nodes held, for tests and metrics. */
+  get heldNodes(): number {
+    let held = 0;
+    for (const level of this.levels.values()) held += level.count;
+    return held;
+  }
+
+  /** Splits `nodes` into those held (their hashes into `found`) and those still to read. */
+  lookup(nodes: readonly NodeId[], found: NodeHashes): NodeId[] {
+    const missing: NodeId[] = [];
+    for (const node of nodes) {
+      const level = node.level >= this.lowest ? this.levels.get(node.level) : undefined;
+      if (level && node.index < level.count) {
+        const start = node.index * HASH_BYTES;
+        found.set(nodeKey(node), level.hashes.subarray(start, start + HASH_BYTES));
+      } else {
+        missing.push(node);
+      }
+    }
+    return missing;
+  }
+
+  /** A committed size a read saw: the levels are filled toward it in the background. */
+  sawCommittedSize(size: number): void {
+    if (size > this.target) this.target = size;
+    if (this.filling || this.nowMs() < this.retryAtMs || this.filled >= this.target) return;
+    this.filling = this.fill()
+      .catch((error: unknown) => {
+        this.retryAtMs = this.nowMs() + RETRY_AFTER_MS;
+        this.onFailure(error);
+      })
+      .finally(() => {
+        this.filling = null;
+      });
+  }
+
+  /** Resolves when no fill is running (tests wait on it). */
+  async settled(): Promise<void> {
+    while (this.filling) await this.filling;
+  }
+
+  private async fill(): Promise<void> {
+    while (this.filled < this.target) {
+      // The size is read again: the target may be a size not committed yet where this runs.
+      const size = Math.min(this.target, await this.source.size());
+      if (size <= this.filled) return;
+      this.raiseLowest(lowestHeldLevel(size, this.minLevel, this.maxBytes));
+      for (let level = this.lowest; Math.floor(size / 2 ** level) > 0; level++) await this.fillLevel(level, Math.floor(size / 2 ** level));
+      this.filled = size;
+    }
+  }
+
+  private raiseLowest(level: number): void {
+    if (level <= this.lowest) return;
+    for (const held of [...this.levels.keys()]) if (held < level) this.levels.delete(held);
+    this.lowest = level;
+  }
+
+  private async fillLevel(level: number, want: number): Promise<void> {
+    const held = this.levels.get(level) ?? { hashes: Buffer.alloc(0), count: 0 };
+    while (held.count < want) {
+      const to = Math.min(want, held.count + FILL_CHUNK);
+      const read = await this.source.levelHashes(level, held.count, to);
+      const nodes = Math.floor(read.byteLength / HASH_BYTES);
+      if (nodes !== to - held.count) throw new Error(`transparency log: level ${level} nodes ${held.count}..${to} read back ${nodes}`);
+      const needed = to * HASH_BYTES;
+      if (held.hashes.byteLength < needed) {
+        const grown = Buffer.alloc(Math.max(needed, held.hashes.byteLength * 2));
+        held.hashes.copy(grown, 0, 0, held.count * HASH_BYTES);
+        held.hashes = grown;
+      }
+      held.hashes.set(read.subarray(0, nodes * HASH_BYTES), held.count * HASH_BYTES);
+      held.count = to;
+      this.levels.set(level, held);
+    }
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The log's upper tree levels held in process (src/transparency/upper-tree-levels.ts), filled
+ * from a real log in the test database: every held hash is the stored one, nothing past the
+ * committed size is held, the byte bound raises the lowest level, and a failing read is reported
+ * and retried only after a pause.
+ */
+import type { NodeId } from '../../src/lib/transparency';
+import { TransparencyLog } from '../../src/transparency-log/transparency-log';
+import { type NodeHashes, TransparencyRepository } from '../../src/transparency-log/transparency.repository';
+import { UpperTreeLevels } from '../../src/transparency/upper-tree-levels';
+import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
+
+/** Every complete subtree of a tree of `size` leaves at `level` and up. */
+function nodesFrom(level: number, size: number): NodeId[] {
+  const nodes: NodeId[] = [];
+  for (let l = level; Math.floor(size / 2 ** l) > 0; l++) for (let index = 0; index < Math.floor(size / 2 ** l); index++) nodes.push({ level: l, index });
+  return nodes;
+}
+
+describe('UpperTreeLevels over a real log', () => {
+  let db: OpenTestDatabase;
+  let repository: TransparencyRepository;
+  const failures: unknown[] = [];
+  const levelsOf = (source: TransparencyRepository, maxBytes?: number, now: () => number = Date.now) =>
+    new UpperTreeLevels({ size: () => source.size(), levelHashes: (l, f, t) => source.levelHashes(l, f, t) }, (error) => failures.push(error), 4, maxBytes, now);
+  const append = (count: number) =>
+    db.dataSource.transaction(async (manager) => {
+      const log = new TransparencyLog(repository);
+      for (let i = 0; i < count; i++) await log.append({ type: 'keys', keys_sha256: (Math.random().toString(16).slice(2) + '0'.repeat(64)).slice(0, 64) }, manager);
+    });
+  /** Looks every node up: the held ones must be the stored hashes. */
+  const check = async (levels: UpperTreeLevels, nodes: NodeId[]) => {
+    const found: NodeHashes = new Map();
+    const missing = levels.lookup(nodes, found);
+    const stored = await repository.findNodes(nodes);
+    for (const [key, hash] of found) expect(Buffer.from(hash).equals(Buffer.from(stored.get(key)!))).toBe(true);
+    return missing;
+  };
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    repository = new TransparencyRepository(db.dataSource);
+    await append(600);
+  });
+  afterAll(() => db?.close());
+
+  it('holds every node of level 4 and up, as stored, and hands back the lower ones', async () => {
+    const levels = levelsOf(repository);
+    levels.sawCommittedSize(600);
+    await levels.settled();
+    const upper = nodesFrom(4, 600);
+    expect(levels.heldNodes).toBe(upper.length);
+    expect(await check(levels, upper)).toEqual([]);
+    expect(await check(levels, [{ level: 3, index: 0 }, { level: 0, index: 599 }])).toEqual([{ level: 3, index: 0 }, { level: 0, index: 599 }]);
+
+    // The log grows: the next size a read sees extends what is held, never past what is committed.
+    await append(300);
+    levels.sawCommittedSize(50_000);
+    await levels.settled();
+    expect(levels.heldNodes).toBe(nodesFrom(4, 900).length);
+    expect(await check(levels, nodesFrom(4, 900))).toEqual([]);
+    expect(await check(levels, [{ level: 4, index: 56 }])).toEqual([{ level: 4, index: 56 }]);
+    expect(failures).toEqual([]);
+  });
+
+  it('raises its lowest level to stay within its byte bound', async () => {
+    // 1,280 bytes, 40 hashes: level 6 and up of 900 leaves (25 nodes) fit; from level 5 (53) they would not.
+    const levels = levelsOf(repository, 2 * 20 * 32);
+    levels.sawCommittedSize(900);
+    await levels.settled();
+    expect(levels.heldNodes).toBe(nodesFrom(6, 900).length);
+    expect(await check(levels, [{ level: 5, index: 0 }, { level: 6, index: 13 }])).toEqual([{ level: 5, index: 0 }]);
+  });
+
+  it('reports a failed read once, and tries again only after a pause', async () => {
+    const closed = await openTestDatabase();
+    await closed.close();
+    let now = 1_000_000;
+    const levels = levelsOf(new TransparencyRepository(closed.dataSource), undefined, () => now);
+    levels.sawCommittedSize(64);
+    await levels.settled();
+    expect(failures).toHaveLength(1);
+    levels.sawCommittedSize(64);
+    await levels.settled();
+    expect(failures).toHaveLength(1);
+    now += 5_000;
+    levels.sawCommittedSize(64);
+    await levels.settled();
+    expect(failures).toHaveLength(2);
+    expect(levels.heldNodes).toBe(0);
+  });
+});
