@@ -114,7 +114,7 @@ export async function checkProvenance(input: ProvenanceInput): Promise<Provenanc
     kind: 'verified',
     lines: [
       `  provenance: built by ${signer.repository} ${signer.workflow} at ${signer.ref}, verified`,
-      `    issuer ${signer.issuer}, signed at ${outcome.signedAt.toISOString()}, trusted root ${outcome.root}`,
+      `    issuer ${signer.issuer}, signed at ${outcome.signedAt.toISOString()}, verified against ${outcome.root}`,
     ],
   };
 }

@@ -132,13 +132,21 @@ describe('registry verify: the release provenance, checked by the client', () =>
     expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain(`  provenance: built by ${repoUrl('built')} .github/workflows/release.yml at refs/tags/v1.0.0, verified\n`);
-    expect(verified.stdout).toMatch(/issuer https:\/\/token\.actions\.githubusercontent\.com, signed at \S+Z, trusted root trusted root #1 \(trusted_root\.json\)/);
+    expect(verified.stdout).toMatch(/issuer https:\/\/token\.actions\.githubusercontent\.com, signed at \S+Z, verified against trusted root #1 \(trusted_root\.json\)/);
     // One asset, from a local file: its digest alone must be a subject.
     const file = join(dir, 'built.zip');
     writeFileSync(file, Buffer.concat([...assetChunks(ZIP)]));
     const one = await verify(w.app.url, 'built@1.0.0', '--asset', 'built.zip', '--file', file, `--trusted-root=${rootFile}`, '--require-provenance');
     expect(one.code).toBe(0);
     expect(one.stdout).toContain(', verified\n');
+    // Repeatable: the root that vouches for it may come after one that does not.
+    const stranger = join(dir, 'stranger_root.json');
+    writeFileSync(stranger, JSON.stringify((await provenanceWorld()).trustedRoot));
+    const second = await verify(w.app.url, 'built@1.0.0', '--trusted-root', stranger, '--trusted-root', rootFile);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('verified against trusted root #2 (trusted_root.json)');
+    const strangerOnly = await verify(w.app.url, 'built@1.0.0', '--trusted-root', stranger);
+    expect(strangerOnly.code).toBe(EXIT_PROVENANCE);
   });
 
   it('refuses a bundle no trusted root it was given vouches for (the shipped public-good root alone), with its own exit code', async () => {
