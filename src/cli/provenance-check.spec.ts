@@ -31,6 +31,8 @@ describe("registry verify's provenance step", () => {
     const bundle = await world.bundle({ san: githubWorkflowSan('acme/app'), subjects: { 'app-0.zip': ZIP_SHA } });
     const outcome = await check([bundle], 'https://github.com/acme/app', { provenance: { issuer: 'https://evil.example' } });
     expect(outcome).toEqual({ kind: 'verified', lines: [expect.stringContaining('built by https://github.com/acme/app .github/workflows/release.yml at refs/tags/v1.0.0, verified'), expect.any(String)] });
+    // The registry matches a repository to its forge whatever its scheme and `www.`; so does this.
+    expect(await check([bundle], 'http://www.GitHub.com/acme/app/')).toMatchObject({ kind: 'verified' });
     const otherIssuer = await world.bundle({ san: githubWorkflowSan('acme/app'), subjects: { 'app-0.zip': ZIP_SHA }, issuer: 'https://evil.example' });
     expect(await check([otherIssuer], 'https://github.com/acme/app', { provenance: { issuer: 'https://evil.example' } })).toMatchObject({ kind: 'refused', check: 'certificate-identity' });
   });

@@ -80,16 +80,19 @@ const recordMember = (value: unknown, key: string): unknown => (typeof value ===
  * word on it a client has) and the SAN's shape tells GitLab CI from the GitHub-Actions family.
  */
 function expectationFor(repoUrl: string, bundle: unknown, release: ProvenanceInput['release']): ProvenanceExpectation {
-  const forgeUrl = new URL(repoUrl).origin;
-  const known = KNOWN_FORGES[forgeUrl];
+  const url = new URL(repoUrl);
+  // As the registry matches a repository to its forge: scheme and `www.` aside.
+  const knownUrl = `https://${url.host.replace(/^www\./i, '').toLowerCase()}`;
+  const known = KNOWN_FORGES[knownUrl];
   const publishedBy = release.publishedBy;
   const workflow = recordMember(publishedBy, 'kind') === 'trusted' ? recordMember(publishedBy, 'workflow') : null;
-  const expected = { forgeUrl, repoUrl, workflow: typeof workflow === 'string' ? workflow : null };
-  if (known) return { ...expected, forge: known, issuers: expectedIssuers({ type: known, webUrl: forgeUrl }) };
+  const expected = { workflow: typeof workflow === 'string' ? workflow : null };
+  if (known) return { ...expected, forge: known, forgeUrl: knownUrl, repoUrl: `${knownUrl}${url.pathname}`, issuers: expectedIssuers({ type: known, webUrl: knownUrl }) };
+  const forgeUrl = url.origin;
   const san = unverifiedSignerName(bundle) ?? '';
   const forge: ProvenanceForge = !subjectAlternativeNamePattern('github', forgeUrl).test(san) && subjectAlternativeNamePattern('gitlab', forgeUrl).test(san) ? 'gitlab' : 'github';
   const recorded = recordMember(release.provenance, 'issuer');
-  return { ...expected, forge, issuers: typeof recorded === 'string' ? [recorded.replace(/\/+$/, '')] : [] };
+  return { ...expected, forge, forgeUrl, repoUrl, issuers: typeof recorded === 'string' ? [recorded.replace(/\/+$/, '')] : [] };
 }
 
 /** The bundle every checked asset carries; the registry keeps one attestation per release. */
