@@ -25,3 +25,5 @@ export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 /** `verify` and `monitor`: the registry's log is not consistent with a tree head verified before. */
 export const EXIT_FORKED = 3;
+/** `verify`: the release's provenance attestation was refused (or required and missing, or not Sigstore). */
+export const EXIT_PROVENANCE = 4;

@@ -6,8 +6,6 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IntegrityService } from '../../src/integrity/integrity.service';
@@ -15,6 +13,7 @@ import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
 import { keyB } from '../../src/lib/integrity/testdata/signing-fixtures';
 import { decodeEntryBundle, encodeEntryBundle, formatCheckpoint, leafHash, signNote, type LogEntry } from '../../src/lib/transparency';
 import { LogHeads } from '../../src/transparency/log-heads';
+import { RewritingProxy } from '../support/rewriting-proxy';
 import { RotationWorld } from '../support/rotation-world';
 
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -52,41 +51,6 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });
-}
-
-type Rewrite = (upstream: Buffer, request: IncomingMessage) => Buffer | Promise<Buffer>;
-
-/** Forwards every request to the registry; a rewrite registered for a path prefix replaces the answer's body. */
-class RewritingProxy {
-  readonly rewrites = new Map<string, Rewrite>();
-  private server: Server | undefined;
-  url = '';
-
-  constructor(private readonly upstream: string) {}
-
-  async start(): Promise<this> {
-    this.server = createServer((request, response) => void this.forward(request, response));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  private async forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const answer = await fetch(`${this.upstream}${request.url}`, { method: request.method, redirect: 'manual' });
-    let body: Buffer = Buffer.from(await answer.arrayBuffer());
-    const rewrite = [...this.rewrites].find(([prefix]) => request.url!.startsWith(prefix))?.[1];
-    if (rewrite && answer.ok) body = await rewrite(body, request);
-    const headers: Record<string, string> = {};
-    answer.headers.forEach((value, name) => {
-      if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'etag'].includes(name)) headers[name] = value;
-    });
-    response.writeHead(answer.status, headers);
-    response.end(request.method === 'HEAD' ? undefined : body);
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
-  }
 }
 
 /** The fenced block of docs/verifying-downloads.md whose first line names `file`. */

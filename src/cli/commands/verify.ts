@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { CliIo } from '../command';
-import { EXIT_FAILURE, EXIT_FORKED, EXIT_OK, EXIT_USAGE } from '../command';
+import { EXIT_FAILURE, EXIT_FORKED, EXIT_OK, EXIT_PROVENANCE, EXIT_USAGE } from '../command';
 import {
   checkAsset,
   verifyRelease,
@@ -19,10 +19,14 @@ import {
 import { LogForkError, LogUnreachableError, LogVerificationError } from '../log-client';
 import { StateFileError, statePath } from '../log-state';
 import { checkReleaseInLog } from '../release-log-check';
+import { OperationalError, parseValueFlags, UsageError } from '../value-flags';
+
+export { OperationalError, parseValueFlags, UsageError };
 
 export const summary = 'verify a release signature and its assets against the registry key set';
 
 const USAGE = `usage: registry verify <slug>@<version> [--registry URL] [--asset NAME] [--file PATH] [--keys FILE] [--state FILE]
+                       [--trusted-root FILE]... [--require-provenance]
 
   --registry URL  registry base URL (default: $REGISTRY_URL or http://localhost:3000)
   --asset NAME    verify only this asset (default: every asset of the release)
@@ -30,13 +34,22 @@ const USAGE = `usage: registry verify <slug>@<version> [--registry URL] [--asset
   --keys FILE     use a saved key set instead of fetching it (no refresh on an unknown kid)
   --state FILE    where the largest verified tree head per registry is remembered
                   (default: $XDG_STATE_HOME/registry/log-heads.json or ~/.local/state/registry/log-heads.json)
+  --trusted-root FILE  also trust this Sigstore trusted_root.json (repeatable) besides the
+                  public-good root the CLI ships, as the registry's PROVENANCE_TRUSTED_ROOTS
+  --require-provenance  fail (exit 4) unless the release has a Sigstore provenance bundle that verifies
 
 The release must also be in the registry's transparency log: the signed tree head is checked
 with the key set, the release's entry by an inclusion proof, and the head by a consistency proof
 from the largest head verified before (a release from before the log only warns).
 
+When the signed assets carry a Sigstore provenance bundle, it is verified offline: signature,
+certificate chain and log entry or timestamp against the trusted roots, the signer is the CI of
+the plugin's repository (and the trusted publisher's workflow), every checked asset's SHA-256 is
+a subject of its statement.
+
 exit status: 0 verified, 1 verification failed, 2 usage error or registry unreachable,
-             3 the log's tree head is not consistent with one verified before (a forked view)
+             3 the log's tree head is not consistent with one verified before (a forked view),
+             4 the provenance bundle was refused (or is missing or not Sigstore with --require-provenance)
 `;
 
 interface VerifyOptions {
@@ -47,41 +60,32 @@ interface VerifyOptions {
   filePath?: string;
   keysPath?: string;
   statePath?: string;
+  trustedRoots: string[];
+  requireProvenance: boolean;
 }
-
-/** Not a verdict on the release: the registry, a download or a local file could not be read. */
-export class OperationalError extends Error {}
-
-/** The command line itself is wrong; the usage text is shown. */
-export class UsageError extends OperationalError {}
 
 const VALUE_FLAGS = { '--registry': 'registry', '--asset': 'assetName', '--file': 'filePath', '--keys': 'keysPath', '--state': 'statePath' } as const;
 
-/**
- * `--flag value` and `--flag=value` for the flags `valueFlags` names (flag -> option key), the
- * rest positional; an unknown option or a flag without its value is a UsageError.
- */
-export function parseValueFlags<Key extends string>(args: string[], valueFlags: Readonly<Record<string, Key>>): { values: Partial<Record<Key, string>>; positional: string[] } {
-  const values: Partial<Record<Key, string>> = {};
-  const positional: string[] = [];
+/** The repeatable `--trusted-root` and the switch `--require-provenance`, taken out before the single-value flags. */
+function provenanceFlags(args: string[]): { rest: string[]; trustedRoots: string[]; requireProvenance: boolean } {
+  const rest: string[] = [];
+  const roots: string[] = [];
+  let requireProvenance = false;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] as string;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (Object.hasOwn(valueFlags, flag)) {
-      const value = inline ?? args[++index];
-      if (value === undefined || value === '') throw new UsageError(`${flag} needs a value`);
-      values[valueFlags[flag] as Key] = value;
-    } else if (arg.startsWith('-')) {
-      throw new UsageError(`unknown option ${arg}`);
-    } else {
-      positional.push(arg);
-    }
+    if (arg === '--require-provenance') requireProvenance = true;
+    else if (arg === '--trusted-root' || arg.startsWith('--trusted-root=')) {
+      const value = arg === '--trusted-root' ? args[++index] : arg.slice('--trusted-root='.length);
+      if (value === undefined || value === '') throw new UsageError('--trusted-root needs a value');
+      roots.push(value);
+    } else rest.push(arg);
   }
-  return { values, positional };
+  return { rest, trustedRoots: roots, requireProvenance };
 }
 
 function parseArgs(args: string[], io: CliIo): VerifyOptions {
-  const { values, positional } = parseValueFlags(args, VALUE_FLAGS);
+  const provenance = provenanceFlags(args);
+  const { values, positional } = parseValueFlags(provenance.rest, VALUE_FLAGS);
   if (positional.length !== 1) throw new UsageError('expected exactly one <slug>@<version>');
   const target = positional[0] as string;
   const at = target.lastIndexOf('@');
@@ -96,6 +100,8 @@ function parseArgs(args: string[], io: CliIo): VerifyOptions {
     filePath: values.filePath,
     keysPath: values.keysPath,
     statePath: values.statePath,
+    trustedRoots: provenance.trustedRoots,
+    requireProvenance: provenance.requireProvenance,
   };
 }
 
@@ -211,6 +217,9 @@ function describeAsset(asset: IntegrityAsset): string {
 async function verify(io: CliIo, options: VerifyOptions): Promise<number> {
   const target = `${options.slug}@${options.version}`;
   const releaseUrl = `${options.registry}/api/plugins/${encodeURIComponent(options.slug)}/releases/${encodeURIComponent(options.version)}`;
+  // Loaded here, not at the top: `registry latest` shares this module and needs no Sigstore.
+  const { checkProvenance, provenanceLines, provenanceRefusal, trustedRoots } = await import('../provenance-check');
+  const roots = await trustedRoots(io, options.trustedRoots);
   const release = asReleaseRecord(await fetchJson(io, releaseUrl), releaseUrl);
   const keys = await keySource(io, options);
 
@@ -229,11 +238,25 @@ async function verify(io: CliIo, options: VerifyOptions): Promise<number> {
   if (typeof log === 'number') return log;
   if (log.warning) io.stderr(`warning: ${log.warning}\n`);
 
-  const lines = [`verified ${target}`, `  signed by kid ${signature.kid}`, ...verified.map(describeAsset), ...log.lines];
+  const provenance = await checkProvenance({ assets: verified, release, repoUrl: () => pluginRepository(io, options), roots });
+  const refused = provenanceRefusal(provenance, options.requireProvenance);
+  if (refused) {
+    io.stderr(`provenance REFUSED for ${target}: ${refused}\n`);
+    return EXIT_PROVENANCE;
+  }
+  const lines = [`verified ${target}`, `  signed by kid ${signature.kid}`, ...verified.map(describeAsset), ...log.lines, ...provenanceLines(provenance)];
   if (names.length === 0) lines.push('  (release has no assets; signature only)');
   if (release.yanked === true) lines.push('  note: this release is yanked');
   io.stdout(lines.join('\n') + '\n');
   return EXIT_OK;
+}
+
+/** The plugin's repository as the registry records it: what the bundle's signer must be the CI of. */
+async function pluginRepository(io: CliIo, options: VerifyOptions): Promise<string> {
+  const url = `${options.registry}/api/plugins/${encodeURIComponent(options.slug)}`;
+  const repoUrl = ((await fetchJson(io, url)) as { repoUrl?: unknown } | null)?.repoUrl;
+  if (typeof repoUrl !== 'string' || !/^https?:\/\//.test(repoUrl) || !URL.canParse(repoUrl)) throw new OperationalError(`${url} names no repository URL`);
+  return repoUrl;
 }
 
 async function checkLog(io: CliIo, options: VerifyOptions, release: ReleaseRecord, keySet: KeySet | undefined, kid: string): Promise<{ lines: string[]; warning?: string } | number> {

@@ -16,6 +16,7 @@ export {
   type ProvenanceExpectation,
   type ProvenanceFailure,
   type ProvenanceOutcome,
+  unverifiedSignerName,
   type VerifiedProvenance,
   verifyProvenance,
 } from './verify-provenance';

@@ -60,6 +60,20 @@ export function isSigstoreBundle(value: unknown): boolean {
   return typeof mediaType === 'string' && /^application\/vnd\.dev\.sigstore\.bundle(\.v[0-9.]+)?\+json(;.*)?$/.test(mediaType);
 }
 
+/**
+ * The subject alternative name of the bundle's signing certificate, NOT verified: only for a
+ * client that must choose which forge's identity shape to check it against (a host it does not
+ * know); verifyProvenance then checks it. Null when the bundle does not parse or has no certificate.
+ */
+export function unverifiedSignerName(json: unknown): string | null {
+  try {
+    const entity = toSignedEntity(bundleFromJSON(json));
+    return entity.key.$case === 'certificate' ? (entity.key.certificate.subjectAltName ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
 const fail = (check: ProvenanceCheck, message: string): ProvenanceFailure => ({ ok: false, check, message });
 
 /** The sha256 digests the in-toto statement names as subjects, lower-case hex. */
