@@ -47,6 +47,13 @@ class Frontier {
 
 type SignatureEntry = Extract<LogEntry, { type: 'release' | 'resign' }>;
 type YankEntry = Extract<LogEntry, { type: 'yank' | 'unyank' }>;
+type DeleteEntry = Extract<LogEntry, { type: 'delete' }>;
+
+/** A deleted release must stay gone (until a later release entry publishes the version again). */
+async function recheckDelete(client: LogClient, index: number, entry: DeleteEntry): Promise<string | undefined> {
+  const release = await client.release(entry.slug, entry.version);
+  return release ? `entry ${index} (delete ${entry.slug}@${entry.version}): the registry still serves this release` : undefined;
+}
 
 /** The last yank or un-yank of a release must be what the registry serves now. */
 async function recheckYank(client: LogClient, index: number, entry: YankEntry): Promise<string | undefined> {
@@ -95,6 +102,7 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
     const frontier = new Frontier(progress);
     const latest = new Map<string, { index: number; entry: SignatureEntry }>();
     const yanks = new Map<string, { index: number; entry: YankEntry }>();
+    const deletes = new Map<string, { index: number; entry: DeleteEntry }>();
     let keys: { index: number; keys_sha256: string } | undefined;
     for await (const { index, entry: bytes } of client.entries(progress.size, head.size)) {
       frontier.append(leafHash(bytes));
@@ -105,9 +113,22 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
         problems.push(`entry ${index}: not a valid log entry: ${(error as Error).message}`);
         continue;
       }
-      if (entry.type === 'release' || entry.type === 'resign') latest.set(`${entry.slug}@${entry.version}`, { index, entry });
-      else if (entry.type === 'keys') keys = { index, keys_sha256: entry.keys_sha256 };
-      else yanks.set(`${entry.slug}@${entry.version}`, { index, entry });
+      if (entry.type === 'keys') {
+        keys = { index, keys_sha256: entry.keys_sha256 };
+        continue;
+      }
+      // Each release's last entries are what the registry must serve now.
+      const release = `${entry.slug}@${entry.version}`;
+      if (entry.type === 'release' || entry.type === 'resign') {
+        latest.set(release, { index, entry });
+        deletes.delete(release);
+      } else if (entry.type === 'delete') {
+        deletes.set(release, { index, entry });
+        latest.delete(release);
+        yanks.delete(release);
+      } else {
+        yanks.set(release, { index, entry });
+      }
     }
     if (!hashesEqual(frontier.root(), head.rootHash)) {
       problems.push(`entries ${progress.size}..${head.size - 1} do not hash to the signed root of tree size ${head.size}: an entry was altered or left out`);
@@ -118,6 +139,10 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
     }
     for (const { index, entry } of yanks.values()) {
       const problem = await recheckYank(client, index, entry);
+      if (problem) problems.push(problem);
+    }
+    for (const { index, entry } of deletes.values()) {
+      const problem = await recheckDelete(client, index, entry);
       if (problem) problems.push(problem);
     }
     // The newest key-set entry describes the key set served now (every change is logged).

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TransparencyLog } from '../transparency-log/transparency-log';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type AuditActor, AuditService } from '../audit/audit.service';
 import { Clock } from '../common/clock';
@@ -43,6 +44,7 @@ export class AdminPluginsService {
     private readonly audit: AuditService,
     private readonly users: UsersRepository,
     private readonly clock: Clock,
+    private readonly log: TransparencyLog,
   ) {}
 
   async view(slug: string): Promise<AdminPluginDto> {
@@ -76,6 +78,11 @@ export class AdminPluginsService {
       await this.releases.delete(release.id, manager);
       await this.listing.recompute(plugin.id, manager);
       await this.audit.record({ action: 'release.delete', actor, slug, details: { version: release.version, kid: release.integrity?.kid ?? null } }, manager);
+      // Logged like a yank, last (the log's tail lock is held to commit): a release that vanishes
+      // without an entry would look to every monitor like one the registry hid, and `latest`
+      // stepping back would look to a client like a rollback.
+      const index = await this.log.append({ type: 'delete', slug: plugin.slug, version: release.version }, manager);
+      await this.plugins.advanceLogSize(plugin.id, index, manager);
     });
   }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TransparencyLogModule } from '../transparency-log/transparency-log.module';
 import { AuthModule } from '../auth/auth.module';
 import { FreshnessModule } from '../freshness/freshness.module';
 import { KindsModule } from '../kinds/kinds.module';
@@ -35,7 +36,7 @@ import { ReleasesRepository } from './releases.repository';
 import { ReleasesService } from './releases.service';
 
 @Module({
-  imports: [AuthModule, KindsModule, FreshnessModule],
+  imports: [AuthModule, KindsModule, FreshnessModule, TransparencyLogModule],
   controllers: [ReleasesController, LatestController, PluginsController, AdminPluginsController, MyPluginsController, DownloadsController, DeprecationController, AdminDeprecationController],
   providers: [
     repositoryProvider(PluginsRepository),

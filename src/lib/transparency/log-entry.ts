@@ -9,6 +9,8 @@ export type LogEntry =
   | { type: 'release'; slug: string; version: string; kid: string; jws_sha256: string }
   | { type: 'resign'; slug: string; version: string; kid: string; jws_sha256: string }
   | { type: 'yank' | 'unyank'; slug: string; version: string }
+  /** An administrator deleted the release: no registry serves it after this entry. */
+  | { type: 'delete'; slug: string; version: string }
   | { type: 'keys'; keys_sha256: string };
 
 /** Leaves are short records; the bound refuses a hostile tile before JSON.parse sees it. */
@@ -21,6 +23,7 @@ const FIELDS: Record<LogEntry['type'], string[]> = {
   resign: ['type', 'slug', 'version', 'kid', 'jws_sha256'],
   yank: ['type', 'slug', 'version'],
   unyank: ['type', 'slug', 'version'],
+  delete: ['type', 'slug', 'version'],
   keys: ['type', 'keys_sha256'],
 };
 
