@@ -87,6 +87,14 @@ export class UpstreamLog {
     return note;
   }
 
+  /**
+   * Forgets the head kept: the mirror copied a release upstream logged after it, and a verifier
+   * asking now must get a head that holds its entry.
+   */
+  forgetHead(): void {
+    this.head = null;
+  }
+
   key(): Promise<LogKeyDto> {
     return this.json('/api/log/key');
   }

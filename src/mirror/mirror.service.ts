@@ -14,6 +14,7 @@ import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { versionKey } from '../plugins/versions';
 import { Metrics } from '../metrics/metrics';
+import { UpstreamLog } from '../mirror-log/upstream-log';
 import { ResponseCache } from '../response-cache/response-cache';
 import { CursorMovedError, MirrorRepository } from './mirror.repository';
 import type { MirrorStatus } from './mirror.types';
@@ -74,6 +75,7 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly responses: ResponseCache,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
+    private readonly upstreamLog: UpstreamLog,
   ) {
     this.loop = new BackgroundLoop(() => this.poll(), config.mirrorPollIntervalMs, (error) => this.logger.warn(`reading ${config.mirrorOf} failed: ${error.message}`));
   }
@@ -114,6 +116,8 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
         const page = (await this.reader.json(`${upstream}/api/changes?limit=${PAGE}${cursor ? `&since=${cursor}` : ''}`)) as ChangesPage;
         for (const change of page.changes) {
           await this.apply(upstream, change, cursor);
+          // What it copied is in upstream's log: the next head served must hold it.
+          this.upstreamLog.forgetHead();
           cursor = change.cursor;
           changed = true;
           if (this.loop.isStopping) return;
