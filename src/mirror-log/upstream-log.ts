@@ -4,7 +4,6 @@ import { AssetFetchError } from '../common/fetch';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { MAX_LOG_ENTRY_BYTES, TILE_WIDTH } from '../lib/transparency';
-import type { ConsistencyProofDto, InclusionProofDto, LogEntryDto, LogKeyDto } from '../transparency/dto/log.dto';
 import { upstreamMalformed, upstreamRefusal, upstreamUnreadable } from './upstream-log-errors';
 import { UPSTREAM_LOG_TRANSPORT, type UpstreamLogTransport } from './upstream-log-transport';
 import { TileCache } from './tile-cache';
@@ -62,7 +61,7 @@ export class UpstreamLog {
     return answer.body;
   }
 
-  private async json<T>(path: string): Promise<T> {
+  private async json<T extends object>(path: string): Promise<T> {
     const body = await this.read(path, MAX_JSON_BYTES, 'application/json');
     try {
       const value: unknown = JSON.parse(body.toString('utf8'));
@@ -95,19 +94,24 @@ export class UpstreamLog {
     this.head = null;
   }
 
-  key(): Promise<LogKeyDto> {
+  /*
+   * The JSON reads: upstream's object, passed on as upstream gave it and not checked here (the
+   * route's DTO is `T`); a client verifies what it proves, as it would against upstream.
+   */
+
+  key<T extends object>(): Promise<T> {
     return this.json('/api/log/key');
   }
 
-  inclusion(index: number, size?: number): Promise<InclusionProofDto> {
+  inclusion<T extends object>(index: number, size?: number): Promise<T> {
     return this.json(`/api/log/proof/inclusion?index=${index}${size === undefined ? '' : `&size=${size}`}`);
   }
 
-  consistency(from: number, to: number): Promise<ConsistencyProofDto> {
+  consistency<T extends object>(from: number, to: number): Promise<T> {
     return this.json(`/api/log/proof/consistency?from=${from}&to=${to}`);
   }
 
-  entry(index: number): Promise<LogEntryDto> {
+  entry<T extends object>(index: number): Promise<T> {
     return this.json(`/api/log/entries/${index}`);
   }
 

@@ -54,14 +54,14 @@ export class TransparencyService {
   }
 
   async key(): Promise<LogKeyDto> {
-    if (this.config.mirrorOf) return this.upstream.key();
+    if (this.config.mirrorOf) return this.upstream.key<LogKeyDto>();
     const { keys } = await this.integrity.keySet();
     const origin = this.heads.origin;
     return { origin, verifier_keys: keys.map((jwk) => formatVerifierKey(origin, base64urlDecode(jwk.x)!)) };
   }
 
   async inclusion(index: number, size?: number): Promise<InclusionProofDto> {
-    if (this.config.mirrorOf) return this.upstream.inclusion(index, size);
+    if (this.config.mirrorOf) return this.upstream.inclusion<InclusionProofDto>(index, size);
     const treeSize = size ?? (await this.repository.size());
     if (index >= treeSize) {
       throw badRequest('validation-failed', 'index is not in the tree', [{ path: '/index', message: `index: must be less than the tree size, ${treeSize}` }]);
@@ -76,7 +76,7 @@ export class TransparencyService {
   }
 
   async consistency(from: number, to: number): Promise<ConsistencyProofDto> {
-    if (this.config.mirrorOf) return this.upstream.consistency(from, to);
+    if (this.config.mirrorOf) return this.upstream.consistency<ConsistencyProofDto>(from, to);
     if (from > to) throw badRequest('validation-failed', 'from is after to', [{ path: '/from', message: `from: must be at most to (${to})` }]);
     // RFC 9162 2.1.4: the empty tree and a tree itself need no proof.
     const groups = from === 0 || from === to ? [] : consistencyProofNodes(from, to);
@@ -89,7 +89,7 @@ export class TransparencyService {
   }
 
   async entry(index: number): Promise<LogEntryDto> {
-    if (this.config.mirrorOf) return this.upstream.entry(index);
+    if (this.config.mirrorOf) return this.upstream.entry<LogEntryDto>(index);
     const leaf = await this.repository.findLeaf(index);
     if (!leaf) throw notFound(`the log has no entry ${index} (yet)`);
     return toLogEntryDto(leaf.index, decodeLogEntry(leaf.entry), leaf.leafHash);
