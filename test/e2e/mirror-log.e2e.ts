@@ -9,8 +9,10 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { base64urlDecode, sha256Hex, verifyRelease, type KeySet, type ReleaseRecord } from '../../src/lib/integrity';
 import { encodeLogEntry, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from '../../src/lib/transparency';
+import { ReleaseResigner } from '../../src/integrity/release-resigner';
 import { eventually } from '../support/eventually';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
+import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 type Mode = 'pass' | 'down' | 'silent';
@@ -154,6 +156,33 @@ describe("a mirror serves its upstream's transparency log", () => {
     await request(mirror.url).get('/log/tile/0/1').expect(400);
     await request(mirror.url).get('/api/log/proof/consistency?from=x&to=1').expect(400);
     expect(logReads).toEqual([]);
+  });
+
+  it("takes upstream's re-signing and its new entry when upstream retires the key that signed a copied release", async () => {
+    const before = await onMirror('first', '1.0.0');
+    const upAdmin = { Authorization: `Bearer ${(await userWithSession(up.app, 'log-root', 'admin')).jwt}` };
+    // The second rotation displaces the first key, which signs the copied releases: drained at once, it retires.
+    await request(up.app.url).post('/api/admin/keys/rotate').set(upAdmin).expect(200);
+    await request(up.app.url).post('/api/admin/keys/rotate').set(upAdmin).expect(200);
+    await up.app.app.get(ReleaseResigner).drain({ batchSize: 10, graceMs: 0, via: 'cli' });
+    const resigned = (await request(up.app.url).get('/api/plugins/first/releases/1.0.0').expect(200)).body as ReleaseRecord & { log_index: number };
+    expect(resigned.log_index).toBeGreaterThan(before.log_index!);
+    const copied = await eventually(async () => {
+      const release = await onMirror('first', '1.0.0');
+      return release.log_index === resigned.log_index ? release : null;
+    }, "the mirror's copy re-signed");
+    expect(copied.integrity!.jws).toBe(resigned.integrity!.jws);
+
+    const head = await eventually(async () => {
+      const current = await mirrorHead();
+      return current.size > resigned.log_index ? current : null;
+    }, 'a head holding the re-signing');
+    const keys = (await request(mirror.url).get('/.well-known/registry-key.json').expect(200)).body as KeySet;
+    const verdict = await verifyRelease({ release: copied, keys, expected: { slug: 'first', version: '1.0.0' } });
+    if (!verdict.ok) throw new Error(verdict.message);
+    const leaf = leafHash(encodeLogEntry({ type: 'resign', slug: 'first', version: '1.0.0', kid: verdict.kid, jws_sha256: sha256Hex(copied.integrity!.jws) }));
+    const inclusion = (await request(mirror.url).get(`/api/log/proof/inclusion?index=${copied.log_index}&size=${head.size}`).expect(200)).body;
+    expect(() => verifyInclusion(copied.log_index!, head.size, leaf, inclusion.proof.map(b64), head.rootHash)).not.toThrow();
   });
 
   it('answers 502 problem+json when upstream fails, and 504 when it does not answer in time', async () => {
