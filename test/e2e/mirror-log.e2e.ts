@@ -2,7 +2,8 @@
  * A mirror serves its upstream's transparency log read-only (docs/mirror.md): an upstream registry
  * on loopback, a small front on loopback that passes everything on (or, for the log's routes,
  * fails or falls silent when a test says so, and counts them), and a mirror reading upstream
- * through it; each registry on its own database.
+ * through it; each registry on its own database. Covered: upstream's bytes passed on (nothing
+ * re-signed), copies naming upstream's entries (re-signings too), refusals passed on, 502 and 504.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
