@@ -5,6 +5,7 @@
  */
 import {
   decodeEntryBundle,
+  hashesEqual,
   leafHash,
   openNote,
   parseCheckpoint,
@@ -15,7 +16,7 @@ import {
   type Checkpoint,
   type Hash,
 } from '../lib/transparency';
-import { usableKeys, type KeySet, type ReleaseRecord } from '../lib/integrity';
+import { canonicalJsonBytes, usableKeys, type KeySet, type ReleaseRecord } from '../lib/integrity';
 import type { CliIo } from './command';
 import type { RememberedHead } from './log-state';
 
@@ -166,19 +167,50 @@ export class LogClient {
     return entry;
   }
 
-  /** Entries [from, to) from the entry tiles, at the widths a tree of size `to` has. */
-  async *entries(from: number, to: number): AsyncGenerator<{ index: number; entry: Uint8Array }> {
+  /**
+   * Entries [from, to) from the entry tiles, at the widths a tree of size `to` has. A registry
+   * whose /log/tile answers 404 (a proxy in front of it that serves only /api) is read one entry at
+   * a time from /api/log/entries instead, from that tile on; `onFallback` hears of it once.
+   */
+  async *entries(from: number, to: number, onFallback: (notice: string) => void = () => undefined): AsyncGenerator<{ index: number; entry: Uint8Array }> {
     for (let tile = Math.floor(from / TILE_WIDTH); tile * TILE_WIDTH < to; tile++) {
       const width = Math.min(TILE_WIDTH, to - tile * TILE_WIDTH);
+      const first = Math.max(from, tile * TILE_WIDTH);
+      const path = `/log/${tilePath('entries', tile, width)}`;
       let bundle: Uint8Array[];
       try {
-        bundle = decodeEntryBundle(await this.get(`/log/${tilePath('entries', tile, width)}`));
+        bundle = decodeEntryBundle(await this.get(path));
       } catch (error) {
+        if (error instanceof LogUnreachableError && error.status === 404) {
+          onFallback(`${this.registry}/log/tile answers 404 (no entry tiles served): reading entries one by one from /api/log/entries`);
+          for (let index = first; index < to; index++) yield { index, entry: await this.entry(index) };
+          return;
+        }
         if (error instanceof LogUnreachableError) throw error;
         throw new LogVerificationError(`entry tile ${tile} is malformed: ${(error as Error).message}`);
       }
       if (bundle.length !== width) throw new LogVerificationError(`entry tile ${tile} holds ${bundle.length} entries, not ${width}`);
-      for (let i = Math.max(0, from - tile * TILE_WIDTH); i < width; i++) yield { index: tile * TILE_WIDTH + i, entry: bundle[i]! };
+      for (let index = first; index < tile * TILE_WIDTH + width; index++) yield { index, entry: bundle[index - tile * TILE_WIDTH]! };
     }
+  }
+
+  /**
+   * Entry `index` as /api/log/entries gives it (decoded), back as the leaf's bytes: its canonical
+   * JSON, which must hash to the leaf hash served with it. The caller checks the bytes against the
+   * signed root like a tile's.
+   */
+  private async entry(index: number): Promise<Uint8Array> {
+    const answer = await this.getJson(`/api/log/entries/${index}`);
+    if (answer.index !== index) throw new LogVerificationError(`/api/log/entries/${index} answers entry ${String(answer.index)}`);
+    let bytes: Uint8Array;
+    try {
+      bytes = canonicalJsonBytes(answer.entry);
+    } catch (error) {
+      throw new LogVerificationError(`log entry ${index} cannot be encoded: ${(error as Error).message}`);
+    }
+    if (!hashesEqual(leafHash(bytes), decodeHash(answer.leaf_hash, `leaf_hash of entry ${index}`))) {
+      throw new LogVerificationError(`log entry ${index} does not hash to the leaf hash served with it`);
+    }
+    return bytes;
   }
 }

@@ -12,6 +12,8 @@ import { readState, writeState, type MonitorProgress } from './log-state';
 export interface MonitorPass {
   lines: string[];
   problems: string[];
+  /** How the pass had to read the log (entries one by one: no tiles served); said once, not every pass. */
+  notices: string[];
   forked: boolean;
 }
 
@@ -88,7 +90,7 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
   try {
     if (seen) await client.checkConsistency(seen, head);
   } catch (error) {
-    if (error instanceof LogForkError) return { lines: [], problems: [`forked view: ${error.message}`], forked: true };
+    if (error instanceof LogForkError) return { lines: [], problems: [`forked view: ${error.message}`], notices: [], forked: true };
     throw error;
   }
   if (!seen || head.size > seen.size) state.heads[registry] = { origin: head.origin, size: head.size, root_hash: b64(head.rootHash), note: head.note };
@@ -96,6 +98,7 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
   const progress = state.monitors[registry] ?? { size: 0, frontier: [] };
   const problems: string[] = [];
   const lines: string[] = [];
+  const notices: string[] = [];
   if (progress.size >= head.size) {
     lines.push(`${head.origin}: tree size ${head.size}, no new entries`);
   } else {
@@ -104,7 +107,7 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
     const yanks = new Map<string, { index: number; entry: YankEntry }>();
     const deletes = new Map<string, { index: number; entry: DeleteEntry }>();
     let keys: { index: number; keys_sha256: string } | undefined;
-    for await (const { index, entry: bytes } of client.entries(progress.size, head.size)) {
+    for await (const { index, entry: bytes } of client.entries(progress.size, head.size, (notice) => notices.push(notice))) {
       frontier.append(leafHash(bytes));
       let entry: LogEntry;
       try {
@@ -154,5 +157,5 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
     if (problems.length === 0) state.monitors[registry] = { size: head.size, frontier: frontier.encoded() };
   }
   await writeState(statePath, state);
-  return { lines, problems, forked: false };
+  return { lines, problems, notices, forked: false };
 }

@@ -27,7 +27,7 @@ export async function checkReleaseInLog(io: CliIo, input: ReleaseInLog): Promise
   const { release } = input;
   const index = release.log_index;
   if (index === null || index === undefined) {
-    return { lines: [], warning: `${release.slug}@${release.version} has no transparency log entry here (released before the log, or a mirror's copy: its upstream logs it): inclusion not checked` };
+    return { lines: [], warning: `${release.slug}@${release.version} names no transparency log entry (released before the log, or copied by a mirror before mirrors served their upstream's log): inclusion not checked` };
   }
   if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) throw new LogVerificationError('the release names no valid log_index');
 

@@ -1060,7 +1060,7 @@ export interface paths {
         };
         /**
          * The log's signed tree head
-         * @description A C2SP tlog-checkpoint in a C2SP signed note, signed with the registry's current Ed25519 release-signing key; the note key's name is the origin, its key the `x` of a key in /.well-known/registry-key.json (see GET /api/log/key). The same as GET /log/checkpoint.
+         * @description A C2SP tlog-checkpoint in a C2SP signed note, signed with the registry's current Ed25519 release-signing key; the note key's name is the origin, its key the `x` of a key in /.well-known/registry-key.json (see GET /api/log/key). The same as GET /log/checkpoint. A mirror (MIRROR_OF) serves its upstream's log read-only, as upstream signed it: every /api/log and /log route there answers upstream's bytes (head kept at most a few seconds).
          */
         get: operations["TransparencyController_head"];
         put?: never;
@@ -7116,7 +7116,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description On a mirror (MIRROR_OF), which has no log of its own: the releases it serves are logged upstream */
+            /** @description On a mirror (MIRROR_OF), which serves its upstream's log: upstream's 404, passed on */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7127,6 +7127,24 @@ export interface operations {
             };
             /** @description Over the public read limit of the client address; Retry-After says when to try again */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log could not be read (refused, a server error, an oversized answer): upstream-log-failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log did not answer within MIRROR_LOG_TIMEOUT_MS: upstream-log-timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7153,7 +7171,7 @@ export interface operations {
                     "application/json": components["schemas"]["LogKeyDto"];
                 };
             };
-            /** @description On a mirror (MIRROR_OF), which has no log of its own: the releases it serves are logged upstream */
+            /** @description On a mirror (MIRROR_OF), which serves its upstream's log: upstream's 404, passed on */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7164,6 +7182,24 @@ export interface operations {
             };
             /** @description Over the public read limit of the client address; Retry-After says when to try again */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log could not be read (refused, a server error, an oversized answer): upstream-log-failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log did not answer within MIRROR_LOG_TIMEOUT_MS: upstream-log-timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7204,7 +7240,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description On a mirror (MIRROR_OF), which has no log of its own: the releases it serves are logged upstream */
+            /** @description On a mirror (MIRROR_OF), which serves its upstream's log: upstream's 404, passed on */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7215,6 +7251,24 @@ export interface operations {
             };
             /** @description Over the public read limit of the client address; Retry-After says when to try again */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log could not be read (refused, a server error, an oversized answer): upstream-log-failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log did not answer within MIRROR_LOG_TIMEOUT_MS: upstream-log-timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7255,7 +7309,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description On a mirror (MIRROR_OF), which has no log of its own: the releases it serves are logged upstream */
+            /** @description On a mirror (MIRROR_OF), which serves its upstream's log: upstream's 404, passed on */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7266,6 +7320,24 @@ export interface operations {
             };
             /** @description Over the public read limit of the client address; Retry-After says when to try again */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log could not be read (refused, a server error, an oversized answer): upstream-log-failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log did not answer within MIRROR_LOG_TIMEOUT_MS: upstream-log-timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7304,7 +7376,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description An index past the head (or a mirror) */
+            /** @description An index past the head */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7315,6 +7387,24 @@ export interface operations {
             };
             /** @description Over the public read limit of the client address; Retry-After says when to try again */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log could not be read (refused, a server error, an oversized answer): upstream-log-failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log did not answer within MIRROR_LOG_TIMEOUT_MS: upstream-log-timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7342,7 +7432,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description On a mirror, which has no log of its own */
+            /** @description On a mirror (MIRROR_OF), which serves its upstream's log: upstream's 404, passed on */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7353,6 +7443,24 @@ export interface operations {
             };
             /** @description Over the public read limit of the client address; Retry-After says when to try again */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log could not be read (refused, a server error, an oversized answer): upstream-log-failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log did not answer within MIRROR_LOG_TIMEOUT_MS: upstream-log-timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7392,7 +7500,7 @@ export interface operations {
                     "application/octet-stream": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description A tile the head does not hold yet (or a mirror) */
+            /** @description A tile the head does not hold yet */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7403,6 +7511,24 @@ export interface operations {
             };
             /** @description Over the public read limit of the client address; Retry-After says when to try again */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log could not be read (refused, a server error, an oversized answer): upstream-log-failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description On a mirror: upstream's log did not answer within MIRROR_LOG_TIMEOUT_MS: upstream-log-timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

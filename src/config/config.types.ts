@@ -72,4 +72,6 @@ export interface AppConfig {
   readonly mirrorOf: string | null;
   /** How often a mirror reads its upstream's changes feed. */
   readonly mirrorPollIntervalMs: number;
+  /** How long a mirror waits for upstream on a transparency-log read it passes on (then 504). */
+  readonly mirrorLogTimeoutMs: number;
 }

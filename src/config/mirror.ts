@@ -17,8 +17,16 @@ const MIRROR_POLL_INTERVAL_MS = {
   description: "How often a mirror reads its upstream's changes feed.",
 };
 
-export const MIRROR: ConfigArea = { title: 'Mirror', variables: [MIRROR_OF, MIRROR_POLL_INTERVAL_MS] };
+const MIRROR_LOG_TIMEOUT_MS = {
+  name: 'MIRROR_LOG_TIMEOUT_MS',
+  parser: integer({ min: 100, max: 120_000, unit: 'milliseconds' }),
+  default: '10000',
+  description:
+    "How long a mirror waits for its upstream when it passes a transparency-log read on (head, key, proofs, entries, tiles; docs/mirror.md): past it the read answers 504. Connecting has at most half of it.",
+};
 
-export function readMirror(reader: EnvironmentReader): Pick<AppConfig, 'mirrorOf' | 'mirrorPollIntervalMs'> {
-  return { mirrorOf: reader.read(MIRROR_OF) ?? null, mirrorPollIntervalMs: reader.read(MIRROR_POLL_INTERVAL_MS) };
+export const MIRROR: ConfigArea = { title: 'Mirror', variables: [MIRROR_OF, MIRROR_POLL_INTERVAL_MS, MIRROR_LOG_TIMEOUT_MS] };
+
+export function readMirror(reader: EnvironmentReader): Pick<AppConfig, 'mirrorOf' | 'mirrorPollIntervalMs' | 'mirrorLogTimeoutMs'> {
+  return { mirrorOf: reader.read(MIRROR_OF) ?? null, mirrorPollIntervalMs: reader.read(MIRROR_POLL_INTERVAL_MS), mirrorLogTimeoutMs: reader.read(MIRROR_LOG_TIMEOUT_MS) };
 }

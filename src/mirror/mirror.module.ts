@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/config.types';
 import { ImagesModule } from '../images/images.module';
 import { IngestModule } from '../ingest/ingest.module';
 import { IntegrityModule } from '../integrity/integrity.module';
+import { MirrorLogModule } from '../mirror-log/mirror-log.module';
 import { repositoryProvider } from '../persistence/repository-provider';
 import { PluginsModule } from '../plugins/plugins.module';
 import { SettingsModule } from '../settings/settings.module';
@@ -24,7 +25,7 @@ import { UpstreamPresentationReader } from './upstream-presentation';
  * status route. Inert on a registry that mirrors nothing. See docs/mirror.md.
  */
 @Module({
-  imports: [AuthModule, ImagesModule, IngestModule, IntegrityModule, PluginsModule, SettingsModule],
+  imports: [AuthModule, ImagesModule, IngestModule, IntegrityModule, MirrorLogModule, PluginsModule, SettingsModule],
   controllers: [MirrorController],
   providers: [
     repositoryProvider(MirrorRepository),

@@ -14,12 +14,13 @@ import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { versionKey } from '../plugins/versions';
 import { Metrics } from '../metrics/metrics';
+import { UpstreamLog } from '../mirror-log/upstream-log';
 import { ResponseCache } from '../response-cache/response-cache';
 import { CursorMovedError, MirrorRepository } from './mirror.repository';
 import type { MirrorStatus } from './mirror.types';
 import { mirroredPluginFields, type UpstreamPlugin } from './mirrored-plugin';
 import { UPSTREAM_READER } from './upstream-fetch';
-import { MirroredReleaseWriter, type ShownUpstream } from './mirrored-release-writer';
+import { MirroredReleaseWriter, type ShownUpstream, upstreamLogIndex } from './mirrored-release-writer';
 import { UpstreamPresentationReader } from './upstream-presentation';
 
 export { UPSTREAM_READER } from './upstream-fetch';
@@ -74,6 +75,7 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly responses: ResponseCache,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
+    private readonly upstreamLog: UpstreamLog,
   ) {
     this.loop = new BackgroundLoop(() => this.poll(), config.mirrorPollIntervalMs, (error) => this.logger.warn(`reading ${config.mirrorOf} failed: ${error.message}`));
   }
@@ -114,6 +116,8 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
         const page = (await this.reader.json(`${upstream}/api/changes?limit=${PAGE}${cursor ? `&since=${cursor}` : ''}`)) as ChangesPage;
         for (const change of page.changes) {
           await this.apply(upstream, change, cursor);
+          // What it copied is in upstream's log: the next head served must hold it.
+          this.upstreamLog.forgetHead();
           cursor = change.cursor;
           changed = true;
           if (this.loop.isStopping) return;
@@ -182,7 +186,7 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * After upstream's key set changed: every copied release whose signature names a key no longer
    * in it (upstream re-signed it and retired the key) is read and verified again, and takes
-   * upstream's new signature; one that no longer verifies is refused and recorded, and keeps its
+   * upstream's new signature and its log entry; one that no longer verifies is refused and recorded, and keeps its
    * old signature (clients then refuse it too).
    */
   private async reverifyStale(upstream: string, from: string | null): Promise<void> {
@@ -195,6 +199,8 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
         if (verdict.ok) {
           const integrity = { jws: verdict.release.integrity!.jws, kid: verdict.kid, assets: verdict.payload.assets.map(({ attestation: _attestation, ...asset }) => asset) };
           await this.releases.setIntegrity(stale.id, integrity, manager);
+          // The new signature is a re-signing upstream logged as a new entry.
+          await this.releases.setLogIndex(stale.id, upstreamLogIndex(verdict.release), manager);
         } else {
           this.metrics.observeMirrorRefusal(verdict.code);
           this.logger.warn(`refused the new signature of ${stale.slug}@${stale.version} from ${upstream}: ${verdict.code}: ${verdict.message}`);

@@ -17,6 +17,17 @@ interface UpstreamReleaseFields {
   yankReason?: string | null;
   publishedBy?: PublishedBy;
   minRuntimeVersion?: string | null;
+  log_index?: unknown;
+}
+
+/**
+ * Upstream's transparency-log entry of the release's signature (its `log_index`), or null. Not
+ * checked here: it is only where a verifier asks upstream's log (which the mirror passes on) for
+ * the inclusion proof, and the proof fails for a wrong one.
+ */
+export function upstreamLogIndex(release: object): number | null {
+  const index = (release as UpstreamReleaseFields).log_index;
+  return typeof index === 'number' && Number.isSafeInteger(index) && index >= 0 ? index : null;
 }
 
 /** Upstream's plugin page as read, and what it shows of its shown release (null: that could not be read). */
@@ -56,7 +67,7 @@ export class MirroredReleaseWriter {
     }
   }
 
-  /** Inserts a verified upstream release: upstream's JWS as is, the signed manifest, upstream's README when given. */
+  /** Inserts a verified upstream release: upstream's JWS as is, its log index, the signed manifest, upstream's README when given. */
   async insert(plugin: PluginEntity, verified: VerifiedUpstreamRelease, shown: UpstreamPresentation | null, manager: EntityManager): Promise<void> {
     const { release, payload, manifest, kid } = verified;
     const fields = release as typeof release & UpstreamReleaseFields;
@@ -93,6 +104,8 @@ export class MirroredReleaseWriter {
       },
       manager,
     );
+    const logIndex = upstreamLogIndex(release);
+    if (logIndex !== null) await this.releases.setLogIndex(inserted.id, logIndex, manager);
     if (fields.yanked) await this.releases.setYanked(inserted.id, this.clock.now(), fields.yankReason ?? null, manager);
     if (shown) await this.readmes.insertForRelease(inserted.id, shown.readmes, manager);
   }

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import { ApiBadGatewayResponse, ApiBadRequestResponse, ApiGatewayTimeoutResponse, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { ProblemDto } from './problem.dto';
 
 /**
@@ -19,4 +19,16 @@ export function ApiReadLimited(): MethodDecorator {
  */
 export function ApiMalformedBody(): MethodDecorator {
   return applyDecorators(ApiBadRequestResponse({ type: ProblemDto, description: 'A request body that is not valid JSON' }));
+}
+
+/**
+ * The transparency-log reads a mirror (MIRROR_OF) passes on to its upstream: upstream failing
+ * (upstream-log-failed) or not answering in time (upstream-log-timeout). Upstream's own 4xx are
+ * passed on as they are; each route documents those.
+ */
+export function ApiUpstreamLog(): MethodDecorator {
+  return applyDecorators(
+    ApiBadGatewayResponse({ type: ProblemDto, description: "On a mirror: upstream's log could not be read (refused, a server error, an oversized answer): upstream-log-failed" }),
+    ApiGatewayTimeoutResponse({ type: ProblemDto, description: "On a mirror: upstream's log did not answer within MIRROR_LOG_TIMEOUT_MS: upstream-log-timeout" }),
+  );
 }

@@ -102,9 +102,12 @@ export class ReleasesRepository {
     await this.repo(manager).update({ id }, { integrity } as QueryDeepPartialEntity<ReleaseEntity>);
   }
 
-  /** Names the transparency-log entry of the signature the release carries (its publish's, or its latest re-signing's). */
-  async setLogIndex(id: string, logIndex: number, manager: EntityManager): Promise<void> {
-    await this.repo(manager).update({ id }, { logIndex: String(logIndex) });
+  /**
+   * Names the transparency-log entry of the signature the release carries (its publish's, or its
+   * latest re-signing's; on a mirror, upstream's entry). Null: none (a mirror's upstream names none).
+   */
+  async setLogIndex(id: string, logIndex: number | null, manager: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id }, { logIndex: logIndex === null ? null : String(logIndex) });
   }
 
   async setYanked(id: string, yankedAt: Date | null, reason: string | null, manager: EntityManager): Promise<void> {

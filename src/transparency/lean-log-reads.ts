@@ -1,5 +1,7 @@
-import { Injectable, type ValidationPipe } from '@nestjs/common';
+import { Inject, Injectable, type ValidationPipe } from '@nestjs/common';
 import { requestValidationPipe } from '../common/errors/validation';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
 import { declaredHeaders, type LeanAnswer, type LeanRead, type LeanReads, type LeanRequest } from '../common/http/lean-read';
 import { ConsistencyProofQueryDto, InclusionProofQueryDto, MAX_LOG_NUMBER } from './dto/log.dto';
 import { TransparencyController } from './transparency.controller';
@@ -24,8 +26,9 @@ function plainNumbers<T extends string>(raw: Record<string, unknown>, names: rea
  * The proofs as the catalogue lane (src/catalogue-lane.ts) answers them ahead of Express: a
  * verifier or monitor asks one per release, each one indexed query, so Express's per-request
  * machinery would cost more than the read (docs/performance.md). Only 200s: a query the DTO
- * refuses, a proof the service refuses (index past the size, size past the head) and a mirror
- * reject, and the lane hands the request to the controller, which answers them.
+ * refuses and a proof the service refuses (index past the size, size past the head), and the lane
+ * hands the request to the controller, which answers them. A mirror's proofs are upstream's: they
+ * all go to the controller, so an upstream failure is read once, not once per path.
  * test/e2e/transparency-log.e2e.ts holds the two paths equal.
  */
 @Injectable()
@@ -34,9 +37,13 @@ export class LeanLogReads implements LeanReads {
   private readonly inclusionHeaders = declaredHeaders(TransparencyController.prototype.inclusion);
   private readonly consistencyHeaders = declaredHeaders(TransparencyController.prototype.consistency);
 
-  constructor(private readonly log: TransparencyService) {}
+  constructor(
+    private readonly log: TransparencyService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   readFor(req: LeanRequest): LeanRead | null {
+    if (this.config.mirrorOf) return null;
     if (req.path === INCLUSION) return { template: INCLUSION, answer: () => this.inclusion(req) };
     if (req.path === CONSISTENCY) return { template: CONSISTENCY, answer: () => this.consistency(req) };
     return null;

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Param, Res, StreamableFile } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ApiReadLimited } from '../openapi/api-problems';
+import { ApiReadLimited, ApiUpstreamLog } from '../openapi/api-problems';
 import { ApiPublic } from '../openapi/api-public';
 import { ProblemDto } from '../openapi/problem.dto';
 import { LogTiles } from './log-tiles';
@@ -22,9 +22,10 @@ export class LogFilesController {
   @ApiOperation({ summary: 'The signed checkpoint (tlog-tiles)', description: 'The same signed note as GET /api/log/head.' })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'The signed checkpoint note', content: { 'text/plain': { schema: { type: 'string' } } } })
-  @ApiNotFoundResponse({ type: ProblemDto, description: 'On a mirror, which has no log of its own' })
+  @ApiNotFoundResponse({ type: ProblemDto, description: "On a mirror (MIRROR_OF), which serves its upstream's log: upstream's 404, passed on" })
   @ApiPublic()
   @ApiReadLimited()
+  @ApiUpstreamLog()
   checkpoint(): Promise<string> {
     return this.log.checkpoint();
   }
@@ -39,9 +40,10 @@ export class LogFilesController {
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ description: 'The tile', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'Not a tile path' })
-  @ApiNotFoundResponse({ type: ProblemDto, description: 'A tile the head does not hold yet (or a mirror)' })
+  @ApiNotFoundResponse({ type: ProblemDto, description: 'A tile the head does not hold yet' })
   @ApiPublic()
   @ApiReadLimited()
+  @ApiUpstreamLog()
   async tile(@Param('path') path: string | string[], @Res({ passthrough: true }) res: Response): Promise<StreamableFile> {
     const tile = await this.tiles.tile(path);
     res.set(tile.headers);

@@ -3,6 +3,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { badRequest, notFound } from '../common/errors/domain-error';
 import { encodeEntryBundle, parseTilePath, TILE_HEIGHT } from '../lib/transparency';
+import { UpstreamLog } from '../mirror-log/upstream-log';
 import { TransparencyRepository } from '../transparency-log/transparency.repository';
 
 /** Hashes (or entries) in a full tile. */
@@ -20,18 +21,18 @@ const PARTIAL_TILE_HEADERS = { 'Content-Type': 'application/octet-stream', 'Cach
 /**
  * C2SP tlog-tiles: `tile/<L>/<N>[.p/<W>]` is hashes of tree level L·8, indexes N·256 … N·256+W−1
  * (32 bytes each, concatenated); `tile/entries/<N>[.p/<W>]` is those leaves' entries as an entry
- * bundle. A tile the committed tree does not hold yet is 404.
+ * bundle. A tile the committed tree does not hold yet is 404. A mirror's are upstream's (UpstreamLog).
  */
 @Injectable()
 export class LogTiles {
   constructor(
     private readonly repository: TransparencyRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly upstream: UpstreamLog,
   ) {}
 
   /** `segments`: the path after /log/ (`tile/...`), as the router split it. */
   async tile(segments: string | readonly string[]): Promise<TileAnswer> {
-    if (this.config.mirrorOf) throw notFound(`this registry mirrors ${this.config.mirrorOf}: the releases it serves are logged there`);
     const path = `tile/${typeof segments === 'string' ? segments : segments.join('/')}`;
     let tile: ReturnType<typeof parseTilePath>;
     try {
@@ -39,6 +40,7 @@ export class LogTiles {
     } catch {
       throw badRequest('validation-failed', 'not a tile path', [{ path: '/path', message: 'path: must be a C2SP tlog-tiles path, tile/<L>/<N>[.p/<W>] or tile/entries/<N>[.p/<W>]' }]);
     }
+    if (this.config.mirrorOf) return this.upstream.tile(path, tile.width === null);
     const width = tile.width ?? TILE_WIDTH;
     const start = tile.index * TILE_WIDTH;
     const size = await this.repository.size();

@@ -3,6 +3,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { badRequest, notFound } from '../common/errors/domain-error';
 import { IntegrityService } from '../integrity/integrity.service';
+import { UpstreamLog } from '../mirror-log/upstream-log';
 import { base64urlDecode } from '../lib/integrity';
 import { consistencyProofNodes, decodeLogEntry, foldSubtrees, formatVerifierKey, inclusionProofNodes, type Hash, type NodeId } from '../lib/transparency';
 import type { ConsistencyProofDto, InclusionProofDto, LogEntryDto, LogKeyDto } from './dto/log.dto';
@@ -30,10 +31,10 @@ function pastHead(field: string, value: number, head: number) {
 
 /**
  * The log's public reads: signed head, key, proofs and entries (tiles: LogTiles). Every proof is
- * one query (the head size, the leaf and all its nodes). A mirror serves upstream's signatures and
- * has no log of its own yet (docs/transparency-log.md): every read answers 404 there. The upper
- * levels of the tree are held in process (UpperTreeLevels), so the query fetches only the leaf
- * and the lowest few nodes.
+ * one query (the head size, the leaf and all its nodes). A mirror has no log of its own: every read
+ * is upstream's, passed on read-only (UpstreamLog, docs/mirror.md). The upper levels of the tree
+ * are held in process (UpperTreeLevels), so the query fetches only the leaf and the lowest few
+ * nodes.
  */
 @Injectable()
 export class TransparencyService {
@@ -44,6 +45,7 @@ export class TransparencyService {
     private readonly heads: LogHeads,
     private readonly integrity: IntegrityService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly upstream: UpstreamLog,
   ) {
     const logger = new Logger('TransparencyLog');
     this.upper = new UpperTreeLevels(
@@ -52,24 +54,20 @@ export class TransparencyService {
     );
   }
 
-  private assertOwnLog(): void {
-    if (this.config.mirrorOf) throw notFound(`this registry mirrors ${this.config.mirrorOf}: the releases it serves are logged there`);
-  }
-
   async checkpoint(): Promise<string> {
-    this.assertOwnLog();
+    if (this.config.mirrorOf) return this.upstream.checkpoint();
     return this.heads.checkpoint();
   }
 
   async key(): Promise<LogKeyDto> {
-    this.assertOwnLog();
+    if (this.config.mirrorOf) return this.upstream.key<LogKeyDto>();
     const { keys } = await this.integrity.keySet();
     const origin = this.heads.origin;
     return { origin, verifier_keys: keys.map((jwk) => formatVerifierKey(origin, base64urlDecode(jwk.x)!)) };
   }
 
   async inclusion(index: number, size?: number): Promise<InclusionProofDto> {
-    this.assertOwnLog();
+    if (this.config.mirrorOf) return this.upstream.inclusion<InclusionProofDto>(index, size);
     const treeSize = size ?? (await this.repository.size());
     if (index >= treeSize) {
       throw badRequest('validation-failed', 'index is not in the tree', [{ path: '/index', message: `index: must be less than the tree size, ${treeSize}` }]);
@@ -84,7 +82,7 @@ export class TransparencyService {
   }
 
   async consistency(from: number, to: number): Promise<ConsistencyProofDto> {
-    this.assertOwnLog();
+    if (this.config.mirrorOf) return this.upstream.consistency<ConsistencyProofDto>(from, to);
     if (from > to) throw badRequest('validation-failed', 'from is after to', [{ path: '/from', message: `from: must be at most to (${to})` }]);
     // RFC 9162 2.1.4: the empty tree and a tree itself need no proof.
     const groups = from === 0 || from === to ? [] : consistencyProofNodes(from, to);
@@ -97,7 +95,7 @@ export class TransparencyService {
   }
 
   async entry(index: number): Promise<LogEntryDto> {
-    this.assertOwnLog();
+    if (this.config.mirrorOf) return this.upstream.entry<LogEntryDto>(index);
     const leaf = await this.repository.findLeaf(index);
     if (!leaf) throw notFound(`the log has no entry ${index} (yet)`);
     return toLogEntryDto(leaf.index, decodeLogEntry(leaf.entry), leaf.leafHash);

@@ -104,7 +104,11 @@ describe('the transparency log from the command line', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  beforeEach(() => proxy.rewrites.clear());
+  beforeEach(() => {
+    proxy.rewrites.clear();
+    proxy.missing.clear();
+    proxy.asked.length = 0;
+  });
 
   describe('registry verify', () => {
     it('checks the release is in the log, remembers the head, and on the next run checks consistency from it', async () => {
@@ -181,7 +185,7 @@ describe('the transparency log from the command line', () => {
       proxy.rewrites.set('/api/plugins/beta/releases/1.0.0', (body) => asJson({ ...json(body), log_index: null }));
       const run = await cli(['verify', 'beta@1.0.0', '--registry', proxy.url, '--state', state('legacy')]);
       expect(run.code).toBe(0);
-      expect(run.stderr).toContain('warning: beta@1.0.0 has no transparency log entry here (released before the log, or a mirror\'s copy');
+      expect(run.stderr).toContain('warning: beta@1.0.0 names no transparency log entry (released before the log, or copied by a mirror before mirrors served their upstream\'s log): inclusion not checked');
       expect(run.stdout).toContain('verified beta@1.0.0');
       expect(existsSync(state('legacy'))).toBe(false);
     });
@@ -244,6 +248,34 @@ describe('the transparency log from the command line', () => {
         'problem: entry 3 (yank alpha@1.0.0): the registry serves it not yanked',
         'problem: entry 0 (keys): the key set served is not the one logged (keys_sha256 differs)',
       ]);
+    });
+
+    it('reads the entries one by one from /api/log/entries where /log/tile answers 404, says so once, and still finds a tampered entry', async () => {
+      proxy.missing.add('/log/tile/');
+      const file = state('monitor-no-tiles');
+      const run = await cli(['monitor', proxy.url, '--once', '--state', file]);
+      expect(run.stdout).not.toContain('problem');
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe(`registry monitor: ${proxy.url}/log/tile answers 404 (no entry tiles served): reading entries one by one from /api/log/entries\n`);
+      const size = remembered(file, proxy.url)!.size;
+      expect(run.stdout).toContain(`${origin}: read entries 0..${size - 1} (tree size ${size}), re-verified`);
+      expect(proxy.asked.filter((path) => path.startsWith('/log/tile/'))).toHaveLength(1);
+      expect(proxy.asked.filter((path) => path.startsWith('/api/log/entries/'))).toEqual(Array.from({ length: size }, (_, index) => `/api/log/entries/${index}`));
+
+      // Entry by entry is checked like a tile: an entry altered (with its leaf hash) no longer hashes to the signed root.
+      proxy.rewrites.set('/api/log/entries/2', (body) => {
+        const answer = json(body) as { entry: Record<string, string> };
+        const entry = { ...answer.entry, jws_sha256: 'f'.repeat(64) };
+        return asJson({ ...answer, entry, leaf_hash: Buffer.from(leafHash(Buffer.from(JSON.stringify(entry, Object.keys(entry).sort())))).toString('base64') });
+      });
+      const tampered = await cli(['monitor', proxy.url, '--once', '--state', state('monitor-no-tiles-tampered')]);
+      expect(tampered.code).toBe(1);
+      expect(tampered.stdout).toContain('do not hash to the signed root');
+      // An entry that does not hash to the leaf hash served with it is refused outright.
+      proxy.rewrites.set('/api/log/entries/2', (body) => asJson({ ...json(body), leaf_hash: Buffer.alloc(32).toString('base64') }));
+      const mismatched = await cli(['monitor', proxy.url, '--once', '--state', state('monitor-no-tiles-leaf')]);
+      expect(mismatched.code).toBe(1);
+      expect(mismatched.stdout).toContain('problem: log entry 2 does not hash to the leaf hash served with it');
     });
 
     it('exits 3 on a forked view, and 2 for a usage error', async () => {

@@ -143,7 +143,7 @@ describe('registry verify', () => {
     const run = await verify();
     // These fixtures predate the transparency log (no log_index): a warning, not a failure
     // (the log itself is tested in transparency-log.test.ts).
-    expect(run.stderr).toBe("warning: demo@1.0.0 has no transparency log entry here (released before the log, or a mirror's copy: its upstream logs it): inclusion not checked\n");
+    expect(run.stderr).toBe("warning: demo@1.0.0 names no transparency log entry (released before the log, or copied by a mirror before mirrors served their upstream's log): inclusion not checked\n");
     expect(run.code).toBe(0);
     const payload = demoPayload();
     expect(run.stdout).toContain('verified demo@1.0.0');

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { listening, registryCli, spawnServe, stopServe, type CompiledServer } from '../support/compiled-server';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
@@ -12,12 +15,15 @@ const ASSET = Buffer.from('a plugin archive, mirrored\n'.repeat(40));
  * The issue's acceptance test with the built program: two `registry serve` processes, each on its
  * own database (data directory on the embedded engine, database on PostgreSQL), the second a
  * mirror of the first (`serve --mirror-of`). A release published upstream is served by the mirror
- * within seconds and `registry verify` accepts it there; a publish to the mirror is refused.
+ * within seconds and `registry verify` accepts it there, proven in upstream's log (which the
+ * mirror passes on), and again, consistent, once upstream grew; `registry monitor --once` through
+ * the mirror finds nothing wrong; a publish to the mirror is refused.
  */
 describe('a compiled mirror follows a compiled upstream', () => {
   const databases: TestDatabase[] = [];
   const servers: CompiledServer[] = [];
   let files: Server;
+  const stateDir = mkdtempSync(join(tmpdir(), 'registry-mirror-log-'));
 
   beforeAll(async () => {
     files = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': ASSET.length }).end(ASSET));
@@ -27,9 +33,10 @@ describe('a compiled mirror follows a compiled upstream', () => {
     for (const server of servers) await stopServe(server);
     await new Promise((resolve) => files?.close(resolve));
     for (const db of databases) await db.drop();
+    rmSync(stateDir, { recursive: true, force: true });
   }, 60_000);
 
-  it('serves upstream\'s release, verified by the CLI, and refuses publishing', async () => {
+  it('serves upstream\'s release and log, verified and monitored by the CLI, and refuses publishing', async () => {
     const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
     const [upDb, mirrorDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
     databases.push(upDb, mirrorDb);
@@ -57,14 +64,14 @@ describe('a compiled mirror follows a compiled upstream', () => {
       body: JSON.stringify({ name: 'ci', scopes: ['publish:*'] }),
     });
     const { token } = (await created.json()) as { token: string };
-    const publish = (url: string) =>
+    const publish = (url: string, version = '1.0.0') =>
       fetch(`${url}/api/publish/far-copy`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({
-          manifest: 'name: far-copy\nversion: "1.0.0"\n',
+          manifest: `name: far-copy\nversion: "${version}"\n`,
           manifestSource: 'plugin.yaml',
-          version: '1.0.0',
+          version,
           assets: [{ name: 'far-copy.zip', url: `${filesUrl}/far-copy.zip` }],
           repoUrl: 'https://example.invalid/acme/far-copy',
         }),
@@ -79,12 +86,31 @@ describe('a compiled mirror follows a compiled upstream', () => {
     });
     expect(latest.version).toBe('1.0.0');
 
-    const verified = await registryCli(['verify', 'far-copy@1.0.0', '--registry', mirrorUrl], {});
-    // A mirror keeps no transparency log of its own (its upstream logs the release): said, not failed.
-    expect(verified.stderr).toBe("warning: far-copy@1.0.0 has no transparency log entry here (released before the log, or a mirror's copy: its upstream logs it): inclusion not checked\n");
+    // The mirror serves upstream's log: the copy is proven in it, under upstream's signed head.
+    const cliEnv = { XDG_STATE_HOME: stateDir };
+    const upOrigin = `${new URL(upUrl).host}/log`;
+    const verified = await registryCli(['verify', 'far-copy@1.0.0', '--registry', mirrorUrl], cliEnv);
+    expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain('verified far-copy@1.0.0');
     expect(verified.stdout).toContain(`asset far-copy.zip  sha256 ${createHash('sha256').update(ASSET).digest('hex')}  ${ASSET.length} bytes`);
+    expect(verified.stdout).toMatch(new RegExp(`in transparency log ${upOrigin.replace(/\./g, '\\.')} as entry 1 \\(release\\) of tree size 2: inclusion verified`));
+
+    // Upstream grows; the next verify through the mirror checks the new head extends the one it remembered.
+    expect((await publish(upUrl, '1.1.0')).status).toBe(201);
+    await eventually(async () => ((await fetch(`${mirrorUrl}/api/plugins/far-copy/releases/1.1.0`)).status === 200 ? true : null), 'far-copy@1.1.0 on the mirror', 20_000);
+    // At once: the mirror forgets the head it kept when it copies a release upstream logged since.
+    const again = await registryCli(['verify', 'far-copy@1.1.0', '--registry', mirrorUrl], cliEnv);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('as entry 2 (release) of tree size 3: inclusion verified');
+    expect(again.stdout).toContain('tree head of size 3 is consistent with the head of size 2 seen before');
+
+    // The monitor follows upstream's log through the mirror and finds every release served as logged.
+    const monitored = await registryCli(['monitor', mirrorUrl, '--once'], cliEnv);
+    expect(monitored.stderr).toBe('');
+    expect(monitored.code).toBe(0);
+    expect(monitored.stdout).toBe(`${upOrigin}: read entries 0..2 (tree size 3), re-verified 2 release(s)\n`);
 
     const refused = await publish(mirrorUrl);
     expect(refused.status).toBe(503);

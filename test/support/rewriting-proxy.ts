@@ -7,9 +7,15 @@ import type { AddressInfo } from 'node:net';
  */
 export type Rewrite = (upstream: Buffer, request: IncomingMessage) => Buffer | Promise<Buffer>;
 
-/** Forwards every request to the registry; a rewrite registered for a path prefix replaces the answer's body. */
+/**
+ * Forwards every request to the registry; a rewrite registered for a path prefix replaces the
+ * answer's body, and a path under a `missing` prefix is answered 404 (not served at all).
+ */
 export class RewritingProxy {
   readonly rewrites = new Map<string, Rewrite>();
+  readonly missing = new Set<string>();
+  /** The paths asked, in order. */
+  readonly asked: string[] = [];
   private server: Server | undefined;
   url = '';
 
@@ -23,6 +29,11 @@ export class RewritingProxy {
   }
 
   private async forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    this.asked.push(request.url!);
+    if ([...this.missing].some((prefix) => request.url!.startsWith(prefix))) {
+      response.writeHead(404, { 'Content-Type': 'text/html' }).end('<h1>Not Found</h1>');
+      return;
+    }
     const answer = await fetch(`${this.upstream}${request.url}`, { method: request.method, redirect: 'manual' });
     let body: Buffer = Buffer.from(await answer.arrayBuffer());
     const rewrite = [...this.rewrites].find(([prefix]) => request.url!.startsWith(prefix))?.[1];

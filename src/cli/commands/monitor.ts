@@ -10,9 +10,11 @@ const USAGE = `usage: registry monitor <url> [--once] [--state FILE] [--interval
 
 Follows the registry's transparency log from the size remembered in the state file: checks each
 new signed tree head with the registry's key set and for consistency with the last one, reads the
-new entries from the log's entry tiles, recomputes the root from them, and re-verifies every
-release they name (signature, kid, and that the served signature is the one logged), each
-release's yank state and the key set. Prints one line per problem.
+new entries from the log's entry tiles (one by one from /api/log/entries where /log/tile
+answers 404, saying so once), recomputes the root from them, and re-verifies every release they
+name (signature, kid, and that the served signature is the one logged), each release's yank
+state and the key set. Prints one line per problem. A mirror serves its upstream's log: pointed
+at one, this follows upstream's log and re-verifies the releases as the mirror serves them.
 
   --once          one pass, then exit with its status (default: repeat forever)
   --state FILE    the state file (default: $XDG_STATE_HOME/registry/log-heads.json or
@@ -53,9 +55,14 @@ function parseArgs(args: string[]): MonitorOptions {
   return { registry, ...options };
 }
 
-async function pass(io: CliIo, options: MonitorOptions): Promise<number> {
+/** `said`: the notices printed by earlier passes of this run, not printed again. */
+async function pass(io: CliIo, options: MonitorOptions, said: Set<string>): Promise<number> {
   try {
     const result = await monitorPass(io, options.registry, statePath(io, options.statePath));
+    for (const notice of result.notices.filter((notice) => !said.has(notice))) {
+      said.add(notice);
+      io.stderr(`registry monitor: ${notice}\n`);
+    }
     for (const line of result.lines) io.stdout(`${line}\n`);
     for (const problem of result.problems) io.stdout(`problem: ${problem}\n`);
     return result.forked ? EXIT_FORKED : result.problems.length > 0 ? EXIT_FAILURE : EXIT_OK;
@@ -85,9 +92,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stderr(`registry monitor: ${error.message}\n${USAGE}`);
     return EXIT_USAGE;
   }
-  if (options.once) return pass(io, options);
+  const said = new Set<string>();
+  if (options.once) return pass(io, options, said);
   for (;;) {
-    await pass(io, options);
+    await pass(io, options, said);
     await new Promise((resolve) => setTimeout(resolve, options.intervalSeconds * 1000));
   }
 }

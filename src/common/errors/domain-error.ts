@@ -19,6 +19,7 @@ export type DomainErrorKind =
   | 'payload-too-large'
   | 'rate-limited'
   | 'upstream-failed'
+  | 'upstream-timeout'
   | 'unavailable';
 
 export class DomainError extends Error {
@@ -46,3 +47,4 @@ export const gone = (detail: string) => new DomainError('gone', 'gone', detail);
 export const invalid = (code: string, detail: string, errors: ProblemFieldError[]) =>
   new DomainError('invalid', code, detail, errors);
 export const upstreamFailed = (code: string, detail: string) => new DomainError('upstream-failed', code, detail);
+export const upstreamTimeout = (code: string, detail: string) => new DomainError('upstream-timeout', code, detail);

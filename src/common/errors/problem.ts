@@ -25,6 +25,7 @@ export const STATUS_BY_KIND: Readonly<Record<DomainErrorKind, number>> = {
   'payload-too-large': HttpStatus.PAYLOAD_TOO_LARGE,
   'rate-limited': HttpStatus.TOO_MANY_REQUESTS,
   'upstream-failed': HttpStatus.BAD_GATEWAY,
+  'upstream-timeout': HttpStatus.GATEWAY_TIMEOUT,
   unavailable: HttpStatus.SERVICE_UNAVAILABLE,
 };
 

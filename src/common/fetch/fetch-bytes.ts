@@ -4,6 +4,8 @@ export interface FetchedBytes {
   url: string;
   finalUrl: string;
   contentType: string;
+  /** 2xx, or 4xx when the options ask for client errors' bodies (`readClientErrors`). */
+  status: number;
   bytes: Buffer;
 }
 
@@ -16,5 +18,5 @@ export async function fetchBytes(url: string, options: GuardedFetchOptions): Pro
   const body = await guardedFetch(url, options, (chunk) => {
     chunks.push(chunk);
   });
-  return { url: body.url, finalUrl: body.finalUrl, contentType: body.contentType, bytes: Buffer.concat(chunks, body.size) };
+  return { url: body.url, finalUrl: body.finalUrl, contentType: body.contentType, status: body.status, bytes: Buffer.concat(chunks, body.size) };
 }

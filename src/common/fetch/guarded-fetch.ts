@@ -28,6 +28,11 @@ export interface GuardedFetchOptions {
    * (a redirect is then a 'too-many-redirects' failure).
    */
   body?: Buffer;
+  /**
+   * A 4xx answer is read like a 2xx (bounded the same) and reported with its status, for a caller
+   * that passes another server's refusal on (a mirror's log routes); otherwise it is a 'status' failure.
+   */
+  readClientErrors?: boolean;
 }
 
 export interface FetchedBody {
@@ -36,7 +41,7 @@ export interface FetchedBody {
   finalUrl: string;
   size: number;
   contentType: string;
-  /** The final answer's status (2xx). */
+  /** The final answer's status (2xx; or 4xx with `readClientErrors`). */
   status: number;
 }
 

@@ -21,6 +21,8 @@ export interface ExchangeLimits {
   headers?: Readonly<Record<string, string>>;
   /** A POST with this body (sent with its Content-Length); a GET when absent. */
   body?: Buffer;
+  /** A 4xx answer's body is read and reported with its status instead of failing (GuardedFetchOptions). */
+  readClientErrors?: boolean;
 }
 
 /** Receives the body as it streams; `bytesSoFar` includes `chunk`, a buffer of its own. */
@@ -78,7 +80,8 @@ export function exchange(target: FetchTarget, limits: ExchangeLimits, sink: Body
       const status = incoming.statusCode ?? 0;
       const location = incoming.headers.location;
       if (REDIRECT_STATUSES.has(status) && location) return succeed({ kind: 'redirect', location });
-      if (status < 200 || status > 299) {
+      const readable = (status >= 200 && status <= 299) || (limits.readClientErrors === true && status >= 400 && status <= 499);
+      if (!readable) {
         const retryAfterMs = rateLimitWaitMs(incoming.headers, Date.now()) ?? undefined;
         return fail(new AssetFetchError('status', `HTTP ${status} from ${host}`, { url, status, retryAfterMs }));
       }

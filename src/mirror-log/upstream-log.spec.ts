@@ -1,0 +1,104 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Clock } from '../common/clock';
+import { DomainError } from '../common/errors/domain-error';
+import { startHttpServer, type LoopbackServer } from '../common/fetch/testing/loopback-servers';
+import type { AppConfig } from '../config/config.types';
+import { HEAD_TTL_MS, UpstreamLog } from './upstream-log';
+import { upstreamLogTransport } from './upstream-log-transport';
+
+class ManualClock extends Clock {
+  ms = Date.UTC(2026, 0, 1);
+  now(): Date {
+    return new Date(this.ms);
+  }
+}
+
+const NOTE = 'upstream.example/log\n3\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n\n— upstream.example/log abcd\n';
+
+/**
+ * UpstreamLog over the real SSRF-safe transport, against an upstream on loopback that answers
+ * what each test sets and counts what reaches it.
+ */
+describe('UpstreamLog', () => {
+  let upstream: LoopbackServer;
+  let answer: (req: IncomingMessage, res: ServerResponse) => void;
+  const paths: string[] = [];
+  const clock = new ManualClock();
+  let log: UpstreamLog;
+
+  const failure = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a refusal'); }, (error: unknown) => error as DomainError);
+
+  beforeAll(async () => {
+    upstream = await startHttpServer((req, res) => {
+      paths.push(req.url ?? '');
+      answer(req, res);
+    });
+    const config = { mirrorOf: upstream.url('').replace(/\/$/, '') } as AppConfig;
+    log = new UpstreamLog(config, upstreamLogTransport(['127.0.0.1'], 400), clock);
+  });
+  afterAll(() => upstream?.close());
+  beforeEach(() => {
+    paths.length = 0;
+    clock.ms += 60_000;
+  });
+
+  it("serves upstream's head as upstream signed it, read once per few seconds", async () => {
+    answer = (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end(NOTE);
+    expect(await log.checkpoint()).toBe(NOTE);
+    expect(await Promise.all([log.checkpoint(), log.checkpoint()])).toEqual([NOTE, NOTE]);
+    expect(paths).toEqual(['/api/log/head']);
+    clock.ms += HEAD_TTL_MS;
+    await log.checkpoint();
+    expect(paths).toEqual(['/api/log/head', '/api/log/head']);
+  });
+
+  it('keeps full tiles (immutable), reads a partial tile every time', async () => {
+    answer = (_req, res) => void res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.alloc(8192, 7));
+    for (let i = 0; i < 3; i++) {
+      const full = await log.tile('tile/0/x001/002', true);
+      expect(full.body).toEqual(Buffer.alloc(8192, 7));
+      expect(full.headers['Cache-Control']).toContain('immutable');
+      expect((await log.tile('tile/0/003.p/5', false)).headers['Cache-Control']).toBe('public, max-age=60');
+    }
+    expect(paths).toEqual(['/log/tile/0/x001/002', '/log/tile/0/003.p/5', '/log/tile/0/003.p/5', '/log/tile/0/003.p/5']);
+  });
+
+  it("passes upstream's 400 on with its code, detail and field errors", async () => {
+    answer = (_req, res) =>
+      void res.writeHead(400, { 'Content-Type': 'application/problem+json' }).end(
+        JSON.stringify({ type: 'https://up.example/problems/validation-failed', title: 'Bad Request', status: 400, detail: 'index is not in the tree', errors: [{ path: '/index', message: 'index: must be less than the tree size, 3' }] }),
+      );
+    const error = await failure(log.inclusion(9));
+    expect(paths).toEqual(['/api/log/proof/inclusion?index=9']);
+    expect(error).toMatchObject({ kind: 'bad-request', code: 'validation-failed', detail: 'index is not in the tree', errors: [{ path: '/index', message: 'index: must be less than the tree size, 3' }], extensions: { upstream: expect.any(String) } });
+  });
+
+  it('answers 502 for a server error, a refusal of the mirror itself, an oversized or a non-JSON answer; a head that failed is read again', async () => {
+    answer = (_req, res) => void res.writeHead(503).end('down');
+    expect(await failure(log.checkpoint())).toMatchObject({ kind: 'upstream-failed', code: 'upstream-log-failed', detail: expect.stringContaining('HTTP 503') });
+    answer = (_req, res) => void res.writeHead(403, { 'Content-Type': 'application/problem+json' }).end('{"type":"x/forbidden","detail":"no"}');
+    expect(await failure(log.key())).toMatchObject({ kind: 'upstream-failed', detail: expect.stringContaining('HTTP 403') });
+    answer = (_req, res) => void res.writeHead(200).end(Buffer.alloc(17 * 1024, 65));
+    expect(await failure(log.checkpoint())).toMatchObject({ kind: 'upstream-failed', detail: expect.stringContaining('larger than') });
+    answer = (_req, res) => void res.writeHead(200, { 'Content-Type': 'application/json' }).end('[1,2]');
+    expect(await failure(log.entry(1))).toMatchObject({ kind: 'upstream-failed', detail: expect.stringContaining('not a JSON object') });
+    expect(paths.filter((path) => path === '/api/log/head')).toHaveLength(2);
+  });
+
+  it('answers 504 when upstream does not answer in time', async () => {
+    answer = () => undefined;
+    const started = Date.now();
+    expect(await failure(log.consistency(1, 2))).toMatchObject({ kind: 'upstream-timeout', code: 'upstream-log-timeout' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('answers 502 when nothing listens upstream', async () => {
+    const closed = await startHttpServer(() => undefined);
+    const url = closed.url('').replace(/\/$/, '');
+    await closed.close();
+    const gone = new UpstreamLog({ mirrorOf: url } as AppConfig, upstreamLogTransport(['127.0.0.1'], 400), clock);
+    const error = await failure(gone.tile('tile/entries/000.p/3', false));
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ kind: 'upstream-failed', detail: expect.stringContaining('ECONNREFUSED') });
+  });
+});

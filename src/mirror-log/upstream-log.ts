@@ -1,0 +1,127 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { AssetFetchError } from '../common/fetch';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { MAX_LOG_ENTRY_BYTES, TILE_WIDTH } from '../lib/transparency';
+import { upstreamMalformed, upstreamRefusal, upstreamUnreadable } from './upstream-log-errors';
+import { UPSTREAM_LOG_TRANSPORT, type UpstreamLogTransport } from './upstream-log-transport';
+import { TileCache } from './tile-cache';
+
+/** How long a head read from upstream is served again: a verifier's head and proofs come within it. */
+export const HEAD_TTL_MS = 3000;
+/** A signed note: a few short lines and a few signatures. */
+const MAX_NOTE_BYTES = 16 * 1024;
+/** A proof (at most ~64 hashes and an entry), an entry or the key: far less than this. */
+const MAX_JSON_BYTES = 256 * 1024;
+/** A full entry tile of the largest entries a leaf may have; a hash tile is 8 KiB. */
+const MAX_TILE_BYTES = TILE_WIDTH * (2 + MAX_LOG_ENTRY_BYTES);
+
+/** A tile as the route answers it (the same headers the registry gives its own). */
+export interface UpstreamTile {
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+const FULL_TILE_HEADERS = { 'Content-Type': 'application/octet-stream', 'Cache-Control': 'public, max-age=31536000, immutable' };
+const PARTIAL_TILE_HEADERS = { 'Content-Type': 'application/octet-stream', 'Cache-Control': 'public, max-age=60' };
+
+/**
+ * A mirror's transparency log: upstream's, read through and served as upstream gave it (MIRROR_OF,
+ * docs/mirror.md). Nothing is signed here: upstream's signed notes verify with upstream's keys,
+ * which are the key set a mirror serves. The head is kept a few seconds and full tiles (immutable)
+ * in a bounded cache; everything else is read each time. Upstream's 4xx refusals are passed on,
+ * its failures are 502 and its silence 504.
+ */
+@Injectable()
+export class UpstreamLog {
+  private head: { note: Promise<string>; readAt: number } | null = null;
+  private readonly tiles = new TileCache();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(UPSTREAM_LOG_TRANSPORT) private readonly transport: UpstreamLogTransport,
+    private readonly clock: Clock,
+  ) {}
+
+  private get upstream(): string {
+    return this.config.mirrorOf!;
+  }
+
+  /** Upstream's answer to `path` when 2xx; its refusal or failure as a DomainError. */
+  private async read(path: string, maxBytes: number, accept: string): Promise<Buffer> {
+    let answer: Awaited<ReturnType<UpstreamLogTransport>>;
+    try {
+      answer = await this.transport(`${this.upstream}${path}`, maxBytes, accept);
+    } catch (error) {
+      if (error instanceof AssetFetchError) throw upstreamUnreadable(this.upstream, error);
+      throw error;
+    }
+    if (answer.status >= 400) throw upstreamRefusal(this.upstream, answer.status, answer.body);
+    return answer.body;
+  }
+
+  private async json<T extends object>(path: string): Promise<T> {
+    const body = await this.read(path, MAX_JSON_BYTES, 'application/json');
+    try {
+      const value: unknown = JSON.parse(body.toString('utf8'));
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as T;
+    } catch {
+      // reported below
+    }
+    throw upstreamMalformed(this.upstream, `${path} with something that is not a JSON object`);
+  }
+
+  /** Upstream's signed checkpoint, as upstream signed it; read again after HEAD_TTL_MS, one read at a time. */
+  checkpoint(): Promise<string> {
+    const now = this.clock.nowMs();
+    if (this.head && now - this.head.readAt < HEAD_TTL_MS) return this.head.note;
+    const note = this.read('/api/log/head', MAX_NOTE_BYTES, 'text/plain').then((body) => body.toString('utf8'));
+    const head = { note, readAt: now };
+    this.head = head;
+    // A failed read is not kept: the next request asks upstream again.
+    note.catch(() => {
+      if (this.head === head) this.head = null;
+    });
+    return note;
+  }
+
+  /**
+   * Forgets the head kept: the mirror copied a release upstream logged after it, and a verifier
+   * asking now must get a head that holds its entry.
+   */
+  forgetHead(): void {
+    this.head = null;
+  }
+
+  /*
+   * The JSON reads: upstream's object, passed on as upstream gave it and not checked here (the
+   * route's DTO is `T`); a client verifies what it proves, as it would against upstream.
+   */
+
+  key<T extends object>(): Promise<T> {
+    return this.json('/api/log/key');
+  }
+
+  inclusion<T extends object>(index: number, size?: number): Promise<T> {
+    return this.json(`/api/log/proof/inclusion?index=${index}${size === undefined ? '' : `&size=${size}`}`);
+  }
+
+  consistency<T extends object>(from: number, to: number): Promise<T> {
+    return this.json(`/api/log/proof/consistency?from=${from}&to=${to}`);
+  }
+
+  entry<T extends object>(index: number): Promise<T> {
+    return this.json(`/api/log/entries/${index}`);
+  }
+
+  /** `path`: a canonical tile path (`tile/…`, as parseTilePath accepts it); `full`: it names a full tile. */
+  async tile(path: string, full: boolean): Promise<UpstreamTile> {
+    const kept = full ? this.tiles.get(path) : undefined;
+    if (kept) return { body: kept, headers: FULL_TILE_HEADERS };
+    const body = await this.read(`/log/${path}`, MAX_TILE_BYTES, 'application/octet-stream');
+    if (!full) return { body, headers: PARTIAL_TILE_HEADERS };
+    this.tiles.put(path, body);
+    return { body, headers: FULL_TILE_HEADERS };
+  }
+}
