@@ -159,7 +159,7 @@ export class PluginsRepository {
     await manager.query('SELECT 1 FROM plugin WHERE id = $1 FOR NO KEY UPDATE', [pluginId]);
   }
 
-  /** After a log entry about the plugin at `index` (a release, yank or unyank): its freshness statements name the log to there. */
+  /** After a log entry about the plugin at `index` (a release, yank, unyank or delete): its freshness statements name the log to there. */
   async advanceLogSize(pluginId: string, index: number, manager: EntityManager): Promise<void> {
     await manager.query('UPDATE plugin SET log_size = greatest(log_size, $2) WHERE id = $1', [pluginId, index + 1]);
   }

@@ -13,6 +13,7 @@ import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
 import { keyB } from '../../src/lib/integrity/testdata/signing-fixtures';
 import { decodeEntryBundle, encodeEntryBundle, formatCheckpoint, leafHash, signNote, type LogEntry } from '../../src/lib/transparency';
 import { LogHeads } from '../../src/transparency/log-heads';
+import { TransparencyLog } from '../../src/transparency-log/transparency-log';
 import { RewritingProxy } from '../support/rewriting-proxy';
 import { RotationWorld } from '../support/rotation-world';
 
@@ -288,6 +289,21 @@ describe('the transparency log from the command line', () => {
       expect(run.stdout).toContain('problem: forked view:');
       expect((await cli(['monitor', '--once'])).code).toBe(2);
       expect((await cli(['monitor', 'ftp://x', '--once'])).code).toBe(2);
+    });
+
+    it("accepts a release the log says was deleted only while the registry no longer serves it", async () => {
+      await world.publish('omega', '1.0.0');
+      await world.admin('delete', '/api/admin/plugins/omega/releases/1.0.0').expect(204);
+      const clean = await cli(['monitor', world.app.url, '--once', '--state', state('monitor-delete')]);
+      expect(clean.stdout).not.toContain('problem');
+      expect(clean.code).toBe(0);
+      // A delete entry for a release still served (a registry hiding nothing, yet logging a removal).
+      const index = await world.app.database.dataSource.transaction((manager) =>
+        world.app.app.get(TransparencyLog).append({ type: 'delete', slug: 'delta', version: '1.0.0' }, manager),
+      );
+      const run = await cli(['monitor', world.app.url, '--once', '--state', state('monitor-delete')]);
+      expect(run.code).toBe(1);
+      expect(run.stdout.split('\n').filter((line) => line.startsWith('problem: '))).toEqual([`problem: entry ${index} (delete delta@1.0.0): the registry still serves this release`]);
     });
   });
 

@@ -10,6 +10,7 @@ import { Clock } from '../../src/common/clock';
 import { type FreshnessStatement, verifyFreshness } from '../../src/lib/freshness';
 import type { KeySet } from '../../src/lib/integrity';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
+import { userWithSession } from '../support/sessions';
 import { FRESHNESS_KEY_REUSE_MS, IntegrityService } from '../../src/integrity/integrity.service';
 import { FreshnessService } from '../../src/freshness/freshness.service';
 
@@ -167,6 +168,24 @@ describe('signed freshness on latest', () => {
     // Another plugin's release grows the log but changes nothing of this answer: the same statement.
     await publish('other', '1.0.0', ['other.wasm']);
     expect((await read(path, 'express')).body.freshness).toBe(yanked.jws);
+  });
+
+  it("steps back after an administrator deletes the latest release: the deletion is logged, so a client accepts the lower version", async () => {
+    await publish('gone', '1.0.0', ['gone.wasm']);
+    await publish('gone', '1.1.0', ['gone.wasm']);
+    const before = await statementOf(await read('/api/plugins/gone/latest', 'express'), 'universal');
+    expect(before.statement.version).toBe('1.1.0');
+    const admin = await userWithSession(w.app, 'fresh-admin', 'admin');
+    await request(w.app.url).delete('/api/admin/plugins/gone/releases/1.1.0').set('Authorization', `Bearer ${admin.jwt}`).expect(204);
+    const after = await statementOf(await read('/api/plugins/gone/latest', 'express'), 'universal');
+    expect(after.statement.version).toBe('1.0.0');
+    const head = (await request(w.app.url).get('/api/log/head').expect(200)).text;
+    expect(after.statement.tree_size).toBe(Number(head.split('\n')[1]));
+    const entry = (await request(w.app.url).get(`/api/log/entries/${after.statement.tree_size - 1}`).expect(200)).body;
+    expect(entry.entry).toEqual({ type: 'delete', slug: 'gone', version: '1.1.0' });
+    const seen = { version: '1.1.0', tree_size: before.statement.tree_size, issued_at: before.statement.issued_at };
+    const verdict = await verifyFreshness(after.jws, keys, { slug: 'gone', platform: 'universal' }, clock.now(), seen);
+    expect(verdict.ok ? 'ok' : verdict.code).toBe('ok');
   });
 
   it('signs the same bytes on any instance for the same answer: nothing stored, nothing to agree through', async () => {

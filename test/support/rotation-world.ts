@@ -146,7 +146,7 @@ export class RotationWorld {
       .expect(200);
   }
 
-  admin(method: 'get' | 'post', path: string): request.Test {
+  admin(method: 'get' | 'post' | 'delete', path: string): request.Test {
     return request(this.app.url)[method](path).set('Authorization', `Bearer ${this.adminJwt}`);
   }
 

@@ -26,8 +26,8 @@ export interface FreshnessStatement {
   expires_at: string;
   /**
    * The transparency log's size just after the last entry that changed this plugin's answers (its
-   * latest release, yank or unyank): every entry behind the answer is inside it, and it grows
-   * whenever the answer may legitimately step back.
+   * latest release, yank, unyank or deletion): every entry behind the answer is inside it, and it
+   * grows whenever the answer may legitimately step back.
    */
   tree_size: number;
 }

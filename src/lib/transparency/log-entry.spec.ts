@@ -9,6 +9,7 @@ describe('log entries', () => {
     { type: 'resign', slug: 'acme-tool', version: '1.2.0', kid: 'k2', jws_sha256: SHA },
     { type: 'yank', slug: 'acme-tool', version: '1.2.0' },
     { type: 'unyank', slug: 'acme-tool', version: '1.2.0' },
+    { type: 'delete', slug: 'acme-tool', version: '1.2.0' },
     { type: 'keys', keys_sha256: SHA },
   ])('encodes a $type entry as canonical JSON and decodes it back', (entry) => {
     const bytes = encodeLogEntry(entry);

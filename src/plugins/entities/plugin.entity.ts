@@ -71,7 +71,7 @@ export class PluginEntity {
   latestVersion: string | null;
 
   /**
-   * The transparency log's size just after this plugin's last release, yank or unyank entry: the
+   * The transparency log's size just after this plugin's last release, yank, unyank or delete entry: the
    * `tree_size` its freshness statements name, so every instance names the same one.
    */
   @Column({ name: 'log_size', type: 'bigint', default: '0' })
