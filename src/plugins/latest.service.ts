@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, notFound } from '../common/errors/domain-error';
-import { CatalogueReads } from '../persistence/catalogue-reads';
 import { APP_CONFIG } from '../config/config.module';
 import { FRESHNESS_HEADER } from '../freshness/freshness-header';
 import { FreshnessService, type LatestChoice } from '../freshness/freshness.service';
@@ -49,7 +48,6 @@ export class LatestService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pages: PluginPageRepository,
-    private readonly reads: CatalogueReads,
     private readonly freshness: FreshnessService,
   ) {}
 
@@ -59,7 +57,9 @@ export class LatestService {
    * headers alone carries it too, and a deprecated plugin's RFC 9745 headers.
    */
   async answer(slug: string, query: LatestQueryDto, userAgent: string | undefined): Promise<LatestAnswer> {
-    const plugin = await this.reads.run((manager) => this.pages.latestCandidates(slug, PAGE_FORMAT, manager));
+    // On the primary, not a replica: an answer from a lagging replica would carry an older log
+    // position than one a client already saw, which it must refuse as a rollback.
+    const plugin = await this.pages.latestCandidates(slug, PAGE_FORMAT);
     const { body, choice } = this.resolve(slug, plugin, query, userAgent);
     const freshness = await this.freshness.statementFor(choice);
     const headers = plugin ? deprecationHeaders(this.config.baseUrl, plugin.slug, plugin.deprecation) : {};

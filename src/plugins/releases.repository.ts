@@ -49,6 +49,24 @@ export class ReleasesRepository {
   }
 
   /**
+   * The latest release of the plugin with this slug, by findLatest's rule, with its plugin (the
+   * relation set), in one statement: one snapshot, so the plugin's log position is the one that
+   * answer belongs with (a freshness statement names both). Null when the plugin has no such
+   * release, or there is no such plugin.
+   */
+  findLatestWithPlugin(slug: string, options: { prerelease?: boolean } = {}, manager?: EntityManager): Promise<ReleaseEntity | null> {
+    const query = this.repo(manager)
+      .createQueryBuilder('r')
+      .innerJoinAndSelect('r.plugin', 'p')
+      .where('p.slug = :slug', { slug })
+      .andWhere('r.yanked_at IS NULL')
+      .orderBy('r.version_sort', 'DESC')
+      .limit(1);
+    if (!options.prerelease) query.andWhere('r.prerelease = false');
+    return query.getOne();
+  }
+
+  /**
    * The release the catalogue describes (name, description, tags, extension values, metadata,
    * README): the latest by the same rule, a prerelease only when no stable release is live; when
    * every release is yanked, the one that rule picks among the yanked. Null without releases.

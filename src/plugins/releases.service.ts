@@ -53,11 +53,14 @@ export class ReleasesService {
 
   /** The one "latest" rule: SemVer-highest, not yanked, prereleases only when asked. */
   async latest(slug: string, prerelease: boolean): Promise<ReleaseAnswer> {
-    const { plugin, latest } = await this.reads.run(async (manager) => {
-      const found = await this.plugin(slug, manager);
-      return { plugin: found, latest: await this.releases.findLatest(found.id, { prerelease }, manager) };
-    });
-    if (!latest) throw notFound(`"${slug}" has no ${prerelease ? '' : 'stable, '}unyanked release`);
+    // On the primary, as `/latest`: an answer from a lagging replica would carry an older log
+    // position than one a client already saw, which it must refuse as a rollback.
+    const latest = await this.releases.findLatestWithPlugin(slug, { prerelease });
+    if (!latest) {
+      await this.plugin(slug);
+      throw notFound(`"${slug}" has no ${prerelease ? '' : 'stable, '}unyanked release`);
+    }
+    const plugin = latest.plugin!;
     // A deprecated plugin's answer carries the RFC 9745 headers `/latest` does.
     const deprecation = plugin.deprecatedAt ? { since: plugin.deprecatedAt.getTime(), replacement: plugin.deprecatedReplacement } : null;
     // The statement vouches for the release as a whole (platform "all"): it names no one asset.

@@ -44,6 +44,8 @@ export class UpperTreeLevels {
   private target = 0;
   /** The tree size every held level is complete for. */
   private filled = 0;
+  /** Moves when the held levels are forgotten, so a fill under way keeps nothing it read. */
+  private generation = 0;
   private filling: Promise<void> | null = null;
   private retryAtMs = 0;
 
@@ -79,8 +81,13 @@ export class UpperTreeLevels {
     return missing;
   }
 
-  /** A committed size a read saw: the levels are filled toward it in the background. */
+  /**
+   * A committed size a read saw: the levels are filled toward it in the background. A log never
+   * shrinks; a smaller size means the database is not the one the levels were read from (a
+   * failover that lost commits, a restore), so nothing held is trusted any more.
+   */
   sawCommittedSize(size: number): void {
+    if (size < this.filled) this.forget(size);
     if (size > this.target) this.target = size;
     if (this.filling || this.nowMs() < this.retryAtMs || this.filled >= this.target) return;
     this.filling = this.fill()
@@ -101,12 +108,26 @@ export class UpperTreeLevels {
   private async fill(): Promise<void> {
     while (this.filled < this.target) {
       // The size is read again: the target may be a size not committed yet where this runs.
-      const size = Math.min(this.target, await this.source.size());
+      const committed = await this.source.size();
+      if (committed < this.filled) this.forget(committed);
+      const size = Math.min(this.target, committed);
       if (size <= this.filled) return;
+      const generation = this.generation;
       this.raiseLowest(lowestHeldLevel(size, this.minLevel, this.maxBytes));
-      for (let level = this.lowest; Math.floor(size / 2 ** level) > 0; level++) await this.fillLevel(level, Math.floor(size / 2 ** level));
+      for (let level = this.lowest; Math.floor(size / 2 ** level) > 0; level++) {
+        if (!(await this.fillLevel(level, Math.floor(size / 2 ** level), generation))) return;
+      }
       this.filled = size;
     }
+  }
+
+  private forget(size: number): void {
+    // A fill under way holds levels read from the old log: it stops at its next read.
+    this.generation++;
+    this.levels.clear();
+    this.lowest = this.minLevel;
+    this.filled = 0;
+    this.target = size;
   }
 
   private raiseLowest(level: number): void {
@@ -115,22 +136,25 @@ export class UpperTreeLevels {
     this.lowest = level;
   }
 
-  private async fillLevel(level: number, want: number): Promise<void> {
+  /** False when the levels were forgotten meanwhile (nothing read is kept). */
+  private async fillLevel(level: number, want: number, generation: number): Promise<boolean> {
     const held = this.levels.get(level) ?? { hashes: Buffer.alloc(0), count: 0 };
+    // Exactly what this round needs: the byte bound holds for what is allocated, not only what is filled.
+    if (held.hashes.byteLength < want * HASH_BYTES) {
+      const grown = Buffer.alloc(want * HASH_BYTES);
+      held.hashes.copy(grown, 0, 0, held.count * HASH_BYTES);
+      held.hashes = grown;
+    }
     while (held.count < want) {
       const to = Math.min(want, held.count + FILL_CHUNK);
       const read = await this.source.levelHashes(level, held.count, to);
+      if (generation !== this.generation) return false;
       const nodes = Math.floor(read.byteLength / HASH_BYTES);
       if (nodes !== to - held.count) throw new Error(`transparency log: level ${level} nodes ${held.count}..${to} read back ${nodes}`);
-      const needed = to * HASH_BYTES;
-      if (held.hashes.byteLength < needed) {
-        const grown = Buffer.alloc(Math.max(needed, held.hashes.byteLength * 2));
-        held.hashes.copy(grown, 0, 0, held.count * HASH_BYTES);
-        held.hashes = grown;
-      }
       held.hashes.set(read.subarray(0, nodes * HASH_BYTES), held.count * HASH_BYTES);
       held.count = to;
       this.levels.set(level, held);
     }
+    return true;
   }
 }

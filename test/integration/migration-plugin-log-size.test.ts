@@ -1,7 +1,8 @@
 /**
- * The FreshnessFromPluginLogSize migration on a log written before it: each plugin's log position
- * is the size just after its last release, yank or unyank entry (resign and key-set entries do not
- * change an answer), 0 for a plugin with none; the statements' table goes.
+ * The FreshnessFromPluginLogSize migration on a log written before it: statements signed before it
+ * named the whole log's size, and clients remember the largest they saw, so every plugin's log
+ * position starts at the whole log's size (never below a statement served before); the
+ * statements' table goes.
  */
 import { MIGRATIONS } from '../../src/database/migrations';
 import { encodeLogEntry, leafHash, type LogEntry } from '../../src/lib/transparency';
@@ -15,7 +16,7 @@ describe('migration FreshnessFromPluginLogSize on a log written before it', () =
   });
   afterAll(() => database?.drop());
 
-  it('gives each plugin the log size after its last release, yank or unyank entry', async () => {
+  it('starts every plugin at the whole log size, no smaller than any statement served before', async () => {
     const before = MIGRATIONS.findIndex((m) => m.name.startsWith('FreshnessFromPluginLogSize'));
     expect(before).toBeGreaterThan(0);
     const old = await database.migrated(before);
@@ -36,7 +37,8 @@ describe('migration FreshnessFromPluginLogSize on a log written before it', () =
       const bytes = encodeLogEntry(entry);
       await old.query(`INSERT INTO transparency_leaf ("index", entry, leaf_hash) VALUES ($1, $2, $3)`, [index, Buffer.from(bytes), Buffer.from(leafHash(bytes))]);
     }
-    await old.query(`INSERT INTO freshness_statement (slug, platform, version, tree_size, jws, issued_at, expires_at) VALUES ('alpha', 'all', '1.0.0', 1, 'x', now(), now() + interval '1 day')`);
+    // The last statement served before the upgrade named the whole log then.
+    await old.query(`INSERT INTO freshness_statement (slug, platform, version, tree_size, jws, issued_at, expires_at) VALUES ('beta', 'all', '1.0.0', 7, 'x', now(), now() + interval '1 day')`);
     await old.destroy();
 
     const now = await database.migrated(MIGRATIONS.length);
@@ -44,9 +46,9 @@ describe('migration FreshnessFromPluginLogSize on a log written before it', () =
     const [{ tables }] = await now.query(`SELECT count(*)::int AS tables FROM pg_class WHERE relname = 'freshness_statement'`);
     await now.destroy();
     expect(plugins).toEqual([
-      { slug: 'alpha', log_size: 5 },
-      { slug: 'beta', log_size: 2 },
-      { slug: 'quiet', log_size: 0 },
+      { slug: 'alpha', log_size: 7 },
+      { slug: 'beta', log_size: 7 },
+      { slug: 'quiet', log_size: 7 },
     ]);
     expect(tables).toBe(0);
   });

@@ -72,6 +72,38 @@ describe('UpperTreeLevels over a real log', () => {
     expect(await check(levels, [{ level: 5, index: 0 }, { level: 6, index: 13 }])).toEqual([{ level: 5, index: 0 }]);
   });
 
+  it('forgets everything held when the log is seen smaller (a failover that lost commits, a restore), and holds the new log after', async () => {
+    const other = await openTestDatabase();
+    try {
+      const otherRepository = new TransparencyRepository(other.dataSource);
+      const appendTo = (count: number, tag: string) =>
+        other.dataSource.transaction(async (manager) => {
+          const log = new TransparencyLog(otherRepository);
+          for (let i = 0; i < count; i++) await log.append({ type: 'yank', slug: `${tag}-${i}`, version: '1.0.0' }, manager);
+        });
+      await appendTo(64, 'first');
+      const levels = levelsOf(otherRepository);
+      levels.sawCommittedSize(64);
+      await levels.settled();
+      expect(levels.heldNodes).toBe(nodesFrom(4, 64).length);
+      // The database comes back with 16 leaves, then grows to 64 again with other entries.
+      await other.dataSource.query('DELETE FROM transparency_node WHERE ("index" + 1) * (2 ^ "level")::bigint > 16');
+      await other.dataSource.query('DELETE FROM transparency_leaf WHERE "index" >= 16');
+      levels.sawCommittedSize(16);
+      expect(levels.heldNodes).toBe(0);
+      await levels.settled();
+      await appendTo(48, 'second');
+      levels.sawCommittedSize(64);
+      await levels.settled();
+      const found: NodeHashes = new Map();
+      expect(levels.lookup(nodesFrom(4, 64), found)).toEqual([]);
+      const stored = await otherRepository.findNodes(nodesFrom(4, 64));
+      for (const [key, hash] of found) expect(Buffer.from(hash).equals(Buffer.from(stored.get(key)!))).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('reports a failed read once, and tries again only after a pause', async () => {
     const closed = await openTestDatabase();
     await closed.close();

@@ -4,21 +4,16 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Freshness statements are no longer stored (issue 27): each names the plugin's own log position
  * and the start of its reissue period, so every instance signs the same bytes without a table to
  * agree through. `plugin.log_size` is that position: the log's size just after the plugin's last
- * release, yank or unyank entry, taken here from the entries already logged.
+ * release, yank, unyank or delete entry. Statements signed before this named the whole log's
+ * size, and clients remember the largest they saw: every plugin starts at the whole log's size
+ * now, which is no smaller than any statement served before and holds every entry behind it.
  */
 export class FreshnessFromPluginLogSize1795846411031 implements MigrationInterface {
   name = 'FreshnessFromPluginLogSize1795846411031';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('ALTER TABLE "plugin" ADD "log_size" bigint NOT NULL DEFAULT \'0\'');
-    await queryRunner.query(
-      `UPDATE "plugin" p SET "log_size" = logged."size"
-         FROM (SELECT e.entry->>'slug' AS slug, max(e."index") + 1 AS "size"
-                 FROM (SELECT "index", convert_from("entry", 'UTF8')::jsonb AS entry FROM "transparency_leaf") e
-                WHERE e.entry->>'type' IN ('release', 'yank', 'unyank')
-                GROUP BY 1) logged
-        WHERE p."slug" = logged.slug`,
-    );
+    await queryRunner.query('UPDATE "plugin" SET "log_size" = (SELECT coalesce(max("index") + 1, 0) FROM "transparency_leaf")');
     await queryRunner.query('DROP TABLE "freshness_statement"');
   }
 

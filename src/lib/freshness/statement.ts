@@ -44,8 +44,8 @@ export function rfc3339Seconds(at: Date): string {
 
 /**
  * The longest a statement is served before the next is issued: an hour, or half the lifetime when
- * that is shorter. Fixed rather than a fraction of the lifetime, so raising the lifetime never
- * moves `issued_at` back.
+ * that is shorter. Fixed rather than a fraction of the lifetime, so raising a lifetime of two
+ * hours or more never moves `issued_at` back (below two hours the period is half the lifetime).
  */
 export const FRESHNESS_REISSUE_MAX_SECONDS = 3600;
 
