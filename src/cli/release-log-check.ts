@@ -14,6 +14,11 @@ export interface ReleaseInLog {
   release: ReleaseRecord & { log_index?: unknown };
   keySet: KeySet;
   kid: string;
+  /**
+   * Refuse a release that names no entry instead of warning: a registry that has had a log all
+   * along could otherwise re-sign a release and skip the log by leaving `log_index` null.
+   */
+  requireEntry: boolean;
 }
 
 const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
@@ -21,12 +26,13 @@ const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base6
 /**
  * Checks the head's consistency with the remembered one (LogForkError), then the release's
  * inclusion (LogVerificationError); remembers the head once it is known consistent. Returns the
- * lines to print, or a warning when the release predates the log.
+ * lines to print, or a warning when the release names no entry (LogVerificationError with `requireEntry`).
  */
 export async function checkReleaseInLog(io: CliIo, input: ReleaseInLog): Promise<{ lines: string[]; warning?: string }> {
   const { release } = input;
   const index = release.log_index;
   if (index === null || index === undefined) {
+    if (input.requireEntry) throw new LogVerificationError(`${release.slug}@${release.version} names no transparency log entry (log_index null), and --require-log refuses a release that is not in the log`);
     return { lines: [], warning: `${release.slug}@${release.version} names no transparency log entry (released before the log, or copied by a mirror before mirrors served their upstream's log): inclusion not checked` };
   }
   if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) throw new LogVerificationError('the release names no valid log_index');

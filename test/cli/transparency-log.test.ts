@@ -191,6 +191,20 @@ describe('the transparency log from the command line', () => {
       expect(existsSync(state('legacy'))).toBe(false);
     });
 
+    it('refuses, with --require-log, a release that names no log entry (exit 1), and still verifies one that does', async () => {
+      // A compromised registry could re-sign a release and leave the log out by naming no entry.
+      proxy.rewrites.set('/api/plugins/beta/releases/1.0.0', (body) => asJson({ ...json(body), log_index: null }));
+      const refused = await cli(['verify', 'beta@1.0.0', '--registry', proxy.url, '--state', state('required'), '--require-log']);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain('verification FAILED for beta@1.0.0: transparency log: beta@1.0.0 names no transparency log entry (log_index null), and --require-log refuses a release that is not in the log');
+      proxy.rewrites.clear();
+      const logged = await cli(['verify', 'beta@1.0.0', '--registry', proxy.url, '--state', state('required'), '--require-log']);
+      expect(logged.stderr).toBe('');
+      expect(logged.code).toBe(0);
+      expect(logged.stdout).toContain('inclusion verified');
+    });
+
     it('documents exit status 3 in its usage text', async () => {
       const run = await cli(['verify', '--help']);
       expect(run.stdout).toContain('3 the log\'s tree head is not consistent with one verified before (a forked view)');

@@ -22,6 +22,8 @@ const REPO_ROOT = join(__dirname, '..', '..');
 const BIN = join(REPO_ROOT, 'bin', 'registry.js');
 const BUILT = [join(REPO_ROOT, 'dist', 'cli', 'commands', 'verify.js'), join(REPO_ROOT, 'dist', 'cli', 'provenance-check.js')];
 const EXIT_PROVENANCE = 4;
+// The in-process Sigstore certifies on GitHub Actions' word; the fake forge is a host the CLI does not know.
+const ISSUER = 'https://token.actions.githubusercontent.com';
 
 const LINUX = { size: 4_000, seed: 7 };
 const ZIP = { size: 2_000, seed: 8 };
@@ -128,7 +130,7 @@ describe('registry verify: the release provenance, checked by the client', () =>
   afterEach(() => proxy.rewrites.clear());
 
   it('verifies the bundle against an extra trusted root and prints who built the release', async () => {
-    const verified = await verify(w.app.url, 'built@1.0.0', '--trusted-root', rootFile);
+    const verified = await verify(w.app.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
     expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain(`  provenance: built by ${repoUrl('built')} .github/workflows/release.yml at refs/tags/v1.0.0, verified\n`);
@@ -136,17 +138,54 @@ describe('registry verify: the release provenance, checked by the client', () =>
     // One asset, from a local file: its digest alone must be a subject.
     const file = join(dir, 'built.zip');
     writeFileSync(file, Buffer.concat([...assetChunks(ZIP)]));
-    const one = await verify(w.app.url, 'built@1.0.0', '--asset', 'built.zip', '--file', file, `--trusted-root=${rootFile}`, '--require-provenance');
+    const one = await verify(w.app.url, 'built@1.0.0', '--asset', 'built.zip', '--file', file, `--trusted-root=${rootFile}`, '--require-provenance', `--issuer=${ISSUER}/`);
     expect(one.code).toBe(0);
     expect(one.stdout).toContain(', verified\n');
     // Repeatable: the root that vouches for it may come after one that does not.
     const stranger = join(dir, 'stranger_root.json');
     writeFileSync(stranger, JSON.stringify((await provenanceWorld()).trustedRoot));
-    const second = await verify(w.app.url, 'built@1.0.0', '--trusted-root', stranger, '--trusted-root', rootFile);
+    const second = await verify(w.app.url, 'built@1.0.0', '--trusted-root', stranger, '--trusted-root', rootFile, '--issuer', ISSUER);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('verified against trusted root #2 (trusted_root.json)');
     const strangerOnly = await verify(w.app.url, 'built@1.0.0', '--trusted-root', stranger);
     expect(strangerOnly.code).toBe(EXIT_PROVENANCE);
+  });
+
+  it('on a forge it does not know, verifies the signer but says the issuer is not pinned without --issuer, and refuses that with --require-provenance', async () => {
+    // The registry's recorded issuer was read from the certificate at ingest: taking it would check nothing.
+    const record = await verify(w.app.url, 'built@1.0.0', '--trusted-root', rootFile);
+    expect(record.code).toBe(0);
+    expect(record.stdout).toContain(`  provenance: built by ${repoUrl('built')} .github/workflows/release.yml at refs/tags/v1.0.0; signer identity verified, issuer not pinned (pass --issuer to pin it)\n`);
+    expect(record.stdout).toContain(`    issuer ${ISSUER} (not pinned), signed at `);
+    const required = await verify(w.app.url, 'built@1.0.0', '--trusted-root', rootFile, '--require-provenance');
+    expect(required.code).toBe(EXIT_PROVENANCE);
+    expect(required.stdout).toBe('');
+    expect(required.stderr).toContain(`provenance REFUSED for built@1.0.0: required: the certificate's issuer ${ISSUER} is not pinned (the repository is not on github.com or gitlab.com); pass --issuer URL to pin it`);
+    // A pinned issuer the certificate does not name is refused; any of several pinned ones passes.
+    const other = await verify(w.app.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', 'https://ci.example.org');
+    expect(other.code).toBe(EXIT_PROVENANCE);
+    expect(other.stderr).toContain(`certificate-identity: the certificate was issued on the word of ${ISSUER}, not of this forge's CI (https://ci.example.org)`);
+    const either = await verify(w.app.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', 'https://ci.example.org', '--issuer', ISSUER, '--require-provenance');
+    expect(either.code).toBe(0);
+    const bad = await verify(w.app.url, 'built@1.0.0', '--issuer', 'ci.example.org');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--issuer 'ci.example.org' is not an http(s) URL");
+  });
+
+  it("takes the plugin's repository URL as the registry matches it: scheme, default port, `.git` and `/` aside", async () => {
+    const forgeSan = 'https://forge.example/acme/built/.github/workflows/release.yml@refs/tags/v1.0.0';
+    const bundle = await sigstore.bundle({ san: forgeSan, subjects: subjects('built') });
+    // Prefixes: the release's rewrite is found first, the plugin's answers only the plugin route.
+    proxy.rewrites.set('/api/plugins/built/releases/1.0.0', (upstream) => resignedWith(upstream, bundle));
+    for (const written of ['http://forge.example:443/acme/built.git/', 'https://forge.example:443/acme/built', 'http://FORGE.example/acme/built/']) {
+      proxy.rewrites.set('/api/plugins/built', (upstream) => Buffer.from(JSON.stringify({ ...JSON.parse(upstream.toString('utf8')), repoUrl: written })));
+      const verified = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
+      expect({ written, code: verified.code, stderr: verified.stderr }).toEqual({ written, code: 0, stderr: expect.not.stringContaining('REFUSED') });
+      expect(verified.stdout).toContain('  provenance: built by https://forge.example/acme/built .github/workflows/release.yml at refs/tags/v1.0.0, verified\n');
+    }
+    proxy.rewrites.set('/api/plugins/built', (upstream) => Buffer.from(JSON.stringify({ ...JSON.parse(upstream.toString('utf8')), repoUrl: 'https://forge.example:8443/acme/built' })));
+    const elsewhere = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
+    expect(elsewhere.code).toBe(EXIT_PROVENANCE);
   });
 
   it('refuses a bundle no trusted root it was given vouches for (the shipped public-good root alone), with its own exit code', async () => {
@@ -162,7 +201,7 @@ describe('registry verify: the release provenance, checked by the client', () =>
   it('refuses a bundle whose statement does not name the digest of an asset it checked', async () => {
     const tampered = await sigstore.bundle({ san: san('acme/built'), subjects: { ...subjects('built'), 'built.zip': 'c'.repeat(64) } });
     proxy.rewrites.set('/api/plugins/built/releases/1.0.0', (upstream) => resignedWith(upstream, tampered));
-    const refused = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile);
+    const refused = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
     expect(refused.code).toBe(EXIT_PROVENANCE);
     expect(refused.stderr).toContain(`provenance REFUSED for built@1.0.0: subject-digest: the statement has no subject with the SHA-256 of asset built.zip (${sha256Of(ZIP)})`);
     // The same bundle passes for the one asset it does name: the check is per asset verified.
@@ -173,7 +212,7 @@ describe('registry verify: the release provenance, checked by the client', () =>
   it("refuses a bundle built from another repository than the plugin's", async () => {
     const other = await sigstore.bundle({ san: san('acme/other'), subjects: subjects('built') });
     proxy.rewrites.set('/api/plugins/built/releases/1.0.0', (upstream) => resignedWith(upstream, other));
-    const refused = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile);
+    const refused = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
     expect(refused.code).toBe(EXIT_PROVENANCE);
     expect(refused.stderr).toContain(`provenance REFUSED for built@1.0.0: certificate-identity: the certificate's source repository ${repoUrl('other')} is not ${repoUrl('built')}`);
   });
@@ -182,9 +221,20 @@ describe('registry verify: the release provenance, checked by the client', () =>
     proxy.rewrites.set('/api/plugins/built/releases/1.0.0', (upstream) =>
       Buffer.from(JSON.stringify({ ...JSON.parse(upstream.toString('utf8')), publishedBy: { kind: 'trusted', forge: 'fakehub', repository: 'acme/built', workflow: '.github/workflows/nightly.yml' } })),
     );
-    const refused = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile);
+    const refused = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
     expect(refused.code).toBe(EXIT_PROVENANCE);
     expect(refused.stderr).toContain('certificate-workflow: the bundle was signed by workflow .github/workflows/release.yml');
+  });
+
+  it('checks the signing workflow against --workflow even when the registry names no trusted publisher', async () => {
+    // `publishedBy` is unsigned: a compromised registry drops it to skip the trusted publisher's workflow.
+    proxy.rewrites.set('/api/plugins/built/releases/1.0.0', (upstream) => Buffer.from(JSON.stringify({ ...JSON.parse(upstream.toString('utf8')), publishedBy: null })));
+    const pinned = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER, '--workflow', '.github/workflows/nightly.yml');
+    expect(pinned.code).toBe(EXIT_PROVENANCE);
+    expect(pinned.stderr).toContain('provenance REFUSED for built@1.0.0: certificate-workflow: the bundle was signed by workflow .github/workflows/release.yml, not by one --workflow names (.github/workflows/nightly.yml)');
+    const release = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER, '--workflow', '.github/workflows/nightly.yml', '--workflow=.github/workflows/release.yml');
+    expect(release.code).toBe(0);
+    expect(release.stdout).toContain('.github/workflows/release.yml at refs/tags/v1.0.0, verified\n');
   });
 
   it('says a release has no attestation, and fails on it only with --require-provenance', async () => {
@@ -210,7 +260,7 @@ describe('registry verify: the release provenance, checked by the client', () =>
     const folder = mkdtempSync(join(dir, 'bundle-'));
     copyFileSync(CLI_BUNDLE_FILE, join(folder, 'registry.js'));
     copyFileSync(rootFile, join(folder, 'root.json'));
-    const verified = await run('registry.js', ['verify', 'built@1.0.0', '--registry', w.app.url, '--state', 'heads.json', '--trusted-root', 'root.json'], folder);
+    const verified = await run('registry.js', ['verify', 'built@1.0.0', '--registry', w.app.url, '--state', 'heads.json', '--trusted-root', 'root.json', '--issuer', ISSUER], folder);
     expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain(`provenance: built by ${repoUrl('built')} .github/workflows/release.yml at refs/tags/v1.0.0, verified`);

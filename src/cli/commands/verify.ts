@@ -19,91 +19,12 @@ import {
 import { LogForkError, LogUnreachableError, LogVerificationError } from '../log-client';
 import { StateFileError, statePath } from '../log-state';
 import { checkReleaseInLog } from '../release-log-check';
+import { parseVerifyArgs, VERIFY_USAGE, type VerifyOptions } from '../verify-options';
 import { OperationalError, parseValueFlags, UsageError } from '../value-flags';
 
 export { OperationalError, parseValueFlags, UsageError };
 
 export const summary = 'verify a release signature and its assets against the registry key set';
-
-const USAGE = `usage: registry verify <slug>@<version> [--registry URL] [--asset NAME] [--file PATH] [--keys FILE] [--state FILE]
-                       [--trusted-root FILE]... [--require-provenance]
-
-  --registry URL  registry base URL (default: $REGISTRY_URL or http://localhost:3000)
-  --asset NAME    verify only this asset (default: every asset of the release)
-  --file PATH     hash this local file as the asset instead of downloading it
-  --keys FILE     use a saved key set instead of fetching it (no refresh on an unknown kid)
-  --state FILE    where the largest verified tree head per registry is remembered
-                  (default: $XDG_STATE_HOME/registry/log-heads.json or ~/.local/state/registry/log-heads.json)
-  --trusted-root FILE  also trust this Sigstore trusted_root.json (repeatable) besides the
-                  public-good root the CLI ships, as the registry's PROVENANCE_TRUSTED_ROOTS
-  --require-provenance  fail (exit 4) unless the release has a Sigstore provenance bundle that verifies
-
-The release must also be in the registry's transparency log: the signed tree head is checked
-with the key set, the release's entry by an inclusion proof, and the head by a consistency proof
-from the largest head verified before (a release from before the log only warns).
-
-When the signed assets carry a Sigstore provenance bundle, it is verified offline: signature,
-certificate chain and log entry or timestamp against the trusted roots, the signer is the CI of
-the plugin's repository (and the trusted publisher's workflow), every checked asset's SHA-256 is
-a subject of its statement.
-
-exit status: 0 verified, 1 verification failed, 2 usage error or registry unreachable,
-             3 the log's tree head is not consistent with one verified before (a forked view),
-             4 the provenance bundle was refused (or is missing or not Sigstore with --require-provenance)
-`;
-
-interface VerifyOptions {
-  slug: string;
-  version: string;
-  registry: string;
-  assetName?: string;
-  filePath?: string;
-  keysPath?: string;
-  statePath?: string;
-  trustedRoots: string[];
-  requireProvenance: boolean;
-}
-
-const VALUE_FLAGS = { '--registry': 'registry', '--asset': 'assetName', '--file': 'filePath', '--keys': 'keysPath', '--state': 'statePath' } as const;
-
-/** The repeatable `--trusted-root` and the switch `--require-provenance`, taken out before the single-value flags. */
-function provenanceFlags(args: string[]): { rest: string[]; trustedRoots: string[]; requireProvenance: boolean } {
-  const rest: string[] = [];
-  const roots: string[] = [];
-  let requireProvenance = false;
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index] as string;
-    if (arg === '--require-provenance') requireProvenance = true;
-    else if (arg === '--trusted-root' || arg.startsWith('--trusted-root=')) {
-      const value = arg === '--trusted-root' ? args[++index] : arg.slice('--trusted-root='.length);
-      if (value === undefined || value === '') throw new UsageError('--trusted-root needs a value');
-      roots.push(value);
-    } else rest.push(arg);
-  }
-  return { rest, trustedRoots: roots, requireProvenance };
-}
-
-function parseArgs(args: string[], io: CliIo): VerifyOptions {
-  const provenance = provenanceFlags(args);
-  const { values, positional } = parseValueFlags(provenance.rest, VALUE_FLAGS);
-  if (positional.length !== 1) throw new UsageError('expected exactly one <slug>@<version>');
-  const target = positional[0] as string;
-  const at = target.lastIndexOf('@');
-  if (at <= 0 || at === target.length - 1) throw new UsageError(`'${target}' is not <slug>@<version>`);
-  const registry = (values.registry ?? io.env.REGISTRY_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(registry) || !URL.canParse(registry)) throw new UsageError(`registry '${registry}' is not an http(s) URL`);
-  return {
-    slug: target.slice(0, at),
-    version: target.slice(at + 1),
-    registry,
-    assetName: values.assetName,
-    filePath: values.filePath,
-    keysPath: values.keysPath,
-    statePath: values.statePath,
-    trustedRoots: provenance.trustedRoots,
-    requireProvenance: provenance.requireProvenance,
-  };
-}
 
 async function fetchOrFail(io: CliIo, url: string): Promise<Response> {
   let response: Response;
@@ -238,7 +159,8 @@ async function verify(io: CliIo, options: VerifyOptions): Promise<number> {
   if (typeof log === 'number') return log;
   if (log.warning) io.stderr(`warning: ${log.warning}\n`);
 
-  const provenance = await checkProvenance({ assets: verified, release, repoUrl: () => pluginRepository(io, options), roots });
+  const pins = { issuers: options.issuers, workflows: options.workflows };
+  const provenance = await checkProvenance({ assets: verified, release, repoUrl: () => pluginRepository(io, options), roots, pins });
   const refused = provenanceRefusal(provenance, options.requireProvenance);
   if (refused) {
     io.stderr(`provenance REFUSED for ${target}: ${refused}\n`);
@@ -262,7 +184,7 @@ async function pluginRepository(io: CliIo, options: VerifyOptions): Promise<stri
 async function checkLog(io: CliIo, options: VerifyOptions, release: ReleaseRecord, keySet: KeySet | undefined, kid: string): Promise<{ lines: string[]; warning?: string } | number> {
   const target = `${options.slug}@${options.version}`;
   try {
-    const input = { registry: options.registry, statePath: statePath(io, options.statePath), release, keySet: keySet ?? { keys: [] }, kid };
+    const input = { registry: options.registry, statePath: statePath(io, options.statePath), release, keySet: keySet ?? { keys: [] }, kid, requireEntry: options.requireLog };
     return await checkReleaseInLog(io, input);
   } catch (error) {
     if (error instanceof LogForkError) {
@@ -278,15 +200,15 @@ async function checkLog(io: CliIo, options: VerifyOptions, release: ReleaseRecor
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
-    io.stdout(USAGE);
+    io.stdout(VERIFY_USAGE);
     return EXIT_OK;
   }
   try {
-    return await verify(io, parseArgs(args, io));
+    return await verify(io, parseVerifyArgs(args, io));
   } catch (error) {
     if (!(error instanceof OperationalError)) throw error;
     io.stderr(`registry verify: ${error.message}\n`);
-    if (error instanceof UsageError) io.stderr(USAGE);
+    if (error instanceof UsageError) io.stderr(VERIFY_USAGE);
     return EXIT_USAGE;
   }
 }

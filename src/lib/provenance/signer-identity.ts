@@ -95,8 +95,11 @@ export interface IdentityExpectation {
   repoUrl: string;
   /** The trusted publisher's workflow (its CI identity's form) when the release came through one, else null. */
   workflow: string | null;
-  /** The OIDC issuers that may vouch for this forge's CI (see expectedIssuers). */
-  issuers: readonly string[];
+  /**
+   * The OIDC issuers that may vouch for this forge's CI (see expectedIssuers). `'unpinned'`: any
+   * issuer, for a client that cannot know the forge's and says so (the ingest always pins).
+   */
+  issuers: readonly string[] | 'unpinned';
 }
 
 const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
@@ -147,7 +150,7 @@ export function signerIdentity(certificate: X509Certificate, expected: IdentityE
   const issuerText = extensionText(certificate, OID_ISSUER_V2, 'der');
   const issuer = (issuerText === 'undecodable' ? null : issuerText) ?? textOrNull(extensionText(certificate, OID_ISSUER_V1, 'raw'));
   if (issuer === null) return { check: 'certificate-identity', message: 'the certificate names no OIDC issuer' };
-  if (!issuerAccepted(issuer, expected.issuers)) {
+  if (expected.issuers !== 'unpinned' && !issuerAccepted(issuer, expected.issuers)) {
     return { check: 'certificate-identity', message: `the certificate was issued on the word of ${issuer}, not of this forge's CI (${expected.issuers.join(', ') || 'no issuer is configured for it'})` };
   }
   const match = subjectAlternativeNamePattern(expected.forge, root).exec(san);
