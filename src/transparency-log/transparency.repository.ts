@@ -38,6 +38,10 @@ function hex(value: Uint8Array): string {
   return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
 }
 
+/** The log's committed size, as a scalar subquery. */
+const SIZE_SQL = '(SELECT coalesce(max("index") + 1, 0) FROM "transparency_leaf")';
+const SIZE_ROW = `SELECT 'size' AS "kind", NULL::smallint AS "level", ${SIZE_SQL}::text AS "index", NULL::bytea AS "hash", NULL::bytea AS "entry"`;
+
 function nodesParams(nodes: readonly NodeId[]): [number[], string[]] {
   return [nodes.map((node) => node.level), nodes.map((node) => String(node.index))];
 }
@@ -81,23 +85,26 @@ export class TransparencyRepository {
   }
 
   /**
-   * One statement for an inclusion proof: the head size, the leaf, and every node the proof folds.
-   * The leaf comes back null past the head.
+   * One statement for an inclusion proof: the leaf, every node the proof folds, and with
+   * `withSize` the head size (null without). The leaf comes back null past the head.
    */
-  async findInclusion(index: number, nodes: readonly NodeId[], manager?: EntityManager): Promise<{ size: number; leaf: StoredLeaf | null; nodes: NodeHashes }> {
+  async findInclusion(
+    index: number,
+    nodes: readonly NodeId[],
+    withSize: boolean,
+    manager?: EntityManager,
+  ): Promise<{ size: number | null; leaf: StoredLeaf | null; nodes: NodeHashes }> {
     const rows = await preparedQuery<{ kind: string; level: number | null; index: string | null; hash: Uint8Array | null; entry: Uint8Array | null }>(
       manager ?? this.dataSource.manager,
-      'log_inclusion',
-      `SELECT 'size' AS "kind", NULL::smallint AS "level", (SELECT coalesce(max("index") + 1, 0) FROM "transparency_leaf")::text AS "index", NULL::bytea AS "hash", NULL::bytea AS "entry"
+      withSize ? 'log_inclusion' : 'log_inclusion_without_size',
+      `${withSize ? `${SIZE_ROW} UNION ALL ` : ''}SELECT 'leaf' AS "kind", NULL::smallint AS "level", l."index"::text AS "index", l."leaf_hash" AS "hash", l."entry" AS "entry" FROM "transparency_leaf" l WHERE l."index" = $3
        UNION ALL
-       SELECT 'leaf', NULL, l."index"::text, l."leaf_hash", l."entry" FROM "transparency_leaf" l WHERE l."index" = $3
-       UNION ALL
-       SELECT 'node', n."level", n."index"::text, n."hash", NULL
+       SELECT 'node', n."level", n."index"::text, n."hash", NULL::bytea
          FROM unnest($1::smallint[], $2::bigint[]) AS wanted("level", "index")
          JOIN "transparency_node" n ON n."level" = wanted."level" AND n."index" = wanted."index"`,
       [...nodesParams(nodes), String(index)],
     );
-    let size = 0;
+    let size: number | null = null;
     let leaf: StoredLeaf | null = null;
     const found: NodeHashes = new Map();
     for (const row of rows) {
@@ -108,22 +115,20 @@ export class TransparencyRepository {
     return { size, leaf, nodes: found };
   }
 
-  /** One statement for a consistency proof or a head: the head size and the nodes. */
-  async findSizeAndNodes(nodes: readonly NodeId[], manager?: EntityManager): Promise<{ size: number; nodes: NodeHashes }> {
-    const rows = await preparedQuery<{ level: number | null; index: string; hash: Uint8Array | null }>(
+  /** One statement for a consistency proof: the nodes, and with `withSize` the head size (null without). */
+  async findSizeAndNodes(nodes: readonly NodeId[], withSize: boolean, manager?: EntityManager): Promise<{ size: number | null; nodes: NodeHashes }> {
+    const rows = await preparedQuery<{ kind: string; level: number | null; index: string | null; hash: Uint8Array | null }>(
       manager ?? this.dataSource.manager,
-      'log_size_and_nodes',
-      `SELECT NULL::smallint AS "level", (SELECT coalesce(max("index") + 1, 0) FROM "transparency_leaf")::text AS "index", NULL::bytea AS "hash"
-       UNION ALL
-       SELECT n."level", n."index"::text, n."hash"
+      withSize ? 'log_size_and_nodes' : 'log_nodes',
+      `${withSize ? `SELECT 'size' AS "kind", NULL::smallint AS "level", ${SIZE_SQL}::text AS "index", NULL::bytea AS "hash" UNION ALL ` : ''}SELECT 'node' AS "kind", n."level", n."index"::text AS "index", n."hash"
          FROM unnest($1::smallint[], $2::bigint[]) AS wanted("level", "index")
          JOIN "transparency_node" n ON n."level" = wanted."level" AND n."index" = wanted."index"`,
       nodesParams(nodes),
     );
-    let size = 0;
+    let size: number | null = null;
     const found: NodeHashes = new Map();
     for (const row of rows) {
-      if (row.level === null) size = Number(row.index);
+      if (row.kind === 'size') size = Number(row.index);
       else found.set(`${row.level}/${row.index}`, bytes(row.hash!));
     }
     return { size, nodes: found };

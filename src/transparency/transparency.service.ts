@@ -5,25 +5,12 @@ import { badRequest, notFound } from '../common/errors/domain-error';
 import { IntegrityService } from '../integrity/integrity.service';
 import { UpstreamLog } from '../mirror-log/upstream-log';
 import { base64urlDecode } from '../lib/integrity';
-import { consistencyProofNodes, decodeLogEntry, foldSubtrees, formatVerifierKey, inclusionProofNodes, type Hash, type NodeId } from '../lib/transparency';
+import { consistencyProofNodes, decodeLogEntry, formatVerifierKey, inclusionProofNodes } from '../lib/transparency';
 import type { ConsistencyProofDto, InclusionProofDto, LogEntryDto, LogKeyDto } from './dto/log.dto';
 import { LogHeads } from './log-heads';
 import { toConsistencyProofDto, toInclusionProofDto, toLogEntryDto } from './transparency.mapper';
 import { UpperTreeLevels } from './upper-tree-levels';
-import { nodeKey, type NodeHashes, TransparencyRepository } from '../transparency-log/transparency.repository';
-
-/** Each proof element: the fold of its subtrees, read from one query's answer. */
-function foldProof(groups: readonly NodeId[][], found: NodeHashes): Hash[] {
-  return groups.map((group) =>
-    foldSubtrees(
-      group.map((node) => {
-        const hash = found.get(nodeKey(node));
-        if (!hash) throw new Error(`transparency log: proof node ${nodeKey(node)} is missing`);
-        return hash;
-      }),
-    ),
-  );
-}
+import { type NodeHashes, TransparencyRepository } from '../transparency-log/transparency.repository';
 
 function pastHead(field: string, value: number, head: number) {
   return badRequest('validation-failed', `${field} is past the log's head`, [{ path: `/${field}`, message: `${field}: must be at most the head's size, ${head} (asked ${value})` }]);
@@ -68,17 +55,23 @@ export class TransparencyService {
 
   async inclusion(index: number, size?: number): Promise<InclusionProofDto> {
     if (this.config.mirrorOf) return this.upstream.inclusion<InclusionProofDto>(index, size);
-    const treeSize = size ?? (await this.repository.size());
+    const head = size === undefined ? await this.committedSize() : null;
+    const treeSize = size ?? head!;
     if (index >= treeSize) {
       throw badRequest('validation-failed', 'index is not in the tree', [{ path: '/index', message: `index: must be less than the tree size, ${treeSize}` }]);
     }
     const groups = inclusionProofNodes(index, treeSize);
     const found: NodeHashes = new Map();
-    const answer = await this.repository.findInclusion(index, this.upper.lookup(groups.flat(), found));
-    this.upper.sawCommittedSize(answer.size);
-    if (treeSize > answer.size) throw pastHead('size', treeSize, answer.size);
+    // The head is read with the proof unless a size at least this large was read just now.
+    const withSize = head === null && !this.upper.committedAtLeast(treeSize);
+    const plan = this.upper.plan(groups, found);
+    const answer = await this.repository.findInclusion(index, plan.toRead, withSize);
+    if (answer.size !== null) this.checkHead('size', treeSize, answer.size);
+    // Only a log seen smaller than it was (a failover, a restore) lacks a leaf below a size read.
+    if (!answer.leaf) this.checkHead('size', treeSize, await this.committedSize());
+    if (!answer.leaf) throw new Error(`transparency log: leaf ${index} is missing below the committed size`);
     for (const [key, hash] of answer.nodes) found.set(key, hash);
-    return toInclusionProofDto(index, treeSize, answer.leaf!, foldProof(groups, found));
+    return toInclusionProofDto(index, treeSize, answer.leaf, this.upper.fold(groups, found, plan.folded));
   }
 
   async consistency(from: number, to: number): Promise<ConsistencyProofDto> {
@@ -87,11 +80,27 @@ export class TransparencyService {
     // RFC 9162 2.1.4: the empty tree and a tree itself need no proof.
     const groups = from === 0 || from === to ? [] : consistencyProofNodes(from, to);
     const found: NodeHashes = new Map();
-    const answer = await this.repository.findSizeAndNodes(this.upper.lookup(groups.flat(), found));
-    this.upper.sawCommittedSize(answer.size);
-    if (to > answer.size) throw pastHead('to', to, answer.size);
-    for (const [key, hash] of answer.nodes) found.set(key, hash);
-    return toConsistencyProofDto(from, to, foldProof(groups, found));
+    const plan = this.upper.plan(groups, found);
+    const withSize = !this.upper.committedAtLeast(to);
+    // Every node held or folded and the head read just now: nothing to ask the database.
+    if (withSize || plan.toRead.length > 0) {
+      const answer = await this.repository.findSizeAndNodes(plan.toRead, withSize);
+      if (answer.size !== null) this.checkHead('to', to, answer.size);
+      for (const [key, hash] of answer.nodes) found.set(key, hash);
+    }
+    return toConsistencyProofDto(from, to, this.upper.fold(groups, found, plan.folded));
+  }
+
+  private async committedSize(): Promise<number> {
+    const size = await this.repository.size();
+    this.upper.sawCommittedSize(size);
+    return size;
+  }
+
+  /** Tells the held levels what the read saw; a 400 when the asked size is past it. */
+  private checkHead(field: string, asked: number, committed: number): void {
+    this.upper.sawCommittedSize(committed);
+    if (asked > committed) throw pastHead(field, asked, committed);
   }
 
   async entry(index: number): Promise<LogEntryDto> {

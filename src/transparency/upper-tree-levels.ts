@@ -1,4 +1,4 @@
-import type { NodeId } from '../lib/transparency';
+import { foldSubtrees, type Hash, type NodeId } from '../lib/transparency';
 import { nodeKey, type NodeHashes } from '../transparency-log/transparency.repository';
 
 const HASH_BYTES = 32;
@@ -6,10 +6,18 @@ const HASH_BYTES = 32;
 export const UPPER_MIN_LEVEL = 4;
 /** About 16 MB of hashes at most: past ~4M leaves the lowest level held rises. */
 export const UPPER_MAX_BYTES = 16 * 1024 * 1024;
+/** Proof elements folded from several subtrees, remembered: those of a few thousand tree sizes. */
+const MAX_FOLDS = 4096;
 /** Nodes fetched per query while filling: half a megabyte of hashes, a millisecond or so of the event loop. */
 const FILL_CHUNK = 16_384;
 /** After a failed fill, how long before the next is tried. */
 const RETRY_AFTER_MS = 5_000;
+/**
+ * How long a committed size read stands for the log's: a proof within a size seen this recently
+ * need not read the head again. Bounded so a log seen smaller (a failover, a restore) is noticed
+ * within this long under load.
+ */
+export const COMMITTED_SIZE_TRUST_MS = 1_000;
 
 /** What the levels are read from: the log's committed size, and a level's hashes in index order. */
 export interface UpperLevelSource {
@@ -26,6 +34,10 @@ export function lowestHeldLevel(size: number, minLevel = UPPER_MIN_LEVEL, maxByt
   return level;
 }
 
+function foldKey(group: readonly NodeId[]): string {
+  return group.map(nodeKey).join(' ');
+}
+
 interface HeldLevel {
   hashes: Buffer;
   count: number;
@@ -40,12 +52,16 @@ interface HeldLevel {
  */
 export class UpperTreeLevels {
   private readonly levels = new Map<number, HeldLevel>();
+  private readonly folds = new Map<string, Hash>();
   private lowest: number;
   private target = 0;
   /** The tree size every held level is complete for. */
   private filled = 0;
   /** Moves when the held levels are forgotten, so a fill under way keeps nothing it read. */
   private generation = 0;
+  /** The last committed size a read saw, and when. */
+  private committed = 0;
+  private committedAtMs = Number.NEGATIVE_INFINITY;
   private filling: Promise<void> | null = null;
   private retryAtMs = 0;
 
@@ -64,6 +80,46 @@ export class UpperTreeLevels {
     let held = 0;
     for (const level of this.levels.values()) held += level.count;
     return held;
+  }
+
+  /**
+   * What a proof of these elements (`groups`, as inclusionProofNodes and consistencyProofNodes give
+   * them) has already: elements folded before (`folded`, by position) and held nodes (their hashes
+   * into `found`); and the nodes it still has to read.
+   */
+  plan(groups: readonly NodeId[][], found: NodeHashes): { toRead: NodeId[]; folded: (Hash | undefined)[] } {
+    const toRead: NodeId[] = [];
+    const folded = groups.map((group) => {
+      const kept = group.length > 1 ? this.folds.get(foldKey(group)) : undefined;
+      if (!kept) toRead.push(...this.lookup(group, found));
+      return kept;
+    });
+    return { toRead, folded };
+  }
+
+  /**
+   * The proof's elements: those `plan` found folded, the rest from `found`. An element of several
+   * subtrees (the tree's right edge, shared by every proof of one size) is folded once and
+   * remembered while the levels stand.
+   */
+  fold(groups: readonly NodeId[][], found: NodeHashes, planned: readonly (Hash | undefined)[]): Hash[] {
+    return groups.map((group, position) => {
+      const kept = planned[position];
+      if (kept) return kept;
+      const key = group.length > 1 ? foldKey(group) : null;
+      const folded = foldSubtrees(
+        group.map((node) => {
+          const hash = found.get(nodeKey(node));
+          if (!hash) throw new Error(`transparency log: proof node ${nodeKey(node)} is missing`);
+          return hash;
+        }),
+      );
+      if (key !== null) {
+        if (this.folds.size >= MAX_FOLDS) this.folds.clear();
+        this.folds.set(key, folded);
+      }
+      return folded;
+    });
   }
 
   /** Splits `nodes` into those held (their hashes into `found`) and those still to read. */
@@ -89,6 +145,8 @@ export class UpperTreeLevels {
   sawCommittedSize(size: number): void {
     if (size < this.filled) this.forget(size);
     if (size > this.target) this.target = size;
+    this.committed = size;
+    this.committedAtMs = this.nowMs();
     if (this.filling || this.nowMs() < this.retryAtMs || this.filled >= this.target) return;
     this.filling = this.fill()
       .catch((error: unknown) => {
@@ -98,6 +156,11 @@ export class UpperTreeLevels {
       .finally(() => {
         this.filling = null;
       });
+  }
+
+  /** Whether a committed size of at least `size` was read in the last COMMITTED_SIZE_TRUST_MS. */
+  committedAtLeast(size: number): boolean {
+    return size <= this.committed && this.nowMs() - this.committedAtMs < COMMITTED_SIZE_TRUST_MS;
   }
 
   /** Resolves when no fill is running (tests wait on it). */
@@ -125,6 +188,7 @@ export class UpperTreeLevels {
     // A fill under way holds levels read from the old log: it stops at its next read.
     this.generation++;
     this.levels.clear();
+    this.folds.clear();
     this.lowest = this.minLevel;
     this.filled = 0;
     this.target = size;

@@ -7,7 +7,7 @@
 import type { NodeId } from '../../src/lib/transparency';
 import { TransparencyLog } from '../../src/transparency-log/transparency-log';
 import { type NodeHashes, TransparencyRepository } from '../../src/transparency-log/transparency.repository';
-import { UpperTreeLevels } from '../../src/transparency/upper-tree-levels';
+import { COMMITTED_SIZE_TRUST_MS, UpperTreeLevels } from '../../src/transparency/upper-tree-levels';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
 /** Every complete subtree of a tree of `size` leaves at `level` and up. */
@@ -102,6 +102,17 @@ describe('UpperTreeLevels over a real log', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('stands for a committed size only briefly, so a proof reads the head again at least every second', async () => {
+    let now = 5_000_000;
+    const levels = levelsOf(repository, undefined, () => now);
+    expect(levels.committedAtLeast(1)).toBe(false);
+    levels.sawCommittedSize(900);
+    await levels.settled();
+    expect([levels.committedAtLeast(900), levels.committedAtLeast(901)]).toEqual([true, false]);
+    now += COMMITTED_SIZE_TRUST_MS;
+    expect(levels.committedAtLeast(900)).toBe(false);
   });
 
   it('reports a failed read once, and tries again only after a pause', async () => {
