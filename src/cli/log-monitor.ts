@@ -73,7 +73,9 @@ async function recheckRelease(client: LogClient, keySet: KeySet, index: number, 
   const logIndex = release.log_index;
   // A later re-signing replaced this signature; that entry is checked when it is read.
   if (typeof logIndex === 'number' && logIndex > index) return undefined;
-  if (logIndex !== index) return `${what}: the release names log index ${String(logIndex)}, not this entry`;
+  // Null: a copy that names no entry (a mirror's, made before mirrors kept upstream's index). It
+  // must still be exactly the logged signature, checked below.
+  if (logIndex !== index && logIndex !== null) return `${what}: the release names log index ${String(logIndex)}, not this entry`;
   const result = await verifyRelease({ release, keys: keySet, expected: { slug: entry.slug, version: entry.version } });
   if (!result.ok) return `${what}: the served release does not verify: ${result.code}: ${result.message}`;
   if (result.kid !== entry.kid) return `${what}: the served release is signed by kid ${result.kid}, the log says ${entry.kid}`;

@@ -101,6 +101,18 @@ describe('loadConfig', () => {
     expect((error as Error).message).not.toMatch(/short/);
   });
 
+  it('reads MIRROR_OF as an http(s) URL without a trailing slash, credentials, query or fragment', () => {
+    expect(loadConfig({ MIRROR_OF: 'https://up.example/registry/' }).mirrorOf).toBe('https://up.example/registry');
+    for (const bad of ['ftp://up.example', 'https://user:secret@up.example', 'https://up.example/?token=x', 'https://up.example/#here']) {
+      expect(() => loadConfig({ MIRROR_OF: bad })).toThrow(/MIRROR_OF/);
+    }
+    try {
+      loadConfig({ MIRROR_OF: 'https://user:secret@up.example' });
+    } catch (error) {
+      expect(String(error)).not.toContain('secret');
+    }
+  });
+
   it('reads DATABASE_READ_URLS as a comma list of postgres URLs beside DATABASE_URL only', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@db/r', DATABASE_READ_URLS: 'postgres://u@r1/r, postgresql://u@r2/r,' });
     expect(config.databaseReadUrls).toEqual(['postgres://u@r1/r', 'postgresql://u@r2/r']);

@@ -1,10 +1,25 @@
 import type { AppConfig } from './config.types';
-import { integer, map, url } from './parsers';
-import type { ConfigArea, EnvironmentReader } from './variable';
+import { integer, url } from './parsers';
+import { Invalid, type ConfigArea, type EnvironmentReader, type Parser } from './variable';
+
+/**
+ * Upstream's base URL, without a trailing slash. No credentials, query or fragment: the mirror
+ * sends none, and the URL is named in the problems its log routes answer.
+ */
+const upstreamUrl: Parser<string> = {
+  type: 'http(s) URL',
+  parse(raw) {
+    const given = url('an http(s) URL', ['http:', 'https:']).parse(raw);
+    if (given instanceof Invalid) return given;
+    const parsed = new URL(given);
+    if (parsed.username || parsed.password || parsed.search || parsed.hash) return new Invalid('must be an http(s) URL without credentials, query or fragment');
+    return parsed.toString().replace(/\/+$/, '');
+  },
+};
 
 const MIRROR_OF = {
   name: 'MIRROR_OF',
-  parser: map(url('an http(s) URL', ['http:', 'https:']), (text) => new URL(text).toString().replace(/\/+$/, '')),
+  parser: upstreamUrl,
   unset: 'not a mirror',
   description:
     "Runs this instance as a read-only mirror of the registry at this URL (`registry serve --mirror-of <url>` sets it): it follows that registry's changes feed, re-verifies every signature and asset hash it copies, and refuses catalogue writes with 503. The upstream's host must be reachable through the SSRF-safe fetcher (FETCH_ALLOW_HOSTS for a private address).",

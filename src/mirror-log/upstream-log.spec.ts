@@ -53,14 +53,34 @@ describe('UpstreamLog', () => {
   });
 
   it('keeps full tiles (immutable), reads a partial tile every time', async () => {
-    answer = (_req, res) => void res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.alloc(8192, 7));
+    answer = (req, res) => void res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.alloc(req.url!.endsWith('.p/5') ? 5 * 32 : 8192, 7));
     for (let i = 0; i < 3; i++) {
-      const full = await log.tile('tile/0/x001/002', true);
+      const full = await log.tile('tile/0/x001/002', { level: 0, width: null });
       expect(full.body).toEqual(Buffer.alloc(8192, 7));
       expect(full.headers['Cache-Control']).toContain('immutable');
-      expect((await log.tile('tile/0/003.p/5', false)).headers['Cache-Control']).toBe('public, max-age=60');
+      expect((await log.tile('tile/0/003.p/5', { level: 0, width: 5 })).headers['Cache-Control']).toBe('public, max-age=60');
     }
     expect(paths).toEqual(['/log/tile/0/x001/002', '/log/tile/0/003.p/5', '/log/tile/0/003.p/5', '/log/tile/0/003.p/5']);
+  });
+
+  it("answers 502 and keeps nothing when upstream's answer is not the tile's shape or not a 200", async () => {
+    const bundle = (count: number) => Buffer.concat(Array.from({ length: count }, () => Buffer.from([0, 2, 123, 125])));
+    const cases: [string, { level: number | 'entries'; width: number | null }, (res: import('node:http').ServerResponse) => void][] = [
+      ['tile/0/x002/001', { level: 0, width: null }, (res) => res.writeHead(200).end('<html>proxy error</html>')],
+      ['tile/1/004.p/9', { level: 1, width: 9 }, (res) => res.writeHead(200).end(Buffer.alloc(8 * 32))],
+      ['tile/entries/005', { level: 'entries', width: null }, (res) => res.writeHead(200).end(bundle(255))],
+      ['tile/entries/006.p/2', { level: 'entries', width: 2 }, (res) => res.writeHead(200).end(Buffer.from([0, 9, 1]))],
+      ['tile/0/x002/002', { level: 0, width: null }, (res) => res.writeHead(206).end(Buffer.alloc(8192))],
+    ];
+    for (const [path, tile, reply] of cases) {
+      answer = (_req, res) => reply(res);
+      expect(await failure(log.tile(path, tile))).toMatchObject({ kind: 'upstream-failed', code: 'upstream-log-failed' });
+    }
+    // Asked again once upstream answers properly: nothing bad was kept.
+    answer = (_req, res) => void res.writeHead(200).end(Buffer.alloc(8192, 1));
+    expect((await log.tile('tile/0/x002/001', { level: 0, width: null })).body).toEqual(Buffer.alloc(8192, 1));
+    answer = (_req, res) => void res.writeHead(200).end(bundle(256));
+    expect((await log.tile('tile/entries/005', { level: 'entries', width: null })).body).toEqual(bundle(256));
   });
 
   it("passes upstream's 400 on with its code, detail and field errors", async () => {
@@ -97,7 +117,7 @@ describe('UpstreamLog', () => {
     const url = closed.url('').replace(/\/$/, '');
     await closed.close();
     const gone = new UpstreamLog({ mirrorOf: url } as AppConfig, upstreamLogTransport(['127.0.0.1'], 400), clock);
-    const error = await failure(gone.tile('tile/entries/000.p/3', false));
+    const error = await failure(gone.tile('tile/entries/000.p/3', { level: 'entries', width: 3 }));
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ kind: 'upstream-failed', detail: expect.stringContaining('ECONNREFUSED') });
   });

@@ -3,7 +3,7 @@ import { Clock } from '../common/clock';
 import { AssetFetchError } from '../common/fetch';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
-import { MAX_LOG_ENTRY_BYTES, TILE_WIDTH } from '../lib/transparency';
+import { decodeEntryBundle, MAX_LOG_ENTRY_BYTES, TILE_WIDTH, TileError } from '../lib/transparency';
 import { upstreamMalformed, upstreamRefusal, upstreamUnreadable } from './upstream-log-errors';
 import { UPSTREAM_LOG_TRANSPORT, type UpstreamLogTransport } from './upstream-log-transport';
 import { TileCache } from './tile-cache';
@@ -33,6 +33,17 @@ const PARTIAL_TILE_HEADERS = { 'Content-Type': 'application/octet-stream', 'Cach
  * in a bounded cache; everything else is read each time. Upstream's 4xx refusals are passed on,
  * its failures are 502 and its silence 504.
  */
+/** A hash tile holds `width` hashes of 32 bytes; an entry bundle, `width` length-prefixed entries. */
+function tileShaped(body: Buffer, level: number | 'entries', width: number): boolean {
+  if (level !== 'entries') return body.length === width * 32;
+  try {
+    return decodeEntryBundle(body).length === width;
+  } catch (error) {
+    if (error instanceof TileError) return false;
+    throw error;
+  }
+}
+
 @Injectable()
 export class UpstreamLog {
   private head: { note: Promise<string>; readAt: number } | null = null;
@@ -58,6 +69,8 @@ export class UpstreamLog {
       throw error;
     }
     if (answer.status >= 400) throw upstreamRefusal(this.upstream, answer.status, answer.body);
+    // A 204, a 206 or anything else but a whole answer is not one to pass on, let alone keep.
+    if (answer.status !== 200) throw upstreamMalformed(this.upstream, `${path} answered ${answer.status}`);
     return answer.body;
   }
 
@@ -115,11 +128,18 @@ export class UpstreamLog {
     return this.json(`/api/log/entries/${index}`);
   }
 
-  /** `path`: a canonical tile path (`tile/…`, as parseTilePath accepts it); `full`: it names a full tile. */
-  async tile(path: string, full: boolean): Promise<UpstreamTile> {
+  /**
+   * `path`: a canonical tile path (`tile/…`, as parseTilePath accepts it), naming `tile` (a null
+   * width: a full tile). Upstream's bytes are passed on only when they are the tile's shape (a
+   * hash tile of width·32 bytes, an entry bundle of width entries), so a proxy's error page is
+   * never kept as an immutable tile.
+   */
+  async tile(path: string, tile: { level: number | 'entries'; width: number | null }): Promise<UpstreamTile> {
+    const full = tile.width === null;
     const kept = full ? this.tiles.get(path) : undefined;
     if (kept) return { body: kept, headers: FULL_TILE_HEADERS };
     const body = await this.read(`/log/${path}`, MAX_TILE_BYTES, 'application/octet-stream');
+    if (!tileShaped(body, tile.level, tile.width ?? TILE_WIDTH)) throw upstreamMalformed(this.upstream, `/log/${path} is not a tile of its width`);
     if (!full) return { body, headers: PARTIAL_TILE_HEADERS };
     this.tiles.put(path, body);
     return { body, headers: FULL_TILE_HEADERS };

@@ -40,7 +40,7 @@ export class LogTiles {
     } catch {
       throw badRequest('validation-failed', 'not a tile path', [{ path: '/path', message: 'path: must be a C2SP tlog-tiles path, tile/<L>/<N>[.p/<W>] or tile/entries/<N>[.p/<W>]' }]);
     }
-    if (this.config.mirrorOf) return this.upstream.tile(path, tile.width === null);
+    if (this.config.mirrorOf) return this.upstream.tile(path, tile);
     const width = tile.width ?? TILE_WIDTH;
     const start = tile.index * TILE_WIDTH;
     const size = await this.repository.size();

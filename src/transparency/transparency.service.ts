@@ -5,11 +5,11 @@ import { badRequest, notFound } from '../common/errors/domain-error';
 import { IntegrityService } from '../integrity/integrity.service';
 import { UpstreamLog } from '../mirror-log/upstream-log';
 import { base64urlDecode } from '../lib/integrity';
-import { consistencyProofNodes, decodeLogEntry, formatVerifierKey, inclusionProofNodes } from '../lib/transparency';
+import { consistencyProofNodes, decodeLogEntry, formatVerifierKey, type Hash, inclusionProofNodes, type NodeId } from '../lib/transparency';
 import type { ConsistencyProofDto, InclusionProofDto, LogEntryDto, LogKeyDto } from './dto/log.dto';
 import { LogHeads } from './log-heads';
 import { toConsistencyProofDto, toInclusionProofDto, toLogEntryDto } from './transparency.mapper';
-import { UpperTreeLevels } from './upper-tree-levels';
+import { MissingProofNode, type ProofPlan, UpperTreeLevels } from './upper-tree-levels';
 import { type NodeHashes, TransparencyRepository } from '../transparency-log/transparency.repository';
 
 function pastHead(field: string, value: number, head: number) {
@@ -71,7 +71,7 @@ export class TransparencyService {
     if (!answer.leaf) this.checkHead('size', treeSize, await this.committedSize());
     if (!answer.leaf) throw new Error(`transparency log: leaf ${index} is missing below the committed size`);
     for (const [key, hash] of answer.nodes) found.set(key, hash);
-    return toInclusionProofDto(index, treeSize, answer.leaf, this.upper.fold(groups, found, plan.folded));
+    return toInclusionProofDto(index, treeSize, answer.leaf, await this.folded('size', treeSize, groups, found, plan));
   }
 
   async consistency(from: number, to: number): Promise<ConsistencyProofDto> {
@@ -88,7 +88,17 @@ export class TransparencyService {
       if (answer.size !== null) this.checkHead('to', to, answer.size);
       for (const [key, hash] of answer.nodes) found.set(key, hash);
     }
-    return toConsistencyProofDto(from, to, this.upper.fold(groups, found, plan.folded));
+    return toConsistencyProofDto(from, to, await this.folded('to', to, groups, found, plan));
+  }
+
+  /** The proof's elements; a node missing means the log is smaller than the size a read trusted: a 400 then. */
+  private async folded(field: string, asked: number, groups: NodeId[][], found: NodeHashes, plan: ProofPlan): Promise<Hash[]> {
+    try {
+      return this.upper.fold(groups, found, plan);
+    } catch (error) {
+      if (error instanceof MissingProofNode) this.checkHead(field, asked, await this.committedSize());
+      throw error;
+    }
   }
 
   private async committedSize(): Promise<number> {

@@ -34,6 +34,21 @@ export function lowestHeldLevel(size: number, minLevel = UPPER_MIN_LEVEL, maxByt
   return level;
 }
 
+/** What a proof has before it reads: see UpperTreeLevels.plan. */
+export interface ProofPlan {
+  toRead: NodeId[];
+  folded: (Hash | undefined)[];
+  generation: number;
+}
+
+/** A node a proof folds is in no read's answer: the log is not (or no longer) the size asked. */
+export class MissingProofNode extends Error {
+  override readonly name = 'MissingProofNode';
+  constructor(readonly node: string) {
+    super(`transparency log: proof node ${node} is missing`);
+  }
+}
+
 function foldKey(group: readonly NodeId[]): string {
   return group.map(nodeKey).join(' ');
 }
@@ -70,7 +85,8 @@ export class UpperTreeLevels {
     private readonly onFailure: (error: unknown) => void,
     private readonly minLevel = UPPER_MIN_LEVEL,
     private readonly maxBytes = UPPER_MAX_BYTES,
-    private readonly nowMs: () => number = Date.now,
+    // Monotonic: a wall clock stepped back would stretch how long a committed size is trusted.
+    private readonly nowMs: () => number = () => performance.now(),
   ) {
     this.lowest = minLevel;
   }
@@ -87,14 +103,14 @@ export class UpperTreeLevels {
    * them) has already: elements folded before (`folded`, by position) and held nodes (their hashes
    * into `found`); and the nodes it still has to read.
    */
-  plan(groups: readonly NodeId[][], found: NodeHashes): { toRead: NodeId[]; folded: (Hash | undefined)[] } {
+  plan(groups: readonly NodeId[][], found: NodeHashes): ProofPlan {
     const toRead: NodeId[] = [];
     const folded = groups.map((group) => {
       const kept = group.length > 1 ? this.folds.get(foldKey(group)) : undefined;
       if (!kept) toRead.push(...this.lookup(group, found));
       return kept;
     });
-    return { toRead, folded };
+    return { toRead, folded, generation: this.generation };
   }
 
   /**
@@ -102,15 +118,16 @@ export class UpperTreeLevels {
    * subtrees (the tree's right edge, shared by every proof of one size) is folded once and
    * remembered while the levels stand.
    */
-  fold(groups: readonly NodeId[][], found: NodeHashes, planned: readonly (Hash | undefined)[]): Hash[] {
+  fold(groups: readonly NodeId[][], found: NodeHashes, plan: ProofPlan): Hash[] {
     return groups.map((group, position) => {
-      const kept = planned[position];
+      const kept = plan.folded[position];
       if (kept) return kept;
-      const key = group.length > 1 ? foldKey(group) : null;
+      // Only folds of levels still standing are kept: forgotten meanwhile, `found` may hold the old log's.
+      const key = group.length > 1 && plan.generation === this.generation ? foldKey(group) : null;
       const folded = foldSubtrees(
         group.map((node) => {
           const hash = found.get(nodeKey(node));
-          if (!hash) throw new Error(`transparency log: proof node ${nodeKey(node)} is missing`);
+          if (!hash) throw new MissingProofNode(nodeKey(node));
           return hash;
         }),
       );
@@ -189,6 +206,9 @@ export class UpperTreeLevels {
     this.generation++;
     this.levels.clear();
     this.folds.clear();
+    // What was read before stands for nothing now: the next proof reads the head.
+    this.committed = size;
+    this.committedAtMs = Number.NEGATIVE_INFINITY;
     this.lowest = this.minLevel;
     this.filled = 0;
     this.target = size;

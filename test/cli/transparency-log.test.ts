@@ -305,6 +305,21 @@ describe('the transparency log from the command line', () => {
       expect((await cli(['monitor', 'ftp://x', '--once'])).code).toBe(2);
     });
 
+    it('accepts a copy that names no log entry (log_index null) when it is exactly the logged signature', async () => {
+      proxy.rewrites.set('/api/plugins/beta/releases/1.0.0', (body) => asJson({ ...json(body), log_index: null }));
+      const run = await cli(['monitor', proxy.url, '--once', '--state', state('monitor-null-index')]);
+      expect(run.stdout).not.toContain('problem');
+      expect(run.code).toBe(0);
+      // Still the logged signature it must be: another one is a problem, log_index or not.
+      proxy.rewrites.set('/api/plugins/beta/releases/1.0.0', (body) => {
+        const release = json(body) as { integrity: { jws: string } };
+        return asJson({ ...release, log_index: null, integrity: { ...release.integrity, jws: `${release.integrity.jws.slice(0, -4)}AAAA` } });
+      });
+      const tampered = await cli(['monitor', proxy.url, '--once', '--state', state('monitor-null-index-tampered')]);
+      expect(tampered.code).toBe(1);
+      expect(tampered.stdout).toContain('problem: entry 2 (release beta@1.0.0): the served release does not verify');
+    });
+
     it("accepts a release the log says was deleted only while the registry no longer serves it", async () => {
       await world.publish('omega', '1.0.0');
       await world.admin('delete', '/api/admin/plugins/omega/releases/1.0.0').expect(204);

@@ -4,7 +4,7 @@
  * committed size is held, the byte bound raises the lowest level, and a failing read is reported
  * and retried only after a pause.
  */
-import type { NodeId } from '../../src/lib/transparency';
+import { consistencyProofNodes, type NodeId } from '../../src/lib/transparency';
 import { TransparencyLog } from '../../src/transparency-log/transparency-log';
 import { type NodeHashes, TransparencyRepository } from '../../src/transparency-log/transparency.repository';
 import { COMMITTED_SIZE_TRUST_MS, UpperTreeLevels } from '../../src/transparency/upper-tree-levels';
@@ -86,19 +86,29 @@ describe('UpperTreeLevels over a real log', () => {
       levels.sawCommittedSize(64);
       await levels.settled();
       expect(levels.heldNodes).toBe(nodesFrom(4, 64).length);
+      // A proof planned and read before the log is seen smaller folds what it read, but keeps no fold of it.
+      const groups = consistencyProofNodes(5, 60);
+      expect(groups.some((group) => group.length > 1)).toBe(true);
+      const found: NodeHashes = new Map();
+      const plan = levels.plan(groups, found);
+      const read = await otherRepository.findNodes(plan.toRead);
       // The database comes back with 16 leaves, then grows to 64 again with other entries.
       await other.dataSource.query('DELETE FROM transparency_node WHERE ("index" + 1) * (2 ^ "level")::bigint > 16');
       await other.dataSource.query('DELETE FROM transparency_leaf WHERE "index" >= 16');
       levels.sawCommittedSize(16);
       expect(levels.heldNodes).toBe(0);
+      expect(levels.committedAtLeast(60)).toBe(false);
+      for (const [key, hash] of read) found.set(key, hash);
+      levels.fold(groups, found, plan);
+      expect(levels.plan(groups, new Map()).folded.every((fold) => fold === undefined)).toBe(true);
       await levels.settled();
       await appendTo(48, 'second');
       levels.sawCommittedSize(64);
       await levels.settled();
-      const found: NodeHashes = new Map();
-      expect(levels.lookup(nodesFrom(4, 64), found)).toEqual([]);
+      const held: NodeHashes = new Map();
+      expect(levels.lookup(nodesFrom(4, 64), held)).toEqual([]);
       const stored = await otherRepository.findNodes(nodesFrom(4, 64));
-      for (const [key, hash] of found) expect(Buffer.from(hash).equals(Buffer.from(stored.get(key)!))).toBe(true);
+      for (const [key, hash] of held) expect(Buffer.from(hash).equals(Buffer.from(stored.get(key)!))).toBe(true);
     } finally {
       await other.close();
     }
