@@ -65,10 +65,14 @@ export class TransparencyService {
     // The head is read with the proof unless a size at least this large was read just now.
     const withSize = head === null && !this.upper.committedAtLeast(treeSize);
     const plan = this.upper.plan(groups, found);
+    const readAt = this.upper.readStart();
     const answer = await this.repository.findInclusion(index, plan.toRead, withSize);
-    if (answer.size !== null) this.checkHead('size', treeSize, answer.size);
+    if (answer.size !== null) this.checkHead('size', treeSize, answer.size, readAt);
     // Only a log seen smaller than it was (a failover, a restore) lacks a leaf below a size read.
-    if (!answer.leaf) this.checkHead('size', treeSize, await this.committedSize());
+    if (!answer.leaf) {
+      const committed = await this.committedSize();
+      if (treeSize > committed) throw pastHead('size', treeSize, committed);
+    }
     if (!answer.leaf) throw new Error(`transparency log: leaf ${index} is missing below the committed size`);
     for (const [key, hash] of answer.nodes) found.set(key, hash);
     return toInclusionProofDto(index, treeSize, answer.leaf, await this.folded('size', treeSize, groups, found, plan));
@@ -84,8 +88,9 @@ export class TransparencyService {
     const withSize = !this.upper.committedAtLeast(to);
     // Every node held or folded and the head read just now: nothing to ask the database.
     if (withSize || plan.toRead.length > 0) {
+      const readAt = this.upper.readStart();
       const answer = await this.repository.findSizeAndNodes(plan.toRead, withSize);
-      if (answer.size !== null) this.checkHead('to', to, answer.size);
+      if (answer.size !== null) this.checkHead('to', to, answer.size, readAt);
       for (const [key, hash] of answer.nodes) found.set(key, hash);
     }
     return toConsistencyProofDto(from, to, await this.folded('to', to, groups, found, plan));
@@ -96,20 +101,24 @@ export class TransparencyService {
     try {
       return this.upper.fold(groups, found, plan);
     } catch (error) {
-      if (error instanceof MissingProofNode) this.checkHead(field, asked, await this.committedSize());
+      if (error instanceof MissingProofNode) {
+        const readAt = this.upper.readStart();
+        this.checkHead(field, asked, await this.repository.size(), readAt);
+      }
       throw error;
     }
   }
 
   private async committedSize(): Promise<number> {
+    const readAt = this.upper.readStart();
     const size = await this.repository.size();
-    this.upper.sawCommittedSize(size);
+    this.upper.sawCommittedSize(size, readAt);
     return size;
   }
 
-  /** Tells the held levels what the read saw; a 400 when the asked size is past it. */
-  private checkHead(field: string, asked: number, committed: number): void {
-    this.upper.sawCommittedSize(committed);
+  /** Tells the held levels what a read started at `readAt` saw; a 400 when the asked size is past it. */
+  private checkHead(field: string, asked: number, committed: number, readAt: number): void {
+    this.upper.sawCommittedSize(committed, readAt);
     if (asked > committed) throw pastHead(field, asked, committed);
   }
 

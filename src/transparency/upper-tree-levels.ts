@@ -70,8 +70,9 @@ export class UpperTreeLevels {
   private readonly folds = new Map<string, Hash>();
   private lowest: number;
   private target = 0;
-  /** The tree size every held level is complete for. */
+  /** The tree size every held level is complete for, and when it was seen committed. */
   private filled = 0;
+  private filledAtMs = Number.NEGATIVE_INFINITY;
   /** Moves when the held levels are forgotten, so a fill under way keeps nothing it read. */
   private generation = 0;
   /** The last committed size a read saw, and when. */
@@ -154,16 +155,25 @@ export class UpperTreeLevels {
     return missing;
   }
 
+  /** When a read that will report a committed size starts (give it back to sawCommittedSize). */
+  readStart(): number {
+    return this.nowMs();
+  }
+
   /**
-   * A committed size a read saw: the levels are filled toward it in the background. A log never
-   * shrinks; a smaller size means the database is not the one the levels were read from (a
-   * failover that lost commits, a restore), so nothing held is trusted any more.
+   * A committed size a read saw (a read started at `readStartedAtMs`): the levels are filled toward
+   * it in the background. A log never shrinks: a smaller size from a read that started after the
+   * held levels' size was seen means the database is not the one they were read from (a failover
+   * that lost commits, a restore), so nothing held is trusted any more. A read that started
+   * earlier and answers late may just be older.
    */
-  sawCommittedSize(size: number): void {
-    if (size < this.filled) this.forget(size);
+  sawCommittedSize(size: number, readStartedAtMs: number = this.nowMs()): void {
+    if (size < this.filled && readStartedAtMs >= this.filledAtMs) this.forget(size);
     if (size > this.target) this.target = size;
-    this.committed = size;
-    this.committedAtMs = this.nowMs();
+    if (size >= this.committed) {
+      this.committed = size;
+      this.committedAtMs = Math.max(this.committedAtMs, readStartedAtMs);
+    }
     if (this.filling || this.nowMs() < this.retryAtMs || this.filled >= this.target) return;
     this.filling = this.fill()
       .catch((error: unknown) => {
@@ -189,6 +199,7 @@ export class UpperTreeLevels {
     while (this.filled < this.target) {
       // The size is read again: the target may be a size not committed yet where this runs.
       const committed = await this.source.size();
+      const seenAtMs = this.nowMs();
       if (committed < this.filled) this.forget(committed);
       const size = Math.min(this.target, committed);
       if (size <= this.filled) return;
@@ -198,6 +209,7 @@ export class UpperTreeLevels {
         if (!(await this.fillLevel(level, Math.floor(size / 2 ** level), generation))) return;
       }
       this.filled = size;
+      this.filledAtMs = seenAtMs;
     }
   }
 
@@ -211,6 +223,7 @@ export class UpperTreeLevels {
     this.committedAtMs = Number.NEGATIVE_INFINITY;
     this.lowest = this.minLevel;
     this.filled = 0;
+    this.filledAtMs = Number.NEGATIVE_INFINITY;
     this.target = size;
   }
 

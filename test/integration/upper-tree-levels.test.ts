@@ -114,6 +114,24 @@ describe('UpperTreeLevels over a real log', () => {
     }
   });
 
+  it('takes a smaller size from a read that started before the held size was seen as older, not as a log that shrank', async () => {
+    let now = 7_000_000;
+    const levels = levelsOf(repository, undefined, () => now);
+    levels.sawCommittedSize(900);
+    await levels.settled();
+    const held = levels.heldNodes;
+    expect(held).toBe(nodesFrom(4, 900).length);
+    // A proof's read that started before the fill saw 900 answers late with 600: kept.
+    levels.sawCommittedSize(600, now - 1);
+    expect(levels.heldNodes).toBe(held);
+    expect(levels.committedAtLeast(900)).toBe(true);
+    // One that started after it and still sees 600: the log is not the one held.
+    now += 1;
+    levels.sawCommittedSize(600, now);
+    expect(levels.heldNodes).toBe(0);
+    await levels.settled();
+  });
+
   it('stands for a committed size only briefly, so a proof reads the head again at least every second', async () => {
     let now = 5_000_000;
     const levels = levelsOf(repository, undefined, () => now);
