@@ -2,9 +2,9 @@
  * `registry keys list|rotate`: the built binary, run as a child process against a test database,
  * while the server runs (joining it) and while it is stopped (owning the embedded files itself).
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -15,31 +15,13 @@ import { canonicalJson, sha256Hex, verifyRelease } from '../../src/lib/integrity
 import { RotationWorld, startRegistry } from '../support/rotation-world';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { ensureBuilt } from '../support/built-dist';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const BIN = join(REPO_ROOT, 'bin', 'registry.js');
-const BUILT_COMMAND = join(REPO_ROOT, 'dist', 'cli', 'commands', 'keys.js');
 const KEY_SET_PATH = '/.well-known/registry-key.json';
 const KID = /^[A-Za-z0-9_-]{43}$/;
 const LIST_LINE = /^([A-Za-z0-9_-]{43}) {2}(current|previous|draining|retired) * {2}(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)(?: {2}pending (\d+)(?: {2}failed (\d+))?)?$/;
-
-function newestSourceMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtime(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds dist/ when the keys command is missing or older than any source (entities and migrations included). */
-function ensureBuilt(): void {
-  if (existsSync(BUILT_COMMAND) && statSync(BUILT_COMMAND).mtimeMs >= newestSourceMtime(join(REPO_ROOT, 'src'))) return;
-  // Type errors from other in-progress files are tolerated: tsc still emits JavaScript.
-  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (!existsSync(BUILT_COMMAND)) throw new Error(`build did not emit ${BUILT_COMMAND}:\n${build.stdout}${build.stderr}`);
-}
 
 interface Run {
   code: number;
@@ -79,7 +61,7 @@ describe('registry keys', () => {
   const servedKids = async (server: TestApp) =>
     (await request(server.url).get(KEY_SET_PATH).expect(200)).body.keys.map((key: { kid: string }) => key.kid) as string[];
   beforeAll(async () => {
-    ensureBuilt();
+    ensureBuilt(['dist/cli/commands/keys.js']);
     db = await createTestDatabase();
     cwd = mkdtempSync(join(tmpdir(), 'registry-keys-cwd-'));
     // The server and the CLI must share the key-encryption key, as in production.
@@ -183,7 +165,7 @@ describe('registry keys with releases to re-sign', () => {
   const states = (run: Run) => listed(run).map((key) => [key.kid, key.state, key.pending]);
 
   beforeAll(async () => {
-    ensureBuilt();
+    ensureBuilt(['dist/cli/commands/keys.js']);
     world = await RotationWorld.open({ intervalMs: 3_600_000 });
     // Only the CLI re-signs in this test.
     await world.app.app.get(ReleaseResignWorker).stop();

@@ -4,8 +4,8 @@
  * publishing). A small proxy in front of it plays the registry that shows one client another view:
  * it passes everything through except the answers a test rewrites.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IntegrityService } from '../../src/integrity/integrity.service';
@@ -16,28 +16,10 @@ import { LogHeads } from '../../src/transparency/log-heads';
 import { TransparencyLog } from '../../src/transparency-log/transparency-log';
 import { RewritingProxy } from '../support/rewriting-proxy';
 import { RotationWorld } from '../support/rotation-world';
+import { ensureBuilt } from '../support/built-dist';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const BIN = join(REPO_ROOT, 'bin', 'registry.js');
-const BUILT = [join(REPO_ROOT, 'dist', 'cli', 'commands', 'monitor.js'), join(REPO_ROOT, 'dist', 'cli', 'log-client.js')];
-
-function newestSourceMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtime(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds dist/ when the CLI's log code is missing or older than its sources. */
-function ensureBuilt(): void {
-  const sources = Math.max(newestSourceMtime(join(REPO_ROOT, 'src', 'cli')), newestSourceMtime(join(REPO_ROOT, 'src', 'lib')));
-  if (BUILT.every((file) => existsSync(file) && statSync(file).mtimeMs >= sources)) return;
-  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (!BUILT.every(existsSync)) throw new Error(`build did not emit the CLI:\n${build.stdout}${build.stderr}`);
-}
 
 interface Run {
   code: number | null;
@@ -90,7 +72,7 @@ describe('the transparency log from the command line', () => {
   }
 
   beforeAll(async () => {
-    ensureBuilt();
+    ensureBuilt(['dist/cli/commands/monitor.js', 'dist/cli/log-client.js'], ['src/cli', 'src/lib']);
     world = await RotationWorld.open({ intervalMs: 3_600_000 });
     await world.app.app.get(ReleaseResignWorker).stop();
     origin = world.app.app.get(LogHeads).origin;

@@ -5,9 +5,9 @@
  * timestamp authority); nothing reaches the network. A proxy re-signing the release with the
  * registry's own key plays a compromised registry serving a bundle it should not vouch for.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_BUNDLE_FILE } from '../../src/cli-download/cli-download.service';
@@ -17,34 +17,16 @@ import { assetChunks } from '../support/fake-forge';
 import { provenanceWorld, type ProvenanceWorld } from '../support/provenance-world';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { RewritingProxy } from '../support/rewriting-proxy';
+import { ensureBuilt } from '../support/built-dist';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const BIN = join(REPO_ROOT, 'bin', 'registry.js');
-const BUILT = [join(REPO_ROOT, 'dist', 'cli', 'commands', 'verify.js'), join(REPO_ROOT, 'dist', 'cli', 'provenance-check.js')];
 const EXIT_PROVENANCE = 4;
 // The in-process Sigstore certifies on GitHub Actions' word; the fake forge is a host the CLI does not know.
 const ISSUER = 'https://token.actions.githubusercontent.com';
 
 const LINUX = { size: 4_000, seed: 7 };
 const ZIP = { size: 2_000, seed: 8 };
-
-function newestSourceMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtime(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds dist/ when the CLI's verify code is missing or older than its sources. */
-function ensureBuilt(): void {
-  const sources = Math.max(newestSourceMtime(join(REPO_ROOT, 'src', 'cli')), newestSourceMtime(join(REPO_ROOT, 'src', 'lib')));
-  if (BUILT.every((file) => existsSync(file) && statSync(file).mtimeMs >= sources)) return;
-  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (!BUILT.every(existsSync)) throw new Error(`build did not emit the CLI:\n${build.stdout}${build.stderr}`);
-}
 
 interface Run {
   code: number | null;
@@ -110,7 +92,7 @@ describe('registry verify: the release provenance, checked by the client', () =>
   }
 
   beforeAll(async () => {
-    ensureBuilt();
+    ensureBuilt(['dist/cli/commands/verify.js', 'dist/cli/provenance-check.js'], ['src/cli', 'src/lib']);
     sigstore = await provenanceWorld();
     dir = mkdtempSync(join(tmpdir(), 'registry-verify-provenance-'));
     rootFile = join(dir, 'trusted_root.json');

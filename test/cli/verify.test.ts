@@ -2,8 +2,8 @@
  * `registry verify` end to end: the built binary, run as a child process, against a real HTTP
  * server standing in for the registry.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,29 +19,14 @@ import {
   signedRelease,
 } from '../../src/lib/integrity/testdata/signing-fixtures';
 import type { KeySet, ReleaseRecord } from '../../src/lib/integrity/types';
+import { ensureBuilt } from '../support/built-dist';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const BIN = join(REPO_ROOT, 'bin', 'registry.js');
-const BUILT_COMMAND = join(REPO_ROOT, 'dist', 'cli', 'commands', 'verify.js');
 const SAVED_KEY_SET = join(__dirname, 'fixtures', 'verify', 'saved-key-set.json');
 
 const RELEASE_PATH = '/api/plugins/demo/releases/1.0.0';
 const KEYS_PATH = '/.well-known/registry-key.json';
-
-function newestSourceMtime(): number {
-  const dirs = [join(REPO_ROOT, 'src', 'lib', 'integrity'), join(REPO_ROOT, 'src', 'cli'), join(REPO_ROOT, 'src', 'cli', 'commands')];
-  return Math.max(
-    ...dirs.flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith('.ts')).map((name) => statSync(join(dir, name)).mtimeMs)),
-  );
-}
-
-/** Builds dist/ when the verify command is missing or older than its sources. */
-function ensureBuilt(): void {
-  if (existsSync(BUILT_COMMAND) && statSync(BUILT_COMMAND).mtimeMs >= newestSourceMtime()) return;
-  // Type errors from other in-progress files are tolerated: tsc still emits JavaScript.
-  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (!existsSync(BUILT_COMMAND)) throw new Error(`build did not emit ${BUILT_COMMAND}:\n${build.stdout}${build.stderr}`);
-}
 
 interface Route {
   status: number;
@@ -120,7 +105,7 @@ const registry = new FakeRegistry();
 let workDir: string;
 
 beforeAll(async () => {
-  ensureBuilt();
+  ensureBuilt(['dist/cli/commands/verify.js'], ['src/cli', 'src/lib']);
   await registry.start();
   workDir = mkdtempSync(join(tmpdir(), 'registry-verify-cli-'));
 }, 120000);
