@@ -1,4 +1,4 @@
-import { freePort } from './free-port';
+import { reservePort } from './free-port';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import { Test } from '@nestjs/testing';
@@ -30,12 +30,20 @@ export interface TestAppOptions {
 /** Boots the real AppModule on its own fresh database, listening on a loopback port. */
 export async function startTestApp(env: Record<string, string> = {}, testDatabase?: TestDatabase, logger?: Logger, options: TestAppOptions = {}): Promise<TestApp> {
   const db = testDatabase ?? (await createTestDatabase());
-  // A real port up front, so BASE_URL and the absolute links built from it (downloads) work.
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+  // A real port up front, so BASE_URL and the absolute links built from it (downloads) work; held
+  // until the app listens, which is seconds later.
+  const reserved = env.PORT ? null : await reservePort();
+  const port = env.PORT ? Number(env.PORT) : reserved!.port;
   const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, ...db.env, ...env });
-  const database = await openDatabase(config, { embeddedMode: 'own', migrate: true });
-  const log = logger ?? createLogger('silent');
-  const app = options.clock ? await withClock(options.clock, config, database, log) : await createApp({ config, database, logger: log });
+  let database: DatabaseHandle;
+  let app: NestExpressApplication;
+  try {
+    database = await openDatabase(config, { embeddedMode: 'own', migrate: true });
+    const log = logger ?? createLogger('silent');
+    app = options.clock ? await withClock(options.clock, config, database, log) : await createApp({ config, database, logger: log });
+  } finally {
+    await reserved?.release();
+  }
   await app.listen(port, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return {
