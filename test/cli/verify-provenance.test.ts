@@ -6,14 +6,13 @@
  * registry's own key plays a compromised registry serving a bundle it should not vouch for.
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_BUNDLE_FILE } from '../../src/cli-download/cli-download.service';
 import { IntegrityService } from '../../src/integrity/integrity.service';
 import { decodeSignedPayload, parseCompactJws } from '../../src/lib/integrity';
-import { assetChunks } from '../support/fake-forge';
+import { assetChunks, assetSha256 } from '../support/fake-forge';
 import { provenanceWorld, type ProvenanceWorld } from '../support/provenance-world';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { RewritingProxy } from '../support/rewriting-proxy';
@@ -43,12 +42,6 @@ function run(script: string, args: string[], cwd: string): Promise<Run> {
   });
 }
 
-function sha256Of(asset: { size: number; seed: number }): string {
-  const hash = createHash('sha256');
-  for (const chunk of assetChunks(asset)) hash.update(chunk);
-  return hash.digest('hex');
-}
-
 describe('registry verify: the release provenance, checked by the client', () => {
   let w: PublishWorld;
   let sigstore: ProvenanceWorld;
@@ -59,7 +52,7 @@ describe('registry verify: the release provenance, checked by the client', () =>
 
   const repoUrl = (slug: string) => `${w.forge.url}/acme/${slug}`;
   const san = (repo: string) => `${w.forge.url}/${repo}/.github/workflows/release.yml@refs/tags/v1.0.0`;
-  const subjects = (slug: string) => ({ [`${slug}-linux-x64.tar.gz`]: sha256Of(LINUX), [`${slug}.zip`]: sha256Of(ZIP) });
+  const subjects = (slug: string) => ({ [`${slug}-linux-x64.tar.gz`]: assetSha256(LINUX), [`${slug}.zip`]: assetSha256(ZIP) });
   const body = (slug: string, attestation?: unknown) => ({
     manifest: manifestYaml({ name: slug, version: '1.0.0', description: 'A plugin with provenance' }),
     manifestSource: 'plugin.yaml',
@@ -185,7 +178,7 @@ describe('registry verify: the release provenance, checked by the client', () =>
     proxy.rewrites.set('/api/plugins/built/releases/1.0.0', (upstream) => resignedWith(upstream, tampered));
     const refused = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
     expect(refused.code).toBe(EXIT_PROVENANCE);
-    expect(refused.stderr).toContain(`provenance REFUSED for built@1.0.0: subject-digest: the statement has no subject with the SHA-256 of asset built.zip (${sha256Of(ZIP)})`);
+    expect(refused.stderr).toContain(`provenance REFUSED for built@1.0.0: subject-digest: the statement has no subject with the SHA-256 of asset built.zip (${assetSha256(ZIP)})`);
     // The same bundle passes for the one asset it does name: the check is per asset verified.
     const linux = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--asset', 'built-linux-x64.tar.gz');
     expect(linux.code).toBe(0);

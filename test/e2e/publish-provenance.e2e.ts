@@ -1,21 +1,14 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { assetChunks } from '../support/fake-forge';
+import { assetSha256 } from '../support/fake-forge';
 import { provenanceWorld, type ProvenanceWorld } from '../support/provenance-world';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { userWithSession } from '../support/sessions';
 
 const LINUX = { size: 4_000, seed: 7 };
 const ZIP = { size: 2_000, seed: 8 };
-
-function sha256Of(asset: { size: number; seed: number }): string {
-  const hash = createHash('sha256');
-  for (const chunk of assetChunks(asset)) hash.update(chunk);
-  return hash.digest('hex');
-}
 
 describe('POST /api/publish/:slug with a Sigstore provenance bundle (issue 27)', () => {
   let w: PublishWorld;
@@ -29,7 +22,7 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle (issue 27)',
 
   const repoUrl = (slug: string) => `${w.forge.url}/acme/${slug}`;
   const san = (slug: string, repo = `acme/${slug}`) => `${w.forge.url}/${repo}/.github/workflows/release.yml@refs/tags/v1.0.0`;
-  const subjects = (slug: string) => ({ [`${slug}-linux-x64.tar.gz`]: sha256Of(LINUX), [`${slug}.zip`]: sha256Of(ZIP) });
+  const subjects = (slug: string) => ({ [`${slug}-linux-x64.tar.gz`]: assetSha256(LINUX), [`${slug}.zip`]: assetSha256(ZIP) });
   const body = (slug: string, attestation: unknown, manifest: Record<string, unknown> = {}) => ({
     manifest: manifestYaml({ name: slug, version: '1.0.0', description: 'A plugin with provenance', ...manifest }),
     manifestSource: 'plugin.yaml',
@@ -89,7 +82,7 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle (issue 27)',
   });
 
   const refusals: [string, string, (slug: string) => Promise<unknown>][] = [
-    ['a statement without one asset digest', 'subject-digest', (slug) => sigstore.bundle({ san: san(slug), subjects: { [`${slug}.zip`]: sha256Of(ZIP) } })],
+    ['a statement without one asset digest', 'subject-digest', (slug) => sigstore.bundle({ san: san(slug), subjects: { [`${slug}.zip`]: assetSha256(ZIP) } })],
     ['a certificate for another repository', 'certificate-identity', (slug) => sigstore.bundle({ san: san(slug, `acme/${slug}-evil`), subjects: subjects(slug) })],
     ['a certificate and timestamp from a Sigstore nobody configured', 'trusted-root', (slug) => stranger.bundle({ san: san(slug), subjects: subjects(slug) })],
     ['a root with a transparency log and a bundle without a log entry', 'tlog', (slug) => withLog.bundle({ san: san(slug), subjects: subjects(slug) })],

@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 export type ForgeKind = 'github' | 'gitlab' | 'gitea' | 'forgejo';
@@ -31,6 +31,13 @@ export function* assetChunks(spec: AssetSpec, chunkSize = 64 * 1024): Generator<
     for (let i = 0; i < length; i++) chunk[i] = (seed + offset + i) % 251;
     yield chunk;
   }
+}
+
+/** The hex SHA-256 of the bytes `AssetSpec` describes (what the registry signs for it). */
+export function assetSha256(spec: AssetSpec): string {
+  const hash = createHash('sha256');
+  for (const chunk of assetChunks(spec)) hash.update(chunk);
+  return hash.digest('hex');
 }
 
 /** An asset whose answer waits for the test (`FakeForge.held`). */
