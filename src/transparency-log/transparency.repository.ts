@@ -163,15 +163,6 @@ export class TransparencyRepository {
     return rows.map((row) => bytes(row.entry));
   }
 
-  /** The hashes of the nodes of one tree level, indexes [start, start + count), in order (fewer past the head). */
-  async findNodeRange(level: number, start: number, count: number, manager?: EntityManager): Promise<Uint8Array[]> {
-    const rows: { hash: Uint8Array }[] = await this.run(
-      manager,
-      'SELECT "hash" FROM "transparency_node" WHERE "level" = $1 AND "index" >= $2 AND "index" < $3 ORDER BY "index"',
-      [level, String(start), String(start + count)],
-    );
-    return rows.map((row) => bytes(row.hash));
-  }
 
   /**
    * After `lockTail`, in one statement: the log's size n and the root subtrees of the tree of n

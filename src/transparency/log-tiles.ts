@@ -51,7 +51,7 @@ export class LogTiles {
     const body =
       tile.level === 'entries'
         ? Buffer.from(encodeEntryBundle(await this.repository.findEntries(start, width)))
-        : Buffer.concat((await this.repository.findNodeRange(level, start, width)).map((hash) => Buffer.from(hash)));
+        : Buffer.from(await this.repository.levelHashes(level, start, start + width));
     return { body, headers: tile.width === null ? FULL_TILE_HEADERS : PARTIAL_TILE_HEADERS };
   }
 }
