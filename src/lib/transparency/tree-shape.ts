@@ -16,13 +16,26 @@ function checkSize(name: string, value: number, min: number): void {
 
 /** Largest power of two strictly below n (n >= 2): the split point k of RFC 9162 2.1.1. */
 function splitPoint(n: number): number {
-  let k = 1;
+  // Bit operators only below 2^31 (n - 1 fits a uint32's top bit).
+  if (n <= 0x80000000) return (0x80000000 >>> Math.clz32(n - 1)) >>> 0;
+  let k = 0x80000000;
   while (k * 2 < n) k *= 2;
   return k;
 }
 
+/** The level of a subtree of `width` leaves when width is a power of two, else -1. */
+function levelOf(width: number): number {
+  if (width <= 0x80000000) return (width & (width - 1)) === 0 ? 31 - Math.clz32(width) : -1;
+  let level = 31;
+  for (let w = 0x80000000; w < width; w *= 2) level++;
+  return 2 ** level === width ? level : -1;
+}
+
 /** The complete subtrees covering leaves [start, end), largest first; start must be aligned as in every proof. */
 function rangeNodes(start: number, end: number): NodeId[] {
+  // Most ranges of a proof are one complete subtree: a proof asks ~log2(size) of them.
+  const whole = levelOf(end - start);
+  if (whole >= 0 && start % (end - start) === 0) return [{ level: whole, index: start / (end - start) }];
   const nodes: NodeId[] = [];
   while (start < end) {
     let width = 1;
@@ -52,23 +65,46 @@ export function completedBy(size: number): NodeId[] {
   return nodes;
 }
 
-/** RFC 9162 2.1.3.1 PATH(m, D[start:end]), each element as the subtrees of the range it hashes. */
+/**
+ * RFC 9162 2.1.3.1 PATH(m, D[start:end]), each element as the subtrees of the range it hashes.
+ * The RFC recurses and appends each level's element after the deeper ones: walked top-down here,
+ * then reversed.
+ */
 function path(m: number, start: number, end: number): NodeId[][] {
-  if (end - start <= 1) return [];
-  const k = splitPoint(end - start);
-  return m - start < k
-    ? [...path(m, start, start + k), rangeNodes(start + k, end)]
-    : [...path(m, start + k, end), rangeNodes(start, start + k)];
+  const elements: NodeId[][] = [];
+  while (end - start > 1) {
+    const k = splitPoint(end - start);
+    if (m - start < k) {
+      elements.push(rangeNodes(start + k, end));
+      end = start + k;
+    } else {
+      elements.push(rangeNodes(start, start + k));
+      start += k;
+    }
+  }
+  return elements.reverse();
 }
 
-/** RFC 9162 2.1.4.1 SUBPROOF(m, D[start:end], b). */
+/** RFC 9162 2.1.4.1 SUBPROOF(m, D[start:end], b), walked top-down as `path` is. */
 function subproof(m: number, start: number, end: number, isOldRoot: boolean): NodeId[][] {
-  const n = end - start;
-  if (m === n) return isOldRoot ? [] : [rangeNodes(start, end)];
-  const k = splitPoint(n);
-  return m <= k
-    ? [...subproof(m, start, start + k, isOldRoot), rangeNodes(start + k, end)]
-    : [...subproof(m - k, start + k, end, false), rangeNodes(start, start + k)];
+  const elements: NodeId[][] = [];
+  for (;;) {
+    const n = end - start;
+    if (m === n) {
+      if (!isOldRoot) elements.push(rangeNodes(start, end));
+      return elements.reverse();
+    }
+    const k = splitPoint(n);
+    if (m <= k) {
+      elements.push(rangeNodes(start + k, end));
+      end = start + k;
+    } else {
+      elements.push(rangeNodes(start, start + k));
+      m -= k;
+      start += k;
+      isOldRoot = false;
+    }
+  }
 }
 
 /** Each inclusion proof element as the complete subtrees (largest first) whose fold is that element. */
