@@ -67,6 +67,42 @@ describe('tree shape', () => {
   });
 });
 
+describe('proof shapes at any size (bit operators below 2^31, arithmetic above)', () => {
+  const hugeSizeAndIndex = fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }).chain((size) => fc.tuple(fc.constant(size), fc.integer({ min: 0, max: size - 1 })));
+  const hugeSizes = fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }).chain((size2) => fc.tuple(fc.integer({ min: 1, max: size2 }), fc.constant(size2)));
+  // RFC 9162 2.1.3.1 and 2.1.4.1 as written: recursion, and k found by doubling.
+  const split = (n: number) => {
+    let k = 1;
+    while (k * 2 < n) k *= 2;
+    return k;
+  };
+  const range = (start: number, end: number): [number, number] => [start, end];
+  const path = (m: number, start: number, end: number): [number, number][] => {
+    if (end - start <= 1) return [];
+    const k = split(end - start);
+    return m - start < k ? [...path(m, start, start + k), range(start + k, end)] : [...path(m, start + k, end), range(start, start + k)];
+  };
+  const subproof = (m: number, start: number, end: number, isOldRoot: boolean): [number, number][] => {
+    const k = split(end - start);
+    if (m === end - start) return isOldRoot ? [] : [range(start, end)];
+    return m <= k ? [...subproof(m, start, start + k, isOldRoot), range(start + k, end)] : [...subproof(m - k, start + k, end, false), range(start, start + k)];
+  };
+  /** The leaves [start, end) an element's subtrees cover together (they are adjacent, largest first). */
+  const covered = (element: NodeId[]): [number, number] => [element[0]!.index * 2 ** element[0]!.level, element.reduce((end, { level }) => end + 2 ** level, element[0]!.index * 2 ** element[0]!.level)];
+
+  it('inclusion proofs cover the ranges RFC 9162 names, in its order', () => {
+    fc.assert(fc.property(hugeSizeAndIndex, ([size, index]) => {
+      expect(inclusionProofNodes(index, size).map(covered)).toEqual(path(index, 0, size));
+    }));
+  });
+
+  it('consistency proofs cover the ranges RFC 9162 names, in its order', () => {
+    fc.assert(fc.property(hugeSizes, ([size1, size2]) => {
+      expect(consistencyProofNodes(size1, size2).map(covered)).toEqual(subproof(size1, 0, size2, true));
+    }));
+  });
+});
+
 describe('inclusion proofs', () => {
   it('every generated proof verifies', () => {
     fc.assert(fc.property(sizeAndIndex, ([size, index]) => {
