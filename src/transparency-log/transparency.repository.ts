@@ -38,6 +38,71 @@ function hex(value: Uint8Array): string {
   return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
 }
 
+interface ProofRow {
+  kind: 'size' | 'leaf' | 'node';
+  level: number | null;
+  index: string | null;
+  hash: Uint8Array | null;
+  entry: Uint8Array | null;
+}
+
+/** A proof read's answer: the head size when asked (else null), and the hashes of the nodes asked, by position. */
+export interface ProofRead {
+  size: number | null;
+  nodes: (Uint8Array | undefined)[];
+}
+
+/** The rows of a proof read, placed: a proof asks a handful of nodes, so a scan beats keying each. */
+function proofNodes(rows: readonly ProofRow[], nodes: readonly NodeId[]): ProofRead {
+  let size: number | null = null;
+  const hashes = new Array<Uint8Array | undefined>(nodes.length);
+  for (const row of rows) {
+    if (row.kind === 'size') size = Number(row.index);
+    if (row.kind !== 'node') continue;
+    const level = row.level!;
+    const index = Number(row.index);
+    for (let position = 0; position < nodes.length; position++) {
+      if (nodes[position]!.level === level && nodes[position]!.index === index) hashes[position] = row.hash!;
+    }
+  }
+  return { size, nodes: hashes };
+}
+
+const proofStatements = new Map<string, { label: string; text: string }>();
+
+/**
+ * The statement of a proof read of this shape, built once: only the parts it needs (a join against
+ * an empty `unnest` still costs its executor setup). Parameters: the leaves' indexes (the asked
+ * leaf first, for an inclusion proof), then the higher nodes' levels and indexes as two arrays.
+ * Leaves are a short `IN` list: a proof asks at most a few, and a list of scalars plans and binds
+ * cheaper than an array.
+ */
+function proofStatement(label: string, inclusion: boolean, withSize: boolean, leaves: number, upper: boolean): { label: string; text: string } {
+  const shape = `${label}_${withSize ? 's' : ''}${leaves}${upper ? 'n' : ''}`;
+  const known = proofStatements.get(shape);
+  if (known) return known;
+  const parts: string[] = [];
+  if (withSize) parts.push(SIZE_ROW);
+  if (leaves > 0) {
+    const isLeaf = inclusion ? 'l."index" = $1' : 'false';
+    const keys = Array.from({ length: leaves }, (_, i) => `$${i + 1}::bigint`).join(', ');
+    parts.push(
+      `SELECT CASE WHEN ${isLeaf} THEN 'leaf' ELSE 'node' END AS "kind", 0::smallint AS "level", l."index"::text AS "index", l."leaf_hash" AS "hash", CASE WHEN ${isLeaf} THEN l."entry" END AS "entry"
+         FROM "transparency_leaf" l WHERE l."index" IN (${keys})`,
+    );
+  }
+  if (upper) {
+    parts.push(
+      `SELECT 'node' AS "kind", n."level", n."index"::text AS "index", n."hash", NULL::bytea AS "entry"
+         FROM unnest($${leaves + 1}::smallint[], $${leaves + 2}::bigint[]) AS wanted("level", "index")
+         JOIN "transparency_node" n ON n."level" = wanted."level" AND n."index" = wanted."index"`,
+    );
+  }
+  const statement = { label: shape, text: parts.join(' UNION ALL ') };
+  proofStatements.set(shape, statement);
+  return statement;
+}
+
 /** The log's committed size, as a scalar subquery. */
 const SIZE_SQL = '(SELECT coalesce(max("index") + 1, 0) FROM "transparency_leaf")';
 const SIZE_ROW = `SELECT 'size' AS "kind", NULL::smallint AS "level", ${SIZE_SQL}::text AS "index", NULL::bytea AS "hash", NULL::bytea AS "entry"`;
@@ -48,9 +113,10 @@ function nodesParams(nodes: readonly NodeId[]): [number[], string[]] {
 
 /**
  * Every query of the transparency log. A plain class over a DataSource (no Nest), so the operator
- * CLI (key rotation) appends with the very code the server uses. Proof reads fetch all their nodes
- * in one statement (`unnest` of the wanted (level, index) pairs against the primary key), prepared
- * once per connection (planning the inclusion read cost more than running it).
+ * CLI (key rotation) appends with the very code the server uses. A proof reads all it needs in one
+ * statement (leaf hashes by the leaf table's key, higher nodes by `unnest` of the wanted (level,
+ * index) pairs against the node table's key), prepared once per connection (planning the
+ * inclusion read cost more than running it).
  */
 export class TransparencyRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -85,53 +151,39 @@ export class TransparencyRepository {
   }
 
   /**
-   * One statement for an inclusion proof: the leaf, every node the proof folds, and with
-   * `withSize` the head size (null without). The leaf comes back null past the head.
+   * One statement for an inclusion proof: the leaf, every node the proof folds (`nodes[i]` the hash
+   * of the i-th asked, undefined if missing), and with `withSize` the head size (null without). The
+   * leaf comes back null past the head.
    */
-  async findInclusion(
-    index: number,
-    nodes: readonly NodeId[],
-    withSize: boolean,
-    manager?: EntityManager,
-  ): Promise<{ size: number | null; leaf: StoredLeaf | null; nodes: NodeHashes }> {
-    const rows = await preparedQuery<{ kind: string; level: number | null; index: string | null; hash: Uint8Array | null; entry: Uint8Array | null }>(
-      manager ?? this.dataSource.manager,
-      withSize ? 'log_inclusion' : 'log_inclusion_without_size',
-      `${withSize ? `${SIZE_ROW} UNION ALL ` : ''}SELECT 'leaf' AS "kind", NULL::smallint AS "level", l."index"::text AS "index", l."leaf_hash" AS "hash", l."entry" AS "entry" FROM "transparency_leaf" l WHERE l."index" = $3
-       UNION ALL
-       SELECT 'node', n."level", n."index"::text, n."hash", NULL::bytea
-         FROM unnest($1::smallint[], $2::bigint[]) AS wanted("level", "index")
-         JOIN "transparency_node" n ON n."level" = wanted."level" AND n."index" = wanted."index"`,
-      [...nodesParams(nodes), String(index)],
-    );
-    let size: number | null = null;
-    let leaf: StoredLeaf | null = null;
-    const found: NodeHashes = new Map();
-    for (const row of rows) {
-      if (row.kind === 'size') size = Number(row.index);
-      else if (row.kind === 'leaf') leaf = { index: Number(row.index), entry: bytes(row.entry!), leafHash: bytes(row.hash!) };
-      else found.set(`${row.level}/${row.index}`, bytes(row.hash!));
-    }
-    return { size, leaf, nodes: found };
+  async findInclusion(index: number, nodes: readonly NodeId[], withSize: boolean, manager?: EntityManager): Promise<ProofRead & { leaf: StoredLeaf | null }> {
+    const rows = await this.proofRead(manager, 'log_inclusion', nodes, withSize, index);
+    const leafRow = rows.find((row) => row.kind === 'leaf');
+    const leaf = leafRow ? { index, entry: leafRow.entry!, leafHash: leafRow.hash! } : null;
+    return { ...proofNodes(rows, nodes), leaf };
   }
 
-  /** One statement for a consistency proof: the nodes, and with `withSize` the head size (null without). */
-  async findSizeAndNodes(nodes: readonly NodeId[], withSize: boolean, manager?: EntityManager): Promise<{ size: number | null; nodes: NodeHashes }> {
-    const rows = await preparedQuery<{ kind: string; level: number | null; index: string | null; hash: Uint8Array | null }>(
-      manager ?? this.dataSource.manager,
-      withSize ? 'log_size_and_nodes' : 'log_nodes',
-      `${withSize ? `SELECT 'size' AS "kind", NULL::smallint AS "level", ${SIZE_SQL}::text AS "index", NULL::bytea AS "hash" UNION ALL ` : ''}SELECT 'node' AS "kind", n."level", n."index"::text AS "index", n."hash"
-         FROM unnest($1::smallint[], $2::bigint[]) AS wanted("level", "index")
-         JOIN "transparency_node" n ON n."level" = wanted."level" AND n."index" = wanted."index"`,
-      nodesParams(nodes),
-    );
-    let size: number | null = null;
-    const found: NodeHashes = new Map();
-    for (const row of rows) {
-      if (row.kind === 'size') size = Number(row.index);
-      else found.set(`${row.level}/${row.index}`, bytes(row.hash!));
+  /** One statement for a consistency proof: the nodes (as findInclusion's), and with `withSize` the head size (null without). */
+  async findSizeAndNodes(nodes: readonly NodeId[], withSize: boolean, manager?: EntityManager): Promise<ProofRead> {
+    return proofNodes(await this.proofRead(manager, 'log_nodes', nodes, withSize, null), nodes);
+  }
+
+  /**
+   * A proof's read, one prepared statement: the leaf asked and level-0 nodes (leaf hashes) from the
+   * leaf table by primary key, higher nodes by `unnest` against the node table's key, and the head
+   * size with `withSize`.
+   */
+  private proofRead(manager: EntityManager | undefined, label: string, nodes: readonly NodeId[], withSize: boolean, leafIndex: number | null): Promise<ProofRow[]> {
+    const values: unknown[] = leafIndex === null ? [] : [String(leafIndex)];
+    const upper: NodeId[] = [];
+    for (const node of nodes) {
+      if (node.level === 0) values.push(String(node.index));
+      else upper.push(node);
     }
-    return { size, nodes: found };
+    const leaves = values.length;
+    if (upper.length > 0) values.push(...nodesParams(upper));
+    if (!withSize && leaves === 0 && upper.length === 0) return Promise.resolve([]);
+    const statement = proofStatement(label, leafIndex !== null, withSize, leaves, upper.length > 0);
+    return preparedQuery<ProofRow>(manager ?? this.dataSource.manager, statement.label, statement.text, values);
   }
 
   /** The hashes of nodes [from, to) of `level`, concatenated in index order (one value, not a row per node). */

@@ -5,12 +5,12 @@ import { badRequest, notFound } from '../common/errors/domain-error';
 import { IntegrityService } from '../integrity/integrity.service';
 import { UpstreamLog } from '../mirror-log/upstream-log';
 import { base64urlDecode } from '../lib/integrity';
-import { consistencyProofNodes, decodeLogEntry, formatVerifierKey, type Hash, inclusionProofNodes, type NodeId } from '../lib/transparency';
+import { consistencyProofNodes, decodeLogEntry, formatVerifierKey, inclusionProofNodes, type NodeId } from '../lib/transparency';
 import type { ConsistencyProofDto, InclusionProofDto, LogEntryDto, LogKeyDto } from './dto/log.dto';
 import { LogHeads } from './log-heads';
 import { toConsistencyProofDto, toInclusionProofDto, toLogEntryDto } from './transparency.mapper';
 import { MissingProofNode, type ProofPlan, UpperTreeLevels } from './upper-tree-levels';
-import { type NodeHashes, TransparencyRepository } from '../transparency-log/transparency.repository';
+import { TransparencyRepository } from '../transparency-log/transparency.repository';
 
 function pastHead(field: string, value: number, head: number) {
   return badRequest('validation-failed', `${field} is past the log's head`, [{ path: `/${field}`, message: `${field}: must be at most the head's size, ${head} (asked ${value})` }]);
@@ -20,8 +20,8 @@ function pastHead(field: string, value: number, head: number) {
  * The log's public reads: signed head, key, proofs and entries (tiles: LogTiles). Every proof is
  * one query (the head size, the leaf and all its nodes). A mirror has no log of its own: every read
  * is upstream's, passed on read-only (UpstreamLog, docs/mirror.md). The upper levels of the tree
- * are held in process (UpperTreeLevels), so the query fetches only the leaf and the lowest few
- * nodes.
+ * are held in process (UpperTreeLevels), so the query fetches only the leaf and the leaf hashes
+ * the proof needs (and the nodes of levels not held, on a log past the levels' byte bound).
  */
 @Injectable()
 export class TransparencyService {
@@ -61,10 +61,9 @@ export class TransparencyService {
       throw badRequest('validation-failed', 'index is not in the tree', [{ path: '/index', message: `index: must be less than the tree size, ${treeSize}` }]);
     }
     const groups = inclusionProofNodes(index, treeSize);
-    const found: NodeHashes = new Map();
     // The head is read with the proof unless a size at least this large was read just now.
     const withSize = head === null && !this.upper.committedAtLeast(treeSize);
-    const plan = this.upper.plan(groups, found);
+    const plan = this.upper.plan(groups);
     const readAt = this.upper.readStart();
     const answer = await this.repository.findInclusion(index, plan.toRead, withSize);
     if (answer.size !== null) this.checkHead('size', treeSize, answer.size, readAt);
@@ -74,8 +73,7 @@ export class TransparencyService {
       if (treeSize > committed) throw pastHead('size', treeSize, committed);
     }
     if (!answer.leaf) throw new Error(`transparency log: leaf ${index} is missing below the committed size`);
-    for (const [key, hash] of answer.nodes) found.set(key, hash);
-    return toInclusionProofDto(index, treeSize, answer.leaf, await this.folded('size', treeSize, groups, found, plan));
+    return toInclusionProofDto(index, treeSize, answer.leaf, await this.elements('size', treeSize, groups, plan, answer.nodes));
   }
 
   async consistency(from: number, to: number): Promise<ConsistencyProofDto> {
@@ -83,23 +81,23 @@ export class TransparencyService {
     if (from > to) throw badRequest('validation-failed', 'from is after to', [{ path: '/from', message: `from: must be at most to (${to})` }]);
     // RFC 9162 2.1.4: the empty tree and a tree itself need no proof.
     const groups = from === 0 || from === to ? [] : consistencyProofNodes(from, to);
-    const found: NodeHashes = new Map();
-    const plan = this.upper.plan(groups, found);
+    const plan = this.upper.plan(groups);
     const withSize = !this.upper.committedAtLeast(to);
+    let read: (Uint8Array | undefined)[] = [];
     // Every node held or folded and the head read just now: nothing to ask the database.
     if (withSize || plan.toRead.length > 0) {
       const readAt = this.upper.readStart();
       const answer = await this.repository.findSizeAndNodes(plan.toRead, withSize);
       if (answer.size !== null) this.checkHead('to', to, answer.size, readAt);
-      for (const [key, hash] of answer.nodes) found.set(key, hash);
+      read = answer.nodes;
     }
-    return toConsistencyProofDto(from, to, await this.folded('to', to, groups, found, plan));
+    return toConsistencyProofDto(from, to, await this.elements('to', to, groups, plan, read));
   }
 
-  /** The proof's elements; a node missing means the log is smaller than the size a read trusted: a 400 then. */
-  private async folded(field: string, asked: number, groups: NodeId[][], found: NodeHashes, plan: ProofPlan): Promise<Hash[]> {
+  /** The proof's elements, base64; a node missing means the log is smaller than the size a read trusted: a 400 then. */
+  private async elements(field: string, asked: number, groups: NodeId[][], plan: ProofPlan, read: (Uint8Array | undefined)[]): Promise<string[]> {
     try {
-      return this.upper.fold(groups, found, plan);
+      return this.upper.elements(groups, plan, read);
     } catch (error) {
       if (error instanceof MissingProofNode) {
         const readAt = this.upper.readStart();

@@ -1,12 +1,14 @@
 import { lowestHeldLevel, UPPER_MAX_BYTES, UPPER_MIN_LEVEL } from './upper-tree-levels';
 
 describe('lowestHeldLevel', () => {
-  it('holds level 4 and up while that fits 16 MB (about 4M leaves), then rises one level per doubling', () => {
+  it('holds level 1 and up while that fits 64 MiB (about 2M leaves), then rises one level per doubling', () => {
     expect(lowestHeldLevel(0)).toBe(UPPER_MIN_LEVEL);
-    expect(lowestHeldLevel(1_000_000)).toBe(4);
-    expect(lowestHeldLevel(4_194_304)).toBe(4);
-    expect(lowestHeldLevel(4_194_304 + 16)).toBe(5);
-    expect(lowestHeldLevel(1_000_000_000)).toBe(12);
+    expect(UPPER_MIN_LEVEL).toBe(1);
+    expect(lowestHeldLevel(1_000_000)).toBe(1);
+    expect(lowestHeldLevel(2_097_152)).toBe(1);
+    expect(lowestHeldLevel(2_097_152 + 2)).toBe(2);
+    expect(lowestHeldLevel(4_194_304 + 4)).toBe(3);
+    expect(lowestHeldLevel(1_000_000_000)).toBe(10);
   });
 
   it('keeps what it would hold within the bound at any size', () => {

@@ -2,14 +2,20 @@ import { foldSubtrees, type Hash, type NodeId } from '../lib/transparency';
 import { nodeKey, type NodeHashes } from '../transparency-log/transparency.repository';
 
 const HASH_BYTES = 32;
-/** The lowest level held while the log is small: a proof then reads at most four nodes of its own. */
-export const UPPER_MIN_LEVEL = 4;
-/** About 16 MB of hashes at most: past ~4M leaves the lowest level held rises. */
-export const UPPER_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * The lowest level held while the log is small: level 0 is the leaf hashes, which a proof reads
+ * with its leaf (the sibling is the adjacent key of the same table), so holding them would double
+ * the memory to spare one key of a read.
+ */
+export const UPPER_MIN_LEVEL = 1;
+/** 64 MiB of hashes at most: level 1 and up to about 2M leaves, then one level higher per doubling. */
+export const UPPER_MAX_BYTES = 64 * 1024 * 1024;
 /** Proof elements folded from several subtrees, remembered: those of a few thousand tree sizes. */
 const MAX_FOLDS = 4096;
 /** Nodes fetched per query while filling: half a megabyte of hashes, a millisecond or so of the event loop. */
 const FILL_CHUNK = 16_384;
+/** Levels of at most this many nodes keep their nodes' base64 (at most ~0.5 MB in all). */
+const BASE64_KEPT_MAX_NODES = 4096;
 /** After a failed fill, how long before the next is tried. */
 const RETRY_AFTER_MS = 5_000;
 /**
@@ -34,10 +40,15 @@ export function lowestHeldLevel(size: number, minLevel = UPPER_MIN_LEVEL, maxByt
   return level;
 }
 
-/** What a proof has before it reads: see UpperTreeLevels.plan. */
+/**
+ * What a proof has before it reads (see UpperTreeLevels.plan): each element's base64 where it is
+ * known already, and for the others their subtrees, held ones as hashes and the rest as positions
+ * in `toRead`.
+ */
 export interface ProofPlan {
+  known: (string | undefined)[];
+  pending: { position: number; parts: (Hash | number)[] }[];
   toRead: NodeId[];
-  folded: (Hash | undefined)[];
   generation: number;
 }
 
@@ -49,6 +60,10 @@ export class MissingProofNode extends Error {
   }
 }
 
+function base64(hash: Uint8Array): string {
+  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('base64');
+}
+
 function foldKey(group: readonly NodeId[]): string {
   return group.map(nodeKey).join(' ');
 }
@@ -56,18 +71,22 @@ function foldKey(group: readonly NodeId[]): string {
 interface HeldLevel {
   hashes: Buffer;
   count: number;
+  /** Small levels' nodes as base64, once asked: nearly every proof carries them. */
+  base64?: (string | undefined)[];
 }
 
 /**
  * The upper levels of the log's tree, held whole in process: a complete subtree's hash never
- * changes once committed, and level 4 and up of a million-leaf log is about 4 MB, so a proof's
- * query reads only its leaf and the few nodes below (docs/performance.md). Filled in the
+ * changes once committed, and level 1 and up of a million-leaf log is 32 MB, so a proof's query
+ * reads only its leaf and the leaf hashes it needs (docs/performance.md). Filled in the
  * background, in index order, from committed reads (a node is only read once the size that
  * completes it is committed); a node not held yet is read with the proof, as before it was.
  */
 export class UpperTreeLevels {
-  private readonly levels = new Map<number, HeldLevel>();
-  private readonly folds = new Map<string, Hash>();
+  /** By level; a level below `lowest` is not held. */
+  private readonly levels: (HeldLevel | undefined)[] = [];
+  /** Folded elements, base64, by their subtrees. */
+  private readonly folds = new Map<string, string>();
   private lowest: number;
   private target = 0;
   /** The tree size every held level is complete for, and when it was seen committed. */
@@ -95,64 +114,97 @@ export class UpperTreeLevels {
   /** Nodes held, for tests and metrics. */
   get heldNodes(): number {
     let held = 0;
-    for (const level of this.levels.values()) held += level.count;
+    for (const level of this.levels) held += level?.count ?? 0;
     return held;
   }
 
   /**
    * What a proof of these elements (`groups`, as inclusionProofNodes and consistencyProofNodes give
-   * them) has already: elements folded before (`folded`, by position) and held nodes (their hashes
-   * into `found`); and the nodes it still has to read.
+   * them) has already, without a read: held subtrees and elements folded before; and the nodes it
+   * still has to read.
    */
-  plan(groups: readonly NodeId[][], found: NodeHashes): ProofPlan {
+  plan(groups: readonly NodeId[][]): ProofPlan {
+    const known: (string | undefined)[] = new Array<string | undefined>(groups.length);
+    const pending: ProofPlan['pending'] = [];
     const toRead: NodeId[] = [];
-    const folded = groups.map((group) => {
-      const kept = group.length > 1 ? this.folds.get(foldKey(group)) : undefined;
-      if (!kept) toRead.push(...this.lookup(group, found));
-      return kept;
-    });
-    return { toRead, folded, generation: this.generation };
+    for (let position = 0; position < groups.length; position++) {
+      const group = groups[position]!;
+      if (group.length === 1) {
+        const held = this.heldBase64(group[0]!);
+        if (held !== undefined) {
+          known[position] = held;
+          continue;
+        }
+      } else {
+        const kept = this.folds.get(foldKey(group));
+        if (kept !== undefined) {
+          known[position] = kept;
+          continue;
+        }
+      }
+      pending.push({ position, parts: group.map((node) => this.held(node) ?? toRead.push(node) - 1) });
+    }
+    return { known, pending, toRead, generation: this.generation };
   }
 
   /**
-   * The proof's elements: those `plan` found folded, the rest from `found`. An element of several
+   * The proof's elements, base64: those `plan` knew, the rest from `read` (the hashes of
+   * plan.toRead, by position; undefined where the read found none). An element of several
    * subtrees (the tree's right edge, shared by every proof of one size) is folded once and
    * remembered while the levels stand.
    */
-  fold(groups: readonly NodeId[][], found: NodeHashes, plan: ProofPlan): Hash[] {
-    return groups.map((group, position) => {
-      const kept = plan.folded[position];
-      if (kept) return kept;
-      // Only folds of levels still standing are kept: forgotten meanwhile, `found` may hold the old log's.
-      const key = group.length > 1 && plan.generation === this.generation ? foldKey(group) : null;
-      const folded = foldSubtrees(
-        group.map((node) => {
-          const hash = found.get(nodeKey(node));
-          if (!hash) throw new MissingProofNode(nodeKey(node));
-          return hash;
-        }),
-      );
-      if (key !== null) {
-        if (this.folds.size >= MAX_FOLDS) this.folds.clear();
-        this.folds.set(key, folded);
+  elements(groups: readonly NodeId[][], plan: ProofPlan, read: readonly (Uint8Array | undefined)[]): string[] {
+    const elements = plan.known.slice();
+    for (const { position, parts } of plan.pending) {
+      const hashes = parts.map((part) => {
+        if (typeof part !== 'number') return part;
+        const hash = read[part];
+        if (!hash) throw new MissingProofNode(nodeKey(plan.toRead[part]!));
+        return hash;
+      });
+      if (hashes.length === 1) {
+        elements[position] = base64(hashes[0]!);
+        continue;
       }
-      return folded;
-    });
+      const folded = base64(foldSubtrees(hashes));
+      // Only folds of levels still standing are kept: forgotten meanwhile, `read` may be the old log's.
+      if (plan.generation === this.generation) {
+        if (this.folds.size >= MAX_FOLDS) this.folds.clear();
+        this.folds.set(foldKey(groups[position]!), folded);
+      }
+      elements[position] = folded;
+    }
+    return elements as string[];
   }
 
   /** Splits `nodes` into those held (their hashes into `found`) and those still to read. */
   lookup(nodes: readonly NodeId[], found: NodeHashes): NodeId[] {
     const missing: NodeId[] = [];
     for (const node of nodes) {
-      const level = node.level >= this.lowest ? this.levels.get(node.level) : undefined;
-      if (level && node.index < level.count) {
-        const start = node.index * HASH_BYTES;
-        found.set(nodeKey(node), level.hashes.subarray(start, start + HASH_BYTES));
-      } else {
-        missing.push(node);
-      }
+      const hash = this.held(node);
+      if (hash) found.set(nodeKey(node), hash);
+      else missing.push(node);
     }
     return missing;
+  }
+
+  private heldLevel(node: NodeId): HeldLevel | undefined {
+    const level = node.level >= this.lowest ? this.levels[node.level] : undefined;
+    return level && node.index < level.count ? level : undefined;
+  }
+
+  private held(node: NodeId): Hash | undefined {
+    const level = this.heldLevel(node);
+    return level?.hashes.subarray(node.index * HASH_BYTES, (node.index + 1) * HASH_BYTES);
+  }
+
+  private heldBase64(node: NodeId): string | undefined {
+    const level = this.heldLevel(node);
+    if (!level) return undefined;
+    const encode = () => level.hashes.toString('base64', node.index * HASH_BYTES, (node.index + 1) * HASH_BYTES);
+    if (level.count > BASE64_KEPT_MAX_NODES) return encode();
+    level.base64 ??= [];
+    return (level.base64[node.index] ??= encode());
   }
 
   /** When a read that will report a committed size starts (give it back to sawCommittedSize). */
@@ -216,7 +268,7 @@ export class UpperTreeLevels {
   private forget(size: number): void {
     // A fill under way holds levels read from the old log: it stops at its next read.
     this.generation++;
-    this.levels.clear();
+    this.levels.length = 0;
     this.folds.clear();
     // What was read before stands for nothing now: the next proof reads the head.
     this.committed = size;
@@ -229,13 +281,13 @@ export class UpperTreeLevels {
 
   private raiseLowest(level: number): void {
     if (level <= this.lowest) return;
-    for (const held of [...this.levels.keys()]) if (held < level) this.levels.delete(held);
+    for (let held = 0; held < level; held++) this.levels[held] = undefined;
     this.lowest = level;
   }
 
   /** False when the levels were forgotten meanwhile (nothing read is kept). */
   private async fillLevel(level: number, want: number, generation: number): Promise<boolean> {
-    const held = this.levels.get(level) ?? { hashes: Buffer.alloc(0), count: 0 };
+    const held = this.levels[level] ?? { hashes: Buffer.alloc(0), count: 0 };
     // Exactly what this round needs: the byte bound holds for what is allocated, not only what is filled.
     if (held.hashes.byteLength < want * HASH_BYTES) {
       const grown = Buffer.alloc(want * HASH_BYTES);
@@ -250,7 +302,7 @@ export class UpperTreeLevels {
       if (nodes !== to - held.count) throw new Error(`transparency log: level ${level} nodes ${held.count}..${to} read back ${nodes}`);
       held.hashes.set(read.subarray(0, nodes * HASH_BYTES), held.count * HASH_BYTES);
       held.count = to;
-      this.levels.set(level, held);
+      this.levels[level] = held;
     }
     return true;
   }

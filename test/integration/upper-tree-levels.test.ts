@@ -4,9 +4,9 @@
  * committed size is held, the byte bound raises the lowest level, and a failing read is reported
  * and retried only after a pause.
  */
-import { consistencyProofNodes, type NodeId } from '../../src/lib/transparency';
+import { consistencyProofNodes, foldSubtrees, inclusionProofNodes, leafHash, type NodeId, rootNodes, verifyInclusion } from '../../src/lib/transparency';
 import { TransparencyLog } from '../../src/transparency-log/transparency-log';
-import { type NodeHashes, TransparencyRepository } from '../../src/transparency-log/transparency.repository';
+import { type NodeHashes, nodeKey, TransparencyRepository } from '../../src/transparency-log/transparency.repository';
 import { COMMITTED_SIZE_TRUST_MS, UpperTreeLevels } from '../../src/transparency/upper-tree-levels';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
@@ -89,8 +89,7 @@ describe('UpperTreeLevels over a real log', () => {
       // A proof planned and read before the log is seen smaller folds what it read, but keeps no fold of it.
       const groups = consistencyProofNodes(5, 60);
       expect(groups.some((group) => group.length > 1)).toBe(true);
-      const found: NodeHashes = new Map();
-      const plan = levels.plan(groups, found);
+      const plan = levels.plan(groups);
       const read = await otherRepository.findNodes(plan.toRead);
       // The database comes back with 16 leaves, then grows to 64 again with other entries.
       await other.dataSource.query('DELETE FROM transparency_node WHERE ("index" + 1) * (2 ^ "level")::bigint > 16');
@@ -98,9 +97,8 @@ describe('UpperTreeLevels over a real log', () => {
       levels.sawCommittedSize(16);
       expect(levels.heldNodes).toBe(0);
       expect(levels.committedAtLeast(60)).toBe(false);
-      for (const [key, hash] of read) found.set(key, hash);
-      levels.fold(groups, found, plan);
-      expect(levels.plan(groups, new Map()).folded.every((fold) => fold === undefined)).toBe(true);
+      levels.elements(groups, plan, plan.toRead.map((node) => read.get(nodeKey(node))));
+      expect(levels.plan(groups).known.every((element) => element === undefined)).toBe(true);
       await levels.settled();
       await appendTo(48, 'second');
       levels.sawCommittedSize(64);
@@ -143,6 +141,55 @@ describe('UpperTreeLevels over a real log', () => {
     expect(levels.committedAtLeast(900)).toBe(false);
   });
 
+  it('reads a proof\'s leaf and leaf hashes from the leaf table and higher nodes from the node table, each by its position', async () => {
+    const size = await repository.size();
+    const hex = (hash: Uint8Array | undefined) => (hash ? Buffer.from(hash).toString('hex') : undefined);
+    // Level 9's node 1 covers leaves 512-1023: past the head, so missing.
+    const nodes: NodeId[] = [{ level: 0, index: 776 }, { level: 2, index: 195 }, { level: 0, index: 5 }, { level: 9, index: 1 }];
+    const stored = await repository.findNodes(nodes);
+    const expected = nodes.map((node) => hex(stored.get(nodeKey(node))));
+    expect(expected[3]).toBeUndefined();
+    for (const withSize of [true, false]) {
+      const inclusion = await repository.findInclusion(777, nodes, withSize);
+      expect(inclusion.size).toBe(withSize ? size : null);
+      expect(hex(inclusion.leaf!.leafHash)).toBe(hex(leafHash(inclusion.leaf!.entry)));
+      expect(inclusion.nodes.map(hex)).toEqual(expected);
+      const consistency = await repository.findSizeAndNodes(nodes, withSize);
+      expect(consistency.size).toBe(withSize ? size : null);
+      expect(consistency.nodes.map(hex)).toEqual(expected);
+    }
+    // Each part alone: the leaf only, leaf hashes only, higher nodes only, the size only, nothing.
+    expect((await repository.findInclusion(777, [], false)).nodes).toEqual([]);
+    expect((await repository.findSizeAndNodes([nodes[0]!, nodes[2]!], false)).nodes.map(hex)).toEqual([expected[0], expected[2]]);
+    expect((await repository.findSizeAndNodes([nodes[1]!], false)).nodes.map(hex)).toEqual([expected[1]]);
+    expect(await repository.findSizeAndNodes([], true)).toEqual({ size, nodes: [] });
+    expect(await repository.findSizeAndNodes([], false)).toEqual({ size: null, nodes: [] });
+    // Past the head there is no leaf.
+    expect((await repository.findInclusion(size + 5, [{ level: 0, index: size + 4 }], true)).leaf).toBeNull();
+  });
+
+  it('builds proofs that verify from held levels and one read, whichever level is the lowest held', async () => {
+    const size = await repository.size();
+    const top = rootNodes(size);
+    const tops = await repository.findNodes(top);
+    const root = foldSubtrees(top.map((node) => tops.get(nodeKey(node))!));
+    for (const minLevel of [1, 4]) {
+      const levels = new UpperTreeLevels({ size: () => repository.size(), levelHashes: (l, f, t) => repository.levelHashes(l, f, t) }, (error) => failures.push(error), minLevel);
+      levels.sawCommittedSize(size);
+      await levels.settled();
+      for (const index of [0, 1, 2, 511, 512, 777, size - 2, size - 1]) {
+        const groups = inclusionProofNodes(index, size);
+        const plan = levels.plan(groups);
+        // Held from level 1: only leaf hashes are left to read.
+        if (minLevel === 1) expect(plan.toRead.every((node) => node.level === 0)).toBe(true);
+        const read = await repository.findInclusion(index, plan.toRead, false);
+        const proof = levels.elements(groups, plan, read.nodes).map((element) => new Uint8Array(Buffer.from(element, 'base64')));
+        expect(() => verifyInclusion(index, size, read.leaf!.leafHash, proof, root)).not.toThrow();
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('reports a failed read once, and tries again only after a pause', async () => {
     const closed = await openTestDatabase();
     await closed.close();
@@ -160,4 +207,5 @@ describe('UpperTreeLevels over a real log', () => {
     expect(failures).toHaveLength(2);
     expect(levels.heldNodes).toBe(0);
   });
+
 });
