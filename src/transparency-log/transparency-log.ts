@@ -15,8 +15,7 @@ export class TransparencyLog {
   async append(entry: LogEntry, manager: EntityManager, releaseId?: string | null): Promise<number> {
     const bytes = encodeLogEntry(entry);
     const leaf = leafHash(bytes);
-    await this.repository.lockTail(manager);
-    const { size: index, roots } = await this.repository.tail(manager);
+    const { size: index, roots } = await this.repository.lockTail(manager);
     // Each completed subtree above level 0 joins its left sibling (a root subtree of the tree
     // before this leaf) with the one just completed below it.
     const nodes: { node: NodeId; hash: Hash }[] = [];

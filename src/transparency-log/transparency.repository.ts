@@ -1,3 +1,4 @@
+import type { PoolClient, QueryResult } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { NodeId } from '../lib/transparency';
 import { preparedQuery } from '../persistence/prepared-query';
@@ -103,6 +104,16 @@ function proofStatement(label: string, inclusion: boolean, withSize: boolean, le
   return statement;
 }
 
+/** The log's size and its root subtrees' nodes (see TransparencyRepository.lockTail). */
+const TAIL_SQL = `WITH tail AS (SELECT coalesce(max("index") + 1, 0) AS "size" FROM "transparency_leaf")
+  SELECT tail."size"::text AS "size", root."level", root."index"::text AS "index", root."hash"
+    FROM tail LEFT JOIN LATERAL (
+      SELECT n."level", n."index", n."hash"
+        FROM generate_series(0, 62) AS bit("level")
+        JOIN "transparency_node" n ON n."level" = bit."level" AND n."index" = (tail."size" >> bit."level") - 1
+       WHERE ((tail."size" >> bit."level") & 1) = 1
+    ) root ON true`;
+
 /** The log's committed size, as a scalar subquery. */
 const SIZE_SQL = '(SELECT coalesce(max("index") + 1, 0) FROM "transparency_leaf")';
 const SIZE_ROW = `SELECT 'size' AS "kind", NULL::smallint AS "level", ${SIZE_SQL}::text AS "index", NULL::bytea AS "hash", NULL::bytea AS "entry"`;
@@ -123,10 +134,6 @@ export class TransparencyRepository {
 
   private run<T>(manager: EntityManager | undefined, sql: string, params: unknown[] = []): Promise<T> {
     return (manager ?? this.dataSource.manager).query(sql, params);
-  }
-
-  async lockTail(manager: EntityManager): Promise<void> {
-    await manager.query('SELECT pg_advisory_xact_lock($1)', [TRANSPARENCY_LOG_LOCK]);
   }
 
   /** The number of committed leaves (as seen by `manager`'s transaction). */
@@ -217,25 +224,23 @@ export class TransparencyRepository {
 
 
   /**
-   * After `lockTail`, in one statement: the log's size n and the root subtrees of the tree of n
-   * leaves (for each set bit `level` of n, node (level, (n >> level) - 1)): the only stored nodes
-   * an append of leaf n combines with. A statement after the lock sees every earlier append
-   * committed (READ COMMITTED takes a snapshot per statement).
+   * The tail lock, then the log's size n and the root subtrees of the tree of n leaves (for each set
+   * bit `level` of n, node (level, (n >> level) - 1)): the only stored nodes an append of leaf n
+   * combines with. One round trip, two statements in one simple query: the second takes its
+   * snapshot after the first has the lock (READ COMMITTED takes one per statement), so it sees
+   * every earlier append committed. An append's time is mostly its round trips: three of them
+   * had a p99 of 4.7-5.4 ms at 1,000,000 entries, each statement's tail the machine's, not the
+   * query's.
    */
-  async tail(manager: EntityManager): Promise<{ size: number; roots: NodeHashes }> {
-    const rows: { size: string; level: number | null; index: string | null; hash: Uint8Array | null }[] = await manager.query(
-      `WITH tail AS (SELECT coalesce(max("index") + 1, 0) AS "size" FROM "transparency_leaf")
-       SELECT tail."size"::text AS "size", root."level", root."index"::text AS "index", root."hash"
-         FROM tail LEFT JOIN LATERAL (
-           SELECT n."level", n."index", n."hash"
-             FROM generate_series(0, 62) AS bit("level")
-             JOIN "transparency_node" n ON n."level" = bit."level" AND n."index" = (tail."size" >> bit."level") - 1
-            WHERE ((tail."size" >> bit."level") & 1) = 1
-         ) root ON true`,
-    );
+  async lockTail(manager: EntityManager): Promise<{ size: number; roots: NodeHashes }> {
+    const runner = manager.queryRunner;
+    if (!runner) throw new Error('transparency log: the tail is locked inside a transaction');
+    const client = (await runner.connect()) as PoolClient;
+    const results = (await client.query(`SELECT pg_advisory_xact_lock(${TRANSPARENCY_LOG_LOCK}); ${TAIL_SQL}`)) as unknown as QueryResult[];
+    const rows = results[1]!.rows as { size: string; level: number | null; index: string | null; hash: Uint8Array | null }[];
     const roots: NodeHashes = new Map();
     for (const row of rows) if (row.level !== null) roots.set(`${row.level}/${row.index}`, bytes(row.hash!));
-    return { size: Number(rows[0].size), roots };
+    return { size: Number(rows[0]!.size), roots };
   }
 
   /**
