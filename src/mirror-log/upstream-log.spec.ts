@@ -63,6 +63,32 @@ describe('UpstreamLog', () => {
     expect(paths).toEqual(['/log/tile/0/x001/002', '/log/tile/0/003.p/5', '/log/tile/0/003.p/5', '/log/tile/0/003.p/5']);
   });
 
+  it('reads a path once for every request asking it while the read is under way, and again after', async () => {
+    const held: ServerResponse[] = [];
+    answer = (_req, res) => void held.push(res);
+    const proof = { index: 1, size: 4, leaf_hash: 'AA==', proof: [], entry: 'AA==' };
+    const asked = [log.inclusion(1, 4), log.inclusion(1, 4), log.inclusion(2, 4), log.tile('tile/1/000.p/2', { level: 1, width: 2 }), log.tile('tile/1/000.p/2', { level: 1, width: 2 })];
+    while (held.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect([...paths].sort()).toEqual(['/api/log/proof/inclusion?index=1&size=4', '/api/log/proof/inclusion?index=2&size=4', '/log/tile/1/000.p/2']);
+    for (const res of held) {
+      if (res.req.url!.startsWith('/log/')) res.writeHead(200).end(Buffer.alloc(64, 3));
+      else res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(proof));
+    }
+    const [first, second, , tile, sameTile] = (await Promise.all(asked)) as [object, object, object, { body: Buffer }, { body: Buffer }];
+    expect(first).toEqual(proof);
+    // Each request has its own object to answer with.
+    expect(second).toEqual(proof);
+    expect(second).not.toBe(first);
+    expect(sameTile.body).toEqual(tile.body);
+    // A failure is shared the same way, and not kept.
+    answer = (_req, res) => void setTimeout(() => res.writeHead(503).end('down'), 20);
+    const failed = await Promise.all([failure(log.entry(7)), failure(log.entry(7))]);
+    expect(failed.map((error) => error.code)).toEqual(['upstream-log-failed', 'upstream-log-failed']);
+    answer = (_req, res) => void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"index":7}');
+    expect(await log.entry(7)).toEqual({ index: 7 });
+    expect(paths.filter((path) => path === '/api/log/entries/7')).toHaveLength(2);
+  });
+
   it("answers 502 and keeps nothing when upstream's answer is not the tile's shape or not a 200", async () => {
     const bundle = (count: number) => Buffer.concat(Array.from({ length: count }, () => Buffer.from([0, 2, 123, 125])));
     const cases: [string, { level: number | 'entries'; width: number | null }, (res: import('node:http').ServerResponse) => void][] = [

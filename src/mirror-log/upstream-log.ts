@@ -30,8 +30,9 @@ const PARTIAL_TILE_HEADERS = { 'Content-Type': 'application/octet-stream', 'Cach
  * A mirror's transparency log: upstream's, read through and served as upstream gave it (MIRROR_OF,
  * docs/mirror.md). Nothing is signed here: upstream's signed notes verify with upstream's keys,
  * which are the key set a mirror serves. The head is kept a few seconds and full tiles (immutable)
- * in a bounded cache; everything else is read each time. Upstream's 4xx refusals are passed on,
- * its failures are 502 and its silence 504.
+ * in a bounded cache; everything else is read each time, once for all the requests that ask it
+ * while it is under way. Upstream's 4xx refusals are passed on, its failures are 502 and its
+ * silence 504.
  */
 /** A hash tile holds `width` hashes of 32 bytes; an entry bundle, `width` length-prefixed entries. */
 function tileShaped(body: Buffer, level: number | 'entries', width: number): boolean {
@@ -48,6 +49,8 @@ function tileShaped(body: Buffer, level: number | 'entries', width: number): boo
 export class UpstreamLog {
   private head: { note: Promise<string>; readAt: number } | null = null;
   private readonly tiles = new TileCache();
+  /** Reads under way, by path (each path has one size bound and one media type). */
+  private readonly inFlight = new Map<string, Promise<Buffer>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -59,8 +62,21 @@ export class UpstreamLog {
     return this.config.mirrorOf!;
   }
 
+  /**
+   * Upstream's answer to `path`, read once for every request asking it meanwhile: a verifier's
+   * crowd after a release asks the same proofs and tiles at once, and upstream's rate limit is
+   * the mirror's, not each client's. Callers share the bytes (each parses its own copy of JSON).
+   */
+  private read(path: string, maxBytes: number, accept: string): Promise<Buffer> {
+    const pending = this.inFlight.get(path);
+    if (pending) return pending;
+    const read = this.readOnce(path, maxBytes, accept).finally(() => this.inFlight.delete(path));
+    this.inFlight.set(path, read);
+    return read;
+  }
+
   /** Upstream's answer to `path` when 2xx; its refusal or failure as a DomainError. */
-  private async read(path: string, maxBytes: number, accept: string): Promise<Buffer> {
+  private async readOnce(path: string, maxBytes: number, accept: string): Promise<Buffer> {
     let answer: Awaited<ReturnType<UpstreamLogTransport>>;
     try {
       answer = await this.transport(`${this.upstream}${path}`, maxBytes, accept);
