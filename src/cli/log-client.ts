@@ -44,6 +44,18 @@ const MAX_ANSWER_BYTES = 20 * 1024 * 1024;
 
 const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
 
+/** Answers that mean "not now": the read limit, a registry briefly unavailable. */
+const BUSY = new Set([429, 503]);
+const BUSY_ATTEMPTS = 6;
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** Retry-After (seconds, or an HTTP date) as a wait, at most a minute; null without a readable one. */
+function retryAfterMs(header: string | null): number | null {
+  const value = header?.trim() ?? '';
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+  return Number.isNaN(ms) ? null : Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}
+
 function decodeHash(value: unknown, what: string): Hash {
   if (typeof value !== 'string' || !/^[A-Za-z0-9+/]{43}=$/.test(value)) throw new LogVerificationError(`${what} is not a base64 SHA-256 hash`);
   return new Uint8Array(Buffer.from(value, 'base64'));
@@ -60,14 +72,31 @@ export class LogClient {
     readonly registry: string,
   ) {}
 
+  /**
+   * One answer, waiting out a rate limit: a monitor reading entries one by one (or a first run
+   * reading a large log) meets the registry's per-client read limit, which answers 429 with
+   * Retry-After. 429 and 503 are asked again up to BUSY_ATTEMPTS times, after Retry-After (at most
+   * a minute) or, without one, after 1, 2, 4… seconds (REGISTRY_RETRY_DELAY_MS is the unit).
+   */
   private async get(path: string): Promise<Uint8Array> {
     const url = `${this.registry}${path}`;
-    let response: Response;
-    try {
-      response = await this.io.fetch(url);
-    } catch (error) {
-      throw new LogUnreachableError(`cannot reach ${url}: ${(error as Error).message}`);
+    const unit = Number(this.io.env.REGISTRY_RETRY_DELAY_MS ?? 1000);
+    for (let attempt = 1; ; attempt++) {
+      let response: Response;
+      try {
+        response = await this.io.fetch(url);
+      } catch (error) {
+        throw new LogUnreachableError(`cannot reach ${url}: ${(error as Error).message}`);
+      }
+      if (!BUSY.has(response.status) || attempt === BUSY_ATTEMPTS) return this.body(url, response);
+      await response.arrayBuffer().catch(() => undefined);
+      const waitMs = retryAfterMs(response.headers.get('retry-after')) ?? unit * 2 ** (attempt - 1);
+      this.io.stderr(`${url} answered HTTP ${response.status}: asking again in ${Math.ceil(waitMs / 1000)} s\n`);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
+  }
+
+  private async body(url: string, response: Response): Promise<Uint8Array> {
     if (!response.ok) throw new LogUnreachableError(`${url} answered HTTP ${response.status}`, response.status);
     const length = Number(response.headers.get('content-length') ?? 0);
     if (length > MAX_ANSWER_BYTES) throw new LogVerificationError(`${url} answered ${length} bytes, more than any log answer`);
