@@ -11,10 +11,8 @@ import { ReleaseResigner } from '../../src/integrity/release-resigner';
 import { base64urlDecode, canonicalJson, sha256Hex, type KeySet } from '../../src/lib/integrity';
 import {
   decodeEntryBundle,
-  EMPTY_ROOT,
   encodeLogEntry,
   leafHash,
-  nodeHash,
   noteKeyHash,
   openNote,
   parseCheckpoint,
@@ -28,19 +26,11 @@ import {
 import { TransparencyLog } from '../../src/transparency-log/transparency-log';
 import { TransparencyService } from '../../src/transparency/transparency.service';
 import type { UpperTreeLevels } from '../../src/transparency/upper-tree-levels';
+import { merkleRoot } from '../support/merkle-root';
 import { RotationWorld } from '../support/rotation-world';
 
 const b64 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'base64'));
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
-
-/** RFC 9162 2.1.1, straight from the definition (leaf hashes in): the reference every served proof is checked against. */
-function merkleRoot(leaves: readonly Hash[]): Hash {
-  if (leaves.length === 0) return EMPTY_ROOT;
-  if (leaves.length === 1) return leaves[0]!;
-  let split = 1;
-  while (split * 2 < leaves.length) split *= 2;
-  return nodeHash(merkleRoot(leaves.slice(0, split)), merkleRoot(leaves.slice(split)));
-}
 
 describe('transparency log', () => {
   let world: RotationWorld;

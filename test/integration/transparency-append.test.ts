@@ -5,19 +5,11 @@
  * commits, so the others queue on it: a tail read whose snapshot predated the lock would reuse a
  * taken index and fail on the primary key.
  */
-import { EMPTY_ROOT, foldSubtrees, type Hash, leafHash, nodeHash, rootNodes } from '../../src/lib/transparency';
+import { foldSubtrees, leafHash, rootNodes } from '../../src/lib/transparency';
 import { TransparencyLog } from '../../src/transparency-log/transparency-log';
 import { nodeKey, TransparencyRepository } from '../../src/transparency-log/transparency.repository';
+import { merkleRoot } from '../support/merkle-root';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
-
-/** RFC 9162 2.1.1, straight from the definition. */
-function merkleRoot(leaves: readonly Hash[]): Hash {
-  if (leaves.length === 0) return EMPTY_ROOT;
-  if (leaves.length === 1) return leaves[0]!;
-  let split = 1;
-  while (split * 2 < leaves.length) split *= 2;
-  return nodeHash(merkleRoot(leaves.slice(0, split)), merkleRoot(leaves.slice(split)));
-}
 
 describe('TransparencyLog.append from many transactions at once', () => {
   let db: OpenTestDatabase;
