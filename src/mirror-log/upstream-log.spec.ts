@@ -52,6 +52,25 @@ describe('UpstreamLog', () => {
     expect(paths).toEqual(['/api/log/head', '/api/log/head']);
   });
 
+  it('reads the head anew after forgetHead, even while an older read is under way', async () => {
+    const held: ServerResponse[] = [];
+    answer = (_req, res) => void held.push(res);
+    const reached = async (count: number) => {
+      for (const until = Date.now() + 2000; held.length < count && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    const older = log.checkpoint();
+    await reached(1);
+    // The follower copied a release: a head read that started before must not stand for the next.
+    log.forgetHead();
+    const newer = log.checkpoint();
+    await reached(2);
+    const grown = NOTE.replace('\n3\n', '\n4\n');
+    held.forEach((res, i) => res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end(i === 0 ? NOTE : grown));
+    expect([await older, await newer]).toEqual([NOTE, grown]);
+    expect(await log.checkpoint()).toBe(grown);
+    expect(paths).toEqual(['/api/log/head', '/api/log/head']);
+  });
+
   it('keeps full tiles (immutable), reads a partial tile every time', async () => {
     answer = (req, res) => void res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.alloc(req.url!.endsWith('.p/5') ? 5 * 32 : 8192, 7));
     for (let i = 0; i < 3; i++) {

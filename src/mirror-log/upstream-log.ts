@@ -101,11 +101,12 @@ export class UpstreamLog {
     throw upstreamMalformed(this.upstream, `${path} with something that is not a JSON object`);
   }
 
-  /** Upstream's signed checkpoint, as upstream signed it; read again after HEAD_TTL_MS, one read at a time. */
+  /** Upstream's signed checkpoint, as upstream signed it; read again after HEAD_TTL_MS (or forgetHead), one read at a time. */
   checkpoint(): Promise<string> {
     const now = this.clock.nowMs();
     if (this.head && now - this.head.readAt < HEAD_TTL_MS) return this.head.note;
-    const note = this.read('/api/log/head', MAX_NOTE_BYTES, 'text/plain').then((body) => body.toString('utf8'));
+    // Not the shared read: forgetHead() must start a new read, never hand out one under way.
+    const note = this.readOnce('/api/log/head', MAX_NOTE_BYTES, 'text/plain').then((body) => body.toString('utf8'));
     const head = { note, readAt: now };
     this.head = head;
     // A failed read is not kept: the next request asks upstream again.
