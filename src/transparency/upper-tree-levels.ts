@@ -1,5 +1,6 @@
 import { foldSubtrees, type Hash, type NodeId } from '../lib/transparency';
 import { nodeKey, type NodeHashes } from '../transparency-log/transparency.repository';
+import { HeldLevelStore } from './held-level-store';
 
 const HASH_BYTES = 32;
 /**
@@ -12,10 +13,6 @@ export const UPPER_MIN_LEVEL = 1;
 export const UPPER_MAX_BYTES = 64 * 1024 * 1024;
 /** Proof elements folded from several subtrees, remembered: those of a few thousand tree sizes. */
 const MAX_FOLDS = 4096;
-/** Nodes fetched per query while filling: half a megabyte of hashes, a millisecond or so of the event loop. */
-const FILL_CHUNK = 16_384;
-/** Levels of at most this many nodes keep their nodes' base64 (at most ~0.5 MB in all). */
-const BASE64_KEPT_MAX_NODES = 4096;
 /** After a failed fill, how long before the next is tried. */
 const RETRY_AFTER_MS = 5_000;
 /**
@@ -68,13 +65,6 @@ function foldKey(group: readonly NodeId[]): string {
   return group.map(nodeKey).join(' ');
 }
 
-interface HeldLevel {
-  hashes: Buffer;
-  count: number;
-  /** Small levels' nodes as base64, once asked: nearly every proof carries them. */
-  base64?: (string | undefined)[];
-}
-
 /**
  * The upper levels of the log's tree, held whole in process: a complete subtree's hash never
  * changes once committed, and level 1 and up of a million-leaf log is 32 MB, so a proof's query
@@ -83,8 +73,8 @@ interface HeldLevel {
  * completes it is committed); a node not held yet is read with the proof, as before it was.
  */
 export class UpperTreeLevels {
-  /** By level; a level below `lowest` is not held. */
-  private readonly levels: (HeldLevel | undefined)[] = [];
+  /** A level below `lowest` is not asked (raiseLowest drops it). */
+  private readonly levels = new HeldLevelStore();
   /** Folded elements, base64, by their subtrees. */
   private readonly folds = new Map<string, string>();
   private lowest: number;
@@ -113,9 +103,7 @@ export class UpperTreeLevels {
 
   /** Nodes held, for tests and metrics. */
   get heldNodes(): number {
-    let held = 0;
-    for (const level of this.levels) held += level?.count ?? 0;
-    return held;
+    return this.levels.nodes;
   }
 
   /**
@@ -177,7 +165,7 @@ export class UpperTreeLevels {
     return elements as string[];
   }
 
-  /** Splits `nodes` into those held (their hashes into `found`) and those still to read. */
+  /** Splits `nodes` into those held (their hashes into `found`) and those still to read: how tests see what is held. */
   lookup(nodes: readonly NodeId[], found: NodeHashes): NodeId[] {
     const missing: NodeId[] = [];
     for (const node of nodes) {
@@ -188,23 +176,12 @@ export class UpperTreeLevels {
     return missing;
   }
 
-  private heldLevel(node: NodeId): HeldLevel | undefined {
-    const level = node.level >= this.lowest ? this.levels[node.level] : undefined;
-    return level && node.index < level.count ? level : undefined;
-  }
-
   private held(node: NodeId): Hash | undefined {
-    const level = this.heldLevel(node);
-    return level?.hashes.subarray(node.index * HASH_BYTES, (node.index + 1) * HASH_BYTES);
+    return node.level >= this.lowest ? this.levels.hash(node) : undefined;
   }
 
   private heldBase64(node: NodeId): string | undefined {
-    const level = this.heldLevel(node);
-    if (!level) return undefined;
-    const encode = () => level.hashes.toString('base64', node.index * HASH_BYTES, (node.index + 1) * HASH_BYTES);
-    if (level.count > BASE64_KEPT_MAX_NODES) return encode();
-    level.base64 ??= [];
-    return (level.base64[node.index] ??= encode());
+    return node.level >= this.lowest ? this.levels.base64(node) : undefined;
   }
 
   /** When a read that will report a committed size starts (give it back to sawCommittedSize). */
@@ -268,7 +245,7 @@ export class UpperTreeLevels {
   private forget(size: number): void {
     // A fill under way holds levels read from the old log: it stops at its next read.
     this.generation++;
-    this.levels.length = 0;
+    this.levels.clear();
     this.folds.clear();
     // What was read before stands for nothing now: the next proof reads the head.
     this.committed = size;
@@ -281,28 +258,19 @@ export class UpperTreeLevels {
 
   private raiseLowest(level: number): void {
     if (level <= this.lowest) return;
-    for (let held = 0; held < level; held++) this.levels[held] = undefined;
+    this.levels.dropBelow(level);
     this.lowest = level;
   }
 
-  /** False when the levels were forgotten meanwhile (nothing read is kept). */
+  /** Reads `level` up to `want` nodes; false when the levels were forgotten meanwhile (nothing read is kept). */
   private async fillLevel(level: number, want: number, generation: number): Promise<boolean> {
-    const held = this.levels[level] ?? { hashes: Buffer.alloc(0), count: 0 };
-    // Exactly what this round needs: the byte bound holds for what is allocated, not only what is filled.
-    if (held.hashes.byteLength < want * HASH_BYTES) {
-      const grown = Buffer.alloc(want * HASH_BYTES);
-      held.hashes.copy(grown, 0, 0, held.count * HASH_BYTES);
-      held.hashes = grown;
-    }
-    while (held.count < want) {
-      const to = Math.min(want, held.count + FILL_CHUNK);
-      const read = await this.source.levelHashes(level, held.count, to);
+    while (this.levels.count(level) < want) {
+      const { from, to } = this.levels.nextRun(level, want);
+      const read = await this.source.levelHashes(level, from, to);
       if (generation !== this.generation) return false;
       const nodes = Math.floor(read.byteLength / HASH_BYTES);
-      if (nodes !== to - held.count) throw new Error(`transparency log: level ${level} nodes ${held.count}..${to} read back ${nodes}`);
-      held.hashes.set(read.subarray(0, nodes * HASH_BYTES), held.count * HASH_BYTES);
-      held.count = to;
-      this.levels[level] = held;
+      if (nodes !== to - from) throw new Error(`transparency log: level ${level} nodes ${from}..${to} read back ${nodes}`);
+      this.levels.append(level, read);
     }
     return true;
   }
