@@ -54,6 +54,25 @@ describe('LogClient reads under a rate limit', () => {
     }
   });
 
+  it('waits at most a minute however large the retry unit is set, and a unit that is not a number counts as a second', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] });
+    try {
+      const huge = registryAnswering([busy(503), keySet], { REGISTRY_RETRY_DELAY_MS: '1e9' });
+      const read = huge.client.keySet();
+      await jest.advanceTimersByTimeAsync(60_000);
+      expect(await read).toEqual(KEY_SET);
+      const odd = registryAnswering([busy(503), keySet], { REGISTRY_RETRY_DELAY_MS: 'soon' });
+      const oddRead = odd.client.keySet();
+      await jest.advanceTimersByTimeAsync(999);
+      expect(odd.asked).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(await oddRead).toEqual(KEY_SET);
+      expect(odd.errors).toEqual([expect.stringContaining('asking again in 1 s')]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('asks once for anything else: a 404 or a 500 is an answer', async () => {
     for (const status of [404, 500]) {
       const { client, asked } = registryAnswering([busy(status), keySet]);

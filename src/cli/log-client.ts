@@ -75,12 +75,14 @@ export class LogClient {
   /**
    * One answer, waiting out a rate limit: a monitor reading entries one by one (or a first run
    * reading a large log) meets the registry's per-client read limit, which answers 429 with
-   * Retry-After. 429 and 503 are asked again up to BUSY_ATTEMPTS times, after Retry-After (at most
-   * a minute) or, without one, after 1, 2, 4… seconds (REGISTRY_RETRY_DELAY_MS is the unit).
+   * Retry-After. 429 and 503 are asked again up to BUSY_ATTEMPTS times, after Retry-After or,
+   * without one, after 1, 2, 4… seconds (REGISTRY_RETRY_DELAY_MS is the unit); never more than a
+   * minute.
    */
   private async get(path: string): Promise<Uint8Array> {
     const url = `${this.registry}${path}`;
-    const unit = Number(this.io.env.REGISTRY_RETRY_DELAY_MS ?? 1000);
+    const asked = Number(this.io.env.REGISTRY_RETRY_DELAY_MS ?? 1000);
+    const unit = Number.isFinite(asked) && asked >= 0 ? asked : 1000;
     for (let attempt = 1; ; attempt++) {
       let response: Response;
       try {
@@ -89,8 +91,9 @@ export class LogClient {
         throw new LogUnreachableError(`cannot reach ${url}: ${(error as Error).message}`);
       }
       if (!BUSY.has(response.status) || attempt === BUSY_ATTEMPTS) return this.body(url, response);
-      await response.arrayBuffer().catch(() => undefined);
-      const waitMs = retryAfterMs(response.headers.get('retry-after')) ?? unit * 2 ** (attempt - 1);
+      // The refusal's body is not needed: dropped unread, however large.
+      await response.body?.cancel().catch(() => undefined);
+      const waitMs = Math.min(retryAfterMs(response.headers.get('retry-after')) ?? unit * 2 ** (attempt - 1), MAX_RETRY_AFTER_MS);
       this.io.stderr(`${url} answered HTTP ${response.status}: asking again in ${Math.ceil(waitMs / 1000)} s\n`);
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
