@@ -1,7 +1,7 @@
 /**
  * Which complete subtrees make up roots and proofs (RFC 9162 2.1.2-2.1.4), as node ids, so a store that
- * keeps every complete subtree can fetch a whole proof in one query. Arithmetic, not bit operators:
- * sizes go past 2^32.
+ * keeps every complete subtree can fetch a whole proof in one query. Sizes go past 2^32: bit
+ * operators only where a value is known to be below 2^31, arithmetic elsewhere.
  */
 
 /** A complete subtree: 2^level leaves starting at leaf index * 2^level. Level 0 = a leaf hash. */
