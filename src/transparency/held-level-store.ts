@@ -14,8 +14,8 @@ const BASE64_KEPT_MAX_NODES = 4096;
 interface HeldLevel {
   chunks: Buffer[];
   count: number;
-  /** Small levels' nodes as base64, once asked: nearly every proof carries them. */
-  base64?: (string | undefined)[];
+  /** Small levels' nodes as base64, once asked (nearly every proof carries them); null once grown past. */
+  base64: (string | undefined)[] | null | undefined;
 }
 
 /**
@@ -46,7 +46,7 @@ export class HeldLevelStore {
 
   /** Appends `hashes` (whole nodes, within one chunk: see nextRun) after the nodes `level` holds. */
   append(level: number, hashes: Uint8Array): void {
-    const held = (this.levels[level] ??= { chunks: [], count: 0 });
+    const held = (this.levels[level] ??= { chunks: [], count: 0, base64: undefined });
     const nodes = Math.floor(hashes.byteLength / HASH_BYTES);
     const at = Math.floor(held.count / CHUNK_NODES);
     const offset = held.count % CHUNK_NODES;
@@ -75,17 +75,15 @@ export class HeldLevelStore {
   base64(node: NodeId): string | undefined {
     const level = this.holding(node);
     if (!level) return undefined;
-    const encode = () => {
-      const start = (node.index % CHUNK_NODES) * HASH_BYTES;
-      return level.chunks[Math.floor(node.index / CHUNK_NODES)]!.toString('base64', start, start + HASH_BYTES);
-    };
-    if (level.count > BASE64_KEPT_MAX_NODES) {
-      // Grown past the small levels: what it kept would never be asked again.
-      level.base64 = undefined;
-      return encode();
-    }
-    level.base64 ??= [];
-    return (level.base64[node.index] ??= encode());
+    const kept = level.count <= BASE64_KEPT_MAX_NODES ? (level.base64 ??= []) : null;
+    // Grown past the small levels: what it kept would never be asked again.
+    if (kept === null && level.base64 !== null) level.base64 = null;
+    const known = kept?.[node.index];
+    if (known !== undefined) return known;
+    const start = (node.index % CHUNK_NODES) * HASH_BYTES;
+    const encoded = level.chunks[Math.floor(node.index / CHUNK_NODES)]!.toString('base64', start, start + HASH_BYTES);
+    if (kept) kept[node.index] = encoded;
+    return encoded;
   }
 
   /** Drops the levels below `level`. */
