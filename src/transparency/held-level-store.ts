@@ -1,6 +1,7 @@
 import type { Hash, NodeId } from '../lib/transparency';
 
-const HASH_BYTES = 32;
+/** A SHA-256 hash: every node of the tree. */
+export const HASH_BYTES = 32;
 /**
  * Nodes per buffer of a held level, and at most per write: half a megabyte of hashes. A level
  * grows a buffer at a time, so each level allocates at most one buffer more than it holds and

@@ -1,8 +1,7 @@
 import { foldSubtrees, type Hash, type NodeId } from '../lib/transparency';
 import { nodeKey, type NodeHashes } from '../transparency-log/transparency.repository';
-import { HeldLevelStore } from './held-level-store';
+import { HASH_BYTES, HeldLevelStore } from './held-level-store';
 
-const HASH_BYTES = 32;
 /**
  * The lowest level held while the log is small: level 0 is the leaf hashes, which a proof reads
  * with its leaf (the sibling is the adjacent key of the same table), so holding them would double
