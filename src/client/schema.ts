@@ -7649,7 +7649,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSubscriptionDto"];
                 };
             };
-            /** @description Bad url (not https, private address, unknown host), events, scope or target (errors names each) */
+            /** @description Bad url (not https, a private or loopback address whose host SUBSCRIPTION_ALLOW_HOSTS does not name, unknown host), events, scope or target (errors names each) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7980,7 +7980,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A signed webhook.ping was sent; the receiver's answer */
+            /** @description A signed webhook.ping was sent; the receiver's status and the time taken, never its answer's body */
             200: {
                 headers: {
                     [name: string]: unknown;
