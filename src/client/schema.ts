@@ -3239,8 +3239,10 @@ export interface components {
             attempts: number;
             /** @description The last attempt's HTTP status; null when no answer came */
             responseStatus: number | null;
-            /** @description Why the last attempt failed, or the start of the receiver's answer */
+            /** @description Why the last attempt failed, in generic words (timeout, connection refused, refused address); null after a success. Never any of the receiver's answer. */
             detail: string | null;
+            /** @description How long the last attempt took, in milliseconds; null before one was made */
+            durationMs: number | null;
             /** @description Epoch ms; the next attempt while queued */
             nextAttemptAt: number | null;
             /** @description Epoch ms */
@@ -3256,8 +3258,12 @@ export interface components {
         };
         PingResultDto: {
             ok: boolean;
+            /** @description The receiver's HTTP status; null when no answer came */
             responseStatus: number | null;
+            /** @description Why the ping failed, in generic words; null when it succeeded. Never any of the receiver's answer. */
             detail: string | null;
+            /** @description How long the ping took, in milliseconds */
+            durationMs: number;
         };
         SubmitDto: {
             /**
@@ -7643,7 +7649,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSubscriptionDto"];
                 };
             };
-            /** @description Bad url (not https, private address, unknown host), events, scope or target (errors names each) */
+            /** @description Bad url (not https, a private or loopback address whose host SUBSCRIPTION_ALLOW_HOSTS does not name, unknown host), events, scope or target (errors names each) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7974,7 +7980,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A signed webhook.ping was sent; the receiver's answer */
+            /** @description A signed webhook.ping was sent; the receiver's status and the time taken, never its answer's body */
             200: {
                 headers: {
                     [name: string]: unknown;

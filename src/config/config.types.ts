@@ -68,6 +68,11 @@ export interface AppConfig {
   readonly webhookLeaseMs: number;
   /** Days of failing deliveries (no success between) after which an outbound subscription is disabled. */
   readonly subscriptionDisableAfterDays: number;
+  /**
+   * `host` or `host:port` entries an outbound subscription may reach over http and on private
+   * addresses; the only such list for subscriptions (fetchAllowHosts never applies to them).
+   */
+  readonly subscriptionAllowHosts: readonly string[];
   /** The registry this instance mirrors (read-only); null: not a mirror. */
   readonly mirrorOf: string | null;
   /** How often a mirror reads its upstream's changes feed. */

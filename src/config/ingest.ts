@@ -1,7 +1,6 @@
-import { InvalidAllowHostError, parseAllowedHost } from '../lib/net/address-policy';
 import type { AppConfig } from './config.types';
-import { commaList, integer } from './parsers';
-import { type ConfigArea, type EnvironmentReader, Invalid } from './variable';
+import { allowHostList, integer } from './parsers';
+import type { ConfigArea, EnvironmentReader } from './variable';
 
 const HASH_BUDGET_BYTES = {
   name: 'HASH_BUDGET_BYTES',
@@ -11,18 +10,9 @@ const HASH_BUDGET_BYTES = {
 };
 const FETCH_ALLOW_HOSTS = {
   name: 'FETCH_ALLOW_HOSTS',
-  // The fetcher's own grammar, so a typo stops the start instead of the first fetch.
-  parser: commaList('comma list of host or host:port', (entry) => {
-    try {
-      parseAllowedHost(entry);
-      return entry.toLowerCase();
-    } catch (error) {
-      if (!(error instanceof InvalidAllowHostError)) throw error;
-      return new Invalid(`"${entry}" is not host or host:port`);
-    }
-  }),
+  parser: allowHostList,
   default: '',
-  description: 'Hosts that asset fetches, forge calls and forge sign-in (token exchange, profile read) may reach over http and on private or loopback addresses (an internal forge); empty: https and public addresses only.',
+  description: 'Hosts that asset fetches, forge calls and forge sign-in (token exchange, profile read) may reach over http and on private or loopback addresses (an internal forge); empty: https and public addresses only. Outbound webhook subscriptions never use it (see SUBSCRIPTION_ALLOW_HOSTS).',
 };
 
 export const INGEST: ConfigArea = { title: 'Ingest', variables: [HASH_BUDGET_BYTES, FETCH_ALLOW_HOSTS] };

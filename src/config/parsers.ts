@@ -1,3 +1,4 @@
+import { InvalidAllowHostError, parseAllowedHost } from '../lib/net/address-policy';
 import { Invalid, type Parser } from './variable';
 
 /**
@@ -106,3 +107,14 @@ export function map<T, U>(parser: Parser<T>, to: (value: T) => U): Parser<U> {
     },
   };
 }
+
+/** `host` / `host:port` entries in the fetcher's own grammar, so a typo stops the start instead of the first fetch. */
+export const allowHostList: Parser<readonly string[]> = commaList('comma list of host or host:port', (entry) => {
+  try {
+    parseAllowedHost(entry);
+    return entry.toLowerCase();
+  } catch (error) {
+    if (!(error instanceof InvalidAllowHostError)) throw error;
+    return new Invalid(`"${entry}" is not host or host:port`);
+  }
+});

@@ -1,5 +1,5 @@
 import type { AppConfig } from './config.types';
-import { integer } from './parsers';
+import { allowHostList, integer } from './parsers';
 import type { ConfigArea, EnvironmentReader } from './variable';
 
 const WEBHOOK_LEASE_MS = {
@@ -16,8 +16,22 @@ const SUBSCRIPTION_DISABLE_AFTER_DAYS = {
   description: "How long an outbound webhook subscription's deliveries may keep failing, with no success between, before it is disabled and its owner told on /account.",
 };
 
-export const WEBHOOKS: ConfigArea = { title: 'Webhooks', variables: [WEBHOOK_LEASE_MS, SUBSCRIPTION_DISABLE_AFTER_DAYS] };
+// Its own list, not FETCH_ALLOW_HOSTS: any signed-in user picks a subscription's URL, so a host
+// the registry itself may fetch (an internal forge) is not one every user may send requests to.
+const SUBSCRIPTION_ALLOW_HOSTS = {
+  name: 'SUBSCRIPTION_ALLOW_HOSTS',
+  parser: allowHostList,
+  default: '',
+  description:
+    'Hosts (`host` or `host:port`) an outbound webhook subscription may name over http and that may resolve to private or loopback addresses (an internal receiver). The only way a subscription reaches a non-public address: FETCH_ALLOW_HOSTS does not apply to subscriptions. Empty: https and public addresses only.',
+};
 
-export function readWebhooks(reader: EnvironmentReader): Pick<AppConfig, 'webhookLeaseMs' | 'subscriptionDisableAfterDays'> {
-  return { webhookLeaseMs: reader.read(WEBHOOK_LEASE_MS), subscriptionDisableAfterDays: reader.read(SUBSCRIPTION_DISABLE_AFTER_DAYS) };
+export const WEBHOOKS: ConfigArea = { title: 'Webhooks', variables: [WEBHOOK_LEASE_MS, SUBSCRIPTION_DISABLE_AFTER_DAYS, SUBSCRIPTION_ALLOW_HOSTS] };
+
+export function readWebhooks(reader: EnvironmentReader): Pick<AppConfig, 'webhookLeaseMs' | 'subscriptionDisableAfterDays' | 'subscriptionAllowHosts'> {
+  return {
+    webhookLeaseMs: reader.read(WEBHOOK_LEASE_MS),
+    subscriptionDisableAfterDays: reader.read(SUBSCRIPTION_DISABLE_AFTER_DAYS),
+    subscriptionAllowHosts: reader.read(SUBSCRIPTION_ALLOW_HOSTS),
+  };
 }

@@ -20,7 +20,10 @@ export interface DeliveryClaim {
 /** How an attempt ended. */
 export interface AttemptRecord {
   responseStatus: number | null;
+  /** A generic reason for a failure (WebhookSender's), never bytes of the receiver's answer. */
   detail: string | null;
+  /** How long the attempt took; null when none was made. */
+  durationMs: number | null;
   at: Date;
 }
 
@@ -125,7 +128,7 @@ export class SubscriptionDeliveriesRepository {
   async succeeded(claim: DeliveryClaim, record: AttemptRecord, manager?: EntityManager): Promise<boolean> {
     const result = await this.repo(manager).update(
       { id: claim.id, attempts: claim.attempts, status: 'processing' },
-      { status: 'succeeded', lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, lastAttemptAt: record.at },
+      { status: 'succeeded', lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, durationMs: record.durationMs, lastAttemptAt: record.at },
     );
     return (result.affected ?? 0) > 0;
   }
@@ -134,9 +137,9 @@ export class SubscriptionDeliveriesRepository {
     // Raw SQL: TypeORM would rewrite `subscription` (a relation's name) inside QUEUED_OR_PARKED.
     const raw: unknown[] = await (manager ?? this.dataSource.manager).query(
       `UPDATE subscription_delivery SET status = ${QUEUED_OR_PARKED}, next_attempt_at = $3, locked_until = NULL,
-         response_status = $4, detail = $5, last_attempt_at = $6, updated_at = now()
+         response_status = $4, detail = $5, last_attempt_at = $6, duration_ms = $7, updated_at = now()
        WHERE id = $1 AND attempts = $2 AND status = 'processing' RETURNING id`,
-      [claim.id, claim.attempts, nextAttemptAt, record.responseStatus, record.detail, record.at],
+      [claim.id, claim.attempts, nextAttemptAt, record.responseStatus, record.detail, record.at, record.durationMs],
     );
     return rowsOf(raw).length > 0;
   }
@@ -144,7 +147,7 @@ export class SubscriptionDeliveriesRepository {
   async failed(claim: DeliveryClaim, record: AttemptRecord, manager?: EntityManager): Promise<boolean> {
     const result = await this.repo(manager).update(
       { id: claim.id, attempts: claim.attempts, status: 'processing' },
-      { status: 'failed', lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, lastAttemptAt: record.at },
+      { status: 'failed', lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, durationMs: record.durationMs, lastAttemptAt: record.at },
     );
     return (result.affected ?? 0) > 0;
   }

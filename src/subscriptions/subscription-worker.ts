@@ -165,7 +165,7 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
       heartbeat.stop();
     }
     const now = this.clock.now();
-    const record = { responseStatus: result.status, detail: result.detail, at: now };
+    const record = { responseStatus: result.status, detail: result.detail, durationMs: result.durationMs, at: now };
     const claim = { id: claimed.id, attempts: claimed.attempts };
     const ok = result.ok;
     // The outcome, the subscription's run of failures and a disabling (with its audit) are one transaction.
@@ -202,13 +202,13 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
 
   private async send(claimed: ClaimedSubscriptionDelivery) {
     const [event, sealed] = await Promise.all([this.deliveries.event(claimed.eventId), this.subscriptions.sealedSecret(claimed.subscriptionId)]);
-    if (!event || !sealed) return { ok: false as const, status: null, detail: 'the event or the subscription is gone' };
+    if (!event || !sealed) return { ok: false as const, status: null, detail: 'the event or the subscription is gone', durationMs: null };
     let secret: string;
     try {
       secret = openSigningSecret(this.config.keyEncryptionKey, claimed.subscriptionId, sealed);
     } catch {
       // KEY_ENCRYPTION_KEY changed, or the row was tampered with: it fails like an unreachable receiver.
-      return { ok: false as const, status: null, detail: 'the signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?)' };
+      return { ok: false as const, status: null, detail: 'the signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?)', durationMs: null };
     }
     const body = Buffer.from(JSON.stringify(eventPayload(event, this.config.baseUrl)));
     return this.sender.send(claimed.url, secret, event.id, body, Math.floor(this.clock.nowMs() / 1000));

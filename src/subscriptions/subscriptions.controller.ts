@@ -17,7 +17,7 @@ export class SubscriptionsController {
 
   @Post()
   @ApiCreatedResponse({ type: CreatedSubscriptionDto, description: 'The subscription and its signing secret, shown once' })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'Bad url (not https, private address, unknown host), events, scope or target (errors names each)' })
+  @ApiBadRequestResponse({ type: ProblemDto, description: 'Bad url (not https, a private or loopback address whose host SUBSCRIPTION_ALLOW_HOSTS does not name, unknown host), events, scope or target (errors names each)' })
   @ApiForbiddenResponse({ type: ProblemDto, description: 'An operational event type or scope registry, and the caller is no admin' })
   @ApiConflictResponse({ type: ProblemDto, description: 'Already 25 subscriptions' })
   @ApiOperation({ summary: 'Subscribe a URL to events' })
@@ -84,7 +84,7 @@ export class SubscriptionsController {
   @Post(':id/ping')
   @HttpCode(200)
   @UserActionLimit('subscription-ping')
-  @ApiOkResponse({ type: PingResultDto, description: "A signed webhook.ping was sent; the receiver's answer" })
+  @ApiOkResponse({ type: PingResultDto, description: "A signed webhook.ping was sent; the receiver's status and the time taken, never its answer's body" })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such subscription of yours' })
   @ApiConflictResponse({ type: ProblemDto, description: 'Its signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?)' })
   @ApiOperation({ summary: 'Send a test ping to a webhook subscription' })

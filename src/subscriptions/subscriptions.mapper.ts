@@ -31,6 +31,7 @@ export function toSubscriptionDeliveryDto(row: SubscriptionDeliveryEntity): Subs
     attempts: row.attempts,
     responseStatus: row.responseStatus,
     detail: row.detail,
+    durationMs: row.durationMs,
     nextAttemptAt: row.status === 'queued' || row.status === 'parked' ? row.nextAttemptAt.getTime() : null,
     lastAttemptAt: ms(row.lastAttemptAt),
     createdAt: row.createdAt.getTime(),

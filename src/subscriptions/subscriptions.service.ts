@@ -108,7 +108,7 @@ export class SubscriptionsService {
     return toSubscriptionDeliveryDto((await this.deliveries.findWithEvent(deliveryId, row.id))!);
   }
 
-  /** Sends a signed `webhook.ping` now and answers how the receiver took it; nothing is logged. */
+  /** Sends a signed `webhook.ping` now and answers the receiver's status and the time taken (never its answer); nothing is logged. */
   async ping(auth: AuthContext, id: string): Promise<PingResultDto> {
     const row = await this.own(auth, id);
     const sealed = await this.subscriptions.sealedSecret(row.id);
@@ -121,7 +121,7 @@ export class SubscriptionsService {
     const now = this.clock.now();
     const body = Buffer.from(JSON.stringify({ type: 'webhook.ping', timestamp: now.toISOString(), data: { subscriptionId: row.id } }));
     const result = await this.sender.send(row.url, secret, `ping_${randomUUID()}`, body, Math.floor(now.getTime() / 1000));
-    return { ok: result.ok, responseStatus: result.status, detail: result.detail };
+    return { ok: result.ok, responseStatus: result.status, detail: result.detail, durationMs: result.durationMs };
   }
 
   private async own(auth: AuthContext, id: string): Promise<SubscriptionEntity> {
@@ -143,7 +143,12 @@ export class SubscriptionsService {
     return null;
   }
 
-  /** https (http only for FETCH_ALLOW_HOSTS), no credentials, no private address: what the fetcher will accept. */
+  /**
+   * https (http only for SUBSCRIPTION_ALLOW_HOSTS), no credentials, no private address: what the
+   * sender will accept (it checks every address again at each delivery, as DNS may change).
+   * FETCH_ALLOW_HOSTS plays no part: the registry's own fetches may reach an internal forge, but a
+   * user's subscription must not inherit that reach.
+   */
   private async checkUrl(url: string): Promise<void> {
     const refuse = (message: string) => badRequest('validation-failed', `url: ${message}`, [{ path: '/url', message: `url: ${message}` }]);
     let parsed: URL;
@@ -154,10 +159,12 @@ export class SubscriptionsService {
     }
     if (parsed.username || parsed.password) throw refuse('must not contain credentials');
     try {
-      await vetUrl(parsed.href, { allowHosts: this.config.fetchAllowHosts, timeoutMs: 5_000 });
+      await vetUrl(parsed.href, { allowHosts: this.config.subscriptionAllowHosts, timeoutMs: 5_000 });
     } catch (error) {
-      // Never echo what a host resolves to (internal DNS): a refused address is told generically.
+      // Never echo what a host resolves to (internal DNS): a refused address is told generically,
+      // and so is a refused scheme (the fetcher's own message names FETCH_ALLOW_HOSTS).
       if (error instanceof AssetFetchError && error.reason === 'refused-address') throw refuse('must resolve to a public address');
+      if (error instanceof AssetFetchError && error.reason === 'refused-scheme') throw refuse('must be an https URL');
       throw refuse(error instanceof AssetFetchError ? error.message : 'cannot be reached');
     }
   }

@@ -19,7 +19,7 @@ describeBrowser('web front end: webhook subscriptions', () => {
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
-    app = await startTestApp({ FETCH_ALLOW_HOSTS: receiver.host });
+    app = await startTestApp({ SUBSCRIPTION_ALLOW_HOSTS: receiver.host });
     browser = await openBrowser(app.url);
   });
   afterAll(async () => {
@@ -45,7 +45,7 @@ describeBrowser('web front end: webhook subscriptions', () => {
     await page.reload({ waitUntil: 'networkidle' });
     await expect(page.getByLabel('Signing secret').inputValue()).resolves.toBe('');
     await page.getByRole('button', { name: `Send a test ping to ${receiver.url}/browser` }).click();
-    await page.getByText('Test sent: 200 thanks').waitFor();
+    await page.getByText(/^Test sent: 200 \(\d+ ms\)$/).waitFor();
     expect(JSON.parse(receiver.received.at(-1)!.body).type).toBe('webhook.ping');
     expect(watched.problems).toEqual([]);
     expect(watched.foreignRequests).toEqual([]);

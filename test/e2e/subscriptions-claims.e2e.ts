@@ -107,7 +107,8 @@ describe('outbound webhook claims: parking, lease owners, a failed claim', () =>
     const env = {
       KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       SESSION_SECRET: randomBytes(32).toString('hex'),
-      FETCH_ALLOW_HOSTS: `${new URL(forge.url).host},${receiver.host},${tarpit.host}`,
+      FETCH_ALLOW_HOSTS: new URL(forge.url).host,
+      SUBSCRIPTION_ALLOW_HOSTS: `${receiver.host},${tarpit.host}`,
       FORGES: JSON.stringify([{ name: 'fakehub', type: 'github', webUrl: forge.url, apiUrl: `${forge.url}/api/v3` }]),
     };
     app = await startRegistry(db, env, {}, [{ provide: SUBSCRIPTION_WORKER_OPTIONS, useValue: { ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, autoStart: false } }]);
@@ -222,7 +223,7 @@ describe('outbound webhook claims: parking, lease owners, a failed claim', () =>
     expect(await leaseUntil()).toEqual(heldUntil);
     expect(await lease(subscription)).toEqual({ in_flight_until: heldUntil, in_flight_delivery_id: second.id, in_flight_attempts: 1 });
     expect(await repo.renewLease(claimB, new Date(Date.now() + 60_000))).toBe(true);
-    expect(await repo.succeeded(claimB, { responseStatus: 200, detail: 'ok', at: new Date() })).toBe(true);
+    expect(await repo.succeeded(claimB, { responseStatus: 200, detail: null, durationMs: 5, at: new Date() })).toBe(true);
     await repo.endInFlight(subscription, claimB);
     expect(await lease(subscription)).toEqual({ in_flight_until: null, in_flight_delivery_id: null, in_flight_attempts: null });
   });

@@ -143,8 +143,9 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
     env = {
       KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       SESSION_SECRET: randomBytes(32).toString('hex'),
+      FETCH_ALLOW_HOSTS: new URL(forge.url).host,
       // localhost is allowed only while subscribing (the last test restarts without it).
-      FETCH_ALLOW_HOSTS: `${new URL(forge.url).host},${receiver.host},${tarpit.host},localhost:${new URL(receiver.url).port}`,
+      SUBSCRIPTION_ALLOW_HOSTS: `${receiver.host},${tarpit.host},localhost:${new URL(receiver.url).port}`,
       FORGES: JSON.stringify([{ name: 'fakehub', type: 'github', webUrl: forge.url, apiUrl: `${forge.url}/api/v3` }]),
     };
     app = await start();
@@ -324,11 +325,11 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
 
   it('an address refused at send time is a failed attempt that names no address, retried and given up like any failure', async () => {
     const port = new URL(receiver.url).port;
-    // Allowed when subscribing (FETCH_ALLOW_HOSTS has localhost) ...
+    // Allowed when subscribing (SUBSCRIPTION_ALLOW_HOSTS has localhost) ...
     const subscription = await subscribe(alice.jwt, `https://localhost:${port}/private`, ['plugin.deprecated']);
     // ... then the operator takes it off the list: at send time localhost is a refused address.
     await app.close();
-    app = await start({ FETCH_ALLOW_HOSTS: `${new URL(forge.url).host},${receiver.host}` });
+    app = await start({ SUBSCRIPTION_ALLOW_HOSTS: receiver.host });
     await event();
     expect(await worker().runOnce()).toBe(1);
     const [delivery] = await deliveriesOf(subscription);

@@ -87,7 +87,8 @@ describe('outbound webhook subscriptions', () => {
     env = {
       KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       SESSION_SECRET: randomBytes(32).toString('hex'),
-      FETCH_ALLOW_HOSTS: `${new URL(forge.url).host},${receiver.host}`,
+      FETCH_ALLOW_HOSTS: new URL(forge.url).host,
+      SUBSCRIPTION_ALLOW_HOSTS: receiver.host,
       FORGES: JSON.stringify([{ name: 'fakehub', type: 'github', webUrl: forge.url, apiUrl: `${forge.url}/api/v3` }]),
     };
     app = await start();
@@ -156,7 +157,7 @@ describe('outbound webhook subscriptions', () => {
     expect(Date.parse(release.timestamp)).toBeGreaterThan(Date.now() - 60_000);
     const log = await as(alice.jwt).get(`/api/account/subscriptions/${sub.subscription.id}/deliveries`).expect(200);
     expect(log.body.total).toBe(2);
-    expect(log.body.deliveries[0]).toMatchObject({ status: 'succeeded', attempts: 1, responseStatus: 200, detail: 'thanks' });
+    expect(log.body.deliveries[0]).toMatchObject({ status: 'succeeded', attempts: 1, responseStatus: 200, detail: null, durationMs: expect.any(Number) });
     expect(hooks.map((h) => h.headers['webhook-id']).sort()).toEqual(log.body.deliveries.map((d: { eventId: string }) => d.eventId).sort());
   });
 
@@ -259,7 +260,7 @@ describe('outbound webhook subscriptions', () => {
   it('pings on demand, keeps others out, and limits each user to 25 subscriptions', async () => {
     const sub = await subscribe(alice.jwt, { url: `${receiver.url}/ping`, events: ['plugin.created'], scope: 'owned' });
     const ping = await as(alice.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/ping`).expect(200);
-    expect(ping.body).toEqual({ ok: true, responseStatus: 200, detail: 'thanks' });
+    expect(ping.body).toEqual({ ok: true, responseStatus: 200, detail: null, durationMs: expect.any(Number) });
     const hook = receiver.received.at(-1)!;
     expect(new Webhook(sub.secret).verify(hook.body, WebhookReceiver.signatureHeaders(hook))).toMatchObject({ type: 'webhook.ping' });
     await as(admin.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/ping`).expect(404);
@@ -320,7 +321,7 @@ describe('outbound webhook subscriptions', () => {
     const { subscription, secret } = JSON.parse(created.out);
     expect(secret).toMatch(/^whsec_/);
     expect((await cli('list')).out).toContain(`${subscription.id}  active`);
-    expect((await cli('ping', subscription.id)).out).toBe('ok: 200 thanks\n');
+    expect((await cli('ping', subscription.id)).out).toMatch(/^ok: 200 \(\d+ ms\)\n$/);
     await publish('hook-gamma', '1.0.0').expect(201);
     await worker().runOnce();
     // A subscription whose sealed secret cannot be opened fails its delivery; the worker carries on.
@@ -402,7 +403,7 @@ describe('outbound webhook subscriptions', () => {
     await query(`UPDATE subscription SET in_flight_until = now() - interval '1 second' WHERE id = (SELECT subscription_id FROM subscription_delivery WHERE id = $1)`, [row.id]);
     const second = (await repo.claimNext(new Date(), 60_000))!;
     expect(second).toMatchObject({ id: row.id, attempts: first.attempts + 1 });
-    const record = { responseStatus: 200, detail: 'late', at: new Date() };
+    const record = { responseStatus: 200, detail: 'late', durationMs: 5, at: new Date() };
     expect(await repo.renewLease(first, new Date())).toBe(false);
     expect(await repo.succeeded(first, record)).toBe(false);
     expect(await repo.failed(first, record)).toBe(false);

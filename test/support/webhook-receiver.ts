@@ -14,6 +14,8 @@ export interface ReceivedHook {
 export class WebhookReceiver {
   readonly received: ReceivedHook[] = [];
   readonly statuses = new Map<string, number[]>();
+  /** The body of every answer, when set (a secret a test looks for in what the registry says). */
+  answer: string | null = null;
   private server: Server | null = null;
   url = '';
 
@@ -24,7 +26,7 @@ export class WebhookReceiver {
       req.on('end', () => {
         this.received.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
         const status = this.statuses.get(req.url ?? '/')?.shift() ?? 200;
-        res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'not now');
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(this.answer ?? (status < 300 ? 'thanks' : 'not now'));
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

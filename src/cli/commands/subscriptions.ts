@@ -118,7 +118,7 @@ async function act(client: RegistryClient, args: Args, io: CliIo): Promise<numbe
       if (!answer.data) return failed(answer);
       print(answer.data, () =>
         answer.data.deliveries
-          .map((d) => `${d.id}  ${d.status.padEnd(10)}  ${d.type}${d.slug ? ` ${d.slug}` : ''}  attempts ${d.attempts}  ${d.responseStatus ?? '-'}  ${d.detail ?? ''}\n`)
+          .map((d) => `${d.id}  ${d.status.padEnd(10)}  ${d.type}${d.slug ? ` ${d.slug}` : ''}  attempts ${d.attempts}  ${d.responseStatus ?? '-'}  ${d.durationMs === null ? '-' : `${d.durationMs} ms`}  ${d.detail ?? ''}\n`)
           .join('') || 'no deliveries\n',
       );
       return EXIT_OK;
@@ -132,7 +132,7 @@ async function act(client: RegistryClient, args: Args, io: CliIo): Promise<numbe
     default: {
       const answer = await client.POST('/api/account/subscriptions/{id}/ping', path);
       if (!answer.data) return failed(answer);
-      print(answer.data, () => `${answer.data.ok ? 'ok' : 'failed'}: ${answer.data.responseStatus ?? 'no answer'} ${answer.data.detail ?? ''}\n`);
+      print(answer.data, () => `${answer.data.ok ? 'ok' : 'failed'}: ${[answer.data.responseStatus ?? 'no answer', answer.data.detail, `(${answer.data.durationMs} ms)`].filter(Boolean).join(' ')}\n`);
       return answer.data.ok ? EXIT_OK : EXIT_FAILURE;
     }
   }

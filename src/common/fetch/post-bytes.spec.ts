@@ -27,10 +27,9 @@ describe('postBytes', () => {
   const options = (allowHosts: string[]) => ({ allowHosts, maxBytes: 4096, connectTimeoutMs: 2000, idleTimeoutMs: 2000, totalTimeoutMs: 4000 });
   const failure = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as AssetFetchError);
 
-  it('POSTs the body with its length and keeps the first bytes of a 2xx answer', async () => {
-    const answer = await postBytes(`http://${host}/hook`, Buffer.from('{"a":1}'), { 'x-test': 'yes' }, options([host]), 10);
-    expect(answer).toMatchObject({ status: 202, contentType: 'text/plain' });
-    expect(answer.snippet.toString()).toBe('xxxxxxxxxx');
+  it('POSTs the body with its length and keeps none of the answer but its status', async () => {
+    const answer = await postBytes(`http://${host}/hook`, Buffer.from('{"a":1}'), { 'x-test': 'yes' }, options([host]));
+    expect(answer).toEqual({ url: `http://${host}/hook`, status: 202, contentType: 'text/plain' });
     expect(seen.at(-1)).toEqual({ method: 'POST', length: '7', body: '{"a":1}', path: '/hook' });
   });
 

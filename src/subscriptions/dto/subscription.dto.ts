@@ -105,8 +105,11 @@ export class SubscriptionDeliveryDto {
   @ApiProperty({ type: Number, nullable: true, description: "The last attempt's HTTP status; null when no answer came" })
   responseStatus: number | null;
 
-  @ApiProperty({ type: String, nullable: true, description: "Why the last attempt failed, or the start of the receiver's answer" })
+  @ApiProperty({ type: String, nullable: true, description: "Why the last attempt failed, in generic words (timeout, connection refused, refused address); null after a success. Never any of the receiver's answer." })
   detail: string | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'How long the last attempt took, in milliseconds; null before one was made' })
+  durationMs: number | null;
 
   @ApiProperty({ type: Number, nullable: true, description: 'Epoch ms; the next attempt while queued' })
   nextAttemptAt: number | null;
@@ -127,9 +130,12 @@ export class PingResultDto {
   @ApiProperty()
   ok: boolean;
 
-  @ApiProperty({ type: Number, nullable: true })
+  @ApiProperty({ type: Number, nullable: true, description: "The receiver's HTTP status; null when no answer came" })
   responseStatus: number | null;
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiProperty({ type: String, nullable: true, description: "Why the ping failed, in generic words; null when it succeeded. Never any of the receiver's answer." })
   detail: string | null;
+
+  @ApiProperty({ description: 'How long the ping took, in milliseconds' })
+  durationMs: number;
 }

@@ -49,9 +49,16 @@ export class SubscriptionDeliveryEntity {
   @Column({ name: 'response_status', type: 'int', nullable: true })
   responseStatus: number | null;
 
-  /** Why the last attempt failed, or the start of the receiver's answer; never a secret. */
+  /**
+   * Why the last attempt failed, in generic words (timeout, connection refused, refused address);
+   * null after a success. Never bytes of the receiver's answer, which is read and thrown away.
+   */
   @Column({ type: 'varchar', length: 300, nullable: true })
   detail: string | null;
+
+  /** How long the last attempt took, connect to the answer's end; null before one was made. */
+  @Column({ name: 'duration_ms', type: 'int', nullable: true })
+  durationMs: number | null;
 
   @Column({ name: 'last_attempt_at', type: 'timestamptz', nullable: true })
   lastAttemptAt: Date | null;

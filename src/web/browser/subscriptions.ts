@@ -48,7 +48,7 @@ function actions(): void {
       void busy(button, async () => {
         const { data, error } = await api.POST('/api/account/subscriptions/{id}/ping', { params: { path: { id: pingSubscription } } });
         if (!data) return failed(error);
-        announce(status, t('account.subscriptions.pinged', { result: `${data.responseStatus ?? ''} ${data.detail ?? ''}`.trim() }), data.ok ? 'ok' : 'error');
+        announce(status, t('account.subscriptions.pinged', { result: [data.responseStatus, data.detail, `(${data.durationMs} ms)`].filter((part) => part !== null).join(' ') }), data.ok ? 'ok' : 'error');
       });
     } else if (enableSubscription) {
       void busy(button, async () => {

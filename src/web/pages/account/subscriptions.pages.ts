@@ -44,7 +44,7 @@ function deliveryLog(subscription: Subscription, deliveries: readonly Delivery[]
       <td data-label="${t('account.subscriptions.log.event')}"><code>${d.type}</code>${d.slug ? html` ${d.slug}` : null}</td>
       <td data-label="${t('account.subscriptions.log.status')}"><span class="badge delivery-${d.status}">${d.status}</span></td>
       <td data-label="${t('account.subscriptions.log.attempts')}">${String(d.attempts)}</td>
-      <td data-label="${t('account.subscriptions.log.response')}">${d.responseStatus === null ? '' : String(d.responseStatus)} ${d.detail ?? ''}</td>
+      <td data-label="${t('account.subscriptions.log.response')}">${[d.responseStatus === null ? null : String(d.responseStatus), d.detail, d.durationMs === null ? null : `(${d.durationMs} ms)`].filter((part) => part !== null).join(' ')}</td>
       <td data-label="${t('account.subscriptions.log.when')}">${shortDate(d.createdAt)}</td>
       <td data-label=""><button type="button" class="secondary" data-replay-delivery="${d.id}" data-subscription="${subscription.id}" aria-label="${t('account.subscriptions.replayLabel', { type: d.type })}">${t('account.subscriptions.replay')}</button></td>
     </tr>`,
