@@ -15,6 +15,7 @@ import { decodablePathsOnly } from './common/http/decodable-path';
 import { InternalCalls } from './common/http/internal-calls';
 import { jsonBodiesOnly } from './common/http/json-only';
 import { securityHeaders, securityHeaderValues } from './common/http/security-headers';
+import { setConnectionTimeouts } from './common/http/connection-timeouts';
 import { RouteTable } from './common/http/route-table';
 import { type AccessLogOptions, compactAccessLog, httpLogger, PinoLoggerService, unavailableSummary } from './common/logging/logger';
 import { requestContext } from './common/logging/request-context';
@@ -59,7 +60,7 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
   // Before the cache: a replayed answer keeps the headers already set on the response.
   app.use(securityHeaders(config));
   // Metered before the cache, so cached answers count against the limit too.
-  if (parts.rateLimiter) app.use(rateLimitMiddleware(parts.rateLimiter, compactAccessLog(logger, { rateLimited: true }, access), parts.internalCalls));
+  if (parts.rateLimiter) app.use(rateLimitMiddleware(parts.rateLimiter, { ipv6PrefixBits: config.rateLimitIpv6PrefixBits, internalCalls }, compactAccessLog(logger, { rateLimited: true }, access)));
   // Hits are answered here, before the full access logger, any parsing or routing (its access
   // line is a compact one; misses go on and are logged in full). The catalogue lane answers the
   // hits of its own reads before Express.
@@ -73,17 +74,6 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
   app.useGlobalFilters(app.get(ProblemDetailsFilter));
   mountOpenApi(app, buildOpenApiDocument(app));
   return access;
-}
-
-/**
- * A client gets HTTP_REQUEST_TIMEOUT_MS to send a whole request and at most 15 s of it for the
- * headers (slow-loris defence); Node answers 408 and closes. Handlers are not cut short: a
- * synchronous push's fetch and hash has its own bounds.
- */
-function limitRequestTime(app: NestExpressApplication, config: AppConfig): void {
-  const server = app.getHttpServer() as import('node:http').Server;
-  server.requestTimeout = config.httpRequestTimeoutMs;
-  server.headersTimeout = Math.min(15_000, config.httpRequestTimeoutMs);
 }
 
 /**
@@ -120,7 +110,7 @@ export async function assembleApp(app: NestExpressApplication, config: AppConfig
     metrics: app.get(Metrics),
     internalCalls: app.get(InternalCalls),
   });
-  limitRequestTime(app, config);
+  setConnectionTimeouts(app.getHttpServer() as Server, config);
   await app.init();
   const express = app.getHttpAdapter().getInstance() as unknown as ExpressInstance;
   app.get(RouteTable).load(express.router?.stack ?? []);
@@ -145,6 +135,7 @@ function openCatalogueLane(app: NestExpressApplication, express: ExpressInstance
       cache: app.get(ResponseCache),
       limiter: app.get(RateLimiter),
       internalCalls: app.get(InternalCalls),
+      ipv6PrefixBits: config.rateLimitIpv6PrefixBits,
       metrics,
       strayErrors: new StrayErrors(logger, (source) => metrics.observeStrayError(source)),
       securityHeaders: securityHeaderValues(config).set,

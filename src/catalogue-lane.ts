@@ -23,6 +23,8 @@ export interface CatalogueLaneParts {
   cache: ResponseCache;
   limiter: RateLimiter;
   internalCalls: InternalCalls;
+  /** RATE_LIMIT_IPV6_PREFIX: the network an IPv6 client is counted by, as in the middleware. */
+  ipv6PrefixBits: number;
   metrics: Metrics;
   strayErrors: StrayErrors;
   /** The headers every response carries (common/http/security-headers). */
@@ -107,7 +109,7 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /** Answers the read; false when nothing was written and Express must answer instead. */
 async function answer(parts: CatalogueLaneParts, exchange: Exchange): Promise<boolean> {
   const { req, res, path, requestId } = exchange;
-  const rule = meteringRule({ method: req.method!, path, ip: proxyaddr(req, parts.trustProxy), headers: req.headers }, parts.internalCalls);
+  const rule = meteringRule({ method: req.method!, path, ip: proxyaddr(req, parts.trustProxy), headers: req.headers }, parts);
   if (rule) {
     const decision = await parts.limiter.check(rule);
     if (decision.outcome !== 'allowed') {

@@ -23,7 +23,10 @@ describe('loadConfig', () => {
       responseCacheTtlSeconds: 30,
       responseCacheMemoryMb: 16,
       trustProxy: ['loopback'],
+      rateLimitIpv6PrefixBits: 64,
       httpRequestTimeoutMs: 60_000,
+      httpHeadersTimeoutMs: 15_000,
+      httpKeepAliveTimeoutMs: 65_000,
       metricsToken: null,
       shutdownGraceMs: 25_000,
     });
@@ -162,6 +165,13 @@ describe('loadConfig', () => {
 
   it('bounds the timeouts and requires a long metrics token', () => {
     expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '999' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '999' })).toThrow(/HTTP_KEEP_ALIVE_TIMEOUT_MS/);
+    expect(() => loadConfig({ RATE_LIMIT_IPV6_PREFIX: '129' })).toThrow(/RATE_LIMIT_IPV6_PREFIX/);
+    expect(() => loadConfig({ RATE_LIMIT_IPV6_PREFIX: '/64' })).toThrow(/RATE_LIMIT_IPV6_PREFIX/);
+    expect(loadConfig({ RATE_LIMIT_IPV6_PREFIX: '48' }).rateLimitIpv6PrefixBits).toBe(48);
+    // The headers' time is part of the whole request's: never longer than it.
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000' }).httpHeadersTimeoutMs).toBe(5_000);
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '120000' })).toMatchObject({ httpHeadersTimeoutMs: 2_000, httpKeepAliveTimeoutMs: 120_000 });
     expect(() => loadConfig({ SHUTDOWN_GRACE_MS: '600001' })).toThrow(/SHUTDOWN_GRACE_MS/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
     expect(() => loadConfig({ WEBHOOK_LEASE_MS: '999' })).toThrow(/WEBHOOK_LEASE_MS/);

@@ -55,8 +55,14 @@ export interface AppConfig {
   readonly oidcAudience: string;
   /** Default `['loopback']`: a proxy on the same host may say who the client is; nobody else. */
   readonly trustProxy: TrustProxy;
+  /** Per-address rate limits count an IPv6 client by its network of this many bits (IPv4 by its address). */
+  readonly rateLimitIpv6PrefixBits: number;
   /** Longest time a client may take to send a whole request (Node's server.requestTimeout). */
   readonly httpRequestTimeoutMs: number;
+  /** Longest time a client may take to send a request's headers (server.headersTimeout); at most httpRequestTimeoutMs. */
+  readonly httpHeadersTimeoutMs: number;
+  /** How long an idle keep-alive connection waits for its next request (server.keepAliveTimeout). */
+  readonly httpKeepAliveTimeoutMs: number;
   /** Bearer token `GET /metrics` requires; null leaves it to loopback callers only. */
   readonly metricsToken: string | null;
   /** How long SIGTERM waits for in-flight requests and ingests before closing anyway. */

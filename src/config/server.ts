@@ -45,7 +45,27 @@ const HTTP_REQUEST_TIMEOUT_MS = {
   name: 'HTTP_REQUEST_TIMEOUT_MS',
   parser: integer({ min: 1000, max: 3_600_000, unit: 'milliseconds' }),
   default: '60000',
-  description: 'Longest time a client may take to send a whole request (headers: 15 s or this, whichever is less); slower clients get 408.',
+  description: 'Longest time a client may take to send a whole request, counted from its first byte; slower clients get 408.',
+};
+const HTTP_HEADERS_TIMEOUT_MS = {
+  name: 'HTTP_HEADERS_TIMEOUT_MS',
+  parser: integer({ min: 1000, max: 3_600_000, unit: 'milliseconds' }),
+  default: '15000',
+  description:
+    'Longest time a client may take to send a request\'s headers, counted from its first byte (slow-loris defence; capped at `HTTP_REQUEST_TIMEOUT_MS`); the idle time of a kept-alive connection between requests does not count.',
+};
+const HTTP_KEEP_ALIVE_TIMEOUT_MS = {
+  name: 'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+  parser: integer({ min: 1000, max: 3_600_000, unit: 'milliseconds' }),
+  default: '65000',
+  description:
+    'How long an idle keep-alive connection is kept open for the next request. Behind a proxy or load balancer it must outlast the proxy\'s own idle timeout (often 60 s), or the proxy may reuse a connection the server is closing.',
+};
+const RATE_LIMIT_IPV6_PREFIX = {
+  name: 'RATE_LIMIT_IPV6_PREFIX',
+  parser: integer({ min: 16, max: 128 }),
+  default: '64',
+  description: 'Per-address limits count an IPv6 client by its network of this many bits (one host usually holds a whole /64); IPv4 (and IPv4-mapped IPv6) by its address. 128 counts each IPv6 address alone.',
 };
 const SHUTDOWN_GRACE_MS = {
   name: 'SHUTDOWN_GRACE_MS',
@@ -56,21 +76,29 @@ const SHUTDOWN_GRACE_MS = {
 
 export const SERVER: ConfigArea = {
   title: 'Server',
-  variables: [NODE_ENV, PORT, BASE_URL, TRUST_PROXY, HTTP_REQUEST_TIMEOUT_MS, SHUTDOWN_GRACE_MS],
+  variables: [NODE_ENV, PORT, BASE_URL, TRUST_PROXY, RATE_LIMIT_IPV6_PREFIX, HTTP_REQUEST_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, SHUTDOWN_GRACE_MS],
 };
 
-export type ServerConfig = Pick<AppConfig, 'nodeEnv' | 'isProduction' | 'port' | 'baseUrl' | 'trustProxy' | 'httpRequestTimeoutMs' | 'shutdownGraceMs'>;
+export type ServerConfig = Pick<
+  AppConfig,
+  'nodeEnv' | 'isProduction' | 'port' | 'baseUrl' | 'trustProxy' | 'rateLimitIpv6PrefixBits' | 'httpRequestTimeoutMs' | 'httpHeadersTimeoutMs' | 'httpKeepAliveTimeoutMs' | 'shutdownGraceMs'
+>;
 
 export function readServer(reader: EnvironmentReader): ServerConfig {
   const nodeEnv = reader.read(NODE_ENV);
   const port = reader.read(PORT);
+  const httpRequestTimeoutMs = reader.read(HTTP_REQUEST_TIMEOUT_MS);
   return {
     nodeEnv,
     isProduction: nodeEnv === 'production',
     port,
     baseUrl: reader.read(BASE_URL) ?? `http://localhost:${port}`,
     trustProxy: reader.read(TRUST_PROXY),
-    httpRequestTimeoutMs: reader.read(HTTP_REQUEST_TIMEOUT_MS),
+    rateLimitIpv6PrefixBits: reader.read(RATE_LIMIT_IPV6_PREFIX),
+    httpRequestTimeoutMs,
+    // Node refuses headers after the whole request's time is up anyway; the cap says so.
+    httpHeadersTimeoutMs: Math.min(reader.read(HTTP_HEADERS_TIMEOUT_MS), httpRequestTimeoutMs),
+    httpKeepAliveTimeoutMs: reader.read(HTTP_KEEP_ALIVE_TIMEOUT_MS),
     shutdownGraceMs: reader.read(SHUTDOWN_GRACE_MS),
   };
 }

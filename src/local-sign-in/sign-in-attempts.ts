@@ -1,5 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '../common/errors/domain-error';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { clientAddressKey } from '../rate-limit/client-address-key';
 import { rateLimitRefusal } from '../rate-limit/rate-limit-refusal';
 import { signInFailureRule } from '../rate-limit/rate-limit-rules';
 import { type RateLimitDecision, RateLimiter } from '../rate-limit/rate-limiter';
@@ -19,11 +22,19 @@ export interface SignInEntry {
  */
 @Injectable()
 export class SignInAttempts {
-  constructor(private readonly limiter: RateLimiter) {}
+  constructor(
+    private readonly limiter: RateLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The address's rule: an IPv6 client is counted by its network, as the request limits count it. */
+  private addressRule(ip: string | null) {
+    return signInFailureRule('ip', clientAddressKey(ip, this.config.rateLimitIpv6PrefixBits));
+  }
 
   /** Throws the 429 when the address has failed too often; nothing is counted. */
   async checkAddress(ip: string | null): Promise<void> {
-    const decision = await this.limiter.peek(signInFailureRule('ip', ip ?? 'unknown'));
+    const decision = await this.limiter.peek(this.addressRule(ip));
     if (decision.outcome !== 'allowed') this.refuse(decision);
   }
 
@@ -41,7 +52,7 @@ export class SignInAttempts {
    * account is locked. `succeeded` hands both counts back.
    */
   async enter(ip: string | null, account: string): Promise<SignInEntry> {
-    const address = await this.limiter.reserve(signInFailureRule('ip', ip ?? 'unknown'));
+    const address = await this.limiter.reserve(this.addressRule(ip));
     if (address.decision.outcome !== 'allowed') {
       await this.limiter.refund(address.key);
       this.refuse(address.decision);
@@ -64,7 +75,7 @@ export class SignInAttempts {
 
   /** Counts a failure against the address and, when one was named, the account (passkeys and links; passwords count on `enter`). */
   async failed(ip: string | null, userId: string | null): Promise<void> {
-    await this.limiter.charge(signInFailureRule('ip', ip ?? 'unknown'));
+    await this.limiter.charge(this.addressRule(ip));
     if (userId) await this.limiter.charge(signInFailureRule('account', userId));
   }
 }

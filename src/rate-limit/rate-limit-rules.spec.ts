@@ -1,6 +1,6 @@
 import { rateLimitRule, userActionRule } from './rate-limit-rules';
 
-const facts = (method: string, path: string, authorization?: string) => ({ method, path, ip: '203.0.113.9', authorization });
+const facts = (method: string, path: string, authorization?: string) => ({ method, path, client: '203.0.113.9', authorization });
 
 describe('rateLimitRule', () => {
   it('counts public reads per IP and lets them through when the counters fail', () => {

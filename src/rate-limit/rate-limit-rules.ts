@@ -30,7 +30,7 @@ export interface RateLimitRule {
   bucket: RateLimitBucket;
   /** The setting holding this bucket's number of requests per window. */
   setting: RateLimitSetting;
-  /** Who is counted: `ip:<address>`, `token:<hash of the bearer token>` or `user:<id>`. */
+  /** Who is counted: `ip:<client address key>`, `token:<hash of the bearer token>` or `user:<id>`. */
   subject: string;
   /**
    * What a broken counter store (Redis down) means: true lets the request through (reads and
@@ -50,8 +50,8 @@ export interface RequestFacts {
   method: string;
   /** The path without the query string. */
   path: string;
-  /** The client address after TRUST_PROXY (Express `req.ip`). */
-  ip: string;
+  /** Who per-address limits count the caller as: clientAddressKey of its address after TRUST_PROXY. */
+  client: string;
   authorization: string | undefined;
 }
 
@@ -75,7 +75,7 @@ function bearerOf(authorization: string | undefined): string | null {
  */
 export function rateLimitRule(request: RequestFacts): RateLimitRule | null {
   const { method, path } = request;
-  const ip = `ip:${request.ip}`;
+  const ip = `ip:${request.client}`;
   // Never throttled: probes and scrapers must reach an instance that is otherwise busy.
   if (under(path, '/health') || under(path, '/metrics')) return null;
   if (under(path, '/auth') || under(path, '/api/auth/sign-in')) return { bucket: 'signin', setting: 'ratelimit.signin_per_min', subject: ip, failOpen: false };
@@ -105,7 +105,7 @@ export function userActionRule(bucket: UserActionBucket, userId: string): RateLi
 
 /**
  * Failed sign-ins, counted only when they fail and judged before the next attempt: per local
- * account (`account:<user id>`) and per client address (`ip:<address>`), in 15-minute windows.
+ * account (`account:<user id>`) and per client address (`ip:<client address key>`), in 15-minute windows.
  */
 export function signInFailureRule(scope: 'account' | 'ip', subject: string): RateLimitRule {
   const setting = scope === 'account' ? 'ratelimit.signin_failures_per_account' : 'ratelimit.signin_failures_per_ip';

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { clientIp } from '../auth/auth-context';
 import type { InternalCalls } from '../common/http/internal-calls';
+import { clientAddressKey } from './client-address-key';
 import { rateLimitRefusal } from './rate-limit-refusal';
 import { rateLimitRule, type RateLimitRule } from './rate-limit-rules';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter';
@@ -15,10 +16,17 @@ export interface MeteredRequest {
   headers: IncomingHttpHeaders;
 }
 
+/** How requests are metered: the IPv6 prefix a client is counted by, and who is calling from inside. */
+export interface Metering {
+  ipv6PrefixBits: number;
+  internalCalls?: InternalCalls;
+}
+
 /** The rule a request is counted under, or null: none applies, or a web page's own API call (the page view itself was already metered). */
-export function meteringRule(request: MeteredRequest, internalCalls?: InternalCalls): RateLimitRule | null {
-  if (internalCalls?.isInternal(request)) return null;
-  return rateLimitRule({ method: request.method, path: request.path, ip: request.ip ?? 'unknown', authorization: request.headers.authorization });
+export function meteringRule(request: MeteredRequest, metering: Metering): RateLimitRule | null {
+  if (metering.internalCalls?.isInternal(request)) return null;
+  const client = clientAddressKey(request.ip, metering.ipv6PrefixBits);
+  return rateLimitRule({ method: request.method, path: request.path, client, authorization: request.headers.authorization });
 }
 
 /** Decisions taken for a request before Express saw it (the catalogue lane), so it is never counted twice. */
@@ -35,13 +43,13 @@ export function meteredAhead(request: object, rule: RateLimitRule, decision: Rat
  */
 export function rateLimitMiddleware(
   limiter: RateLimiter,
+  metering: Metering,
   logRefusal: (req: Request, res: Response, startedAt: bigint) => void = () => undefined,
-  internalCalls?: InternalCalls,
 ) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const startedAt = process.hrtime.bigint();
     const ahead = decidedAhead.get(req);
-    const rule = ahead?.rule ?? meteringRule({ method: req.method, path: req.path, ip: clientIp(req), headers: req.headers }, internalCalls);
+    const rule = ahead?.rule ?? meteringRule({ method: req.method, path: req.path, ip: clientIp(req), headers: req.headers }, metering);
     if (!rule) return next();
     (ahead ? Promise.resolve(ahead.decision) : limiter.check(rule)).then((decision) => {
       if (decision.outcome === 'allowed') {

@@ -1,8 +1,11 @@
 /**
  * The HTTP pipeline's defences (issue 15): security headers on every answer (the home page and
- * the bundled Swagger UI still work within the CSP), per-route body limits, request timeouts.
+ * the bundled Swagger UI still work within the CSP), per-route body limits, request timeouts,
+ * keep-alive connections that outlive a proxy's idle timeout.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
+import { RawConnection } from '../support/raw-connection';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('HTTP hardening', () => {
@@ -70,5 +73,37 @@ describe('HTTP hardening', () => {
     const server = app.app.getHttpServer() as import('node:http').Server;
     expect(server.requestTimeout).toBe(60_000);
     expect(server.headersTimeout).toBe(15_000);
+    expect(server.keepAliveTimeout).toBe(65_000);
+  });
+
+  it('keeps an idle keep-alive connection past Node\'s own 5 s and answers on it again', async () => {
+    const connection = await RawConnection.open(app.url);
+    try {
+      const first = await connection.get('/health/live');
+      expect(first.status).toBe(200);
+      expect(first.headers['keep-alive']).toBe('timeout=65');
+      // A proxy that pooled the connection comes back after a pause longer than Node's default.
+      await sleep(5_500);
+      expect(connection.isOpen).toBe(true);
+      expect((await connection.get('/health/live')).status).toBe(200);
+    } finally {
+      connection.destroy();
+    }
+  });
+
+  it('closes an idle keep-alive connection after HTTP_KEEP_ALIVE_TIMEOUT_MS', async () => {
+    const short = await startTestApp({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000' });
+    try {
+      const connection = await RawConnection.open(short.url);
+      const answer = await connection.get('/health/live');
+      const answeredAt = performance.now();
+      expect(answer.headers['keep-alive']).toBe('timeout=1');
+      const idle = (await connection.closed) - answeredAt;
+      // Node 24.6 and later wait a buffer of 1 s on top; either way well short of Node's own 5 s.
+      expect(idle).toBeGreaterThanOrEqual(900);
+      expect(idle).toBeLessThan(3_000);
+    } finally {
+      await short.close();
+    }
   });
 });

@@ -161,6 +161,16 @@ describe('sign-in without a forge', () => {
     await request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'ratelimit.signin_failures_per_ip': 30 }).expect(200);
   });
 
+  it('counts the failures of an IPv6 client by its /64, so fresh addresses in it buy no more guesses', async () => {
+    const admin = await userWithSession(app, 'root-limits-v6', 'admin');
+    await request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'ratelimit.signin_failures_per_ip': 3 }).expect(200);
+    for (const ip of ['2001:db8:9:1::1', '2001:db8:9:1::2', '2001:db8:9:1:ffff::3']) await signIn('ghost-v6', 'some password here', ip).expect(401);
+    const refused = await signIn('alice', 'correct horse battery', '2001:db8:9:1:abcd::4').expect(429);
+    expect(refused.body.type).toMatch(/\/problems\/rate-limited$/);
+    await signIn('alice', 'correct horse battery', '2001:db8:9:2::1').expect(200);
+    await request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'ratelimit.signin_failures_per_ip': 30 }).expect(200);
+  });
+
   it('takes the no-script form post from its own pages: 303 with the cookie, or back to /sign-in saying why', async () => {
     const form = (fields: Record<string, string>, origin?: string) => {
       const test = request(app.url).post('/api/auth/sign-in/password').set('X-Forwarded-For', freshIp()).type('form');

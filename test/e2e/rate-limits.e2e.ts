@@ -126,6 +126,24 @@ describe('rate limits', () => {
     await wizard().expect(429);
   });
 
+  it('counts an IPv6 client by its /64: other addresses in it share the limit, another /64 has its own', async () => {
+    // Lane answers and Express answers alike (a plugin that does not exist is a 404 from the controller).
+    await from('2001:db8:7:1::1', request(app.url).get('/api/plugins')).expect(200);
+    await from('2001:db8:7:1:ffff:ffff:ffff:fffe', request(app.url).get('/api/plugins/no-such-plugin')).expect(404);
+    await from('2001:0DB8:0007:0001:0000:0000:0000:0003', request(app.url).get('/api/changes')).expect(200);
+    const refused = await from('2001:db8:7:1:a:b:c:d', request(app.url).get('/api/plugins')).expect(429);
+    expect(refused.body).toMatchObject({ status: 429, type: `${app.config.baseUrl}/problems/rate-limited` });
+    await from('2001:db8:7:2::1', request(app.url).get('/api/plugins')).expect(200);
+  });
+
+  it('counts an IPv4-mapped IPv6 address as its IPv4 client, and IPv4 clients one by one', async () => {
+    await from('198.51.100.40', request(app.url).get('/api/plugins')).expect(200);
+    await from('::ffff:198.51.100.40', request(app.url).get('/api/plugins')).expect(200);
+    await from('::ffff:c633:6428', request(app.url).get('/api/plugins')).expect(200);
+    await from('198.51.100.40', request(app.url).get('/api/plugins')).expect(429);
+    await from('198.51.100.41', request(app.url).get('/api/plugins')).expect(200);
+  });
+
   it('applies a changed limit at once', async () => {
     await setLimits(app, { 'ratelimit.public_read_per_min': 5 });
     await from('198.51.100.1', request(app.url).get('/api/plugins')).expect(200);

@@ -80,6 +80,16 @@ export function inNetwork(bytes: IpBytes, network: IpBytes, prefixLength: number
   return (bytes[whole] & mask) === (network[whole] & mask);
 }
 
+/** The first address of the `prefixLength`-bit network holding `bytes` (the host bits cleared). */
+export function networkOf(bytes: IpBytes, prefixLength: number): IpBytes {
+  const network = new Uint8Array(bytes.length);
+  const whole = prefixLength >> 3;
+  network.set(bytes.subarray(0, whole));
+  const rest = prefixLength & 7;
+  if (rest !== 0 && whole < bytes.length) network[whole] = bytes[whole] & ((0xff << (8 - rest)) & 0xff);
+  return network;
+}
+
 /** The same address, comparable across notations: IPv4-mapped IPv6 collapses to its IPv4. */
 export function canonicalIp(bytes: IpBytes): string {
   if (bytes.length === 16 && inNetwork(bytes, IPV4_MAPPED, 96)) return formatIpAddress(bytes.subarray(12));
