@@ -83,6 +83,7 @@ describe('CI templates with the CLI pinned', () => {
         expect(publisherText.includes('secrets.REGISTRY_TOKEN')).toBe(!trusted && template.forge !== 'gitlab');
         expect(publisherText.includes('id-token') || publisherText.includes('id_tokens')).toBe(trusted);
         if (template.forge === 'gitlab' && trusted) expect(publisher.id_tokens).toEqual({ REGISTRY_ID_TOKEN: { aud: 'registry-audience' } });
+        if (template.forge === 'github') expect(publisherText.includes("--oidc-audience 'registry-audience'")).toBe(trusted);
       }
     }
   });

@@ -1,4 +1,4 @@
-import { pinComment, quoted, type TemplateValues } from './template-values';
+import { inComment, pinComment, quoted, type TemplateValues } from './template-values';
 
 /**
  * Forgejo and Gitea Actions: `.forgejo/workflows/release.yml` (Gitea: `.gitea/workflows/`), on a
@@ -8,7 +8,7 @@ import { pinComment, quoted, type TemplateValues } from './template-values';
 export function forgejoActions(values: TemplateValues): string {
   return [
     '# .forgejo/workflows/release.yml (Gitea: .gitea/workflows/release.yml): on a pushed tag, build the',
-    `# plugin, upload it to the release and publish it to the registry at ${values.baseUrl}.`,
+    `# plugin, upload it to the release and publish it to the registry at ${inComment(values.baseUrl)}.`,
     '#',
     '# Set the secret RELEASE_TOKEN (a forge access token that may write releases) and the secret',
     '# REGISTRY_TOKEN (a publisher token scoped publish:<your-plugin>). A secret reaches only the',

@@ -1,4 +1,4 @@
-import { pinComment, quoted, type TemplateValues } from './template-values';
+import { inComment, pinComment, quoted, shellQuoted, type TemplateValues } from './template-values';
 
 /** GitHub Actions: `.github/workflows/release.yml`, on a published release. */
 export function githubActions(values: TemplateValues): string {
@@ -15,7 +15,7 @@ export function githubActions(values: TemplateValues): string {
     : ['# Set the repository secret REGISTRY_TOKEN to a publisher token scoped publish:<your-plugin>', '# (publish:* only for the very first push); only the publish job reads it.'];
   return [
     '# .github/workflows/release.yml: on a published GitHub release, build the plugin and publish it',
-    `# to the registry at ${values.baseUrl}.`,
+    `# to the registry at ${inComment(values.baseUrl)}.`,
     '#',
     ...how,
     '#',
@@ -71,6 +71,8 @@ export function githubActions(values: TemplateValues): string {
     '        run: |',
     '          echo "$REGISTRY_CLI_SHA256  registry-cli/registry.js" | sha256sum -c -',
     '          node registry-cli/registry.js publish --version "$GITHUB_REF_NAME" \\',
+    // The CLI asks for an ID token for the registry URL unless told the operator's OIDC_AUDIENCE.
+    ...(trusted && values.oidcAudience !== values.baseUrl ? [`            --oidc-audience ${shellQuoted(values.oidcAudience)} \\`] : []),
     '            --asset-file "my-plugin.zip=$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/releases/download/$GITHUB_REF_NAME/my-plugin.zip" \\',
     '            --repo-url "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY"',
     '',

@@ -1,4 +1,4 @@
-import { pinComment, quoted, type TemplateValues } from './template-values';
+import { inComment, pinComment, quoted, type TemplateValues } from './template-values';
 
 /** GitLab CI: an excerpt of `.gitlab-ci.yml`, on a tag, the asset in GitLab's generic package registry. */
 export function gitlabCi(values: TemplateValues): string {
@@ -19,7 +19,7 @@ export function gitlabCi(values: TemplateValues): string {
       ];
   return [
     '# .gitlab-ci.yml (an excerpt): on a tag, build the plugin, put it in the package registry and',
-    `# publish it to the registry at ${values.baseUrl}.`,
+    `# publish it to the registry at ${inComment(values.baseUrl)}.`,
     '#',
     ...how,
     '#',

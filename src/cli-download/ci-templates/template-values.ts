@@ -39,6 +39,17 @@ export function quoted(value: string): string {
   return JSON.stringify(value);
 }
 
+/** A value inside a `#` comment: a line break there would end the comment and start YAML. */
+export function inComment(value: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, '?');
+}
+
+/** A single-quoted shell word on one line of a `run: |` block. */
+export function shellQuoted(value: string): string {
+  return `'${inComment(value).replace(/'/g, `'\\''`)}'`;
+}
+
 /** The shared comment about the pin: what it protects and what a registry upgrade means for it. */
 export function pinComment(): string[] {
   return [
