@@ -1775,6 +1775,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ci/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Publish workflows for each CI system, with this registry's BASE_URL and the CLI's SHA-256 pinned */
+        get: operations["CiTemplatesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cli/ci/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One publish workflow as a YAML file: github-actions.yml, gitlab-ci.yml or forgejo-actions.yml */
+        get: operations["CiTemplatesController_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/problems/{code}": {
         parameters: {
             query?: never;
@@ -3607,6 +3641,35 @@ export interface components {
             requests: number;
             /** @description Enabled kinds */
             kinds: number;
+        };
+        CiTemplateDto: {
+            /**
+             * @description github: GitHub Actions; gitlab: GitLab CI; forgejo: Forgejo and Gitea Actions
+             * @enum {string}
+             */
+            forge: "github" | "gitlab" | "forgejo";
+            /** @example GitHub Actions */
+            title: string;
+            /**
+             * @description Served as /cli/ci/<file>
+             * @example github-actions.yml
+             */
+            file: string;
+            /**
+             * @description Where it goes in the plugin's repository
+             * @example .github/workflows/release.yml
+             */
+            path: string;
+            /** @enum {string} */
+            auth: "trusted" | "token";
+            /** @description The workflow, YAML, with this registry's BASE_URL and the CLI's SHA-256 filled in */
+            content: string;
+        };
+        CiTemplatesDto: {
+            /** @description SHA-256 (hex) of GET /cli/registry.js as served now: the pin in every template */
+            cliSha256: string;
+            /** @description One per CI system */
+            templates: components["schemas"]["CiTemplateDto"][];
         };
         ProblemTypeDto: {
             /** @example version-exists */
@@ -9685,6 +9748,89 @@ export interface operations {
                 };
             };
             /** @description This instance has no single-file CLI built */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    CiTemplatesController_list: {
+        parameters: {
+            query?: {
+                /** @description How the publish job authenticates: trusted publishing (default; GitHub Actions and GitLab CI) or a publisher token in REGISTRY_TOKEN. Forgejo/Gitea templates always use a token */
+                auth?: "trusted" | "token";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CiTemplatesDto"];
+                };
+            };
+            /** @description `auth` is neither trusted nor token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description This instance has no single-file CLI built (or no such template) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    CiTemplatesController_file: {
+        parameters: {
+            query?: {
+                /** @description How the publish job authenticates: trusted publishing (default; GitHub Actions and GitLab CI) or a publisher token in REGISTRY_TOKEN. Forgejo/Gitea templates always use a token */
+                auth?: "trusted" | "token";
+            };
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workflow, with this registry's BASE_URL and the CLI's SHA-256 pinned */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+            /** @description `auth` is neither trusted nor token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description This instance has no single-file CLI built (or no such template) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -99,13 +99,15 @@ describeBrowser('web front end: sign-in and the account page', () => {
     await plaintext.waitFor({ state: 'visible', timeout: 30_000 });
     const token = await plaintext.inputValue();
     expect(token).toMatch(/^prt_[A-Za-z0-9]{40}$/);
-    const snippet = await page.locator('#ci-snippet').textContent();
-    expect(snippet).toContain('node registry.js publish');
-    // The CLI comes from this registry's configured public address (BASE_URL).
+    // One workflow per forge, the first open; each from this registry's configured public address (BASE_URL).
+    await expect(page.locator('details.ci-snippet').count()).resolves.toBe(3);
+    const snippet = await page.locator('#ci-snippet-github').textContent();
+    expect(snippet).toContain('node registry-cli/registry.js publish');
     expect(snippet).toContain('curl --fail-with-body -sSL -o registry.js "$REGISTRY_URL/cli/registry.js"');
     expect(snippet).toContain('REGISTRY_TOKEN: ${{ secrets.REGISTRY_TOKEN }}');
-    expect(snippet).toContain(`REGISTRY_URL: ${app.url}`);
-    expect(snippet).not.toContain(token);
+    expect(snippet).toContain(`REGISTRY_URL: "${app.url}"`);
+    expect(snippet).toMatch(/REGISTRY_CLI_SHA256: "[0-9a-f]{64}"/);
+    for (const forge of ['github', 'gitlab', 'forgejo']) expect(await page.locator(`#ci-snippet-${forge}`).textContent()).not.toContain(token);
     const row = page.locator('#token-table tbody tr', { hasText: 'GitHub Actions' });
     await expect(row.textContent()).resolves.toContain('publish:octo-tool');
     await expect(row.textContent()).resolves.toContain(token.slice(0, 12));

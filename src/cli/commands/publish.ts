@@ -7,12 +7,10 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../command';
 import { checkFile, findManifest, UsageError } from '../manifest-files';
 import { DEFAULT_ID_TOKEN_ENV, describeSource, type IdTokenSource, idTokenSource, IdTokenUnavailable, readIdToken } from '../oidc-identity';
 import { assetFromArgument, assetFromFile, attestationFromFile, originRepositoryUrl, type PushAsset } from '../publish-request';
-import { DEFAULT_REGISTRY, readRegistryKinds, registryUrl, type RegistryKinds } from '../registry-kinds';
+import { EXIT_NETWORK, NetworkFailure, secureRegistryUrl, sleep, withRetries } from '../registry-call';
+import { DEFAULT_REGISTRY, readRegistryKinds, type RegistryKinds } from '../registry-kinds';
 
 export const summary = 'publish a release to a registry from CI (REGISTRY_TOKEN, or trusted publishing with the CI OIDC ID token)';
-
-/** The registry could not be reached, or kept failing, after the retries. */
-export const EXIT_NETWORK = 3;
 
 const HELP = `usage: registry publish [--registry URL] [--manifest PATH] [--version V]
                         (--asset NAME=URL | --asset-file PATH=URL)... [--repo-url URL]
@@ -92,11 +90,7 @@ function parseArgs(args: readonly string[], env: CliIo['env']): PublishArgs | 'h
       else parsed.attestation = value;
     } else throw new UsageError(`unexpected argument '${arg}'`);
   }
-  parsed.registry = registryUrl(parsed.registry);
-  const { protocol, hostname } = new URL(parsed.registry);
-  if (protocol === 'http:' && !['localhost', '[::1]'].includes(hostname) && !hostname.startsWith('127.')) {
-    throw new UsageError(`registry '${parsed.registry}' is plain http: REGISTRY_TOKEN would cross the network in clear text; use https`);
-  }
+  parsed.registry = secureRegistryUrl(parsed.registry, 'REGISTRY_TOKEN');
   if (parsed.assets.length + parsed.assetFiles.length === 0) throw new UsageError('a release needs at least one asset: give --asset NAME=URL or --asset-file PATH=URL');
   return parsed;
 }
@@ -107,35 +101,6 @@ type ManifestSource = components['schemas']['PublishDto']['manifestSource'];
 function manifestSource(fileName: string): ManifestSource {
   if (MANIFEST_SOURCES.includes(fileName)) return fileName as ManifestSource;
   return fileName.toLowerCase().endsWith('.json') ? 'plugin.json' : 'plugin.yaml';
-}
-
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
-
-class NetworkFailure extends Error {}
-
-/**
- * Calls the registry, retrying with backoff only what may pass on a second try: a network error
- * or a 5xx other than 502 (a 502 is the registry reporting an asset fetch that failed). A 4xx is
- * never retried.
- */
-async function withRetries<T extends { response: Response }>(io: CliIo, what: string, call: () => Promise<T>): Promise<T> {
-  const delay = Number(io.env.REGISTRY_RETRY_DELAY_MS ?? 1000);
-  let last = '';
-  for (let attempt = 1; attempt <= 4; attempt++) {
-    try {
-      const result = await call();
-      const status = result.response.status;
-      if (status < 500 || status === 502) return result;
-      last = `HTTP ${status}`;
-    } catch (error) {
-      last = (error as Error).message;
-    }
-    if (attempt < 4) {
-      io.stderr(`registry publish: ${what} failed (${last}); retrying\n`);
-      await sleep(delay * 2 ** (attempt - 1));
-    }
-  }
-  throw new NetworkFailure(`${what} failed after 4 attempts: ${last}`);
 }
 
 function violationsText(file: string, result: Extract<ValidationResult, { ok: false }>): string {
@@ -179,7 +144,7 @@ async function trustedToken(io: CliIo, client: RegistryClient, source: IdTokenSo
     io.stderr(`registry publish: trusted publishing: ${error.message}\n`);
     return null;
   }
-  const exchanged = await withRetries(io, 'the trusted publishing exchange', () => client.POST('/api/publish/oidc/token', { body: { token: idToken } }));
+  const exchanged = await withRetries(io, 'publish', 'the trusted publishing exchange', () => client.POST('/api/publish/oidc/token', { body: { token: idToken } }));
   if (!exchanged.response.ok || !exchanged.data) {
     const problem = (exchanged.error ?? {}) as Problem;
     const advice =
@@ -273,7 +238,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       token = exchanged;
     }
     const client = createRegistryClient(parsed.registry, { token, fetch: io.fetch });
-    const pushed = await withRetries(io, 'the push', () => client.POST('/api/publish/{slug}', { params: { path: { slug } }, body }));
+    const pushed = await withRetries(io, 'publish', 'the push', () => client.POST('/api/publish/{slug}', { params: { path: { slug } }, body }));
     if (!pushed.response.ok || !pushed.data) {
       io.stderr(refusalText(pushed.response.status, (pushed.error ?? {}) as Problem));
       return EXIT_FAILURE;

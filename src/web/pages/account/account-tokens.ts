@@ -49,27 +49,26 @@ function scopeChoices(slugs: readonly string[], t: Translate): SafeHtml {
 </ul>`;
 }
 
+export type CiTemplate = components['schemas']['CiTemplateDto'];
+
 /**
- * The step a CI job runs, with the names the registry CLI reads (REGISTRY_URL, REGISTRY_TOKEN),
- * downloading the CLI from this registry's public address (BASE_URL).
+ * The publish workflow for each CI system, as the registry renders them for a publisher token
+ * (GET /api/ci/templates?auth=token): its BASE_URL and the pinned SHA-256 of its CLI filled in.
+ * The first is open; each has its own copy button.
  */
-export function ciSnippet(baseUrl: string): string {
-  return [
-    '# .github/workflows/release.yml, in the job that publishes a release',
-    '- name: Publish to the registry',
-    '  env:',
-    `    REGISTRY_URL: ${baseUrl}`,
-    '    REGISTRY_TOKEN: ${{ secrets.REGISTRY_TOKEN }}',
-    '  run: |',
-    '    curl --fail-with-body -sSL -o registry.js "$REGISTRY_URL/cli/registry.js"',
-    '    curl --fail-with-body -sSL "$REGISTRY_URL/cli/registry.js.sha256" | sha256sum -c -',
-    '    node registry.js publish --version "$GITHUB_REF_NAME" \\',
-    '      --asset-file "my-plugin.zip=https://github.com/$GITHUB_REPOSITORY/releases/download/$GITHUB_REF_NAME/my-plugin.zip"',
-  ].join('\n');
+function ciSnippets(templates: readonly CiTemplate[] | null, t: Translate): SafeHtml {
+  if (templates === null || templates.length === 0) return html`<p id="ci-snippets-none">${t('account.tokens.ciUnavailable')}</p>`;
+  return html`<div class="ci-snippets">${templates.map(
+    (template, index) => html`<details class="ci-snippet" data-forge="${template.forge}"${index === 0 ? html` open` : null}>
+    <summary>${template.title} <code>${template.path}</code></summary>
+    <pre id="ci-snippet-${template.forge}" tabindex="0" role="group" aria-label="${template.title}">${template.content}</pre>
+    <button type="button" class="secondary" data-copy="#ci-snippet-${template.forge}">${t('account.tokens.copySnippet', { forge: template.title })}</button>
+  </details>`,
+  )}</div>`;
 }
 
 /** The publisher-token section: the create form, the once-only result, and the list (without revoked tokens). */
-export function tokensSection(tokens: readonly TokenListItem[], slugs: readonly string[], t: Translate, baseUrl: string): SafeHtml {
+export function tokensSection(tokens: readonly TokenListItem[], slugs: readonly string[], t: Translate, ciTemplates: readonly CiTemplate[] | null): SafeHtml {
   // A revoked token is gone for good; active and expired ones are worth seeing.
   const shown = tokens.filter((token) => token.status !== 'revoked');
   return html`<section class="account-tokens" aria-labelledby="tokens-title">
@@ -108,8 +107,7 @@ export function tokensSection(tokens: readonly TokenListItem[], slugs: readonly 
     </div>
     <h3>${t('account.tokens.ci')}</h3>
     <p>${t('account.tokens.ciHint')}</p>
-    <pre id="ci-snippet" tabindex="0" role="group" aria-label="${t('account.tokens.ci')}">${ciSnippet(baseUrl)}</pre>
-    <button type="button" class="secondary" data-copy="#ci-snippet">${t('account.tokens.copySnippet')}</button>
+    ${ciSnippets(ciTemplates, t)}
   </div>
   <div class="table-scroll" id="token-list" role="group" tabindex="0" aria-label="${t('account.tokens.title')}"${shown.length === 0 ? html` hidden` : null}>
     <table id="token-table" class="stack-table">

@@ -1,7 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { APP_CONFIG } from '../../../config/config.module';
-import type { AppConfig } from '../../../config/config.types';
 import { html } from '../../html';
 import type { WebContext } from '../../web-context';
 import type { PageOutcome, RenderedPage } from '../../web-renderer';
@@ -13,10 +11,7 @@ import { TOKEN_CLIENT_STRINGS, tokensSection } from './account-tokens';
 /** `/account`: who you are, your plugins and their deliveries, your publisher tokens, sign-out. */
 @Injectable()
 export class AccountPages {
-  constructor(
-    private readonly renderer: WebRenderer,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly renderer: WebRenderer) {}
 
   page(request: Request, response: Response): Promise<RenderedPage> {
     return this.renderer.render(request, response, (ctx) => this.build(ctx));
@@ -25,12 +20,13 @@ export class AccountPages {
   private async build(ctx: WebContext): Promise<PageOutcome> {
     const { api, t, me } = ctx;
     if (!me) return { status: 401 };
-    const [plugins, tokens, passkeys, password, subscriptions] = await Promise.all([
+    const [plugins, tokens, passkeys, password, subscriptions, ci] = await Promise.all([
       api.GET('/api/auth/me/plugins'),
       api.GET('/api/auth/me/tokens'),
       api.GET('/api/auth/me/passkeys'),
       api.GET('/api/auth/me/password'),
       api.GET('/api/account/subscriptions'),
+      api.GET('/api/ci/templates', { params: { query: { auth: 'token' } } }),
     ]);
     const disabled = (subscriptions.data?.subscriptions ?? []).filter((s) => s.status === 'disabled').length;
     // A subscription disabled after days of failures is said here, where its owner looks.
@@ -63,7 +59,7 @@ ${notice}
 ${passkeysSection(passkeys.data?.passkeys ?? [], t)}
 ${passwordSection(password.data, me.login, t)}
 ${pluginsSection(owned, deliveries, t)}
-${tokensSection(tokens.data?.tokens ?? [], owned.map((p) => p.slug), t, this.config.baseUrl)}
+${tokensSection(tokens.data?.tokens ?? [], owned.map((p) => p.slug), t, ci.data?.templates ?? null)}
 <section aria-labelledby="subscriptions-title"><h2 id="subscriptions-title">${t('account.subscriptions.title')}</h2><p><a href="/account/subscriptions">${t('account.subscriptions.link')}</a></p></section>`;
     return {
       title: t('account.title'),
