@@ -16,7 +16,7 @@ export class CliDownloadController {
   @Get('registry.js')
   @ApiOperation({ summary: 'Download the registry CLI as one JavaScript file', security: [] })
   @ApiOkResponse({
-    description: 'The `registry` CLI (validate, publish, verify) in one file for Node.js 20+, no node_modules: `node registry.js --help`',
+    description: 'The `registry` author CLI (validate, publish, yank, unyank, deprecate, verify, latest, monitor, subscriptions) in one file for Node.js 20+, no node_modules: `node registry.js --help`',
     content: { 'text/javascript': { schema: { type: 'string' } } },
   })
   @ApiNotFoundResponse(NOT_BUILT)

@@ -24,7 +24,7 @@ export interface CliBundle {
 }
 
 /**
- * Serves the `registry` CLI bundled into one JavaScript file (validate, publish, verify; Node.js
+ * Serves the `registry` CLI bundled into one JavaScript file (the author commands; Node.js
  * 20+, no node_modules), so CI jobs download it from the registry they publish to. The file is the
  * build's output in dist/, read when first asked for and again whenever a new build replaces it;
  * nothing here imports the CLI's code.

@@ -9709,7 +9709,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The `registry` CLI (validate, publish, verify) in one file for Node.js 20+, no node_modules: `node registry.js --help` */
+            /** @description The `registry` author CLI (validate, publish, yank, unyank, deprecate, verify, latest, monitor, subscriptions) in one file for Node.js 20+, no node_modules: `node registry.js --help` */
             200: {
                 headers: {
                     [name: string]: unknown;
