@@ -48,6 +48,7 @@ export const AUDIT_ACTIONS = [
   'request.update',
   'user.sign_in',
   'user.sign_in_failed',
+  'user.step_up',
   'passkey.add',
   'passkey.remove',
   'password.set',

@@ -9,8 +9,8 @@ export interface SessionAuthContext {
   user: UserEntity;
   sessionId: string;
   via: 'cookie' | 'bearer';
-  /** When this session was signed in (its row's creation); absent, it counts as long ago. */
-  signedInAt?: Date;
+  /** When its holder last proved it was them: the sign-in, or a later step-up; absent, it counts as long ago. */
+  verifiedAt?: Date;
 }
 
 /**

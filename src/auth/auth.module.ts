@@ -14,7 +14,7 @@ import { OAuthService } from './oauth/oauth.service';
 import { SessionService } from './session.service';
 import { SessionsRepository } from './sessions.repository';
 import { SessionTokens } from './session-tokens';
-
+import { StepUp } from './step-up';
 
 @Module({
   imports: [UsersModule, ForgesModule],
@@ -33,7 +33,8 @@ import { SessionTokens } from './session-tokens';
     SessionGuard,
     AdminGuard,
     OptionalSessionGuard,
+    StepUp,
   ],
-  exports: [SessionService, SessionTokens, SessionGuard, AdminGuard, OptionalSessionGuard, UsersModule],
+  exports: [SessionService, StepUp, SessionTokens, SessionGuard, AdminGuard, OptionalSessionGuard, UsersModule],
 })
 export class AuthModule {}

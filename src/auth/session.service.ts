@@ -46,7 +46,8 @@ export class SessionService {
     if (via === 'cookie' && !SAFE_METHODS.has(request.method) && !request.is('application/json')) {
       throw new DomainError('forbidden', 'csrf-check-failed', 'cookie-authenticated changes must send Content-Type: application/json');
     }
-    return { kind: 'session', user: session.user, sessionId: session.id, via, signedInAt: session.createdAt };
+    const verifiedAt = session.verifiedAt && session.verifiedAt > session.createdAt ? session.verifiedAt : session.createdAt;
+    return { kind: 'session', user: session.user, sessionId: session.id, via, verifiedAt };
   }
 
   async logout(sessionId: string): Promise<void> {

@@ -29,6 +29,11 @@ export class SessionsRepository {
       .execute();
   }
 
+  /** The session's holder proved it was them again (a step-up). */
+  async markVerified(id: string, at: Date): Promise<void> {
+    await this.repo().update({ id }, { verifiedAt: at });
+  }
+
   async revoke(id: string, at: Date): Promise<void> {
     await this.repo().createQueryBuilder().update().set({ revokedAt: at }).where('id = :id AND revoked_at IS NULL', { id }).execute();
   }

@@ -227,6 +227,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/me/step-up/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a step-up with a passkey: WebAuthn request options naming your passkeys, with a challenge only you can answer */
+        post: operations["AccountCredentialsController_stepUpOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm it is you: a passkey assertion or your current password
+         * @description Credential changes (password set or removed, passkey added or removed, publisher token created) need a session that signed in or stepped up in the last 10 minutes. This step-up starts those 10 minutes again for this session.
+         */
+        post: operations["AccountCredentialsController_confirmStepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/me/passkeys": {
         parameters: {
             query?: never;
@@ -289,7 +326,7 @@ export interface paths {
         };
         /** Whether you have a password, and whether passwords are on here */
         get: operations["AccountCredentialsController_passwordStatus"];
-        /** Set or change your password (local accounts); signs you out everywhere else */
+        /** Set or change your password (local accounts; needs a step-up, or currentPassword with the request); signs you out everywhere else */
         put: operations["AccountCredentialsController_setPassword"];
         post?: never;
         /** Remove your password (sign in with a passkey or a link instead); signs you out everywhere else */
@@ -309,7 +346,7 @@ export interface paths {
         /** List your publisher tokens */
         get: operations["TokensController_list"];
         put?: never;
-        /** Create a publisher token */
+        /** Create a publisher token (needs a step-up: a session that signed in or confirmed it is you in the last 10 minutes) */
         post: operations["TokensController_create"];
         delete?: never;
         options?: never;
@@ -2106,6 +2143,17 @@ export interface components {
             /** @description The one-time token the link carries (its `token` query parameter) */
             token?: string;
         };
+        StepUpDto: {
+            /** @description The browser's answer (AuthenticationResponseJSON) to the options of POST /api/auth/me/step-up/options, from one of your own passkeys */
+            passkey?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: password
+             * @description Your current password (local accounts that have one)
+             */
+            currentPassword?: string;
+        };
         PasskeyDto: {
             /** Format: uuid */
             id: string;
@@ -3362,7 +3410,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.deprecate_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.deprecate" | "plugin.undeprecate" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use" | "subscription.create" | "subscription.delete" | "subscription.enable" | "subscription.disable";
+            action: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.deprecate_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.deprecate" | "plugin.undeprecate" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "user.step_up" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use" | "subscription.create" | "subscription.delete" | "subscription.enable" | "subscription.disable";
             actor: components["schemas"]["AuditActorDto"];
             slug: string | null;
             ip: string | null;
@@ -4206,6 +4254,123 @@ export interface operations {
             };
         };
     };
+    AccountCredentialsController_stepUpOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptionsDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description no-passkey: you have no passkey (step up with your current password, or sign in again) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AccountCredentialsController_confirmStepUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StepUpDto"];
+            };
+        };
+        responses: {
+            /** @description Confirmed: this session may change credentials for 10 minutes */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation-failed: give exactly one of passkey and currentPassword */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /**
+             * @description step-up-failed (the passkey is not yours, or does not verify) or current-password-wrong
+             *
+             *     Cookie-authenticated change without Content-Type: application/json
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate-limited (setting ratelimit.password_checks_per_hour, per account and per address) or account-locked (too many wrong passwords); Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description password-hashing-busy: too many password hashes running on this server (PASSWORD_HASH_CONCURRENCY); Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     AccountCredentialsController_list: {
         parameters: {
             query?: never;
@@ -4282,7 +4447,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
+            /**
+             * @description step-up-required: this session signed in (or stepped up with POST /api/auth/me/step-up) more than 10 minutes ago
+             *
+             *     Cookie-authenticated change without Content-Type: application/json
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4328,7 +4497,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
+            /**
+             * @description step-up-required: this session signed in (or stepped up with POST /api/auth/me/step-up) more than 10 minutes ago
+             *
+             *     Cookie-authenticated change without Content-Type: application/json
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4375,7 +4548,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
+            /**
+             * @description step-up-required: this session signed in (or stepped up with POST /api/auth/me/step-up) more than 10 minutes ago
+             *
+             *     Cookie-authenticated change without Content-Type: application/json
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4524,7 +4701,7 @@ export interface operations {
                 };
             };
             /**
-             * @description current-password-required or current-password-wrong: changing a password needs the current one unless you signed in less than 10 minutes ago
+             * @description step-up-required (give currentPassword, or step up first) or current-password-wrong
              *
              *     Cookie-authenticated change without Content-Type: application/json
              */
@@ -4547,6 +4724,24 @@ export interface operations {
             };
             /** @description password-not-local: the account signs in through a forge */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate-limited (setting ratelimit.password_checks_per_hour, per account and per address) or account-locked (too many wrong passwords); Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description password-hashing-busy: too many password hashes running on this server (PASSWORD_HASH_CONCURRENCY); Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4581,7 +4776,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
+            /**
+             * @description step-up-required: this session signed in (or stepped up with POST /api/auth/me/step-up) more than 10 minutes ago
+             *
+             *     Cookie-authenticated change without Content-Type: application/json
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4669,7 +4868,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description Cookie-authenticated change without Content-Type: application/json */
+            /** @description step-up-required: the session signed in (or stepped up with POST /api/auth/me/step-up) more than 10 minutes ago */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8249,7 +8448,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.deprecate_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.deprecate" | "plugin.undeprecate" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use" | "subscription.create" | "subscription.delete" | "subscription.enable" | "subscription.disable";
+                action?: "plugin.publish_denied" | "plugin.publish_conflict" | "plugin.publish_invalid" | "plugin.publish_asset_fail" | "plugin.yank_denied" | "plugin.deprecate_denied" | "plugin.manifest_asset_missing" | "plugin.claim" | "plugin.publish" | "plugin.yank" | "plugin.unyank" | "plugin.deprecate" | "plugin.undeprecate" | "plugin.verify" | "plugin.unverify" | "plugin.feature" | "plugin.unfeature" | "plugin.manifest_refresh" | "plugin.owners_change" | "release.delete" | "token.create" | "token.revoke" | "trusted_publisher.add" | "trusted_publisher.remove" | "trusted_publisher.displace" | "kind.create" | "kind.update" | "kind.delete" | "extension_fields.update" | "key.rotate" | "forge.create" | "forge.delete" | "key.resign" | "settings.update" | "user.create" | "user.role_change" | "user.disable" | "user.enable" | "webhook.delivery_failed" | "page.create" | "page.update" | "page.delete" | "branding.update" | "i18n.update" | "features.update" | "request.update" | "user.sign_in" | "user.sign_in_failed" | "user.step_up" | "passkey.add" | "passkey.remove" | "password.set" | "password.remove" | "sign_in_link.issue" | "sign_in_link.use" | "subscription.create" | "subscription.delete" | "subscription.enable" | "subscription.disable";
                 slug?: string;
                 /** @description The acting user id */
                 actor?: string;
@@ -9494,6 +9693,8 @@ export interface operations {
                         "ratelimit.signin_failures_per_account": number;
                         /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
                         "ratelimit.signin_failures_per_ip": number;
+                        /** @description Password changes (PUT /api/auth/me/password) and step-ups with the current password (POST /api/auth/me/step-up) one signed-in account may make per hour, and, counted apart, one client IP; past it, 429 with Retry-After */
+                        "ratelimit.password_checks_per_hour": number;
                         /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
                         "ratelimit.reconcile_cooldown_s": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */
@@ -9573,6 +9774,8 @@ export interface operations {
                     "ratelimit.signin_failures_per_account"?: number;
                     /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
                     "ratelimit.signin_failures_per_ip"?: number;
+                    /** @description Password changes (PUT /api/auth/me/password) and step-ups with the current password (POST /api/auth/me/step-up) one signed-in account may make per hour, and, counted apart, one client IP; past it, 429 with Retry-After */
+                    "ratelimit.password_checks_per_hour"?: number;
                     /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
                     "ratelimit.reconcile_cooldown_s"?: number;
                 };
@@ -9635,6 +9838,8 @@ export interface operations {
                         "ratelimit.signin_failures_per_account": number;
                         /** @description Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends */
                         "ratelimit.signin_failures_per_ip": number;
+                        /** @description Password changes (PUT /api/auth/me/password) and step-ups with the current password (POST /api/auth/me/step-up) one signed-in account may make per hour, and, counted apart, one client IP; past it, 429 with Retry-After */
+                        "ratelimit.password_checks_per_hour": number;
                         /** @description Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge) */
                         "ratelimit.reconcile_cooldown_s": number;
                         /** @description For each key: type, default, bounds, whether it is public, description */

@@ -8,6 +8,7 @@ import { FRESHNESS, readFreshness } from './freshness';
 import { INGEST, readIngest } from './ingest';
 import { LOGGING, readLogging } from './logging';
 import { MIRROR, readMirror } from './mirror';
+import { PASSWORDS, readPasswords } from './passwords';
 import { PROVENANCE, readProvenance } from './provenance';
 import { readSecrets, SECRETS, withGeneratedSecrets } from './secrets';
 import { readServer, SERVER } from './server';
@@ -18,7 +19,7 @@ export { parseTrustProxy } from './server';
 export type { Environment } from './variable';
 
 /** Every variable the service reads, by area: what docs/configuration.md is generated from. */
-export const CONFIG_AREAS: readonly ConfigArea[] = [SERVER, LOGGING, DATABASE, CACHE, SECRETS, FORGES_AREA, INGEST, PROVENANCE, WEBHOOKS, MIRROR, FRESHNESS];
+export const CONFIG_AREAS: readonly ConfigArea[] = [SERVER, LOGGING, DATABASE, CACHE, SECRETS, FORGES_AREA, INGEST, PROVENANCE, WEBHOOKS, MIRROR, FRESHNESS, PASSWORDS];
 
 /** The name of every variable the service reads; `.env.example` lists the same. */
 export const CONFIG_VARIABLES: readonly string[] = CONFIG_AREAS.flatMap((area) => area.variables.map((variable) => variable.name));
@@ -42,10 +43,11 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
   const webhooks = readWebhooks(reader);
   const mirror = readMirror(reader);
   const freshness = readFreshness(reader);
+  const passwords = readPasswords(reader);
   reader.check();
   // Only a good configuration may write generated secrets into DATA_DIR.
   const allSecrets = withGeneratedSecrets(secrets, database.dataDir, options.persistSecrets === true);
-  return Object.freeze({ ...server, ...logging, ...database, ...cache, ...allSecrets, ...forges, ...ingest, ...provenance, ...webhooks, ...mirror, ...freshness });
+  return Object.freeze({ ...server, ...logging, ...database, ...cache, ...allSecrets, ...forges, ...ingest, ...provenance, ...webhooks, ...mirror, ...freshness, ...passwords });
 }
 
 /** Reads `.env` (when present) beneath the real environment, which wins. */

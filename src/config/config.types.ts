@@ -67,6 +67,8 @@ export interface AppConfig {
   readonly metricsToken: string | null;
   /** How long SIGTERM waits for in-flight requests and ingests before closing anyway. */
   readonly shutdownGraceMs: number;
+  /** Password hashes (scrypt) one instance computes at once; past it, 503 with Retry-After. */
+  readonly passwordHashConcurrency: number;
   /**
    * How long a webhook delivery attempt holds its claim without a heartbeat: the attempt renews it
    * while it runs, so a crashed instance's delivery is taken up by another within about this long.

@@ -6,16 +6,19 @@ import { SettingsModule } from '../settings/settings.module';
 import { AccountCredentialsController } from './account-credentials.controller';
 import { AccountPasswordService } from './account-password.service';
 import { ChallengesRepository } from './challenges.repository';
+import { CurrentPassword } from './current-password';
 import { LinkSignInService } from './link-sign-in.service';
 import { LocalSignInController } from './local-sign-in.controller';
 import { PasskeySignInService } from './passkey-sign-in.service';
 import { PasskeysRepository } from './passkeys.repository';
 import { PasskeysService } from './passkeys.service';
+import { PasswordHasher } from './password-hasher';
 import { PasswordSignInService } from './password-sign-in.service';
 import { PasswordsRepository } from './passwords.repository';
 import { SessionIssuer } from './session-issuer';
 import { SignInAttempts } from './sign-in-attempts';
 import { SignInLinksRepository } from './sign-in-links.repository';
+import { StepUpService } from './step-up.service';
 
 /**
  * Sign-in without a forge (docs/administering.md): passkeys (WebAuthn), a password for local
@@ -36,6 +39,9 @@ import { SignInLinksRepository } from './sign-in-links.repository';
     LinkSignInService,
     PasskeysService,
     AccountPasswordService,
+    PasswordHasher,
+    CurrentPassword,
+    StepUpService,
   ],
 })
 export class LocalSignInModule {}

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { generateAuthenticationOptions } from '@simplewebauthn/server';
 import { Clock, RandomSource } from '../common/clock';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { ChallengesRepository } from './challenges.repository';
 import type { PasskeyAnswerDto, PasskeyOptionsDto } from './dto/passkey.dto';
 import { PasskeysRepository } from './passkeys.repository';
-import { answeredChallenge, CEREMONY_TIMEOUT_MS, challengeSha256, passkeyRejected, relyingParty, userHandle } from './relying-party';
+import { verifiedAssertion } from './passkey-assertion';
+import { answeredChallenge, CEREMONY_TIMEOUT_MS, challengeSha256, passkeyRejected, relyingParty } from './relying-party';
 import { SessionIssuer } from './session-issuer';
 import { SignInAttempts } from './sign-in-attempts';
 import type { SignedIn } from './sign-in-http';
@@ -46,26 +47,8 @@ export class PasskeySignInService {
     const challenge = answeredChallenge(answer);
     const taken = challenge !== null && (await this.challenges.take(challengeSha256(challenge), 'authentication', null, this.clock.now()));
     const passkey = taken ? await this.passkeys.findByCredentialId(answer.id as string) : null;
-    const rp = relyingParty(this.config.baseUrl);
-    let verified: { newCounter: number } | null = null;
-    if (passkey?.user && challenge) {
-      try {
-        const result = await verifyAuthenticationResponse({
-          response: answer as unknown as AuthenticationResponseJSON,
-          expectedChallenge: challenge,
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.id,
-          credential: { id: passkey.credentialId, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.signCount },
-          requireUserVerification: true,
-        });
-        if (result.verified) verified = result.authenticationInfo;
-      } catch {
-        verified = null;
-      }
-    }
-    const handle = (answer.response as Record<string, unknown>)?.userHandle;
-    const handleOk = !passkey || handle === undefined || handle === null || handle === Buffer.from(userHandle(passkey.userId)).toString('base64url');
-    if (!passkey?.user || !verified || !handleOk || passkey.user.disabledAt) {
+    const verified = passkey?.user && challenge ? await verifiedAssertion(answer, challenge, passkey, this.config.baseUrl) : null;
+    if (!passkey?.user || !verified || passkey.user.disabledAt) {
       const reason = !taken ? 'unknown-challenge' : !passkey ? 'unknown-credential' : passkey.user?.disabledAt ? 'disabled' : 'not-verified';
       await this.attempts.failed(ip, null);
       await this.sessions.failed('passkey', ip, { reason, ...(passkey ? { userId: passkey.userId, passkeyId: passkey.id } : {}) });

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { generateRegistrationOptions, verifyRegistrationResponse, type AuthenticatorTransportFuture, type RegistrationResponseJSON } from '@simplewebauthn/server';
 import { AuditService } from '../audit/audit.service';
 import type { SessionAuthContext } from '../auth/auth-context';
+import { StepUp } from '../auth/step-up';
 import { Clock, RandomSource } from '../common/clock';
 import { conflict, DomainError, notFound } from '../common/errors/domain-error';
 import { uniqueViolation } from '../persistence/unique-violation';
@@ -21,7 +22,7 @@ const limitReached = () => conflict('passkey-limit-reached', `a user may registe
 
 const registrationRefused = (detail: string) => new DomainError('bad-request', 'passkey-registration-failed', detail);
 
-/** A signed-in user's passkeys: register one (two steps), list, rename, remove. */
+/** A signed-in user's passkeys: register one (two steps), list, rename, remove. Adding and removing pass the step-up rule. */
 @Injectable()
 export class PasskeysService {
   constructor(
@@ -32,6 +33,7 @@ export class PasskeysService {
     private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly random: RandomSource,
+    private readonly stepUp: StepUp,
   ) {}
 
   async list(auth: SessionAuthContext): Promise<PasskeyListDto> {
@@ -39,6 +41,7 @@ export class PasskeysService {
   }
 
   async registrationOptions(auth: SessionAuthContext): Promise<PasskeyOptionsDto> {
+    this.stepUp.require(auth);
     const existing = await this.passkeys.listFor(auth.user.id);
     if (existing.length >= MAX_PASSKEYS) throw limitReached();
     const now = this.clock.now();
@@ -59,6 +62,7 @@ export class PasskeysService {
   }
 
   async register(auth: SessionAuthContext, body: PasskeyRegistrationDto): Promise<PasskeyDto> {
+    this.stepUp.require(auth);
     const challenge = answeredChallenge(body.response);
     if (!challenge || !(await this.challenges.take(challengeSha256(challenge), 'registration', auth.user.id, this.clock.now()))) {
       throw registrationRefused('the answer does not match a registration started by you in the last 5 minutes; start again');
@@ -107,6 +111,7 @@ export class PasskeysService {
   }
 
   async remove(auth: SessionAuthContext, id: string): Promise<void> {
+    this.stepUp.require(auth);
     const passkey = await this.owned(auth, id);
     await this.passkeys.remove(passkey.id);
     await this.audit.record({ action: 'passkey.remove', actor: { userId: auth.user.id }, details: { passkeyId: passkey.id, name: passkey.name } });

@@ -67,6 +67,21 @@ export class SignInAttempts {
     };
   }
 
+  /**
+   * For a signed-in account's own password work: throws 429 (account-locked, Retry-After) while
+   * the account is locked, before anything is hashed; nothing is counted. Its holder is signed
+   * in, so saying it is locked tells nobody anything new.
+   */
+  async refuseLocked(account: string): Promise<void> {
+    const decision = await this.limiter.peek(signInFailureRule('account', account));
+    if (decision.outcome === 'unavailable') throw rateLimitRefusal('signin', decision);
+    if (decision.outcome !== 'allowed') {
+      throw new DomainError('rate-limited', 'account-locked', `too many wrong passwords for this account; try again in ${decision.retryAfterSeconds} s`, undefined, {
+        retryAfter: decision.retryAfterSeconds,
+      });
+    }
+  }
+
   /** The account's part of `enter` alone (the current password given to change it). */
   async enterAccount(account: string): Promise<SignInEntry> {
     const held = await this.limiter.reserve(signInFailureRule('account', account));

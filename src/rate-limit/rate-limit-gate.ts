@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { takeProvisionalCharge } from './provisional-charges';
-import { type CooldownName, type UserActionBucket, userActionRule } from './rate-limit-rules';
+import { type CooldownName, passwordCheckRule, type UserActionBucket, userActionRule } from './rate-limit-rules';
 import { RateLimiter } from './rate-limiter';
 import { cooldownRefusal, rateLimitRefusal } from './rate-limit-refusal';
 
@@ -27,6 +27,14 @@ export class RateLimitGate {
   async userAction(bucket: UserActionBucket, userId: string): Promise<void> {
     const decision = await this.limiter.check(userActionRule(bucket, userId));
     if (decision.outcome !== 'allowed') throw rateLimitRefusal(bucket, decision);
+  }
+
+  /** One more password change or check by this signed-in account, from this address: both counted, either may refuse. */
+  async passwordCheck(userId: string, ip: string | null): Promise<void> {
+    for (const rule of [passwordCheckRule('account', userId), passwordCheckRule('ip', ip ?? 'unknown')]) {
+      const decision = await this.limiter.check(rule);
+      if (decision.outcome !== 'allowed') throw rateLimitRefusal(rule.bucket, decision);
+    }
   }
 
   /** Starts the cooldown `name` for `subject`, or says how long the running one has left. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** What a request is counted as; each bucket has its own counters and its own limit setting. */
-export type RateLimitBucket = 'read' | 'publish' | 'webhook' | 'signin' | 'wizard' | 'signin-failure' | UserActionBucket;
+export type RateLimitBucket = 'read' | 'publish' | 'webhook' | 'signin' | 'wizard' | 'signin-failure' | 'password-check' | UserActionBucket;
 
 /** Signed-in actions, counted per user once the session is known (not in the middleware). */
 export type UserActionBucket = 'wishlist-request' | 'wishlist-vote' | 'submit' | 'subscription-ping';
@@ -22,6 +22,7 @@ export const LIMIT_WINDOWS_MS = {
   'ratelimit.subscription_ping_per_hour': HOUR_MS,
   'ratelimit.signin_failures_per_account': QUARTER_HOUR_MS,
   'ratelimit.signin_failures_per_ip': QUARTER_HOUR_MS,
+  'ratelimit.password_checks_per_hour': HOUR_MS,
 } as const;
 
 export type RateLimitSetting = keyof typeof LIMIT_WINDOWS_MS;
@@ -110,6 +111,15 @@ export function userActionRule(bucket: UserActionBucket, userId: string): RateLi
 export function signInFailureRule(scope: 'account' | 'ip', subject: string): RateLimitRule {
   const setting = scope === 'account' ? 'ratelimit.signin_failures_per_account' : 'ratelimit.signin_failures_per_ip';
   return { bucket: 'signin-failure', setting, subject: `${scope}:${subject}`, failOpen: false };
+}
+
+/**
+ * A signed-in account's password work, counted whether it succeeds or not (each costs a scrypt):
+ * changing the password and confirming it is you with the current one, per account
+ * (`account:<user id>`) and per client address (`ip:<address>`), one setting for both.
+ */
+export function passwordCheckRule(scope: 'account' | 'ip', subject: string): RateLimitRule {
+  return { bucket: 'password-check', setting: 'ratelimit.password_checks_per_hour', subject: `${scope}:${subject}`, failOpen: false };
 }
 
 /** Cooldowns: one action per subject, then none until the setting's seconds have passed. */

@@ -23,6 +23,7 @@ describe('setting definitions', () => {
       'ratelimit.subscription_ping_per_hour': 30,
       'ratelimit.signin_failures_per_account': 5,
       'ratelimit.signin_failures_per_ip': 30,
+      'ratelimit.password_checks_per_hour': 20,
       'ratelimit.reconcile_cooldown_s': 60,
     });
   });

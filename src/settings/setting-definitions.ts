@@ -140,6 +140,14 @@ export const SETTING_DEFINITIONS = {
     public: false,
     description: 'Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends',
   }),
+  'ratelimit.password_checks_per_hour': integer({
+    default: 20,
+    min: 1,
+    max: RATE_LIMIT_MAX,
+    public: false,
+    description:
+      'Password changes (PUT /api/auth/me/password) and step-ups with the current password (POST /api/auth/me/step-up) one signed-in account may make per hour, and, counted apart, one client IP; past it, 429 with Retry-After',
+  }),
   'ratelimit.reconcile_cooldown_s': integer({
     default: 60,
     min: 1,

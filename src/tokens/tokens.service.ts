@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
 import { type AuthContext, PUBLISHER_TOKEN_PREFIX } from '../auth/auth-context';
+import { StepUp } from '../auth/step-up';
 import { Clock, RandomSource } from '../common/clock';
 import { badRequest, conflict, notFound, unauthorized } from '../common/errors/domain-error';
 import type { CreatedTokenDto, CreateTokenDto, TokenListDto } from './dto/token.dto';
@@ -21,9 +22,12 @@ export class TokensService {
     private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly random: RandomSource,
+    private readonly stepUp: StepUp,
   ) {}
 
+  /** A token publishes as its owner for as long as it lives: a session must have proved itself recently (step-up) to make one. */
   async create(auth: AuthContext, input: CreateTokenDto, ip: string | null): Promise<CreatedTokenDto> {
+    this.stepUp.require(auth);
     const now = this.clock.now();
     const expiresAt = input.expiresAt === null || input.expiresAt === undefined ? null : new Date(input.expiresAt);
     if (expiresAt && expiresAt.getTime() <= now.getTime()) {

@@ -4,7 +4,8 @@
  * first sign-in through a one-time link, a passkey added on /account with Chromium's virtual
  * authenticator (CTAP2, internal, resident keys, user verification), sign-out and back in with
  * the passkey, the link refused when used again, a password set on the account and used on the
- * (script-free) sign-in form, and an account locked after five wrong passwords. axe-core finds
+ * (script-free) sign-in form, an account locked after five wrong passwords, and a change made from
+ * an old session after the page stepped up with the passkey. axe-core finds
  * nothing on the pages at 1280 and 375 px.
  */
 import type { CDPSession, Page } from 'playwright-core';
@@ -113,6 +114,33 @@ describeBrowser('web front end: sign-in without a forge', () => {
     await watched.context.close();
   });
 
+  it('asks for the passkey when a change needs a step-up (the session signed in over 10 minutes ago), then makes it', async () => {
+    const watched = await browser.newPage();
+    const { page } = watched;
+    await virtualAuthenticator(page);
+    await followLink(page, await linkFor('bob'));
+    await page.getByLabel('Name of the new passkey').fill('First');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByText('Passkey added.').waitFor({ timeout: 30_000 });
+    const [bob] = await new UsersRepository(app.database.dataSource).findByLogin('bob', 'local');
+    await app.database.dataSource.query(`UPDATE user_session SET created_at = now() - interval '1 hour' WHERE user_id = $1`, [bob.id]);
+
+    // The first try answers step-up-required; the page confirms with the passkey and sends it again.
+    const refusals: number[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname.startsWith('/api/auth/me/passkeys/') && response.status() === 403) refusals.push(response.status());
+    });
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Remove the passkey First' }).click();
+    await page.getByText('Passkey removed.').waitFor({ timeout: 30_000 });
+    await expect(page.locator('#passkey-list li').count()).resolves.toBe(0);
+    expect(refusals).toEqual([403]);
+    const stepUps = await app.database.dataSource.query(`SELECT details FROM audit_entry WHERE action = 'user.step_up' AND actor_user_id = $1`, [bob.id]);
+    expect(stepUps.map((row: { details: { method: string } }) => row.details.method)).toEqual(['passkey']);
+    expect(watched.problems.filter((line) => !/status of 403/.test(line))).toEqual([]);
+    await watched.context.close();
+  });
+
   it('sets a password on the account and signs in with it on the form, on a phone', async () => {
     const watched = await browser.newPage({ width: 375 });
     const { page } = watched;
@@ -164,7 +192,9 @@ describeBrowser('web front end: sign-in without a forge', () => {
     for (let i = 1; i <= 5; i++) await expect(attempt(`wrong password number ${i}`)).resolves.toBe('The login or the password is wrong.');
     // The right password now gets the very same answer: the account is locked for a while.
     await expect(attempt('bob has a good password')).resolves.toBe('The login or the password is wrong.');
-    await expect(page.getByLabel('Login').inputValue()).resolves.toBe('bob');
+    // The login is not sent back in the address (people type passwords into it): the field starts empty.
+    expect(new URL(page.url()).searchParams.has('login')).toBe(false);
+    await expect(page.getByLabel('Login').inputValue()).resolves.toBe('');
     expect(await axeViolations(page)).toEqual([]);
     await watched.screenshot('local-sign-in-refused-desktop');
     expect(watched.foreignRequests).toEqual([]);

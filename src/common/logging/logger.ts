@@ -22,8 +22,11 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-/** Query keys whose values are secrets, compared lower-cased with `_` and `-` removed (`client_secret`, `Client-Secret`, `clientSecret` alike). */
-const SECRET_QUERY_KEYS = new Set(['code', 'state', 'token', 'accesstoken', 'clientsecret', 'secret', 'password', 'confirm']);
+/**
+ * Query keys whose values are secrets, compared lower-cased with `_` and `-` removed (`client_secret`, `Client-Secret`, `clientSecret` alike).
+ * Logins too: people type their password into the login field.
+ */
+const SECRET_QUERY_KEYS = new Set(['code', 'state', 'token', 'accesstoken', 'clientsecret', 'secret', 'password', 'currentpassword', 'confirm', 'login', 'username']);
 
 function secretQueryKey(key: string): boolean {
   return SECRET_QUERY_KEYS.has(key.toLowerCase().replace(/[_-]/g, ''));

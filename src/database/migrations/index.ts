@@ -50,6 +50,7 @@ import { SubscriptionClaimAndStreak1795835105924 } from './1795835105924-Subscri
 import { ReleaseProvenance1795835184351 } from './1795835184351-ReleaseProvenance';
 import { SubscriptionParkingAndLeaseOwner1795837907966 } from './1795837907966-SubscriptionParkingAndLeaseOwner';
 import { FreshnessFromPluginLogSize1795846411031 } from './1795846411031-FreshnessFromPluginLogSize';
+import { SessionStepUp1796622643681 } from './1796622643681-SessionStepUp';
 import { SubscriptionAnswersNotKept1796622684557 } from './1796622684557-SubscriptionAnswersNotKept';
 
 /** Every migration in order; committed files, never generated at run time. */
@@ -105,5 +106,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ReleaseProvenance1795835184351,
   SubscriptionParkingAndLeaseOwner1795837907966,
   FreshnessFromPluginLogSize1795846411031,
+  SessionStepUp1796622643681,
   SubscriptionAnswersNotKept1796622684557,
 ];

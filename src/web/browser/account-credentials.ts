@@ -3,6 +3,7 @@ import type { components } from '../../client/registry-client';
 import { api, problemMessage } from './lib/api';
 import { announce, ready, t } from './lib/page';
 import { byId } from './lib/dom';
+import { withStepUp } from './lib/step-up';
 
 type Passkey = components['schemas']['PasskeyDto'];
 
@@ -56,7 +57,7 @@ function passkeys(): void {
     announce(status, t('status.working'), 'busy');
     void (async () => {
       try {
-        const started = await api.POST('/api/auth/me/passkeys/options', {});
+        const started = await withStepUp(() => api.POST('/api/auth/me/passkeys/options', {}));
         if (!started.data) return announce(status, t('account.passkeys.failed', { reason: problemMessage(started.error) }), 'error');
         let answer;
         try {
@@ -96,7 +97,7 @@ function passkeys(): void {
         return announce(status, t('account.passkeys.renamed'), 'ok');
       }
       if (!window.confirm(t('account.passkeys.removeConfirm', { name: current }))) return;
-      const { error, response } = await api.DELETE('/api/auth/me/passkeys/{id}', { params: { path: { id } } });
+      const { error, response } = await withStepUp(() => api.DELETE('/api/auth/me/passkeys/{id}', { params: { path: { id } } }));
       if (!response.ok) return announce(status, t('account.passkeys.failed', { reason: problemMessage(error) }), 'error');
       button.closest('li')?.remove();
       if (!list.querySelector('li')) {
@@ -122,7 +123,7 @@ function password(): void {
     void (async () => {
       try {
         const current = (form.elements.namedItem('currentPassword') as HTMLInputElement | null)?.value;
-        const { data, error } = await api.PUT('/api/auth/me/password', { body: { password: first, ...(current ? { currentPassword: current } : {}) } });
+        const { data, error } = await withStepUp(() => api.PUT('/api/auth/me/password', { body: { password: first, ...(current ? { currentPassword: current } : {}) } }));
         if (!data) return announce(status, t('account.passkeys.failed', { reason: problemMessage(error) }), 'error');
         form.reset();
         const state = byId('password-state');

@@ -3,6 +3,7 @@ import { api, problemMessage } from './lib/api';
 import { forgeBody, forgeForm } from './lib/forge-form';
 import { announce, ready, t } from './lib/page';
 import { byId, busy } from './lib/dom';
+import { withStepUp } from './lib/step-up';
 
 type TokenRow = components['schemas']['TokenRowDto'];
 
@@ -80,7 +81,7 @@ function tokens(): void {
     const expiresAt = expiry === 'never' ? null : Date.now() + Number(expiry) * DAY_MS;
     announce(status, t('status.working'), 'busy');
     void busy(form.querySelector('button[type="submit"]'), async () => {
-      const { data, error } = await api.POST('/api/auth/me/tokens', { body: { name, scopes, expiresAt } });
+      const { data, error } = await withStepUp(() => api.POST('/api/auth/me/tokens', { body: { name, scopes, expiresAt } }));
       if (!data) return announce(status, problemMessage(error), 'error');
       const plaintext = byId<HTMLInputElement>('token-plaintext');
       if (plaintext) plaintext.value = data.token;

@@ -9,7 +9,7 @@ import { WebRenderer } from '../../web-renderer';
 import { type ProviderDto, signInProviders } from './providers';
 
 /** What /sign-in?error= may say (the no-script password form comes back with one). */
-const FORM_ERRORS = new Set(['sign-in-failed', 'rate-limited', 'password-sign-in-off']);
+const FORM_ERRORS = new Set(['sign-in-failed', 'rate-limited', 'password-sign-in-off', 'password-hashing-busy']);
 /** What /sign-in/link?error= may say, and its status. */
 const LINK_ERRORS: Readonly<Record<string, 404 | 410>> = { used: 410, expired: 410, unknown: 404 };
 const LINK_COMMAND = 'registry users sign-in-link <login>';
@@ -24,7 +24,7 @@ function passkeySection(t: Translate): SafeHtml {
 </section>`;
 }
 
-function passwordSection(t: Translate, login: string, error: string | null, next: string | null): SafeHtml {
+function passwordSection(t: Translate, error: string | null, next: string | null): SafeHtml {
   const failure = error ? html`<p id="password-error" class="status" data-kind="error" role="alert">${t(`signIn.error.${error}`)}</p>` : null;
   return html`<section class="sign-in-method" aria-labelledby="password-title">
   <h2 id="password-title">${t('signIn.password.title')}</h2>
@@ -32,7 +32,7 @@ function passwordSection(t: Translate, login: string, error: string | null, next
   <form id="password-form" method="post" action="/api/auth/sign-in/password">
     <div class="field">
       <label for="sign-in-login">${t('signIn.password.login')}</label>
-      <input id="sign-in-login" name="login" required maxlength="100" autocomplete="username" autocapitalize="none" spellcheck="false" value="${login}"${error ? html` aria-describedby="password-error"` : null}>
+      <input id="sign-in-login" name="login" required maxlength="100" autocomplete="username" autocapitalize="none" spellcheck="false"${error ? html` aria-describedby="password-error"` : null}>
     </div>
     <div class="field">
       <label for="sign-in-password">${t('signIn.password.password')}</label>
@@ -117,7 +117,6 @@ export class SignInPages {
       ? html`<p class="status" data-kind="ok">${t('account.signIn.already', { login: me.login })} <a href="/account">${t('account.signIn.toAccount')}</a></p>`
       : null;
     const error = typeof query.error === 'string' && FORM_ERRORS.has(query.error) ? query.error : null;
-    const login = typeof query.login === 'string' ? query.login.slice(0, 100) : '';
     const asked = safeNext(query.next);
     const next = asked === DEFAULT_NEXT ? null : asked;
     const main = html`<section class="account-sign-in">
@@ -126,7 +125,7 @@ export class SignInPages {
   <p>${t(providers.length > 0 ? 'signIn.intro' : 'signIn.introLocal')}</p>
   <div class="sign-in-methods">
   ${passkeySection(t)}
-  ${methods.data?.password !== false ? passwordSection(t, login, error, next) : null}
+  ${methods.data?.password !== false ? passwordSection(t, error, next) : null}
   ${forgeSection(t, providers)}
   </div>
   ${helpSection(t)}

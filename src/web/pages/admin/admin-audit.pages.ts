@@ -59,6 +59,7 @@ const ACTIONS: Record<AuditAction, true> = {
   'request.update': true,
   'user.sign_in': true,
   'user.sign_in_failed': true,
+  'user.step_up': true,
   'passkey.add': true,
   'passkey.remove': true,
   'password.set': true,
