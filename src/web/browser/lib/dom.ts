@@ -44,3 +44,10 @@ export function fromMarkup(node: MarkupNode): Node | null {
   if (typeof node === 'string') return document.createTextNode(node);
   return el(node.tag as keyof HTMLElementTagNameMap, node.attrs, ...node.children.map(fromMarkup));
 }
+
+/** Text in a `<code>` element. */
+export function code(text: string): HTMLElement {
+  const element = document.createElement('code');
+  element.textContent = text;
+  return element;
+}
