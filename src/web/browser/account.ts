@@ -155,6 +155,31 @@ function deprecations(): void {
   });
 }
 
+/** The owner's yank forms and un-yank buttons under "My plugins"; the page reloads to show the result. */
+function yanks(): void {
+  const status = byId('yank-status');
+  const send = async (slug: string, version: string, body: { reason?: string; undo?: boolean }, done: string) => {
+    const { data, error } = await api.POST('/api/plugins/{slug}/yank', { params: { path: { slug } }, body: { version, ...body } });
+    if (!data) return announce(status, refusal(error), 'error');
+    announce(status, done, 'ok');
+    window.location.reload();
+  };
+  document.addEventListener('submit', (event) => {
+    const form = (event.target as Element | null)?.closest<HTMLFormElement>('form[data-yank]');
+    if (!form) return;
+    event.preventDefault();
+    const version = form.dataset.version ?? '';
+    const reason = (form.elements.namedItem('reason') as HTMLInputElement).value.trim();
+    void busy(form.querySelector('button[type="submit"]'), () => send(form.dataset.yank ?? '', version, reason ? { reason } : {}, t('account.releases.yankedDone', { version })));
+  });
+  document.addEventListener('click', (event) => {
+    const button = (event.target as Element | null)?.closest<HTMLButtonElement>('[data-unyank]');
+    if (!button) return;
+    const version = button.dataset.version ?? '';
+    void busy(button, () => send(button.dataset.unyank ?? '', version, { undo: true }, t('account.releases.unyankedDone', { version })));
+  });
+}
+
 /** A refusal in words: the fields' own messages when the problem lists them (they name the field). */
 function refusal(error: unknown): string {
   const listed = ((error as { errors?: { message?: string }[] } | undefined)?.errors ?? []).map((e) => e.message).filter(Boolean);
@@ -190,5 +215,6 @@ ready(() => {
   tokens();
   replays();
   deprecations();
+  yanks();
   submitPlugin();
 });
