@@ -862,6 +862,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/{slug}/yank": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Yank or restore a release of a plugin you own */
+        post: operations["OwnerYankController_yank"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plugins/{slug}/trusted-publishers": {
         parameters: {
             query?: never;
@@ -6523,6 +6540,59 @@ export interface operations {
             };
             /** @description Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    OwnerYankController_yank: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["YankDto"];
+            };
+        };
+        responses: {
+            /** @description Yanked, with the reason shown beside the release (or un-yanked with undo: true); audited plugin.yank / plugin.unyank */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["YankResultDto"];
+                };
+            };
+            /** @description Not signed in, or the session was revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an owner of the plugin (audited), or a cookie-authenticated change without Content-Type: application/json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description No such plugin or release */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

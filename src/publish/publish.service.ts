@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AuditActor } from '../audit/audit.service';
+import type { SessionAuthContext } from '../auth/auth-context';
 import { AuditService } from '../audit/audit.service';
 import { Clock } from '../common/clock';
 import { badRequest, forbidden, notFound } from '../common/errors/domain-error';
@@ -10,7 +11,7 @@ import { IngestGate } from '../ingest/ingest-gate';
 import { IngestService } from '../ingest/ingest.service';
 import { PluginClaims } from '../ingest/plugin-claims';
 import { PublisherRights } from '../ingest/publisher-rights';
-import type { ClaimFollowUp, IngestTarget } from '../ingest/ingest.types';
+import type { ClaimFollowUp, IngestTarget, Publisher } from '../ingest/ingest.types';
 import { parseRepoUrl } from '../forges/urls';
 import { ScopeSet, type SlugOwnership } from '../lib/scopes/scopes';
 import { CatalogueListing } from '../plugins/catalogue-listing';
@@ -140,22 +141,38 @@ export class PublishService {
       if (!ScopeSet.fromStrings(auth.token.scopes).permits('yank', slug, ownership)) {
         throw forbidden(`this token's scopes do not permit yanking releases of "${slug}"`);
       }
-      const release = await this.releases.findByVersionKey(plugin.id, versionKey(body.version));
-      if (!release) throw notFound(`no release ${body.version} of "${slug}"`);
-      const yank = !body.undo;
-      await this.dataSource.transaction(async (manager) => {
-        await this.rights.assertStillAllowed({ userId: auth.user.id, tokenId: auth.token.id }, plugin.id, manager);
-        await this.releases.setYanked(release.id, yank ? this.clock.now() : null, yank ? (body.reason ?? null) : null, manager);
-        await this.listing.recompute(plugin.id, manager);
-        await this.audit.record(
-          { action: yank ? 'plugin.yank' : 'plugin.unyank', actor, slug, details: { version: release.version, reason: body.reason ?? null } },
-          manager,
-        );
-        // Last: the log's tail lock is held to commit (the plugin's row, written after it, is locked already).
-        const index = await this.log.append({ type: yank ? 'yank' : 'unyank', slug: plugin.slug, version: release.version }, manager);
-        await this.plugins.advanceLogSize(plugin.id, index, manager);
-      });
-      return { slug, version: release.version, yanked: yank };
+      return this.applyYank(plugin, body, actor, { userId: auth.user.id, tokenId: auth.token.id });
     });
+  }
+
+  /** The same yank for an owner signed in on the web (no token, so no scopes): owning the plugin is the right. */
+  async yankAsOwner(auth: SessionAuthContext, slug: string, body: YankDto, ip: string | null): Promise<YankResultDto> {
+    const actor: AuditActor = { userId: auth.user.id, ip };
+    const plugin = await this.plugins.findBySlug(slug);
+    const ownership = await this.ownership(plugin, auth.user.id);
+    return this.ingestAudit.audited('yank', slug, actor, { version: body.version, operation: body.undo ? 'unyank' : 'yank' }, async () => {
+      if (!plugin) throw notFound(`no plugin "${slug}"`);
+      if (ownership !== 'owned') throw forbidden(`only an owner of "${slug}" may yank its releases`);
+      return this.applyYank(plugin, body, actor, { userId: auth.user.id, tokenId: null });
+    });
+  }
+
+  private async applyYank(plugin: PluginEntity, body: YankDto, actor: AuditActor, publisher: Publisher): Promise<YankResultDto> {
+    const release = await this.releases.findByVersionKey(plugin.id, versionKey(body.version));
+    if (!release) throw notFound(`no release ${body.version} of "${plugin.slug}"`);
+    const yank = !body.undo;
+    await this.dataSource.transaction(async (manager) => {
+      await this.rights.assertStillAllowed(publisher, plugin.id, manager);
+      await this.releases.setYanked(release.id, yank ? this.clock.now() : null, yank ? (body.reason ?? null) : null, manager);
+      await this.listing.recompute(plugin.id, manager);
+      await this.audit.record(
+        { action: yank ? 'plugin.yank' : 'plugin.unyank', actor, slug: plugin.slug, details: { version: release.version, reason: body.reason ?? null } },
+        manager,
+      );
+      // Last: the log's tail lock is held to commit (the plugin's row, written after it, is locked already).
+      const index = await this.log.append({ type: yank ? 'yank' : 'unyank', slug: plugin.slug, version: release.version }, manager);
+      await this.plugins.advanceLogSize(plugin.id, index, manager);
+    });
+    return { slug: plugin.slug, version: release.version, yanked: yank };
   }
 }

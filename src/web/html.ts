@@ -1,4 +1,5 @@
 import { escapeMarkup } from '../lib/markup/escape';
+import { VOID_TAGS, type MarkupNode } from './components/markup-tree';
 
 /** Markup that is already safe to send: built by `html` or marked by `raw` (for sanitized HTML). */
 export class SafeHtml {
@@ -37,4 +38,21 @@ export function raw(sanitized: string): SafeHtml {
 /** JSON for a `<script type="application/json">` data block: `<` escaped so it cannot close the tag. */
 export function jsonData(value: unknown): SafeHtml {
   return new SafeHtml(JSON.stringify(value).replace(/</g, '\\u003c'));
+}
+
+/** A shared part's markup (components/markup-tree.ts) as HTML, every text and attribute escaped. */
+export function markupHtml(node: MarkupNode): SafeHtml {
+  return new SafeHtml(markupString(node));
+}
+
+function markupString(node: MarkupNode): string {
+  if (node === null || node === undefined || node === false) return '';
+  if (typeof node === 'string') return escapeHtml(node);
+  let attrs = '';
+  for (const [name, value] of Object.entries(node.attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    attrs += value === true ? ` ${name}` : ` ${name}="${escapeHtml(value)}"`;
+  }
+  if (VOID_TAGS.has(node.tag)) return `<${node.tag}${attrs}>`;
+  return `<${node.tag}${attrs}>${node.children.map(markupString).join('')}</${node.tag}>`;
 }

@@ -2,7 +2,8 @@
 /**
  * The install wizard in a real browser (issue 17) on a fresh instance: the bootstrap token (a
  * wrong one is refused on the page), the site name, the first admin, whose session becomes the
- * browser's cookie, then how to add sign-in with a forge; afterwards /setup is closed.
+ * browser's cookie, its password (the wizard goes on only once it has a passkey or a password),
+ * then how to add sign-in with a forge, and the end; afterwards /setup is closed.
  */
 import request from 'supertest';
 import { chromiumAvailable, openBrowser, type BrowserSession } from '../support/browser';
@@ -70,6 +71,18 @@ describeBrowser('web front end: the install wizard', () => {
     // The header follows at once: no "Sign in" link left for a signed-in admin.
     await expect(page.locator('.site-header nav a').allTextContents()).resolves.toEqual(expect.arrayContaining(['Account', 'Admin']));
     await expect(page.locator('.site-header a[href="/sign-in"]').count()).resolves.toBe(0);
+    // The intro follows too: it no longer says there is no administrator.
+    await expect(page.locator('#setup-intro').textContent()).resolves.toContain('this browser is signed in as them');
+    await expect(page.locator('main').textContent()).resolves.not.toContain('no administrator yet');
+    // The admin is a local account: the wizard goes on only once it has a way to sign in again.
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByText('Add a passkey or set a password first.').waitFor({ timeout: 30_000 });
+    await page.getByLabel('New password', { exact: true }).fill('the first admin password');
+    await page.getByLabel('Repeat the new password').fill('the first admin password');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Password saved.').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.locator('#setup-step-forge').waitFor({ state: 'visible', timeout: 30_000 });
     await expect(page.locator('#setup-step-forge').textContent()).resolves.toContain(`${app.config.baseUrl}/auth/corp-git/callback`);
     await expect(page.locator('#setup-forges').textContent()).resolves.toContain('"clientSecret": "<client secret>"');
     await watched.screenshot('setup-done-phone');
@@ -79,7 +92,12 @@ describeBrowser('web front end: the install wizard', () => {
     await expect(request(app.url).get('/api/branding').then((r) => r.body.siteName)).resolves.toBe('Acme Plugins');
     const session = (await watched.context.cookies()).find((c) => c.name === 'registry_session');
     expect(session?.httpOnly).toBe(true);
+    // A forge is configured already: the step's way on is "Finish".
+    await page.getByRole('button', { name: 'Finish', exact: true }).click();
+    await page.getByRole('heading', { name: 'The registry is set up' }).waitFor({ timeout: 30_000 });
     await page.getByRole('link', { name: 'Open the admin console' }).waitFor();
+    const signedIn = await request(app.url).post('/api/auth/sign-in/password').send({ login: 'root', password: 'the first admin password' }).expect(200);
+    expect(signedIn.body.user.role).toBe('admin');
     await page.goto('/account', { waitUntil: 'networkidle' });
     await expect(page.locator('.account-user').textContent()).resolves.toMatch(/root[\s\S]*Administrator/);
     const closed = await page.goto('/setup', { waitUntil: 'networkidle' });

@@ -108,7 +108,15 @@ describeBrowser('web front end: a fresh instance and its first forge', () => {
     await page.getByLabel('Login', { exact: true }).fill('root');
     await page.getByRole('button', { name: 'Create the administrator' }).click();
     await page.getByText('Done: you are signed in as root.').waitFor({ timeout: 30_000 });
-    await expect(page.locator('#setup-step-forge-title').textContent()).resolves.toBe('Sign-in with a forge');
+    await page.getByLabel('New password', { exact: true }).fill('the first admin password');
+    await page.getByLabel('Repeat the new password').fill('the first admin password');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Password saved.').waitFor({ timeout: 30_000 });
+    expect(await axeViolations(page, null, AXE_TAGS)).toEqual([]);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.locator('#setup-step-forge').waitFor({ state: 'visible', timeout: 30_000 });
+    await expect(page.locator('#setup-step-forge-title').textContent()).resolves.toBe('Sign-in with a forge (optional)');
+    await expect(page.getByRole('button', { name: 'Finish without a forge' }).isVisible()).resolves.toBe(true);
     await expect(page.locator('#setup-step-forge').textContent()).resolves.toContain('without a restart');
     await expect(page.locator('#setup-forge-none').isVisible()).resolves.toBe(true);
     expect(await axeViolations(page, null, AXE_TAGS)).toEqual([]);
@@ -127,6 +135,7 @@ describeBrowser('web front end: a fresh instance and its first forge', () => {
     await expect(page.locator('#setup-forge-list').textContent()).resolves.toContain(`${app.config.baseUrl}/auth/corp/callback`);
     await expect(page.locator('#setup-forge-none').isVisible()).resolves.toBe(false);
     await expect(page.getByLabel('OAuth client secret').inputValue()).resolves.toBe('');
+    await expect(page.locator('#setup-finish').textContent()).resolves.toBe('Finish');
     expect(await page.content()).not.toContain(CLIENT_SECRET);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     expect(await axeViolations(page, null, AXE_TAGS)).toEqual([]);

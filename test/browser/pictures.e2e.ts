@@ -5,6 +5,7 @@
  * (img-src 'self'), at desktop and phone width; the gallery is reachable by keyboard, and axe-core
  * finds nothing wrong with what it adds.
  */
+import sharp from 'sharp';
 import request from 'supertest';
 import { picture } from '../../src/images/testing/pictures';
 import { chromiumAvailable, openBrowser, type BrowserSession } from '../support/browser';
@@ -45,6 +46,17 @@ describeBrowser('web front end: pictures in a browser', () => {
         version: '1.0.0',
         assets: [{ name: 'gallery.zip', url: w.forge.asset('/assets/gallery.zip', { size: 100 }) }],
         repoUrl: `${w.forge.url}/acme/gallery`,
+      })
+      .expect(201);
+    // Another colour: an icon is stored by the hash of its encodings, so the two cards' src differ.
+    pictures.file('/sketch-icon.png', await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 20, g: 160, b: 60, alpha: 1 } } }).png().toBuffer(), 'image/png');
+    await w
+      .push(token, 'sketchbook', {
+        manifest: manifestYaml({ name: 'sketchbook', version: '0.3.0', description: 'Drawings, no gallery', icon: `${pictures.url}/sketch-icon.png` }),
+        manifestSource: 'plugin.yaml',
+        version: '0.3.0',
+        assets: [{ name: 'sketchbook.zip', url: w.forge.asset('/assets/sketchbook.zip', { size: 100 }) }],
+        repoUrl: `${w.forge.url}/acme/sketchbook`,
       })
       .expect(201);
     browser = await openBrowser(w.app.url);
@@ -123,6 +135,28 @@ describeBrowser('web front end: pictures in a browser', () => {
     await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('.plugin-card .card-icon')?.naturalWidth ?? 0) > 0);
     await expect(icon.evaluate((img: HTMLImageElement) => img.naturalWidth)).resolves.toBe(128);
     expect(watched.problems).toEqual([]);
+    await watched.context.close();
+  });
+
+  it('keeps the icons on the cards the browse form redraws as the visitor types (the same src as served)', async () => {
+    const watched = await browser.newPage();
+    const { page } = watched;
+    await page.goto('/plugins', { waitUntil: 'networkidle' });
+    const icons = () => page.evaluate(() => Array.from(document.querySelectorAll<HTMLImageElement>('main img')).map((img) => ({ slug: img.closest('.plugin-card')?.querySelector('h3 a')?.textContent, src: img.getAttribute('src'), cls: img.className })));
+    const served = await icons();
+    expect(served.map((i) => i.slug).sort()).toEqual(['gallery', 'sketchbook']);
+    expect(new Set(served.map((i) => i.src)).size).toBe(2);
+    await page.getByLabel('Search', { exact: true }).pressSequentially('sketch', { delay: 20 });
+    await page.locator('#results-count', { hasText: '1 plugin found' }).waitFor({ timeout: 30_000 });
+    await page.waitForLoadState('networkidle');
+    await expect(page.locator('main img').count()).resolves.toBeGreaterThan(0);
+    expect(await icons()).toEqual(served.filter((i) => i.slug === 'sketchbook'));
+    await page.getByLabel('Search', { exact: true }).fill('');
+    await page.locator('#results-count', { hasText: '2 plugins found' }).waitFor({ timeout: 30_000 });
+    expect((await icons()).sort((a, b) => String(a.slug).localeCompare(String(b.slug)))).toEqual(served.sort((a, b) => String(a.slug).localeCompare(String(b.slug))));
+    await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('main img')).every((img) => img.complete && img.naturalWidth > 0));
+    expect(watched.problems).toEqual([]);
+    expect(watched.foreignRequests).toEqual([]);
     await watched.context.close();
   });
 });

@@ -1,8 +1,7 @@
 import type { components } from '../../client/registry-client';
 import { api, problemMessage } from './lib/api';
-import { forgeBody, forgeForm } from './lib/forge-form';
 import { announce, ready, t } from './lib/page';
-import { byId, busy } from './lib/dom';
+import { byId, busy, code } from './lib/dom';
 import { withStepUp } from './lib/step-up';
 
 type TokenRow = components['schemas']['TokenRowDto'];
@@ -26,12 +25,6 @@ function cell(row: HTMLTableRowElement, content: Node | string): void {
   const heading = row.closest('table')?.tHead?.rows[0]?.cells[td.cellIndex];
   td.dataset.label = heading?.textContent?.trim() ?? '';
   td.append(content);
-}
-
-function code(text: string): HTMLElement {
-  const element = document.createElement('code');
-  element.textContent = text;
-  return element;
 }
 
 /** The same cells the server renders (account-tokens.ts), for a token made on this page. */
@@ -163,6 +156,31 @@ function deprecations(): void {
   });
 }
 
+/** The owner's yank forms and un-yank buttons under "My plugins"; the page reloads to show the result. */
+function yanks(): void {
+  const status = byId('yank-status');
+  const send = async (slug: string, version: string, body: { reason?: string; undo?: boolean }, done: string) => {
+    const { data, error } = await api.POST('/api/plugins/{slug}/yank', { params: { path: { slug } }, body: { version, ...body } });
+    if (!data) return announce(status, refusal(error), 'error');
+    announce(status, done, 'ok');
+    window.location.reload();
+  };
+  document.addEventListener('submit', (event) => {
+    const form = (event.target as Element | null)?.closest<HTMLFormElement>('form[data-yank]');
+    if (!form) return;
+    event.preventDefault();
+    const version = form.dataset.version ?? '';
+    const reason = (form.elements.namedItem('reason') as HTMLInputElement).value.trim();
+    void busy(form.querySelector('button[type="submit"]'), () => send(form.dataset.yank ?? '', version, reason ? { reason } : {}, t('account.releases.yankedDone', { version })));
+  });
+  document.addEventListener('click', (event) => {
+    const button = (event.target as Element | null)?.closest<HTMLButtonElement>('[data-unyank]');
+    if (!button) return;
+    const version = button.dataset.version ?? '';
+    void busy(button, () => send(button.dataset.unyank ?? '', version, { undo: true }, t('account.releases.unyankedDone', { version })));
+  });
+}
+
 /** A refusal in words: the fields' own messages when the problem lists them (they name the field). */
 function refusal(error: unknown): string {
   const listed = ((error as { errors?: { message?: string }[] } | undefined)?.errors ?? []).map((e) => e.message).filter(Boolean);
@@ -193,96 +211,11 @@ function submitPlugin(): void {
   });
 }
 
-/** Shows one wizard step and moves the focus to its heading. */
-function showStep(id: string): void {
-  for (const step of Array.from(document.querySelectorAll<HTMLElement>('.setup-step'))) step.hidden = step.id !== id;
-  byId(`${id}-title`)?.focus();
-}
-
-function setupWizard(): void {
-  const status = byId('setup-status');
-  // The bootstrap token stays in this page's memory only; it is useless once the admin exists.
-  let bootstrap = '';
-  const authorization = () => ({ Authorization: `Bearer ${bootstrap}` });
-  const step = (formId: string, run: (form: HTMLFormElement) => Promise<string | null>) => {
-    const form = byId<HTMLFormElement>(formId);
-    form?.addEventListener('submit', (event) => {
-      event.preventDefault();
-      announce(status, t('status.working'), 'busy');
-      void busy(form.querySelector('button[type="submit"]'), async () => {
-        const failure = await run(form);
-        if (failure) announce(status, failure, 'error');
-      });
-    });
-  };
-  /** PUT /api/init/settings with the token; on success the wizard moves on to `next`. */
-  const saveSettings = async (body: { siteName?: string }, next: string) => {
-    const { error, response } = await api.PUT('/api/init/settings', { body, headers: authorization() });
-    if (!response.ok) return problemMessage(error);
-    announce(status, '', 'ok');
-    showStep(next);
-    return null;
-  };
-  step('setup-token-form', (form) => {
-    bootstrap = (form.elements.namedItem('token') as HTMLInputElement).value.trim();
-    // An empty settings change checks the token without changing anything.
-    return saveSettings({}, 'setup-step-site');
-  });
-  step('setup-site-form', (form) => {
-    const siteName = (form.elements.namedItem('siteName') as HTMLInputElement).value.trim();
-    return saveSettings(siteName ? { siteName } : {}, 'setup-step-admin');
-  });
-  step('setup-admin-form', async (form) => {
-    const login = (form.elements.namedItem('login') as HTMLInputElement).value.trim();
-    const email = (form.elements.namedItem('email') as HTMLInputElement).value.trim();
-    const { data, error } = await api.POST('/api/init/admin', { body: { login, ...(email ? { email } : {}) }, headers: authorization() });
-    if (!data) return problemMessage(error);
-    bootstrap = '';
-    announce(status, '', 'ok');
-    const done = byId('setup-done');
-    if (done) done.textContent = t('account.setup.done', { login: data.user.login });
-    signedInHeader();
-    showStep('setup-step-forge');
-    return null;
-  });
-  const forge = byId<HTMLFormElement>('setup-forge-form');
-  if (forge) forgeForm(forge);
-  // The admin exists now: the forge goes through the admin API with the session the wizard set.
-  step('setup-forge-form', async (form) => {
-    const { data, error } = await api.POST('/api/admin/forges', { body: forgeBody(form) });
-    if (!data) return problemMessage(error);
-    (form.elements.namedItem('clientSecret') as HTMLInputElement).value = '';
-    const item = document.createElement('li');
-    const strong = document.createElement('strong');
-    strong.textContent = data.name;
-    item.append(strong, ` (${data.webUrl}) · ${t('account.setup.forge.callback')}: `, code(data.callbackUrl));
-    byId('setup-forge-list')?.append(item);
-    byId('setup-forge-configured')?.removeAttribute('hidden');
-    byId('setup-forge-none')?.setAttribute('hidden', '');
-    announce(status, t('account.setup.forge.added', { name: data.name }), 'ok');
-    return null;
-  });
-}
-
-/** The header as the next page will draw it: the new admin is signed in (the API set the cookie). */
-function signedInHeader(): void {
-  const signIn = document.querySelector<HTMLAnchorElement>('.site-header a[href="/sign-in"]');
-  if (!signIn) return;
-  signIn.href = '/account';
-  signIn.textContent = t('nav.account');
-  const admin = document.createElement('li');
-  const link = document.createElement('a');
-  link.href = '/admin';
-  link.textContent = t('nav.admin');
-  admin.append(link);
-  signIn.closest('li')?.after(admin);
-}
-
 ready(() => {
   signOut();
   tokens();
   replays();
   deprecations();
+  yanks();
   submitPlugin();
-  setupWizard();
 });

@@ -1,10 +1,10 @@
 import type { components, paths } from '../../client/registry-client';
 import { api, problemMessage } from './lib/api';
-import { debounce, el } from './lib/dom';
+import { pluginCardMarkup, type CatalogueItem } from '../components/plugin-card-markup';
+import { debounce, el, fromMarkup } from './lib/dom';
 import { announce, pageData, ready, t, tCount } from './lib/page';
 import { enhanceWishlist } from './lib/wishlist';
 
-type CatalogueItem = components['schemas']['CatalogueItemDto'];
 type CatalogueQuery = NonNullable<paths['/api/plugins']['get']['parameters']['query']>;
 
 type FacetValue = components['schemas']['FacetValueDto'];
@@ -46,17 +46,9 @@ function facetNav(params: URLSearchParams, facets: Record<string, FacetValue[]>)
   return el('nav', { class: 'facets', id: 'facets', 'aria-labelledby': 'facets-heading' }, el('h2', { id: 'facets-heading' }, t('facets.heading')), ...sections);
 }
 
-/** The same card the server renders (components/plugin-card.ts), built in the page. */
-function pluginCard(plugin: CatalogueItem): HTMLLIElement {
-  const version = plugin.latestVersion ?? plugin.latestPrerelease;
-  return el(
-    'li',
-    { class: 'plugin-card' },
-    el('h3', {}, el('a', { href: `/plugins/${encodeURIComponent(plugin.slug)}` }, plugin.name), version ? ' ' : null, version ? el('span', { class: 'version' }, version) : null),
-    el('p', { class: 'badges' }, plugin.verified ? el('span', { class: 'badge verified' }, t('badge.verified')) : null, plugin.featured ? el('span', { class: 'badge featured' }, t('badge.featured')) : null, plugin.deprecated ? el('span', { class: 'badge deprecated' }, t('badge.deprecated')) : null),
-    plugin.description ? el('p', { class: 'description' }, plugin.description) : null,
-    el('p', { class: 'meta' }, plugin.kind ? el('a', { href: `/kinds/${encodeURIComponent(plugin.kind)}` }, kindLabels[plugin.kind] ?? plugin.kind) : null, plugin.kind ? ' · ' : null, tCount('plugin.downloads', plugin.downloads)),
-  );
+/** The card the server renders (components/plugin-card-markup.ts), icon included, drawn in the page. */
+function pluginCard(plugin: CatalogueItem): Node {
+  return fromMarkup(pluginCardMarkup(plugin, { text: (key) => t(key), downloads: (count) => tCount('plugin.downloads', count), kindLabel: (key) => kindLabels[key] })) as Node;
 }
 
 /** The browse form's values as the API's query (q is `search`; `ext.<key>` ones ride along). */

@@ -1,3 +1,5 @@
+import type { MarkupNode } from '../../components/markup-tree';
+
 /** A tiny element builder: attributes (false/null/undefined left out) and text or element children. */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -34,4 +36,18 @@ export async function busy<T>(button: HTMLButtonElement | null, work: () => Prom
   } finally {
     if (button) button.disabled = false;
   }
+}
+
+/** A shared part's markup (components/markup-tree.ts) as DOM nodes: the same part the server sends. */
+export function fromMarkup(node: MarkupNode): Node | null {
+  if (node === null || node === undefined || node === false) return null;
+  if (typeof node === 'string') return document.createTextNode(node);
+  return el(node.tag as keyof HTMLElementTagNameMap, node.attrs, ...node.children.map(fromMarkup));
+}
+
+/** Text in a `<code>` element. */
+export function code(text: string): HTMLElement {
+  const element = document.createElement('code');
+  element.textContent = text;
+  return element;
 }

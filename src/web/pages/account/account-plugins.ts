@@ -2,6 +2,7 @@ import type { components } from '../../../client/registry-client';
 import { html, type SafeHtml } from '../../html';
 import type { Translate } from '../../i18n/messages';
 import { shortDate } from './providers';
+import { releasesManage, type ReleaseSummary } from './account-releases';
 
 export type MyPlugin = components['schemas']['MyPluginDto'];
 export type Delivery = components['schemas']['DeliveryDto'];
@@ -51,14 +52,15 @@ function deprecationForm(plugin: MyPlugin, t: Translate): SafeHtml {
 </details>`;
 }
 
-/** "My plugins": each owned plugin with its recent webhook deliveries (null when webhooks are off). */
-export function pluginsSection(plugins: readonly MyPlugin[], deliveries: ReadonlyMap<string, Delivery[] | null>, t: Translate): SafeHtml {
+/** "My plugins": each owned plugin with its releases (to yank) and recent webhook deliveries (null when webhooks are off). */
+export function pluginsSection(plugins: readonly MyPlugin[], deliveries: ReadonlyMap<string, Delivery[] | null>, releases: ReadonlyMap<string, ReleaseSummary[] | null>, t: Translate): SafeHtml {
   const items = plugins.map(
     (p) => html`<li class="account-plugin">
   <h3><a href="/plugins/${p.slug}">${p.name}</a> <span class="version">${p.latestVersion ?? t('account.plugins.unreleased')}</span>
   ${p.verified ? html`<span class="badge verified">${t('badge.verified')}</span>` : null}${p.featured ? html`<span class="badge featured">${t('badge.featured')}</span>` : null}${p.deprecated ? html`<span class="badge deprecated">${t('badge.deprecated')}</span>` : null}</h3>
   ${p.description ? html`<p>${p.description}</p>` : null}
   ${deprecationForm(p, t)}
+  ${releasesManage(p.slug, p.name, releases.get(p.slug) ?? null, t)}
   ${deliveriesTable(p, deliveries.get(p.slug) ?? null, t)}
 </li>`,
   );
@@ -67,5 +69,6 @@ export function pluginsSection(plugins: readonly MyPlugin[], deliveries: Readonl
   ${plugins.length > 0 ? html`<ul class="account-plugin-list">${items}</ul>` : html`<p>${t('account.plugins.none')}</p>`}
   <p id="replay-status" class="status" role="status" aria-live="polite"></p>
   <p id="deprecation-status" class="status" role="status" aria-live="polite"></p>
+  <p id="yank-status" class="status" role="status" aria-live="polite"></p>
 </section>`;
 }

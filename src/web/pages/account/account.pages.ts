@@ -41,6 +41,14 @@ export class AccountPages {
         }),
       ),
     );
+    const releases = new Map(
+      await Promise.all(
+        owned.map(async (p) => {
+          const answer = await api.GET('/api/plugins/{slug}', { params: { path: { slug: p.slug } } });
+          return [p.slug, answer.data?.releases ?? null] as const;
+        }),
+      ),
+    );
     const avatar = me.avatarUrl ? html`<img class="avatar" src="${me.avatarUrl}" alt="" width="64" height="64">` : null;
     const main = html`<h1>${t('account.title')}</h1>
 ${notice}
@@ -58,14 +66,14 @@ ${notice}
 </section>
 ${passkeysSection(passkeys.data?.passkeys ?? [], t)}
 ${passwordSection(password.data, me.login, t)}
-${pluginsSection(owned, deliveries, t)}
+${pluginsSection(owned, deliveries, releases, t)}
 ${tokensSection(tokens.data?.tokens ?? [], owned.map((p) => p.slug), t, ci.data?.templates ?? null)}
 <section aria-labelledby="subscriptions-title"><h2 id="subscriptions-title">${t('account.subscriptions.title')}</h2><p><a href="/account/subscriptions">${t('account.subscriptions.link')}</a></p></section>`;
     return {
       title: t('account.title'),
       main,
       scripts: ['account', 'account-credentials'],
-      clientStrings: [...TOKEN_CLIENT_STRINGS, ...CREDENTIAL_CLIENT_STRINGS, 'account.signOut.failed', 'account.deliveries.replayed', 'account.deprecation.done', 'account.deprecation.undone'],
+      clientStrings: [...TOKEN_CLIENT_STRINGS, ...CREDENTIAL_CLIENT_STRINGS, 'account.signOut.failed', 'account.deliveries.replayed', 'account.deprecation.done', 'account.deprecation.undone', 'account.releases.yankedDone', 'account.releases.unyankedDone'],
     };
   }
 }

@@ -6,8 +6,9 @@ import type { PageOutcome, RenderedPage } from '../../web-renderer';
 import { WebRenderer } from '../../web-renderer';
 import { forgeFields } from '../../components/forge-fields';
 import { signInProviders } from './providers';
+import { CREDENTIAL_CLIENT_STRINGS, passkeysSection, passwordSection } from './account-credentials';
 
-const STEPS = 4;
+const STEPS = 5;
 
 /** The FORGES entry to fill in for a first GitHub sign-in (DECISIONS 3's shape). */
 function forgesExample(): string {
@@ -17,8 +18,10 @@ function forgesExample(): string {
 /**
  * `/setup`, the install wizard, open only while no admin exists: the bootstrap token, the site
  * name (PUT /api/init/settings answers only before the admin exists, so it comes first), the
- * first admin (whose session becomes the browser's cookie), then a forge to sign in with, added
- * through the admin API with that session and live at once (or, alternatively, a FORGES entry).
+ * first admin (whose session becomes the browser's cookie), that admin's passkey or password
+ * (through the account's own endpoints: the admin is a local account and could not sign in again
+ * otherwise), then, optionally, a forge to sign in with, added through the admin API with that
+ * session and live at once (or, alternatively, a FORGES entry).
  */
 @Injectable()
 export class SetupPages {
@@ -33,6 +36,9 @@ export class SetupPages {
     const status = await ctx.api.GET('/api/init/status');
     if (status.data?.initialized !== false) return { redirect: '/' };
     const { providers, callbackUrlTemplate } = await signInProviders(ctx);
+    const methods = await ctx.api.GET('/api/auth/sign-in/methods');
+    // The admin made in step 3 is a local account with no password yet.
+    const password = { available: true, enabled: methods.data?.password ?? false, set: false, updatedAt: null };
     // Section ids carry `-step-`: the inputs' own ids (`setup-token`, ...) must stay unique.
     const step = (n: number, name: string, title: string, content: SafeHtml) =>
       html`<section class="setup-step" id="setup-step-${name}" aria-labelledby="setup-step-${name}-title"${n > 1 ? html` hidden` : null}>
@@ -42,7 +48,7 @@ export class SetupPages {
 </section>`;
     const template = callbackUrlTemplate ?? '';
     const main = html`<h1>${t('account.setup.title')}</h1>
-<p>${t('account.setup.intro')}</p>
+<p id="setup-intro">${t('account.setup.intro')}</p>
 ${step(1, 'token', t('account.setup.token.title'), html`<form id="setup-token-form" method="post" novalidate>
   <div class="field">
     <label for="setup-token">${t('account.setup.token.label')}</label>
@@ -70,8 +76,13 @@ ${step(3, 'admin', t('account.setup.admin.title'), html`<form id="setup-admin-fo
   </div>
   <button type="submit">${t('account.setup.admin.create')}</button>
 </form>`)}
-${step(4, 'forge', t('account.setup.forge.title'), html`<p id="setup-done" class="status" data-kind="ok"></p>
-  <p>${t('account.setup.forge.intro')}</p>
+${step(4, 'signin', t('account.setup.signin.title'), html`<p id="setup-done" class="status" data-kind="ok"></p>
+  <p>${t('account.setup.signin.intro')}</p>
+  ${passkeysSection([], t)}
+  ${passwordSection(password, '', t)}
+  <p class="meta">${t('account.setup.signin.link')}</p>
+  <p><button type="button" id="setup-signin-continue">${t('account.setup.continue')}</button></p>`)}
+${step(5, 'forge', t('account.setup.forge.title'), html`<p>${t('account.setup.forge.intro')}</p>
   <p id="setup-forge-none"${providers.length > 0 ? html` hidden` : null}>${t('account.setup.forge.none')}</p>
   <div id="setup-forge-configured"${providers.length === 0 ? html` hidden` : null}>
     <p>${t('account.setup.forge.configured')}</p>
@@ -87,13 +98,18 @@ ${step(4, 'forge', t('account.setup.forge.title'), html`<p id="setup-done" class
     <pre id="setup-forges">FORGES='${forgesExample()}'</pre>
     <button type="button" class="secondary" data-copy="#setup-forges">${t('action.copy')}</button>
   </details>
-  <p class="setup-links"><a class="button" href="/admin">${t('account.setup.toAdmin')}</a> <a class="button secondary" href="/plugins">${t('account.setup.toCatalogue')}</a></p>`)}
+  <p><button type="button" id="setup-finish">${providers.length > 0 ? t('account.setup.forge.finish') : t('account.setup.forge.skip')}</button></p>`)}
+<section class="setup-step" id="setup-step-done" aria-labelledby="setup-step-done-title" hidden>
+  <h2 id="setup-step-done-title" tabindex="-1">${t('account.setup.finished.title')}</h2>
+  <p>${t('account.setup.finished.text')}</p>
+  <p class="setup-links"><a class="button" href="/admin">${t('account.setup.toAdmin')}</a> <a class="button secondary" href="/plugins">${t('account.setup.toCatalogue')}</a></p>
+</section>
 <p id="setup-status" class="status" role="status" aria-live="polite"></p>`;
     return {
       title: t('account.setup.title'),
       main,
-      scripts: ['account'],
-      clientStrings: ['account.setup.done', 'account.setup.forge.added', 'account.setup.forge.callback', 'status.working', 'action.copied', 'nav.account', 'nav.admin'],
+      scripts: ['setup', 'account-credentials'],
+      clientStrings: [...CREDENTIAL_CLIENT_STRINGS, 'account.setup.done', 'account.setup.introSignedIn', 'account.setup.signin.needed', 'account.setup.forge.finish', 'account.setup.forge.added', 'account.setup.forge.callback', 'status.working', 'action.copied', 'nav.account', 'nav.admin'],
     };
   }
 }
