@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { DomainError, upstreamFailed } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
@@ -20,6 +20,12 @@ export const PROXY_FETCHES_AT_ONCE = 4;
 export const PROXY_FETCHES_WAITING = 32;
 /** The proxy's byte cap: the `images.max_bytes` setting, but never more than this (5 MiB). */
 export const PROXY_MAX_BYTES = 5 * 1024 * 1024;
+/**
+ * The public detail of every failed fetch. Why it failed (a refused loopback address, a name that
+ * does not resolve, an upstream's 404) would tell an anonymous caller how names resolve and what
+ * answers inside the network, so that goes to the log only.
+ */
+export const PROXY_FETCH_FAILED_DETAIL = 'the image could not be fetched';
 /** What Retry-After says when the proxy is busy, in seconds. */
 export const PROXY_BUSY_RETRY_AFTER_S = 5;
 
@@ -37,6 +43,7 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
  */
 @Injectable()
 export class ImageProxyService {
+  private readonly logger = new Logger('ImageProxy');
   private readonly key: Buffer;
   private readonly inFlight = new Map<string, Promise<StoredImage>>();
   private readonly fetches = new PictureGate(PROXY_FETCHES_AT_ONCE, PROXY_FETCHES_WAITING);
@@ -75,7 +82,11 @@ export class ImageProxyService {
         } catch (error) {
           if (!(error instanceof PictureFailure)) throw error;
           const host = hostOf(url);
-          if (error.stage === 'fetch') return { failure: 'image-fetch-failed', detail: `the image at ${host} could not be fetched: ${error.message}` };
+          if (error.stage === 'fetch') {
+            // The host only: a URL's path or query may carry a token.
+            this.logger.warn(`README image at ${host} could not be fetched: ${error.message}`);
+            return { failure: 'image-fetch-failed', detail: PROXY_FETCH_FAILED_DETAIL };
+          }
           return { failure: 'image-refused', detail: `the image at ${host} ${error.message}` };
         }
       });
