@@ -120,6 +120,9 @@ module.exports = async function run() {
     LOG_LEVEL: 'error',
     FETCH_ALLOW_HOSTS: `127.0.0.1:${pictures.address().port},127.0.0.1:${assets.address().port}`,
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    // To measure other bounds than the defaults.
+    ...(process.env.PICTURE_MEMORY_BYTES ? { PICTURE_MEMORY_BYTES: process.env.PICTURE_MEMORY_BYTES } : {}),
+    ...(process.env.PICTURE_MEMORY_BYTES_PER_USER ? { PICTURE_MEMORY_BYTES_PER_USER: process.env.PICTURE_MEMORY_BYTES_PER_USER } : {}),
   };
   const server = spawn(process.execPath, [path.join(ROOT, 'dist', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;

@@ -76,15 +76,27 @@ export class PictureFetcher {
   private async download(url: string, hold: PictureHold, signal: AbortSignal | undefined, byteCap: number | undefined): Promise<Buffer> {
     const stop = new AbortController();
     const taking: { bytes: number; refused: PictureBound | null } = { bytes: 0, refused: null };
+    // Takes more of the bound as the body needs it, or refuses and stops the download.
+    const takeUpTo = (needed: number) => {
+      if (taking.refused || needed <= taking.bytes) return;
+      taking.refused = hold.take(needed - taking.bytes);
+      if (taking.refused) stop.abort();
+      else taking.bytes = needed;
+    };
     try {
-      const options = { ...(await this.policy.options(byteCap)), signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal };
-      const fetched = await fetchBytes(url, options, (chunk) => {
-        if (taking.refused) return;
-        taking.refused = hold.take(chunk.length);
-        if (taking.refused) stop.abort();
-        else taking.bytes += chunk.length;
-      });
+      const policy = await this.policy.options(byteCap);
+      const options = {
+        ...policy,
+        signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
+        // A declared length is taken whole before the body is read: a picture past the bound costs no download.
+        onBodyLength: (declared: number) => takeUpTo(Math.min(declared, policy.maxBytes)),
+      };
+      let received = 0;
+      const fetched = await fetchBytes(url, options, (chunk) => takeUpTo((received += chunk.length)));
       if (taking.refused) throw this.overBound(taking.refused);
+      // What was taken for a longer declared length than arrived is given back.
+      hold.give(taking.bytes - fetched.bytes.length);
+      taking.bytes = fetched.bytes.length;
       return fetched.bytes;
     } catch (error) {
       hold.give(taking.bytes);
