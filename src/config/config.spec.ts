@@ -15,6 +15,8 @@ describe('loadConfig', () => {
       databaseReadUrls: [],
       redisUrl: null,
       hashBudgetBytes: 524_288_000,
+      pictureMemoryBytes: 64 * 1024 * 1024,
+      pictureMemoryBytesPerUser: 32 * 1024 * 1024,
       initToken: null,
       logLevel: 'info',
       migrateOnStart: true,

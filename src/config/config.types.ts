@@ -34,6 +34,10 @@ export interface AppConfig {
   readonly forges: readonly ForgeInstanceConfig[];
   /** `host` or `host:port` entries that may be fetched over http and resolve to private addresses. */
   readonly fetchAllowHosts: readonly string[];
+  /** Picture bytes (downloads, sources, encodings kept for a release) one instance holds at once; past it a picture is left out. */
+  readonly pictureMemoryBytes: number;
+  /** The same for one publisher (or plugin, or the README proxy as a whole). */
+  readonly pictureMemoryBytesPerUser: number;
   /** Operator Sigstore trusted roots (PROVENANCE_TRUSTED_ROOTS), parsed; the public-good root is always trusted besides. */
   readonly provenanceTrustedRoots: readonly TrustedRootMaterial[];
   readonly initToken: string | null;

@@ -15,8 +15,28 @@ const FETCH_ALLOW_HOSTS = {
   description: 'Hosts that asset fetches, forge calls and forge sign-in (token exchange, profile read) may reach over http and on private or loopback addresses (an internal forge); empty: https and public addresses only. Outbound webhook subscriptions never use it (see SUBSCRIPTION_ALLOW_HOSTS).',
 };
 
-export const INGEST: ConfigArea = { title: 'Ingest', variables: [HASH_BUDGET_BYTES, FETCH_ALLOW_HOSTS] };
+const PICTURE_MEMORY_BYTES = {
+  name: 'PICTURE_MEMORY_BYTES',
+  parser: integer({ min: 0, unit: 'bytes' }),
+  default: String(64 * 1024 * 1024),
+  description:
+    'Picture bytes one instance holds at once (icons, screenshots and README images: downloads as they arrive, sources waiting for the decoder, encodings until the release is recorded). A picture that would pass it is left out of its release with a warning (the README proxy answers 503 image-proxy-busy).',
+};
+const PICTURE_MEMORY_BYTES_PER_USER = {
+  name: 'PICTURE_MEMORY_BYTES_PER_USER',
+  parser: integer({ min: 0, unit: 'bytes' }),
+  default: String(32 * 1024 * 1024),
+  description:
+    'The same bound for one publisher (a webhook\'s release counts for its plugin, the README proxy for all its visitors together), so one cannot take the whole instance bound. Keep it at least the `images.max_bytes` setting, or pictures that large are always left out.',
+};
 
-export function readIngest(reader: EnvironmentReader): Pick<AppConfig, 'hashBudgetBytes' | 'fetchAllowHosts'> {
-  return { hashBudgetBytes: reader.read(HASH_BUDGET_BYTES), fetchAllowHosts: reader.read(FETCH_ALLOW_HOSTS) };
+export const INGEST: ConfigArea = { title: 'Ingest', variables: [HASH_BUDGET_BYTES, FETCH_ALLOW_HOSTS, PICTURE_MEMORY_BYTES, PICTURE_MEMORY_BYTES_PER_USER] };
+
+export function readIngest(reader: EnvironmentReader): Pick<AppConfig, 'hashBudgetBytes' | 'fetchAllowHosts' | 'pictureMemoryBytes' | 'pictureMemoryBytesPerUser'> {
+  return {
+    hashBudgetBytes: reader.read(HASH_BUDGET_BYTES),
+    fetchAllowHosts: reader.read(FETCH_ALLOW_HOSTS),
+    pictureMemoryBytes: reader.read(PICTURE_MEMORY_BYTES),
+    pictureMemoryBytesPerUser: reader.read(PICTURE_MEMORY_BYTES_PER_USER),
+  };
 }

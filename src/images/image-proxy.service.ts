@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { DomainError, upstreamFailed } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
@@ -20,6 +20,14 @@ export const PROXY_FETCHES_AT_ONCE = 4;
 export const PROXY_FETCHES_WAITING = 32;
 /** The proxy's byte cap: the `images.max_bytes` setting, but never more than this (5 MiB). */
 export const PROXY_MAX_BYTES = 5 * 1024 * 1024;
+/**
+ * The public detail of every failed fetch. Why it failed (a refused loopback address, a name that
+ * does not resolve, an upstream's 404) would tell an anonymous caller how names resolve and what
+ * answers inside the network, so that goes to the log only.
+ */
+export const PROXY_FETCH_FAILED_DETAIL = 'the image could not be fetched';
+/** The owner the README proxy's pictures are counted for (user owners are `user:<id>`). */
+const PROXY_OWNER = 'image-proxy';
 /** What Retry-After says when the proxy is busy, in seconds. */
 export const PROXY_BUSY_RETRY_AFTER_S = 5;
 
@@ -33,10 +41,12 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
  * `image_proxy_entry` for PROXY_TTL_MS, so every instance answers from the database. A failure is
  * kept there too, for PROXY_FAILURE_TTL_MS, and answered again without fetching. Concurrent
  * requests for one URL share one fetch; at most PROXY_FETCHES_AT_ONCE fetches run in the process,
- * PROXY_FETCHES_WAITING more wait, and past that a request is answered 503 with Retry-After.
+ * PROXY_FETCHES_WAITING more wait, and past that a request is answered 503 with Retry-After, as
+ * is one whose picture would pass the bounds on picture bytes held (PictureBudget).
  */
 @Injectable()
 export class ImageProxyService {
+  private readonly logger = new Logger('ImageProxy');
   private readonly key: Buffer;
   private readonly inFlight = new Map<string, Promise<StoredImage>>();
   private readonly fetches = new PictureGate(PROXY_FETCHES_AT_ONCE, PROXY_FETCHES_WAITING);
@@ -67,25 +77,34 @@ export class ImageProxyService {
 
   private async fetchAndKeep(url: string, urlSha256: string): Promise<StoredImage> {
     let entry: ProxyEntry;
+    // Every visitor's images count as one owner's against the picture bounds.
+    const hold = this.fetcher.hold(PROXY_OWNER);
     try {
       entry = await this.fetches.run(async () => {
         try {
-          const variant = (await this.fetcher.fetch(url, PROXY_PLAN, undefined, PROXY_MAX_BYTES)).variants.at(-1)!;
+          const variant = (await this.fetcher.fetch(url, PROXY_PLAN, hold, undefined, PROXY_MAX_BYTES)).variants.at(-1)!;
           return { image: { sha256: variant.sha256, contentType: WEBP, bytes: variant.bytes } };
         } catch (error) {
-          if (!(error instanceof PictureFailure)) throw error;
+          // Past the bound on picture bytes held, the proxy is busy: answered below, not remembered.
+          if (!(error instanceof PictureFailure) || error.stage === 'held') throw error;
           const host = hostOf(url);
-          if (error.stage === 'fetch') return { failure: 'image-fetch-failed', detail: `the image at ${host} could not be fetched: ${error.message}` };
+          if (error.stage === 'fetch') {
+            // The host only: a URL's path or query may carry a token.
+            this.logger.warn(`README image at ${host} could not be fetched: ${error.message}`);
+            return { failure: 'image-fetch-failed', detail: PROXY_FETCH_FAILED_DETAIL };
+          }
           return { failure: 'image-refused', detail: `the image at ${host} ${error.message}` };
         }
       });
     } catch (error) {
-      if (error instanceof GateFull) {
+      if (error instanceof GateFull || (error instanceof PictureFailure && error.stage === 'held')) {
         throw new DomainError('unavailable', 'image-proxy-busy', 'the image proxy is fetching as many images as it may at once; try again shortly', undefined, {
           retryAfter: PROXY_BUSY_RETRY_AFTER_S,
         });
       }
       throw error;
+    } finally {
+      hold.release();
     }
     const now = this.clock.now();
     const ttl = 'image' in entry ? PROXY_TTL_MS : PROXY_FAILURE_TTL_MS;

@@ -1,17 +1,26 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AssetFetchError, fetchBytes } from '../common/fetch';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
 import { type EncodedPicture, encodePicture, type ImagePlan } from './image-encoder';
 import { ImageFetchPolicy } from './image-fetch-policy';
 import { ImageRefusal } from './image-refusal';
+import { type PictureBound, PictureBudget, type PictureHold } from './picture-budget';
 import { PictureGate } from './picture-gate';
 
 /** Pictures decoded at once in this process. */
 const DECODES_AT_ONCE = 1;
 
-/** Why a picture could not be had: `fetch` (the upstream failed, was refused or too large) or `refused` (not an accepted image). */
+const MiB = 1024 * 1024;
+
+/**
+ * Why a picture could not be had: `fetch` (the upstream failed, was refused or too large),
+ * `refused` (not an accepted image) or `held` (taking it would pass a bound on the picture bytes
+ * held, PICTURE_MEMORY_BYTES or PICTURE_MEMORY_BYTES_PER_USER).
+ */
 export class PictureFailure extends Error {
   constructor(
-    readonly stage: 'fetch' | 'refused',
+    readonly stage: 'fetch' | 'refused' | 'held',
     message: string,
     readonly upstreamStatus?: number,
   ) {
@@ -22,29 +31,88 @@ export class PictureFailure extends Error {
 
 /**
  * Fetches a picture through the SSRF-safe fetcher under the image policy, checks its bytes and
- * encodes it (image-encoder.ts), one decode at a time in the process. Every failure is a
+ * encodes it (image-encoder.ts), one decode at a time in the process. Every byte it holds counts
+ * against the caller's PictureHold as it arrives (the download), while it waits for and is in the
+ * decoder (the source), and afterwards (the encodings, until the caller releases the hold): a
+ * picture that would pass a bound is dropped there and then, so concurrent ingests never hold
+ * more than the bounds, and a slow upstream never holds the decoder. Every failure is a
  * PictureFailure whose message is safe to show the publisher.
  */
 @Injectable()
 export class PictureFetcher {
-  private readonly gate = new PictureGate(DECODES_AT_ONCE);
+  private readonly decoder = new PictureGate(DECODES_AT_ONCE);
+  /** The bytes held, per instance and per owner; read by tests. */
+  readonly budget: PictureBudget;
 
-  constructor(private readonly policy: ImageFetchPolicy) {}
+  constructor(
+    private readonly policy: ImageFetchPolicy,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.budget = new PictureBudget(config.pictureMemoryBytes, config.pictureMemoryBytesPerUser);
+  }
+
+  /** An account for one ingest (or proxied image) of `owner`'s; release it once its pictures are no longer kept. */
+  hold(owner: string): PictureHold {
+    return this.budget.hold(owner);
+  }
 
   /** `byteCap` lowers the policy's byte cap (the `images.max_bytes` setting) for this fetch. */
-  async fetch(url: string, plan: ImagePlan, signal?: AbortSignal, byteCap?: number): Promise<EncodedPicture> {
-    let bytes: Buffer;
+  async fetch(url: string, plan: ImagePlan, hold: PictureHold, signal?: AbortSignal, byteCap?: number): Promise<EncodedPicture> {
+    const bytes = await this.download(url, hold, signal, byteCap);
+    let picture: EncodedPicture;
     try {
-      bytes = (await fetchBytes(url, { ...(await this.policy.options(byteCap)), signal })).bytes;
-    } catch (error) {
-      if (error instanceof AssetFetchError) throw new PictureFailure('fetch', error.message, error.status);
-      throw error;
-    }
-    try {
-      return await this.gate.run(() => encodePicture(bytes, plan));
+      picture = await this.decoder.run(() => encodePicture(bytes, plan));
     } catch (error) {
       if (error instanceof ImageRefusal) throw new PictureFailure('refused', error.message);
       throw error;
+    } finally {
+      hold.give(bytes.length);
+    }
+    const refused = hold.take(picture.variants.reduce((sum, variant) => sum + variant.bytes.length, 0));
+    if (refused) throw this.overBound(refused);
+    return picture;
+  }
+
+  private async download(url: string, hold: PictureHold, signal: AbortSignal | undefined, byteCap: number | undefined): Promise<Buffer> {
+    const stop = new AbortController();
+    const taking: { bytes: number; refused: PictureBound | null } = { bytes: 0, refused: null };
+    // Takes more of the bound as the body needs it, or refuses and stops the download.
+    const takeUpTo = (needed: number) => {
+      if (taking.refused || needed <= taking.bytes) return;
+      taking.refused = hold.take(needed - taking.bytes);
+      if (taking.refused) stop.abort();
+      else taking.bytes = needed;
+    };
+    try {
+      const policy = await this.policy.options(byteCap);
+      const options = {
+        ...policy,
+        signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
+        // A declared length is taken whole before the body is read: a picture past the bound costs no download.
+        onBodyLength: (declared: number) => takeUpTo(Math.min(declared, policy.maxBytes)),
+      };
+      let received = 0;
+      const fetched = await fetchBytes(url, options, (chunk) => takeUpTo((received += chunk.length)));
+      if (taking.refused) throw this.overBound(taking.refused);
+      // What was taken for a longer declared length than arrived is given back.
+      hold.give(taking.bytes - fetched.bytes.length);
+      taking.bytes = fetched.bytes.length;
+      return fetched.bytes;
+    } catch (error) {
+      hold.give(taking.bytes);
+      if (taking.refused) throw this.overBound(taking.refused);
+      if (error instanceof AssetFetchError) throw new PictureFailure('fetch', error.message, error.status);
+      throw error;
     }
   }
+
+  private overBound(bound: PictureBound): PictureFailure {
+    const [limit, whose] = bound === 'instance' ? [this.budget.instanceBytes, 'in all'] : [this.budget.ownerBytes, 'for one publisher'];
+    return new PictureFailure('held', `the registry was already holding as many picture bytes as it may at once (${formatBytes(limit)} ${whose}); it is fetched again when the manifest is refreshed or the next release names it`);
+  }
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes % MiB === 0) return `${bytes / MiB} MiB`;
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }

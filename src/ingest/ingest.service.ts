@@ -16,6 +16,7 @@ import { IngestProvenance } from './ingest-provenance';
 import type { ClaimRequest, IngestRequest, IngestResult, IngestTarget } from './ingest.types';
 import { ReadmeIngest } from './readme-ingest';
 import { ReleaseImages } from './release-images';
+import type { PictureHold } from '../images/picture-budget';
 import { type PreparedRelease, ReleaseRecorder } from './release-recorder';
 
 const versionExists = (slug: string, key: string) => conflict('version-exists', `version ${key} of "${slug}" is already published`);
@@ -50,8 +51,10 @@ export class IngestService {
   async ingest(request: IngestRequest): Promise<IngestResult> {
     const started = process.hrtime.bigint();
     let outcome: IngestOutcome = 'failed';
+    // The release's encodings stay counted against the picture bounds until it is recorded.
+    const pictureHold = this.pictures.hold(pictureOwner(request));
     try {
-      const result = await this.ingestRelease(request);
+      const result = await this.ingestRelease(request, pictureHold);
       outcome = 'published';
       return result;
     } catch (error) {
@@ -64,11 +67,12 @@ export class IngestService {
       if (error instanceof DomainError && ['bad-request', 'unauthorized', 'forbidden', 'not-found', 'conflict', 'invalid', 'gone'].includes(error.kind)) outcome = 'rejected';
       throw error;
     } finally {
+      pictureHold.release();
       this.metrics?.observeIngest(request.source, outcome, Number(process.hrtime.bigint() - started) / 1e9);
     }
   }
 
-  private async ingestRelease(request: IngestRequest): Promise<IngestResult> {
+  private async ingestRelease(request: IngestRequest, pictureHold: PictureHold): Promise<IngestResult> {
     const version = stripV(request.version);
     const key = versionKey(version);
     const existing = 'pluginId' in request.target ? await this.existingPlugin(request.target.pluginId, request.slug) : null;
@@ -98,7 +102,7 @@ export class IngestService {
     // Pictures and READMEs together: neither fails the release, both only warn.
     const [readme, pictures] = await Promise.all([
       this.readmes.render(checked.manifest, repoUrl, request.version, request.abandon),
-      this.pictures.fetch(checked.manifest, request.abandon),
+      this.pictures.fetch(checked.manifest, pictureHold, request.abandon),
     ]);
     if (request.abandon?.aborted) throw abandoned();
     const warnings = [...pictures.warnings, ...readme.warnings];
@@ -177,4 +181,10 @@ export class IngestService {
     const signature = await this.integrity.signRelease({ slug, version, manifest_sha256: manifestSha256, assets: signed.map((a) => ({ ...a, attestation })) });
     return { jws: signature.jws, kid: signature.kid, assets: signed };
   }
+}
+
+/** Whose picture bound a release counts against: the pushing user; for a webhook, the claimer or the plugin. */
+function pictureOwner(request: IngestRequest): string {
+  if (request.publisher) return `user:${request.publisher.userId}`;
+  return 'claim' in request.target ? `user:${request.target.claim.ownerId}` : `plugin:${request.target.pluginId}`;
 }

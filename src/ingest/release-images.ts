@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { type EncodedImage, type EncodedPicture, ICON_PLAN, type ImagePlan, SCREENSHOT_PLAN } from '../images/image-encoder';
+import type { PictureHold } from '../images/picture-budget';
 import { PictureFailure, PictureFetcher } from '../images/picture-fetcher';
 import type { Manifest } from '../lib/manifest';
 import type { StoredImageVariant, StoredReleaseImages } from '../plugins/entities/release.entity';
@@ -28,7 +29,9 @@ const variantsOf = (picture: EncodedPicture): StoredImageVariant[] => picture.va
  * The icon and screenshots a manifest names, fetched (ASSET_CONCURRENCY at a time, through the
  * SSRF-safe fetcher), checked by their bytes and encoded as WebP at fixed widths. A picture that
  * fails (a 404, too large, not an image, an SVG) never fails the release: it is left out and
- * named in `warnings`; the page then shows nothing in its place.
+ * named in `warnings`; the page then shows nothing in its place. That includes a picture that
+ * would pass the bounds on picture bytes held (per instance, per publisher): the caller's hold
+ * keeps the encodings counted until it releases it, once the release is recorded.
  */
 @Injectable()
 export class ReleaseImages {
@@ -36,13 +39,18 @@ export class ReleaseImages {
 
   constructor(private readonly pictures: PictureFetcher) {}
 
-  async fetch(manifest: Manifest, abandon?: AbortSignal): Promise<FetchedReleaseImages> {
+  /** An account for one release's pictures, counted for `owner`; release it when the ingest ends. */
+  hold(owner: string): PictureHold {
+    return this.pictures.hold(owner);
+  }
+
+  async fetch(manifest: Manifest, hold: PictureHold, abandon?: AbortSignal): Promise<FetchedReleaseImages> {
     const jobs: Job[] = [];
     if (manifest.icon) jobs.push({ name: 'icon', url: manifest.icon, plan: ICON_PLAN });
     (manifest.screenshots ?? []).forEach((shot, index) =>
       jobs.push({ name: `screenshot ${index + 1}`, url: shot.url, plan: SCREENSHOT_PLAN, screenshot: { index, caption: shot.caption ?? null, alt: shot.alt ?? null } }),
     );
-    const outcomes = await mapBounded(jobs, ASSET_CONCURRENCY, (job) => this.fetchOne(job, abandon));
+    const outcomes = await mapBounded(jobs, ASSET_CONCURRENCY, (job) => this.fetchOne(job, hold, abandon));
     const images: StoredReleaseImages = { icon: null, screenshots: [] };
     const encoded: EncodedImage[] = [];
     const warnings: string[] = [];
@@ -61,12 +69,12 @@ export class ReleaseImages {
   }
 
   /** The encoded picture, or the warning that says why there is none. */
-  private async fetchOne(job: Job, abandon: AbortSignal | undefined): Promise<EncodedPicture | string> {
+  private async fetchOne(job: Job, hold: PictureHold, abandon: AbortSignal | undefined): Promise<EncodedPicture | string> {
     try {
-      return await this.pictures.fetch(job.url, job.plan, abandon);
+      return await this.pictures.fetch(job.url, job.plan, hold, abandon);
     } catch (error) {
       if (error instanceof PictureFailure) {
-        return error.stage === 'fetch' ? `${job.name} was left out: ${error.message}` : `${job.name} was left out: ${job.url} ${error.message}`;
+        return error.stage === 'refused' ? `${job.name} was left out: ${job.url} ${error.message}` : `${job.name} was left out: ${error.message}`;
       }
       this.logger.error(`${job.name} at ${job.url} failed unexpectedly`, error instanceof Error ? error.stack : String(error));
       return `${job.name} was left out: it could not be processed`;

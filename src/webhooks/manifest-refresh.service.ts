@@ -68,9 +68,15 @@ export class ManifestRefreshService {
       throw new DomainError('invalid', 'provenance-required', `the manifest at ${found.tag} moves "${slug}" into kind "${kind}", which requires verified provenance; nothing was changed`, [{ path: '/kind', message }], { check: 'required' });
     }
     // README and picture problems do not fail the refresh, as they do not fail a publish: they are audited.
-    const [readme, pictures] = await Promise.all([this.readmes.render(checked.manifest, plugin.repoUrl, found.tag), this.pictures.fetch(checked.manifest)]);
-    // Content-addressed: stored before the transaction, an encoding it then does not use is harmless.
-    await this.images.putAll(pictures.encoded);
+    // The encodings count against the picture bounds (for this plugin) until they are stored.
+    const hold = this.pictures.hold(`plugin:${plugin.id}`);
+    const [readme, pictures] = await Promise.all([this.readmes.render(checked.manifest, plugin.repoUrl, found.tag), this.pictures.fetch(checked.manifest, hold)])
+      .then(async (both) => {
+        // Content-addressed: stored before the transaction, an encoding it then does not use is harmless.
+        await this.images.putAll(both[1].encoded);
+        return both;
+      })
+      .finally(() => hold.release());
     const warnings = [...pictures.warnings, ...readme.warnings];
     return this.admin.applyRefreshedManifest(
       slug,

@@ -33,6 +33,11 @@ export interface GuardedFetchOptions {
    * that passes another server's refusal on (a mirror's log routes); otherwise it is a 'status' failure.
    */
   readClientErrors?: boolean;
+  /**
+   * Told the final answer's declared Content-Length (when it declares one) before any of its body
+   * is read, so a caller accounting memory can refuse it (by aborting `signal`) for nothing.
+   */
+  onBodyLength?: (declared: number) => void;
 }
 
 export interface FetchedBody {

@@ -23,6 +23,8 @@ export interface ExchangeLimits {
   body?: Buffer;
   /** A 4xx answer's body is read and reported with its status instead of failing (GuardedFetchOptions). */
   readClientErrors?: boolean;
+  /** Told the body's declared Content-Length before any of it is read (GuardedFetchOptions). */
+  onBodyLength?: (declared: number) => void;
 }
 
 /** Receives the body as it streams; `bytesSoFar` includes `chunk`, a buffer of its own. */
@@ -85,6 +87,10 @@ export function exchange(target: FetchTarget, limits: ExchangeLimits, sink: Body
         const retryAfterMs = rateLimitWaitMs(incoming.headers, Date.now()) ?? undefined;
         return fail(new AssetFetchError('status', `HTTP ${status} from ${host}`, { url, status, retryAfterMs }));
       }
+      const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
+      if (Number.isSafeInteger(declared) && declared >= 0) limits.onBodyLength?.(declared);
+      // The caller may have aborted on hearing the length: then nothing of the body is read.
+      if (settled) return;
       const contentType = incoming.headers['content-type'] ?? 'application/octet-stream';
       let size = 0;
       incoming.on('data', (chunk: Buffer) => {
