@@ -5,7 +5,7 @@
 // taken at a chosen moment. perf_hooks gives every pause exactly. Served on a loopback port of its
 // own (BENCH_PROBE_PORT), so the registry's code and routes are untouched.
 const http = require('node:http');
-const { PerformanceObserver, constants, monitorEventLoopDelay } = require('node:perf_hooks');
+const { constants, monitorEventLoopDelay } = require('node:perf_hooks');
 const v8 = require('node:v8');
 
 const port = Number(process.env.BENCH_PROBE_PORT);
@@ -17,7 +17,7 @@ if (port > 0) {
     [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
   };
   let pauses = [];
-  const observer = new PerformanceObserver((list) => {
+  const observer = new globalThis.PerformanceObserver((list) => {
     for (const entry of list.getEntries()) pauses.push({ ms: entry.duration, kind: KINDS[entry.detail?.kind] ?? 'other' });
   });
   observer.observe({ entryTypes: ['gc'] });

@@ -340,7 +340,6 @@ const CROWD_PAGE_SIZES = [null, null, 10, 15, 25, 30, 50];
 function crowdRequests({ asked, terms, random, detailSlugs, latestSlugs, latest, paths: wanted, warmupPaths }) {
   const detailLeft = [...detailSlugs];
   const latestLeft = [...latestSlugs];
-  const kinds = [];
   const search = (source, i) => {
     for (;;) {
       const drawn = source.next();
