@@ -119,6 +119,16 @@ async function scrape(base, token) {
 }
 
 /**
+ * The server's GC pauses and event-loop delay since the previous call, and its heap now, from
+ * perf_hooks inside it (probe.js); null when the probe does not answer.
+ */
+async function probe(server) {
+  if (!server.probe) return null;
+  const response = await fetch(`${server.probe}/reset`).catch(() => null);
+  return response?.ok ? response.json() : null;
+}
+
+/**
  * Waits until the server has finished what the last run left behind (requests autocannon
  * abandoned keep their queries running): no query waiting for a connection and every
  * connection idle, twice in a row, or `capMs`.
@@ -180,4 +190,4 @@ function memoryMiB(pid) {
   return { rss: Math.round(rss / 1024), peak: Math.round(peak / 1024) };
 }
 
-module.exports = { CONNECTIONS, PathLedger, run, runPool, scrape, drained, quiet, memoryMiB, sleep };
+module.exports = { CONNECTIONS, PathLedger, run, runPool, scrape, probe, drained, quiet, memoryMiB, sleep };

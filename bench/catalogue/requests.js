@@ -283,8 +283,11 @@ function distinctRequests(slugs, { searchPaths, warmupPaths }) {
   const shuffled = random.shuffle(slugs);
   const warmCount = Math.min(warmupPaths, Math.floor(slugs.length * 0.05));
   const half = Math.floor(shuffled.length / 2);
-  const detailSlugs = shuffled.slice(0, half);
-  const latestSlugs = shuffled.slice(half);
+  // The crowd's plugin pages and `latest` come from the end of each half, kept out of the single-kind pools.
+  const crowdDetail = Math.floor(half * CROWD_RESERVE.detail);
+  const crowdLatest = Math.floor((shuffled.length - half) * CROWD_RESERVE.latest);
+  const detailSlugs = shuffled.slice(0, half - crowdDetail);
+  const latestSlugs = shuffled.slice(half, shuffled.length - crowdLatest);
   const detail = (slug) => `/api/plugins/${slug}`;
   const latest = (slug) => {
     const [os, arch] = random.pick(ASSET_PLATFORMS);
@@ -306,8 +309,69 @@ function distinctRequests(slugs, { searchPaths, warmupPaths }) {
     // The default page size and three others around it, so the pool outlasts a run of a few
     // seconds; warmed on pages of ten, which no measured request asks for.
     list: pool(listPaths(LIST_PAGE_SIZES), listPaths([10]).slice(0, warmupPaths)),
+    crowd: crowdRequests({
+      // The crowd's terms are its own, but a term both draw (an exact name, say) asked the same way would repeat a path.
+      asked: new Set([plain, filtered, warm].flatMap((x) => x.paths)),
+      terms: searchTermSources(slugs, 1, SEED + 9),
+      random: prng(SEED + 10),
+      detailSlugs: shuffled.slice(half - crowdDetail, half),
+      latestSlugs: shuffled.slice(shuffled.length - crowdLatest),
+      latest,
+      paths: searchPaths,
+      warmupPaths,
+    }),
     deepestPage: pagesOf(null).length,
   };
+}
+
+/** The share of each half of the slugs (detail's, latest's) kept for the crowd: its 30% and 10%. */
+const CROWD_RESERVE = { detail: 0.3, latest: 0.1 };
+/** What a crowd asks, in proportion: distinct searches, plugin pages, `latest`. */
+const CROWD_MIX = { search: 0.6, detail: 0.3, latest: 0.1 };
+/** Page sizes a crowd's search asks with (null: the default). */
+const CROWD_PAGE_SIZES = [null, null, 10, 15, 25, 30, 50];
+
+/**
+ * Real traffic: distinct searches as typed (a third with filters and a sort, with page sizes and
+ * now and then a second page), plugin pages on random slugs and `latest` on random slugs and
+ * platforms, interleaved about 60/30/10, every path new (slugs and terms of their own, so nothing
+ * the single-kind scenarios asked is asked again). Ends when a source runs out.
+ */
+function crowdRequests({ asked, terms, random, detailSlugs, latestSlugs, latest, paths: wanted, warmupPaths }) {
+  const detailLeft = [...detailSlugs];
+  const latestLeft = [...latestSlugs];
+  const search = (source, i) => {
+    for (;;) {
+      const drawn = source.next();
+      if (!drawn) return null;
+      const filters = random.next() < 1 / 3 ? searchFilters(random, i) : {};
+      const limit = random.pick(CROWD_PAGE_SIZES);
+      if (limit) filters.limit = String(limit);
+      if (random.next() < 0.1) filters.page = '2';
+      const path = searchPath(drawn.term, filters);
+      if (!asked.has(path)) return { path, kind: `search (${drawn.kind})` };
+    }
+  };
+  const draw = (source, n) => {
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const r = random.next();
+      let next;
+      if (r < CROWD_MIX.search) next = search(source, i);
+      else if (r < CROWD_MIX.search + CROWD_MIX.detail) next = detailLeft.length ? { path: `/api/plugins/${detailLeft.pop()}`, kind: 'detail' } : null;
+      else next = latestLeft.length ? { path: latest(latestLeft.pop()), kind: 'latest' } : null;
+      if (!next) break;
+      out.push(next);
+    }
+    return out;
+  };
+  const warm = draw(terms.warmup, warmupPaths);
+  const measured = draw(terms.streams[0], wanted);
+  return pool(
+    measured.map((x) => x.path),
+    warm.map((x) => x.path),
+    measured.map((x) => (x.kind.startsWith('search') ? 'search' : x.kind)),
+  );
 }
 
 module.exports = { changesAtHeadRequests, changesRequests, distinctRequests, prng, SEED };

@@ -145,6 +145,7 @@ async function waitReady(url, child, deadline) {
  */
 async function startServer(store) {
   const port = await freePort();
+  const probePort = await freePort();
   const metricsToken = randomBytes(24).toString('hex');
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'registry-bench-server-'));
   const env = { ...process.env };
@@ -160,6 +161,9 @@ async function startServer(store) {
     KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     METRICS_TOKEN: metricsToken,
     LOG_LEVEL: 'warn',
+    // GC pauses, event-loop delay and heap from perf_hooks, on a port of their own (probe.js).
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(__dirname, 'probe.js')}`.trim(),
+    BENCH_PROBE_PORT: String(probePort),
   });
   const child = spawn(process.execPath, [path.join(DIST, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -177,7 +181,7 @@ async function startServer(store) {
     await stop();
     throw error;
   }
-  return { base, pid: child.pid, metricsToken, stop };
+  return { base, pid: child.pid, metricsToken, probe: `http://127.0.0.1:${probePort}`, stop };
 }
 
 /** Environment for the seed script: the store's variables and nothing of another store's. */
