@@ -121,6 +121,7 @@ module.exports = async function run() {
     FETCH_ALLOW_HOSTS: `127.0.0.1:${pictures.address().port},127.0.0.1:${assets.address().port}`,
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
+    ...(process.env.GLIBC_TUNABLES ? { GLIBC_TUNABLES: process.env.GLIBC_TUNABLES } : {}),
     // To measure other bounds than the defaults.
     ...(process.env.PICTURE_MEMORY_BYTES ? { PICTURE_MEMORY_BYTES: process.env.PICTURE_MEMORY_BYTES } : {}),
     ...(process.env.PICTURE_MEMORY_BYTES_PER_USER ? { PICTURE_MEMORY_BYTES_PER_USER: process.env.PICTURE_MEMORY_BYTES_PER_USER } : {}),
@@ -154,8 +155,10 @@ module.exports = async function run() {
     };
 
     // The publish path warm, sharp not yet loaded: the growth below includes loading it.
-    await publish(tokens[0], 'warmup', false);
-    const load = await peakGrowth(server.pid, () => Promise.all(tokens.map((token, i) => publish(token, `pictures-${i}`, true))));
+    // Slugs of this run only: on a DATABASE_URL that an earlier run used, its names are taken.
+    const run = Date.now().toString(36);
+    await publish(tokens[0], `warmup-${run}`, false);
+    const load = await peakGrowth(server.pid, () => Promise.all(tokens.map((token, i) => publish(token, `pictures-${i}-${run}`, true))));
     const total = PUSHES * (SCREENSHOTS + 1);
     const leftOut = load.result.flat().filter((w) => / was left out: /.test(w)).length;
     const size = (fs.statSync(picture).size / 1e6).toFixed(1);
