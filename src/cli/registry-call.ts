@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import type { CliIo } from './command';
 import { UsageError } from './manifest-files';
 import { registryUrl } from './registry-kinds';
@@ -42,7 +43,7 @@ export async function withRetries<T extends { response: Response }>(io: CliIo, c
 export function secureRegistryUrl(value: string, secret: string): string {
   const url = registryUrl(value);
   const { protocol, hostname } = new URL(url);
-  if (protocol === 'http:' && !['localhost', '[::1]'].includes(hostname) && !hostname.startsWith('127.')) {
+  if (protocol === 'http:' && !['localhost', '[::1]'].includes(hostname) && !(isIPv4(hostname) && hostname.startsWith('127.'))) {
     throw new UsageError(`registry '${url}' is plain http: ${secret} would cross the network in clear text; use https`);
   }
   return url;

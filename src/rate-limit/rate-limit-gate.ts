@@ -1,5 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
+import { clientAddressKey } from './client-address-key';
 import { takeProvisionalCharge } from './provisional-charges';
 import { type CooldownName, passwordCheckRule, type UserActionBucket, userActionRule } from './rate-limit-rules';
 import { RateLimiter } from './rate-limiter';
@@ -12,7 +15,10 @@ import { cooldownRefusal, rateLimitRefusal } from './rate-limit-refusal';
  */
 @Injectable()
 export class RateLimitGate {
-  constructor(private readonly limiter: RateLimiter) {}
+  constructor(
+    private readonly limiter: RateLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   /** The request's publisher token verified: from now on it counts against the token, not the address. */
   async tokenVerified(request: Request): Promise<void> {
@@ -31,7 +37,7 @@ export class RateLimitGate {
 
   /** One more password change or check by this signed-in account, from this address: both counted, either may refuse. */
   async passwordCheck(userId: string, ip: string | null): Promise<void> {
-    for (const rule of [passwordCheckRule('account', userId), passwordCheckRule('ip', ip ?? 'unknown')]) {
+    for (const rule of [passwordCheckRule('account', userId), passwordCheckRule('ip', clientAddressKey(ip, this.config.rateLimitIpv6PrefixBits))]) {
       const decision = await this.limiter.check(rule);
       if (decision.outcome !== 'allowed') throw rateLimitRefusal(rule.bucket, decision);
     }

@@ -165,7 +165,9 @@ export class SubscriptionsService {
       // and so is a refused scheme (the fetcher's own message names FETCH_ALLOW_HOSTS).
       if (error instanceof AssetFetchError && error.reason === 'refused-address') throw refuse('must resolve to a public address');
       if (error instanceof AssetFetchError && error.reason === 'refused-scheme') throw refuse('must be an https URL');
-      throw refuse(error instanceof AssetFetchError ? error.message : 'cannot be reached');
+      // A name that does not resolve is told as a refused one: otherwise the difference would say
+      // which internal names exist.
+      throw refuse('must resolve to a public address');
     }
   }
 }

@@ -88,7 +88,8 @@ function networkDetail(cause: unknown): string {
   if (typeof code !== 'string') return 'connection failed';
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET' || code === 'EPIPE') return 'connection reset';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return 'host not found';
+  // Told as a refused address: the difference would say which internal names exist.
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return REFUSED_BY_POLICY;
   if (/CERT|TLS|SSL/.test(code)) return 'TLS handshake failed';
   return 'connection failed';
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { AuthContext } from '../auth/auth-context';
+import { StepUp } from '../auth/step-up';
 import { Clock } from '../common/clock';
 import { isUuid } from '../common/validation/uuid';
 import { conflict, notFound } from '../common/errors/domain-error';
@@ -38,6 +39,7 @@ export class PendingPublishersService {
     private readonly forges: ForgeRegistry,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    private readonly stepUp: StepUp,
   ) {}
 
   async list(auth: AuthContext): Promise<PendingPublisherListDto> {
@@ -45,6 +47,8 @@ export class PendingPublishersService {
   }
 
   async add(auth: AuthContext, input: CreatePendingPublisherDto, ip: string | null): Promise<PendingPublisherDto> {
+    // A pending publisher becomes a lasting way to publish, as a token is: the same step-up rule.
+    this.stepUp.require(auth);
     const userId = auth.user.id;
     if ((await this.pending.countActiveForUser(userId)) >= MAX_PENDING_PUBLISHERS_PER_USER) {
       throw conflict('conflict', `at most ${MAX_PENDING_PUBLISHERS_PER_USER} pending publishers per user; remove one first`);

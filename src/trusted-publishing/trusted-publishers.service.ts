@@ -3,6 +3,7 @@ import { isUuid } from '../common/validation/uuid';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { AuthContext } from '../auth/auth-context';
+import { StepUp } from '../auth/step-up';
 import { conflict, forbidden, notFound } from '../common/errors/domain-error';
 import { ForgeRegistry } from '../forges/forge-registry';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
@@ -24,6 +25,7 @@ export class TrustedPublishersService {
     private readonly identities: PublisherIdentities,
     private readonly forges: ForgeRegistry,
     private readonly audit: AuditService,
+    private readonly stepUp: StepUp,
   ) {}
 
   private async ownedPlugin(auth: AuthContext, slug: string): Promise<PluginEntity> {
@@ -40,6 +42,8 @@ export class TrustedPublishersService {
 
   async add(auth: AuthContext, slug: string, input: CreateTrustedPublisherDto, ip: string | null): Promise<TrustedPublisherDto> {
     const plugin = await this.ownedPlugin(auth, slug);
+    // A trusted publisher is a lasting way to publish, as a token is: the same step-up rule.
+    this.stepUp.require(auth);
     const identity = await this.identities.resolve(this.identities.check(input), input.repositoryId);
     const row = await this.dataSource.transaction(async (manager) => {
       // Ownership is held until the configuration is written, so an owner removed meanwhile adds nothing.

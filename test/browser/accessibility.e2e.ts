@@ -249,11 +249,34 @@ const SETUP_STEPS: { name: string; reach: (watched: WatchedPage) => Promise<void
     },
   },
   {
-    name: 'done: sign-in with a forge',
+    name: 'how the administrator signs in',
     reach: async ({ page }) => {
       await page.getByLabel('Login', { exact: true }).fill('root');
       await page.getByRole('button', { name: 'Create the administrator' }).click();
+      await page.locator('#setup-step-signin:not([hidden])').waitFor({ timeout: 30_000 });
+    },
+  },
+  {
+    name: 'a password set',
+    reach: async ({ page }) => {
+      await page.getByLabel('New password', { exact: true }).fill('root has a long password');
+      await page.getByLabel('Repeat the new password', { exact: true }).fill('root has a long password');
+      await page.getByRole('button', { name: 'Set password' }).click();
+      await page.getByText('Password saved.').waitFor({ timeout: 30_000 });
+    },
+  },
+  {
+    name: 'sign-in with a forge (optional)',
+    reach: async ({ page }) => {
+      await page.getByRole('button', { name: 'Continue' }).click();
       await page.locator('#setup-step-forge:not([hidden])').waitFor({ timeout: 30_000 });
+    },
+  },
+  {
+    name: 'done without a forge',
+    reach: async ({ page }) => {
+      await page.getByRole('button', { name: 'Finish without a forge' }).click();
+      await page.locator('#setup-step-done:not([hidden])').waitFor({ timeout: 30_000 });
     },
   },
 ];

@@ -120,6 +120,23 @@ describe('the step-up rule for credential changes', () => {
     });
   });
 
+  it('guards adding a trusted or a pending publisher (a lasting way to publish) in the same way, with nothing written', async () => {
+    const w = await world();
+    const slug = `stepped-${users}`;
+    const [plugin] = await query(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $3) RETURNING id`, [slug, `https://github.com/acme/${slug}`, `github.com/acme/${slug}`]);
+    await query(`INSERT INTO plugin_owner (plugin_id, user_id) VALUES ($1, $2)`, [plugin.id, w.userId]);
+    const counts = async () => (await query(`SELECT (SELECT count(*) FROM trusted_publisher)::int AS trusted, (SELECT count(*) FROM pending_publisher)::int AS pending, (SELECT count(*) FROM audit_entry WHERE actor_user_id = $1)::int AS audits`, [w.userId]))[0];
+    const before = await counts();
+    const github = { forge: 'github', repository: 'acme/tool', workflow: 'release.yml' };
+    const trusted = await request(app.url).post(`/api/plugins/${slug}/trusted-publishers`).set('Authorization', `Bearer ${w.jwt}`).send(github);
+    expect(trusted.status).toBe(403);
+    expect(trusted.body.type).toMatch(/\/problems\/step-up-required$/);
+    const pending = await request(app.url).post('/api/auth/me/pending-publishers').set('Authorization', `Bearer ${w.jwt}`).send({ ...github, slug: `${slug}-next` });
+    expect(pending.status).toBe(403);
+    expect(pending.body.type).toMatch(/\/problems\/step-up-required$/);
+    expect(await counts()).toEqual(before);
+  });
+
   it('lasts 10 minutes from the step-up, and a wrong password or someone else’s passkey steps nothing up', async () => {
     const w = await world();
     const other = await world();

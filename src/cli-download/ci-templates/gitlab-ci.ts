@@ -50,11 +50,12 @@ export function gitlabCi(values: TemplateValues): string {
     '  environment: registry',
     ...(trusted ? ['  id_tokens:', '    REGISTRY_ID_TOKEN:', `      aud: ${quoted(values.oidcAudience)}`] : []),
     '  script:',
-    '    - echo "$REGISTRY_CLI_SHA256  registry.js" | sha256sum -c -',
     '    - npm ci && npm run build && tar czf my-plugin.tgz dist .plugin.yaml',
     '    - >-',
     '      curl --fail-with-body --header "JOB-TOKEN: $CI_JOB_TOKEN" --upload-file my-plugin.tgz',
     '      "$CI_API_V4_URL/projects/$CI_PROJECT_ID/packages/generic/my-plugin/$CI_COMMIT_TAG/my-plugin.tgz"',
+    // Checked again right before it runs: the build above could have replaced the file.
+    '    - echo "$REGISTRY_CLI_SHA256  registry.js" | sha256sum -c -',
     '    - >-',
     '      node registry.js publish',
     '      --version "$CI_COMMIT_TAG"',

@@ -2,7 +2,8 @@ import { createRegistryClient, type RegistryClient } from '../../client/registry
 import type { CliIo } from '../command';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../command';
 import { UsageError } from '../manifest-files';
-import { DEFAULT_REGISTRY, registryUrl } from '../registry-kinds';
+import { DEFAULT_REGISTRY } from '../registry-kinds';
+import { secureRegistryUrl } from '../registry-call';
 
 export const summary = 'manage your outbound webhook subscriptions: list, create, delete, deliveries, replay, ping (REGISTRY_SESSION)';
 
@@ -59,11 +60,7 @@ function parseArgs(args: readonly string[], env: CliIo['env']): Args | 'help' {
     else parsed.positional.push(arg);
   }
   if (parsed.positional.length !== ACTIONS[action]) throw new UsageError(`${action} takes ${ACTIONS[action]} argument(s)`);
-  parsed.registry = registryUrl(parsed.registry);
-  const { protocol, hostname } = new URL(parsed.registry);
-  if (protocol === 'http:' && !['localhost', '[::1]'].includes(hostname) && !hostname.startsWith('127.')) {
-    throw new UsageError(`registry '${parsed.registry}' is plain http: REGISTRY_SESSION would cross the network in clear text; use https`);
-  }
+  parsed.registry = secureRegistryUrl(parsed.registry, 'REGISTRY_SESSION');
   return parsed;
 }
 
