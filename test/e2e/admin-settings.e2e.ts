@@ -23,6 +23,7 @@ const DEFAULTS = {
   'ratelimit.submit_per_hour': 10,
   'ratelimit.subscription_ping_per_hour': 30,
   'ratelimit.reconcile_cooldown_s': 60,
+  'ratelimit.password_checks_per_hour': 20,
   'signin.password_enabled': 1,
   'ratelimit.signin_failures_per_account': 5,
   'ratelimit.signin_failures_per_ip': 30,
