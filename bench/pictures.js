@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
+const { peakGrowth } = require('./support/rss');
 
 const ROOT = path.join(__dirname, '..');
 const MiB = 1024 * 1024;
@@ -41,29 +42,6 @@ function pictureServer(file) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function rssBytes(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
-}
-
-/** Runs `work` while sampling the server's RSS every 20 ms; returns its peak growth over the start. */
-async function peakGrowth(pid, work) {
-  const start = rssBytes(pid);
-  let peak = start;
-  const timer = setInterval(() => {
-    try {
-      peak = Math.max(peak, rssBytes(pid));
-    } catch {
-      // process gone
-    }
-  }, 20);
-  const t0 = process.hrtime.bigint();
-  const result = await work();
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  clearInterval(timer);
-  peak = Math.max(peak, rssBytes(pid));
-  return { start, growth: peak - start, seconds, result };
-}
 
 async function waitReady(url) {
   for (let i = 0; i < 900; i++) {
