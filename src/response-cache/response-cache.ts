@@ -1,6 +1,6 @@
 import { OccasionalWarning } from '../common/logging/occasional-warning';
 import { statementReuseUntilMs } from '../lib/freshness';
-import { Doorkeeper } from './doorkeeper';
+import { Doorkeeper } from '../common/doorkeeper';
 import type { CachedResponse, ResponseCacheStore } from './stores/store';
 
 export interface ResponseCacheLog {

@@ -1,7 +1,5 @@
-/** Bits in the table: 2^20, 128 KiB. */
-const TABLE_BITS = 1 << 20;
-/** Forgets everything once this many keys are marked, so a table never fills (about 1 in 8 bits set). */
-const MARKS_BEFORE_RESET = TABLE_BITS / 8;
+/** Bits in the response cache's table: 2^20, 128 KiB. */
+const DEFAULT_TABLE_BITS = 1 << 20;
 
 /** FNV-1a over the key's UTF-16 code units, 32 bits. */
 function hashOf(key: string): number {
@@ -22,16 +20,27 @@ function hashOf(key: string): number {
  * what is remembered is recent.
  */
 export class Doorkeeper {
-  private readonly table = new Uint32Array(TABLE_BITS / 32);
+  private readonly table: Uint32Array;
+  private readonly mask: number;
+  /** Forgets everything once this many keys are marked, so a table never fills (about 1 in 8 bits set). */
+  private readonly marksBeforeReset: number;
   private marks = 0;
+
+  /** `tableBits`: a power of two, at least 32; an eighth of it is about how many keys are remembered. */
+  constructor(tableBits = DEFAULT_TABLE_BITS) {
+    if (tableBits < 32 || (tableBits & (tableBits - 1)) !== 0) throw new Error(`doorkeeper table bits must be a power of two >= 32, not ${tableBits}`);
+    this.table = new Uint32Array(tableBits / 32);
+    this.mask = tableBits - 1;
+    this.marksBeforeReset = tableBits / 8;
+  }
 
   /** True when `key` was asked before (since the last reset); marks it either way. */
   admits(key: string): boolean {
-    const bit = hashOf(key) & (TABLE_BITS - 1);
+    const bit = hashOf(key) & this.mask;
     const word = bit >>> 5;
     const mask = 1 << (bit & 31);
     if ((this.table[word] & mask) !== 0) return true;
-    if (this.marks >= MARKS_BEFORE_RESET) {
+    if (this.marks >= this.marksBeforeReset) {
       this.table.fill(0);
       this.marks = 0;
     }
