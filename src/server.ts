@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { APP_VERSION } from './common/app-info';
 import { drainHttp } from './common/http/http-drain';
+import { IdleCollector, processIdleCollectorParts } from './common/idle-collector';
 import { createLogger, resolveLogFormat } from './common/logging/logger';
 import { environmentWithDotenv, loadConfig, type Environment } from './config/config';
 import { ConfigError } from './config/config.error';
@@ -58,6 +59,8 @@ export async function startServer(env: Environment, cwd: string, logger?: Logger
   log.info({ port, url: config.baseUrl }, `registry ${APP_VERSION} listening on ${config.baseUrl} (port ${port})`);
   log.info(`API reference: ${config.baseUrl}/openapi`);
   log.info(`database: ${databaseLocation(config)}`);
+  const idleCollector = new IdleCollector(processIdleCollectorParts());
+  idleCollector.start(config.idleCollectIntervalMs);
   let closing: Promise<void> | null = null;
   return {
     app,
@@ -66,6 +69,7 @@ export async function startServer(env: Environment, cwd: string, logger?: Logger
     url: `http://127.0.0.1:${port}`,
     close() {
       closing ??= (async () => {
+        idleCollector.stop();
         // Requests first: workers and counters stop only once nothing can reach them anymore.
         const drained = await drainHttp(app.getHttpServer(), config.shutdownGraceMs);
         if (drained === 'cut') log.warn(`requests still running after SHUTDOWN_GRACE_MS (${config.shutdownGraceMs} ms) were cut`);

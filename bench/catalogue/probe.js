@@ -7,8 +7,13 @@
 const http = require('node:http');
 const { constants, monitorEventLoopDelay } = require('node:perf_hooks');
 const v8 = require('node:v8');
+const { isMainThread } = require('node:worker_threads');
 
-const port = Number(process.env.BENCH_PROBE_PORT);
+// Worker threads and child processes (the embedded database's, the README renderers') load
+// NODE_OPTIONS' preloads too: only the server's main thread listens, or the second listen on the
+// port stops the server.
+const port = isMainThread ? Number(process.env.BENCH_PROBE_PORT) : 0;
+if (isMainThread) delete process.env.BENCH_PROBE_PORT;
 if (port > 0) {
   const KINDS = {
     [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',

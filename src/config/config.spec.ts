@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       httpRequestTimeoutMs: 60_000,
       httpHeadersTimeoutMs: 15_000,
       httpKeepAliveTimeoutMs: 65_000,
+      idleCollectIntervalMs: 10_000,
       metricsToken: null,
       shutdownGraceMs: 25_000,
     });

@@ -67,6 +67,8 @@ export interface AppConfig {
   readonly httpHeadersTimeoutMs: number;
   /** How long an idle keep-alive connection waits for its next request (server.keepAliveTimeout). */
   readonly httpKeepAliveTimeoutMs: number;
+  /** How often a quiet server checks for heap to give back (common/idle-collector); 0: never. */
+  readonly idleCollectIntervalMs: number;
   /** Bearer token `GET /metrics` requires; null leaves it to loopback callers only. */
   readonly metricsToken: string | null;
   /** How long SIGTERM waits for in-flight requests and ingests before closing anyway. */

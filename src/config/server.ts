@@ -67,6 +67,13 @@ const RATE_LIMIT_IPV6_PREFIX = {
   default: '64',
   description: 'Per-address limits count an IPv6 client by its network of this many bits (one host usually holds a whole /64); IPv4 (and IPv4-mapped IPv6) by its address. 128 counts each IPv6 address alone.',
 };
+const IDLE_COLLECT_INTERVAL_MS = {
+  name: 'IDLE_COLLECT_INTERVAL_MS',
+  parser: integer({ min: 0, max: 3_600_000, unit: 'milliseconds' }),
+  default: '10000',
+  description:
+    'How often the server checks whether it went quiet (event loop busy under 5% of the interval) with 8 MiB or more of heap grown since its last full garbage collection, and then collects once, giving memory back to the system; `0` leaves collection to V8 alone.',
+};
 const SHUTDOWN_GRACE_MS = {
   name: 'SHUTDOWN_GRACE_MS',
   parser: integer({ min: 0, max: 600_000, unit: 'milliseconds' }),
@@ -76,12 +83,12 @@ const SHUTDOWN_GRACE_MS = {
 
 export const SERVER: ConfigArea = {
   title: 'Server',
-  variables: [NODE_ENV, PORT, BASE_URL, TRUST_PROXY, RATE_LIMIT_IPV6_PREFIX, HTTP_REQUEST_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, SHUTDOWN_GRACE_MS],
+  variables: [NODE_ENV, PORT, BASE_URL, TRUST_PROXY, RATE_LIMIT_IPV6_PREFIX, HTTP_REQUEST_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, IDLE_COLLECT_INTERVAL_MS, SHUTDOWN_GRACE_MS],
 };
 
 export type ServerConfig = Pick<
   AppConfig,
-  'nodeEnv' | 'isProduction' | 'port' | 'baseUrl' | 'trustProxy' | 'rateLimitIpv6PrefixBits' | 'httpRequestTimeoutMs' | 'httpHeadersTimeoutMs' | 'httpKeepAliveTimeoutMs' | 'shutdownGraceMs'
+  'nodeEnv' | 'isProduction' | 'port' | 'baseUrl' | 'trustProxy' | 'rateLimitIpv6PrefixBits' | 'httpRequestTimeoutMs' | 'httpHeadersTimeoutMs' | 'httpKeepAliveTimeoutMs' | 'idleCollectIntervalMs' | 'shutdownGraceMs'
 >;
 
 export function readServer(reader: EnvironmentReader): ServerConfig {
@@ -99,6 +106,7 @@ export function readServer(reader: EnvironmentReader): ServerConfig {
     // Node refuses headers after the whole request's time is up anyway; the cap says so.
     httpHeadersTimeoutMs: Math.min(reader.read(HTTP_HEADERS_TIMEOUT_MS), httpRequestTimeoutMs),
     httpKeepAliveTimeoutMs: reader.read(HTTP_KEEP_ALIVE_TIMEOUT_MS),
+    idleCollectIntervalMs: reader.read(IDLE_COLLECT_INTERVAL_MS),
     shutdownGraceMs: reader.read(SHUTDOWN_GRACE_MS),
   };
 }
