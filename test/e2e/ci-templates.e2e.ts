@@ -2,13 +2,16 @@
  * The publish workflows the registry hands out (GET /api/ci/templates, GET /cli/ci/<file>) and the
  * ones the account page shows for a new token: one per CI system, with the configured BASE_URL and
  * the SHA-256 of the CLI bytes GET /cli/registry.js serves pinned in them, downloaded in a job that
- * holds no secret and no OIDC permission. Needs `npm run build` (the single-file CLI).
+ * holds no secret and no OIDC permission, and the build kept out of the job that holds the
+ * credential. Needs `npm run build` (the single-file CLI).
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import request from 'supertest';
 import { parse } from 'yaml';
 import { CLI_BUNDLE_FILE } from '../../src/cli-download/cli-download.service';
+import type { CiForge } from '../../src/cli-download/ci-templates/template-values';
+import { credentialsOf, repositoryCodeIn, workflowJobs } from '../../src/cli-download/ci-templates/testing/workflow-jobs';
 import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -74,7 +77,7 @@ describe('CI templates with the CLI pinned', () => {
         expect(fetcherText).toContain('echo \\"$REGISTRY_CLI_SHA256  registry.js\\" | sha256sum -c -');
         if (template.forge !== 'forgejo') expect(fetcher.permissions ?? {}).toEqual({});
         // ...and the publish job takes the checked file from it, checks it again and never downloads it.
-        expect(publisher.needs).toEqual(template.forge === 'github' || template.forge === 'forgejo' ? 'registry-cli' : ['registry-cli']);
+        expect(publisher.needs).toEqual(['build', 'registry-cli']);
         const publisherText = JSON.stringify(publisher);
         expect(publisherText).not.toContain('/cli/registry.js"');
         expect(publisherText).toMatch(/echo \\"\$REGISTRY_CLI_SHA256 {2}(registry-cli\/)?registry\.js\\" \| sha256sum -c -/);
@@ -84,6 +87,10 @@ describe('CI templates with the CLI pinned', () => {
         expect(publisherText.includes('id-token') || publisherText.includes('id_tokens')).toBe(trusted);
         if (template.forge === 'gitlab' && trusted) expect(publisher.id_tokens).toEqual({ REGISTRY_ID_TOKEN: { aud: 'registry-audience' } });
         if (template.forge === 'github') expect(publisherText.includes("--oidc-audience 'registry-audience'")).toBe(trusted);
+        // Only the publish job reaches a credential, and it runs no npm, no build and no checkout.
+        const { jobs } = workflowJobs(template.forge as CiForge, template.content);
+        expect([template.forge, jobs.filter((job) => credentialsOf(job).length > 0).map((job) => job.name)]).toEqual([template.forge, ['publish']]);
+        expect([template.forge, repositoryCodeIn(template.forge as CiForge, jobs.find((job) => job.name === 'publish')!)]).toEqual([template.forge, []]);
       }
     }
   });

@@ -50,6 +50,25 @@ export function shellQuoted(value: string): string {
   return `'${inComment(value).replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * The shared comment about the job split: what it keeps apart and what it does not protect.
+ * `withheld` names what the build job lacks on this forge.
+ */
+export function splitComment(withheld: string): string[] {
+  return [
+    '# Three jobs, so that the publish credential never shares a job with code from your repository',
+    '# or its dependencies:',
+    '# - `build` runs npm, so your build and every install script, and hands the plugin on as an',
+    `#   artifact. It holds ${withheld}.`,
+    '# - `registry-cli` fetches the CLI and checks it against the pin (below).',
+    '# - `publish` holds the credential and runs no checkout and no npm: it takes both artifacts and',
+    "#   runs the forge's own tools and the checked CLI only.",
+    '# A compromised build can still hand on a bad plugin, which the registry signs as given; what it',
+    '# cannot do is take the credential or publish on its own. Keep checkouts, npm, caches and',
+    '# repository scripts out of the publish job, or the split is gone.',
+  ];
+}
+
 /** The shared comment about the pin: what it protects and what a registry upgrade means for it. */
 export function pinComment(): string[] {
   return [
@@ -59,6 +78,15 @@ export function pinComment(): string[] {
     '# upgraded the check fails on purpose: fetch this template again (or /cli/registry.js.sha256),',
     '# review the change and update the pin. The CLI is downloaded and checked in a job that holds',
     '# no secret and no OIDC permission, which hands the checked file on; the publish job checks it',
-    '# again before it runs it.',
+    '# again right before it runs it: it trusts no file an earlier job hands on.',
   ];
+}
+
+/**
+ * Shell that stops unless each path is a regular file and no symbolic link. The build shapes its
+ * artifact: a link to /proc/self/environ, uploaded or read in the publish job, would hand over the
+ * environment the credential is in.
+ */
+export function plainFiles(paths: string): string {
+  return `for file in ${paths}; do if [ -L "$file" ] || [ ! -f "$file" ]; then echo "not a plain file - $file" >&2; exit 1; fi; done`;
 }

@@ -77,7 +77,7 @@ export const ACCOUNT = bundle({
     'account.tokens.plaintext': 'Your new token',
     'account.tokens.ci': 'Use it in CI',
     'account.tokens.ciHint':
-      'Store the token as the secret REGISTRY_TOKEN (on GitLab: a masked, protected CI/CD variable scoped to the environment "registry"), then publish with the workflow for your forge. Each downloads the registry CLI in a job without secrets and checks it against the SHA-256 pinned in it:',
+      'Store the token as the secret REGISTRY_TOKEN (on GitLab: a masked, protected CI/CD variable scoped to the environment "registry"), then publish with the workflow for your forge. Each builds your plugin in a job without the token, downloads the registry CLI in another and checks it against the SHA-256 pinned in it; only the publish job, which runs neither npm nor your code, gets the token:',
     'account.tokens.copySnippet': 'Copy the {forge} workflow',
     'account.tokens.ciUnavailable': 'This registry has no CLI built, so it has no workflow to offer: ask its operator to run npm run build.',
     'account.tokens.prefix': 'Starts with',
@@ -284,7 +284,7 @@ export const ACCOUNT = bundle({
     'account.tokens.plaintext': 'Ihr neues Token',
     'account.tokens.ci': 'In CI verwenden',
     'account.tokens.ciHint':
-      'Speichern Sie das Token als Secret REGISTRY_TOKEN (bei GitLab: eine maskierte, geschützte CI/CD-Variable mit dem Environment „registry“) und veröffentlichen Sie mit dem Workflow für Ihre Forge. Jeder lädt die Registry-CLI in einem Job ohne Secrets und prüft sie gegen die darin festgelegte SHA-256:',
+      'Speichern Sie das Token als Secret REGISTRY_TOKEN (bei GitLab: eine maskierte, geschützte CI/CD-Variable mit dem Environment „registry“) und veröffentlichen Sie mit dem Workflow für Ihre Forge. Jeder baut Ihr Plugin in einem Job ohne das Token, lädt die Registry-CLI in einem weiteren und prüft sie gegen die darin festgelegte SHA-256; nur der Veröffentlichungs-Job, der weder npm noch Ihren Code ausführt, erhält das Token:',
     'account.tokens.copySnippet': 'Workflow für {forge} kopieren',
     'account.tokens.ciUnavailable': 'Diese Registry hat keine gebaute CLI und kann daher keinen Workflow anbieten: Bitten Sie den Betreiber, npm run build auszuführen.',
     'account.tokens.prefix': 'Beginnt mit',
