@@ -3268,7 +3268,7 @@ export interface components {
         };
         CreateSubscriptionDto: {
             /**
-             * @description https (http only for hosts in FETCH_ALLOW_HOSTS); no private addresses
+             * @description https; http, and private or loopback addresses, only for hosts in SUBSCRIPTION_ALLOW_HOSTS
              * @example https://ci.example.com/hooks/registry
              */
             url: string;

@@ -36,15 +36,16 @@ export class LinkSignInService {
   ) {}
 
   async use(token: string, ip: string | null): Promise<SignedIn> {
-    await this.attempts.checkAddress(ip);
+    // Counted as a failure before the link is looked up (parallel guesses cannot outrun the limit); handed back below on success.
+    const entry = await this.attempts.enterAddress(ip);
     const outcome = await this.links.use(linkTokenSha256(token), this.clock.now());
     const user = outcome.outcome === 'used' ? await this.users.findById(outcome.userId) : null;
     if (outcome.outcome !== 'used' || !user || user.disabledAt) {
       const reason = outcome.outcome === 'used' ? 'disabled' : outcome.outcome;
-      await this.attempts.failed(ip, null);
       await this.sessions.failed('link', ip, { reason, ...(user ? { userId: user.id } : {}) });
       throw REFUSALS[reason]();
     }
+    await entry.succeeded();
     await this.audit.record({ action: 'sign_in_link.use', actor: { userId: user.id, ip }, details: { login: user.login } });
     return this.sessions.signIn(user, 'link', ip);
   }

@@ -42,7 +42,8 @@ export class PasskeySignInService {
   }
 
   async signIn(body: PasskeyAnswerDto, ip: string | null): Promise<SignedIn> {
-    await this.attempts.checkAddress(ip);
+    // Counted as a failure before it is verified (parallel answers cannot outrun the limit); handed back below on success.
+    const entry = await this.attempts.enterAddress(ip);
     const answer = body.response;
     const challenge = answeredChallenge(answer);
     const taken = challenge !== null && (await this.challenges.take(challengeSha256(challenge), 'authentication', null, this.clock.now()));
@@ -50,10 +51,10 @@ export class PasskeySignInService {
     const verified = passkey?.user && challenge ? await verifiedAssertion(answer, challenge, passkey, this.config.baseUrl) : null;
     if (!passkey?.user || !verified || passkey.user.disabledAt) {
       const reason = !taken ? 'unknown-challenge' : !passkey ? 'unknown-credential' : passkey.user?.disabledAt ? 'disabled' : 'not-verified';
-      await this.attempts.failed(ip, null);
       await this.sessions.failed('passkey', ip, { reason, ...(passkey ? { userId: passkey.userId, passkeyId: passkey.id } : {}) });
       throw passkeyRejected();
     }
+    await entry.succeeded();
     await this.passkeys.used(passkey.id, verified.newCounter, this.clock.now());
     return this.sessions.signIn(passkey.user, 'passkey', ip);
   }

@@ -7,7 +7,7 @@ import { rateLimitRefusal } from '../rate-limit/rate-limit-refusal';
 import { signInFailureRule } from '../rate-limit/rate-limit-rules';
 import { type RateLimitDecision, RateLimiter } from '../rate-limit/rate-limiter';
 
-/** A password attempt under way, counted as failed until `succeeded` hands its counts back. */
+/** An attempt under way, counted as failed until `succeeded` hands its counts back. */
 export interface SignInEntry {
   /** The account has failed too often: answer as for a wrong password. */
   readonly locked: boolean;
@@ -46,22 +46,30 @@ export class SignInAttempts {
   }
 
   /**
-   * A password attempt, counted as a failure against the address and the account as it starts
-   * (before the password is verified), so attempts sent in parallel cannot verify more passwords
-   * than the limits allow. Throws the address's 429 (handing its count back); reports whether the
-   * account is locked. `succeeded` hands both counts back.
+   * An attempt from this address (a passkey answer, a sign-in link), counted as a failure as it
+   * starts, before anything is verified, so attempts sent in parallel cannot verify more than the
+   * limit allows. Throws the 429 (handing its count back); `succeeded` hands the count back.
    */
-  async enter(ip: string | null, account: string): Promise<SignInEntry> {
+  async enterAddress(ip: string | null): Promise<{ succeeded(): Promise<void> }> {
     const address = await this.limiter.reserve(this.addressRule(ip));
     if (address.decision.outcome !== 'allowed') {
       await this.limiter.refund(address.key);
       this.refuse(address.decision);
     }
+    return { succeeded: () => this.limiter.refund(address.key) };
+  }
+
+  /**
+   * A password attempt: `enterAddress`, and counted against the account too. Reports whether the
+   * account is locked. `succeeded` hands both counts back.
+   */
+  async enter(ip: string | null, account: string): Promise<SignInEntry> {
+    const address = await this.enterAddress(ip);
     const held = await this.enterAccount(account);
     return {
       locked: held.locked,
       succeeded: async () => {
-        await this.limiter.refund(address.key);
+        await address.succeeded();
         await held.succeeded();
       },
     };
@@ -86,11 +94,5 @@ export class SignInAttempts {
   async enterAccount(account: string): Promise<SignInEntry> {
     const held = await this.limiter.reserve(signInFailureRule('account', account));
     return { locked: held.decision.outcome !== 'allowed', succeeded: () => this.limiter.refund(held.key) };
-  }
-
-  /** Counts a failure against the address and, when one was named, the account (passkeys and links; passwords count on `enter`). */
-  async failed(ip: string | null, userId: string | null): Promise<void> {
-    await this.limiter.charge(this.addressRule(ip));
-    if (userId) await this.limiter.charge(signInFailureRule('account', userId));
   }
 }

@@ -69,16 +69,15 @@ export class StepUpService {
   }
 
   private async byPasskey(auth: SessionAuthContext, answer: Record<string, unknown>, ip: string | null): Promise<void> {
-    await this.attempts.checkAddress(ip);
+    // Counted as a failure before it is verified (parallel answers cannot outrun the limit); handed back below on success.
+    const entry = await this.attempts.enterAddress(ip);
     const challenge = answeredChallenge(answer);
     // Only a challenge made for this account by step-up/options: a sign-in's challenge (no user) does not do.
     const taken = challenge !== null && (await this.challenges.take(challengeSha256(challenge), 'authentication', auth.user.id, this.clock.now()));
     const passkey = taken ? await this.passkeys.findByCredentialId(answer.id as string) : null;
     const verified = passkey?.userId === auth.user.id && challenge ? await verifiedAssertion(answer, challenge, passkey, this.config.baseUrl) : null;
-    if (!passkey || !verified) {
-      await this.attempts.failed(ip, null);
-      throw stepUpFailed();
-    }
+    if (!passkey || !verified) throw stepUpFailed();
+    await entry.succeeded();
     await this.passkeys.used(passkey.id, verified.newCounter, this.clock.now());
   }
 

@@ -39,13 +39,13 @@ function world(limits: Partial<SettingValues> = {}, store?: CounterStore) {
 }
 
 describe('RateLimiter', () => {
-  it('judges failures before counting them: peek counts nothing, charge counts without judging (sign-in failures, 15-minute windows)', async () => {
+  it('peek judges the next event and counts nothing; reserve counts (sign-in failures, 15-minute windows)', async () => {
     const { limiter, clock } = world({ 'ratelimit.signin_failures_per_account': 2 });
     const account = signInFailureRule('account', 'u1');
     for (let i = 0; i < 5; i++) expect(await limiter.peek(account)).toEqual({ outcome: 'allowed' });
-    await limiter.charge(account);
+    await limiter.reserve(account);
     expect(await limiter.peek(account)).toEqual({ outcome: 'allowed' });
-    await limiter.charge(account);
+    await limiter.reserve(account);
     const locked = await limiter.peek(account);
     expect(locked).toMatchObject({ outcome: 'limited', limit: 2, windowMs: 15 * MINUTE });
     expect(await limiter.peek(signInFailureRule('account', 'u2'))).toEqual({ outcome: 'allowed' });

@@ -100,8 +100,8 @@ export class RateLimiter {
   }
 
   /**
-   * Judges one more event against the rule without counting it: failures are counted only once
-   * they happened (`charge`), yet the attempt after the last allowed one is refused up front.
+   * Judges one more event against the rule without counting it: a look before work that must not
+   * count when refused for another reason (a password attempt that finds no free hashing slot).
    */
   async peek(rule: RateLimitRule): Promise<RateLimitDecision> {
     const limits = await this.currentLimits();
@@ -133,15 +133,6 @@ export class RateLimiter {
     if (key === null) return;
     try {
       await this.store.release(key);
-    } catch (error) {
-      this.reportFailure(error);
-    }
-  }
-
-  /** Counts one event against the rule (a failed sign-in), without judging it. */
-  async charge(rule: RateLimitRule): Promise<void> {
-    try {
-      await this.hit(rule, this.key(rule, rule.subject));
     } catch (error) {
       this.reportFailure(error);
     }

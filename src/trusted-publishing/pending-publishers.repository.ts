@@ -16,8 +16,16 @@ export class PendingPublishersRepository {
     return this.repo().find({ where: { userId }, order: { createdAt: 'ASC' } });
   }
 
-  countActiveForUser(userId: string): Promise<number> {
-    return this.repo().countBy({ userId, status: 'active' });
+  /** Runs `work` in one transaction with the user's row locked, so the per-user cap holds under races. */
+  withUserLocked<T>(userId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT id FROM user_account WHERE id = $1 FOR UPDATE', [userId]);
+      return work(manager);
+    });
+  }
+
+  countActiveForUser(userId: string, manager?: EntityManager): Promise<number> {
+    return this.repo(manager).countBy({ userId, status: 'active' });
   }
 
   findForUser(id: string, userId: string): Promise<PendingPublisherEntity | null> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { AuthContext } from '../auth/auth-context';
 import { StepUp } from '../auth/step-up';
@@ -50,9 +50,8 @@ export class PendingPublishersService {
     // A pending publisher becomes a lasting way to publish, as a token is: the same step-up rule.
     this.stepUp.require(auth);
     const userId = auth.user.id;
-    if ((await this.pending.countActiveForUser(userId)) >= MAX_PENDING_PUBLISHERS_PER_USER) {
-      throw conflict('conflict', `at most ${MAX_PENDING_PUBLISHERS_PER_USER} pending publishers per user; remove one first`);
-    }
+    // Checked early so a full list costs no forge call; the check that holds is the locked one below.
+    await this.belowCap(userId);
     const checked = this.identities.check(input);
     if (await this.plugins.findBySlug(input.slug)) throw conflict('slug-taken', `"${input.slug}" exists already: its owners add trusted publishers to it instead`);
     await this.claims.existingAnchor(checked.repoIdentity, input.slug, userId);
@@ -62,7 +61,9 @@ export class PendingPublishersService {
     const { verified, displace } = await this.precedence.settle(userId, input.slug, identity, proof.verified);
     const actor = { userId, ip };
     try {
-      const row = await this.dataSource.transaction(async (manager) => {
+      // The user's row is locked first, so parallel registrations count one after another.
+      const row = await this.pending.withUserLocked(userId, async (manager) => {
+        await this.belowCap(userId, manager);
         // Displaced first: the repository's unique index holds active entries only. One removed or
         // used meanwhile is not displaced (nor audited); the insert below then has the repository free.
         const reason = displace ? this.precedence.reason(identity, displace) : '';
@@ -96,6 +97,12 @@ export class PendingPublishersService {
     } catch (error) {
       if (uniqueViolation(error) !== null) throw pendingExists();
       throw error;
+    }
+  }
+
+  private async belowCap(userId: string, manager?: EntityManager): Promise<void> {
+    if ((await this.pending.countActiveForUser(userId, manager)) >= MAX_PENDING_PUBLISHERS_PER_USER) {
+      throw conflict('conflict', `at most ${MAX_PENDING_PUBLISHERS_PER_USER} pending publishers per user; remove one first`);
     }
   }
 

@@ -68,6 +68,17 @@ describe('the OpenAPI document under Redocly recommended rules', () => {
     });
   });
 
+  it('names the allow-list subscriptions read (SUBSCRIPTION_ALLOW_HOSTS), never the one they ignore (FETCH_ALLOW_HOSTS)', () => {
+    const schemas = (document as unknown as { components: { schemas: Record<string, { properties?: Record<string, { description?: string }> }> } }).components.schemas;
+    expect(schemas.CreateSubscriptionDto.properties!.url.description).toContain('SUBSCRIPTION_ALLOW_HOSTS');
+    const subscriptionParts = [
+      ...Object.entries(document.paths).filter(([path]) => path.startsWith('/api/account/subscriptions')),
+      ...Object.entries(schemas).filter(([name]) => /Subscription/.test(name)),
+    ];
+    expect(subscriptionParts.length).toBeGreaterThan(6);
+    for (const [name, part] of subscriptionParts) expect(`${name}: ${JSON.stringify(part)}`).not.toContain('FETCH_ALLOW_HOSTS');
+  });
+
   it('fails a document that lacks a summary, a security declaration or a 4xx response', async () => {
     const broken = structuredClone(document);
     const operation = broken.paths['/api/plugins'].get;

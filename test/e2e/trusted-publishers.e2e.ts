@@ -209,5 +209,22 @@ describe('trusted and pending publishers', () => {
       await as(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'held-too', forge: 'fakehub', repository: 'alice/held' }).expect(409);
       expect(await written()).toEqual(before);
     });
+
+    it('holds the cap of 10 per user under parallel registrations: exactly 10 created, the rest refused 409', async () => {
+      const carol = await w.tokenFor('carol', ['publish:*']);
+      for (let i = 0; i < 20; i++) w.forge.repository('github', `carol/race-${i}`, { id: 9000 + i });
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => as(carol.jwt).post('/api/auth/me/pending-publishers', { slug: `race-${i}`, forge: 'fakehub', repository: `carol/race-${i}` })),
+      );
+      const refused = answers.filter((res) => res.status !== 201);
+      expect(answers.length - refused.length).toBe(10);
+      for (const res of refused) {
+        expect(res.status).toBe(409);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.body).toMatchObject({ type: expect.stringMatching(/\/problems\/conflict$/), detail: expect.stringContaining('at most 10 pending publishers per user') });
+      }
+      const [{ count }] = await sql(`SELECT count(*)::int AS count FROM pending_publisher WHERE user_id = $1 AND status = 'active'`, [carol.userId]);
+      expect(count).toBe(10);
+    });
   });
 });

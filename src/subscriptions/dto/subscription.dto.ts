@@ -6,7 +6,7 @@ import { EVENT_TYPES, SUBSCRIPTION_SCOPES, type SubscriptionScope } from '../eve
 export const MAX_URL_LENGTH = 2048;
 
 export class CreateSubscriptionDto {
-  @ApiProperty({ maxLength: MAX_URL_LENGTH, example: 'https://ci.example.com/hooks/registry', description: 'https (http only for hosts in FETCH_ALLOW_HOSTS); no private addresses' })
+  @ApiProperty({ maxLength: MAX_URL_LENGTH, example: 'https://ci.example.com/hooks/registry', description: 'https; http, and private or loopback addresses, only for hosts in SUBSCRIPTION_ALLOW_HOSTS' })
   @IsString()
   @Length(1, MAX_URL_LENGTH)
   url: string;
