@@ -10,7 +10,8 @@
  */
 import request from 'supertest';
 import { chromiumAvailable, openBrowser, type BrowserSession, type WatchedPage } from '../support/browser';
-import { axeViolations } from '../support/axe';
+import type { Response } from 'playwright-core';
+import { axeViolations, preloadAxe } from '../support/axe';
 import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { catalogueWorld, publishAurora, type CatalogueWorld } from './catalogue-world';
@@ -178,20 +179,45 @@ describeBrowser('web front end: accessibility of every page (axe-core, 1280 and 
     await world?.w.close();
   });
 
+  /**
+   * One tab per role and width, kept for the whole sweep: each browser context costs Chromium a
+   * renderer process of its own, which was half of every visit's CPU when each visit had a fresh
+   * context. axe comes with every document the tab loads (`preloadAxe`).
+   */
+  const tabs = new Map<string, WatchedPage>();
+  async function tab(as: Role, width: number): Promise<WatchedPage> {
+    const key = `${as} ${width}`;
+    let watched = tabs.get(key);
+    if (!watched) {
+      watched = await browser.newPage({ width });
+      await preloadAxe(watched.context);
+      tabs.set(key, watched);
+    }
+    return watched;
+  }
+
   async function visit(item: PageCase, width: number): Promise<string[]> {
-    const watched = await browser.newPage({ width });
-    const jwt = sessions[item.as];
-    if (jwt) await watched.context.addCookies([{ name: 'registry_session', value: jwt, url: world.w.app.url }]);
+    const watched = await tab(item.as, width);
+    const { page, context } = watched;
     const origin = new URL(world.w.app.url).origin;
+    // Each page as a fresh visitor in that role sees it: no cookie but the role's session (a page
+    // may have set the language's), no storage left by the page before, no problem of its own.
+    await context.clearCookies();
+    const jwt = sessions[item.as];
+    if (jwt) await context.addCookies([{ name: 'registry_session', value: jwt, url: world.w.app.url }]);
+    if (page.url().startsWith(`${origin}/`)) await page.evaluate(() => (localStorage.clear(), sessionStorage.clear()));
+    watched.problems.length = 0;
+    watched.foreignRequests.length = 0;
     const expected = item.status ?? 200;
     const badResponses: string[] = [];
-    watched.page.on('response', (response) => {
+    const onResponse = (response: Response): void => {
       const url = response.url();
       const isPage = url === `${origin}${item.path}`;
       if (url.startsWith(origin) && response.status() >= 400 && !(isPage && response.status() === expected)) badResponses.push(`${response.status()} for ${url}`);
-    });
+    };
+    page.on('response', onResponse);
     try {
-      const answer = await watched.page.goto(item.path, { waitUntil: 'networkidle' });
+      const answer = await page.goto(item.path, { waitUntil: 'networkidle' });
       const found: string[] = [];
       if (answer?.status() !== expected) found.push(`answered ${answer?.status()}, not ${expected}`);
       if (!(answer?.headers()['content-type'] ?? '').startsWith('text/html')) found.push(`answered ${answer?.headers()['content-type']}, not HTML`);
@@ -202,7 +228,7 @@ describeBrowser('web front end: accessibility of every page (axe-core, 1280 and 
       if (found.length > 0) await watched.screenshot(`a11y-${item.as}-${item.path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}${item.prepare ? '-open' : ''}-${width}`);
       return found;
     } finally {
-      await watched.context.close();
+      page.off('response', onResponse);
     }
   }
 
