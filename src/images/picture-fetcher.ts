@@ -10,17 +10,24 @@ import { PictureGate } from './picture-gate';
 
 /** Pictures decoded at once in this process. */
 const DECODES_AT_ONCE = 1;
+/**
+ * Release pictures (ingest, manifest refresh) downloaded or decoded at once in this process: the
+ * one in the decoder and the next one, downloading meanwhile. Their turn is taken before the
+ * download, so however many releases ingest at once, no more sources than this are held.
+ */
+export const RELEASE_PICTURES_AT_ONCE = 2;
 
 const MiB = 1024 * 1024;
 
 /**
  * Why a picture could not be had: `fetch` (the upstream failed, was refused or too large),
- * `refused` (not an accepted image) or `held` (taking it would pass a bound on the picture bytes
- * held, PICTURE_MEMORY_BYTES or PICTURE_MEMORY_BYTES_PER_USER).
+ * `refused` (not an accepted image), `held` (taking it would pass a bound on the picture bytes
+ * held, PICTURE_MEMORY_BYTES or PICTURE_MEMORY_BYTES_PER_USER) or `busy` (its release waited
+ * PICTURE_WAIT_MS for a turn and it had none).
  */
 export class PictureFailure extends Error {
   constructor(
-    readonly stage: 'fetch' | 'refused' | 'held',
+    readonly stage: 'fetch' | 'refused' | 'held' | 'busy',
     message: string,
     readonly upstreamStatus?: number,
   ) {
@@ -35,12 +42,15 @@ export class PictureFailure extends Error {
  * against the caller's PictureHold as it arrives (the download), while it waits for and is in the
  * decoder (the source), and afterwards (the encodings, until the caller releases the hold): a
  * picture that would pass a bound is dropped there and then, so concurrent ingests never hold
- * more than the bounds, and a slow upstream never holds the decoder. Every failure is a
- * PictureFailure whose message is safe to show the publisher.
+ * more than the bounds, and a slow upstream never holds the decoder. A release's pictures also
+ * take turns before they are downloaded (`fetchInTurn`), so they are not held while they queue.
+ * Every failure is a PictureFailure whose message is safe to show the publisher.
  */
 @Injectable()
 export class PictureFetcher {
   private readonly decoder = new PictureGate(DECODES_AT_ONCE);
+  private readonly releaseTurns = new PictureGate(RELEASE_PICTURES_AT_ONCE);
+  private readonly waitMs: number;
   /** The bytes held, per instance and per owner; read by tests. */
   readonly budget: PictureBudget;
 
@@ -49,6 +59,34 @@ export class PictureFetcher {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.budget = new PictureBudget(config.pictureMemoryBytes, config.pictureMemoryBytesPerUser);
+    this.waitMs = config.pictureWaitMs;
+  }
+
+  /** How long one release's pictures may wait for their turns, all together: aborts PICTURE_WAIT_MS from now. */
+  patience(): AbortSignal {
+    return AbortSignal.timeout(this.waitMs);
+  }
+
+  /**
+   * A release's picture: waits for a turn (RELEASE_PICTURES_AT_ONCE) before it is downloaded,
+   * holding nothing meanwhile, then is fetched as `fetch` does. Once `patience` (the release's,
+   * from `patience()`) is aborted, a picture still waiting is left out (`busy`) without a fetch.
+   */
+  async fetchInTurn(url: string, plan: ImagePlan, hold: PictureHold, patience: AbortSignal, signal?: AbortSignal): Promise<EncodedPicture> {
+    let started = false;
+    try {
+      return await this.releaseTurns.run(
+        () => {
+          started = true;
+          return this.fetch(url, plan, hold, signal);
+        },
+        signal ? AbortSignal.any([patience, signal]) : patience,
+      );
+    } catch (error) {
+      if (started) throw error;
+      if (signal?.aborted) throw new PictureFailure('fetch', 'the ingest was abandoned before it was fetched');
+      throw new PictureFailure('busy', `the registry was decoding other pictures for as long as a release's pictures may wait (${formatSeconds(this.waitMs)}); it is fetched again when the manifest is refreshed or the next release names it`);
+    }
   }
 
   /** An account for one ingest (or proxied image) of `owner`'s; release it once its pictures are no longer kept. */
@@ -110,6 +148,10 @@ export class PictureFetcher {
     const [limit, whose] = bound === 'instance' ? [this.budget.instanceBytes, 'in all'] : [this.budget.ownerBytes, 'for one publisher'];
     return new PictureFailure('held', `the registry was already holding as many picture bytes as it may at once (${formatBytes(limit)} ${whose}); it is fetched again when the manifest is refreshed or the next release names it`);
   }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 function formatBytes(bytes: number): string {
