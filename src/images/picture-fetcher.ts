@@ -50,6 +50,12 @@ export class PictureFailure extends Error {
 export class PictureFetcher {
   private readonly decoder = new PictureGate(DECODES_AT_ONCE);
   private readonly releaseTurns = new PictureGate(RELEASE_PICTURES_AT_ONCE);
+  /**
+   * Source buffers handed from one release turn to the next (at most one per turn) instead of left
+   * to the collector, which frees dead buffers only once tens of MiB of them have built up: a
+   * picture's source becomes garbage right after its decode. Dropped once the turns are idle.
+   */
+  private readonly spareSources: Buffer[] = [];
   private readonly waitMs: number;
   /** The bytes held, per instance and per owner; read by tests. */
   readonly budget: PictureBudget;
@@ -78,7 +84,7 @@ export class PictureFetcher {
       return await this.releaseTurns.run(
         () => {
           started = true;
-          return this.fetch(url, plan, hold, signal);
+          return this.fetchIntoSpare(url, plan, hold, signal);
         },
         signal ? AbortSignal.any([patience, signal]) : patience,
       );
@@ -86,6 +92,23 @@ export class PictureFetcher {
       if (started) throw error;
       if (signal?.aborted) throw new PictureFailure('fetch', 'the ingest was abandoned before it was fetched');
       throw new PictureFailure('busy', `the registry was decoding other pictures for as long as a release's pictures may wait (${formatSeconds(this.waitMs)}); it is fetched again when the manifest is refreshed or the next release names it`);
+    } finally {
+      // An idle instance keeps no spare: they are collected with the next garbage.
+      if (this.releaseTurns.idle) this.spareSources.length = 0;
+    }
+  }
+
+  /** `fetch` into a spare source buffer (a larger one replaces it), handed back once the picture is decoded: nothing keeps the source past that. */
+  private async fetchIntoSpare(url: string, plan: ImagePlan, hold: PictureHold, signal: AbortSignal | undefined): Promise<EncodedPicture> {
+    let spare = this.spareSources.pop();
+    const allocate = (length: number) => {
+      if (!spare || spare.length < length) spare = Buffer.allocUnsafe(length);
+      return spare.subarray(0, length);
+    };
+    try {
+      return await this.fetchWith(url, plan, hold, signal, undefined, allocate);
+    } finally {
+      if (spare) this.spareSources.push(spare);
     }
   }
 
@@ -96,7 +119,11 @@ export class PictureFetcher {
 
   /** `byteCap` lowers the policy's byte cap (the `images.max_bytes` setting) for this fetch. */
   async fetch(url: string, plan: ImagePlan, hold: PictureHold, signal?: AbortSignal, byteCap?: number): Promise<EncodedPicture> {
-    const bytes = await this.download(url, hold, signal, byteCap);
+    return this.fetchWith(url, plan, hold, signal, byteCap);
+  }
+
+  private async fetchWith(url: string, plan: ImagePlan, hold: PictureHold, signal: AbortSignal | undefined, byteCap: number | undefined, allocate?: (length: number) => Buffer): Promise<EncodedPicture> {
+    const bytes = await this.download(url, hold, signal, byteCap, allocate);
     let picture: EncodedPicture;
     try {
       picture = await this.decoder.run(() => encodePicture(bytes, plan));
@@ -111,7 +138,7 @@ export class PictureFetcher {
     return picture;
   }
 
-  private async download(url: string, hold: PictureHold, signal: AbortSignal | undefined, byteCap: number | undefined): Promise<Buffer> {
+  private async download(url: string, hold: PictureHold, signal: AbortSignal | undefined, byteCap: number | undefined, allocate?: (length: number) => Buffer): Promise<Buffer> {
     const stop = new AbortController();
     const taking: { bytes: number; refused: PictureBound | null } = { bytes: 0, refused: null };
     // Takes more of the bound as the body needs it, or refuses and stops the download.
@@ -130,7 +157,7 @@ export class PictureFetcher {
         onBodyLength: (declared: number) => takeUpTo(Math.min(declared, policy.maxBytes)),
       };
       let received = 0;
-      const fetched = await fetchBytes(url, options, (chunk) => takeUpTo((received += chunk.length)));
+      const fetched = await fetchBytes(url, options, (chunk) => takeUpTo((received += chunk.length)), allocate);
       if (taking.refused) throw this.overBound(taking.refused);
       // What was taken for a longer declared length than arrived is given back.
       hold.give(taking.bytes - fetched.bytes.length);

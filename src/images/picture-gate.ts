@@ -22,6 +22,11 @@ export class PictureGate {
     private readonly maxWaiting = Number.POSITIVE_INFINITY,
   ) {}
 
+  /** No task running or waiting. */
+  get idle(): boolean {
+    return this.running === 0;
+  }
+
   /**
    * Runs `task` once a permit is free. `patience`, when given, bounds only the wait: once it is
    * aborted, a task still waiting leaves the queue without running and the call rejects with the

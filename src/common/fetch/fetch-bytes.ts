@@ -16,15 +16,21 @@ export interface FetchedBytes {
  * aborts `signal` to stop).
  *
  * A body whose Content-Length is declared (and within `maxBytes`) is written as it arrives into
- * one buffer of that length: kept as a list of chunks and joined at the end, it was held twice
- * while joining, and the chunks until the next collection. Only an undeclared length is joined.
+ * one buffer of that length, from `allocate` (a caller may hand out a buffer it reuses; the bytes
+ * returned are then a view of it): kept as a list of chunks and joined at the end, it was held
+ * twice while joining, and the chunks until the next collection. Only an undeclared length is joined.
  */
-export async function fetchBytes(url: string, options: GuardedFetchOptions, onChunk?: (chunk: Buffer) => void): Promise<FetchedBytes> {
+export async function fetchBytes(
+  url: string,
+  options: GuardedFetchOptions,
+  onChunk?: (chunk: Buffer) => void,
+  allocate: (length: number) => Buffer = (length) => Buffer.allocUnsafe(length),
+): Promise<FetchedBytes> {
   const kept: { whole: Buffer | null; filled: number; chunks: Buffer[] } = { whole: null, filled: 0, chunks: [] };
   const onBodyLength = (declared: number) => {
     options.onBodyLength?.(declared);
     // A caller that refused the length aborted: nothing is read, so nothing is allocated.
-    if (declared <= options.maxBytes && !options.signal?.aborted) kept.whole = Buffer.allocUnsafe(declared);
+    if (declared <= options.maxBytes && !options.signal?.aborted) kept.whole = allocate(declared);
   };
   const body = await guardedFetch(url, { ...options, onBodyLength }, (chunk) => {
     onChunk?.(chunk);
