@@ -3,8 +3,9 @@
 // embedded database (or DATABASE_URL), with pictures served by a file server on loopback: 16
 // pushes at once, by 16 publishers, each naming an icon and 12 screenshots, every one a valid
 // PNG of about 9.5 MB (noise, so it neither compresses nor decodes small). Prints the server's
-// peak RSS growth over the load (target <= 150 MiB), how long it took, and how many pictures
-// were kept or left out with a warning (every release must publish).
+// peak RSS growth over the load (target <= 150 MiB), how long it took, how many pictures were
+// kept or left out with a warning and why (every release must publish), and the allocator
+// setting the server ran with (the Docker image's MALLOC_ARENA_MAX unless given).
 const { execFileSync, spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
@@ -30,6 +31,16 @@ async function noisePng() {
     fs.renameSync(`${file}.tmp`, file);
   }
   return file;
+}
+
+/**
+ * The server runs with the allocator setting the Docker image sets (its ENV MALLOC_ARENA_MAX), as
+ * production runs it, unless MALLOC_ARENA_MAX is given here (empty: glibc's default).
+ */
+function mallocArenaMax() {
+  if (process.env.MALLOC_ARENA_MAX !== undefined) return process.env.MALLOC_ARENA_MAX;
+  const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  return /^ENV .*\bMALLOC_ARENA_MAX=(\d+)/m.exec(dockerfile)?.[1] ?? '';
 }
 
 /** Serves the one picture at every path. */
@@ -87,6 +98,7 @@ module.exports = async function run() {
   });
   const assetsUrl = `http://127.0.0.1:${assets.address().port}`;
 
+  const arenas = mallocArenaMax();
   const port = 3900 + Math.floor(Math.random() * 100);
   const env = {
     PATH: process.env.PATH,
@@ -98,11 +110,12 @@ module.exports = async function run() {
     LOG_LEVEL: 'error',
     FETCH_ALLOW_HOSTS: `127.0.0.1:${pictures.address().port},127.0.0.1:${assets.address().port}`,
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-    ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
+    ...(arenas ? { MALLOC_ARENA_MAX: arenas } : {}),
     ...(process.env.GLIBC_TUNABLES ? { GLIBC_TUNABLES: process.env.GLIBC_TUNABLES } : {}),
     // To measure other bounds than the defaults.
     ...(process.env.PICTURE_MEMORY_BYTES ? { PICTURE_MEMORY_BYTES: process.env.PICTURE_MEMORY_BYTES } : {}),
     ...(process.env.PICTURE_MEMORY_BYTES_PER_USER ? { PICTURE_MEMORY_BYTES_PER_USER: process.env.PICTURE_MEMORY_BYTES_PER_USER } : {}),
+    ...(process.env.PICTURE_WAIT_MS ? { PICTURE_WAIT_MS: process.env.PICTURE_WAIT_MS } : {}),
   };
   const server = spawn(process.execPath, [path.join(ROOT, 'dist', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
@@ -138,9 +151,13 @@ module.exports = async function run() {
     await publish(tokens[0], `warmup-${run}`, false);
     const load = await peakGrowth(server.pid, () => Promise.all(tokens.map((token, i) => publish(token, `pictures-${i}-${run}`, true))));
     const total = PUSHES * (SCREENSHOTS + 1);
-    const leftOut = load.result.flat().filter((w) => / was left out: /.test(w)).length;
+    const warnings = load.result.flat().filter((w) => / was left out: /.test(w));
+    const leftOut = warnings.length;
+    const waited = warnings.filter((w) => /may wait/.test(w)).length;
+    const overBound = warnings.filter((w) => /holding as many picture bytes/.test(w)).length;
     const size = (fs.statSync(picture).size / 1e6).toFixed(1);
-    lines.push(`${PUSHES} pushes at once, ${SCREENSHOTS + 1} PNGs of ${size} MB each: all ${PUSHES} published in ${load.seconds.toFixed(1)} s; ${total - leftOut} of ${total} pictures kept, ${leftOut} left out with a warning`);
+    lines.push(`${PUSHES} pushes at once, ${SCREENSHOTS + 1} PNGs of ${size} MB each: all ${PUSHES} published in ${load.seconds.toFixed(1)} s; ${total - leftOut} of ${total} pictures kept, ${leftOut} left out with a warning (${waited} after waiting for their turn, ${overBound} over a bound on bytes held, ${leftOut - waited - overBound} other)`);
+    lines.push(`allocator: ${arenas ? `MALLOC_ARENA_MAX=${arenas}${process.env.MALLOC_ARENA_MAX === undefined ? ", as the Docker image sets it" : ''}` : "glibc's default arenas (MALLOC_ARENA_MAX unset)"}`);
     lines.push(`picture ingest RSS growth           ${(load.growth / MiB).toFixed(1)} MiB (target <= 150), from ${(load.start / MiB).toFixed(0)} MiB`);
     return lines;
   } finally {

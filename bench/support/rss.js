@@ -7,7 +7,7 @@ function rssBytes(pid) {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
 }
 
-/** Runs `work` while sampling the server's RSS every 20 ms; returns its peak growth over the start. */
+/** Runs `work` while sampling the server's RSS every 20 ms; returns its RSS at the start, its peak and the growth between. */
 async function peakGrowth(pid, work) {
   const start = rssBytes(pid);
   let peak = start;
@@ -23,7 +23,7 @@ async function peakGrowth(pid, work) {
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   clearInterval(timer);
   peak = Math.max(peak, rssBytes(pid));
-  return { growth: peak - start, seconds, result };
+  return { growth: peak - start, start, peak, seconds, result };
 }
 
 module.exports = { rssBytes, peakGrowth };

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       hashBudgetBytes: 524_288_000,
       pictureMemoryBytes: 64 * 1024 * 1024,
       pictureMemoryBytesPerUser: 32 * 1024 * 1024,
+      pictureWaitMs: 30_000,
       initToken: null,
       logLevel: 'info',
       migrateOnStart: true,

@@ -38,6 +38,8 @@ export interface AppConfig {
   readonly pictureMemoryBytes: number;
   /** The same for one publisher (or plugin, or the README proxy as a whole). */
   readonly pictureMemoryBytesPerUser: number;
+  /** How long one release's pictures wait for their turns, all together; a picture still waiting then is left out. */
+  readonly pictureWaitMs: number;
   /** Operator Sigstore trusted roots (PROVENANCE_TRUSTED_ROOTS), parsed; the public-good root is always trusted besides. */
   readonly provenanceTrustedRoots: readonly TrustedRootMaterial[];
   readonly initToken: string | null;

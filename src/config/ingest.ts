@@ -30,13 +30,22 @@ const PICTURE_MEMORY_BYTES_PER_USER = {
     'The same bound for one publisher (a webhook\'s release counts for its plugin, the README proxy for all its visitors together), so one cannot take the whole instance bound. Keep it at least the `images.max_bytes` setting, or pictures that large are always left out.',
 };
 
-export const INGEST: ConfigArea = { title: 'Ingest', variables: [HASH_BUDGET_BYTES, FETCH_ALLOW_HOSTS, PICTURE_MEMORY_BYTES, PICTURE_MEMORY_BYTES_PER_USER] };
+const PICTURE_WAIT_MS = {
+  name: 'PICTURE_WAIT_MS',
+  parser: integer({ min: 0, max: 3_600_000, unit: 'milliseconds' }),
+  default: '30000',
+  description:
+    "How long one release's icon and screenshots may wait, all together, for their turns to be downloaded and decoded (an instance decodes one picture at a time and downloads the next meanwhile, so pictures queue without being held). A picture still waiting then is left out of its release with a warning.",
+};
 
-export function readIngest(reader: EnvironmentReader): Pick<AppConfig, 'hashBudgetBytes' | 'fetchAllowHosts' | 'pictureMemoryBytes' | 'pictureMemoryBytesPerUser'> {
+export const INGEST: ConfigArea = { title: 'Ingest', variables: [HASH_BUDGET_BYTES, FETCH_ALLOW_HOSTS, PICTURE_MEMORY_BYTES, PICTURE_MEMORY_BYTES_PER_USER, PICTURE_WAIT_MS] };
+
+export function readIngest(reader: EnvironmentReader): Pick<AppConfig, 'hashBudgetBytes' | 'fetchAllowHosts' | 'pictureMemoryBytes' | 'pictureMemoryBytesPerUser' | 'pictureWaitMs'> {
   return {
     hashBudgetBytes: reader.read(HASH_BUDGET_BYTES),
     fetchAllowHosts: reader.read(FETCH_ALLOW_HOSTS),
     pictureMemoryBytes: reader.read(PICTURE_MEMORY_BYTES),
     pictureMemoryBytesPerUser: reader.read(PICTURE_MEMORY_BYTES_PER_USER),
+    pictureWaitMs: reader.read(PICTURE_WAIT_MS),
   };
 }

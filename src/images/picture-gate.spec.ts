@@ -48,3 +48,54 @@ describe('PictureGate with a bounded queue', () => {
     await expect(gate.run(async () => 'fourth')).resolves.toBe('fourth');
   });
 });
+
+describe('PictureGate with patience', () => {
+  it('lets a waiting task leave once its patience is over, without running it or taking a permit, and hands the permit on', async () => {
+    const gate = new PictureGate(1);
+    let releaseFirst!: () => void;
+    const first = gate.run(() => new Promise<string>((resolve) => (releaseFirst = () => resolve('first'))));
+    const impatient = new AbortController();
+    let ranImpatient = false;
+    const leaving = gate.run(async () => {
+      ranImpatient = true;
+    }, impatient.signal);
+    const third = gate.run(async () => 'third');
+    impatient.abort(new Error('waited long enough'));
+    await expect(leaving).rejects.toThrow('waited long enough');
+    releaseFirst();
+    await expect(first).resolves.toBe('first');
+    await expect(third).resolves.toBe('third');
+    expect(ranImpatient).toBe(false);
+    // The one permit was given back, neither lost nor doubled: tasks run again, one at a time.
+    let open = 0;
+    let mostOpen = 0;
+    const task = async () => {
+      mostOpen = Math.max(mostOpen, ++open);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      open--;
+    };
+    await Promise.all([gate.run(task), gate.run(task), gate.run(task)]);
+    expect(mostOpen).toBe(1);
+  });
+
+  it('runs a task at once when a permit is free, whatever its patience; refuses at once to queue one whose patience is already over', async () => {
+    const gate = new PictureGate(1);
+    const over = AbortSignal.abort(new Error('no time left'));
+    await expect(gate.run(async () => 'free permit', over)).resolves.toBe('free permit');
+    let releaseFirst!: () => void;
+    const first = gate.run(() => new Promise<void>((resolve) => (releaseFirst = resolve)));
+    await expect(gate.run(async () => 'never', over)).rejects.toThrow('no time left');
+    releaseFirst();
+    await first;
+  });
+
+  it('leaves a task that got its turn running when its patience ends later', async () => {
+    const gate = new PictureGate(1);
+    const patience = new AbortController();
+    let finish!: () => void;
+    const running = gate.run(() => new Promise<string>((resolve) => (finish = () => resolve('finished'))), patience.signal);
+    patience.abort();
+    finish();
+    await expect(running).resolves.toBe('finished');
+  });
+});

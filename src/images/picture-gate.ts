@@ -22,10 +22,20 @@ export class PictureGate {
     private readonly maxWaiting = Number.POSITIVE_INFINITY,
   ) {}
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  /** No task running or waiting. */
+  get idle(): boolean {
+    return this.running === 0;
+  }
+
+  /**
+   * Runs `task` once a permit is free. `patience`, when given, bounds only the wait: once it is
+   * aborted, a task still waiting leaves the queue without running and the call rejects with the
+   * signal's reason (a task already running is not touched).
+   */
+  async run<T>(task: () => Promise<T>, patience?: AbortSignal): Promise<T> {
     if (this.running >= this.permits) {
       if (this.waiting.length >= this.maxWaiting) throw new GateFull();
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await this.turn(patience);
     } else this.running++;
     try {
       return await task();
@@ -34,5 +44,23 @@ export class PictureGate {
       if (next) next();
       else this.running--;
     }
+  }
+
+  /** Resolves when a finishing task hands this one its permit, or rejects (holding none) once `patience` is aborted. */
+  private turn(patience: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (patience?.aborted) return reject(patience.reason);
+      const leave = () => {
+        const at = this.waiting.indexOf(handOver);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(patience?.reason);
+      };
+      const handOver = () => {
+        patience?.removeEventListener('abort', leave);
+        resolve();
+      };
+      this.waiting.push(handOver);
+      patience?.addEventListener('abort', leave, { once: true });
+    });
   }
 }

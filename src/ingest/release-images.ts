@@ -27,11 +27,13 @@ const variantsOf = (picture: EncodedPicture): StoredImageVariant[] => picture.va
 
 /**
  * The icon and screenshots a manifest names, fetched (ASSET_CONCURRENCY at a time, through the
- * SSRF-safe fetcher), checked by their bytes and encoded as WebP at fixed widths. A picture that
+ * SSRF-safe fetcher, each after its turn among all releases' pictures), checked by their bytes
+ * and encoded as WebP at fixed widths. A picture that
  * fails (a 404, too large, not an image, an SVG) never fails the release: it is left out and
  * named in `warnings`; the page then shows nothing in its place. That includes a picture that
  * would pass the bounds on picture bytes held (per instance, per publisher): the caller's hold
- * keeps the encodings counted until it releases it, once the release is recorded.
+ * keeps the encodings counted until it releases it, once the release is recorded. So does a
+ * picture still waiting for its turn once the release's pictures waited PICTURE_WAIT_MS.
  */
 @Injectable()
 export class ReleaseImages {
@@ -50,7 +52,8 @@ export class ReleaseImages {
     (manifest.screenshots ?? []).forEach((shot, index) =>
       jobs.push({ name: `screenshot ${index + 1}`, url: shot.url, plan: SCREENSHOT_PLAN, screenshot: { index, caption: shot.caption ?? null, alt: shot.alt ?? null } }),
     );
-    const outcomes = await mapBounded(jobs, ASSET_CONCURRENCY, (job) => this.fetchOne(job, hold, abandon));
+    const patience = this.pictures.patience();
+    const outcomes = await mapBounded(jobs, ASSET_CONCURRENCY, (job) => this.fetchOne(job, hold, patience, abandon));
     const images: StoredReleaseImages = { icon: null, screenshots: [] };
     const encoded: EncodedImage[] = [];
     const warnings: string[] = [];
@@ -69,9 +72,9 @@ export class ReleaseImages {
   }
 
   /** The encoded picture, or the warning that says why there is none. */
-  private async fetchOne(job: Job, hold: PictureHold, abandon: AbortSignal | undefined): Promise<EncodedPicture | string> {
+  private async fetchOne(job: Job, hold: PictureHold, patience: AbortSignal, abandon: AbortSignal | undefined): Promise<EncodedPicture | string> {
     try {
-      return await this.pictures.fetch(job.url, job.plan, hold, abandon);
+      return await this.pictures.fetchInTurn(job.url, job.plan, hold, patience, abandon);
     } catch (error) {
       if (error instanceof PictureFailure) {
         return error.stage === 'refused' ? `${job.name} was left out: ${job.url} ${error.message}` : `${job.name} was left out: ${error.message}`;
