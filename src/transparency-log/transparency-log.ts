@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { completedBy, encodeLogEntry, leafHash, nodeHash, type Hash, type LogEntry, type NodeId } from '../lib/transparency';
-import { nodeKey, type TransparencyRepository } from './transparency.repository';
+import { completedBy, encodeLogEntry, leafHash, type LogEntry } from '../lib/transparency';
+import type { TransparencyRepository } from './transparency.repository';
 
 /**
  * Appends to the transparency log inside the caller's transaction, so an entry commits with the
@@ -14,21 +14,10 @@ export class TransparencyLog {
   /** The new leaf's index. Throws (failing the caller's transaction) if the leaf or a node cannot be written. */
   async append(entry: LogEntry, manager: EntityManager, releaseId?: string | null): Promise<number> {
     const bytes = encodeLogEntry(entry);
-    const leaf = leafHash(bytes);
-    const { size: index, roots } = await this.repository.lockTail(manager);
-    // Each completed subtree above level 0 joins its left sibling (a root subtree of the tree
-    // before this leaf) with the one just completed below it.
-    const nodes: { node: NodeId; hash: Hash }[] = [];
-    let below: Hash = leaf;
-    for (const node of completedBy(index + 1)) {
-      if (node.level > 0) {
-        const left = roots.get(nodeKey({ level: node.level - 1, index: node.index * 2 }));
-        if (!left) throw new Error(`transparency log: node ${node.level - 1}/${node.index * 2} is missing below leaf ${index}`);
-        below = nodeHash(left, below);
-      }
-      nodes.push({ node, hash: below });
-    }
-    await this.repository.insertLeaf(manager, { index, entry: bytes, leafHash: leaf, releaseId: releaseId ?? null }, nodes);
+    const { index, nodes } = await this.repository.appendLeaf(manager, { entry: bytes, leafHash: leafHash(bytes), releaseId: releaseId ?? null });
+    // Each subtree the leaf completes joins a stored left sibling: one missing ends the chain early.
+    const completed = completedBy(index + 1).length;
+    if (nodes !== completed) throw new Error(`transparency log: leaf ${index} completes ${completed} subtrees, ${nodes} written (a left sibling is missing)`);
     return index;
   }
 

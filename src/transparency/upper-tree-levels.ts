@@ -68,8 +68,9 @@ function foldKey(group: readonly NodeId[]): string {
  * The upper levels of the log's tree, held whole in process: a complete subtree's hash never
  * changes once committed, and level 1 and up of a million-leaf log is 32 MB, so a proof's query
  * reads only its leaf and the leaf hashes it needs (docs/performance.md). Filled in the
- * background, in index order, from committed reads (a node is only read once the size that
- * completes it is committed); a node not held yet is read with the proof, as before it was.
+ * background, from the top level down and each level in index order, from committed reads (a
+ * node is only read once the size that completes it is committed); a node not held yet is read
+ * with the proof, as before it was.
  */
 export class UpperTreeLevels {
   /** A level below `lowest` is not asked (raiseLowest drops it). */
@@ -88,6 +89,7 @@ export class UpperTreeLevels {
   private committedAtMs = Number.NEGATIVE_INFINITY;
   private filling: Promise<void> | null = null;
   private retryAtMs = 0;
+  private closed = false;
 
   constructor(
     private readonly source: UpperLevelSource,
@@ -202,7 +204,7 @@ export class UpperTreeLevels {
       this.committed = size;
       this.committedAtMs = Math.max(this.committedAtMs, readStartedAtMs);
     }
-    if (this.filling || this.nowMs() < this.retryAtMs || this.filled >= this.target) return;
+    if (this.closed || this.filling || this.nowMs() < this.retryAtMs || this.filled >= this.target) return;
     this.filling = this.fill()
       .catch((error: unknown) => {
         this.retryAtMs = this.nowMs() + RETRY_AFTER_MS;
@@ -223,8 +225,15 @@ export class UpperTreeLevels {
     while (this.filling) await this.filling;
   }
 
+  /** Fills no more (a fill under way stops after its current read); resolves once none runs: at shutdown, before the pool closes. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.generation++;
+    await this.settled();
+  }
+
   private async fill(): Promise<void> {
-    while (this.filled < this.target) {
+    while (this.filled < this.target && !this.closed) {
       // The size is read again: the target may be a size not committed yet where this runs.
       const committed = await this.source.size();
       const seenAtMs = this.nowMs();
@@ -233,7 +242,12 @@ export class UpperTreeLevels {
       if (size <= this.filled) return;
       const generation = this.generation;
       this.raiseLowest(lowestHeldLevel(size, this.minLevel, this.maxBytes));
-      for (let level = this.lowest; Math.floor(size / 2 ** level) > 0; level++) {
+      // From the top down: the small high levels take a read or two and spare every proof most of
+      // its nodes at once; level 1, half of what is held, comes last (a proof meanwhile reads the
+      // nodes not held yet with its leaf).
+      let top = this.lowest;
+      while (Math.floor(size / 2 ** (top + 1)) > 0) top++;
+      for (let level = top; level >= this.lowest; level--) {
         if (!(await this.fillLevel(level, Math.floor(size / 2 ** level), generation))) return;
       }
       this.filled = size;

@@ -26,6 +26,7 @@ import {
 import { TransparencyLog } from '../../src/transparency-log/transparency-log';
 import { TransparencyService } from '../../src/transparency/transparency.service';
 import type { UpperTreeLevels } from '../../src/transparency/upper-tree-levels';
+import { eventually } from '../support/eventually';
 import { merkleRoot } from '../support/merkle-root';
 import { RotationWorld } from '../support/rotation-world';
 
@@ -341,5 +342,18 @@ describe('transparency log', () => {
     const answer = await get(`/api/log/entries/${size}`).expect(404);
     expect(answer.headers['content-type']).toMatch(/application\/problem\+json/);
     await get(`/api/log/entries/${size - 1}`).expect(200);
+  });
+
+  it('fills the held levels at start, before any proof is asked', async () => {
+    const leaves = await leafHashes();
+    expect(leaves.length).toBeGreaterThanOrEqual(256);
+    await world.restart();
+    await world.app.app.get(ReleaseResignWorker).stop();
+    const upper = (world.app.app.get(TransparencyService) as unknown as { upper: UpperTreeLevels }).upper;
+    // No proof asked of this instance: start-up alone filled them.
+    await eventually(async () => (upper.heldNodes >= leaves.length - 16 ? true : null), 'the held levels after a restart');
+    const index = leaves.length - 5;
+    const proof = (await get(`/api/log/proof/inclusion?index=${index}&size=${leaves.length}`).expect(200)).body;
+    expect(() => verifyInclusion(index, leaves.length, leaves[index]!, proof.proof.map(b64), merkleRoot(leaves))).not.toThrow();
   });
 });

@@ -63,6 +63,42 @@ describe('UpperTreeLevels over a real log', () => {
     expect(failures).toEqual([]);
   });
 
+  it('fills from the top level down, so the first reads already spare a proof most of its nodes', async () => {
+    const read: number[] = [];
+    const levels = new UpperTreeLevels(
+      { size: () => repository.size(), levelHashes: (l, f, t) => (read.push(l), repository.levelHashes(l, f, t)) },
+      (error) => failures.push(error),
+      1,
+    );
+    levels.sawCommittedSize(900);
+    await levels.settled();
+    // 900 leaves: levels 9 (one node) down to 1.
+    expect(read).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(levels.heldNodes).toBe(nodesFrom(1, 900).length);
+    expect(await check(levels, nodesFrom(1, 900))).toEqual([]);
+  });
+
+  it('stops filling when closed: the read under way is the last, and no later size starts another', async () => {
+    const read: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const levels = new UpperTreeLevels(
+      { size: () => repository.size(), levelHashes: async (l, f, t) => (read.push(l), await gate, repository.levelHashes(l, f, t)) },
+      (error) => failures.push(error),
+      1,
+    );
+    levels.sawCommittedSize(900);
+    while (read.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const closed = levels.close();
+    release();
+    await closed;
+    expect(read).toEqual([9]);
+    levels.sawCommittedSize(900);
+    await levels.settled();
+    expect(read).toEqual([9]);
+    expect(levels.heldNodes).toBe(0);
+  });
+
   it('raises its lowest level to stay within its byte bound', async () => {
     // 1,280 bytes, 40 hashes: level 6 and up of 900 leaves (25 nodes) fit; from level 5 (53) they would not.
     const levels = levelsOf(repository, 2 * 20 * 32);
