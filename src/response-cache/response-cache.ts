@@ -78,23 +78,37 @@ export class ResponseCache {
    * every reader meanwhile.
    */
   async writing<T>(work: () => Promise<T>): Promise<T> {
-    if (!this.store) return work();
+    const end = await this.beginWrite();
+    try {
+      return await work();
+    } finally {
+      await end();
+    }
+  }
+
+  /**
+   * `writing` for a write that learns only inside its transaction whether it changes anything (a
+   * background pass that usually finds nothing to do, and must not empty the cache then): marks
+   * the write now, before the commit; the function returned ends the mark once the transaction has
+   * ended, committed or not.
+   */
+  async beginWrite(): Promise<() => Promise<void>> {
+    const store = this.store;
+    if (!store) return () => Promise.resolve();
     let marked = true;
     try {
-      await this.store.beginWrite();
+      await store.beginWrite();
     } catch (error) {
       marked = false;
       this.reportFailure('invalidate', error);
     }
-    try {
-      return await work();
-    } finally {
+    return async () => {
       try {
-        await (marked ? this.store.endWrite() : this.store.bump());
+        await (marked ? store.endWrite() : store.bump());
       } catch (error) {
         this.reportFailure('invalidate', error);
       }
-    }
+    };
   }
 
   /** Retires every stored answer, on every instance sharing the store. Awaited before a write answers. */
