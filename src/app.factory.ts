@@ -10,6 +10,7 @@ import { LeanLogReads } from './transparency/lean-log-reads';
 import { ProblemDetailsFilter } from './common/errors/problem.filter';
 import { requestValidationPipe } from './common/errors/validation';
 import { jsonBodyParsers } from './common/http/body-limits';
+import { answerPreconditionsByOneRule } from './common/http/conditional-get';
 import { formBodyParser } from './common/http/form-bodies';
 import { decodablePathsOnly } from './common/http/decodable-path';
 import { InternalCalls } from './common/http/internal-calls';
@@ -84,8 +85,10 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
 export function caseSensitiveExpress(): ExpressAdapter {
   const instance = express();
   instance.set('case sensitive routing', true);
+  answerPreconditionsByOneRule(instance.request);
   return new ExpressAdapter(instance);
 }
+
 
 /** Builds the whole HTTP application; `serve`, `start:prod` and the end-to-end tests all use it. */
 export async function createApp({ config, database, logger }: CreateAppOptions): Promise<NestExpressApplication> {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import fresh from 'fresh';
 import proxyaddr from 'proxy-addr';
 import { carriesCredentials } from './auth/auth-context';
+import { notModified } from './common/http/conditional-get';
 import { isDecodablePath } from './common/http/decodable-path';
 import type { LeanRead, LeanReads } from './common/http/lean-read';
 import { keepRequestId, requestIdFor, runInRequestContext } from './common/logging/request-context';
@@ -141,9 +141,10 @@ async function answer(parts: CatalogueLaneParts, exchange: Exchange): Promise<bo
   for (const { name, value } of answered.headers) headers[name] = value;
   const etag = parts.etagOf(body, 'utf8');
   if (etag) headers.ETag = etag;
-  // As Express's res.send: a fresh request gets 304 without Content-Type and Content-Length, and
-  // its answer is not stored (the response cache middleware stores only what has a Content-Type).
-  if (fresh(req.headers, { etag, 'last-modified': undefined })) {
+  // As Express's res.send (whose req.fresh is the same rule): a fresh request gets 304 without
+  // Content-Type and Content-Length, and its answer is not stored (the response cache middleware
+  // stores only what has a Content-Type).
+  if (notModified(req.headers, etag ? { etag } : {})) {
     // Even one the route declares (Express's res.send removes it from a 304).
     delete headers['Content-Type'];
     res.writeHead(304, headers).end();

@@ -82,6 +82,8 @@ export class ReadmeRerenderer implements OnApplicationBootstrap, OnModuleDestroy
       this.logger.warn(`README ${key.locale} of release ${key.releaseId} was not re-rendered: ${(error as Error).message}`);
       return;
     }
-    if (await this.readmes.storeRerendered(stale, html, README_RENDER_VERSION)) summary.rerendered++;
+    // Marked (ResponseCache.writing): a hit never replays the old README once a miss, or a caller
+    // with credentials, may have been answered the new one.
+    if (await this.responses.writing(() => this.readmes.storeRerendered(stale, html, README_RENDER_VERSION))) summary.rerendered++;
   }
 }

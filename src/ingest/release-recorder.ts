@@ -12,6 +12,7 @@ import { PluginsRepository } from '../plugins/plugins.repository';
 import { CatalogueListing } from '../plugins/catalogue-listing';
 import { type ReadmeRendering, ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
+import { ResponseCache } from '../response-cache/response-cache';
 import { isPrerelease, versionSortKey } from '../plugins/versions';
 import type { RecordedProvenance } from './ingest-provenance';
 import type { ClaimFollowUp, IngestSource, IngestTarget, Publisher } from './ingest.types';
@@ -51,7 +52,10 @@ export interface PreparedRelease {
  * and the audit entries, all in one transaction. The publisher's right to publish is checked
  * again inside it, with the token and ownership rows locked, so a token revoked or a slug
  * transferred while the assets were being fetched does not publish. The release's transparency-log
- * entry is appended last, in the same transaction (its lock is held to commit).
+ * entry is appended last, in the same transaction (its lock is held to commit). The response cache
+ * serves nothing from before the transaction starts until it is emptied after it ends
+ * (ResponseCache.writing): from the commit on, every path answers the new release, on the push
+ * path and the webhook worker's alike.
  */
 @Injectable()
 export class ReleaseRecorder {
@@ -66,9 +70,14 @@ export class ReleaseRecorder {
     private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly log: TransparencyLog,
+    private readonly responses: ResponseCache,
   ) {}
 
   record(target: IngestTarget, release: PreparedRelease): Promise<{ plugin: PluginEntity; claimed: boolean }> {
+    return this.responses.writing(() => this.write(target, release));
+  }
+
+  private write(target: IngestTarget, release: PreparedRelease): Promise<{ plugin: PluginEntity; claimed: boolean }> {
     return this.dataSource.transaction(async (manager) => {
       if (release.publisher) await this.rights.assertStillAllowed(release.publisher, 'pluginId' in target ? target.pluginId : null, manager);
       const claimed = 'claim' in target;

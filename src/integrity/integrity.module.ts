@@ -47,9 +47,9 @@ export const RESIGN_WORKER_OPTIONS = Symbol('RESIGN_WORKER_OPTIONS');
     },
     {
       provide: ReleaseResigner,
-      inject: [SigningKeyRepository, ReleaseSignaturesRepository, SigningKeyManager, Clock],
-      useFactory: (keys: SigningKeyRepository, signatures: ReleaseSignaturesRepository, manager: SigningKeyManager, clock: Clock) =>
-        new ReleaseResigner(keys, signatures, manager, () => clock.now()),
+      inject: [SigningKeyRepository, ReleaseSignaturesRepository, SigningKeyManager, Clock, ResponseCache],
+      useFactory: (keys: SigningKeyRepository, signatures: ReleaseSignaturesRepository, manager: SigningKeyManager, clock: Clock, responses: ResponseCache) =>
+        new ReleaseResigner(keys, signatures, manager, () => clock.now(), () => responses.beginWrite()),
     },
     { provide: RESIGN_WORKER_OPTIONS, useValue: DEFAULT_RESIGN_WORKER_OPTIONS },
     {

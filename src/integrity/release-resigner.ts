@@ -7,6 +7,14 @@ import { publicJwkOf, type SigningKeyManager } from './signing-key-manager';
 import type { SigningKeyRepository } from './signing-key.repository';
 import { signatureEntry } from '../transparency-log/log-entries';
 
+/**
+ * Marks a catalogue write before its commit (the response cache's `beginWrite`): nothing cached
+ * from before it is served once it may be visible. The function it resolves to ends the mark.
+ */
+export type MarkCatalogueWrite = () => Promise<() => Promise<void>>;
+
+const NOTHING_TO_MARK: MarkCatalogueWrite = () => Promise.resolve(() => Promise.resolve());
+
 /** What one batch did. */
 export interface ResignBatch {
   /** The key the batch signed with (null when there was nothing to do). */
@@ -44,6 +52,8 @@ export class ReleaseResigner {
     private readonly signatures: ReleaseSignaturesRepository,
     private readonly keyManager: SigningKeyManager,
     private readonly now: () => Date = () => new Date(),
+    /** The server's response cache; the CLI has none to mark. */
+    private readonly markCatalogueWrite: MarkCatalogueWrite = NOTHING_TO_MARK,
   ) {}
 
   /**
@@ -53,61 +63,73 @@ export class ReleaseResigner {
    * its signature. The key-set lock is held shared, so the current key cannot change meanwhile.
    */
   async resignBatch(limit: number, via: ResignVia): Promise<ResignBatch> {
-    return this.keys.transaction(async (em) => {
-      await this.keys.lockKeySetShared(em);
-      const sources = new Map((await this.keys.findResignSources(em)).map((key) => [key.kid, key]));
-      const rows = await this.signatures.lockBatch(em, [...sources.keys()], limit);
-      if (rows.length === 0) return { signedWith: null, resigned: 0, failed: 0 };
+    const mark: { end?: () => Promise<void> } = {};
+    try {
+      return await this.keys.transaction((em) => this.resignLocked(em, limit, via, mark));
+    } finally {
+      await mark.end?.();
+    }
+  }
 
-      const current = await this.keyManager.signingKey(em, { create: false });
-      const at = this.now();
-      const perKid = new Map<string, { resigned: number; failed: number }>();
-      const logged: { releaseId: string; slug: string; version: string; jws: string }[] = [];
-      for (const row of rows) {
-        const counts = perKid.get(row.kid) ?? { resigned: 0, failed: 0 };
-        perKid.set(row.kid, counts);
-        const outcome = resignCompactJws({
-          jws: row.jws,
-          kid: row.kid,
-          oldKey: publicJwkOf(sources.get(row.kid)!),
-          newKid: current.kid,
-          newPrivateKey: current.privateKey,
+  private async resignLocked(em: EntityManager, limit: number, via: ResignVia, mark: { end?: () => Promise<void> }): Promise<ResignBatch> {
+    await this.keys.lockKeySetShared(em);
+    const sources = new Map((await this.keys.findResignSources(em)).map((key) => [key.kid, key]));
+    const rows = await this.signatures.lockBatch(em, [...sources.keys()], limit);
+    if (rows.length === 0) return { signedWith: null, resigned: 0, failed: 0 };
+    // The releases' answers change (signature, log index, the plugin's log size): marked before
+    // the commit, not for an idle pass, which must not empty the response cache.
+    mark.end = await this.markCatalogueWrite();
+    await this.signatures.lockPlugins(em, rows.map((row) => row.releaseId));
+    const current = await this.keyManager.signingKey(em, { create: false });
+    const at = this.now();
+    const perKid = new Map<string, { resigned: number; failed: number }>();
+    const logged: { releaseId: string; slug: string; version: string; jws: string }[] = [];
+    for (const row of rows) {
+      const counts = perKid.get(row.kid) ?? { resigned: 0, failed: 0 };
+      perKid.set(row.kid, counts);
+      const outcome = resignCompactJws({
+        jws: row.jws,
+        kid: row.kid,
+        oldKey: publicJwkOf(sources.get(row.kid)!),
+        newKid: current.kid,
+        newPrivateKey: current.privateKey,
+      });
+      if (outcome.ok && (await this.signatures.replaceSignature(em, row.releaseId, row.kid, { jws: outcome.jws, kid: current.kid }))) {
+        counts.resigned++;
+        logged.push({ releaseId: row.releaseId, slug: row.slug, version: row.version, jws: outcome.jws });
+      } else if (!outcome.ok) {
+        await this.signatures.recordFailure(em, row.releaseId, row.kid, outcome.reason, at);
+        counts.failed++;
+      }
+    }
+    // Every signing_key update first, in kid order, then the audits (which take the changes
+    // feed's lock): two re-signers never hold one while waiting for the other.
+    const kids = [...perKid.keys()].sort();
+    for (const kid of kids) {
+      const counts = perKid.get(kid)!;
+      if (counts.resigned) await this.keys.addResigned(em, kid, counts.resigned);
+    }
+    for (const kid of kids) {
+      const counts = perKid.get(kid)!;
+      // A retired key has no drain to complete: releases that turn up for it later (signed just
+      // before it was displaced, committed after) are audited as they are rescued.
+      if (sources.get(kid)!.state === 'retired') {
+        await insertAuditRecord(em, {
+          action: 'key.resign',
+          details: { kid, resignedWith: current.kid, resigned: counts.resigned, failed: counts.failed, retiredKey: true, via },
         });
-        if (outcome.ok && (await this.signatures.replaceSignature(em, row.releaseId, row.kid, { jws: outcome.jws, kid: current.kid }))) {
-          counts.resigned++;
-          logged.push({ releaseId: row.releaseId, slug: row.slug, version: row.version, jws: outcome.jws });
-        } else if (!outcome.ok) {
-          await this.signatures.recordFailure(em, row.releaseId, row.kid, outcome.reason, at);
-          counts.failed++;
-        }
       }
-      // Every signing_key update first, in kid order, then the audits (which take the changes
-      // feed's lock): two re-signers never hold one while waiting for the other.
-      const kids = [...perKid.keys()].sort();
-      for (const kid of kids) {
-        const counts = perKid.get(kid)!;
-        if (counts.resigned) await this.keys.addResigned(em, kid, counts.resigned);
-      }
-      for (const kid of kids) {
-        const counts = perKid.get(kid)!;
-        // A retired key has no drain to complete: releases that turn up for it later (signed just
-        // before it was displaced, committed after) are audited as they are rescued.
-        if (sources.get(kid)!.state === 'retired') {
-          await insertAuditRecord(em, {
-            action: 'key.resign',
-            details: { kid, resignedWith: current.kid, resigned: counts.resigned, failed: counts.failed, retiredKey: true, via },
-          });
-        }
-      }
-      // Last, the new signatures go into the transparency log (its lock is held to commit, and
-      // taken after every other lock); each release then names its resign entry.
-      for (const release of logged) {
-        const index = await this.keyManager.log.append(signatureEntry('resign', { ...release, kid: current.kid }), em, release.releaseId);
-        await this.signatures.setLogIndex(em, release.releaseId, index);
-      }
-      const totals = [...perKid.values()].reduce((sum, counts) => ({ resigned: sum.resigned + counts.resigned, failed: sum.failed + counts.failed }), { resigned: 0, failed: 0 });
-      return { signedWith: current.kid, ...totals };
-    });
+    }
+    // Last, the new signatures go into the transparency log (its lock is held to commit, and
+    // taken after every other lock); each release then names its resign entry, and its plugin's
+    // freshness statements a log that holds it.
+    for (const release of logged) {
+      const index = await this.keyManager.log.append(signatureEntry('resign', { ...release, kid: current.kid }), em, release.releaseId);
+      await this.signatures.setLogIndex(em, release.releaseId, index);
+      await this.signatures.advancePluginLogSize(em, release.releaseId, index);
+    }
+    const totals = [...perKid.values()].reduce((sum, counts) => ({ resigned: sum.resigned + counts.resigned, failed: sum.failed + counts.failed }), { resigned: 0, failed: 0 });
+    return { signedWith: current.kid, ...totals };
   }
 
   /**

@@ -76,6 +76,25 @@ export class ReleaseSignaturesRepository {
     return returned.length === 1;
   }
 
+  /**
+   * Locks the rows of the plugins these releases belong to (id order), as a publish or a yank holds
+   * its plugin's row: before the audits and the log, every writer's order, so a re-signer and a
+   * publisher never each hold what the other waits for.
+   */
+  async lockPlugins(manager: EntityManager, releaseIds: readonly string[]): Promise<void> {
+    if (releaseIds.length === 0) return;
+    await this.run(manager, 'SELECT 1 FROM "plugin" WHERE "id" IN (SELECT "plugin_id" FROM "release" WHERE "id" = ANY($1::uuid[])) ORDER BY "id" FOR NO KEY UPDATE', [[...releaseIds]]);
+  }
+
+  /**
+   * After the resign entry at `logIndex`: the release's plugin names the log to there in its
+   * freshness statements (`plugin.log_size`), so the tree a `latest` answer's statement names
+   * holds the entry that answer's `log_index` points at.
+   */
+  async advancePluginLogSize(manager: EntityManager, releaseId: string, logIndex: number): Promise<void> {
+    await this.run(manager, 'UPDATE "plugin" SET "log_size" = greatest("log_size", $2) WHERE "id" = (SELECT "plugin_id" FROM "release" WHERE "id" = $1)', [releaseId, String(logIndex + 1)]);
+  }
+
   /** Names the transparency-log entry of the signature the release now carries. */
   async setLogIndex(manager: EntityManager, releaseId: string, logIndex: number): Promise<void> {
     await this.run(manager, 'UPDATE "release" SET "log_index" = $2 WHERE "id" = $1', [releaseId, String(logIndex)]);

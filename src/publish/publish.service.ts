@@ -19,6 +19,7 @@ import type { PluginEntity } from '../plugins/entities/plugin.entity';
 import type { PublishedBy } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
+import { ResponseCache } from '../response-cache/response-cache';
 import { versionKey } from '../plugins/versions';
 import { RepositoryAccess } from '../repository-access/repository-access';
 import type { PublisherTokenContext } from '../tokens/publisher-token-context';
@@ -58,6 +59,7 @@ export class PublishService {
     private readonly clock: Clock,
     private readonly gate: IngestGate,
     private readonly log: TransparencyLog,
+    private readonly responses: ResponseCache,
   ) {}
 
   private actor(auth: PublisherTokenContext, ip: string | null): AuditActor {
@@ -161,7 +163,8 @@ export class PublishService {
     const release = await this.releases.findByVersionKey(plugin.id, versionKey(body.version));
     if (!release) throw notFound(`no release ${body.version} of "${plugin.slug}"`);
     const yank = !body.undo;
-    await this.dataSource.transaction(async (manager) => {
+    // No answer from before the yank once it may be visible (ResponseCache.writing).
+    await this.responses.writing(() => this.dataSource.transaction(async (manager) => {
       await this.rights.assertStillAllowed(publisher, plugin.id, manager);
       await this.releases.setYanked(release.id, yank ? this.clock.now() : null, yank ? (body.reason ?? null) : null, manager);
       await this.listing.recompute(plugin.id, manager);
@@ -172,7 +175,7 @@ export class PublishService {
       // Last: the log's tail lock is held to commit (the plugin's row, written after it, is locked already).
       const index = await this.log.append({ type: yank ? 'yank' : 'unyank', slug: plugin.slug, version: release.version }, manager);
       await this.plugins.advanceLogSize(plugin.id, index, manager);
-    });
+    }));
     return { slug: plugin.slug, version: release.version, yanked: yank };
   }
 }

@@ -67,18 +67,6 @@ describe('isCatalogueWrite', () => {
   });
 });
 
-describe('matchesETag', () => {
-  it('compares weakly, in lists and with *', () => {
-    const { matchesETag } = jest.requireActual<typeof import('./response-cache.middleware')>('./response-cache.middleware');
-    expect(matchesETag('W/"a"', 'W/"a"')).toBe(true);
-    expect(matchesETag('"a"', 'W/"a"')).toBe(true);
-    expect(matchesETag('"x", W/"a"', 'W/"a"')).toBe(true);
-    expect(matchesETag('*', 'W/"a"')).toBe(true);
-    expect(matchesETag('"b"', 'W/"a"')).toBe(false);
-    expect(matchesETag(undefined, 'W/"a"')).toBe(false);
-  });
-});
-
 describe('mayShare', () => {
   it.each([
     ['public, max-age=60', false, true],

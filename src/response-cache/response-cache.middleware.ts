@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import { notModified } from '../common/http/conditional-get';
 import { responseCacheKey } from './cache-key';
 import type { ResponseCache } from './response-cache';
 import { type CachedResponse, REPLAYED_HEADERS } from './stores/store';
@@ -39,21 +40,13 @@ export function replay(req: IncomingMessage, res: ServerResponse, entry: CachedR
   const headers: Record<string, string> = { 'Content-Type': entry.contentType, 'Cache-Control': entry.cacheControl, ETag: entry.etag, 'X-Cache': 'hit' };
   if (entry.vary) headers.Vary = entry.vary;
   if (entry.headers) Object.assign(headers, entry.headers);
-  if (matchesETag(req.headers['if-none-match'], entry.etag)) {
+  if (notModified(req.headers, { etag: entry.etag })) {
     res.writeHead(304, headers).end();
     return;
   }
   headers['Content-Length'] = String(Buffer.byteLength(entry.body));
   res.writeHead(200, headers);
   res.end(req.method === 'HEAD' ? undefined : entry.body);
-}
-
-/** RFC 9110 If-None-Match: `*`, or any listed tag equal to ours under weak comparison. */
-export function matchesETag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
 /**
@@ -80,7 +73,7 @@ export function replayedHeaders(read: (name: string) => string | null | undefine
   return headers ? { headers } : {};
 }
 
-function captureAnswer(cache: ResponseCache, key: string, generation: string, res: Response): void {
+function captureAnswer(cache: ResponseCache, key: string, generation: string | null, res: Response): void {
   res.setHeader('X-Cache', 'miss');
   const send = res.send;
   res.send = function sendAndRemember(this: Response, body?: unknown) {

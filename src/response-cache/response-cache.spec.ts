@@ -16,6 +16,12 @@ class RecordingStore implements ResponseCacheStore {
   bump() {
     return Promise.resolve();
   }
+  beginWrite() {
+    return Promise.resolve();
+  }
+  endWrite() {
+    return Promise.resolve();
+  }
   close() {
     return Promise.resolve();
   }
@@ -64,5 +70,34 @@ describe('ResponseCache and freshness statements', () => {
     now = ISSUED;
     await rememberTwice(cache, answer({ 'Registry-Freshness': 'not.a.statement' }));
     expect(store.entries.size).toBe(0);
+  });
+});
+
+describe('ResponseCache.writing', () => {
+  /** A store that records the calls it gets; `failBegin` makes marking fail (Redis unreachable). */
+  const recording = (failBegin = false) => {
+    const calls: string[] = [];
+    const store: ResponseCacheStore = {
+      read: () => Promise.resolve({ generation: '0', entry: null }),
+      write: () => Promise.resolve(),
+      bump: () => (calls.push('bump'), Promise.resolve()),
+      beginWrite: () => (calls.push('begin'), failBegin ? Promise.reject(new Error('down')) : Promise.resolve()),
+      endWrite: () => (calls.push('end'), Promise.resolve()),
+      close: () => Promise.resolve(),
+    };
+    return { calls, cache: new ResponseCache(store, 1000, { warn: () => undefined }) };
+  };
+
+  it('marks the write around the work, ended also when the work fails', async () => {
+    const { calls, cache } = recording();
+    await expect(cache.writing(async () => (calls.push('work'), 'done'))).resolves.toBe('done');
+    await expect(cache.writing(() => (calls.push('work'), Promise.reject(new Error('rolled back'))))).rejects.toThrow('rolled back');
+    expect(calls).toEqual(['begin', 'work', 'end', 'begin', 'work', 'end']);
+  });
+
+  it('still writes, and empties the cache after, when the mark cannot be set', async () => {
+    const { calls, cache } = recording(true);
+    await cache.writing(async () => calls.push('work'));
+    expect(calls).toEqual(['begin', 'work', 'bump']);
   });
 });

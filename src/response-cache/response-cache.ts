@@ -29,7 +29,8 @@ export class ResponseCache {
     return this.store !== null;
   }
 
-  async lookup(key: string): Promise<{ generation: string; entry: CachedResponse | null } | null> {
+  /** The entry for `key`, and the generation to store a miss's answer under (null: store nothing, a marked write is under way). */
+  async lookup(key: string): Promise<{ generation: string | null; entry: CachedResponse | null } | null> {
     if (!this.store) return null;
     try {
       const found = await this.store.read(key);
@@ -42,8 +43,8 @@ export class ResponseCache {
     }
   }
 
-  async remember(key: string, generation: string, entry: CachedResponse): Promise<void> {
-    if (!this.store || !this.doorkeeper.admits(key)) return;
+  async remember(key: string, generation: string | null, entry: CachedResponse): Promise<void> {
+    if (!this.store || generation === null || !this.doorkeeper.admits(key)) return;
     const bounded = this.bounded(entry);
     if (!bounded) return;
     try {
@@ -65,6 +66,49 @@ export class ResponseCache {
     if (notAfter === null) return null;
     const left = Math.floor(notAfter - this.now());
     return left > 0 ? { entry: { ...entry, notAfter }, ttlMs: Math.min(this.ttlMs, left) } : null;
+  }
+
+  /**
+   * Runs a catalogue write whose changes commit when `work` resolves (its transaction), so that
+   * readers never get an answer from before it once it may be visible: from before it starts
+   * until the cache is emptied after it ends, no hit is served and no miss is stored (the
+   * database answers). Emptying the cache after the commit alone left a moment in which a hit
+   * still replayed the answer from before a publish that a miss, or a caller with credentials,
+   * had already been answered after (issue 40 point 9). Keep `work` short: the cache is off for
+   * every reader meanwhile.
+   */
+  async writing<T>(work: () => Promise<T>): Promise<T> {
+    const end = await this.beginWrite();
+    try {
+      return await work();
+    } finally {
+      await end();
+    }
+  }
+
+  /**
+   * `writing` for a write that learns only inside its transaction whether it changes anything (a
+   * background pass that usually finds nothing to do, and must not empty the cache then): marks
+   * the write now, before the commit; the function returned ends the mark once the transaction has
+   * ended, committed or not.
+   */
+  async beginWrite(): Promise<() => Promise<void>> {
+    const store = this.store;
+    if (!store) return () => Promise.resolve();
+    let marked = true;
+    try {
+      await store.beginWrite();
+    } catch (error) {
+      marked = false;
+      this.reportFailure('invalidate', error);
+    }
+    return async () => {
+      try {
+        await (marked ? store.endWrite() : store.bump());
+      } catch (error) {
+        this.reportFailure('invalidate', error);
+      }
+    };
   }
 
   /** Retires every stored answer, on every instance sharing the store. Awaited before a write answers. */

@@ -9,6 +9,9 @@ import request from 'supertest';
 import { loadConfig } from '../../src/config/config';
 import { openDatabase } from '../../src/database/database-handle';
 import { README_RENDER_VERSION } from '../../src/ingest/readme';
+import { ReadmeIngest } from '../../src/ingest/readme-ingest';
+import { ReadmeRerenderer } from '../../src/ingest/readme-rerenderer';
+import { ResponseCache } from '../../src/response-cache/response-cache';
 import { FakeForge } from '../support/fake-forge';
 import { manifestYaml } from '../support/publishing';
 import { userWithSession } from '../support/sessions';
@@ -97,5 +100,39 @@ describe('README re-rendering at start', () => {
     expect((await readmeRow('legacy-html')).html).toBe('<p>legacy link</p>');
     expect((await request(app.url).get('/api/plugins/kept-source').expect(200)).body.readmeHtml).toBe(fresh.html);
     expect((await request(app.url).get('/api/plugins/legacy-html').expect(200)).body.readmeHtml).toBe('<p>legacy link</p>');
+  });
+
+  it('never replays a README from before its re-rendering once it may be served, while the pass goes on', async () => {
+    // Both READMEs stale again, under a running server, with the stale answers stored in its cache.
+    const releaseOf = `(SELECT r.id FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1)`;
+    // legacy-html has no markdown: its HTML goes through the sanitizer, which must change it.
+    const stale: Record<string, string> = { 'kept-source': '<p>stale</p>', 'legacy-html': '<p onclick="steal()">stale</p>' };
+    for (const [slug, html] of Object.entries(stale)) {
+      await app!.database.dataSource.query(`UPDATE release_readme SET html = $2, render_version = 0 WHERE release_id = ${releaseOf}`, [slug, html]);
+    }
+    await app!.app.get(ResponseCache).invalidate();
+    const read = async (slug: string, via: 'lane' | 'express') => {
+      const req = request(app!.url).get(`/api/plugins/${slug}`);
+      return (await (via === 'express' ? req.set('Authorization', 'Bearer not-a-token') : req).expect(200)).body.readmeHtml as string;
+    };
+    for (let i = 0; i < 3; i++) for (const slug of ['kept-source', 'legacy-html']) expect(await read(slug, 'lane')).toBe(stale[slug]);
+
+    // Between the first README's write and the second's: every path answers what the database holds.
+    const renderer = app!.app.get(ReadmeIngest);
+    const rerender = renderer.rerender.bind(renderer);
+    const seen: Record<string, string>[] = [];
+    let calls = 0;
+    jest.spyOn(renderer, 'rerender').mockImplementation(async (stale) => {
+      if (++calls === 2) {
+        for (const slug of ['kept-source', 'legacy-html']) seen.push({ slug, express: await read(slug, 'express'), lane: await read(slug, 'lane') });
+      }
+      return rerender(stale);
+    });
+    await expect(app!.app.get(ReadmeRerenderer).runOnce()).resolves.toEqual({ rerendered: 2, failed: 0 });
+    jest.restoreAllMocks();
+    expect(seen).toHaveLength(2);
+    // One of them (which one is up to the ids) was re-rendered already.
+    expect(seen.filter((answer) => answer.express !== stale[answer.slug])).toHaveLength(1);
+    for (const answer of seen) expect(answer.lane).toBe(answer.express);
   });
 });

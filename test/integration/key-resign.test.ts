@@ -47,6 +47,16 @@ async function eventually(condition: () => Promise<boolean>, what: string, timeo
   }
 }
 
+/**
+ * Plugins whose log size (the tree their `latest` freshness statements name) does not hold the
+ * log entry one of their releases names: each resign entry must move it as a release entry does.
+ */
+async function logSizesBehind(world: RotationWorld): Promise<{ slug: string; log_size: string; last_index: string }[]> {
+  return world.app.database.dataSource.query(
+    'SELECT p.slug, p.log_size::text AS log_size, max(r.log_index)::text AS last_index FROM plugin p JOIN release r ON r.plugin_id = p.id GROUP BY p.id HAVING p.log_size <= max(r.log_index)',
+  );
+}
+
 async function everyReleaseVerifies(world: RotationWorld): Promise<string[]> {
   const keys = await world.keySet();
   const problems: string[] = [];
@@ -97,6 +107,7 @@ describe('a drain interrupted after one batch', () => {
     // 2 + 5: no release was re-signed twice across the two apps.
     expect((await keyRows(world)).find((row) => row.kid === k1)).toMatchObject({ resigned_count: 7 });
     expect(await resignAudits(world)).toEqual([{ kid: k1, resignedWith: k3, resigned: 7, failed: 0, failures: [], via: 'worker' }]);
+    expect(await logSizesBehind(world)).toEqual([]);
   });
 
   it('is started by a rotation: the worker wakes up and drains the displaced key', async () => {
@@ -167,6 +178,7 @@ describe('two workers draining at once', () => {
     // One of them retired K1 and audited it, once.
     expect(await resignAudits(world)).toEqual([{ kid: k1, resignedWith: k3, resigned: 15, failed: 0, failures: [], via: 'worker' }]);
     expect(await everyReleaseVerifies(world)).toEqual([]);
+    expect(await logSizesBehind(world)).toEqual([]);
   });
 });
 

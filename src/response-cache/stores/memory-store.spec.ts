@@ -10,7 +10,7 @@ describe('MemoryResponseStore', () => {
   it('serves an entry of the current generation until its TTL ends', async () => {
     const s = store();
     const { generation } = await s.read('a');
-    await s.write('a', generation, answer('1'), 1000);
+    await s.write('a', generation!, answer('1'), 1000);
     expect((await s.read('a')).entry).toEqual(answer('1'));
     now += 999;
     expect((await s.read('a')).entry).toEqual(answer('1'));
@@ -21,20 +21,41 @@ describe('MemoryResponseStore', () => {
   it('retires every entry on bump, and refuses one computed under the old generation', async () => {
     const s = store();
     const { generation: before } = await s.read('a');
-    await s.write('a', before, answer('1'), 1000);
+    await s.write('a', before!, answer('1'), 1000);
     await s.bump();
     expect(await s.read('a')).toEqual({ generation: String(Number(before) + 1), entry: null });
     // A reader that started before the change stores too late: its answer is not kept.
-    await s.write('b', before, answer('stale'), 1000);
+    await s.write('b', before!, answer('stale'), 1000);
     expect((await s.read('b')).entry).toBeNull();
+  });
+
+  it('serves and stores nothing while a marked write is under way, and nothing read before it after it', async () => {
+    const s = store();
+    const { generation: before } = await s.read('a');
+    await s.write('a', before!, answer('before'), 1000);
+    await s.beginWrite();
+    // The write may have committed: neither the old answer nor one read now (old or new) is kept.
+    expect(await s.read('a')).toEqual({ generation: null, entry: null });
+    await s.write('a', before!, answer('read before the write'), 1000);
+    await s.beginWrite();
+    await s.endWrite();
+    // Another marked write is still under way.
+    expect(await s.read('a')).toEqual({ generation: null, entry: null });
+    await s.endWrite();
+    const { generation: after, entry } = await s.read('a');
+    expect(entry).toBeNull();
+    await s.write('a', before!, answer('read before the write'), 1000);
+    expect((await s.read('a')).entry).toBeNull();
+    await s.write('a', after!, answer('after'), 1000);
+    expect((await s.read('a')).entry).toEqual(answer('after'));
   });
 
   it('drops the least recently used entries past the entry or byte limit', async () => {
     const s = store();
     const { generation } = await s.read('x');
-    for (const key of ['a', 'b', 'c']) await s.write(key, generation, answer(key), 1000);
+    for (const key of ['a', 'b', 'c']) await s.write(key, generation!, answer(key), 1000);
     await s.read('a');
-    await s.write('d', generation, answer('d'), 1000);
+    await s.write('d', generation!, answer('d'), 1000);
     expect(s.size).toBe(3);
     expect((await s.read('b')).entry).toBeNull();
     expect((await s.read('a')).entry).not.toBeNull();

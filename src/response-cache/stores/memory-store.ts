@@ -69,6 +69,8 @@ export class MemoryResponseStore implements ResponseCacheStore {
   private readonly probation = new SlotList();
   private readonly protectedSlots = new SlotList();
   private generation = 0;
+  /** Marked writes under way (beginWrite without its endWrite yet). */
+  private writes = 0;
   /** Slots linked and unlinked so far: a test's measure that bookkeeping does not grow with the cache. */
   private moves = 0;
 
@@ -77,7 +79,8 @@ export class MemoryResponseStore implements ResponseCacheStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  read(key: string): Promise<{ generation: string; entry: CachedResponse | null }> {
+  read(key: string): Promise<{ generation: string | null; entry: CachedResponse | null }> {
+    if (this.writes > 0) return Promise.resolve({ generation: null, entry: null });
     const generation = String(this.generation);
     const slot = this.slots.get(key);
     if (!slot) return Promise.resolve({ generation, entry: null });
@@ -90,7 +93,7 @@ export class MemoryResponseStore implements ResponseCacheStore {
   }
 
   write(key: string, generation: string, entry: CachedResponse, ttlMs: number): Promise<void> {
-    if (generation !== String(this.generation)) return Promise.resolve();
+    if (this.writes > 0 || generation !== String(this.generation)) return Promise.resolve();
     const bytes = entry.body.length * 2 + 256;
     if (bytes > this.limits.maxBytes) return Promise.resolve();
     const previous = this.slots.get(key);
@@ -110,6 +113,16 @@ export class MemoryResponseStore implements ResponseCacheStore {
     this.generation += 1;
     this.clear();
     return Promise.resolve();
+  }
+
+  beginWrite(): Promise<void> {
+    this.writes += 1;
+    return this.bump();
+  }
+
+  endWrite(): Promise<void> {
+    this.writes = Math.max(0, this.writes - 1);
+    return this.bump();
   }
 
   close(): Promise<void> {
