@@ -200,8 +200,9 @@ describeBrowser('web front end: accessibility of every page (axe-core, 1280 and 
     const watched = await tab(item.as, width);
     const { page, context } = watched;
     const origin = new URL(world.w.app.url).origin;
-    // Each page as a fresh visitor in that role sees it: no cookie but the role's session (a page
-    // may have set the language's), no storage left by the page before, no problem of its own.
+    // Each page is seen as a fresh visitor in that role would see it: no cookie but the role's
+    // session (a page may have set the language's), no storage left by the page before, and no
+    // problem counted but its own.
     await context.clearCookies();
     const jwt = sessions[item.as];
     if (jwt) await context.addCookies([{ name: 'registry_session', value: jwt, url: world.w.app.url }]);

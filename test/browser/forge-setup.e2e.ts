@@ -9,7 +9,7 @@
 import request from 'supertest';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable, openBrowser, type BrowserSession, type WatchedPage } from '../support/browser';
-import { axeViolations } from '../support/axe';
+import { axeViolations, preloadAxe } from '../support/axe';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
@@ -37,17 +37,30 @@ async function idAndLabelProblems(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * One tab per width for checkPage, kept for the file: a browser context per check cost Chromium a
+ * renderer process each time. Each check starts with no cookie but its own and no problem left.
+ */
+const checkers = new Map<number, WatchedPage>();
+
 /** The page at both widths: axe finds nothing, ids are unique, labels point at controls, no console error. */
 async function checkPage(browser: BrowserSession, path: string, cookie: string | null, url: string): Promise<void> {
   for (const width of [1280, 375]) {
-    const watched: WatchedPage = await browser.newPage({ width });
+    let watched = checkers.get(width);
+    if (!watched) {
+      watched = await browser.newPage({ width });
+      await preloadAxe(watched.context);
+      checkers.set(width, watched);
+    }
+    await watched.context.clearCookies();
     if (cookie) await watched.context.addCookies([{ name: 'registry_session', value: cookie, url }]);
+    watched.problems.length = 0;
+    watched.foreignRequests.length = 0;
     await watched.page.goto(path, { waitUntil: 'networkidle' });
     expect({ path, width, violations: await axeViolations(watched.page, null, AXE_TAGS) }).toEqual({ path, width, violations: [] });
     expect(await idAndLabelProblems(watched.page)).toEqual([]);
     expect(await watched.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     expect(watched.problems).toEqual([]);
-    await watched.context.close();
   }
 }
 
