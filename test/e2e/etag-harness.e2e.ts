@@ -8,7 +8,6 @@
  * JSON diff), every revalidation not answered 304, every answer older than one another path had
  * already served (STALE), and the read counts. It asserts nothing: a report to read.
  */
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { listening, registryCli, spawnServe, stopServe, type CompiledServer } from '../support/compiled-server';
@@ -16,6 +15,7 @@ import { FakeForge, webhookHeaders } from '../support/fake-forge';
 import { manifestYaml } from '../support/publishing';
 import { picture } from '../../src/images/testing/pictures';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { compiledServerEnv } from '../support/two-instances';
 import { releaseEvent } from '../support/webhook-world';
 
 const READ_MS = Number(process.env.HARNESS_READ_MS ?? 4000);
@@ -45,14 +45,7 @@ jest.setTimeout(900_000);
     db = await createTestDatabase();
     forge = await new FakeForge().start();
     env = {
-      ...db.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      PORT: '0',
-      KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      FETCH_ALLOW_HOSTS: new URL(forge.url).host,
-      FORGES: JSON.stringify([{ name: 'fakehub', type: 'github', webUrl: forge.url, apiUrl: `${forge.url}/api/v3` }]),
+      ...compiledServerEnv(db, forge),
       ...(process.env.HARNESS_ENV ? JSON.parse(process.env.HARNESS_ENV) : {}),
     };
     server = spawnServe(env);

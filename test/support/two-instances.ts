@@ -19,6 +19,20 @@ export interface HttpAnswer {
  * Two compiled `registry serve` processes (A and B) on one fresh Postgres database and one Redis,
  * with a GitHub-shaped fake forge (`fakehub`) serving assets and repository records.
  */
+/** The environment a compiled server needs on `db`, with `forge` as its one (GitHub-shaped) forge. */
+export function compiledServerEnv(db: TestDatabase, forge: FakeForge): Record<string, string> {
+  return {
+    ...db.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    PORT: '0',
+    KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    FETCH_ALLOW_HOSTS: new URL(forge.url).host,
+    FORGES: JSON.stringify([{ name: 'fakehub', type: 'github', webUrl: forge.url, apiUrl: `${forge.url}/api/v3` }]),
+  };
+}
+
 export class TwoInstances {
   readonly urls: [string, string] = ['', ''];
   private readonly servers: CompiledServer[] = [];
@@ -33,16 +47,7 @@ export class TwoInstances {
   static async start(): Promise<TwoInstances> {
     const db = await createTestDatabase();
     const forge = await new FakeForge().start();
-    const env = {
-      ...db.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      PORT: '0',
-      KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      FETCH_ALLOW_HOSTS: new URL(forge.url).host,
-      FORGES: JSON.stringify([{ name: 'fakehub', type: 'github', webUrl: forge.url, apiUrl: `${forge.url}/api/v3` }]),
-    };
+    const env = compiledServerEnv(db, forge);
     const world = new TwoInstances(db, forge, env);
     // Both start at once, as a deploy would start them; the template database is migrated already.
     world.servers.push(spawnServe(env), spawnServe(env));
