@@ -34,6 +34,8 @@ export interface AppConfig {
   readonly forges: readonly ForgeInstanceConfig[];
   /** `host` or `host:port` entries that may be fetched over http and resolve to private addresses. */
   readonly fetchAllowHosts: readonly string[];
+  /** The same for the README image proxy; the only such list for it (fetchAllowHosts never applies to it). */
+  readonly imageProxyAllowHosts: readonly string[];
   /** Picture bytes (downloads, sources, encodings kept for a release) one instance holds at once; past it a picture is left out. */
   readonly pictureMemoryBytes: number;
   /** The same for one publisher (or plugin, or the README proxy as a whole). */

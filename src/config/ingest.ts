@@ -12,7 +12,16 @@ const FETCH_ALLOW_HOSTS = {
   name: 'FETCH_ALLOW_HOSTS',
   parser: allowHostList,
   default: '',
-  description: 'Hosts that asset fetches, forge calls and forge sign-in (token exchange, profile read) may reach over http and on private or loopback addresses (an internal forge); empty: https and public addresses only. Outbound webhook subscriptions never use it (see SUBSCRIPTION_ALLOW_HOSTS).',
+  description: 'Hosts that asset fetches, icons and screenshots, forge calls and forge sign-in (token exchange, profile read) may reach over http and on private or loopback addresses (an internal forge); empty: https and public addresses only. Outbound webhook subscriptions and the README image proxy never use it (see SUBSCRIPTION_ALLOW_HOSTS, IMAGE_PROXY_ALLOW_HOSTS).',
+};
+// Its own list, not FETCH_ALLOW_HOSTS: any README names the images the proxy fetches for anonymous
+// visitors, so a host trusted for a forge would otherwise be readable through the proxy.
+const IMAGE_PROXY_ALLOW_HOSTS = {
+  name: 'IMAGE_PROXY_ALLOW_HOSTS',
+  parser: allowHostList,
+  default: '',
+  description:
+    'Hosts (`host` or `host:port`) the README image proxy may fetch over http and that may resolve to private or loopback addresses (an internal image host). The only way the proxy reaches a non-public address: FETCH_ALLOW_HOSTS does not apply to it. Empty: https and public addresses only.',
 };
 
 const PICTURE_MEMORY_BYTES = {
@@ -38,12 +47,13 @@ const PICTURE_WAIT_MS = {
     "How long one release's icon and screenshots may wait, all together, for their turns to be downloaded and decoded (an instance decodes one picture at a time and downloads the next meanwhile, so pictures queue without being held). A picture still waiting then is left out of its release with a warning.",
 };
 
-export const INGEST: ConfigArea = { title: 'Ingest', variables: [HASH_BUDGET_BYTES, FETCH_ALLOW_HOSTS, PICTURE_MEMORY_BYTES, PICTURE_MEMORY_BYTES_PER_USER, PICTURE_WAIT_MS] };
+export const INGEST: ConfigArea = { title: 'Ingest', variables: [HASH_BUDGET_BYTES, FETCH_ALLOW_HOSTS, IMAGE_PROXY_ALLOW_HOSTS, PICTURE_MEMORY_BYTES, PICTURE_MEMORY_BYTES_PER_USER, PICTURE_WAIT_MS] };
 
-export function readIngest(reader: EnvironmentReader): Pick<AppConfig, 'hashBudgetBytes' | 'fetchAllowHosts' | 'pictureMemoryBytes' | 'pictureMemoryBytesPerUser' | 'pictureWaitMs'> {
+export function readIngest(reader: EnvironmentReader): Pick<AppConfig, 'hashBudgetBytes' | 'fetchAllowHosts' | 'imageProxyAllowHosts' | 'pictureMemoryBytes' | 'pictureMemoryBytesPerUser' | 'pictureWaitMs'> {
   return {
     hashBudgetBytes: reader.read(HASH_BUDGET_BYTES),
     fetchAllowHosts: reader.read(FETCH_ALLOW_HOSTS),
+    imageProxyAllowHosts: reader.read(IMAGE_PROXY_ALLOW_HOSTS),
     pictureMemoryBytes: reader.read(PICTURE_MEMORY_BYTES),
     pictureMemoryBytesPerUser: reader.read(PICTURE_MEMORY_BYTES_PER_USER),
     pictureWaitMs: reader.read(PICTURE_WAIT_MS),

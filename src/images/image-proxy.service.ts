@@ -18,8 +18,6 @@ export const PROXY_FAILURE_TTL_MS = 10 * 60 * 1000;
 export const PROXY_FETCHES_AT_ONCE = 4;
 /** Fetches that may wait for one of those; past that, requests are answered 503 image-proxy-busy. */
 export const PROXY_FETCHES_WAITING = 32;
-/** The proxy's byte cap: the `images.max_bytes` setting, but never more than this (5 MiB). */
-export const PROXY_MAX_BYTES = 5 * 1024 * 1024;
 /**
  * The public detail of every failed fetch. Why it failed (a refused loopback address, a name that
  * does not resolve, an upstream's 404) would tell an anonymous caller how names resolve and what
@@ -82,7 +80,7 @@ export class ImageProxyService {
     try {
       entry = await this.fetches.run(async () => {
         try {
-          const variant = (await this.fetcher.fetch(url, PROXY_PLAN, hold, undefined, PROXY_MAX_BYTES)).variants.at(-1)!;
+          const variant = (await this.fetcher.fetch(url, PROXY_PLAN, hold, undefined, 'readme-proxy')).variants.at(-1)!;
           return { image: { sha256: variant.sha256, contentType: WEBP, bytes: variant.bytes } };
         } catch (error) {
           // Past the bound on picture bytes held, the proxy is busy: answered below, not remembered.

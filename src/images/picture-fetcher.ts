@@ -3,7 +3,7 @@ import { AssetFetchError, fetchBytes } from '../common/fetch';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { type EncodedPicture, encodePicture, type ImagePlan } from './image-encoder';
-import { ImageFetchPolicy } from './image-fetch-policy';
+import { ImageFetchPolicy, type PictureSource } from './image-fetch-policy';
 import { ImageRefusal } from './image-refusal';
 import { type PictureBound, PictureBudget, type PictureHold } from './picture-budget';
 import { PictureGate } from './picture-gate';
@@ -106,7 +106,7 @@ export class PictureFetcher {
       return spare.subarray(0, length);
     };
     try {
-      return await this.fetchWith(url, plan, hold, signal, undefined, allocate);
+      return await this.fetchWith(url, plan, hold, signal, 'release', allocate);
     } finally {
       if (spare) this.spareSources.push(spare);
     }
@@ -117,13 +117,13 @@ export class PictureFetcher {
     return this.budget.hold(owner);
   }
 
-  /** `byteCap` lowers the policy's byte cap (the `images.max_bytes` setting) for this fetch. */
-  async fetch(url: string, plan: ImagePlan, hold: PictureHold, signal?: AbortSignal, byteCap?: number): Promise<EncodedPicture> {
-    return this.fetchWith(url, plan, hold, signal, byteCap);
+  /** `source` picks the fetch policy (ImageFetchPolicy): a release's, or the README proxy's. */
+  async fetch(url: string, plan: ImagePlan, hold: PictureHold, signal?: AbortSignal, source: PictureSource = 'release'): Promise<EncodedPicture> {
+    return this.fetchWith(url, plan, hold, signal, source);
   }
 
-  private async fetchWith(url: string, plan: ImagePlan, hold: PictureHold, signal: AbortSignal | undefined, byteCap: number | undefined, allocate?: (length: number) => Buffer): Promise<EncodedPicture> {
-    const bytes = await this.download(url, hold, signal, byteCap, allocate);
+  private async fetchWith(url: string, plan: ImagePlan, hold: PictureHold, signal: AbortSignal | undefined, source: PictureSource, allocate?: (length: number) => Buffer): Promise<EncodedPicture> {
+    const bytes = await this.download(url, hold, signal, source, allocate);
     let picture: EncodedPicture;
     try {
       picture = await this.decoder.run(() => encodePicture(bytes, plan));
@@ -138,7 +138,7 @@ export class PictureFetcher {
     return picture;
   }
 
-  private async download(url: string, hold: PictureHold, signal: AbortSignal | undefined, byteCap: number | undefined, allocate?: (length: number) => Buffer): Promise<Buffer> {
+  private async download(url: string, hold: PictureHold, signal: AbortSignal | undefined, source: PictureSource, allocate?: (length: number) => Buffer): Promise<Buffer> {
     const stop = new AbortController();
     const taking: { bytes: number; refused: PictureBound | null } = { bytes: 0, refused: null };
     // Takes more of the bound as the body needs it, or refuses and stops the download.
@@ -149,7 +149,7 @@ export class PictureFetcher {
       else taking.bytes = needed;
     };
     try {
-      const policy = await this.policy.options(byteCap);
+      const policy = await this.policy.options(source);
       const options = {
         ...policy,
         signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,

@@ -7,7 +7,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import request from 'supertest';
-import { PROXY_FAILURE_TTL_MS, PROXY_FETCH_FAILED_DETAIL, PROXY_FETCHES_AT_ONCE, PROXY_FETCHES_WAITING, PROXY_MAX_BYTES } from '../../src/images/image-proxy.service';
+import { PROXY_MAX_BYTES } from '../../src/images/image-fetch-policy';
+import { PROXY_FAILURE_TTL_MS, PROXY_FETCH_FAILED_DETAIL, PROXY_FETCHES_AT_ONCE, PROXY_FETCHES_WAITING } from '../../src/images/image-proxy.service';
 import { picture } from '../../src/images/testing/pictures';
 import { MAX_PROXIED_IMAGES } from '../../src/ingest/readme/sanitize';
 import { FakeForge } from '../support/fake-forge';
@@ -31,7 +32,7 @@ describe('the README image proxy under load and failure', () => {
 
   beforeAll(async () => {
     pictures = await new FakeForge().start();
-    w = await publishWorld({ FETCH_ALLOW_HOSTS: new URL(pictures.url).host });
+    w = await publishWorld({ FETCH_ALLOW_HOSTS: new URL(pictures.url).host, IMAGE_PROXY_ALLOW_HOSTS: new URL(pictures.url).host });
     token = (await w.tokenFor('illustrator', ['publish:*'])).token;
   });
   afterAll(async () => {

@@ -23,16 +23,16 @@ const binary = (res: request.Response, cb: (error: Error | null, body: Buffer) =
 describe('pictures', () => {
   let w: PublishWorld;
   let token: string;
-  /** Another host (allowed by FETCH_ALLOW_HOSTS) serving the pictures. */
+  /** Another host (allowed by FETCH_ALLOW_HOSTS and IMAGE_PROXY_ALLOW_HOSTS) serving the pictures. */
   let pictures: FakeForge;
-  /** A loopback host that FETCH_ALLOW_HOSTS does not name: a private address, refused. */
+  /** A loopback host that neither list names: a private address, refused. */
   let internal: FakeForge;
   let counter = 0;
 
   beforeAll(async () => {
     pictures = await new FakeForge().start();
     internal = await new FakeForge().start();
-    w = await publishWorld({ FETCH_ALLOW_HOSTS: new URL(pictures.url).host });
+    w = await publishWorld({ FETCH_ALLOW_HOSTS: new URL(pictures.url).host, IMAGE_PROXY_ALLOW_HOSTS: new URL(pictures.url).host }, { proxyImagesFromForge: true });
     token = (await w.tokenFor('painter', ['publish:*'])).token;
     pictures.file('/icon.png', await picture('png', 300, 200), 'image/png');
     pictures.file('/shot-1.jpg', await picture('jpeg', 2000, 1000, { exif: true }), 'image/jpeg');

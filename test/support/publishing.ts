@@ -30,6 +30,8 @@ export interface FakeForgeInstance {
   oidcIssuer?: string;
   /** More instances for FORGES, after fakehub. */
   extraForges?: Record<string, unknown>[];
+  /** Lists the forge in IMAGE_PROXY_ALLOW_HOSTS too, as an operator whose READMEs' relative images live on an internal forge would. */
+  proxyImagesFromForge?: boolean;
 }
 
 export async function publishWorld(env: Record<string, string> = {}, instance: FakeForgeInstance = {}, logger?: Logger, options: TestAppOptions = {}): Promise<PublishWorld> {
@@ -50,6 +52,7 @@ export async function publishWorld(env: Record<string, string> = {}, instance: F
     ...env,
     // Hosts given here are allowed besides the fake forge's.
     FETCH_ALLOW_HOSTS: [`127.0.0.1:${port}`, env.FETCH_ALLOW_HOSTS].filter(Boolean).join(','),
+    ...(instance.proxyImagesFromForge ? { IMAGE_PROXY_ALLOW_HOSTS: [`127.0.0.1:${port}`, env.IMAGE_PROXY_ALLOW_HOSTS].filter(Boolean).join(',') } : {}),
   }, undefined, logger, options);
   const query = (sql: string, params: unknown[] = []) => app.database.dataSource.query(sql, params);
   const tokenOf = async ({ user, jwt }: { user: { id: string }; jwt: string }, scopes: string[]) => {
