@@ -158,6 +158,8 @@ module.exports = async function run() {
     const size = (fs.statSync(picture).size / 1e6).toFixed(1);
     lines.push(`${PUSHES} pushes at once, ${SCREENSHOTS + 1} PNGs of ${size} MB each: all ${PUSHES} published in ${load.seconds.toFixed(1)} s; ${total - leftOut} of ${total} pictures kept, ${leftOut} left out with a warning (${waited} after waiting for their turn, ${overBound} over a bound on bytes held, ${leftOut - waited - overBound} other)`);
     lines.push(`allocator: ${arenas ? `MALLOC_ARENA_MAX=${arenas}${process.env.MALLOC_ARENA_MAX === undefined ? ", as the Docker image sets it" : ''}` : "glibc's default arenas (MALLOC_ARENA_MAX unset)"}`);
+    const part = (name) => ((load.parts.peak[name] - load.parts.start[name]) / MiB).toFixed(1);
+    lines.push(`of the growth at the peak: ${part('anon')} MiB anonymous (heaps, buffers), ${part('file')} MiB file-backed (libraries mapped in: sharp's libvips loads here)`);
     lines.push(`picture ingest RSS growth           ${(load.growth / MiB).toFixed(1)} MiB (target <= 150), from ${(load.start / MiB).toFixed(0)} MiB`);
     return lines;
   } finally {

@@ -3,17 +3,32 @@
 const fs = require('node:fs');
 
 function rssBytes(pid) {
+  return rssParts(pid).total;
+}
+
+/** VmRSS and its parts: anonymous (heaps, buffers) and file-backed (code and libraries mapped in). */
+function rssParts(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
+  const kB = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { total: kB('VmRSS'), anon: kB('RssAnon'), file: kB('RssFile') };
 }
 
 /** Runs `work` while sampling the server's RSS every 20 ms; returns its RSS at the start, its peak and the growth between. */
 async function peakGrowth(pid, work) {
-  const start = rssBytes(pid);
+  const startParts = rssParts(pid);
+  const start = startParts.total;
   let peak = start;
+  let peakParts = startParts;
+  const sample = () => {
+    const parts = rssParts(pid);
+    if (parts.total > peak) {
+      peak = parts.total;
+      peakParts = parts;
+    }
+  };
   const timer = setInterval(() => {
     try {
-      peak = Math.max(peak, rssBytes(pid));
+      sample();
     } catch {
       // process gone
     }
@@ -22,8 +37,8 @@ async function peakGrowth(pid, work) {
   const result = await work();
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   clearInterval(timer);
-  peak = Math.max(peak, rssBytes(pid));
-  return { growth: peak - start, start, peak, seconds, result };
+  sample();
+  return { growth: peak - start, start, peak, seconds, result, parts: { start: startParts, peak: peakParts } };
 }
 
-module.exports = { rssBytes, peakGrowth };
+module.exports = { rssBytes, rssParts, peakGrowth };

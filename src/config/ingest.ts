@@ -29,7 +29,7 @@ const PICTURE_MEMORY_BYTES = {
   parser: integer({ min: 0, unit: 'bytes' }),
   default: String(64 * 1024 * 1024),
   description:
-    'Picture bytes one instance holds at once (icons, screenshots and README images: downloads as they arrive, sources waiting for the decoder, encodings until the release is recorded). A picture that would pass it is left out of its release with a warning (the README proxy answers 503 image-proxy-busy).',
+    'Picture bytes one instance holds at once (icons, screenshots and README images: downloads as they arrive, sources being decoded, encodings until they are stored, which is as soon as each is made). A picture that would pass it is left out of its release with a warning (the README proxy answers 503 image-proxy-busy).',
 };
 const PICTURE_MEMORY_BYTES_PER_USER = {
   name: 'PICTURE_MEMORY_BYTES_PER_USER',

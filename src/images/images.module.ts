@@ -6,6 +6,7 @@ import { ImageProxyService } from './image-proxy.service';
 import { ImagesController } from './images.controller';
 import { ImagesRepository } from './images.repository';
 import { ImagesService } from './images.service';
+import { ImageStore } from './image-store';
 import { PictureFetcher } from './picture-fetcher';
 
 /**
@@ -16,7 +17,7 @@ import { PictureFetcher } from './picture-fetcher';
 @Module({
   imports: [SettingsModule],
   controllers: [ImagesController],
-  providers: [repositoryProvider(ImagesRepository), ImageFetchPolicy, PictureFetcher, ImagesService, ImageProxyService],
-  exports: [ImagesRepository, PictureFetcher],
+  providers: [repositoryProvider(ImagesRepository), ImageFetchPolicy, PictureFetcher, ImageStore, ImagesService, ImageProxyService],
+  exports: [ImagesRepository, PictureFetcher, ImageStore],
 })
 export class ImagesModule {}

@@ -3,7 +3,7 @@ export type PictureBound = 'instance' | 'owner';
 
 /**
  * The picture bytes this process holds (downloads as they arrive, a source waiting for or in the
- * decoder, the encodings an ingest keeps until its release is recorded), bounded per instance and
+ * decoder, encodings until they are stored, as soon as each is made), bounded per instance and
  * per owner (a publisher, a plugin for webhooks, the README proxy). A take past either bound is
  * refused, never waited for: a waiting ingest would keep what it holds and could wait forever on
  * others doing the same. Framework-free.

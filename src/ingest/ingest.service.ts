@@ -51,7 +51,7 @@ export class IngestService {
   async ingest(request: IngestRequest): Promise<IngestResult> {
     const started = process.hrtime.bigint();
     let outcome: IngestOutcome = 'failed';
-    // The release's encodings stay counted against the picture bounds until it is recorded.
+    // Each picture counts against the picture bounds until its encodings are stored (ReleaseImages); release() gives back whatever a failure left.
     const pictureHold = this.pictures.hold(pictureOwner(request));
     try {
       const result = await this.ingestRelease(request, pictureHold);
@@ -125,7 +125,7 @@ export class IngestService {
       readmes: readme.readmes,
       integrity,
       images: pictures.images,
-      encodedImages: pictures.encoded,
+      encodings: pictures.encodings,
       warnings,
       onClaim: request.onClaim,
       publishedBy: request.publishedBy ?? (request.source === 'push' ? { kind: 'token' } : { kind: 'webhook' }),

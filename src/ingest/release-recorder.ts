@@ -5,7 +5,6 @@ import { Clock } from '../common/clock';
 import { DomainError } from '../common/errors/domain-error';
 import type { Manifest } from '../lib/manifest';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
-import type { EncodedImage } from '../images/image-encoder';
 import { ImagesRepository } from '../images/images.repository';
 import type { PublishedBy, StoredAsset, StoredIntegrity, StoredReleaseImages } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
@@ -39,9 +38,9 @@ export interface PreparedRelease {
   provenance: RecordedProvenance;
   readmes: Record<string, ReadmeRendering>;
   integrity: StoredIntegrity;
-  /** The served icon and screenshots, and their encodings (stored here, content-addressed). */
+  /** The served icon and screenshots, and their encodings (stored already as pending: confirmed here). */
   images: StoredReleaseImages;
-  encodedImages: EncodedImage[];
+  encodings: string[];
   warnings: string[];
   onClaim?: ClaimFollowUp;
   publishedBy: PublishedBy;
@@ -111,7 +110,7 @@ export class ReleaseRecorder {
         },
         manager,
       );
-      await this.pictures.putAll(release.encodedImages, manager);
+      await this.pictures.confirm(release.encodings, manager);
       await this.readmes.insertForRelease(inserted.id, release.readmes, manager);
       // What the catalogue shows follows the latest release, not this one: a backport or a
       // prerelease leaves it alone. The release time is this publish's (sort=updated).

@@ -72,8 +72,8 @@ export class ManifestRefreshService {
     const hold = this.pictures.hold(`plugin:${plugin.id}`);
     const [readme, pictures] = await Promise.all([this.readmes.render(checked.manifest, plugin.repoUrl, found.tag), this.pictures.fetch(checked.manifest, hold)])
       .then(async (both) => {
-        // Content-addressed: stored before the transaction, an encoding it then does not use is harmless.
-        await this.images.putAll(both[1].encoded);
+        // Content-addressed: confirmed before the transaction, an encoding it then does not use is harmless.
+        await this.images.confirm(both[1].encodings);
         return both;
       })
       .finally(() => hold.release());

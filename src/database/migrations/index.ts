@@ -52,6 +52,7 @@ import { SubscriptionParkingAndLeaseOwner1795837907966 } from './1795837907966-S
 import { FreshnessFromPluginLogSize1795846411031 } from './1795846411031-FreshnessFromPluginLogSize';
 import { SessionStepUp1796622643681 } from './1796622643681-SessionStepUp';
 import { SubscriptionAnswersNotKept1796622684557 } from './1796622684557-SubscriptionAnswersNotKept';
+import { ImagePending1796649000000 } from './1796649000000-ImagePending';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -108,4 +109,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   FreshnessFromPluginLogSize1795846411031,
   SessionStepUp1796622643681,
   SubscriptionAnswersNotKept1796622684557,
+  ImagePending1796649000000,
 ];
