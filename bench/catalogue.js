@@ -25,24 +25,29 @@
 //    distinct searches (with page sizes), plugin pages and `latest` interleaved about 60/30/10,
 //    every path new. Every distinct scenario also prints the server's GC pauses (p99, total) and
 //    heap used before and after, from perf_hooks inside it (bench/catalogue/probe.js).
+//  - a restart under load (group `restart`, PostgreSQL only, after everything else): the crowd's
+//    mix asked by 32 clients while the server is killed with SIGKILL and started again; how soon
+//    it answers ready, how soon it is back at full speed, what failed (bench/catalogue/restart.js).
 // Settings (environment):
 //   BENCH_CATALOGUE_PLUGINS           PostgreSQL catalogue size (100000); smaller for a quick try
 //   BENCH_CATALOGUE_EMBEDDED_PLUGINS  embedded catalogue size (10000, or the above if smaller)
 //   BENCH_CATALOGUE_MODES             postgres,embedded (both), or one of them
-//   BENCH_CATALOGUE_SCENARIOS         footprint,cache,search,facets,detail,latest,list,changes,crowd (all), or some
+//   BENCH_CATALOGUE_SCENARIOS         footprint,cache,search,facets,detail,latest,list,changes,crowd,restart (all), or some
 //   BENCH_CATALOGUE_DURATION_S        seconds each measured run lasts at most (10)
 //   BENCH_CATALOGUE_WARMUP_S          seconds of warm-up before each (3)
 //   BENCH_CATALOGUE_BUDGET_S          the whole benchmark's time limit (1080): scenarios that
 //                                     would start past it are skipped, and say so
+//   BENCH_SERVER_NODE_ARGS            flags for the server's node process (--cpu-prof, say)
 const fs = require('node:fs');
 const { changesAtHeadRequests, changesRequests, distinctRequests, prng, SEED } = require('./catalogue/requests');
 const { CONNECTIONS, PathLedger, run, runPool, scrape, probe, drained, quiet, memoryMiB, sleep } = require('./catalogue/load');
 const { startOneRowCeiling, startSameSqlCeiling } = require('./catalogue/ceilings');
 const stores = require('./catalogue/stores');
+const { restartScenario } = require('./catalogue/restart');
 
 const RELEASES = 10;
 const MODES = ['postgres', 'embedded'];
-const SCENARIO_GROUPS = ['footprint', 'cache', 'search', 'facets', 'detail', 'latest', 'list', 'changes', 'crowd'];
+const SCENARIO_GROUPS = ['footprint', 'cache', 'search', 'facets', 'detail', 'latest', 'list', 'changes', 'crowd', 'restart'];
 /** Paths drawn for each search pool per second of the run: beyond a run at the target rate (0.3 of ~9,000 req/s). */
 const SEARCH_PATHS_PER_SECOND = 4_000;
 const WARMUP_PATHS = 1_000;
@@ -370,6 +375,15 @@ async function benchMode(mode, s, budget, lines) {
       const target = FOOTPRINT_TARGETS[mode].peak;
       const what = mode === 'embedded' ? `embedded peak under the benchmark, ${plugins} plugins` : `PostgreSQL mode peak under the benchmark, ${plugins} plugins`;
       modeLines.push(`${what}: ${memory.peak} MiB${target ? ` (target <= ${target})` : ''}; ${memory.rss} MiB at the end (the peak is VmHWM, start included)`);
+    }
+    // Last: it ends the server's life (a new process serves after it).
+    if (s.groups.includes('restart') && mode === 'postgres') {
+      if (budget.allows(70)) {
+        progress('restart under load');
+        modeLines.push(...(await restartScenario({ server, pool: requests.restart, ledger, plugins })));
+      } else {
+        modeLines.push('restart under load: skipped, the time budget is spent');
+      }
     }
   } finally {
     lines.push(...modeLines.map((line) => (typeof line === 'function' ? line() : line)));

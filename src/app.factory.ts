@@ -73,7 +73,7 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig, lo
   app.use(formBodyParser());
   app.useGlobalPipes(requestValidationPipe());
   app.useGlobalFilters(app.get(ProblemDetailsFilter));
-  mountOpenApi(app, buildOpenApiDocument(app));
+  mountOpenApi(app, () => buildOpenApiDocument(app));
   return access;
 }
 

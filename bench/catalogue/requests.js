@@ -320,9 +320,24 @@ function distinctRequests(slugs, { searchPaths, warmupPaths }) {
       paths: searchPaths,
       warmupPaths,
     }),
+    // A crowd of its own for the restart (group `restart`, last), over every slug and its own
+    // terms: what the server's life asked before is skipped as the run goes (its ledger).
+    restart: crowdRequests({
+      asked: new Set([plain, filtered, warm].flatMap((x) => x.paths)),
+      terms: searchTermSources(slugs, 1, SEED + 11),
+      random: prng(SEED + 12),
+      detailSlugs: prng(SEED + 13).shuffle(slugs),
+      latestSlugs: prng(SEED + 14).shuffle(slugs),
+      latest,
+      paths: RESTART_PATHS,
+      warmupPaths: 0,
+    }),
     deepestPage: pagesOf(null).length,
   };
 }
+
+/** Paths drawn for the restart's crowd: beyond what about a minute of it asks. */
+const RESTART_PATHS = 200_000;
 
 /** The share of each half of the slugs (detail's, latest's) kept for the crowd: its 30% and 10%. */
 const CROWD_RESERVE = { detail: 0.3, latest: 0.1 };

@@ -126,7 +126,7 @@ async function prepareCatalogue({ connection, seedEnv, plugins, releases }) {
   }
 }
 
-async function waitReady(url, child, deadline) {
+async function waitReady(url, child, deadline, everyMs = 200) {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode} before it was ready`);
     try {
@@ -134,14 +134,16 @@ async function waitReady(url, child, deadline) {
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
   throw new Error(`server did not become ready: ${url}`);
 }
 
 /**
  * Starts the compiled server in production mode on `store` (`{ DATABASE_URL }` or `{ DATA_DIR }`)
- * and waits until it is ready. `metricsToken` lets the benchmark read GET /metrics.
+ * and waits until it is ready. `metricsToken` lets the benchmark read GET /metrics; `restart()`
+ * kills it with SIGKILL and starts it again as it was (same port, secrets and data), the way a
+ * crashed instance comes back (group `restart`).
  */
 async function startServer(store) {
   const port = await freePort();
@@ -165,23 +167,47 @@ async function startServer(store) {
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(__dirname, 'probe.js')}`.trim(),
     BENCH_PROBE_PORT: String(probePort),
   });
-  const child = spawn(process.execPath, [path.join(DIST, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
   const base = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    await exited;
-    clearTimeout(timer);
-    fs.rmSync(scratch, { recursive: true, force: true });
+  let child;
+  let exited;
+  const spawnOne = () => {
+    // BENCH_SERVER_NODE_ARGS: flags for the server's node that NODE_OPTIONS refuses (--cpu-prof, say).
+    const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    child = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    exited = new Promise((resolve) => child.once('exit', resolve));
   };
+  const server = {
+    base,
+    metricsToken,
+    probe: `http://127.0.0.1:${probePort}`,
+    get pid() {
+      return child.pid;
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+      fs.rmSync(scratch, { recursive: true, force: true });
+    },
+    /** kill -9, then the same server again; when each happened (ms, performance.now()) and when it answered ready. */
+    async restart({ readyEveryMs = 25 } = {}) {
+      child.kill('SIGKILL');
+      await exited;
+      const killedAt = performance.now();
+      spawnOne();
+      await waitReady(`${base}/health/ready`, child, Date.now() + 180_000, readyEveryMs);
+      return { killedAt, readyAt: performance.now() };
+    },
+  };
+  spawnOne();
   try {
     await waitReady(`${base}/health/ready`, child, Date.now() + 180_000);
   } catch (error) {
-    await stop();
+    await server.stop();
     throw error;
   }
-  return { base, pid: child.pid, metricsToken, probe: `http://127.0.0.1:${probePort}`, stop };
+  return server;
 }
 
 /** Environment for the seed script: the store's variables and nothing of another store's. */

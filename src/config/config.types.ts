@@ -72,6 +72,8 @@ export interface AppConfig {
   /** How long an idle keep-alive connection waits for its next request (server.keepAliveTimeout). */
   readonly httpKeepAliveTimeoutMs: number;
   /** How often a quiet server checks for heap to give back (common/idle-collector); 0: never. */
+  /** How long a list or search waits for the catalogue index while it is first built, before SQL answers it. */
+  readonly catalogueIndexWaitMs: number;
   readonly idleCollectIntervalMs: number;
   /** Bearer token `GET /metrics` requires; null leaves it to loopback callers only. */
   readonly metricsToken: string | null;

@@ -74,6 +74,13 @@ const IDLE_COLLECT_INTERVAL_MS = {
   description:
     'How often the server checks whether it went quiet (event loop busy under 5% of the interval) with 8 MiB or more of heap grown since its last full garbage collection, and then collects once, giving memory back to the system; `0` leaves collection to V8 alone.',
 };
+const CATALOGUE_INDEX_WAIT_MS = {
+  name: 'CATALOGUE_INDEX_WAIT_MS',
+  parser: integer({ min: 0, max: 120_000, unit: 'milliseconds' }),
+  default: '10000',
+  description:
+    "While a started instance first builds its in-memory catalogue index (about 5 s for 100,000 plugins), how long a list or search waits for it before it is answered with the catalogue's SQL instead (exact, but seconds a search under load, and without facet counts). `0` answers with SQL at once.",
+};
 const SHUTDOWN_GRACE_MS = {
   name: 'SHUTDOWN_GRACE_MS',
   parser: integer({ min: 0, max: 600_000, unit: 'milliseconds' }),
@@ -83,12 +90,12 @@ const SHUTDOWN_GRACE_MS = {
 
 export const SERVER: ConfigArea = {
   title: 'Server',
-  variables: [NODE_ENV, PORT, BASE_URL, TRUST_PROXY, RATE_LIMIT_IPV6_PREFIX, HTTP_REQUEST_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, IDLE_COLLECT_INTERVAL_MS, SHUTDOWN_GRACE_MS],
+  variables: [NODE_ENV, PORT, BASE_URL, TRUST_PROXY, RATE_LIMIT_IPV6_PREFIX, HTTP_REQUEST_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, IDLE_COLLECT_INTERVAL_MS, CATALOGUE_INDEX_WAIT_MS, SHUTDOWN_GRACE_MS],
 };
 
 export type ServerConfig = Pick<
   AppConfig,
-  'nodeEnv' | 'isProduction' | 'port' | 'baseUrl' | 'trustProxy' | 'rateLimitIpv6PrefixBits' | 'httpRequestTimeoutMs' | 'httpHeadersTimeoutMs' | 'httpKeepAliveTimeoutMs' | 'idleCollectIntervalMs' | 'shutdownGraceMs'
+  'nodeEnv' | 'isProduction' | 'port' | 'baseUrl' | 'trustProxy' | 'rateLimitIpv6PrefixBits' | 'httpRequestTimeoutMs' | 'httpHeadersTimeoutMs' | 'httpKeepAliveTimeoutMs' | 'idleCollectIntervalMs' | 'catalogueIndexWaitMs' | 'shutdownGraceMs'
 >;
 
 export function readServer(reader: EnvironmentReader): ServerConfig {
@@ -107,6 +114,7 @@ export function readServer(reader: EnvironmentReader): ServerConfig {
     httpHeadersTimeoutMs: Math.min(reader.read(HTTP_HEADERS_TIMEOUT_MS), httpRequestTimeoutMs),
     httpKeepAliveTimeoutMs: reader.read(HTTP_KEEP_ALIVE_TIMEOUT_MS),
     idleCollectIntervalMs: reader.read(IDLE_COLLECT_INTERVAL_MS),
+    catalogueIndexWaitMs: reader.read(CATALOGUE_INDEX_WAIT_MS),
     shutdownGraceMs: reader.read(SHUTDOWN_GRACE_MS),
   };
 }

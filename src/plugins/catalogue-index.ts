@@ -39,6 +39,8 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
   private applied = 0;
   private lastPruneAt = 0;
   private building: Promise<void> | null = null;
+  /** Searches waiting for an index to be built (`whenBuilt`). */
+  private readonly waiting = new Set<() => void>();
   private readonly loop: BackgroundLoop;
 
   constructor(
@@ -57,6 +59,26 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     await this.loop.stop();
     await this.building;
+    for (const done of [...this.waiting]) done();
+  }
+
+  /**
+   * Resolves true once the index is built (at once when it is), or false when `waitMs` passes
+   * first. A search that waits here rather than asking SQL leaves the database to the build: a
+   * restarted instance under a crowd of searches otherwise spent its pool on them (seconds each),
+   * and the build, which needs the same pool, did not finish in 40 s.
+   */
+  whenBuilt(waitMs: number): Promise<boolean> {
+    if (this.index) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiting.delete(done);
+        resolve(this.index !== null);
+      };
+      const timer = setTimeout(done, waitMs);
+      this.waiting.add(done);
+    });
   }
 
   /**
@@ -147,6 +169,7 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
     this.items = items;
     this.index = built;
     this.absorb(await this.reads.run((manager) => this.repository.changes(this.cursor.since, manager)));
+    for (const done of [...this.waiting]) done();
     this.report(built);
     this.log.log(
       `catalogue index built: ${built.size} plugins in ${this.clock.nowMs() - started} ms, ~${Math.round(built.approximateBytes() / 1024)} KiB; list items ~${Math.round(items.approximateBytes() / 1024)} KiB`,

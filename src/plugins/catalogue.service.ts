@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.types';
 import { CatalogueReads } from '../persistence/catalogue-reads';
 import type { CataloguePageDto } from './dto/catalogue.dto';
 import { type CatalogueQuery, wantsFacets } from './catalogue-query.pipe';
@@ -48,6 +50,7 @@ export class CatalogueService {
     private readonly index: CatalogueIndex,
     private readonly reads: CatalogueReads,
     private readonly facetFields: CatalogueFacetFields,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** The page as its controller answers it, and its Cache-Control. */
@@ -77,6 +80,10 @@ export class CatalogueService {
       offset: (page - 1) * limit,
       limit,
     };
+    // While the index is first built, a page waits for it (CATALOGUE_INDEX_WAIT_MS) before SQL
+    // answers it: answered with SQL at once, a crowd's searches (seconds each under load) took
+    // the pool, and the build, which reads through the same pool, waited behind them.
+    await this.index.whenBuilt(this.config.catalogueIndexWaitMs);
     let fields = wantsFacets(query) ? await this.facetFields.extensionKeys() : undefined;
     // CataloguePageDto's members in its order; `facets` only when asked for.
     const envelope = (plugins: string[], total: number, counts?: FacetCounts, shared = true): CataloguePageAnswer => ({
