@@ -160,7 +160,9 @@ async function startServer(store) {
     PORT: String(port),
     BASE_URL: `http://127.0.0.1:${port}`,
     SESSION_SECRET: randomBytes(32).toString('hex'),
-    KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    // The same for every start on this store, so the signing key an earlier start made still opens:
+    // with a random one, every `latest` answer read the key again, failed to open it and went unsigned.
+    KEY_ENCRYPTION_KEY: createHash('sha256').update(`registry-bench:${store.DATABASE_URL ?? store.DATA_DIR}`).digest('hex'),
     METRICS_TOKEN: metricsToken,
     LOG_LEVEL: 'warn',
     // GC pauses, event-loop delay and heap from perf_hooks, on a port of their own (probe.js).

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SigningKeyDecryptionError } from './key-encryption';
 import { Clock } from '../common/clock';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
@@ -53,7 +54,12 @@ export class IntegrityService {
     return { kid, sign: (statement) => signFreshnessStatement(statement, privateKey, kid) };
   }
 
-  /** The current key, read again once FRESHNESS_KEY_REUSE_MS has passed; a failed read is not kept. */
+  /**
+   * The current key, read again once FRESHNESS_KEY_REUSE_MS has passed. A key that does not open
+   * is kept as such for as long (it will not open before a restart with another
+   * KEY_ENCRYPTION_KEY, and reading it for every `latest` answer cost a query each); any other
+   * failed read (the database) is not kept.
+   */
   private currentKeyForFreshness(): Promise<SigningKey> {
     const now = this.clock.nowMs();
     const held = this.freshnessKey;
@@ -61,8 +67,8 @@ export class IntegrityService {
     const key = this.keys.signingKey();
     const entry = { key, readAtMs: now };
     this.freshnessKey = entry;
-    key.catch(() => {
-      if (this.freshnessKey === entry) this.freshnessKey = null;
+    key.catch((error: unknown) => {
+      if (this.freshnessKey === entry && !(error instanceof SigningKeyDecryptionError)) this.freshnessKey = null;
     });
     return key;
   }

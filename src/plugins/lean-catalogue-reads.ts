@@ -19,6 +19,21 @@ const LATEST_SUFFIX = '/latest';
 const DETAIL_TEMPLATE = '/api/plugins/:slug';
 const LATEST_TEMPLATE = '/api/plugins/:slug/latest';
 const queryOf = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({ type: 'query', metatype, data: undefined });
+/** Validated queries kept (LeanCatalogueReads.query). */
+const VALIDATED_QUERIES_KEPT = 512;
+/** Queries longer than this are validated every time (and not kept). */
+const VALIDATED_QUERY_MAX_LENGTH = 200;
+
+/** The key a validated query is kept by: its DTO and its parameters, in order; null when a value is not a plain string. */
+function validatedKey(metatype: new () => object, raw: Record<string, unknown>): string | null {
+  let key = metatype.name;
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value !== 'string') return null;
+    key += `\u0000${name}\u0000${value}`;
+    if (key.length > VALIDATED_QUERY_MAX_LENGTH) return null;
+  }
+  return key;
+}
 
 /**
  * The anonymous catalogue reads (list and search, a plugin's page, `latest`) as the catalogue
@@ -77,8 +92,25 @@ export class LeanCatalogueReads implements LeanReads {
   private async query<T extends object>(req: LeanRequest, metatype: new () => T): Promise<T> {
     const raw = req.query;
     if (Object.keys(raw).length === 0 && (await this.emptyQueryPasses(metatype))) return new metatype();
-    return (await this.validation.transform(raw, queryOf(metatype))) as T;
+    const key = validatedKey(metatype, raw);
+    const known = key === null ? undefined : this.validatedQueries.get(key);
+    if (known) return Object.assign(new metatype(), known) as T;
+    const validated = (await this.validation.transform(raw, queryOf(metatype))) as T;
+    if (key !== null) {
+      // Forgotten all at once when full: a crowd asking odd queries cannot grow it, and what
+      // clients ask (a few platforms, a runtime or two) is back in it after one ask each.
+      if (this.validatedQueries.size >= VALIDATED_QUERIES_KEPT) this.validatedQueries.clear();
+      this.validatedQueries.set(key, Object.freeze({ ...validated }));
+    }
+    return validated;
   }
+
+  /**
+   * Queries that passed validation, by DTO and query: validating is a pure function of the two,
+   * and `latest`'s `os`/`arch` (a few values every client repeats) cost more to validate with
+   * class-validator than the rest of the answer's CPU but its signature.
+   */
+  private readonly validatedQueries = new Map<string, object>();
 
   private readonly emptyQueryChecks = new Map<new () => object, Promise<boolean>>();
 

@@ -114,6 +114,9 @@ describe('lean catalogue reads', () => {
     ['/api/plugins?limit=1000', 400],
     ['/api/plugins?ext.bad%20key=1', 400],
     ['/api/plugins/tool/latest?os=plan9', 400],
+    // After the same os and arch were validated (and kept) above: another parameter is still refused.
+    ['/api/plugins/tool/latest?os=linux&arch=x64&bogus=1', 400],
+    ['/api/plugins/tool/latest?os=linux&arch=x64&os=darwin', 400],
     ['/api/plugins/native-only/latest?os=darwin&arch=arm64', 422],
     ['/api/plugins/tool/latest?runtime=1.0.0&prerelease=0&os=linux&arch=x64', 200],
   ] as [string, number][])('%s: %d, the same answer on both paths', async (path, status) => {
