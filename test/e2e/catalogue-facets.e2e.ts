@@ -174,19 +174,31 @@ describe('GET /api/plugins?facets=1', () => {
     expect(Object.keys(await facets('?facets=1&limit=6')).sort()).toEqual(['category', 'ext.label', 'kind', 'tags']);
   });
 
-  // A second instance shares the database only on PostgreSQL (the embedded engine has one owner).
-  (process.env.DATABASE_URL ? it : it.skip)('leaves facets out while the index is being built, and no cache keeps that answer (a second instance, PostgreSQL)', async () => {
-    // Another connection holds the change log: a new instance's first build reads it before
-    // anything else and waits, while its SQL page (plugin rows only) answers.
+  /**
+   * Another connection holds the change log while `work` runs a second instance started with
+   * `env`: its first build reads the log before anything else, and waits. `free()` lets it go on.
+   */
+  async function whileIndexBuilds(env: Record<string, string>, work: (building: TestApp, free: () => Promise<void>) => Promise<void>): Promise<void> {
     const holder = app.database.dataSource.createQueryRunner();
     await holder.connect();
     await holder.startTransaction();
     let building: TestApp | undefined;
     try {
       await holder.query('LOCK TABLE catalogue_change IN ACCESS EXCLUSIVE MODE');
-      // Each page waits this long for the index, then SQL answers it.
-      building = await startTestApp({ CATALOGUE_INDEX_WAIT_MS: '200' }, app.testDatabase);
-      const ask = (query: string, headers: Record<string, string> = {}) => request((building as TestApp).url).get(`/api/plugins${query}`).set(headers);
+      building = await startTestApp(env, app.testDatabase);
+      await work(building, () => holder.commitTransaction());
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+      await building?.close();
+    }
+  }
+
+  // A second instance shares the database only on PostgreSQL (the embedded engine has one owner).
+  (process.env.DATABASE_URL ? it : it.skip)('leaves facets out while the index is being built, and no cache keeps that answer (a second instance, PostgreSQL)', async () => {
+    // While the build waits, its SQL page (plugin rows only) answers, once each page waited this long.
+    await whileIndexBuilds({ CATALOGUE_INDEX_WAIT_MS: '200' }, async (building, free) => {
+      const ask = (query: string, headers: Record<string, string> = {}) => request(building.url).get(`/api/plugins${query}`).set(headers);
       for (let n = 0; n < 3; n++) {
         const asked = Date.now();
         const res = await ask('?facets=1&sort=name').expect(200);
@@ -201,7 +213,7 @@ describe('GET /api/plugins?facets=1', () => {
       expect(express.headers['cache-control']).toBe('no-store');
       // Without facets the SQL page is the same answer as ever: shared.
       expect((await ask('?sort=name').expect(200)).headers['cache-control']).toBe('public, max-age=30');
-      await holder.commitTransaction();
+      await free();
       // Its build goes on once the change log is free: the same question now gets counts.
       const deadline = Date.now() + 15_000;
       let built = await ask('?facets=1&sort=name').expect(200);
@@ -212,34 +224,20 @@ describe('GET /api/plugins?facets=1', () => {
       }
       expect(built.body.facets.kind).toHaveLength(2);
       expect(built.headers['cache-control']).toBe('public, max-age=30');
-    } finally {
-      if (holder.isTransactionActive) await holder.rollbackTransaction();
-      await holder.release();
-      await building?.close();
-    }
+    });
   });
 
   (process.env.DATABASE_URL ? it : it.skip)('answers a search asked while the index is being built from the index, once it is built (a second instance, PostgreSQL)', async () => {
-    const holder = app.database.dataSource.createQueryRunner();
-    await holder.connect();
-    await holder.startTransaction();
-    let building: TestApp | undefined;
-    try {
-      await holder.query('LOCK TABLE catalogue_change IN ACCESS EXCLUSIVE MODE');
-      building = await startTestApp({}, app.testDatabase);
+    await whileIndexBuilds({}, async (building, free) => {
       const asked = Date.now();
       const answer = request(building.url).get('/api/plugins?facets=1&sort=name');
       // The page waits for the build (CATALOGUE_INDEX_WAIT_MS, 10 s by default): it goes on once the change log is free.
-      setTimeout(() => void holder.commitTransaction(), 500);
+      setTimeout(() => void free(), 500);
       const res = await answer.expect(200);
       expect(Date.now() - asked).toBeGreaterThanOrEqual(450);
       expect(res.body.total).toBe(5);
       expect(res.body.facets.kind).toHaveLength(2);
       expect(res.headers['cache-control']).toBe('public, max-age=30');
-    } finally {
-      if (holder.isTransactionActive) await holder.rollbackTransaction();
-      await holder.release();
-      await building?.close();
-    }
+    });
   });
 });
