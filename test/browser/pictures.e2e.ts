@@ -23,7 +23,7 @@ describeBrowser('web front end: pictures in a browser', () => {
 
   beforeAll(async () => {
     pictures = await new FakeForge().start();
-    w = await publishWorld({ FETCH_ALLOW_HOSTS: new URL(pictures.url).host });
+    w = await publishWorld({ FETCH_ALLOW_HOSTS: new URL(pictures.url).host, IMAGE_PROXY_ALLOW_HOSTS: new URL(pictures.url).host });
     const token = (await w.tokenFor('gallery-author', ['publish:*'])).token;
     pictures.file('/icon.png', await picture('png', 256, 256), 'image/png');
     pictures.file('/one.jpg', await picture('jpeg', 1600, 900), 'image/jpeg');
