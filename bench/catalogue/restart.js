@@ -1,5 +1,5 @@
 'use strict';
-// A restart under load (issue 41, point 6): the crowd's mix asked by 32 clients without pause;
+// A restart under load: the crowd's mix asked by 32 clients without pause;
 // the server is killed with SIGKILL and started again as it was, while they keep asking. Measured:
 // how long after the kill it answers ready (target <= 3 s), how long after that it serves at full
 // speed again (target <= 30 s: every one-second window from then on at >= 90% of the rate before

@@ -11,7 +11,7 @@ export const PROXY_MAX_BYTES = 5 * 1024 * 1024;
 export type PictureSource = 'release' | 'readme-proxy';
 
 /**
- * The outbound-HTTP policy for pictures: the ingest's (DECISIONS 5: https only, every hop vetted)
+ * The outbound-HTTP policy for pictures: the ingest's (https only, every hop vetted)
  * with a byte cap of its own. A picture is buffered whole to be decoded, where an asset streams
  * through a hash, so its cap is the `images.max_bytes` setting (10 MiB by default) rather than the
  * asset hash budget, or less for the README proxy (PROXY_MAX_BYTES). A release's pictures may use

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import type { EncodedImage } from './image-encoder';
 import { ImagesRepository } from './images.repository';
@@ -16,9 +15,10 @@ export const PENDING_SWEEP_INTERVAL_MS = 3600 * 1000;
 /**
  * Where an ingest's pictures go as soon as each is encoded, so that no instance holds a release's
  * encodings until the release is recorded: stored as pending, confirmed by the release's
- * transaction (or by a manifest refresh), and deleted later if nothing confirmed them (the release
- * failed after its pictures were made). The deletion runs when pictures are stored, at most every
- * PENDING_SWEEP_INTERVAL_MS, since only an ingest leaves pending pictures behind.
+ * transaction or a manifest refresh (ImagesRepository.confirm), and deleted later if nothing
+ * confirmed them (the release failed after its pictures were made). The deletion runs when
+ * pictures are stored, at most every PENDING_SWEEP_INTERVAL_MS, since only an ingest leaves
+ * pending pictures behind.
  */
 @Injectable()
 export class ImageStore {
@@ -39,10 +39,5 @@ export class ImageStore {
       const deleted = await this.images.deleteExpiredPending(now);
       if (deleted > 0) this.logger.log(`deleted ${deleted} stored picture encoding(s) whose release was never recorded`);
     }
-  }
-
-  /** Confirms the encodings a release (or a refreshed manifest) names, in the caller's transaction when given. */
-  confirm(sha256s: readonly string[], manager?: EntityManager): Promise<void> {
-    return this.images.confirm(sha256s, manager);
   }
 }

@@ -62,6 +62,11 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
     for (const done of [...this.waiting]) done();
   }
 
+  /** Whether the index is built (a page can be chosen from it now). */
+  get built(): boolean {
+    return this.index !== null;
+  }
+
   /**
    * Resolves true once the index is built (at once when it is), or false when `waitMs` passes
    * first. A search that waits here rather than asking SQL leaves the database to the build: a

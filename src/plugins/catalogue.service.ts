@@ -83,7 +83,7 @@ export class CatalogueService {
     // While the index is first built, a page waits for it (CATALOGUE_INDEX_WAIT_MS) before SQL
     // answers it: answered with SQL at once, a crowd's searches (seconds each under load) took
     // the pool, and the build, which reads through the same pool, waited behind them.
-    await this.index.whenBuilt(this.config.catalogueIndexWaitMs);
+    if (!this.index.built) await this.index.whenBuilt(this.config.catalogueIndexWaitMs);
     let fields = wantsFacets(query) ? await this.facetFields.extensionKeys() : undefined;
     // CataloguePageDto's members in its order; `facets` only when asked for.
     const envelope = (plugins: string[], total: number, counts?: FacetCounts, shared = true): CataloguePageAnswer => ({

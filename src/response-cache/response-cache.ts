@@ -74,7 +74,7 @@ export class ResponseCache {
    * until the cache is emptied after it ends, no hit is served and no miss is stored (the
    * database answers). Emptying the cache after the commit alone left a moment in which a hit
    * still replayed the answer from before a publish that a miss, or a caller with credentials,
-   * had already been answered after (issue 40 point 9). Keep `work` short: the cache is off for
+   * had already been answered after. Keep `work` short: the cache is off for
    * every reader meanwhile.
    */
   async writing<T>(work: () => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
 /**
- * Release pictures take their turn before they are downloaded (issue 40, point 3): however many
+ * Release pictures take their turn before they are downloaded: however many
  * releases ingest at once, at most RELEASE_PICTURES_AT_ONCE of their pictures are downloaded or
  * decoded at a time (the rest wait holding nothing), and a release's pictures wait at most
  * PICTURE_WAIT_MS, all together: one still waiting then is left out with a warning, never

@@ -52,7 +52,7 @@ describe('ImageStore', () => {
     expect(await images.find(picture.sha256)).toBeNull();
     expect(await images.storedAmong([picture.sha256])).toEqual(new Set());
 
-    await dataSource.transaction((manager) => store.confirm([picture.sha256], manager));
+    await dataSource.transaction((manager) => images.confirm([picture.sha256], manager));
     expect(await pendingUntil(picture.sha256)).toBeNull();
     expect((await images.find(picture.sha256))?.bytes.equals(picture.bytes)).toBe(true);
     expect(await images.storedAmong([picture.sha256])).toEqual(new Set([picture.sha256]));
@@ -68,7 +68,7 @@ describe('ImageStore', () => {
     await store.keepPending([other]);
     await expect(
       dataSource.transaction(async (manager) => {
-        await store.confirm([other.sha256], manager);
+        await images.confirm([other.sha256], manager);
         throw new Error('the release failed after its pictures were confirmed');
       }),
     ).rejects.toThrow('the release failed');
@@ -86,7 +86,7 @@ describe('ImageStore', () => {
     const abandoned = encoding();
     const recorded = encoding();
     await store.keepPending([abandoned, recorded]);
-    await store.confirm([recorded.sha256]);
+    await images.confirm([recorded.sha256]);
 
     // A later store of the same picture by another ingest extends its time.
     const shared = encoding();

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Pictures are stored as soon as they are encoded, as pending until their release is recorded
- * (issue "Hardening, round 4", point 3: an ingest no longer holds its encodings in memory); a
+ * (so an ingest holds none of its encodings in memory meanwhile); a
  * pending row whose ingest failed is deleted once its time has passed. Rows already stored belong
  * to recorded releases (or to a manifest refresh): confirmed.
  */
