@@ -45,7 +45,11 @@ export async function startServer(env: Environment, cwd: string, logger?: Logger
   const config = loadConfig(environmentWithDotenv(env, cwd), { persistSecrets: true });
   keepHeapCompact(config);
   const log = logger ?? createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat));
-  const database = await openDatabase(config, { embeddedMode: 'own', migrate: config.migrateOnStart });
+  const database = await openDatabase(config, {
+    embeddedMode: 'own',
+    migrate: config.migrateOnStart,
+    serving: { say: (level, message) => (level === 'warn' ? log.warn({ context: 'Database' }, message) : log.info({ context: 'Database' }, message)) },
+  });
   let app: NestExpressApplication;
   try {
     app = await createApp({ config, database, logger: log });

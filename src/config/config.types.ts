@@ -25,6 +25,10 @@ export interface AppConfig {
   readonly databaseReadUrls: readonly string[];
   /** How often each read replica is checked: one that is down is taken back once it answers. */
   readonly databaseReadProbeIntervalMs: number;
+  /** Opening a connection (or waiting for one from the pool) longer than this fails the request with 503. */
+  readonly databaseConnectTimeoutMs: number;
+  /** The serving process's statement_timeout on a PostgreSQL server; 0: none. */
+  readonly databaseStatementTimeoutMs: number;
   /** Null keeps caches and rate-limit counters in process memory. */
   readonly redisUrl: string | null;
   readonly sessionSecret: string;

@@ -32,6 +32,20 @@ const DATABASE_READ_PROBE_INTERVAL_MS = {
   default: '10000',
   description: 'How often each read replica is checked: one that is down (at start too) is taken back once it answers; meanwhile its reads go to `DATABASE_URL`.',
 };
+const DATABASE_CONNECT_TIMEOUT_MS = {
+  name: 'DATABASE_CONNECT_TIMEOUT_MS',
+  parser: integer({ min: 100, max: 600_000, unit: 'milliseconds' }),
+  default: '5000',
+  description:
+    'How long opening a database connection (or waiting for a free one in the pool) may take before the request answers 503. Once a connection has failed this way, new ones are refused at once until a probe reaches the database again.',
+};
+const DATABASE_STATEMENT_TIMEOUT_MS = {
+  name: 'DATABASE_STATEMENT_TIMEOUT_MS',
+  parser: integer({ min: 0, max: 86_400_000, unit: 'milliseconds' }),
+  default: '60000',
+  description:
+    "PostgreSQL server only: the server's `statement_timeout` for the serving process's connections, so no request holds a connection longer; 0: no limit. Migrations and operator commands run without it.",
+};
 const MIGRATE_ON_START = { name: 'MIGRATE_ON_START', parser: boolean, default: '1', description: 'Apply pending migrations at start.' };
 const EMBEDDED_ANALYZE_INTERVAL_MS = {
   name: 'EMBEDDED_ANALYZE_INTERVAL_MS',
@@ -49,12 +63,18 @@ const EMBEDDED_SHARED_BUFFERS_MB = {
 
 export const DATABASE: ConfigArea = {
   title: 'Database',
-  variables: [DATA_DIR, DATABASE_URL, DATABASE_READ_URLS, DATABASE_READ_PROBE_INTERVAL_MS, MIGRATE_ON_START, EMBEDDED_ANALYZE_INTERVAL_MS, EMBEDDED_SHARED_BUFFERS_MB],
+  variables: [DATA_DIR, DATABASE_URL, DATABASE_READ_URLS, DATABASE_READ_PROBE_INTERVAL_MS, DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, MIGRATE_ON_START, EMBEDDED_ANALYZE_INTERVAL_MS, EMBEDDED_SHARED_BUFFERS_MB],
 };
 
 export type DatabaseConfig = Pick<
   AppConfig,
-  'dataDir' | 'databaseUrl' | 'databaseReadUrls' | 'databaseReadProbeIntervalMs' | 'migrateOnStart' | 'embeddedAnalyzeIntervalMs' | 'embeddedSharedBuffersMb'
+  | 'dataDir'
+  | 'databaseUrl'
+  | 'databaseReadUrls'
+  | 'databaseReadProbeIntervalMs'
+  | 'databaseConnectTimeoutMs'
+  | 'databaseStatementTimeoutMs'
+  | 'migrateOnStart' | 'embeddedAnalyzeIntervalMs' | 'embeddedSharedBuffersMb'
 >;
 
 export function readDatabase(reader: EnvironmentReader): DatabaseConfig {
@@ -65,6 +85,8 @@ export function readDatabase(reader: EnvironmentReader): DatabaseConfig {
     databaseUrl,
     databaseReadUrls: reader.read(DATABASE_READ_URLS),
     databaseReadProbeIntervalMs: reader.read(DATABASE_READ_PROBE_INTERVAL_MS),
+    databaseConnectTimeoutMs: reader.read(DATABASE_CONNECT_TIMEOUT_MS),
+    databaseStatementTimeoutMs: reader.read(DATABASE_STATEMENT_TIMEOUT_MS),
     migrateOnStart: reader.read(MIGRATE_ON_START),
     embeddedAnalyzeIntervalMs: reader.read(EMBEDDED_ANALYZE_INTERVAL_MS),
     embeddedSharedBuffersMb: reader.read(EMBEDDED_SHARED_BUFFERS_MB) ?? null,

@@ -12,6 +12,29 @@ import { MIGRATIONS } from './migrations';
  */
 const SESSION_OPTIONS = '-c pg_trgm.word_similarity_threshold=0.5 -c jit=off';
 
+/**
+ * How long a connection may take to open and a statement to run (0: no limit), and the pg Client
+ * class the pool opens connections with (the primary's reports and refuses while the database is
+ * down: database-availability.ts).
+ */
+export interface ConnectionLimits {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  clientClass?: unknown;
+}
+
+/** Operator commands and tests: pg's own client, the connect timeout the server has by default, no statement limit. */
+export const UNLIMITED_STATEMENTS: ConnectionLimits = { connectTimeoutMs: 5_000, statementTimeoutMs: 0 };
+
+/** PGlite runs one statement at a time in this process, with no timer to cancel one: no statement limit there. */
+function connectionExtra(limits: ConnectionLimits, server: boolean) {
+  return {
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    options: server && limits.statementTimeoutMs > 0 ? `${SESSION_OPTIONS} -c statement_timeout=${limits.statementTimeoutMs}` : SESSION_OPTIONS,
+    ...(limits.clientClass ? { Client: limits.clientClass } : {}),
+  };
+}
+
 export type DatabaseTarget = { url: string } | { embedded: PgConnectionTarget };
 
 /** Each pool names itself in pg_stat_activity, so an operator sees which queries reach a replica. */
@@ -34,11 +57,13 @@ const COMMON = {
  * TCP keepalive: a connection whose peer vanished (the mirror follower's, holding its advisory
  * lock, above all) is found dead within about a minute, not the OS default of two hours.
  */
-const SERVER_POOL = { poolSize: 10, extra: { connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, keepAlive: true, keepAliveInitialDelayMillis: 30_000, options: SESSION_OPTIONS } };
+function serverPool(limits: ConnectionLimits) {
+  return { poolSize: 10, extra: { ...connectionExtra(limits, true), idleTimeoutMillis: 30_000, keepAlive: true, keepAliveInitialDelayMillis: 30_000 } };
+}
 
 /** The TypeORM options for either a real server (URL) or the embedded engine's socket. */
-export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
-  if ('url' in target) return { ...COMMON, ...SERVER_POOL, url: target.url, applicationName: PRIMARY_APPLICATION_NAME };
+export function dataSourceOptions(target: DatabaseTarget, limits: ConnectionLimits = UNLIMITED_STATEMENTS): DataSourceOptions {
+  if ('url' in target) return { ...COMMON, ...serverPool(limits), url: target.url, applicationName: PRIMARY_APPLICATION_NAME };
   // PGlite is one backend: the pool holds one connection; the socket multiplexer keeps a
   // transaction's statements together.
   return {
@@ -48,7 +73,7 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
     username: target.embedded.user,
     database: target.embedded.database,
     poolSize: 1,
-    extra: { connectionTimeoutMillis: 5_000, options: SESSION_OPTIONS },
+    extra: connectionExtra(limits, false),
   };
 }
 
@@ -57,6 +82,6 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
  * holds up the primary or the start (src/persistence/read-replicas.ts). Read-only: it never
  * installs extensions (the primary's are replayed) and never migrates.
  */
-export function replicaDataSourceOptions(url: string): DataSourceOptions {
-  return { ...COMMON, ...SERVER_POOL, url, applicationName: REPLICA_APPLICATION_NAME, installExtensions: false, migrations: [] };
+export function replicaDataSourceOptions(url: string, limits: ConnectionLimits = UNLIMITED_STATEMENTS): DataSourceOptions {
+  return { ...COMMON, ...serverPool(limits), url, applicationName: REPLICA_APPLICATION_NAME, installExtensions: false, migrations: [] };
 }

@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/config.types';
 import { ReadReplicas } from '../persistence/read-replicas';
-import { dataSourceOptions, replicaDataSourceOptions } from './data-source-options';
+import { DatabaseAvailability, DEFAULT_AVAILABILITY_OPTIONS } from './database-availability';
+import { dataSourceOptions, replicaDataSourceOptions, UNLIMITED_STATEMENTS, type ConnectionLimits } from './data-source-options';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded/embedded-postgres';
 import { runPendingMigrations } from './migrate';
 
@@ -11,6 +12,8 @@ export interface DatabaseHandle {
   readonly embedded: EmbeddedDatabase | null;
   /** DATABASE_READ_URLS, not connected until the server starts probing them (never for operator commands). */
   readonly replicas: ReadReplicas;
+  /** Whether the primary is reachable, as the serving process knows it; null for operator commands. */
+  readonly availability: DatabaseAvailability | null;
   close(): Promise<void>;
 }
 
@@ -18,6 +21,11 @@ export interface OpenDatabaseOptions {
   /** `serve` owns the embedded files; operator commands may join a running server. */
   embeddedMode: 'own' | 'own-or-join';
   migrate: boolean;
+  /**
+   * A serving process: its statements are bounded (DATABASE_STATEMENT_TIMEOUT_MS) and it tracks
+   * the primary's availability, saying so through `say`. Operator commands run unbounded.
+   */
+  serving?: { say: (level: 'warn' | 'log', message: string) => void };
 }
 
 export async function openDatabase(config: AppConfig, options: OpenDatabaseOptions): Promise<DatabaseHandle> {
@@ -29,7 +37,11 @@ export async function openDatabase(config: AppConfig, options: OpenDatabaseOptio
         analyzeIntervalMs: config.embeddedAnalyzeIntervalMs,
         sharedBuffersMb: config.embeddedSharedBuffersMb ?? undefined,
       });
-  const dataSource = new DataSource(dataSourceOptions(config.databaseUrl ? { url: config.databaseUrl } : { embedded: embedded!.target }));
+  const availability = options.serving ? new DatabaseAvailability({ ...DEFAULT_AVAILABILITY_OPTIONS, say: options.serving.say }) : null;
+  const limits: ConnectionLimits = availability
+    ? { connectTimeoutMs: config.databaseConnectTimeoutMs, statementTimeoutMs: config.databaseStatementTimeoutMs, clientClass: availability.clientClass() }
+    : UNLIMITED_STATEMENTS;
+  const dataSource = new DataSource(dataSourceOptions(config.databaseUrl ? { url: config.databaseUrl } : { embedded: embedded!.target }, limits));
   const replicas = new ReadReplicas(config.databaseUrl ? config.databaseReadUrls : [], {
     probeIntervalMs: config.databaseReadProbeIntervalMs,
     dataSourceOptions: replicaDataSourceOptions,
@@ -38,6 +50,7 @@ export async function openDatabase(config: AppConfig, options: OpenDatabaseOptio
     await dataSource.initialize();
     if (options.migrate) await runPendingMigrations(dataSource, embedded === null);
   } catch (error) {
+    availability?.close();
     if (dataSource.isInitialized) await dataSource.destroy();
     await embedded?.stop();
     throw error;
@@ -47,8 +60,10 @@ export async function openDatabase(config: AppConfig, options: OpenDatabaseOptio
     dataSource,
     embedded,
     replicas,
+    availability,
     close() {
       closing ??= (async () => {
+        availability?.close();
         await replicas.close();
         if (dataSource.isInitialized) await dataSource.destroy();
         await embedded?.stop();

@@ -128,6 +128,7 @@ export class IngestService {
       encodings: pictures.encodings,
       warnings,
       onClaim: request.onClaim,
+      onRecorded: request.onRecorded,
       publishedBy: request.publishedBy ?? (request.source === 'push' ? { kind: 'token' } : { kind: 'webhook' }),
     };
     // The last moment to stop: past it the release is recorded whether anyone hears of it or not.

@@ -42,6 +42,11 @@ export interface IngestRequest {
    * claim lost a race and the release became an update), so what the claim consumes goes with it.
    */
   onClaim?: ClaimFollowUp;
+  /**
+   * Runs inside the recording transaction once the release is written, so what records the
+   * release's origin (a webhook delivery marked delivered) commits with it or not at all.
+   */
+  onRecorded?: RecordedFollowUp;
   /** Shown on the release; by default a push is `token` and anything else `webhook`. */
   publishedBy?: PublishedBy;
   /** Aborted when nobody waits for the result any more (a push's client disconnected): the ingest stops and records nothing. */
@@ -49,6 +54,8 @@ export interface IngestRequest {
 }
 
 export type ClaimFollowUp = (pluginId: string, manager: EntityManager) => Promise<void>;
+
+export type RecordedFollowUp = (version: string, manager: EntityManager) => Promise<void>;
 
 export interface IngestResult {
   slug: string;

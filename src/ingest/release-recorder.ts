@@ -14,7 +14,7 @@ import { ReleasesRepository } from '../plugins/releases.repository';
 import { ResponseCache } from '../response-cache/response-cache';
 import { isPrerelease, versionSortKey } from '../plugins/versions';
 import type { RecordedProvenance } from './ingest-provenance';
-import type { ClaimFollowUp, IngestSource, IngestTarget, Publisher } from './ingest.types';
+import type { ClaimFollowUp, IngestSource, IngestTarget, Publisher, RecordedFollowUp } from './ingest.types';
 import { PublisherRights } from './publisher-rights';
 import { signatureEntry } from '../transparency-log/log-entries';
 import { TransparencyLog } from '../transparency-log/transparency-log';
@@ -43,6 +43,7 @@ export interface PreparedRelease {
   encodings: string[];
   warnings: string[];
   onClaim?: ClaimFollowUp;
+  onRecorded?: RecordedFollowUp;
   publishedBy: PublishedBy;
 }
 
@@ -139,6 +140,7 @@ export class ReleaseRecorder {
       );
       await this.releases.setLogIndex(inserted.id, logIndex, manager);
       await this.plugins.advanceLogSize(plugin.id, logIndex, manager);
+      await release.onRecorded?.(release.version, manager);
       return { plugin, claimed };
     });
   }

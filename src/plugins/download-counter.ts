@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { OccasionalWarning } from '../common/logging/occasional-warning';
 import { addDays, utcDay } from '../lib/charts/days';
 import { DownloadDaysRepository } from './download-days.repository';
 import { ReleasesRepository } from './releases.repository';
@@ -25,12 +26,18 @@ export class DownloadCounter implements OnModuleInit, OnApplicationShutdown {
   private flushing: Promise<void> = Promise.resolve();
   private prunedOn: string | null = null;
   private readonly logger = new Logger('Downloads');
+  /** Writes fail every second while the database is away: said once a minute, not once a write. */
+  private readonly writeFailures: OccasionalWarning;
+  private readonly pruneFailures: OccasionalWarning;
 
   constructor(
     private readonly releases: ReleasesRepository,
     private readonly days: DownloadDaysRepository,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.writeFailures = new OccasionalWarning((message) => this.logger.warn(message), () => clock.nowMs());
+    this.pruneFailures = new OccasionalWarning((message) => this.logger.warn(message), () => clock.nowMs());
+  }
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flush(), DOWNLOAD_FLUSH_INTERVAL_MS);
@@ -69,7 +76,7 @@ export class DownloadCounter implements OnModuleInit, OnApplicationShutdown {
         if (!kept) this.pending.set(day, (kept = new Map()));
         kept.set(releaseId, (kept.get(releaseId) ?? 0) + n);
       }
-      this.logger.warn(`download counts kept for the next write: ${(error as Error).message}`);
+      this.writeFailures.say(`download counts kept for the next write (said at most once a minute): ${(error as Error).message}`);
     }
   }
 
@@ -80,7 +87,7 @@ export class DownloadCounter implements OnModuleInit, OnApplicationShutdown {
       await this.days.pruneBefore(addDays(today, 1 - DOWNLOAD_DAYS_KEPT));
       this.prunedOn = today;
     } catch (error) {
-      this.logger.warn(`pruning old download days failed (tried again at the next write): ${(error as Error).message}`);
+      this.pruneFailures.say(`pruning old download days failed (tried again at the next write): ${(error as Error).message}`);
     }
   }
 }

@@ -106,6 +106,15 @@ export class DeliveriesRepository {
     await this.repo().update({ id }, { ...outcome, detail: outcome.detail?.slice(0, 1000) ?? null, lockedUntil: null, finishedAt: now });
   }
 
+  /**
+   * Marks a delivery delivered inside the transaction that records its release: an attempt whose
+   * answer was lost (the database went away right after the commit) is not taken up again, and
+   * so never finds its own release and calls itself skipped.
+   */
+  async markDelivered(id: string, version: string, now: Date, manager: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id }, { status: 'succeeded', reason: null, version, lockedUntil: null, finishedAt: now });
+  }
+
   /** Back to the queue after a transient failure, due again at `nextAttemptAt`. */
   async retryLater(id: string, nextAttemptAt: Date, reason: string, detail: string): Promise<void> {
     await this.repo().update({ id }, { status: 'queued', nextAttemptAt, lockedUntil: null, reason, detail: detail.slice(0, 1000) });

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
+import { Clock } from '../common/clock';
 import { DomainError } from '../common/errors/domain-error';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { AssetFetchError } from '../common/fetch';
 import { IngestService } from '../ingest/ingest.service';
 import { forgeForUrl } from '../forges/urls';
 import { PluginsRepository } from '../plugins/plugins.repository';
-import type { DeliveryOutcome } from './deliveries.repository';
+import { type DeliveryOutcome, DeliveriesRepository } from './deliveries.repository';
 import { DeliveryFailure, isTransient } from './delivery-failure';
 import type { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { ForgeReleases } from './forge-releases';
@@ -34,6 +35,8 @@ export class DeliveryProcessor {
     private readonly manifests: ManifestResolver,
     private readonly ingest: IngestService,
     private readonly audit: AuditService,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly clock: Clock,
   ) {}
 
   async attempt(delivery: WebhookDeliveryEntity): Promise<AttemptResult> {
@@ -66,6 +69,7 @@ export class DeliveryProcessor {
       actor: {},
       publisher: null,
       target: { pluginId: plugin.id },
+      onRecorded: (version, manager) => this.deliveries.markDelivered(delivery.id, version, this.clock.now(), manager),
     });
     const detail = result.warnings.length ? result.warnings.join('; ').slice(0, 1000) : null;
     return { kind: 'done', outcome: { status: 'succeeded', reason: null, detail, violations: null, version: result.version } };

@@ -44,6 +44,13 @@ export const DELIVERY_WORKER_OPTIONS = Symbol('DELIVERY_WORKER_OPTIONS');
 export class DeliveryWorker {
   private readonly logger = new Logger('Webhooks');
   private readonly loop: BackgroundLoop;
+  /**
+   * A job may have been lost: a delivery stored whose job could not be queued (the database went
+   * away in between), or a job fetched whose claim failed (pg-boss holds it active until it
+   * expires). The next pass that gets through queues every unfinished delivery again; a
+   * duplicate job finds the delivery claimed or finished and does nothing.
+   */
+  private sweepDue = false;
 
   constructor(
     @Inject(DELIVERY_WORKER_OPTIONS) readonly options: DeliveryWorkerOptions,
@@ -54,7 +61,10 @@ export class DeliveryWorker {
     private readonly clock: Clock,
   ) {
     // Everything the next pass needs is in the database.
-    this.loop = new BackgroundLoop(() => this.runOnce(), options.pollIntervalMs, (error) => this.logger.error(`processing webhook deliveries failed: ${error.message}`));
+    this.loop = new BackgroundLoop(() => this.runOnce(), options.pollIntervalMs, (error) => {
+      this.sweepDue = true;
+      this.logger.error(`processing webhook deliveries failed: ${error.message}`);
+    });
   }
 
   /** Starts the queue (resuming unfinished deliveries) and, unless tests drive it, the polling. */
@@ -63,10 +73,19 @@ export class DeliveryWorker {
     if (this.options.autoStart) this.loop.start();
   }
 
-  /** Stored deliveries to attempt now: queued, then a pass started. */
+  /**
+   * Stored deliveries to attempt now: queued, then a pass started. A delivery is stored before
+   * this runs, so a failure here loses nothing: the next pass that gets through sweeps it up.
+   */
   async enqueue(deliveryIds: readonly string[]): Promise<void> {
-    await this.jobs.enqueue(deliveryIds);
-    this.loop.kick();
+    try {
+      await this.jobs.enqueue(deliveryIds);
+    } catch (error) {
+      this.sweepDue = true;
+      throw error;
+    } finally {
+      this.loop.kick();
+    }
   }
 
   async stop(): Promise<void> {
@@ -77,6 +96,13 @@ export class DeliveryWorker {
   /** Processes every due delivery, one at a time; resolves with how many were attempted. */
   async runOnce(): Promise<number> {
     let attempted = 0;
+    if (this.sweepDue) {
+      this.sweepDue = false;
+      await this.jobs.enqueue(await this.deliveries.unfinishedIds()).catch((error: unknown) => {
+        this.sweepDue = true;
+        throw error;
+      });
+    }
     await this.jobs.resumeLapsed(this.clock.now());
     while (!this.loop.isStopping) {
       const claimed = await this.jobs.claim({ now: this.clock.now(), leaseMs: this.options.leaseMs, maxAttempts: this.options.maxAttempts });

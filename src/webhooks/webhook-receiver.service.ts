@@ -83,7 +83,9 @@ export class WebhookReceiverService {
       this.clock.now(),
     );
     if (!stored) return { status: 200, body: { status: 'duplicate', detail: 'this delivery was received before; it is processed once', id: null } };
-    await this.worker.enqueue([stored.id]);
+    // Stored is what 202 promises: a job that cannot be queued now is queued by the worker's next
+    // pass that gets through (the database went away between the two).
+    await this.worker.enqueue([stored.id]).catch((error: unknown) => this.logger.warn(`delivery ${stored.id} is stored; its job is queued later: ${(error as Error).message}`));
     return { status: 202, body: { status: 'queued', detail: `release ${event.tag} of "${plugin.slug}" is queued for ingest`, id: stored.id } };
   }
 
