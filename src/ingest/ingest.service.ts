@@ -6,7 +6,7 @@ import { KindsService } from '../kinds/kinds.service';
 import { checkManifest } from '../lib/manifest';
 import { Metrics, type IngestOutcome } from '../metrics/metrics';
 import type { PluginEntity } from '../plugins/entities/plugin.entity';
-import type { StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
+import type { ReleaseEntity, StoredAsset, StoredIntegrity } from '../plugins/entities/release.entity';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import { ReleasesRepository } from '../plugins/releases.repository';
 import { stripV, versionKey } from '../plugins/versions';
@@ -19,7 +19,19 @@ import { ReleaseImages } from './release-images';
 import type { PictureHold } from '../images/picture-budget';
 import { type PreparedRelease, ReleaseRecorder } from './release-recorder';
 
-const versionExists = (slug: string, key: string) => conflict('version-exists', `version ${key} of "${slug}" is already published`);
+/**
+ * The release that is there, so a client whose publish answered 503 (the database went away as it
+ * committed, perhaps after all) can tell from its retry's 409 whether the release is its own: same
+ * manifest digest, same assets.
+ */
+const versionExists = (slug: string, key: string, existing: ReleaseEntity | null) =>
+  new DomainError(
+    'conflict',
+    'version-exists',
+    `version ${key} of "${slug}" is already published`,
+    undefined,
+    existing ? { release: { version: existing.version, manifestSha256: existing.manifestSha256, publishedAt: existing.createdAt.toISOString() } } : {},
+  );
 /** Nobody hears it (the client is gone); a 400 keeps it out of the failure audit. */
 const abandoned = () => badRequest('client-disconnected', 'the client disconnected before the ingest finished; nothing was recorded');
 
@@ -76,7 +88,8 @@ export class IngestService {
     const version = stripV(request.version);
     const key = versionKey(version);
     const existing = 'pluginId' in request.target ? await this.existingPlugin(request.target.pluginId, request.slug) : null;
-    if (existing && (await this.releases.findByVersionKey(existing.id, key))) throw versionExists(request.slug, key);
+    const published = existing ? await this.releases.findByVersionKey(existing.id, key) : null;
+    if (published) throw versionExists(request.slug, key, published);
 
     const registry = await this.kinds.validationContext();
     const checked = checkManifest(request.manifestText, request.manifestFileName, {
@@ -154,16 +167,22 @@ export class IngestService {
       return await this.recorder.record(target, prepared);
     } catch (error) {
       const constraint = uniqueViolation(error);
-      if (constraint === 'uq_release_plugin_version_key') throw versionExists(prepared.slug, prepared.key);
+      if (constraint === 'uq_release_plugin_version_key') throw versionExists(prepared.slug, prepared.key, await this.racedRelease(target, prepared.key));
       if (!('claim' in target) || (constraint !== 'uq_plugin_slug' && constraint !== 'uq_plugin_repo_identity')) throw error;
       const winner = await this.claimWinner(target.claim, prepared.slug, constraint);
       try {
         return await this.recorder.record({ pluginId: winner.id }, prepared);
       } catch (retryError) {
-        if (uniqueViolation(retryError) === 'uq_release_plugin_version_key') throw versionExists(prepared.slug, prepared.key);
+        if (uniqueViolation(retryError) === 'uq_release_plugin_version_key') throw versionExists(prepared.slug, prepared.key, await this.racedRelease({ pluginId: winner.id }, prepared.key));
         throw retryError;
       }
     }
+  }
+
+  /** The release another publish of the same version recorded first; null when it cannot be read now. */
+  private async racedRelease(target: IngestTarget, key: string): Promise<ReleaseEntity | null> {
+    if (!('pluginId' in target)) return null;
+    return this.releases.findByVersionKey(target.pluginId, key).catch(() => null);
   }
 
   private async claimWinner(claim: ClaimRequest, slug: string, constraint: string): Promise<PluginEntity> {

@@ -51,7 +51,7 @@ export const PROBLEM_CATALOGUE: Readonly<Record<string, ProblemTypeDescription>>
   'not-found': { title: 'Not Found', status: 404, description: 'No such resource, or a feature that is turned off.' },
   'method-not-allowed': { title: 'Method Not Allowed', status: 405, description: 'The path exists but not with this method; the `Allow` header lists the methods it has.' },
   conflict: { title: 'Conflict', status: 409, description: 'The change conflicts with the current state.' },
-  'version-exists': { title: 'Conflict', status: 409, description: 'This version of the plugin is already published (build metadata does not make a new version). Publish a new version; tags should stay immutable.' },
+  'version-exists': { title: 'Conflict', status: 409, description: 'This version of the plugin is already published (build metadata does not make a new version). Publish a new version; tags should stay immutable. The `release` member names the release that is there (`version`, `manifestSha256`, `publishedAt`): a retry after a 503 can tell whether it is its own.' },
   'repo-claimed': { title: 'Conflict', status: 409, description: 'The repository is already the anchor of another plugin slug: one repository, one slug.' },
   'slug-taken': { title: 'Conflict', status: 409, description: 'Another push claimed this slug for a different repository a moment ago.' },
   'page-exists': { title: 'Conflict', status: 409, description: 'A page with this slug exists already in this locale. Change it with `PUT /api/admin/pages/<slug>?locale=<locale>`.' },

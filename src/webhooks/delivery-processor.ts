@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/errors/domain-error';
+import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { AssetFetchError } from '../common/fetch';
 import { IngestService } from '../ingest/ingest.service';
@@ -14,7 +15,7 @@ import { ForgeReleases } from './forge-releases';
 import { ManifestResolver } from './manifest-resolver';
 
 /** What one attempt came to: finished one way or another, or worth another attempt later. */
-export type AttemptResult = { kind: 'done'; outcome: DeliveryOutcome } | { kind: 'retry'; reason: string; detail: string };
+export type AttemptResult = { kind: 'done'; outcome: DeliveryOutcome } | { kind: 'retry'; reason: string; detail: string; soon?: boolean };
 
 const failed = (reason: string, detail: string, violations: DeliveryOutcome['violations'] = null): AttemptResult => ({
   kind: 'done',
@@ -91,7 +92,9 @@ export class DeliveryProcessor {
       const versionMismatch = error.code === 'manifest-invalid' && violations?.some((v) => v.path === '/version' && v.message.includes('release tag'));
       return failed(versionMismatch ? 'version-mismatch' : error.code, error.detail, violations);
     }
-    // A database or programming error: worth another attempt; the worker gives up after its limit.
+    // The database went away mid-attempt (nothing was recorded): again as soon as it is back.
+    if (isDatabaseUnavailable(error)) return { kind: 'retry', reason: 'database-unavailable', detail: 'the database was unavailable; the delivery is tried again shortly', soon: true };
+    // A programming error: worth another attempt; the worker gives up after its limit.
     return { kind: 'retry', reason: 'internal', detail: 'the ingest failed unexpectedly; it is retried' };
   }
 

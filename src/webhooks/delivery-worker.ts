@@ -34,6 +34,9 @@ export const DEFAULT_DELIVERY_WORKER_OPTIONS: DeliveryWorkerOptions = {
 
 export const DELIVERY_WORKER_OPTIONS = Symbol('DELIVERY_WORKER_OPTIONS');
 
+/** A delivery the database's absence interrupted is tried again this soon (by then it is back, or the retry's own write fails and the lease brings it back). */
+const DATABASE_RETRY_MS = 5_000;
+
 /**
  * Ingests stored deliveries in the background of the server: at start (picking up whatever a
  * stopped or crashed instance left), when a delivery arrives (`enqueue`) and every poll interval.
@@ -129,7 +132,8 @@ export class DeliveryWorker {
     }
     const now = this.clock.now();
     if (result.kind === 'retry' && !claimed.lastAttempt) {
-      const delay = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** (delivery.attempts - 1));
+      const backoff = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** (delivery.attempts - 1));
+      const delay = result.soon ? Math.min(backoff, DATABASE_RETRY_MS) : backoff;
       await this.deliveries.retryLater(delivery.id, new Date(now.getTime() + delay), result.reason, result.detail);
       await claimed.retry(delay);
       this.logger.warn(`delivery ${delivery.id} (${delivery.tag}) hit ${result.reason}; attempt ${delivery.attempts + 1} in ${Math.round(delay / 1000)} s`);

@@ -207,6 +207,8 @@ describe('POST /api/publish/:slug', () => {
         const b = { ...body('twice', version), repoUrl: undefined };
         const res = await w.push(alice.token, 'twice', b).expect(409);
         expect(res.body.type).toMatch(/version-exists$/);
+        // The release that is there, so a retry after a lost answer can tell whether it is its own.
+        expect(res.body.release).toEqual({ version: expect.stringMatching(/^1\.0\.0/), manifestSha256: expect.stringMatching(/^[0-9a-f]{64}$/), publishedAt: expect.any(String) });
       }
       expect(await snapshot()).toEqual(before);
       expect((await w.audit('plugin.publish_conflict')).filter((a) => a.slug === 'twice')).toHaveLength(3);
