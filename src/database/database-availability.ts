@@ -1,5 +1,5 @@
 import { Client, type ClientConfig } from 'pg';
-import { DatabaseDownError, isDatabaseUnavailable } from '../common/errors/database-unavailable';
+import { DatabaseDownError, databaseUnavailability } from '../common/errors/database-unavailable';
 
 export interface DatabaseAvailabilityOptions {
   /** The first probe after the database was seen to go away, and the step back-off starts from. */
@@ -76,9 +76,9 @@ export class DatabaseAvailability {
     } as typeof Client;
   }
 
-  /** Any error from a query or connection: one that says the database is away marks it down. */
+  /** Any error from a query or connection: one that says the database is away marks it down (a busy one does not). */
   observe(error: unknown): void {
-    if (this.closed || error instanceof DatabaseDownError || !isDatabaseUnavailable(error)) return;
+    if (this.closed || error instanceof DatabaseDownError || databaseUnavailability(error) !== 'lost') return;
     if (this.downSince !== null) return;
     this.downSince = this.options.now();
     this.cause = error instanceof Error ? error.message : String(error);

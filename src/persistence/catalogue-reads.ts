@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { Clock } from '../common/clock';
-import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
+import { databaseUnavailability } from '../common/errors/database-unavailable';
 import { OccasionalWarning } from '../common/logging/occasional-warning';
 import { ReadReplicas, type ReplicaHandle } from './read-replicas';
 
@@ -38,7 +38,8 @@ export class CatalogueReads {
     try {
       return await work(runner.manager);
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
+      // A replica that is there but slow keeps its read's failure: repeating it would double the load.
+      if (databaseUnavailability(error) !== 'lost') throw error;
       this.unreachable(replica, error);
       return work(this.dataSource.manager);
     } finally {

@@ -1,12 +1,12 @@
-/**
- * Whether an error means the database cannot be reached right now (down, restarting, refusing
- * connections), as opposed to a bad query: such a request gets 503 and may be retried.
- */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-/** admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections; class 08 is connection exceptions. */
-const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** admin_shutdown, crash_shutdown, cannot_connect_now; class 08 is connection exceptions. */
+const LOST_SQLSTATES = new Set(['57P01', '57P02', '57P03']);
+/** too_many_connections, and query_canceled (a statement past DATABASE_STATEMENT_TIMEOUT_MS): the server is there, but too busy. */
+const BUSY_SQLSTATES = new Set(['53300', '57014']);
 /** node-postgres and pg-pool say these without a code. */
-const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable/;
+const LOST_MESSAGES = /Connection terminated|Client has encountered a connection error|Client was closed and is not queryable/;
+/** pg-pool's answer to a request that waited DATABASE_CONNECT_TIMEOUT_MS for a free connection. */
+const BUSY_MESSAGES = /timeout exceeded when trying to connect/;
 /**
  * TypeORM gives a transaction's runner back to the pool when its connection dies under it: every
  * statement after that, the rollback included, fails with this.
@@ -23,13 +23,30 @@ export class DatabaseDownError extends Error {
   }
 }
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+/**
+ * Why a request cannot be served by the database right now, or null for a bad query (a request
+ * error, a bug): `lost` when it cannot be reached (down, restarting, a connection that died),
+ * `busy` when it is there but refused or timed out the work. Either way the request gets 503 and
+ * may be retried; only `lost` means the database is away.
+ */
+export function databaseUnavailability(error: unknown): 'lost' | 'busy' | null {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; depth += 1) {
     const { name, code, message, driverError, cause } = e as { name?: unknown; code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
-    if (name === RELEASED_RUNNER || e instanceof DatabaseDownError) return true;
-    if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATES.has(code) || /^08/.test(code))) return true;
-    if (typeof message === 'string' && MESSAGES.test(message)) return true;
+    if (name === RELEASED_RUNNER || e instanceof DatabaseDownError) return 'lost';
+    if (typeof code === 'string') {
+      if (NETWORK_CODES.has(code) || LOST_SQLSTATES.has(code) || /^08/.test(code)) return 'lost';
+      if (BUSY_SQLSTATES.has(code)) return 'busy';
+    }
+    if (typeof message === 'string') {
+      if (LOST_MESSAGES.test(message)) return 'lost';
+      if (BUSY_MESSAGES.test(message)) return 'busy';
+    }
     e = driverError ?? cause;
   }
-  return false;
+  return null;
+}
+
+/** Whether an error means the database cannot serve this request right now: such a request gets 503 and may be retried. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return databaseUnavailability(error) !== null;
 }
