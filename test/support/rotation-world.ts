@@ -31,7 +31,7 @@ export async function startRegistry(
 ): Promise<TestApp> {
   const port = await freePort();
   const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, ...db.env, ...env });
-  const database = await openDatabase(config, { embeddedMode: 'own', migrate: true });
+  const database = await openDatabase(config, { embeddedMode: 'own', migrate: true, serving: { say: () => undefined } });
   let builder = Test.createTestingModule({ imports: [AppModule.forRoot(config, database)] })
     .overrideProvider(RESIGN_WORKER_OPTIONS)
     .useValue({ ...DEFAULT_RESIGN_WORKER_OPTIONS, ...resignWorker });

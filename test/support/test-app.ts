@@ -38,8 +38,9 @@ export async function startTestApp(env: Record<string, string> = {}, testDatabas
   let database: DatabaseHandle;
   let app: NestExpressApplication;
   try {
-    database = await openDatabase(config, { embeddedMode: 'own', migrate: true });
     const log = logger ?? createLogger('silent');
+    // As `serve` opens it: statements bounded, the database's availability tracked.
+    database = await openDatabase(config, { embeddedMode: 'own', migrate: true, serving: { say: (level, message) => (level === 'warn' ? log.warn(message) : log.info(message)) } });
     app = options.clock ? await withClock(options.clock, config, database, log) : await createApp({ config, database, logger: log });
   } finally {
     await reserved?.release();
