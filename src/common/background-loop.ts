@@ -1,4 +1,13 @@
+import { isDatabaseUnavailable } from './errors/database-unavailable';
 import { OCCASIONAL_WARNING_INTERVAL_MS } from './logging/occasional-warning';
+
+/**
+ * A loop's failure as its log line: a warning while the database is away (expected, and over when
+ * it is back), an error for anything else.
+ */
+export function loopFailureLog(log: { warn(message: string): void; error(message: string): void }, what: string): (error: Error) => void {
+  return (error) => (isDatabaseUnavailable(error) ? log.warn(`${what} failed, the database is unavailable (tried again): ${error.message}`) : log.error(`${what} failed: ${error.message}`));
+}
 
 /**
  * Runs a background pass now (`kick`), then every `intervalMs`, never two at once: a kick during

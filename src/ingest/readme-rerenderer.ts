@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { BackgroundLoop } from '../common/background-loop';
+import { BackgroundLoop, loopFailureLog } from '../common/background-loop';
 import { type ReadmeKey, ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
 import { ResponseCache } from '../response-cache/response-cache';
 import { README_RENDER_VERSION } from './readme';
@@ -38,7 +38,7 @@ export class ReadmeRerenderer implements OnApplicationBootstrap, OnModuleDestroy
     private readonly renderer: ReadmeIngest,
     private readonly responses: ResponseCache,
   ) {
-    this.loop = new BackgroundLoop(() => this.runOnce(), INTERVAL_MS, (error) => this.logger.error(`re-rendering READMEs failed: ${error.message}`));
+    this.loop = new BackgroundLoop(() => this.runOnce(), INTERVAL_MS, loopFailureLog(this.logger, 're-rendering READMEs'));
   }
 
   onApplicationBootstrap(): void {

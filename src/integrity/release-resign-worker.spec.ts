@@ -39,7 +39,7 @@ function scriptedResigner() {
 }
 
 const OPTIONS = { batchSize: 7, intervalMs: 3_600_000, retireGraceMs: 1234 };
-const quiet = () => ({ log: jest.fn(), error: jest.fn() });
+const quiet = () => ({ log: jest.fn(), warn: jest.fn(), error: jest.fn() });
 
 describe('ReleaseResignWorker', () => {
   it('runs a pass at start with its batch size and grace, as the worker', async () => {

@@ -1,4 +1,4 @@
-import { BackgroundLoop } from '../common/background-loop';
+import { BackgroundLoop, loopFailureLog } from '../common/background-loop';
 import type { DrainSummary, ReleaseResigner } from './release-resigner';
 
 export interface ResignWorkerOptions {
@@ -22,6 +22,7 @@ export const DEFAULT_RESIGN_WORKER_OPTIONS: ResignWorkerOptions = {
 
 export interface ResignWorkerLog {
   log(message: string): void;
+  warn(message: string): void;
   error(message: string): void;
 }
 
@@ -41,7 +42,7 @@ export class ReleaseResignWorker {
     private readonly afterResign: () => Promise<void> = () => Promise.resolve(),
   ) {
     // The next pass retries; everything it needs is in the database.
-    this.loop = new BackgroundLoop(() => this.runOnce(), options.intervalMs, (error) => this.logger.error(`re-signing releases failed: ${error.message}`));
+    this.loop = new BackgroundLoop(() => this.runOnce(), options.intervalMs, loopFailureLog(this.logger, 're-signing releases'));
   }
 
   /** Starts now and then every interval. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
-import { BackgroundLoop } from '../common/background-loop';
+import { BackgroundLoop, loopFailureLog } from '../common/background-loop';
 import { Clock } from '../common/clock';
 import { startHeartbeat } from '../common/heartbeat';
 import { APP_CONFIG } from '../config/config.module';
@@ -64,7 +64,7 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
     private readonly audit: AuditService,
     private readonly clock: Clock,
   ) {
-    this.loop = new BackgroundLoop(() => this.pass(), options.pollIntervalMs, (error) => this.logger.error(`delivering subscription events failed: ${error.message}`));
+    this.loop = new BackgroundLoop(() => this.pass(), options.pollIntervalMs, loopFailureLog(this.logger, 'delivering subscription events'));
   }
 
   onApplicationBootstrap(): void {

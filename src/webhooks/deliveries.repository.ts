@@ -1,4 +1,4 @@
-import { type DataSource, type EntityManager, LessThan } from 'typeorm';
+import { type DataSource, type EntityManager, LessThan, LessThanOrEqual } from 'typeorm';
 import type { ProblemFieldError } from '../common/errors/domain-error';
 import { type DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 
@@ -93,6 +93,12 @@ export class DeliveriesRepository {
   /** Deliveries processing under a lease that lapsed: their instance stopped or crashed mid-attempt. */
   async lapsedIds(now: Date): Promise<string[]> {
     const rows = await this.repo().find({ select: { id: true }, where: { status: 'processing', lockedUntil: LessThan(now) } });
+    return rows.map((row) => row.id);
+  }
+
+  /** Queued deliveries due at `before` or earlier, oldest first (at most `limit`). */
+  async queuedDueIds(before: Date, limit: number): Promise<string[]> {
+    const rows = await this.repo().find({ select: { id: true }, where: { status: 'queued', nextAttemptAt: LessThanOrEqual(before) }, order: { nextAttemptAt: 'ASC' }, take: limit });
     return rows.map((row) => row.id);
   }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { BackgroundLoop } from '../common/background-loop';
+import { BackgroundLoop, loopFailureLog } from '../common/background-loop';
 import { Clock } from '../common/clock';
 import { startHeartbeat } from '../common/heartbeat';
 import { ResponseCache } from '../response-cache/response-cache';
@@ -34,6 +34,11 @@ export const DEFAULT_DELIVERY_WORKER_OPTIONS: DeliveryWorkerOptions = {
 
 export const DELIVERY_WORKER_OPTIONS = Symbol('DELIVERY_WORKER_OPTIONS');
 
+const SWEEP_INTERVAL_MS = 60_000;
+/** A due delivery's job is fetched within seconds; one this late has none. */
+const OVERDUE_MS = 30_000;
+const SWEEP_BATCH = 1_000;
+
 /** A delivery the database's absence interrupted is tried again this soon (by then it is back, or the retry's own write fails and the lease brings it back). */
 const DATABASE_RETRY_MS = 5_000;
 
@@ -48,12 +53,14 @@ export class DeliveryWorker {
   private readonly logger = new Logger('Webhooks');
   private readonly loop: BackgroundLoop;
   /**
-   * A job may have been lost: a delivery stored whose job could not be queued (the database went
-   * away in between), or a job fetched whose claim failed (pg-boss holds it active until it
-   * expires). The next pass that gets through queues every unfinished delivery again; a
-   * duplicate job finds the delivery claimed or finished and does nothing.
+   * A job may be lost: a delivery stored whose job could not be queued (the database went away in
+   * between), a job fetched whose claim failed (pg-boss holds it active until it expires), a retry
+   * that could not be scheduled. After a failed pass, the next one that gets through queues every
+   * due delivery again, and once a minute a pass queues those overdue by OVERDUE_MS; a duplicate
+   * job finds the delivery claimed or finished and does nothing.
    */
   private sweepDue = false;
+  private lastSweepAt = 0;
 
   constructor(
     @Inject(DELIVERY_WORKER_OPTIONS) readonly options: DeliveryWorkerOptions,
@@ -64,10 +71,7 @@ export class DeliveryWorker {
     private readonly clock: Clock,
   ) {
     // Everything the next pass needs is in the database.
-    this.loop = new BackgroundLoop(() => this.runOnce(), options.pollIntervalMs, (error) => {
-      this.sweepDue = true;
-      this.logger.error(`processing webhook deliveries failed: ${error.message}`);
-    });
+    this.loop = new BackgroundLoop(() => this.runOnce(), options.pollIntervalMs, loopFailureLog(this.logger, 'processing webhook deliveries'));
   }
 
   /** Starts the queue (resuming unfinished deliveries) and, unless tests drive it, the polling. */
@@ -98,14 +102,17 @@ export class DeliveryWorker {
 
   /** Processes every due delivery, one at a time; resolves with how many were attempted. */
   async runOnce(): Promise<number> {
-    let attempted = 0;
-    if (this.sweepDue) {
-      this.sweepDue = false;
-      await this.jobs.enqueue(await this.deliveries.unfinishedIds()).catch((error: unknown) => {
-        this.sweepDue = true;
-        throw error;
-      });
+    try {
+      return await this.attemptDue();
+    } catch (error) {
+      this.sweepDue = true;
+      throw error;
     }
+  }
+
+  private async attemptDue(): Promise<number> {
+    let attempted = 0;
+    await this.sweepLostJobs();
     await this.jobs.resumeLapsed(this.clock.now());
     while (!this.loop.isStopping) {
       const claimed = await this.jobs.claim({ now: this.clock.now(), leaseMs: this.options.leaseMs, maxAttempts: this.options.maxAttempts });
@@ -114,6 +121,15 @@ export class DeliveryWorker {
       await this.process(claimed);
     }
     return attempted;
+  }
+
+  private async sweepLostJobs(): Promise<void> {
+    const now = this.clock.nowMs();
+    if (!this.sweepDue && now - this.lastSweepAt < SWEEP_INTERVAL_MS) return;
+    const before = new Date(this.sweepDue ? now : now - OVERDUE_MS);
+    await this.jobs.enqueue(await this.deliveries.queuedDueIds(before, SWEEP_BATCH));
+    this.sweepDue = false;
+    this.lastSweepAt = now;
   }
 
   private async process(claimed: ClaimedDelivery): Promise<void> {

@@ -16,7 +16,7 @@ import { verifyRelease, type KeySet, type ReleaseRecord } from '../../src/lib/in
 import { RotationWorld } from '../support/rotation-world';
 
 const GRACE_MS = 60_000;
-const SILENT = { log: () => undefined, error: (message: string) => void process.stderr.write(`${message}\n`) };
+const SILENT = { log: () => undefined, warn: () => undefined, error: (message: string) => void process.stderr.write(`${message}\n`) };
 
 interface RotationBody {
   kid: string;

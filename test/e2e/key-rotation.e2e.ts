@@ -13,7 +13,7 @@ import { verifyRelease, type KeySet, type ReleaseRecord } from '../../src/lib/in
 import { RotationWorld, type PublishedRelease } from '../support/rotation-world';
 
 const GRACE_MS = 60_000;
-const SILENT = { log: () => undefined, error: (message: string) => void process.stderr.write(`${message}\n`) };
+const SILENT = { log: () => undefined, warn: () => undefined, error: (message: string) => void process.stderr.write(`${message}\n`) };
 
 describe('key rotation with re-signing', () => {
   let world: RotationWorld;
