@@ -7,7 +7,7 @@ const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { freePort } = require('./scratch-postgres');
+const { freePort } = require('./free-port');
 
 const ROOT = path.join(__dirname, '..', '..');
 const MAIN = path.join(ROOT, 'dist', 'main.js');

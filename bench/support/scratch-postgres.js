@@ -4,25 +4,14 @@
 // test/support/scratch-postgres.ts (fresh clusters only).
 const { execFile } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { promisify } = require('node:util');
 const { Client } = require('pg');
+const { freePort } = require('./free-port');
 
 const run = promisify(execFile);
 
-/** A loopback port that was free a moment ago (the machine is shared: fixed ports collide). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The newest installed server's bin directory (Debian: /usr/lib/postgresql/<major>/bin), or null. */
 function postgresBinDir() {
@@ -151,4 +140,4 @@ class ScratchPostgres {
   }
 }
 
-module.exports = { ScratchPostgres, scratchPostgresUnavailable, freePort };
+module.exports = { ScratchPostgres, scratchPostgresUnavailable };

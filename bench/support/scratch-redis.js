@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { freePort } = require('./scratch-postgres');
+const { freePort } = require('./free-port');
 
 function scratchRedisUnavailable() {
   return spawnSync('redis-server', ['--version']).status === 0 ? null : 'no redis-server on PATH';

@@ -17,7 +17,11 @@ describe('isDatabaseUnavailable', () => {
     class QueryRunnerAlreadyReleasedError extends Error {
       override name = 'QueryRunnerAlreadyReleasedError';
     }
+    class QueryRunnerProviderAlreadyReleasedError extends Error {
+      override name = 'QueryRunnerProviderAlreadyReleasedError';
+    }
     expect(databaseUnavailability(new QueryRunnerAlreadyReleasedError('Query runner already released. Cannot run queries anymore.'))).toBe('lost');
+    expect(databaseUnavailability(new QueryRunnerProviderAlreadyReleasedError('Database connection provided by a query runner was already released'))).toBe('lost');
     expect(databaseUnavailability(new DatabaseDownError('Connection terminated unexpectedly'))).toBe('lost');
     expect(databaseUnavailability(new Error('Connection terminated due to connection timeout'))).toBe('lost');
   });

@@ -9,9 +9,10 @@ const LOST_MESSAGES = /Connection terminated|Client has encountered a connection
 const BUSY_MESSAGES = /timeout exceeded when trying to connect/;
 /**
  * TypeORM gives a transaction's runner back to the pool when its connection dies under it: every
- * statement after that, the rollback included, fails with this.
+ * statement after that, the rollback included, fails with one of these (the second through an
+ * entity manager bound to the runner).
  */
-const RELEASED_RUNNER = 'QueryRunnerAlreadyReleasedError';
+const RELEASED_RUNNER = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
 
 /** Refused without trying: this instance knows the database is down and is probing for it. */
 export class DatabaseDownError extends Error {
@@ -32,7 +33,7 @@ export class DatabaseDownError extends Error {
 export function databaseUnavailability(error: unknown): 'lost' | 'busy' | null {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; depth += 1) {
     const { name, code, message, driverError, cause } = e as { name?: unknown; code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
-    if (name === RELEASED_RUNNER || e instanceof DatabaseDownError) return 'lost';
+    if ((typeof name === 'string' && RELEASED_RUNNER.has(name)) || e instanceof DatabaseDownError) return 'lost';
     if (typeof code === 'string') {
       if (NETWORK_CODES.has(code) || LOST_SQLSTATES.has(code) || /^08/.test(code)) return 'lost';
       if (BUSY_SQLSTATES.has(code)) return 'busy';
