@@ -86,6 +86,16 @@ export class PgBossDeliveryJobs extends DeliveryJobs {
     await this.enqueue(await this.deliveries.lapsedIds(now));
   }
 
+  /**
+   * pg-boss's own retry would wait its queue's delay and back-off, not the worker's (a delivery the
+   * database's absence interrupted is due again in seconds): a new job due when the delivery is,
+   * and this one done. The row's attempts, not the job's, decide the last attempt.
+   */
+  private async retryAfter(jobId: string, deliveryId: string, delayMs: number): Promise<void> {
+    await this.boss.insert([{ name: QUEUE, data: { deliveryId }, startAfter: new Date(Date.now() + delayMs) }]);
+    await this.boss.complete(QUEUE, jobId);
+  }
+
   async claim({ now, leaseMs, maxAttempts }: DeliveryClaimOptions): Promise<ClaimedDelivery | null> {
     for (;;) {
       const [job] = await this.boss.fetch<{ deliveryId: string }>(QUEUE, { batchSize: 1, includeMetadata: true });
@@ -101,7 +111,7 @@ export class PgBossDeliveryJobs extends DeliveryJobs {
         // A resumed delivery's new job starts counting afresh; the row's attempts do not.
         lastAttempt: job.retryCount >= job.retryLimit || delivery.attempts >= maxAttempts,
         done: () => this.boss.complete(QUEUE, job.id),
-        retry: () => this.boss.fail(QUEUE, job.id),
+        retry: (delayMs) => this.retryAfter(job.id, job.data.deliveryId, delayMs),
       };
     }
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { OccasionalWarning } from '../common/logging/occasional-warning';
 import { badRequest, DomainError } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
@@ -41,6 +42,7 @@ const unrecognized = () =>
 @Injectable()
 export class WebhookReceiverService {
   private readonly logger = new Logger('Webhooks');
+  private readonly unqueued: OccasionalWarning;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -50,7 +52,9 @@ export class WebhookReceiverService {
     private readonly deliveries: DeliveriesRepository,
     private readonly worker: DeliveryWorker,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.unqueued = new OccasionalWarning((message) => this.logger.warn(message), () => clock.nowMs());
+  }
 
   async receive(headers: WebhookHeaders, rawBody: Buffer | undefined): Promise<WebhookReceipt> {
     const detected = detectWebhookForge(headers);
@@ -85,7 +89,7 @@ export class WebhookReceiverService {
     if (!stored) return { status: 200, body: { status: 'duplicate', detail: 'this delivery was received before; it is processed once', id: null } };
     // Stored is what 202 promises: a job that cannot be queued now is queued by the worker's next
     // pass that gets through (the database went away between the two).
-    await this.worker.enqueue([stored.id]).catch((error: unknown) => this.logger.warn(`delivery ${stored.id} is stored; its job is queued later: ${(error as Error).message}`));
+    await this.worker.enqueue([stored.id]).catch((error: unknown) => this.unqueued.say(`deliveries stored but not queued yet, queued by the next pass that gets through (said at most once a minute): ${(error as Error).message}`));
     return { status: 202, body: { status: 'queued', detail: `release ${event.tag} of "${plugin.slug}" is queued for ingest`, id: stored.id } };
   }
 
