@@ -5,7 +5,8 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -37,6 +38,45 @@ function closedPort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * A registry whose answers to pushes can be lost: the push reaches the registry and is recorded,
+ * and the client gets a 503 instead of the answer, as when the database goes away as it commits.
+ */
+async function answerLosingProxy(upstream: string): Promise<{ url: string; losses: number; loseNext(count: number): void; close(): Promise<void> }> {
+  let toLose = 0;
+  const state = { losses: 0 };
+  const server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      void (async () => {
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name))) as Record<string, string>;
+        const body = chunks.length ? Buffer.concat(chunks) : undefined;
+        const answer = await fetch(`${upstream}${req.url}`, { method: req.method, headers, body });
+        const text = Buffer.from(await answer.arrayBuffer());
+        if (req.method === 'POST' && req.url!.startsWith('/api/publish/') && toLose > 0) {
+          toLose -= 1;
+          state.losses += 1;
+          res.writeHead(503, { 'Content-Type': 'application/problem+json', 'Retry-After': '1' }).end(JSON.stringify({ status: 503, detail: 'the answer was lost' }));
+          return;
+        }
+        res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/octet-stream' }).end(text);
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get losses() {
+      return state.losses;
+    },
+    loseNext(count: number) {
+      toLose = count;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('registry publish', () => {
@@ -140,6 +180,30 @@ describe('registry publish', () => {
     expect(request).toMatchObject({ method: 'POST', url: `${nowhere}/api/publish/cli-plugin`, authorization: 'Bearer [REGISTRY_TOKEN]' });
     expect(dry.stdout).not.toContain(token);
     expect(dry.stderr).toContain(`warning: reading the kinds of ${nowhere} failed`);
+  });
+
+  it('takes a release its lost answer had recorded as its own when the retry finds it, and only one with its manifest', async () => {
+    const losing = await answerLosingProxy(w.app.url);
+    try {
+      writeManifest('1.4.0');
+      const url = w.forge.asset('/acme/cli-plugin/1.4.0/cli-plugin.zip', { size: 512, seed: 4 });
+      losing.loseNext(1);
+      const run = await registry(dir, { ...env, REGISTRY_URL: losing.url }, '--asset', `cli-plugin.zip=${url}`);
+      expect(losing.losses).toBe(1);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain("an earlier attempt's answer was lost, but the registry recorded its release: cli-plugin@1.4.0 has this manifest");
+      expect(run.stdout).toMatch(/^published cli-plugin@1\.4\.0\n {2}signed cli-plugin\.zip {2}sha256 [0-9a-f]{64} {2}512 bytes\n/);
+
+      // Another manifest under the same version is somebody else's release: refused as ever.
+      writeManifest('1.4.0', 'description: "built again"\n');
+      losing.loseNext(1);
+      const other = await registry(dir, { ...env, REGISTRY_URL: losing.url }, '--asset', `cli-plugin.zip=${url}`);
+      expect(losing.losses).toBe(2);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain('refused (HTTP 409)');
+    } finally {
+      await losing.close();
+    }
   });
 
   describe("with the registry's kinds and extension fields", () => {

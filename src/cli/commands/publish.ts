@@ -113,8 +113,21 @@ function warningsText(warnings: readonly Violation[]): string {
 
 interface Problem {
   status?: number;
+  type?: string;
   detail?: string;
   errors?: { path: string; message: string }[];
+  /** On a 409 version-exists: the release the registry has. */
+  release?: { version: string; manifestSha256: string };
+}
+
+/**
+ * The release a retried push made after all: an earlier attempt's answer was lost (a 5xx, the
+ * connection dropped) after the registry recorded it, so the retry finds the version there. It is
+ * this push's own when its manifest is this manifest, byte for byte in canonical form.
+ */
+function ownEarlierRelease(status: number, problem: Problem, attempts: number, manifestSha256: string): { version: string } | null {
+  if (attempts < 2 || status !== 409 || !problem.type?.endsWith('/version-exists')) return null;
+  return problem.release?.manifestSha256 === manifestSha256 ? { version: problem.release.version } : null;
 }
 
 /** What a refusal means and what to do about it, per the push's status table. */
@@ -238,12 +251,20 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       token = exchanged;
     }
     const client = createRegistryClient(parsed.registry, { token, fetch: io.fetch });
-    const pushed = await withRetries(io, 'publish', 'the push', () => client.POST('/api/publish/{slug}', { params: { path: { slug } }, body }));
-    if (!pushed.response.ok || !pushed.data) {
+    let attempts = 0;
+    const pushed = await withRetries(io, 'publish', 'the push', () => {
+      attempts += 1;
+      return client.POST('/api/publish/{slug}', { params: { path: { slug } }, body });
+    });
+    const earlier = pushed.response.ok ? null : ownEarlierRelease(pushed.response.status, (pushed.error ?? {}) as Problem, attempts, checked.sha256);
+    if ((!pushed.response.ok || !pushed.data) && !earlier) {
       io.stderr(refusalText(pushed.response.status, (pushed.error ?? {}) as Problem));
       return EXIT_FAILURE;
     }
-    const result = pushed.data as unknown as { slug: string; version: string; claimed: boolean; warnings: string[] };
+    if (earlier) io.stderr(`registry publish: an earlier attempt's answer was lost, but the registry recorded its release: ${slug}@${earlier.version} has this manifest\n`);
+    const result = earlier
+      ? { slug, version: earlier.version, claimed: false, warnings: [] as string[] }
+      : (pushed.data as unknown as { slug: string; version: string; claimed: boolean; warnings: string[] });
     const release = await client.GET('/api/plugins/{slug}/releases/{version}', { params: { path: { slug: result.slug, version: result.version } } });
     const signed = (release.data?.integrity?.assets ?? []).map((a) => ({ name: a.name, sha256: a.sha256, size: a.size }));
     if (parsed.json) {
