@@ -12,8 +12,6 @@ export interface DatabaseHandle {
   readonly embedded: EmbeddedDatabase | null;
   /** DATABASE_READ_URLS, not connected until the server starts probing them (never for operator commands). */
   readonly replicas: ReadReplicas;
-  /** Whether the primary is reachable, as the serving process knows it; null for operator commands. */
-  readonly availability: DatabaseAvailability | null;
   close(): Promise<void>;
 }
 
@@ -60,7 +58,6 @@ export async function openDatabase(config: AppConfig, options: OpenDatabaseOptio
     dataSource,
     embedded,
     replicas,
-    availability,
     close() {
       closing ??= (async () => {
         availability?.close();
