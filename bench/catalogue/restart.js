@@ -123,8 +123,9 @@ async function restartScenario({ server, pool, ledger, plugins }) {
   await load.stop();
   const late = await Promise.all(searches.map((p) => getJson(server.base, ledger.take(`${p}&page=1`))));
 
-  // Up to the last answer: a pool spent early ends the run there, not in empty windows.
-  const lastAt = Math.min(readyAt + AFTER_S * 1000, Math.max(...load.samples.map((s) => s.at)));
+  // Up to the last answer: a pool spent early ends the run there, not in empty windows. (Not
+  // Math.max(...samples): a fast run's hundreds of thousands of arguments overflow the stack.)
+  const lastAt = Math.min(readyAt + AFTER_S * 1000, load.samples.reduce((latest, s) => Math.max(latest, s.at), -Infinity));
   const windows = [];
   for (let from = readyAt; from + WINDOW_MS <= lastAt; from += WINDOW_MS) windows.push(windowOf(load.samples, from, from + WINDOW_MS));
   const holds = (w) => w.rps >= FULL_SPEED * before.rps && w.p99 <= P99_SLACK * before.p99;

@@ -83,13 +83,43 @@ describe('stored plugin pages', () => {
     expect(await pages.storedPage('paged', 'some-other-format')).toBeNull();
     // `latest`'s candidates come stored with it: the same as read, and from the store (marked here).
     const candidates = await candidatesAsRead('paged');
-    expect(candidates?.releases.map((r) => r.version)).toEqual(['1.1.0', '1.0.0']);
+    // 1.1.0 is live, stable and asks no runtime: every query stops there, 1.0.0 is never weighed.
+    expect(candidates?.releases.map((r) => r.version)).toEqual(['1.1.0']);
     expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(candidates);
     await dataSource.query(`UPDATE plugin_page SET latest = '[]' WHERE plugin_id = $1`, [pluginId]);
     expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual({ slug: 'paged', releases: [], deprecation: null, logSize: candidates?.logSize });
     await dataSource.query(`UPDATE plugin SET featured = featured WHERE id = $1`, [pluginId]);
     expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(candidates);
     expect(await pages.latestCandidates('nobody', PAGE_FORMAT)).toBeNull();
+  });
+
+  it("hold `latest`'s candidates down to the first release every query accepts, each asset with what the answer uses", async () => {
+    const id = await plugin('weighed');
+    const asset = { name: 'weighed.zip', url: 'https://forge.test/weighed.zip', size: 10, sha256: 'a'.repeat(64), hashed: true, contentType: 'application/zip', os: 'linux', arch: 'x64' };
+    const add = (version: string, sort: string, columns: { prerelease?: boolean; yanked?: boolean; minRuntime?: string }) =>
+      dataSource.query(
+        `INSERT INTO release (plugin_id, version, version_key, version_sort, prerelease, yanked_at, min_runtime_version, assets, manifest, manifest_raw, manifest_canonical, manifest_sha256, source)
+         VALUES ($1, $2, $2, $3, $4, $5, $6, $7, '{}', '', '{}', $8, 'push')`,
+        [id, version, sort, columns.prerelease ?? false, columns.yanked ? new Date() : null, columns.minRuntime ?? null, JSON.stringify([asset]), '0'.repeat(64)],
+      );
+    await add('4.0.0-rc.1', '5', { prerelease: true });
+    await add('3.0.0', '4', { yanked: true });
+    await add('2.0.0', '3', { minRuntime: '>=5' });
+    await add('1.5.0', '2', {});
+    await add('1.0.0', '1', {});
+    const read = await candidatesAsRead('weighed');
+    expect(read?.releases.map((r) => [r.version, r.prerelease, r.yanked, r.minRuntimeVersion])).toEqual([
+      ['4.0.0-rc.1', true, false, null],
+      ['3.0.0', false, true, null],
+      ['2.0.0', false, false, '>=5'],
+      ['1.5.0', false, false, null],
+    ]);
+    expect(read?.releases[0].assets).toEqual([{ name: 'weighed.zip', size: 10, sha256: 'a'.repeat(64), hashed: true, os: 'linux', arch: 'x64' }]);
+    await builder.buildMarked();
+    expect(await pages.latestCandidates('weighed', PAGE_FORMAT)).toEqual(read);
+    // Yanking the release that closed the list opens it down to the next one every query accepts.
+    await dataSource.query(`UPDATE release SET yanked_at = now() WHERE plugin_id = $1 AND version = '1.5.0'`, [id]);
+    expect((await pages.latestCandidates('weighed', PAGE_FORMAT))?.releases.map((r) => r.version)).toEqual(['4.0.0-rc.1', '3.0.0', '2.0.0', '1.5.0', '1.0.0']);
   });
 
   const writes: [string, () => Promise<unknown>][] = [
