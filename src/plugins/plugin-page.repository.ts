@@ -67,11 +67,11 @@ const pageSql = (where: string, columns = '') => `SELECT json_build_object('plug
  * source URL or content type).
  */
 const CANDIDATES = `(SELECT coalesce(json_agg(json_build_object('version', c.version, 'prerelease', c.prerelease, 'yanked', c.yanked,
-    'minRuntimeVersion', c.min_runtime_version, 'assets', c.assets) ORDER BY c.version_sort DESC), '[]'::json)
-    FROM (SELECT r.version, r.prerelease, r.yanked_at IS NOT NULL AS yanked, r.min_runtime_version, r.version_sort,
-        (SELECT coalesce(jsonb_agg(jsonb_build_object('name', a->'name', 'os', a->'os', 'arch', a->'arch', 'size', a->'size',
-            'hashed', a->'hashed', 'sha256', a->'sha256') ORDER BY e.position), '[]'::jsonb)
-          FROM jsonb_array_elements(r.assets) WITH ORDINALITY AS e(a, position)) AS assets,
+    'minRuntimeVersion', c.min_runtime_version,
+    'assets', (SELECT coalesce(jsonb_agg(jsonb_build_object('name', a->'name', 'os', a->'os', 'arch', a->'arch', 'size', a->'size',
+        'hashed', a->'hashed', 'sha256', a->'sha256') ORDER BY e.position), '[]'::jsonb)
+      FROM jsonb_array_elements(c.assets) WITH ORDINALITY AS e(a, position))) ORDER BY c.version_sort DESC), '[]'::json)
+    FROM (SELECT r.version, r.prerelease, r.yanked_at IS NOT NULL AS yanked, r.min_runtime_version, r.version_sort, r.assets,
         count(*) FILTER (WHERE r.yanked_at IS NULL AND NOT r.prerelease AND r.min_runtime_version IS NULL)
           OVER (ORDER BY r.version_sort DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS accepted_above
       FROM release r WHERE r.plugin_id = p.id) c

@@ -256,9 +256,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       attempts += 1;
       return client.POST('/api/publish/{slug}', { params: { path: { slug } }, body });
     });
-    const earlier = pushed.response.ok ? null : ownEarlierRelease(pushed.response.status, (pushed.error ?? {}) as Problem, attempts, checked.sha256);
+    const problem = (pushed.error ?? {}) as Problem;
+    const earlier = pushed.response.ok ? null : ownEarlierRelease(pushed.response.status, problem, attempts, checked.sha256);
     if ((!pushed.response.ok || !pushed.data) && !earlier) {
-      io.stderr(refusalText(pushed.response.status, (pushed.error ?? {}) as Problem));
+      io.stderr(refusalText(pushed.response.status, problem));
       return EXIT_FAILURE;
     }
     if (earlier) io.stderr(`registry publish: an earlier attempt's answer was lost, but the registry recorded its release: ${slug}@${earlier.version} has this manifest\n`);

@@ -186,8 +186,8 @@ async function main() {
   fs.chmodSync(workerData.socketPath, 0o600);
 
   let analyzing = false;
-  /** The tables the current pass has still to analyze (null: the next pass lists them anew). */
-  let passLeft = null;
+  /** The tables the current pass has still to analyze (none: the next pass lists them anew). */
+  let passLeft = [];
   /**
    * Runs `step` holding PGlite's query lock, so no client message runs meanwhile; false, without
    * running it, while a client's query cycle or transaction is open: mid-cycle, a simple query
@@ -212,7 +212,7 @@ async function main() {
     if (analyzing) return false;
     analyzing = true;
     try {
-      if (fresh || passLeft === null || passLeft.length === 0) {
+      if (fresh || passLeft.length === 0) {
         const listed = await betweenClients(USER_TABLES);
         if (!listed.ran) return false;
         passLeft = listed.messages.filter((m) => m.name === 'dataRow').map((m) => m.fields[0]);
@@ -227,7 +227,7 @@ async function main() {
       }
       return true;
     } catch {
-      passLeft = null;
+      passLeft = [];
       return false;
     } finally {
       analyzing = false;

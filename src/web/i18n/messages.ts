@@ -5,10 +5,11 @@ import { ADMIN } from './admin';
 import { CATALOGUE } from './catalogue';
 import { CHARTS } from './charts';
 import { COMMON } from './common';
+import { SETUP } from './setup';
 import { SIGN_IN } from './sign-in';
 import { countText, formatNumber } from './plural';
 
-const BUNDLES: readonly Bundle[] = [COMMON, CATALOGUE, ACCOUNT, ADMIN, CHARTS, SIGN_IN];
+const BUNDLES: readonly Bundle[] = [COMMON, CATALOGUE, ACCOUNT, SETUP, ADMIN, CHARTS, SIGN_IN];
 
 function merge(locale: UiLocale): ReadonlyMap<string, string> {
   const map = new Map<string, string>();
