@@ -129,6 +129,25 @@ describe('embedded maintenance (ANALYZE)', () => {
     ]);
   });
 
+  it('samples a table larger than the bound with a lower statistics target, and the session keeps the stock one', async () => {
+    // ~1.5 KB rows stored inline: 6,000 of them are ~9.5 MiB, past the 8 MiB sample bound.
+    await query("CREATE TABLE wide (n int NOT NULL, body text NOT NULL); INSERT INTO wide SELECT g, repeat(md5(g::text), 47) FROM generate_series(1, 6000) g");
+    const histogram = async () =>
+      (await query("SELECT array_length(histogram_bounds::text::int[], 1) AS bounds FROM pg_stats WHERE tablename = 'wide' AND attname = 'n'")).rows[0]?.bounds;
+    expect(await within(database.analyze(), 10_000, 'ANALYZE')).toBe(true);
+    // Never analyzed, its width unknown: the floor (10), so at most 11 bounds.
+    expect(await histogram()).toBe(11);
+    expect(await within(database.analyze(), 10_000, 'ANALYZE')).toBe(true);
+    // Its width known now: as many ~1.6 KB rows as fit 8 MiB, 300 a unit of target.
+    const { rows } = await query("SELECT pg_relation_size('wide') AS heap, reltuples FROM pg_class WHERE relname = 'wide'");
+    const target = Math.floor((8 * 1024 * 1024) / (300 * (Number(rows[0].heap) / Number(rows[0].reltuples))));
+    expect(target).toBeGreaterThan(10);
+    expect(target).toBeLessThan(100);
+    expect(await histogram()).toBe(target + 1);
+    expect((await query('SHOW default_statistics_target')).rows).toEqual([{ default_statistics_target: '100' }]);
+    await query('DROP TABLE wide');
+  });
+
   it("waits out a client's Parse...Sync cycle instead of dropping its unnamed statement", async () => {
     const client = await WireClient.open(socketPath);
     try {

@@ -30,10 +30,11 @@ const SESSION_SETTINGS = [
 ];
 
 /**
- * Every table and materialized view outside the system schemas, quoted; a partition is analyzed
- * through its parent (ANALYZE of a partitioned table recurses into its partitions).
+ * Every table and materialized view outside the system schemas, quoted, with its heap's size and
+ * row estimate (for the statistics target its ANALYZE takes); a partition is analyzed through its
+ * parent (ANALYZE of a partitioned table recurses into its partitions).
  */
-const USER_TABLES = `SELECT format('%I.%I', n.nspname, c.relname)
+const USER_TABLES = `SELECT format('%I.%I', n.nspname, c.relname), pg_relation_size(c.oid), c.reltuples
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE c.relkind IN ('r', 'p', 'm') AND NOT c.relispartition
     AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
@@ -159,7 +160,7 @@ function ensureCluster(pgDataDir, sharedBuffersMb) {
 }
 
 async function main() {
-  const { engineStartParams, applyWasmFlags } = require('./engine-settings');
+  const { engineStartParams, applyWasmFlags, analyzeStatement } = require('./engine-settings');
   await ensureCluster(workerData.pgDataDir, workerData.sharedBuffersMb);
   // Before PGlite loads: every file it creates from here on is owner-only (see owner-only-fs.js).
   require('./owner-only-fs').ownerOnly(fs);
@@ -186,7 +187,7 @@ async function main() {
   fs.chmodSync(workerData.socketPath, 0o600);
 
   let analyzing = false;
-  /** The tables the current pass has still to analyze (none: the next pass lists them anew). */
+  /** The current pass's ANALYZE statements still to run (none: the next pass lists the tables anew). */
   let passLeft = [];
   /**
    * Runs `step` holding PGlite's query lock, so no client message runs meanwhile; false, without
@@ -215,11 +216,11 @@ async function main() {
       if (fresh || passLeft.length === 0) {
         const listed = await betweenClients(USER_TABLES);
         if (!listed.ran) return false;
-        passLeft = listed.messages.filter((m) => m.name === 'dataRow').map((m) => m.fields[0]);
+        passLeft = listed.messages.filter((m) => m.name === 'dataRow').map((m) => analyzeStatement(m.fields[0], Number(m.fields[1]), Number(m.fields[2])));
       }
       while (passLeft.length > 0) {
         try {
-          if (!(await betweenClients(`ANALYZE ${passLeft[0]}`)).ran) return false;
+          if (!(await betweenClients(passLeft[0])).ran) return false;
         } catch {
           // Statistics are an optimisation; a table dropped since the listing is simply skipped.
         }
