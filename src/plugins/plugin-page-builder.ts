@@ -11,6 +11,8 @@ const BATCH = 100;
 const PASS_MS = 1_000;
 /** Where no page is stored, the log only needs emptying now and then: its rows cost nothing but space. */
 const CLEAR_MS = 60_000;
+/** Log rows taken (absorbed by built pages, or cleared) before the log is compacted: a vacuum of the small log costs milliseconds. */
+const COMPACT_AFTER_ROWS = 1_000;
 
 /**
  * Keeps plugin_page current: builds the pages of the plugins the triggers logged (any write to a
@@ -26,6 +28,8 @@ export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestro
   private readonly log = new Logger('PluginPages');
   private readonly loop: BackgroundLoop;
   private formatChecked = false;
+  /** Log rows taken since the log was last compacted; the first pass compacts what an earlier process left. */
+  private takenSinceCompact = COMPACT_AFTER_ROWS;
 
   constructor(
     private readonly pages: PluginPageRepository,
@@ -47,7 +51,7 @@ export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestro
   /** Builds every page written since it was stored; how many plugins it took. */
   async buildMarked(): Promise<number> {
     if (!this.storesPages) {
-      await this.pages.clearLog();
+      await this.compactAfter(await this.pages.clearLog());
       this.metrics.observePluginPagesStale(0);
       return 0;
     }
@@ -57,13 +61,24 @@ export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestro
     }
     this.metrics.observePluginPagesStale(await this.pages.pendingCount());
     let built = 0;
+    let absorbed = 0;
     while (!this.loop.isStopping) {
       const taken = await this.pages.buildPending(BATCH, PAGE_FORMAT, (page, manager) => this.details.storedPageOf(page, manager));
-      built += taken;
-      if (taken < BATCH) break;
+      built += taken.plugins;
+      absorbed += taken.absorbed;
+      if (taken.plugins < BATCH) break;
       await nextTurn();
     }
     if (built) this.metrics.observePluginPagesStale(await this.pages.pendingCount());
+    await this.compactAfter(absorbed);
     return built;
+  }
+
+  /** Compacts the log once COMPACT_AFTER_ROWS were taken from it. */
+  private async compactAfter(taken: number): Promise<void> {
+    this.takenSinceCompact += taken;
+    if (this.takenSinceCompact < COMPACT_AFTER_ROWS) return;
+    await this.pages.compactLog();
+    this.takenSinceCompact = 0;
   }
 }

@@ -231,6 +231,25 @@ describe('stored plugin pages', () => {
     }
   });
 
+  it("compact the log they take from: a builder's first pass, and once 1,000 logged writes were taken", async () => {
+    const logPages = async () => Number((await dataSource.query(`SELECT pg_relation_size('plugin_page_change') AS bytes`))[0].bytes) / 8192;
+    const logWrites = (n: number) =>
+      dataSource.query(`INSERT INTO plugin_page_change (plugin_id, txid) SELECT $1, pg_current_xact_id()::text::bigint FROM generate_series(1, $2::int)`, [pluginId, n]);
+    const fresh = new PluginPageBuilder(pages, details, new Metrics(), true);
+    await logWrites(3_000);
+    expect(await logPages()).toBeGreaterThan(10);
+    expect(await fresh.buildMarked()).toBe(1);
+    // Every row was dead, so the vacuum truncated the table whole.
+    expect(await logPages()).toBe(0);
+    await logWrites(600);
+    expect(await fresh.buildMarked()).toBe(1);
+    expect(await logPages()).toBeGreaterThan(0);
+    await logWrites(600);
+    expect(await fresh.buildMarked()).toBe(1);
+    expect(await logPages()).toBe(0);
+    expect(await pages.pendingCount()).toBe(0);
+  });
+
   it('are not stored where pages are read whole (the embedded default): the log is cleared and every answer read', async () => {
     await dataSource.query(`UPDATE plugin SET featured = true WHERE id = $1`, [pluginId]);
     const reads = new CatalogueReads(dataSource, { pick: () => null } as unknown as ReadReplicas, { nowMs: () => Date.now() } as Clock);

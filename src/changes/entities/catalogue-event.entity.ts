@@ -31,4 +31,8 @@ export class CatalogueEventEntity {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** The change as the feed writes it (ChangeDto's JSON), stamped by a trigger on insert; not read as an entity. */
+  @Column({ type: 'text', select: false, insert: false, update: false })
+  change: string;
 }

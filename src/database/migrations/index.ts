@@ -53,6 +53,7 @@ import { FreshnessFromPluginLogSize1795846411031 } from './1795846411031-Freshne
 import { SessionStepUp1796622643681 } from './1796622643681-SessionStepUp';
 import { SubscriptionAnswersNotKept1796622684557 } from './1796622684557-SubscriptionAnswersNotKept';
 import { ImagePending1796649000000 } from './1796649000000-ImagePending';
+import { ChangesFeedStoredJson1796700000000 } from './1796700000000-ChangesFeedStoredJson';
 
 /** Every migration in order; committed files, never generated at run time. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -110,4 +111,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   SessionStepUp1796622643681,
   SubscriptionAnswersNotKept1796622684557,
   ImagePending1796649000000,
+  ChangesFeedStoredJson1796700000000,
 ];
