@@ -10,7 +10,7 @@
 const path = require('node:path');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 
-const README = path.join(__dirname, '..', 'dist', 'ingest', 'readme', 'index.js');
+const README = path.join(__dirname, '..', 'dist', 'platform', 'markdown', 'index.js');
 const MiB = 1024 * 1024;
 const REPEATS = 3;
 

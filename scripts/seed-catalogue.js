@@ -112,7 +112,7 @@ async function main() {
   const { versionSortKey } = require('../src/plugins/versions');
   // Written as the current renderer would leave them (the HTML is already clean): a seeded
   // catalogue must not start the server on re-rendering every README in the background.
-  const { README_RENDER_VERSION } = require('../src/ingest/readme/render-readme');
+  const { README_RENDER_VERSION } = require('../src/platform/markdown/render-readme');
   const options = parseArgs(process.argv.slice(2));
   const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
   // Embedded: held open while seeding, since this process may be the one hosting the engine.

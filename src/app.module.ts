@@ -24,6 +24,7 @@ import { ProviderStatsModule } from './provider-stats/provider-stats.module';
 import { SchemasModule } from './schemas/schemas.module';
 import { CliDownloadModule } from './cli-download/cli-download.module';
 import { CmsModule } from './cms/cms.module';
+import { SiteModule } from './platform/site/site.module';
 import { RequestsModule } from './requests/requests.module';
 import { StatsModule } from './stats/stats.module';
 import { SettingsAdminModule } from './settings/settings-admin.module';
@@ -71,6 +72,7 @@ export class AppModule {
         SubmitModule,
         AdminModule,
         ForgeAdminModule,
+        SiteModule,
         CmsModule,
         RequestsModule,
         StatsModule,

@@ -99,7 +99,7 @@ async function prepareCatalogue({ connection, seedEnv, plugins, releases }) {
     const { DECLARE_FIELDS_SQL, EXTENSION_FIELDS } = require('../../scripts/seed-catalogue');
     await client.query(DECLARE_FIELDS_SQL, [JSON.stringify(EXTENSION_FIELDS)]);
     // A seed from before the seed wrote it: the server would spend the run re-rendering every README.
-    const { README_RENDER_VERSION } = require(path.join(DIST, 'ingest', 'readme', 'render-readme.js'));
+    const { README_RENDER_VERSION } = require(path.join(DIST, 'platform', 'markdown', 'render-readme.js'));
     await client.query('UPDATE release_readme SET render_version = $1 WHERE render_version < $1', [README_RENDER_VERSION]);
     // Every table the catalogue reads, read once whole: the runs (the ceiling's first one too)
     // then meet a warm database, as a registry that has been serving does, not a cold disk cache.

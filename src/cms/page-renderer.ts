@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { invalid } from '../common/errors/domain-error';
-import { ReadmeRenderError, ReadmeRenderPool } from '../ingest/readme';
+import { ReadmeRenderError, ReadmeRenderPool } from '../platform/markdown';
 
 /**
  * Page markdown to sanitized HTML with the README renderer, on a worker thread like README ingest:

@@ -6,7 +6,7 @@ import { conflict, notFound } from '../common/errors/domain-error';
 import { resolveLocaleWithDefault } from '../lib/locale/locale';
 import type { AdminPageDto, AdminPageListDto, CreatePageDto, PageDto, UpdatePageDto } from './dto/page.dto';
 import type { PageEntity } from './entities/page.entity';
-import { I18nService } from './i18n.service';
+import { I18nService } from '../platform/site/i18n.service';
 import { PageRenderer } from './page-renderer';
 import { toAdminPageDto, toPageDto } from './pages.mapper';
 import { type PageContent, PagesRepository } from './pages.repository';

@@ -2,6 +2,7 @@ import { AUDIT_ENTITIES } from '../audit/entities';
 import { AUTH_ENTITIES } from '../auth/entities';
 import { CHANGES_ENTITIES } from '../changes/entities';
 import { CMS_ENTITIES } from '../cms/entities';
+import { SITE_ENTITIES } from '../platform/site/entities';
 import { FORGES_ENTITIES } from '../forges/entities';
 import { REDIS_ENTITIES } from '../common/redis/entities';
 import { IMAGES_ENTITIES } from '../images/entities';
@@ -34,6 +35,7 @@ export const ENTITIES = [
   ...KINDS_ENTITIES,
   ...PLUGINS_ENTITIES,
   ...CMS_ENTITIES,
+  ...SITE_ENTITIES,
   ...REQUESTS_ENTITIES,
   ...REDIS_ENTITIES,
   ...WEBHOOKS_ENTITIES,

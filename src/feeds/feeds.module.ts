@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CmsModule } from '../cms/cms.module';
+import { SiteModule } from '../platform/site/site.module';
 import { KindsModule } from '../kinds/kinds.module';
 import { repositoryProvider } from '../persistence/repository-provider';
 import { FeedsController } from './feeds.controller';
@@ -8,7 +8,7 @@ import { FeedsService } from './feeds.service';
 
 /** Atom feeds of new releases: the catalogue, a kind, a plugin, an owner. */
 @Module({
-  imports: [KindsModule, CmsModule],
+  imports: [KindsModule, SiteModule],
   controllers: [FeedsController],
   providers: [repositoryProvider(FeedsRepository), FeedsService],
 })

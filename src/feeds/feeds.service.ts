@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BrandingService } from '../cms/branding.service';
+import { BrandingService } from '../platform/site/branding.service';
 import { notFound } from '../common/errors/domain-error';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';

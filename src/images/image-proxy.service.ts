@@ -8,7 +8,7 @@ import { PROXY_PLAN } from './image-encoder';
 import { ImagesRepository, type ProxyEntry, type StoredImage, WEBP } from './images.repository';
 import { PictureFailure, PictureFetcher } from './picture-fetcher';
 import { GateFull, PictureGate } from './picture-gate';
-import { imageProxyKey, isSignedImageUrl } from './proxy-signature';
+import { imageProxyKey, isSignedImageUrl } from '../platform/markdown/proxy-signature';
 
 /** How long a proxied README image is kept before it is fetched again. */
 export const PROXY_TTL_MS = 24 * 3600 * 1000;

@@ -3,7 +3,7 @@ import { DomainError, invalid, type ProblemFieldError } from '../common/errors/d
 import { AssetFetchError, fetchAndHashAssets } from '../common/fetch';
 import { detectPlatform } from '../lib/platform/platform';
 import type { StoredAsset } from '../plugins/entities/release.entity';
-import { FetchPolicy } from './fetch-policy';
+import { FetchPolicy } from '../platform/fetch-policy/fetch-policy';
 
 export interface DeclaredAsset {
   name: string;

@@ -8,7 +8,7 @@ import { SettingsModule } from '../settings/settings.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { TransparencyLogModule } from '../transparency-log/transparency-log.module';
 import { AssetIngest } from './asset-ingest';
-import { FetchPolicy } from './fetch-policy';
+import { FetchPolicy } from '../platform/fetch-policy/fetch-policy';
 import { IngestAudit } from './ingest-audit';
 import { IngestGate } from './ingest-gate';
 import { IngestProvenance } from './ingest-provenance';

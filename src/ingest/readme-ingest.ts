@@ -1,16 +1,16 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
-import { imageProxyKey } from '../images/proxy-signature';
+import { imageProxyKey } from '../platform/markdown/proxy-signature';
 import type { ForgeInstanceConfig } from '../config/config.types';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { forgeForUrl, rawFileUrl } from '../forges/urls';
 import type { Manifest } from '../lib/manifest';
 import { AssetFetchError, fetchText } from '../common/fetch';
 import { mapBounded } from '../common/map-bounded';
-import { ASSET_CONCURRENCY, FetchPolicy, MAX_TEXT_BYTES } from './fetch-policy';
+import { ASSET_CONCURRENCY, FetchPolicy, MAX_TEXT_BYTES } from '../platform/fetch-policy/fetch-policy';
 import type { ReadmeRendering } from '../plugins/release-readmes.repository';
-import { README_MAX_LENGTH, README_RENDER_VERSION, type ReadmeContextSpec, ReadmeRenderPool } from './readme';
+import { README_MAX_LENGTH, README_RENDER_VERSION, type ReadmeContextSpec, ReadmeRenderPool } from '../platform/markdown';
 
 const DEFAULT_README = 'README.md';
 /** The rendered README HTML one release may store, all locales together (UTF-8 bytes). */

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { BackgroundLoop, loopFailureLog } from '../common/background-loop';
 import { type ReadmeKey, ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
 import { ResponseCache } from '../response-cache/response-cache';
-import { README_RENDER_VERSION } from './readme';
+import { README_RENDER_VERSION } from '../platform/markdown';
 import { ReadmeIngest } from './readme-ingest';
 
 /** READMEs whose keys one query reads; each README is then read, rendered and written on its own. */

@@ -5,7 +5,7 @@ import type { PictureHold } from '../images/picture-budget';
 import { PictureFailure, PictureFetcher } from '../images/picture-fetcher';
 import type { Manifest } from '../lib/manifest';
 import type { StoredImageVariant, StoredReleaseImages } from '../plugins/entities/release.entity';
-import { ASSET_CONCURRENCY } from './fetch-policy';
+import { ASSET_CONCURRENCY } from '../platform/fetch-policy/fetch-policy';
 import { mapBounded } from '../common/map-bounded';
 
 export interface FetchedReleaseImages {

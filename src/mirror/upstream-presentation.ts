@@ -3,7 +3,7 @@ import { AssetFetchError } from '../common/fetch';
 import { checkWebpEncoding, type EncodedImage } from '../images/image-encoder';
 import { ImagesRepository } from '../images/images.repository';
 import { MAX_README_HTML_BYTES, ReadmeIngest } from '../ingest/readme-ingest';
-import { README_RENDER_VERSION } from '../ingest/readme/render-readme';
+import { README_RENDER_VERSION } from '../platform/markdown/render-readme';
 import { sha256Hex } from '../lib/integrity';
 import { MAX_README_LOCALES, README_LOCALE_PATTERN } from '../lib/manifest';
 import type { UpstreamReader } from '../lib/mirror';

@@ -7,7 +7,7 @@ import { NO_PROVIDER_STATS, type ProviderStats } from '../forges/forge-adapter';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { readRepositoryDocument } from '../forges/repository-document';
 import { AssetFetchError } from '../common/fetch';
-import { FetchPolicy } from '../ingest/fetch-policy';
+import { FetchPolicy } from '../platform/fetch-policy/fetch-policy';
 import { forgeForUrl } from '../forges/urls';
 import { PluginsRepository } from '../plugins/plugins.repository';
 import type { ProviderStatsDto } from './dto/provider-stats.dto';

@@ -6,7 +6,7 @@ import { forgeAdapter } from '../forges/adapters';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { readRepositoryDocument } from '../forges/repository-document';
 import { AssetFetchError } from '../common/fetch';
-import { FetchPolicy } from '../ingest/fetch-policy';
+import { FetchPolicy } from '../platform/fetch-policy/fetch-policy';
 import { forgeForUrl, type ForgeLocation } from '../forges/urls';
 import { SettingsService } from '../settings/settings.service';
 import { openProviderToken } from '../users/provider-token';

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Query } f
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from '../auth/auth-context';
 import { Auth, SignedIn } from '../auth/auth.decorators';
-import { Feature } from '../cms/feature.guard';
+import { Feature } from '../platform/site/feature.guard';
 import { ProblemDto } from '../openapi/problem.dto';
 import { CreateRequestDto, RequestDto, RequestPageDto, RequestQueryDto } from './dto/request.dto';
 import { MaybeAuth, OptionalSession } from '../auth/auth.decorators';

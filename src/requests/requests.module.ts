@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { CmsModule } from '../cms/cms.module';
+import { SiteModule } from '../platform/site/site.module';
 import { repositoryProvider } from '../persistence/repository-provider';
 import { KindsModule } from '../kinds/kinds.module';
 import { PluginsModule } from '../plugins/plugins.module';
@@ -13,7 +13,7 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
 
 /** The wishlist (DECISIONS 10): plugins people would like, with one vote a user. */
 @Module({
-  imports: [AuthModule, CmsModule, KindsModule, PluginsModule, RateLimitModule],
+  imports: [AuthModule, SiteModule, KindsModule, PluginsModule, RateLimitModule],
   controllers: [RequestsController, AdminRequestsController],
   providers: [repositoryProvider(RequestsRepository), RequestsService, AdminRequestsService],
   exports: [RequestsRepository],

@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { Feature } from '../cms/feature.guard';
+import { Feature } from '../platform/site/feature.guard';
 import { StatsDto } from './dto/stats.dto';
 import { StatsService } from './stats.service';
 import { ApiOperation } from '@nestjs/swagger';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CmsModule } from '../cms/cms.module';
+import { SiteModule } from '../platform/site/site.module';
 import { repositoryProvider } from '../persistence/repository-provider';
 import { KindsModule } from '../kinds/kinds.module';
 import { RequestsModule } from '../requests/requests.module';
@@ -9,7 +9,7 @@ import { StatsService } from './stats.service';
 
 /** `GET /api/stats`: the headline numbers. */
 @Module({
-  imports: [CmsModule, KindsModule, RequestsModule],
+  imports: [SiteModule, KindsModule, RequestsModule],
   controllers: [StatsController],
   providers: [repositoryProvider(StatsRepository), StatsService],
 })

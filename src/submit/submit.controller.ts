@@ -3,7 +3,7 @@ import { ApiBadGatewayResponse, ApiBadRequestResponse, ApiConflictResponse, ApiO
 import type { Request } from 'express';
 import { type AuthContext, clientIp } from '../auth/auth-context';
 import { Auth, SignedIn } from '../auth/auth.decorators';
-import { Feature } from '../cms/feature.guard';
+import { Feature } from '../platform/site/feature.guard';
 import { ProblemDto } from '../openapi/problem.dto';
 import { SubmitDto, SubmitResultDto } from './dto/submit.dto';
 import { SubmitService } from './submit.service';

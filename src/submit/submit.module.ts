@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { CmsModule } from '../cms/cms.module';
+import { SiteModule } from '../platform/site/site.module';
 import { ForgesModule } from '../forges/forges.module';
 import { IngestModule } from '../ingest/ingest.module';
 import { KindsModule } from '../kinds/kinds.module';
@@ -13,7 +13,7 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
 
 /** `POST /api/submit/oauth`: claim a repository through a linked forge identity and install its release webhook. */
 @Module({
-  imports: [AuthModule, CmsModule, ForgesModule, IngestModule, KindsModule, RepositoryAccessModule, WebhooksModule, RateLimitModule],
+  imports: [AuthModule, SiteModule, ForgesModule, IngestModule, KindsModule, RepositoryAccessModule, WebhooksModule, RateLimitModule],
   controllers: [SubmitController],
   providers: [SubmitService, HookInstaller],
 })

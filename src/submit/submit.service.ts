@@ -9,7 +9,7 @@ import { textAt } from '../forges/forge-adapter';
 import { forgeAdapter } from '../forges/adapters';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { AssetFetchError, fetchText } from '../common/fetch';
-import { FetchPolicy } from '../ingest/fetch-policy';
+import { FetchPolicy } from '../platform/fetch-policy/fetch-policy';
 import { PluginClaims } from '../ingest/plugin-claims';
 import { KindsService } from '../kinds/kinds.service';
 import { fileContentsApiRequest, forgeForUrl, type ForgeLocation, parseRepoUrl } from '../forges/urls';

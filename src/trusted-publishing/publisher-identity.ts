@@ -4,7 +4,7 @@ import { forgeAdapter } from '../forges/adapters';
 import { ForgeRegistry } from '../forges/forge-registry';
 import { readRepositoryDocument } from '../forges/repository-document';
 import { AssetFetchError } from '../common/fetch';
-import { FetchPolicy } from '../ingest/fetch-policy';
+import { FetchPolicy } from '../platform/fetch-policy/fetch-policy';
 import { checkRepoPath, parseRepoUrl } from '../forges/urls';
 import type { ForgeInstanceConfig } from '../lib/forge/types';
 import type { PublisherIdentityDto } from './dto/trusted-publisher.dto';

@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/c
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { AuthContext } from '../auth/auth-context';
 import { Auth, SignedIn } from '../auth/auth.decorators';
-import { Feature } from '../cms/feature.guard';
+import { Feature } from '../platform/site/feature.guard';
 import { SlugPipe } from '../common/validation/slug.pipe';
 import { ProblemDto } from '../openapi/problem.dto';
 import { DeliveriesService } from './deliveries.service';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { forgeAdapter } from '../forges/adapters';
 import type { ForgeRelease } from '../forges/webhook.types';
 import { AssetFetchError, fetchText } from '../common/fetch';
-import { FetchPolicy } from '../ingest/fetch-policy';
+import { FetchPolicy } from '../platform/fetch-policy/fetch-policy';
 import { fileContentsApiRequest, type ForgeLocation } from '../forges/urls';
 
 const trimmed = (url: string) => url.replace(/\/+$/, '');

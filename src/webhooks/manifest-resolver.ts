@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ReleaseAssetRef } from '../forges/webhook.types';
 import { fetchText } from '../common/fetch';
-import { FetchPolicy } from '../ingest/fetch-policy';
+import { FetchPolicy } from '../platform/fetch-policy/fetch-policy';
 import type { ForgeLocation } from '../forges/urls';
 import { MANIFEST_FILE_NAMES } from '../lib/manifest';
 import { SettingsService } from '../settings/settings.service';

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, type RawBodyRequest, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiNoContentResponse, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Feature } from '../cms/feature.guard';
+import { Feature } from '../platform/site/feature.guard';
 import { ProblemDto } from '../openapi/problem.dto';
 import { WebhookReceiptDto } from './dto/webhook-receipt.dto';
 import { WebhookReceiverService } from './webhook-receiver.service';

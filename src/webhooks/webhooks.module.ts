@@ -5,7 +5,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.types';
 import { AuthModule } from '../auth/auth.module';
-import { CmsModule } from '../cms/cms.module';
+import { SiteModule } from '../platform/site/site.module';
 import { repositoryProvider } from '../persistence/repository-provider';
 import { ForgesModule } from '../forges/forges.module';
 import { ImagesModule } from '../images/images.module';
@@ -40,7 +40,7 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
  * resolves the manifest and hands the release to the ingest pipeline the CI push uses too.
  */
 @Module({
-  imports: [AuthModule, CmsModule, ImagesModule, PluginsModule, ForgesModule, IngestModule, SettingsModule, KindsModule, RateLimitModule],
+  imports: [AuthModule, SiteModule, ImagesModule, PluginsModule, ForgesModule, IngestModule, SettingsModule, KindsModule, RateLimitModule],
   controllers: [WebhooksController, DeliveriesController, ManifestRefreshController, AdminDeliveriesController],
   providers: [
     repositoryProvider(DeliveriesRepository),

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { loadConfig } from '../../src/config/config';
 import { openDatabase } from '../../src/database/database-handle';
-import { README_RENDER_VERSION } from '../../src/ingest/readme';
+import { README_RENDER_VERSION } from '../../src/platform/markdown';
 import { ReadmeIngest } from '../../src/ingest/readme-ingest';
 import { ReadmeRerenderer } from '../../src/ingest/readme-rerenderer';
 import { ResponseCache } from '../../src/response-cache/response-cache';

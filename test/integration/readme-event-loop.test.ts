@@ -5,7 +5,7 @@
  * main thread, the loop could not turn once until the render ended. No clock is read here (a
  * shared CI machine makes durations meaningless); `npm run bench -- readme` prints the figures.
  */
-import { NO_REPOSITORY_CONTEXT, README_MAX_LENGTH, ReadmeRenderPool, renderReadme } from '../../src/ingest/readme';
+import { NO_REPOSITORY_CONTEXT, README_MAX_LENGTH, ReadmeRenderPool, renderReadme } from '../../src/platform/markdown';
 
 const PATHOLOGICAL = '![a'.repeat(Math.floor((1024 * 1024) / 3));
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { AsLanguageTag, IsLanguageTag } from '../../common/validation/language-tag';
 import { NoControlCharacters } from '../../common/validation/no-control-characters';
-import { IsLocaleCode } from './validators';
+import { IsLocaleCode } from '../../platform/site/dto/validators';
 
 export const PAGE_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 /** Well under the README renderer's cut, so a page is always rendered whole. */

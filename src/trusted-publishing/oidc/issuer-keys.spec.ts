@@ -1,7 +1,7 @@
 import { FakeOidcIssuer } from '../../../test/support/fake-oidc';
 import { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors/domain-error';
-import type { FetchPolicy } from '../../ingest/fetch-policy';
+import type { FetchPolicy } from '../../platform/fetch-policy/fetch-policy';
 import { IssuerKeys, KEY_SET_TTL_MS, UNKNOWN_KID_REFRESH_MS } from './issuer-keys';
 
 class ManualClock extends Clock {

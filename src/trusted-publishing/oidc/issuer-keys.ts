@@ -3,7 +3,7 @@ import { createLocalJWKSet, errors, type JSONWebKeySet, type JWSHeaderParameters
 import { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors/domain-error';
 import { AssetFetchError, fetchText } from '../../common/fetch';
-import { FetchPolicy } from '../../ingest/fetch-policy';
+import { FetchPolicy } from '../../platform/fetch-policy/fetch-policy';
 import { invalidIdToken, issuerUnreachable } from './oidc-error';
 
 /** How long a key set is used before it is read again. */

@@ -7,8 +7,8 @@ import { I18nDto } from './dto/i18n.dto';
 import { FeatureFlagsService } from './feature-flags.service';
 import { I18nService } from './i18n.service';
 import { ApiOperation } from '@nestjs/swagger';
-import { ApiPublic } from '../openapi/api-public';
-import { ApiReadLimited } from '../openapi/api-problems';
+import { ApiPublic } from '../../openapi/api-public';
+import { ApiReadLimited } from '../../openapi/api-problems';
 
 /** What a front end needs to dress itself: branding, languages and which features are on. */
 @ApiTags('cms')

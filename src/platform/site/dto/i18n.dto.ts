@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsString, ValidateIf } from 'class-validator';
-import { SatisfiesEach } from '../../common/validation/satisfies';
+import { SatisfiesEach } from '../../../common/validation/satisfies';
 import { IsLocaleCode, isLocaleCode } from './validators';
 
 export const MAX_SITE_LOCALES = 50;

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsObject } from 'class-validator';
-import { Satisfies } from '../../common/validation/satisfies';
+import { Satisfies } from '../../../common/validation/satisfies';
 import { FEATURE_NAMES, isFeatureName } from '../feature-flags';
 
 const FLAGS_EXAMPLE = Object.fromEntries(FEATURE_NAMES.map((name) => [name, true]));

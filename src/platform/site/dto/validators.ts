@@ -1,5 +1,5 @@
-import { Satisfies } from '../../common/validation/satisfies';
-import { SPEC_MANIFEST_FIELDS, type MapRule } from '../../lib/manifest/rules';
+import { Satisfies } from '../../../common/validation/satisfies';
+import { SPEC_MANIFEST_FIELDS, type MapRule } from '../../../lib/manifest/rules';
 
 /** Locale codes as the manifest writes them (`readmes` keys): `en`, `pt-BR`. */
 export const LOCALE_CODE_PATTERN = new RegExp((SPEC_MANIFEST_FIELDS.readmes as MapRule).keyPattern.source);

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { NoControlCharacters } from '../../common/validation/no-control-characters';
+import { NoControlCharacters } from '../../../common/validation/no-control-characters';
 import { IsHttpUrl } from './validators';
 
 export const MAX_BRANDING_LINKS = 20;

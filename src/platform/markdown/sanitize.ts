@@ -1,5 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
-import { proxiedImageSrc } from '../../images/proxy-signature';
+import { proxiedImageSrc } from './proxy-signature';
 
 /** Elements a rendered README may contain. `sup`, `sub` and `kbd` cannot come out of markdown today; they are harmless if a plugin ever emits them. */
 export const README_TAGS: readonly string[] = Object.freeze([

@@ -1,8 +1,8 @@
 import { applyDecorators, type CanActivate, type ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiNotFoundResponse } from '@nestjs/swagger';
-import { notFound } from '../common/errors/domain-error';
-import { ProblemDto } from '../openapi/problem.dto';
+import { notFound } from '../../common/errors/domain-error';
+import { ProblemDto } from '../../openapi/problem.dto';
 import type { FeatureName } from './feature-flags';
 import { FeatureFlagsService } from './feature-flags.service';
 
@@ -28,7 +28,7 @@ export class FeatureGuard implements CanActivate {
 /**
  * Puts a controller (or one handler) behind a feature flag: while the flag is off its endpoints
  * answer 404. On a controller, the check runs before the guards of its handlers (sign-in, admin),
- * so a turned-off feature looks the same to every caller. The module using it imports CmsModule.
+ * so a turned-off feature looks the same to every caller. The module using it imports SiteModule.
  */
 export function Feature(name: FeatureName) {
   return applyDecorators(

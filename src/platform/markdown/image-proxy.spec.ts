@@ -1,4 +1,4 @@
-import { imageProxyKey, isSignedImageUrl } from '../../images/proxy-signature';
+import { imageProxyKey, isSignedImageUrl } from './proxy-signature';
 import { forgeReadmeContext, NO_REPOSITORY_CONTEXT, renderReadme, runRenderJob } from './index';
 import { MAX_PROXIED_IMAGES, sanitizeReadmeHtml } from './sanitize';
 
