@@ -6,8 +6,8 @@
 // once, leaving as many dead tag values (interned, in no document). One thread, no server.
 // `FACET_BENCH_PLUGINS=20000` scales down. Not part of the test suite.
 require('../scripts/ts-register');
-const { CatalogueSearchIndex } = require('../src/plugins/search-index/search-index');
-const { searchWords } = require('../src/plugins/search-index/tokenize');
+const { CatalogueSearchIndex } = require('../src/catalogue/plugins/search-index/search-index');
+const { searchWords } = require('../src/catalogue/plugins/search-index/tokenize');
 
 const PLUGINS = Number(process.env.FACET_BENCH_PLUGINS ?? 100_000);
 const TAGS = Number(process.env.FACET_BENCH_TAGS ?? 0);

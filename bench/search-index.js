@@ -12,8 +12,8 @@
 require('../scripts/ts-register');
 const v8 = require('node:v8');
 const vm = require('node:vm');
-const { CatalogueSearchIndex } = require('../src/plugins/search-index/search-index');
-const { searchWords } = require('../src/plugins/search-index/tokenize');
+const { CatalogueSearchIndex } = require('../src/catalogue/plugins/search-index/search-index');
+const { searchWords } = require('../src/catalogue/plugins/search-index/tokenize');
 
 const PLUGINS = Number(process.env.SEARCH_BENCH_PLUGINS ?? 100_000);
 const QUERIES = 800;

@@ -2,7 +2,7 @@
 // Bundles the `registry` CLI (src/cli/main.ts) into one JavaScript file that runs on plain
 // Node.js 20+ with no node_modules: dist/cli-bundle/registry.js, with its SHA-256 beside it in
 // registry.js.sha256 (the `sha256sum` format). The registry serves both at /cli/registry.js and
-// /cli/registry.js.sha256 (src/cli-download), so CI jobs download the CLI from the instance they
+// /cli/registry.js.sha256 (src/publishing/cli-download), so CI jobs download the CLI from the instance they
 // publish to. Only the author tools are in it (validate, publish, verify, latest): the operator commands
 // need the server's code and its database, and answer with where to run them instead.
 // Offline: esbuild only. Run by `npm run build` and scripts/build-if-stale.js.

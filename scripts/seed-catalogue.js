@@ -109,7 +109,7 @@ async function main() {
   require('./ts-register');
   const { loadConfig } = require('../src/config/config');
   const { openDatabase } = require('../src/database/database-handle');
-  const { versionSortKey } = require('../src/plugins/versions');
+  const { versionSortKey } = require('../src/catalogue/plugins/versions');
   // Written as the current renderer would leave them (the HTML is already clean): a seeded
   // catalogue must not start the server on re-rendering every README in the background.
   const { README_RENDER_VERSION } = require('../src/platform/markdown/render-readme');

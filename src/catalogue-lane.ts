@@ -1,18 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyaddr from 'proxy-addr';
-import { carriesCredentials } from './auth/auth-context';
+import { carriesCredentials } from './platform/auth/auth-context';
 import { notModified } from './common/http/conditional-get';
 import { isDecodablePath } from './common/http/decodable-path';
 import type { LeanRead, LeanReads } from './common/http/lean-read';
 import { keepRequestId, requestIdFor, runInRequestContext } from './common/logging/request-context';
 import type { StrayErrors } from './common/stray-errors';
 import type { InternalCalls } from './common/http/internal-calls';
-import type { Metrics } from './metrics/metrics';
-import { meteredAhead, meteringRule } from './rate-limit/rate-limit.middleware';
-import type { RateLimiter } from './rate-limit/rate-limiter';
-import { responseCacheKey } from './response-cache/cache-key';
-import type { ResponseCache } from './response-cache/response-cache';
-import { mayShare, replay, replayedHeaders } from './response-cache/response-cache.middleware';
+import type { Metrics } from './platform/metrics/metrics';
+import { meteredAhead, meteringRule } from './platform/rate-limit/rate-limit.middleware';
+import type { RateLimiter } from './platform/rate-limit/rate-limiter';
+import { responseCacheKey } from './platform/response-cache/cache-key';
+import type { ResponseCache } from './platform/response-cache/response-cache';
+import { mayShare, replay, replayedHeaders } from './platform/response-cache/response-cache.middleware';
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 type AccessLog = (req: IncomingMessage, res: ServerResponse, startedAt: bigint) => void;

@@ -12,7 +12,7 @@ import { ConfigError } from './config/config.error';
 import type { AppConfig } from './config/config.types';
 import { openDatabase } from './database/database-handle';
 import { StrayErrors } from './common/stray-errors';
-import { Metrics } from './metrics/metrics';
+import { Metrics } from './platform/metrics/metrics';
 
 export interface RunningServer {
   app: NestExpressApplication;

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { AdminOnly } from '../auth/auth.decorators';
+import { AdminOnly } from '../platform/auth/auth.decorators';
 import { ProblemDto } from '../openapi/problem.dto';
 import { MirrorStatusDto } from './dto/mirror-status.dto';
 import { MirrorAdminService } from './mirror-admin.service';

@@ -1,13 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
-import { ImagesRepository } from '../images/images.repository';
+import { ImagesRepository } from '../catalogue/images/images.repository';
 import type { VerifiedUpstreamRelease } from '../lib/mirror';
-import type { PluginEntity } from '../plugins/entities/plugin.entity';
-import type { PublishedBy } from '../plugins/entities/release.entity';
-import { ReleaseReadmesRepository } from '../plugins/release-readmes.repository';
-import { ReleasesRepository } from '../plugins/releases.repository';
-import { isPrerelease, versionKey, versionSortKey } from '../plugins/versions';
+import type { PluginEntity } from '../catalogue/plugins/entities/plugin.entity';
+import type { PublishedBy } from '../catalogue/plugins/entities/release.entity';
+import { ReleaseReadmesRepository } from '../catalogue/plugins/release-readmes.repository';
+import { ReleasesRepository } from '../catalogue/plugins/releases.repository';
+import { isPrerelease, versionKey, versionSortKey } from '../catalogue/plugins/versions';
 import { splitSignedManifest, type UpstreamPlugin } from './mirrored-plugin';
 import { type UpstreamPresentation, UpstreamPresentationReader } from './upstream-presentation';
 

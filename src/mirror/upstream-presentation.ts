@@ -1,16 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AssetFetchError } from '../common/fetch';
-import { checkWebpEncoding, type EncodedImage } from '../images/image-encoder';
-import { ImagesRepository } from '../images/images.repository';
-import { MAX_README_HTML_BYTES, ReadmeIngest } from '../ingest/readme-ingest';
+import { checkWebpEncoding, type EncodedImage } from '../catalogue/images/image-encoder';
+import { ImagesRepository } from '../catalogue/images/images.repository';
+import { MAX_README_HTML_BYTES, ReadmeIngest } from '../publishing/ingest/readme-ingest';
 import { README_RENDER_VERSION } from '../platform/markdown/render-readme';
 import { sha256Hex } from '../lib/integrity';
 import { MAX_README_LOCALES, README_LOCALE_PATTERN } from '../lib/manifest';
 import type { UpstreamReader } from '../lib/mirror';
-import type { StoredImageVariant, StoredReleaseImages } from '../plugins/entities/release.entity';
-import type { ReadmeRendering } from '../plugins/release-readmes.repository';
-import { versionKey } from '../plugins/versions';
-import { SettingsService } from '../settings/settings.service';
+import type { StoredImageVariant, StoredReleaseImages } from '../catalogue/plugins/entities/release.entity';
+import type { ReadmeRendering } from '../catalogue/plugins/release-readmes.repository';
+import { versionKey } from '../catalogue/plugins/versions';
+import { SettingsService } from '../platform/settings/settings.service';
 import type { UpstreamPicture, UpstreamPlugin } from './mirrored-plugin';
 import { UPSTREAM_READER } from './upstream-fetch';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { SESSION_COOKIE } from '../auth/session-tokens';
-import { cookieValue } from '../auth/auth-context';
+import { SESSION_COOKIE } from '../platform/auth/session-tokens';
+import { cookieValue } from '../platform/auth/auth-context';
 import type { components, RegistryClient } from '../client/registry-client';
 import { translator, type Translate } from './i18n/messages';
 import { WebApi } from './web-api';

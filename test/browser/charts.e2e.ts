@@ -7,7 +7,7 @@
  */
 import request from 'supertest';
 import { utcDay } from '../../src/lib/charts/days';
-import { DownloadCounter } from '../../src/plugins/download-counter';
+import { DownloadCounter } from '../../src/catalogue/plugins/download-counter';
 import { chromiumAvailable, openBrowser, type BrowserSession, type WatchedPage } from '../support/browser';
 import { axeViolations } from '../support/axe';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';

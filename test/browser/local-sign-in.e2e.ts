@@ -9,8 +9,8 @@
  * nothing on the pages at 1280 and 375 px.
  */
 import type { CDPSession, Page } from 'playwright-core';
-import { issueSignInLink } from '../../src/local-sign-in/sign-in-links';
-import { UsersRepository } from '../../src/users/users.repository';
+import { issueSignInLink } from '../../src/accounts/local-sign-in/sign-in-links';
+import { UsersRepository } from '../../src/platform/users/users.repository';
 import { chromiumAvailable, openBrowser, type BrowserSession, type WatchedPage } from '../support/browser';
 import { axeViolations } from '../support/axe';
 import { freePort } from '../support/free-port';

@@ -7,7 +7,7 @@
  */
 import sharp from 'sharp';
 import request from 'supertest';
-import { picture } from '../../src/images/testing/pictures';
+import { picture } from '../../src/catalogue/images/testing/pictures';
 import { chromiumAvailable, openBrowser, type BrowserSession } from '../support/browser';
 import { axeViolations } from '../support/axe';
 import { FakeForge } from '../support/fake-forge';

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { CLI_BUNDLE_FILE, CliDownloadService } from '../../src/cli-download/cli-download.service';
+import { CLI_BUNDLE_FILE, CliDownloadService } from '../../src/publishing/cli-download/cli-download.service';
 import { publishWorld, type PublishWorld } from '../support/publishing';
 import { userWithSession } from '../support/sessions';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { loadConfig } from '../../src/config/config';
 import { openDatabase } from '../../src/database/database-handle';
-import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
+import { ReleaseResignWorker } from '../../src/trust/integrity/release-resign-worker';
 import { canonicalJson, sha256Hex, verifyRelease } from '../../src/lib/integrity';
 import { RotationWorld, startRegistry } from '../support/rotation-world';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -118,7 +118,7 @@ describe('registry keys', () => {
     const [last] = (await app!.database.dataSource.query('SELECT convert_from("entry", \'UTF8\') AS "entry" FROM "transparency_leaf" ORDER BY "index" DESC LIMIT 1')) as { entry: string }[];
     expect(JSON.parse(last!.entry)).toEqual({ type: 'keys', keys_sha256: sha256Hex(canonicalJson(keySet)) });
     // The running server signs with the key the CLI made current.
-    const { IntegrityService } = await import('../../src/integrity/integrity.service');
+    const { IntegrityService } = await import('../../src/trust/integrity/integrity.service');
     const { PINNED_PAYLOAD } = await import('../../src/lib/integrity/testdata/signing-fixtures');
     expect((await app!.app.get(IntegrityService).signRelease(PINNED_PAYLOAD)).kid).toBe(newKid);
   });

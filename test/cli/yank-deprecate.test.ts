@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { CLI_BUNDLE_FILE } from '../../src/cli-download/cli-download.service';
+import { CLI_BUNDLE_FILE } from '../../src/publishing/cli-download/cli-download.service';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { userWithSession } from '../support/sessions';
 

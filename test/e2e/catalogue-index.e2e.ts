@@ -4,11 +4,11 @@
  * back (another instance, an operator command) is in the next read; and the search rules hold.
  */
 import request from 'supertest';
-import { toCatalogueItemDto } from '../../src/plugins/catalogue.mapper';
-import { CatalogueIndex } from '../../src/plugins/catalogue-index';
-import { CatalogueIndexRepository } from '../../src/plugins/catalogue-index.repository';
-import { CatalogueRepository, type CatalogueFilter } from '../../src/plugins/catalogue.repository';
-import { ResponseCache } from '../../src/response-cache/response-cache';
+import { toCatalogueItemDto } from '../../src/catalogue/plugins/catalogue.mapper';
+import { CatalogueIndex } from '../../src/catalogue/plugins/catalogue-index';
+import { CatalogueIndexRepository } from '../../src/catalogue/plugins/catalogue-index.repository';
+import { CatalogueRepository, type CatalogueFilter } from '../../src/catalogue/plugins/catalogue.repository';
+import { ResponseCache } from '../../src/platform/response-cache/response-cache';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const KINDS = ['tool', 'theme', 'language'];

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ResponseCache } from '../../src/response-cache/response-cache';
+import { ResponseCache } from '../../src/platform/response-cache/response-cache';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 interface Seed {

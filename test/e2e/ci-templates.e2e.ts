@@ -9,9 +9,9 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import request from 'supertest';
 import { parse } from 'yaml';
-import { CLI_BUNDLE_FILE } from '../../src/cli-download/cli-download.service';
-import type { CiForge } from '../../src/cli-download/ci-templates/template-values';
-import { credentialsOf, repositoryCodeIn, workflowJobs } from '../../src/cli-download/ci-templates/testing/workflow-jobs';
+import { CLI_BUNDLE_FILE } from '../../src/publishing/cli-download/cli-download.service';
+import type { CiForge } from '../../src/publishing/cli-download/ci-templates/template-values';
+import { credentialsOf, repositoryCodeIn, workflowJobs } from '../../src/publishing/cli-download/ci-templates/testing/workflow-jobs';
 import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
 

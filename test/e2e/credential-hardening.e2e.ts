@@ -7,7 +7,7 @@
  */
 import request from 'supertest';
 import { createLogger } from '../../src/common/logging/logger';
-import { PasswordHasher } from '../../src/local-sign-in/password-hasher';
+import { PasswordHasher } from '../../src/accounts/local-sign-in/password-hasher';
 import { captureLog } from '../support/log-capture';
 import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';

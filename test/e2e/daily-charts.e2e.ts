@@ -5,7 +5,7 @@
  */
 import request from 'supertest';
 import { utcDay } from '../../src/lib/charts/days';
-import { DownloadCounter } from '../../src/plugins/download-counter';
+import { DownloadCounter } from '../../src/catalogue/plugins/download-counter';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { userWithSession } from '../support/sessions';
 

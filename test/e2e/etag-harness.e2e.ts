@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { listening, registryCli, spawnServe, stopServe, type CompiledServer } from '../support/compiled-server';
 import { FakeForge, webhookHeaders } from '../support/fake-forge';
 import { manifestYaml } from '../support/publishing';
-import { picture } from '../../src/images/testing/pictures';
+import { picture } from '../../src/catalogue/images/testing/pictures';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { compiledServerEnv } from '../support/two-instances';
 import { releaseEvent } from '../support/webhook-world';

@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { FORGE_RELOAD_INTERVAL_MS, ForgeRegistry } from '../../src/forges/forge-registry';
-import { sealClientSecret } from '../../src/forges/stored-forge-secret';
+import { FORGE_RELOAD_INTERVAL_MS, ForgeRegistry } from '../../src/platform/forges/forge-registry';
+import { sealClientSecret } from '../../src/platform/forges/stored-forge-secret';
 import { adminRefusalCallers, expectAdminOnly } from '../support/admin-refusals';
 import { FakeForge } from '../support/fake-forge';
 import { FakeOAuthApp } from '../support/fake-oauth';

@@ -11,8 +11,8 @@ import { type FreshnessStatement, verifyFreshness } from '../../src/lib/freshnes
 import type { KeySet } from '../../src/lib/integrity';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { userWithSession } from '../support/sessions';
-import { FRESHNESS_KEY_REUSE_MS, IntegrityService } from '../../src/integrity/integrity.service';
-import { FreshnessService } from '../../src/freshness/freshness.service';
+import { FRESHNESS_KEY_REUSE_MS, IntegrityService } from '../../src/trust/integrity/integrity.service';
+import { FreshnessService } from '../../src/trust/freshness/freshness.service';
 
 class MovableClock extends Clock {
   offsetMs = 0;

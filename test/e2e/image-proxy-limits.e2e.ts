@@ -7,9 +7,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import request from 'supertest';
-import { PROXY_MAX_BYTES } from '../../src/images/image-fetch-policy';
-import { PROXY_FAILURE_TTL_MS, PROXY_FETCH_FAILED_DETAIL, PROXY_FETCHES_AT_ONCE, PROXY_FETCHES_WAITING } from '../../src/images/image-proxy.service';
-import { picture } from '../../src/images/testing/pictures';
+import { PROXY_MAX_BYTES } from '../../src/catalogue/images/image-fetch-policy';
+import { PROXY_FAILURE_TTL_MS, PROXY_FETCH_FAILED_DETAIL, PROXY_FETCHES_AT_ONCE, PROXY_FETCHES_WAITING } from '../../src/catalogue/images/image-proxy.service';
+import { picture } from '../../src/catalogue/images/testing/pictures';
 import { MAX_PROXIED_IMAGES } from '../../src/platform/markdown/sanitize';
 import { FakeForge } from '../support/fake-forge';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';

@@ -6,12 +6,12 @@
  */
 import request from 'supertest';
 import { createLogger } from '../../src/common/logging/logger';
-import { PROXY_FETCH_FAILED_DETAIL } from '../../src/images/image-proxy.service';
+import { PROXY_FETCH_FAILED_DETAIL } from '../../src/catalogue/images/image-proxy.service';
 import { FakeForge } from '../support/fake-forge';
 import { freePort } from '../support/free-port';
 import { captureLog } from '../support/log-capture';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
-import { picture } from '../../src/images/testing/pictures';
+import { picture } from '../../src/catalogue/images/testing/pictures';
 
 const INTERNALS = /loopback|private|ECONN|ENOTFOUND|EAI_AGAIN|HTTP \d{3}|404|127\.0\.0\.1|refused|resolve/i;
 

@@ -3,8 +3,8 @@
  * the library's own verifier against that key set, across two rotations.
  */
 import request from 'supertest';
-import { IntegrityService } from '../../src/integrity/integrity.service';
-import { KeysService } from '../../src/integrity/keys.service';
+import { IntegrityService } from '../../src/trust/integrity/integrity.service';
+import { KeysService } from '../../src/trust/integrity/keys.service';
 import { verifyRelease, type KeySet, type ReleaseRecord, type SignedPayload } from '../../src/lib/integrity';
 import { ASSET_BYTES, demoPayload } from '../../src/lib/integrity/testdata/signing-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';

@@ -6,12 +6,12 @@
  * key and the key set is those two again.
  */
 import request from 'supertest';
-import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
-import { ReleaseResigner } from '../../src/integrity/release-resigner';
-import { ReleaseSignaturesRepository } from '../../src/integrity/release-signatures.repository';
-import { SigningKeyManager } from '../../src/integrity/signing-key-manager';
-import { SigningKeyRepository } from '../../src/integrity/signing-key.repository';
-import type { ResignVia } from '../../src/integrity/key-drain';
+import { ReleaseResignWorker } from '../../src/trust/integrity/release-resign-worker';
+import { ReleaseResigner } from '../../src/trust/integrity/release-resigner';
+import { ReleaseSignaturesRepository } from '../../src/trust/integrity/release-signatures.repository';
+import { SigningKeyManager } from '../../src/trust/integrity/signing-key-manager';
+import { SigningKeyRepository } from '../../src/trust/integrity/signing-key.repository';
+import type { ResignVia } from '../../src/trust/integrity/key-drain';
 import { verifyRelease, type KeySet, type ReleaseRecord } from '../../src/lib/integrity';
 import { RotationWorld } from '../support/rotation-world';
 

@@ -3,12 +3,12 @@
  * and while K1's releases are re-signed the served key set and every served release are checked
  * with the framework-free verifier, in both fetch orders, between batches and during them.
  */
-import type { ResignVia } from '../../src/integrity/key-drain';
-import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
-import { ReleaseResigner } from '../../src/integrity/release-resigner';
-import { ReleaseSignaturesRepository } from '../../src/integrity/release-signatures.repository';
-import { SigningKeyManager } from '../../src/integrity/signing-key-manager';
-import { SigningKeyRepository } from '../../src/integrity/signing-key.repository';
+import type { ResignVia } from '../../src/trust/integrity/key-drain';
+import { ReleaseResignWorker } from '../../src/trust/integrity/release-resign-worker';
+import { ReleaseResigner } from '../../src/trust/integrity/release-resigner';
+import { ReleaseSignaturesRepository } from '../../src/trust/integrity/release-signatures.repository';
+import { SigningKeyManager } from '../../src/trust/integrity/signing-key-manager';
+import { SigningKeyRepository } from '../../src/trust/integrity/signing-key.repository';
 import { verifyRelease, type KeySet, type ReleaseRecord } from '../../src/lib/integrity';
 import { RotationWorld, type PublishedRelease } from '../support/rotation-world';
 

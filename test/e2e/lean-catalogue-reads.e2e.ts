@@ -1,13 +1,13 @@
 /**
- * The anonymous catalogue reads answered ahead of the router (src/plugins/lean-catalogue-reads)
+ * The anonymous catalogue reads answered ahead of the router (src/catalogue/plugins/lean-catalogue-reads)
  * against the controllers: the same status, body and headers for every read, the same 304 for a
  * matching ETag; every error and every caller with credentials left to the controllers.
  */
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createLogger } from '../../src/common/logging/logger';
-import { STORED_PAGES } from '../../src/plugins/plugin-detail.service';
-import { PluginPageBuilder } from '../../src/plugins/plugin-page-builder';
+import { STORED_PAGES } from '../../src/catalogue/plugins/plugin-detail.service';
+import { PluginPageBuilder } from '../../src/catalogue/plugins/plugin-page-builder';
 import { captureLog } from '../support/log-capture';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 

@@ -6,8 +6,8 @@
  */
 import request from 'supertest';
 import { Clock } from '../../src/common/clock';
-import { PasskeysRepository } from '../../src/local-sign-in/passkeys.repository';
-import { issueSignInLink } from '../../src/local-sign-in/sign-in-links';
+import { PasskeysRepository } from '../../src/accounts/local-sign-in/passkeys.repository';
+import { issueSignInLink } from '../../src/accounts/local-sign-in/sign-in-links';
 import { userWithSession } from '../support/sessions';
 import { SoftAuthenticator } from '../support/soft-authenticator';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -357,8 +357,8 @@ describe('sign-in without a forge', () => {
   it('keeps passwords for local accounts', async () => {
     const dataSource = app.database.dataSource;
     const [row] = await dataSource.query(`INSERT INTO user_account (instance, provider_user_id, login) VALUES ('github', '77', 'octo') RETURNING id`);
-    const { SessionTokens } = await import('../../src/auth/session-tokens');
-    const { SessionsRepository } = await import('../../src/auth/sessions.repository');
+    const { SessionTokens } = await import('../../src/platform/auth/session-tokens');
+    const { SessionsRepository } = await import('../../src/platform/auth/sessions.repository');
     const session = await new SessionTokens(app.config.sessionSecret, new SessionsRepository(dataSource), app.app.get(Clock)).issue(row.id);
     const refused = await setPassword(session.token, 'a long enough password').expect(409);
     expect(refused.body.type).toMatch(/\/problems\/password-not-local$/);

@@ -6,7 +6,7 @@
  * nothing.
  */
 import request from 'supertest';
-import { picture } from '../../src/images/testing/pictures';
+import { picture } from '../../src/catalogue/images/testing/pictures';
 import { adminRefusalCallers, expectAdminOnly } from '../support/admin-refusals';
 import { WebhookWorld, type WebhookPlugin } from '../support/webhook-world';
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { base64urlDecode, sha256Hex, verifyRelease, type KeySet, type ReleaseRecord } from '../../src/lib/integrity';
 import { encodeLogEntry, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from '../../src/lib/transparency';
-import { ReleaseResigner } from '../../src/integrity/release-resigner';
+import { ReleaseResigner } from '../../src/trust/integrity/release-resigner';
 import { eventually } from '../support/eventually';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { userWithSession } from '../support/sessions';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { imageProxyKey, isSignedImageUrl } from '../../src/platform/markdown/proxy-signature';
-import { picture } from '../../src/images/testing/pictures';
+import { picture } from '../../src/catalogue/images/testing/pictures';
 import { verifyRelease, type KeySet, type ReleaseRecord } from '../../src/lib/integrity';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { eventually } from '../support/eventually';

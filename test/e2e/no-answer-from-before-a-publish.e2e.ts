@@ -8,9 +8,9 @@
  * (when the cache is told to empty itself, after the commit), on both databases.
  */
 import request from 'supertest';
-import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
-import { ReleaseResigner } from '../../src/integrity/release-resigner';
-import { ResponseCache } from '../../src/response-cache/response-cache';
+import { ReleaseResignWorker } from '../../src/trust/integrity/release-resign-worker';
+import { ReleaseResigner } from '../../src/trust/integrity/release-resigner';
+import { ResponseCache } from '../../src/platform/response-cache/response-cache';
 import { eventually } from '../support/eventually';
 import { webhookHeaders } from '../support/fake-forge';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import request from 'supertest';
-import { PictureFetcher } from '../../src/images/picture-fetcher';
+import { PictureFetcher } from '../../src/catalogue/images/picture-fetcher';
 import { FakeForge } from '../support/fake-forge';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 

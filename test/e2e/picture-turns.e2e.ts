@@ -7,8 +7,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import request from 'supertest';
-import { RELEASE_PICTURES_AT_ONCE } from '../../src/images/picture-fetcher';
-import { picture } from '../../src/images/testing/pictures';
+import { RELEASE_PICTURES_AT_ONCE } from '../../src/catalogue/images/picture-fetcher';
+import { picture } from '../../src/catalogue/images/testing/pictures';
 import { FakeForge } from '../support/fake-forge';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 

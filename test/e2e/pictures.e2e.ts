@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import request from 'supertest';
-import { MAX_INPUT_PIXELS } from '../../src/images/image-encoder';
-import { picture, pngClaiming, SVG } from '../../src/images/testing/pictures';
+import { MAX_INPUT_PIXELS } from '../../src/catalogue/images/image-encoder';
+import { picture, pngClaiming, SVG } from '../../src/catalogue/images/testing/pictures';
 import { FakeForge } from '../support/fake-forge';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { userWithSession } from '../support/sessions';

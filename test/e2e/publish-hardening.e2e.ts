@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { DownloadCounter } from '../../src/plugins/download-counter';
+import { DownloadCounter } from '../../src/catalogue/plugins/download-counter';
 import { decodeSignedPayload } from '../../src/lib/integrity';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { DownloadCounter } from '../../src/plugins/download-counter';
+import { DownloadCounter } from '../../src/catalogue/plugins/download-counter';
 import { verifyRelease } from '../../src/lib/integrity';
 import { assetChunks } from '../support/fake-forge';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';

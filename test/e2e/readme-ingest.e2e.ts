@@ -7,7 +7,7 @@
 import request from 'supertest';
 import { ASSET_CONCURRENCY } from '../../src/platform/fetch-policy/fetch-policy';
 import { TRUNCATION_NOTICE, README_MAX_LENGTH } from '../../src/platform/markdown';
-import { ReleaseReadmesRepository } from '../../src/plugins/release-readmes.repository';
+import { ReleaseReadmesRepository } from '../../src/catalogue/plugins/release-readmes.repository';
 import { FakeForge } from '../support/fake-forge';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 

@@ -3,7 +3,7 @@
  * 403 with an exhausted quota (X-RateLimit-Remaining: 0) is left alone until the time it named,
  * while plugins on other forges are still reconciled.
  */
-import { Reconciler } from '../../src/webhooks/reconciler';
+import { Reconciler } from '../../src/publishing/webhooks/reconciler';
 import { WebhookWorld } from '../support/webhook-world';
 
 describe('reconcile under a forge rate limit', () => {

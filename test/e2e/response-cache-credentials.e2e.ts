@@ -16,9 +16,9 @@ import { CommonModule } from '../../src/common/common.module';
 import { createLogger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/config';
 import { ConfigModule } from '../../src/config/config.module';
-import { ResponseCache } from '../../src/response-cache/response-cache';
-import { MemoryResponseStore } from '../../src/response-cache/stores/memory-store';
-import { RedisResponseStore } from '../../src/response-cache/stores/redis-store';
+import { ResponseCache } from '../../src/platform/response-cache/response-cache';
+import { MemoryResponseStore } from '../../src/platform/response-cache/stores/memory-store';
+import { RedisResponseStore } from '../../src/platform/response-cache/stores/redis-store';
 import { userWithSession } from '../support/sessions';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 

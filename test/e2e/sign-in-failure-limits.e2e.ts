@@ -5,7 +5,7 @@
  * cannot reach verification more often than the limit. Passwords: local-sign-in.e2e.ts.
  */
 import request from 'supertest';
-import { issueSignInLink } from '../../src/local-sign-in/sign-in-links';
+import { issueSignInLink } from '../../src/accounts/local-sign-in/sign-in-links';
 import { userWithSession } from '../support/sessions';
 import { SoftAuthenticator } from '../support/soft-authenticator';
 import { startTestApp, type TestApp } from '../support/test-app';

@@ -7,7 +7,7 @@
  * download counter's flush), on both databases.
  */
 import request from 'supertest';
-import { picture } from '../../src/images/testing/pictures';
+import { picture } from '../../src/catalogue/images/testing/pictures';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { userWithSession } from '../support/sessions';
 

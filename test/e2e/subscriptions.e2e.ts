@@ -7,13 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
-import { AuditService } from '../../src/audit/audit.service';
+import { AuditService } from '../../src/platform/audit/audit.service';
 import { main } from '../../src/cli/main';
 import { Clock } from '../../src/common/clock';
-import { SubscriptionDeliveriesRepository } from '../../src/subscriptions/subscription-deliveries.repository';
-import { DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, SUBSCRIPTION_WORKER_OPTIONS, SubscriptionWorker } from '../../src/subscriptions/subscription-worker';
-import { SubscriptionsRepository } from '../../src/subscriptions/subscriptions.repository';
-import { WebhookSender } from '../../src/subscriptions/webhook-sender';
+import { SubscriptionDeliveriesRepository } from '../../src/news/subscriptions/subscription-deliveries.repository';
+import { DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, SUBSCRIPTION_WORKER_OPTIONS, SubscriptionWorker } from '../../src/news/subscriptions/subscription-worker';
+import { SubscriptionsRepository } from '../../src/news/subscriptions/subscriptions.repository';
+import { WebhookSender } from '../../src/news/subscriptions/webhook-sender';
 import { FakeForge } from '../support/fake-forge';
 import { manifestYaml } from '../support/publishing';
 import { startRegistry } from '../support/rotation-world';

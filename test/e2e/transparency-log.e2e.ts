@@ -6,8 +6,8 @@
  * publishes at once get consecutive indexes; a failing append fails its publish.
  */
 import request from 'supertest';
-import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
-import { ReleaseResigner } from '../../src/integrity/release-resigner';
+import { ReleaseResignWorker } from '../../src/trust/integrity/release-resign-worker';
+import { ReleaseResigner } from '../../src/trust/integrity/release-resigner';
 import { base64urlDecode, canonicalJson, sha256Hex, type KeySet } from '../../src/lib/integrity';
 import {
   decodeEntryBundle,
@@ -23,9 +23,9 @@ import {
   type Hash,
   type LogEntry,
 } from '../../src/lib/transparency';
-import { TransparencyLog } from '../../src/transparency-log/transparency-log';
-import { TransparencyService } from '../../src/transparency/transparency.service';
-import type { UpperTreeLevels } from '../../src/transparency/upper-tree-levels';
+import { TransparencyLog } from '../../src/trust/transparency-log/transparency-log';
+import { TransparencyService } from '../../src/trust/transparency/transparency.service';
+import type { UpperTreeLevels } from '../../src/trust/transparency/upper-tree-levels';
 import { eventually } from '../support/eventually';
 import { merkleRoot } from '../support/merkle-root';
 import { RotationWorld } from '../support/rotation-world';

@@ -71,7 +71,7 @@ describe('POST /api/webhooks/release', () => {
       const stranger = { ...plugin, repoUrl: `${w.forge.url}/gh/acme/nobody-registered-this` };
       await w.deliver('github', plugin.secret, w.releaseEvent(stranger, 'v1.0.0', [])).expect(401);
 
-      const { sealWebhookSecret } = await import('../../src/webhooks/webhook-secret');
+      const { sealWebhookSecret } = await import('../../src/publishing/webhooks/webhook-secret');
       const [row] = await w.query<{ id: string }>('SELECT id FROM plugin WHERE slug = $1', [plugin.slug]);
       const short = 's'.repeat(31);
       await w.query('UPDATE plugin_webhook SET secret_sealed = $1 WHERE plugin_id = $2', [sealWebhookSecret(w.app.config.keyEncryptionKey, row.id, short), row.id]);

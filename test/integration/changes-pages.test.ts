@@ -5,7 +5,7 @@
  * the log exactly, and each change is the JSON stamped when it was logged.
  */
 import type { DataSource } from 'typeorm';
-import { ChangesRepository } from '../../src/changes/changes.repository';
+import { ChangesRepository } from '../../src/news/changes/changes.repository';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
 const LOGGED = 2_500;

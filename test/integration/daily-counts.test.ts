@@ -5,17 +5,17 @@
  * activity grouped by day from the audit log. Both reads are index range scans.
  */
 import type { DataSource } from 'typeorm';
-import { AdminActivityService } from '../../src/admin/admin-activity.service';
-import { AuditRepository } from '../../src/audit/audit.repository';
-import { AuditEntryEntity } from '../../src/audit/entities/audit-entry.entity';
+import { AdminActivityService } from '../../src/operator/admin/admin-activity.service';
+import { AuditRepository } from '../../src/platform/audit/audit.repository';
+import { AuditEntryEntity } from '../../src/platform/audit/entities/audit-entry.entity';
 import { Clock } from '../../src/common/clock';
 import { CatalogueReads } from '../../src/persistence/catalogue-reads';
 import type { ReadReplicas } from '../../src/persistence/read-replicas';
-import { DOWNLOAD_DAYS_KEPT, DownloadCounter } from '../../src/plugins/download-counter';
-import { DownloadDaysRepository } from '../../src/plugins/download-days.repository';
-import { DownloadsService } from '../../src/plugins/downloads.service';
-import { PluginsRepository } from '../../src/plugins/plugins.repository';
-import { ReleasesRepository } from '../../src/plugins/releases.repository';
+import { DOWNLOAD_DAYS_KEPT, DownloadCounter } from '../../src/catalogue/plugins/download-counter';
+import { DownloadDaysRepository } from '../../src/catalogue/plugins/download-days.repository';
+import { DownloadsService } from '../../src/catalogue/plugins/downloads.service';
+import { PluginsRepository } from '../../src/catalogue/plugins/plugins.repository';
+import { ReleasesRepository } from '../../src/catalogue/plugins/releases.repository';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
 /** Time stands still where the test puts it. */

@@ -6,9 +6,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { Clock } from '../../src/common/clock';
-import type { EncodedImage } from '../../src/images/image-encoder';
-import { ImageStore, PENDING_PICTURE_MS, PENDING_SWEEP_INTERVAL_MS } from '../../src/images/image-store';
-import { ImagesRepository } from '../../src/images/images.repository';
+import type { EncodedImage } from '../../src/catalogue/images/image-encoder';
+import { ImageStore, PENDING_PICTURE_MS, PENDING_SWEEP_INTERVAL_MS } from '../../src/catalogue/images/image-store';
+import { ImagesRepository } from '../../src/catalogue/images/images.repository';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
 let opened: OpenTestDatabase;

@@ -15,7 +15,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { createLogger } from '../../src/common/logging/logger';
 import { PRIMARY_APPLICATION_NAME } from '../../src/database/data-source-options';
-import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
+import { ReleaseResignWorker } from '../../src/trust/integrity/release-resign-worker';
 import { verifyRelease } from '../../src/lib/integrity';
 import { eventually } from '../support/eventually';
 import { captureLog } from '../support/log-capture';

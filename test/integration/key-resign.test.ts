@@ -6,19 +6,19 @@
  */
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options';
-import { KeysService } from '../../src/integrity/keys.service';
-import { ReleaseResignWorker } from '../../src/integrity/release-resign-worker';
-import { ReleaseResigner } from '../../src/integrity/release-resigner';
-import { ReleaseSignaturesRepository } from '../../src/integrity/release-signatures.repository';
-import { resignCompactJws } from '../../src/integrity/resign-signature';
-import { publicJwkOf, SigningKeyManager } from '../../src/integrity/signing-key-manager';
-import { SigningKeyRepository } from '../../src/integrity/signing-key.repository';
-import { KeyEncryption } from '../../src/integrity/key-encryption';
-import { RandomSigningKeyGenerator } from '../../src/integrity/signing-key-generator';
+import { KeysService } from '../../src/trust/integrity/keys.service';
+import { ReleaseResignWorker } from '../../src/trust/integrity/release-resign-worker';
+import { ReleaseResigner } from '../../src/trust/integrity/release-resigner';
+import { ReleaseSignaturesRepository } from '../../src/trust/integrity/release-signatures.repository';
+import { resignCompactJws } from '../../src/trust/integrity/resign-signature';
+import { publicJwkOf, SigningKeyManager } from '../../src/trust/integrity/signing-key-manager';
+import { SigningKeyRepository } from '../../src/trust/integrity/signing-key.repository';
+import { KeyEncryption } from '../../src/trust/integrity/key-encryption';
+import { RandomSigningKeyGenerator } from '../../src/trust/integrity/signing-key-generator';
 import { verifyRelease } from '../../src/lib/integrity';
 import { RotationWorld } from '../support/rotation-world';
-import { TransparencyLog } from '../../src/transparency-log/transparency-log';
-import { TransparencyRepository } from '../../src/transparency-log/transparency.repository';
+import { TransparencyLog } from '../../src/trust/transparency-log/transparency-log';
+import { TransparencyRepository } from '../../src/trust/transparency-log/transparency.repository';
 
 interface KeyRow {
   kid: string;

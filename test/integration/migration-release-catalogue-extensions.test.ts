@@ -4,7 +4,7 @@
  * release ingested (a backport here) is moved onto its latest release.
  */
 import { MIGRATIONS } from '../../src/database/migrations';
-import { versionSortKey } from '../../src/plugins/versions';
+import { versionSortKey } from '../../src/catalogue/plugins/versions';
 import { openMigrationTarget, type MigrationTarget } from '../support/migration-target';
 
 describe('migration ReleaseCatalogueExtensions', () => {

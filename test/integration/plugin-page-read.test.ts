@@ -5,9 +5,9 @@
  * releases, owners and README locales come back whole and in order.
  */
 import type { DataSource } from 'typeorm';
-import { PluginPageRepository } from '../../src/plugins/plugin-page.repository';
-import { ReleaseReadmesRepository } from '../../src/plugins/release-readmes.repository';
-import { PLUGIN_ROW_COLUMNS, pluginOfRow, type PluginRow } from '../../src/plugins/plugin-row';
+import { PluginPageRepository } from '../../src/catalogue/plugins/plugin-page.repository';
+import { ReleaseReadmesRepository } from '../../src/catalogue/plugins/release-readmes.repository';
+import { PLUGIN_ROW_COLUMNS, pluginOfRow, type PluginRow } from '../../src/catalogue/plugins/plugin-row';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
 let opened: OpenTestDatabase;

@@ -8,11 +8,11 @@ import type { DataSource } from 'typeorm';
 import type { Clock } from '../../src/common/clock';
 import { CatalogueReads } from '../../src/persistence/catalogue-reads';
 import type { ReadReplicas } from '../../src/persistence/read-replicas';
-import { Metrics } from '../../src/metrics/metrics';
-import { PAGE_FORMAT, PluginDetailService } from '../../src/plugins/plugin-detail.service';
-import { PluginPageBuilder } from '../../src/plugins/plugin-page-builder';
-import { PluginPageRepository } from '../../src/plugins/plugin-page.repository';
-import { ReleaseReadmesRepository } from '../../src/plugins/release-readmes.repository';
+import { Metrics } from '../../src/platform/metrics/metrics';
+import { PAGE_FORMAT, PluginDetailService } from '../../src/catalogue/plugins/plugin-detail.service';
+import { PluginPageBuilder } from '../../src/catalogue/plugins/plugin-page-builder';
+import { PluginPageRepository } from '../../src/catalogue/plugins/plugin-page.repository';
+import { ReleaseReadmesRepository } from '../../src/catalogue/plugins/release-readmes.repository';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
 let opened: OpenTestDatabase;

@@ -3,9 +3,9 @@ import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { configureHttp } from '../../src/app.factory';
-import { AuditModule } from '../../src/audit/audit.module';
-import type { AuthContext } from '../../src/auth/auth-context';
-import { Auth } from '../../src/auth/auth.decorators';
+import { AuditModule } from '../../src/platform/audit/audit.module';
+import type { AuthContext } from '../../src/platform/auth/auth-context';
+import { Auth } from '../../src/platform/auth/auth.decorators';
 import { Clock } from '../../src/common/clock';
 import { CommonModule } from '../../src/common/common.module';
 import { RedisModule } from '../../src/common/redis/redis.module';
@@ -14,10 +14,10 @@ import { loadConfig } from '../../src/config/config';
 import { ConfigModule } from '../../src/config/config.module';
 import { openDatabase, type DatabaseHandle } from '../../src/database/database-handle';
 import { DatabaseModule } from '../../src/database/database.module';
-import { PublisherTokenAuth } from '../../src/tokens/publisher-token.guard';
-import { TokensModule } from '../../src/tokens/tokens.module';
-import { TokensService } from '../../src/tokens/tokens.service';
-import { UsersRepository } from '../../src/users/users.repository';
+import { PublisherTokenAuth } from '../../src/accounts/tokens/publisher-token.guard';
+import { TokensModule } from '../../src/accounts/tokens/tokens.module';
+import { TokensService } from '../../src/accounts/tokens/tokens.service';
+import { UsersRepository } from '../../src/platform/users/users.repository';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 class MovableClock extends Clock {

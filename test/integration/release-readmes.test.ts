@@ -5,7 +5,7 @@
  */
 import { QueryFailedError, type DataSource } from 'typeorm';
 import { ReleaseReadmes1795418635895 } from '../../src/database/migrations/1795418635895-ReleaseReadmes';
-import { type ReadmeRendering, ReleaseReadmesRepository } from '../../src/plugins/release-readmes.repository';
+import { type ReadmeRendering, ReleaseReadmesRepository } from '../../src/catalogue/plugins/release-readmes.repository';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
 let opened: OpenTestDatabase;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SharedRedis } from '../../src/common/redis/shared-redis';
-import { SettingsChangeBus } from '../../src/settings/settings-change-bus';
+import { SettingsChangeBus } from '../../src/platform/settings/settings-change-bus';
 
 /** Two instances' buses on one Redis: a change announced on one reaches the other's listeners. */
 (process.env.REDIS_URL ? describe : describe.skip)('SettingsChangeBus over Redis', () => {

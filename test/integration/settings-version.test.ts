@@ -6,7 +6,7 @@
 import type { DataSource } from 'typeorm';
 import { SettingsVersion1795421652956 } from '../../src/database/migrations/1795421652956-SettingsVersion';
 import { KindBumpsSettingsVersion1795830000000 } from '../../src/database/migrations/1795830000000-KindBumpsSettingsVersion';
-import { SettingsRepository } from '../../src/settings/settings.repository';
+import { SettingsRepository } from '../../src/platform/settings/settings.repository';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
 let opened: OpenTestDatabase;

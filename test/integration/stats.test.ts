@@ -7,9 +7,9 @@ import { Clock } from '../../src/common/clock';
 import { createLogger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/config';
 import { openDatabase, type DatabaseHandle } from '../../src/database/database-handle';
-import { StatsRepository } from '../../src/stats/stats.repository';
-import { STATS_TTL_MS } from '../../src/stats/stats.service';
-import { UsersRepository } from '../../src/users/users.repository';
+import { StatsRepository } from '../../src/catalogue/stats/stats.repository';
+import { STATS_TTL_MS } from '../../src/catalogue/stats/stats.service';
+import { UsersRepository } from '../../src/platform/users/users.repository';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 /** Time stands still until the test moves it. */

@@ -1,13 +1,13 @@
 /**
- * Appends to the transparency log from many transactions at once (src/transparency-log): the tail
+ * Appends to the transparency log from many transactions at once (src/trust/transparency-log): the tail
  * lock and the append (the tail read, the leaf and its subtrees, hashed in SQL) travel in one
  * round trip, and the read must still see every append committed while it waited for the lock. Each transaction holds the lock a while before it
  * commits, so the others queue on it: a tail read whose snapshot predated the lock would reuse a
  * taken index and fail on the primary key.
  */
 import { foldSubtrees, leafHash, rootNodes } from '../../src/lib/transparency';
-import { TransparencyLog } from '../../src/transparency-log/transparency-log';
-import { nodeKey, TransparencyRepository } from '../../src/transparency-log/transparency.repository';
+import { TransparencyLog } from '../../src/trust/transparency-log/transparency-log';
+import { nodeKey, TransparencyRepository } from '../../src/trust/transparency-log/transparency.repository';
 import type { PoolClient } from 'pg';
 import { merkleRoot } from '../support/merkle-root';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';

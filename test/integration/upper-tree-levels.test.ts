@@ -1,13 +1,13 @@
 /**
- * The log's upper tree levels held in process (src/transparency/upper-tree-levels.ts), filled
+ * The log's upper tree levels held in process (src/trust/transparency/upper-tree-levels.ts), filled
  * from a real log in the test database: every held hash is the stored one, nothing past the
  * committed size is held, the byte bound raises the lowest level, and a failing read is reported
  * and retried only after a pause.
  */
 import { consistencyProofNodes, foldSubtrees, inclusionProofNodes, leafHash, type NodeId, rootNodes, verifyInclusion } from '../../src/lib/transparency';
-import { TransparencyLog } from '../../src/transparency-log/transparency-log';
-import { type NodeHashes, nodeKey, TransparencyRepository } from '../../src/transparency-log/transparency.repository';
-import { COMMITTED_SIZE_TRUST_MS, UpperTreeLevels } from '../../src/transparency/upper-tree-levels';
+import { TransparencyLog } from '../../src/trust/transparency-log/transparency-log';
+import { type NodeHashes, nodeKey, TransparencyRepository } from '../../src/trust/transparency-log/transparency.repository';
+import { COMMITTED_SIZE_TRUST_MS, UpperTreeLevels } from '../../src/trust/transparency/upper-tree-levels';
 import { openTestDatabase, type OpenTestDatabase } from '../support/test-database';
 
 /** Every complete subtree of a tree of `size` leaves at `level` and up. */

@@ -1,9 +1,9 @@
-import { SessionsRepository } from '../../src/auth/sessions.repository';
-import { SessionTokens } from '../../src/auth/session-tokens';
+import { SessionsRepository } from '../../src/platform/auth/sessions.repository';
+import { SessionTokens } from '../../src/platform/auth/session-tokens';
 import { SystemClock } from '../../src/common/clock';
-import type { UserRole } from '../../src/users/entities/user.entity';
-import { sealProviderToken } from '../../src/users/provider-token';
-import { UsersRepository } from '../../src/users/users.repository';
+import type { UserRole } from '../../src/platform/users/entities/user.entity';
+import { sealProviderToken } from '../../src/platform/users/provider-token';
+import { UsersRepository } from '../../src/platform/users/users.repository';
 import type { TestApp } from './test-app';
 
 /** Creates a local user directly in the app's database and a session JWT for it. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { DEFAULT_DELIVERY_WORKER_OPTIONS, DELIVERY_WORKER_OPTIONS, DeliveryWorker, type DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker';
+import { DEFAULT_DELIVERY_WORKER_OPTIONS, DELIVERY_WORKER_OPTIONS, DeliveryWorker, type DeliveryWorkerOptions } from '../../src/publishing/webhooks/delivery-worker';
 import { FakeForge, type ForgeKind, webhookHeaders } from './fake-forge';
 import { manifestYaml } from './publishing';
 import { startRegistry } from './rotation-world';

@@ -37,16 +37,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // Only TypeORM and the integrity classes load here: the server's framework is never booted.
   await import('reflect-metadata');
   const { withOperatorDatabase } = await import('../operator-database');
-  const { insertAuditRecord } = await import('../../audit/audit-row');
-  const { KeyEncryption } = await import('../../integrity/key-encryption');
-  const { DEFAULT_RESIGN_WORKER_OPTIONS } = await import('../../integrity/release-resign-worker');
-  const { ReleaseResigner } = await import('../../integrity/release-resigner');
-  const { ReleaseSignaturesRepository } = await import('../../integrity/release-signatures.repository');
-  const { RandomSigningKeyGenerator } = await import('../../integrity/signing-key-generator');
-  const { rotationAuditDetails, SigningKeyManager } = await import('../../integrity/signing-key-manager');
-  const { SigningKeyRepository } = await import('../../integrity/signing-key.repository');
-  const { TransparencyLog } = await import('../../transparency-log/transparency-log');
-  const { TransparencyRepository } = await import('../../transparency-log/transparency.repository');
+  const { insertAuditRecord } = await import('../../platform/audit/audit-row');
+  const { KeyEncryption } = await import('../../trust/integrity/key-encryption');
+  const { DEFAULT_RESIGN_WORKER_OPTIONS } = await import('../../trust/integrity/release-resign-worker');
+  const { ReleaseResigner } = await import('../../trust/integrity/release-resigner');
+  const { ReleaseSignaturesRepository } = await import('../../trust/integrity/release-signatures.repository');
+  const { RandomSigningKeyGenerator } = await import('../../trust/integrity/signing-key-generator');
+  const { rotationAuditDetails, SigningKeyManager } = await import('../../trust/integrity/signing-key-manager');
+  const { SigningKeyRepository } = await import('../../trust/integrity/signing-key.repository');
+  const { TransparencyLog } = await import('../../trust/transparency-log/transparency-log');
+  const { TransparencyRepository } = await import('../../trust/transparency-log/transparency.repository');
 
   return withOperatorDatabase(io, { migrate: false }, async ({ dataSource }, config) => {
     if (await dataSource.showMigrations()) {

@@ -35,9 +35,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   await import('reflect-metadata');
   const { withOperatorDatabase } = await import('../operator-database');
-  const { UsersRepository } = await import('../../users/users.repository');
-  const { SessionsRepository } = await import('../../auth/sessions.repository');
-  const { SessionTokens } = await import('../../auth/session-tokens');
+  const { UsersRepository } = await import('../../platform/users/users.repository');
+  const { SessionsRepository } = await import('../../platform/auth/sessions.repository');
+  const { SessionTokens } = await import('../../platform/auth/session-tokens');
   const { SystemClock } = await import('../../common/clock');
   return withOperatorDatabase(io, { migrate: false }, async ({ dataSource }, config) => {
     const matches = await new UsersRepository(dataSource).findByLogin(login!, instance);

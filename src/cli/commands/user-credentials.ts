@@ -42,7 +42,7 @@ export async function runCredentialCommand(sub: 'sign-in-link' | 'set-password',
     }
   }
   const { withOperatorDatabase } = await import('../operator-database');
-  const { UsersRepository } = await import('../../users/users.repository');
+  const { UsersRepository } = await import('../../platform/users/users.repository');
   return withOperatorDatabase(io, { migrate: false }, async ({ dataSource }, config) => {
     const matches = await new UsersRepository(dataSource).findByLogin(login!, instance);
     if (matches.length === 0) {
@@ -59,8 +59,8 @@ export async function runCredentialCommand(sub: 'sign-in-link' | 'set-password',
       return EXIT_FAILURE;
     }
     if (sub === 'set-password') {
-      const { PasswordsRepository } = await import('../../local-sign-in/passwords.repository');
-      const { insertAuditRecord } = await import('../../audit/audit-row');
+      const { PasswordsRepository } = await import('../../accounts/local-sign-in/passwords.repository');
+      const { insertAuditRecord } = await import('../../platform/audit/audit-row');
       const hash = await hashPassword(password);
       await dataSource.transaction(async (manager) => {
         await new PasswordsRepository(dataSource).store(user.id, hash, manager);
@@ -69,7 +69,7 @@ export async function runCredentialCommand(sub: 'sign-in-link' | 'set-password',
       io.stdout(`password set for ${user.login}\n`);
       return 0;
     }
-    const { issueSignInLink } = await import('../../local-sign-in/sign-in-links');
+    const { issueSignInLink } = await import('../../accounts/local-sign-in/sign-in-links');
     const link = await issueSignInLink(dataSource, { userId: user.id, login: user.login, baseUrl: config.baseUrl, now: new Date(), via: 'cli' });
     io.stdout(`${link.url}\n`);
     io.stderr(`one-time sign-in link for ${user.login}: works once, until ${link.expiresAt.toISOString()}\n`);

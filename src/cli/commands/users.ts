@@ -52,8 +52,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   await import('reflect-metadata');
   const { withOperatorDatabase } = await import('../operator-database');
-  const { UsersRepository } = await import('../../users/users.repository');
-  const { insertAuditRecord } = await import('../../audit/audit-row');
+  const { UsersRepository } = await import('../../platform/users/users.repository');
+  const { insertAuditRecord } = await import('../../platform/audit/audit-row');
   return withOperatorDatabase(io, { migrate: false }, async ({ dataSource }) => {
     const users = new UsersRepository(dataSource);
     const existing = await users.findByLogin(login!, 'local');

@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 /**
  * What the catalogue lane (src/catalogue-lane.ts) asks of a feature that answers some anonymous
  * reads ahead of Express: the read for a request, or null to leave it to the router. Each
- * feature keeps its own (src/plugins/lean-catalogue-reads.ts, src/changes/lean-changes-reads.ts).
+ * feature keeps its own (src/catalogue/plugins/lean-catalogue-reads.ts, src/news/changes/lean-changes-reads.ts).
  */
 export interface LeanReads {
   readFor(req: LeanRequest): LeanRead | null;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { canonicalJson } from '../../lib/integrity/canonical-json';
 import { parseManifestText } from '../../lib/manifest/parse-text';
-import { versionSortKey } from '../../plugins/versions';
+import { versionSortKey } from '../../catalogue/plugins/versions';
 
 /**
  * The bytes that were hashed into a stored release's manifest_sha256: the canonical form of the

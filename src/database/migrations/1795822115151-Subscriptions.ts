@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Audit actions that raise a subscription event (src/subscriptions/event-types.ts says the same). */
+/** Audit actions that raise a subscription event (src/news/subscriptions/event-types.ts says the same). */
 const EVENT_OF_ACTION: Record<string, string> = {
   'plugin.publish': 'release.published',
   'plugin.yank': 'release.yanked',

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Audit actions that raise a subscription event (src/subscriptions/event-types.ts says the same). */
+/** Audit actions that raise a subscription event (src/news/subscriptions/event-types.ts says the same). */
 const EVENT_OF_ACTION: Record<string, string> = {
   'plugin.publish': 'release.published',
   'plugin.yank': 'release.yanked',
@@ -16,7 +16,7 @@ const EVENT_OF_ACTION: Record<string, string> = {
   'key.rotate': 'key.rotated',
 };
 const ADMIN_EVENTS = ['webhook.delivery_failed', 'ingest.failed', 'key.rotated'];
-/** The details a public event's payload shows (src/subscriptions/event-payload.ts PUBLIC_FIELDS); the rest is not copied. */
+/** The details a public event's payload shows (src/news/subscriptions/event-payload.ts PUBLIC_FIELDS); the rest is not copied. */
 const PUBLIC_DETAIL_KEYS = ['version', 'reason', 'repoUrl', 'message', 'replacement'];
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const list = (items: string[]) => items.map(literal).join(', ');

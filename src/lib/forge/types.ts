@@ -1,4 +1,4 @@
-// Below config, which parses FORGES with these; the URL code over them is src/forges/urls/.
+// Below config, which parses FORGES with these; the URL code over them is src/platform/forges/urls/.
 
 /**
  * Forge families the registry speaks to. Forgejo is Gitea-compatible (same URLs and API) with its

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.types';
 import type { AssetFetchOptions, GuardedFetchOptions } from '../../common/fetch';
-import { SettingsService } from '../../settings/settings.service';
+import { SettingsService } from '../settings/settings.service';
 
 /** A hard ceiling on any one asset's bytes, hashed or not, so a server that streams forever ends. */
 export const MAX_ASSET_BYTES = 8 * 1024 ** 3;

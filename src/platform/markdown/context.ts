@@ -1,5 +1,5 @@
-import { checkRepoFilePath, checkRepoPath, checkTag, ForgeUrlError, rawFileUrl } from '../../forges/urls';
-import type { ForgeEndpoints } from '../../forges/urls';
+import { checkRepoFilePath, checkRepoPath, checkTag, ForgeUrlError, rawFileUrl } from '../forges/urls';
+import type { ForgeEndpoints } from '../forges/urls';
 
 /**
  * Where a README's relative links and images point. The renderer resolves each relative

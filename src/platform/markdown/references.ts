@@ -1,4 +1,4 @@
-import { checkRepoFilePath } from '../../forges/urls';
+import { checkRepoFilePath } from '../forges/urls';
 import type { ReadmeContext } from './context';
 
 export type ReferenceKind = 'link' | 'image';

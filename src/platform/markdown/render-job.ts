@@ -1,4 +1,4 @@
-import type { ForgeEndpoints } from '../../forges/urls';
+import type { ForgeEndpoints } from '../forges/urls';
 import { forgeReadmeContext, NO_REPOSITORY_CONTEXT, type ReadmeContext, urlReadmeContext } from './context';
 import { README_MAX_LENGTH, renderReadme } from './render-readme';
 import { sanitizeReadmeHtml } from './sanitize';

@@ -1,8 +1,8 @@
 import { Body, Controller, Patch, Req } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { type AuthContext, clientIp } from '../../auth/auth-context';
-import { AdminOnly, Auth } from '../../auth/auth.decorators';
+import { type AuthContext, clientIp } from '../auth/auth-context';
+import { AdminOnly, Auth } from '../auth/auth.decorators';
 import { ProblemDto } from '../../openapi/problem.dto';
 import { BrandingService } from './branding.service';
 import { BrandingDto, UpdateBrandingDto } from './dto/branding.dto';

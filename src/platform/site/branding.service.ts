@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AuditService } from '../../audit/audit.service';
-import type { AuditActor } from '../../audit/audit.service';
-import { SettingsService } from '../../settings/settings.service';
+import { AuditService } from '../audit/audit.service';
+import type { AuditActor } from '../audit/audit.service';
+import { SettingsService } from '../settings/settings.service';
 import { toBrandingDto } from './branding.mapper';
 import { type BrandingFields, BrandingRepository } from './branding.repository';
 import type { BrandingDto, UpdateBrandingDto } from './dto/branding.dto';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AuditService } from '../../audit/audit.service';
-import type { AuditActor } from '../../audit/audit.service';
+import { AuditService } from '../audit/audit.service';
+import type { AuditActor } from '../audit/audit.service';
 import type { FeaturesDto, UpdateFeaturesDto } from './dto/features.dto';
 import { type FeatureFlagState, type FeatureName, featureFlagState } from './feature-flags';
 import { FeatureFlagsRepository } from './feature-flags.repository';

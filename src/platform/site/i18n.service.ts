@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AuditService } from '../../audit/audit.service';
-import type { AuditActor } from '../../audit/audit.service';
+import { AuditService } from '../audit/audit.service';
+import type { AuditActor } from '../audit/audit.service';
 import { badRequest } from '../../common/errors/domain-error';
 import type { I18nDto, UpdateI18nDto } from './dto/i18n.dto';
 import { DEFAULT_SITE_LANGUAGES, toI18nDto } from './i18n.mapper';

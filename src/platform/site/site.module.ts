@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../../auth/auth.module';
+import { AuthModule } from '../auth/auth.module';
 import { repositoryProvider } from '../../persistence/repository-provider';
-import { SettingsModule } from '../../settings/settings.module';
+import { SettingsModule } from '../settings/settings.module';
 import { AdminSiteController } from './admin-site.controller';
 import { BrandingRepository } from './branding.repository';
 import { BrandingService } from './branding.service';

@@ -7,7 +7,7 @@ export interface FeedLink {
   title: string;
 }
 
-/** The routes of src/feeds (documented in docs/web.md#feeds). */
+/** The routes of src/news/feeds (documented in docs/web.md#feeds). */
 export const catalogueFeed = (t: Translate): FeedLink => ({ href: '/feeds/releases.atom', title: t('feed.catalogue') });
 export const kindFeed = (t: Translate, key: string, label: string): FeedLink => ({ href: `/feeds/kinds/${encodeURIComponent(key)}.atom`, title: t('feed.kind', { label }) });
 export const pluginFeed = (t: Translate, slug: string, name: string): FeedLink => ({ href: `/feeds/plugins/${slug}.atom`, title: t('feed.plugin', { name }) });

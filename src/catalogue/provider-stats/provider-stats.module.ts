@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { ForgesModule } from '../../platform/forges/forges.module';
+import { IngestModule } from '../../publishing/ingest/ingest.module';
+import { PluginsModule } from '../plugins/plugins.module';
+import { ProviderStatsController } from './provider-stats.controller';
+import { ProviderStatsService } from './provider-stats.service';
+
+/** Repository numbers from the forges (spec "Provider stats"), outside the plugins module because it fetches through the ingest policy. */
+@Module({
+  imports: [PluginsModule, ForgesModule, IngestModule],
+  controllers: [ProviderStatsController],
+  providers: [ProviderStatsService],
+})
+export class ProviderStatsModule {}
