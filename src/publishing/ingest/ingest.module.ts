@@ -8,7 +8,7 @@ import { SettingsModule } from '../../platform/settings/settings.module';
 import { TokensModule } from '../../accounts/tokens/tokens.module';
 import { TransparencyLogModule } from '../../trust/transparency-log/transparency-log.module';
 import { AssetIngest } from './asset-ingest';
-import { FetchPolicy } from '../../platform/fetch-policy/fetch-policy';
+import { FetchPolicyModule } from '../../platform/fetch-policy/fetch-policy.module';
 import { IngestAudit } from './ingest-audit';
 import { IngestGate } from './ingest-gate';
 import { IngestProvenance } from './ingest-provenance';
@@ -27,8 +27,8 @@ import { ReleaseRecorder } from './release-recorder';
  * background re-rendering of READMEs an older renderer produced.
  */
 @Module({
-  imports: [ImagesModule, PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule, TransparencyLogModule],
-  providers: [FetchPolicy, AssetIngest, ReleaseImages, ReadmeIngest, ReadmeRerenderer, PublisherRights, ReleaseRecorder, IngestProvenance, IngestService, IngestAudit, IngestGate, PluginClaims],
-  exports: [ReleaseImages, IngestService, IngestAudit, IngestGate, FetchPolicy, PublisherRights, PluginClaims, ReadmeIngest],
+  imports: [FetchPolicyModule, ImagesModule, PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule, TransparencyLogModule],
+  providers: [AssetIngest, ReleaseImages, ReadmeIngest, ReadmeRerenderer, PublisherRights, ReleaseRecorder, IngestProvenance, IngestService, IngestAudit, IngestGate, PluginClaims],
+  exports: [ReleaseImages, IngestService, IngestAudit, IngestGate, FetchPolicyModule, PublisherRights, PluginClaims, ReadmeIngest],
 })
 export class IngestModule {}
