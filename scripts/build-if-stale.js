@@ -14,7 +14,7 @@ function newestMtime(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
-    else if (/\.(ts|js|css)$/.test(entry.name) && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+    else if (/\.(ts|js|css|sql)$/.test(entry.name) && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
   }
   return newest;
 }
@@ -46,6 +46,7 @@ if (stale() && !canBuild()) {
 } else if (stale()) {
   process.stderr.write('building dist/ ...\n');
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(__dirname, 'copy-sql.js')], { cwd: root, stdio: 'inherit' });
   execFileSync(process.execPath, [path.join(__dirname, 'build-web.js')], { cwd: root, stdio: 'inherit' });
   execFileSync(process.execPath, [path.join(__dirname, 'build-cli.js')], { cwd: root, stdio: 'inherit' });
   fs.utimesSync(stamp, new Date(), new Date());

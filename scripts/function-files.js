@@ -1,0 +1,38 @@
+'use strict';
+// Writes each database function's file (src/database/trigger-functions.ts) from a migrated
+// PostgreSQL database: `DATABASE_URL=postgres://... node scripts/function-files.js`. For after a
+// migration that changed a function or a trigger: PostgreSQL prints a trigger's WHEN clause as it
+// reparsed it, which may differ from what the migration wrote, and the files hold what it prints.
+require('./ts-register');
+const fs = require('node:fs');
+const path = require('node:path');
+const { Client } = require('pg');
+const { FUNCTION_FILES, functionFileFrom } = require('../src/database/trigger-functions');
+
+const FUNCTIONS = `SELECT p.proname AS name, pg_get_functiondef(p.oid) AS definition,
+    coalesce((SELECT array_agg(pg_get_triggerdef(t.oid) ORDER BY t.tgname) FROM pg_trigger t WHERE t.tgfoid = p.oid AND NOT t.tgisinternal), '{}') AS triggers
+  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+  WHERE n.nspname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`;
+
+async function main() {
+  if (!process.env.DATABASE_URL) throw new Error('set DATABASE_URL to a migrated PostgreSQL database');
+  const client = new Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    for (const { name, definition, triggers } of (await client.query(FUNCTIONS)).rows) {
+      const owner = FUNCTION_FILES[name];
+      if (!owner) throw new Error(`${name}: not in FUNCTION_FILES (src/database/trigger-functions.ts): add it with the feature that owns it`);
+      const file = path.join(__dirname, '..', 'src', owner, 'sql', `${name}.sql`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, functionFileFrom(definition, triggers));
+      process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`function-files: ${error.message}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,13 @@
+CREATE OR REPLACE FUNCTION public.release_page_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO plugin_page_change (plugin_id, txid) SELECT plugin, pg_current_xact_id()::text::bigint FROM (SELECT DISTINCT plugin_id FROM changed) AS written(plugin);
+  RETURN NULL;
+END
+$function$;
+
+CREATE TRIGGER release_page_delete AFTER DELETE ON public.release REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION release_page_change();
+CREATE TRIGGER release_page_insert AFTER INSERT ON public.release REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION release_page_change();
+CREATE TRIGGER release_page_update AFTER UPDATE ON public.release REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION release_page_change();

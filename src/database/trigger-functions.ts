@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { QueryRunner } from 'typeorm';
+
+/**
+ * Every function of ours in the database (trigger functions, and the one the changes feed's
+ * trigger calls), each with its current definition in one SQL file beside the feature that owns it,
+ * `src/<wing>/<feature>/sql/<name>.sql`: the function as `pg_get_functiondef` gives it back, then
+ * the triggers that run it as `pg_get_triggerdef` does (`functionFileFrom`). To change one,
+ * edit its file and add a migration that calls `applyFunctionFiles` with its name: a test holds a
+ * migrated database's definitions to these files, so a file changed without a migration (or a
+ * migration that replaces a function some other way) fails it. The migrations from before the
+ * files keep the text they applied; the last of them left what the files say.
+ */
+export const FUNCTION_FILES = {
+  bump_forge_instance_version: 'platform/forges',
+  bump_settings_version: 'platform/settings',
+  catalogue_change_log: 'catalogue/plugins',
+  plugin_count_delete: 'catalogue/plugins',
+  plugin_count_insert: 'catalogue/plugins',
+  plugin_count_truncate: 'catalogue/plugins',
+  plugin_search_vector: 'catalogue/plugins',
+  plugin_page_change: 'catalogue/plugins',
+  plugin_owner_page_change: 'catalogue/plugins',
+  release_page_change: 'catalogue/plugins',
+  release_readme_page_change: 'catalogue/plugins',
+  user_account_page_change: 'catalogue/plugins',
+  catalogue_event_change_json: 'news/changes',
+  catalogue_event_from_audit: 'news/changes',
+  catalogue_event_plugin_deleted: 'news/changes',
+  catalogue_event_stamp_change: 'news/changes',
+  subscription_fan_out: 'news/subscriptions',
+  subscription_park_on_disable: 'news/subscriptions',
+  subscription_park_on_user_disable: 'news/subscriptions',
+} as const;
+
+export type FunctionName = keyof typeof FUNCTION_FILES;
+
+/** A function's file as it reads when it holds what the database holds. */
+export function functionFileFrom(definition: string, triggers: readonly string[]): string {
+  return `${definition.trim()};\n${triggers.length ? `\n${triggers.map((trigger) => `${trigger};`).join('\n')}\n` : ''}`;
+}
+
+/** A trigger line's name and table: `CREATE [CONSTRAINT] TRIGGER name ... ON table ...`. */
+const TRIGGER_LINE = /^CREATE (?:CONSTRAINT )?TRIGGER (\S+) .*? ON (\S+) /;
+
+/** The file's text: the `CREATE OR REPLACE FUNCTION`, then one `CREATE TRIGGER` line for each trigger that runs it. */
+export function functionFileText(name: FunctionName): string {
+  return readFileSync(join(__dirname, '..', FUNCTION_FILES[name], 'sql', `${name}.sql`), 'utf8');
+}
+
+/**
+ * Applies the files' current text: each function replaced, each of its triggers dropped and
+ * created again (a constraint trigger has no OR REPLACE). Bodies are not checked at creation, as
+ * pg_dump restores them: a migration written earlier applies the text of today's file, which may
+ * name a column that a later migration adds (the check happens when the function runs).
+ */
+export async function applyFunctionFiles(queryRunner: QueryRunner, names: readonly FunctionName[]): Promise<void> {
+  await queryRunner.query(`SELECT set_config('check_function_bodies', 'off', true)`);
+  for (const name of names) {
+    const text = functionFileText(name);
+    const end = text.indexOf('$function$;', text.indexOf('$function$') + 1);
+    if (end < 0) throw new Error(`${name}.sql: no function body`);
+    await queryRunner.query(text.slice(0, end + '$function$'.length));
+    for (const line of text.slice(end + '$function$;'.length).split('\n').map((l) => l.trim()).filter(Boolean)) {
+      const trigger = TRIGGER_LINE.exec(line);
+      if (!trigger) throw new Error(`${name}.sql: not a trigger: ${line.slice(0, 80)}`);
+      await queryRunner.query(`DROP TRIGGER IF EXISTS ${trigger[1]} ON ${trigger[2]}`);
+      await queryRunner.query(line.replace(/;$/, ''));
+    }
+  }
+  await queryRunner.query(`SELECT set_config('check_function_bodies', 'on', true)`);
+}
