@@ -1,6 +1,7 @@
 // One config, three tiers: unit specs beside the code (src/**/*.spec.ts), integration tests
 // against a real database (test/integration), end-to-end tests over HTTP (test/e2e); and the
-// documentation's link check (test/docs), which reads README.md and docs/*.md only.
+// documentation's checks (test/docs): links in README.md and docs/*.md, and no reference to a
+// document outside the repository in src, test, bench, scripts, docs or the README.
 const swc = JSON.parse(require('node:fs').readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 delete swc.$schema;
 

@@ -17,7 +17,7 @@
 //    paths is spent or for the duration, whichever comes first, and prints its ratio to the
 //    ceiling, p50/p99, failed requests and the server's event-loop delay meanwhile;
 //  - facets: the same kinds of distinct searches with facets=1 (counts of kind, category, tags and
-//    the seed's enum extension fields over each search), without and with filters (issue 26:
+//    the seed's enum extension fields over each search), without and with filters (targets:
 //    >= 0.2 of the one-row ceiling, p99 <= 150 ms on PostgreSQL).
 //  - the changes feed (group `changes`): a page of 100 changes after a random cursor across the
 //    seeded feed (one release.published a release), each cursor once.
@@ -90,7 +90,8 @@ const CACHE_HIT = [
   { id: 'e', what: 'latest for linux-x64', path: (slug) => `/api/plugins/${slug}/latest?os=linux&arch=x64`, target: 1.0, p99: 50 },
 ];
 
-// The distinct scenarios (issue 23's targets, as ratios to the one-row ceiling).
+// The distinct scenarios (the catalogue's distinct-path targets, as ratios to the one-row ceiling;
+// docs/performance.md).
 const DISTINCT = [
   { key: 'searchPlain', group: 'search', what: 'search, distinct terms, no filters', target: 0.5, p99: 50 },
   { key: 'searchFiltered', group: 'search', what: 'search, distinct terms, with kind/ext.*/verified filters and every sort', target: 0.5, p99: 50 },
@@ -350,7 +351,7 @@ async function benchMode(mode, s, budget, lines) {
         `${CONNECTIONS} connections, runs of at most ${s.durationS} s after ${s.warmupS} s warm-up; ` +
         'event-loop delay from prom-client (sampled every 10 ms, which it includes)',
     );
-    // Issue 23 sets the p99 targets for PostgreSQL; on the embedded engine, the ratios. Its one
+    // The p99 targets are for PostgreSQL; on the embedded engine, only the ratios. Its one
     // engine thread answers 32 connections in turn, so its p99 is about 32 / throughput.
     modeLines.push(pagesLine);
     const p99Targets = mode === 'postgres';

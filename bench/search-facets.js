@@ -1,5 +1,5 @@
 'use strict';
-// In-process facet-count micro-benchmark (issue 26, review finding 6): the index over N plugins
+// In-process facet-count micro-benchmark (docs/performance.md, facets): the index over N plugins
 // (the seed's shapes), then facet counts for ~400 distinct queries (no filter, kind, tag, ext.*,
 // narrow and broad searches), p50/p99/max. `FACET_BENCH_TAGS=30000` gives each plugin two tags out
 // of that many distinct ones (high cardinality); `FACET_BENCH_CHURN=1` first retags every plugin

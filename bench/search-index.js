@@ -1,14 +1,14 @@
 'use strict';
-// In-process catalogue index micro-benchmark (issue 23): builds the index over 100,000 plugins
-// made like scripts/seed-catalogue.js makes them (same word lists and formulas), then runs ~800
-// distinct queries once each, as users type them: prefixes of 2 to 8 letters, one-edit typos
+// In-process catalogue index micro-benchmark (docs/performance.md): builds the index over 100,000
+// plugins made like scripts/seed-catalogue.js makes them (same word lists and formulas), then runs
+// ~800 distinct queries once each, as users type them: prefixes of 2 to 8 letters, one-edit typos
 // (drop, swap, substitute, insert), whole words, two words, misses, some with kind / ext.* /
-// verified / featured / category / tag filters, every sort, and deep offsets (up to 10,000).
-// Prints build time (whole and in slices, with the longest slice), bytes a plugin (heap and
-// array buffers after a GC, and approximateBytes()), query p50/p99/max, and upsert/remove costs.
-// One thread, no server, no database. Not part of the test suite; targets live here.
-// `SEARCH_BENCH_PLUGINS=20000` scales down; `SEARCH_BENCH_README=1` adds a run with 2 KB READMEs
-// of varied words (the index keeps the first 100 distinct words of the first 2,000 characters).
+// verified / featured / category / tag filters, every sort, and deep offsets (up to 10,000). Prints
+// build time (whole and in slices, with the longest slice), bytes a plugin (heap and array buffers
+// after a GC, and approximateBytes()), query p50/p99/max, and upsert/remove costs. One thread, no
+// server, no database. Not part of the test suite; targets live here. `SEARCH_BENCH_PLUGINS=20000`
+// scales down; `SEARCH_BENCH_README=1` adds a run with 2 KB READMEs of varied words (the index
+// keeps the first 100 distinct words of the first 2,000 characters).
 require('../scripts/ts-register');
 const v8 = require('node:v8');
 const vm = require('node:vm');

@@ -1,5 +1,6 @@
 'use strict';
-// Transparency-log benchmark (issue 27), PostgreSQL (DATABASE_URL) only:
+// Transparency-log benchmark (docs/performance.md#the-transparency-log), PostgreSQL (DATABASE_URL)
+// only:
 //  - "log append at 1M entries": a `registry_bench_tlog` database seeded once with 1,000,000 leaves
 //    and every complete subtree above them (hashes computed here with the compiled library,
 //    written with multi-row INSERTs), then TransparencyLog.append() timed inside a transaction,

@@ -8,8 +8,9 @@ export const UPSTREAM_READER = Symbol('UPSTREAM_READER');
 const MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
 
 /**
- * The mirror's transport: every read of upstream goes through the SSRF-safe fetcher (DECISIONS 5),
- * so MIRROR_OF on a private address works only for a host in FETCH_ALLOW_HOSTS.
+ * The mirror's transport: every read of upstream goes through the SSRF-safe fetcher
+ * (docs/decisions.md#one-ingest-for-push-and-webhook-with-a-guarded-fetch), so MIRROR_OF on a
+ * private address works only for a host in FETCH_ALLOW_HOSTS.
  */
 export function upstreamReader(allowHosts: readonly string[]): UpstreamReader {
   const base: GuardedFetchOptions = { maxBytes: MAX_DOCUMENT_BYTES, allowHosts, connectTimeoutMs: 10_000, idleTimeoutMs: 30_000, totalTimeoutMs: 60_000, maxRedirects: 5 };

@@ -10,7 +10,7 @@ import { WebCoreModule } from './web-core.module';
 import { WebNotFoundPage } from './web-not-found';
 
 /**
- * The web front end (issue 17): server-rendered pages built only from this instance's public
+ * The web front end (docs/web.md): server-rendered pages built only from this instance's public
  * API through the typed client, enhanced by small browser bundles. It owns no data, so it has
  * no entities or repository.
  */

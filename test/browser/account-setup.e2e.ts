@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
- * The install wizard in a real browser (issue 17) on a fresh instance: the bootstrap token (a
- * wrong one is refused on the page), the site name, the first admin, whose session becomes the
- * browser's cookie, its password (the wizard goes on only once it has a passkey or a password),
+ * The install wizard in a real browser (docs/getting-started.md) on a fresh instance: the bootstrap
+ * token (a wrong one is refused on the page), the site name, the first admin, whose session becomes
+ * the browser's cookie, its password (the wizard goes on only once it has a passkey or a password),
  * then how to add sign-in with a forge, and the end; afterwards /setup is closed.
  */
 import request from 'supertest';

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The account pages in a real browser (issue 17): sign in through the (fake) forge, see the
+ * The account pages in a real browser (docs/web.md): sign in through the (fake) forge, see the
  * account with a plugin's failed delivery and replay it, create a publisher token shown once with
  * a CI snippet, copy it, see it listed, revoke it; the submit page shows the API's refusal; sign out.
  */

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Submitting a plugin in a real browser (issue 17): a signed-in user with a forge token gives a
+ * Submitting a plugin in a real browser (docs/web.md): a signed-in user with a forge token gives a
  * repository URL; when the forge refuses to install the hook, the page shows the webhook URL and
  * the secret once, with copy buttons and the steps to add it by hand.
  */

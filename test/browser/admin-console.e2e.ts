@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The admin console in a real browser (issue 17): verify a published plugin, rebrand the site,
+ * The admin console in a real browser (docs/web.md): verify a published plugin, rebrand the site,
  * turn a feature off, rotate the signing key and find the verification in the audit log, all
  * through the typed client with confirmations and live-region messages; a user is refused.
  */

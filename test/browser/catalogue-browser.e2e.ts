@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The catalogue in a real browser (issue 17): search as you type and open a plugin, switch its
+ * The catalogue in a real browser (docs/web.md): search as you type and open a plugin, switch its
  * README's language, ask for and vote on a plugin, filter with scripts off; at desktop and phone
  * width, with no console error and nothing loaded from anywhere but the app.
  */

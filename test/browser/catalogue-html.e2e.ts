@@ -1,5 +1,5 @@
 /**
- * The catalogue pages as the server sends them (issue 17), before any script: what search
+ * The catalogue pages as the server sends them (docs/web.md), before any script: what search
  * engines and link previews read, escaping of whatever a manifest says, and the 404s.
  */
 import request from 'supertest';

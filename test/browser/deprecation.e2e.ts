@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 /**
- * Deprecating a plugin in a real browser (issue 26): its owner marks it deprecated on the account
+ * Deprecating a plugin in a real browser
+ * (docs/publishing-from-ci.md#deprecating-a-plugin): its owner marks it deprecated on the account
  * page, with a message and a replacement; the plugin's page says so with a link to the
  * replacement, catalogue cards carry a Deprecated badge and the plugin sinks to the end; the owner
  * undoes it. Both pages pass axe.

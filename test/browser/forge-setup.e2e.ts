@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
 /**
- * A fresh instance in a real browser (issue 25): the home page says it is not set up and links to
- * /setup; /submit explains why it cannot work yet and where a forge gets added; the wizard's last
- * step adds a forge that is live at once (no restart), with unique ids and every label pointing at
- * its control; the admin console lists, adds and removes forges. axe-core finds nothing at 1280
- * and 375 px on any of these pages.
+ * A fresh instance in a real browser (docs/administering.md#forge-instances): the home page says it
+ * is not set up and links to /setup; /submit explains why it cannot work yet and where a forge gets
+ * added; the wizard's last step adds a forge that is live at once (no restart), with unique ids and
+ * every label pointing at its control; the admin console lists, adds and removes forges. axe-core
+ * finds nothing at 1280 and 375 px on any of these pages.
  */
 import request from 'supertest';
 import type { Page } from 'playwright-core';

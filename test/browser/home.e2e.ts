@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The web front end's frame (issue 17) in a real browser: the home page renders from the
+ * The web front end's frame (docs/web.md) in a real browser: the home page renders from the
  * public API, loads nothing but its own origin, logs no console error, and reads on a phone.
  */
 import request from 'supertest';

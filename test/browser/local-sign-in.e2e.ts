@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 /**
- * Sign-in without a forge in a real browser (issue 25), on an instance with no OAuth forge: the
+ * Sign-in without a forge in a real browser
+ * (docs/administering.md#sign-in-without-a-forge), on an instance with no OAuth forge: the
  * first sign-in through a one-time link, a passkey added on /account with Chromium's virtual
  * authenticator (CTAP2, internal, resident keys, user verification), sign-out and back in with
  * the passkey, the link refused when used again, a password set on the account and used on the

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 /**
- * Verified provenance on the plugin page, in a real browser (issue 27): a release published with a
+ * Verified provenance on the plugin page, in a real browser
+ * (docs/verifying-downloads.md#build-provenance): a release published with a
  * Sigstore bundle that verified says "Built by <repository> <workflow> at <ref>" in its integrity
  * section; one with another attestation says it went unchecked; one without says nothing. The
  * admin kinds page offers the "require provenance" switch. Pages pass axe.

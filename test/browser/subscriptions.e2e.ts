@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
- * Webhook subscriptions in a real browser (issue 26): subscribe a URL on /account/subscriptions
- * (the signing secret shown once), send a test ping to a receiver on loopback, see the disabled
- * notice on /account; axe finds nothing at 1280 and 375 px.
+ * Webhook subscriptions in a real browser (docs/subscriptions.md): subscribe a URL on
+ * /account/subscriptions (the signing secret shown once), send a test ping to a receiver on
+ * loopback, see the disabled notice on /account; axe finds nothing at 1280 and 375 px.
  */
 import { axeViolations } from '../support/axe';
 import { chromiumAvailable, openBrowser, type BrowserSession } from '../support/browser';

@@ -1,5 +1,6 @@
 /**
- * The web pages' polish without a browser (issue 25): a browser's unknown address gets the site's
+ * The web pages' polish without a browser
+ * (docs/web.md#accessibility-and-small-screens): a browser's unknown address gets the site's
  * HTML 404 page (the API keeps problem+json); the favicon comes from the branding; the plugin page
  * names the kind and extension values by their labels and leaves out what the forge did not tell.
  */

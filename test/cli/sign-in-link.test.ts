@@ -1,6 +1,7 @@
 /**
- * `registry users sign-in-link <login>` and `registry users set-password <login>` (issue 25),
- * run as the operator runs them (the built CLI in a child process), then used on the server.
+ * `registry users sign-in-link <login>` and `registry users set-password <login>`
+ * (docs/administering.md#sign-in-without-a-forge), run as the operator runs them (the built CLI in
+ * a child process), then used on the server.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';

@@ -1,8 +1,9 @@
 /**
- * `registry verify` and `registry monitor` against the transparency log (issue 27): the built
- * binary, run as a child process, against a real registry in this process (real database, real
- * publishing). A small proxy in front of it plays the registry that shows one client another view:
- * it passes everything through except the answers a test rewrites.
+ * `registry verify` and `registry monitor` against the transparency log
+ * (docs/verifying-downloads.md#with-the-registry-cli): the built binary, run as a child process,
+ * against a real registry in this process (real database, real publishing). A small proxy in front
+ * of it plays the registry that shows one client another view: it passes everything through except
+ * the answers a test rewrites.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

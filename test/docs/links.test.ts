@@ -1,5 +1,6 @@
-import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { deadLinks, githubSlug, headingAnchors, markdownLinks } from './markdown-links';
 
 /**
@@ -69,5 +70,75 @@ describe('the link check itself', () => {
     expect(problems[0]).toMatch(/missing\.md: no file/);
     expect(problems[1]).toMatch(/b\.md#nowhere: no heading makes #nowhere/);
     expect(problems[2]).toMatch(/#elsewhere: no heading makes #elsewhere/);
+  });
+});
+
+/**
+ * No reference leads outside the repository: settled decisions are sections of docs/decisions.md
+ * (linked by anchor), features are described on the docs pages, and neither the numbered list the
+ * decisions once lived in nor the project's private tracker is named by number anywhere a reader
+ * looks. The words are assembled from pieces so that this file does not match its own pattern.
+ */
+const DECISIONS_WORD = ['DECI', 'SIONS'].join('');
+const ISSUE_WORD = ['[Ii]', 'ssues?'].join('');
+const OUTSIDE_REFERENCE = new RegExp(`\\b${DECISIONS_WORD}\\b|\\b${ISSUE_WORD} #?\\d+`);
+const SCANNED = ['src', 'test', 'bench', 'scripts', 'docs', 'README.md'];
+const THE_RECORD = 'docs/decisions.md';
+
+/** The tracked files under SCANNED (git ls-files), or every file there when git cannot say. */
+function scannedFiles(): string[] {
+  try {
+    const listed = execFileSync('git', ['ls-files', '-z', '--', ...SCANNED], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const files = listed.split('\0').filter((file) => file !== '');
+    if (files.length > 0) return files;
+  } catch {
+    // Not a git checkout (an exported tree): walk the folders instead.
+  }
+  const walk = (path: string): string[] => {
+    if (!statSync(path).isDirectory()) return [relative(ROOT, path).split(sep).join('/')];
+    return readdirSync(path)
+      .filter((name) => name !== 'node_modules' && name !== 'dist' && !name.startsWith('.'))
+      .sort()
+      .flatMap((name) => walk(join(path, name)));
+  };
+  return SCANNED.flatMap((entry) => walk(join(ROOT, entry)));
+}
+
+/** Every `file:line: text` whose line names a decision by number or a tracker issue; text files only. */
+function outsideReferences(files: readonly string[], read: (file: string) => Buffer): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    if (file === THE_RECORD) continue;
+    const bytes = read(file);
+    if (bytes.includes(0)) continue;
+    bytes
+      .toString('utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        if (OUTSIDE_REFERENCE.test(line)) found.push(`${file}:${index + 1}: ${line.trim()}`);
+      });
+  }
+  return found;
+}
+
+describe('references stay inside the repository', () => {
+  it('no tracked text file under src, test, bench, scripts or docs, nor the README, points at a document outside it', () => {
+    const files = scannedFiles();
+    expect(files).toContain('README.md');
+    expect(files.length).toBeGreaterThan(100);
+    // A tracked file deleted in the working tree (or a symlink to a folder) has nothing to read.
+    const read = (file: string) => (existsSync(join(ROOT, file)) && statSync(join(ROOT, file)).isFile() ? readFileSync(join(ROOT, file)) : Buffer.alloc(0));
+    expect(outsideReferences(files, read)).toEqual([]);
+  });
+
+  it('catches a numbered decision and a tracker issue in any spelling, and leaves the record and plain words alone', () => {
+    const files: Record<string, string> = {
+      'src/a.ts': `// (${DECISIONS_WORD} 5) and ${DECISIONS_WORD}.md §3\n// an issue with no number, version 2, HTTP 404\n`,
+      'docs/b.md': `See ${'i'}ssue 23's targets.\n\n${'I'}ssue 26 review 1-4, ${'i'}ssues #12 and 13.\n`,
+      'docs/decisions.md': `${DECISIONS_WORD} 1 is described here, as is ${'i'}ssue 2.\n`,
+      'docs/c.png': `\0${DECISIONS_WORD} 9`,
+    };
+    const problems = outsideReferences(Object.keys(files), (file) => Buffer.from(files[file]));
+    expect(problems.map((problem) => problem.split(': ')[0])).toEqual(['src/a.ts:1', 'docs/b.md:1', 'docs/b.md:3']);
   });
 });

@@ -1,9 +1,9 @@
 /**
- * Logs an operator can read (issue 25), on the compiled server: one access line per request at
- * info with its id, method, path, status, length and duration and no headers; a page view is one
- * info line (the page's own loopback API calls are at debug, under the page's request id); while
- * the database is down, the 503s keep their access lines and the outage is a warning per cause,
- * not per request.
+ * Logs an operator can read (docs/operating.md#logs), on the compiled server: one access line per
+ * request at info with its id, method, path, status, length and duration and no headers; a page
+ * view is one info line (the page's own loopback API calls are at debug, under the page's request
+ * id); while the database is down, the 503s keep their access lines and the outage is a warning per
+ * cause, not per request.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The API the account pages need (issue 17): the public list of sign-in providers (never a
+ * The API the account pages need (docs/web.md): the public list of sign-in providers (never a
  * credential), the signed-in user's own plugins, and the install wizard's admin answer that also
  * signs the browser in; plus the account pages' status codes without a browser.
  */

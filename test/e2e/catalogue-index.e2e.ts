@@ -1,7 +1,8 @@
 /**
- * The in-memory catalogue index (issue 23) against the database it mirrors: every filter, sort
- * and page answers what the catalogue's SQL answers, totals exact; a write made behind the API's
- * back (another instance, an operator command) is in the next read; and the search rules hold.
+ * The in-memory catalogue index (docs/performance.md) against the database it mirrors: every
+ * filter, sort and page answers what the catalogue's SQL answers, totals exact; a write made behind
+ * the API's back (another instance, an operator command) is in the next read; and the search rules
+ * hold.
  */
 import request from 'supertest';
 import { toCatalogueItemDto } from '../../src/catalogue/plugins/catalogue.mapper';

@@ -1,5 +1,6 @@
 /**
- * SIGKILL of the compiled server in the middle of a push (issue 15): the push's asset is held by
+ * SIGKILL of the compiled server in the middle of a push
+ * (docs/operating.md#crashes-and-clients-that-go-away): the push's asset is held by
  * the fake forge, the server is killed while it waits for it, and a new server on the same
  * database (the very DATA_DIR on the embedded engine, which must recover from the crash) finds
  * no trace of the push, then takes the same push again: 201 and exactly one release.

@@ -1,5 +1,6 @@
 /**
- * SIGKILL of the compiled server in the middle of a webhook delivery (issue 15): the delivery's
+ * SIGKILL of the compiled server in the middle of a webhook delivery
+ * (docs/operating.md#crashes-and-clients-that-go-away): the delivery's
  * asset is held by the fake forge, the server is killed while it waits for it, and a new server
  * on the same database takes the delivery up again as soon as its short lease (WEBHOOK_LEASE_MS)
  * lapses: one release, the delivery succeeded, both attempts counted.

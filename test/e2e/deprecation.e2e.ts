@@ -9,7 +9,7 @@ interface PluginDeprecationRow {
   deprecated_by: string | null;
 }
 
-describe('deprecating a plugin (issue 26)', () => {
+describe('deprecating a plugin', () => {
   let w: PublishWorld;
   let alice: { token: string; userId: string; jwt: string };
   let bob: { token: string; userId: string; jwt: string };

@@ -1,5 +1,6 @@
 /**
- * Investigation harness (issue 40 point 9), opt-in: `ETAG_HARNESS=1 npx jest -w 1
+ * Investigation harness for the ETags and answers around a publish
+ * (docs/api-conventions.md#http-conventions), opt-in: `ETAG_HARNESS=1 npx jest -w 1
  * test/e2e/etag-harness.e2e.ts` (with DATABASE_URL and REDIS_URL for PostgreSQL), after `npm run
  * build`. The compiled server, publishes by CI push (read while it runs and after it) and by
  * webhook (read from the 202 on), every catalogue resource read in a loop on the lane (the

@@ -1,8 +1,9 @@
 /**
- * Forge instances added at run time (issue 25): through the admin API and the install wizard's
- * API, live at once (OAuth sign-in against the fake forge, no restart), the client secret sealed
- * at rest and never in an answer, FORGES entries read-only, input checked with problem+json, and
- * audited. On PostgreSQL a second server on the same database sees every change at once.
+ * Forge instances added at run time (docs/administering.md#forge-instances): through the admin API
+ * and the install wizard's API, live at once (OAuth sign-in against the fake forge, no restart),
+ * the client secret sealed at rest and never in an answer, FORGES entries read-only, input checked
+ * with problem+json, and audited. On PostgreSQL a second server on the same database sees every
+ * change at once.
  */
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';

@@ -1,9 +1,9 @@
 /**
- * Signed freshness on `latest` (issue 27): every answer carries a statement, in the body and in
- * `Registry-Freshness`, on the catalogue lane, through Express and from the response cache; a new
- * one is issued each reissue period and as soon as the answer changes, no cached answer outlives
- * it, and any instance signs the same bytes for the same answer. The clock is the application's,
- * replaced by one the test moves.
+ * Signed freshness on `latest` (docs/verifying-downloads.md#freshness): every answer carries a
+ * statement, in the body and in `Registry-Freshness`, on the catalogue lane, through Express and
+ * from the response cache; a new one is issued each reissue period and as soon as the answer
+ * changes, no cached answer outlives it, and any instance signs the same bytes for the same answer.
+ * The clock is the application's, replaced by one the test moves.
  */
 import request from 'supertest';
 import { Clock } from '../../src/common/clock';

@@ -1,8 +1,8 @@
 /**
- * Graceful shutdown of the compiled server (issue 15): on SIGTERM it stops accepting
- * connections, lets a push that is under way finish (its asset is held by the test until the
- * server has stopped listening), writes the download counts, and exits 0; a restart finds both
- * releases and the count. Ordering comes from events, never from sleeps.
+ * Graceful shutdown of the compiled server (docs/operating.md#stopping-sigterm): on SIGTERM it
+ * stops accepting connections, lets a push that is under way finish (its asset is held by the test
+ * until the server has stopped listening), writes the download counts, and exits 0; a restart finds
+ * both releases and the count. Ordering comes from events, never from sleeps.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,7 @@
 /**
- * The HTTP pipeline's defences (issue 15): security headers on every answer (the home page and
- * the bundled Swagger UI still work within the CSP), per-route body limits, request timeouts,
- * keep-alive connections that outlive a proxy's idle timeout.
+ * The HTTP pipeline's defences (docs/api-conventions.md#http-conventions): security headers on
+ * every answer (the home page and the bundled Swagger UI still work within the CSP), per-route body
+ * limits, request timeouts, keep-alive connections that outlive a proxy's idle timeout.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';

@@ -1,8 +1,8 @@
 /**
- * Concurrency caps on pushes (issue 15): at most `ingest.max_concurrent` at once on an instance
- * and `ingest.max_concurrent_per_user` for one user; the excess is refused at once with 429
- * `ingest-busy` and Retry-After, recording and auditing nothing. Pushes are held in flight by the
- * fake forge, which answers their asset only when the test says so.
+ * Concurrency caps on pushes (docs/administering.md#settings): at most `ingest.max_concurrent` at
+ * once on an instance and `ingest.max_concurrent_per_user` for one user; the excess is refused at
+ * once with 429 `ingest-busy` and Retry-After, recording and auditing nothing. Pushes are held in
+ * flight by the fake forge, which answers their asset only when the test says so.
  */
 import { request as httpRequest } from 'node:http';
 import request from 'supertest';

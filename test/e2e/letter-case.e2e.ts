@@ -1,8 +1,9 @@
 /**
- * One spelling per path (issue 22): Express matched routes without regard to case, so
- * `/API/PUBLISH/x` reached publish past the rate limiter, the response cache's invalidation and
- * the Redis fail-closed rule, which all compare paths exactly. Routing is case-sensitive now: any
- * other spelling of a route is a 404 that reaches no handler and writes nothing.
+ * One spelling per path (docs/api-conventions.md#http-conventions): Express matched routes without
+ * regard to case, so `/API/PUBLISH/x` reached publish past the rate limiter, the response cache's
+ * invalidation and the Redis fail-closed rule, which all compare paths exactly. Routing is
+ * case-sensitive now: any other spelling of a route is a 404 that reaches no handler and writes
+ * nothing.
  */
 import request from 'supertest';
 import { publishWorld, type PublishWorld } from '../support/publishing';

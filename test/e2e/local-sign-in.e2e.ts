@@ -1,8 +1,8 @@
 /**
- * Sign-in without a forge over HTTP (issue 25): passwords (JSON and the no-script form), the
- * same answer for an unknown login, a wrong password and a locked account, failure limits per
- * account and per address, one-time sign-in links (single use, 15 minutes on an injected clock),
- * and passkeys registered and used with a software authenticator.
+ * Sign-in without a forge over HTTP (docs/administering.md#sign-in-without-a-forge): passwords
+ * (JSON and the no-script form), the same answer for an unknown login, a wrong password and a
+ * locked account, failure limits per account and per address, one-time sign-in links (single use,
+ * 15 minutes on an injected clock), and passkeys registered and used with a software authenticator.
  */
 import request from 'supertest';
 import { Clock } from '../../src/common/clock';

@@ -1,7 +1,7 @@
 /**
- * GET /metrics (issue 15): Prometheus text format with HTTP latency by route template and status,
- * ingest durations and outcomes, webhook queue depth, response-cache hits and misses and the
- * database pool; loopback only by default, a bearer token with METRICS_TOKEN.
+ * GET /metrics (docs/operating.md#metrics): Prometheus text format with HTTP latency by route
+ * template and status, ingest durations and outcomes, webhook queue depth, response-cache hits and
+ * misses and the database pool; loopback only by default, a bearer token with METRICS_TOKEN.
  */
 import request from 'supertest';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';

@@ -1,5 +1,5 @@
 /**
- * Once a publish has committed, no path answers from before it (issue 40 point 9): not the
+ * Once a publish has committed, no path answers from before it: not the
  * response cache's hits, not the catalogue lane, not the controllers. The response cache used to
  * be emptied only after the commit (by the write interceptor on the push path, by the delivery
  * worker on the webhook path), and in between a hit replayed the previous release's answer while

@@ -10,7 +10,7 @@ import { userWithSession } from '../support/sessions';
 const LINUX = { size: 4_000, seed: 7 };
 const ZIP = { size: 2_000, seed: 8 };
 
-describe('POST /api/publish/:slug with a Sigstore provenance bundle (issue 27)', () => {
+describe('POST /api/publish/:slug with a Sigstore provenance bundle', () => {
   let w: PublishWorld;
   let sigstore: ProvenanceWorld;
   let stranger: ProvenanceWorld;

@@ -1,9 +1,10 @@
 /**
- * Rate limits over HTTP (DECISIONS 10): per IP on reads, webhooks, sign-in and the wizard, per
- * verified publisher token on publish (per IP until the token verifies); 429 problem+json with Retry-After; limits are settings; the client
- * address comes from X-Forwarded-For only from trusted proxies; with Redis down reads go on and
- * publish is refused; two instances on one Redis share each counter. Each app's clock is frozen,
- * so no window boundary can fall inside a test.
+ * Rate limits over HTTP (docs/decisions.md#wishlist-pages-site-settings-and-rate-limits): per IP on
+ * reads, webhooks, sign-in and the wizard, per verified publisher token on publish (per IP until
+ * the token verifies); 429 problem+json with Retry-After; limits are settings; the client address
+ * comes from X-Forwarded-For only from trusted proxies; with Redis down reads go on and publish is
+ * refused; two instances on one Redis share each counter. Each app's clock is frozen, so no window
+ * boundary can fall inside a test.
  */
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';

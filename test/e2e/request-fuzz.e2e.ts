@@ -1,9 +1,10 @@
 /**
- * Hostile request lines against the compiled server (issue 22): malformed and overlong
- * percent-escapes, NUL, 8 KB paths, `//`, `..`, odd query strings, on every public route family.
- * The process stays up, nothing escapes to the last-resort handler, and every answer is a 4xx
- * problem+json (an HTML not-found page on the web front end's pages) or a normal 2xx/3xx: never a 5xx. Requests go out as raw bytes on a socket, so no
- * client library normalises the path first.
+ * Hostile request lines against the compiled server (docs/api-conventions.md#security-rules):
+ * malformed and overlong percent-escapes, NUL, 8 KB paths, `//`, `..`, odd query strings, on every
+ * public route family. The process stays up, nothing escapes to the last-resort handler, and every
+ * answer is a 4xx problem+json (an HTML not-found page on the web front end's pages) or a normal
+ * 2xx/3xx: never a 5xx. Requests go out as raw bytes on a socket, so no client library normalises
+ * the path first.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

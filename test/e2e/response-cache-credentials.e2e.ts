@@ -1,5 +1,6 @@
 /**
- * The response cache and who is asking (issue 22, "The response cache"): a request the session
+ * The response cache and who is asking (docs/api-conventions.md#security-rules,
+ * "The response cache holds anonymous answers only"): a request the session
  * guard signs in, however its cookie is spelled, or one with an Authorization header, is neither
  * answered from the shared cache nor stored into it; an answer marked private or no-store is never
  * stored, whatever route produced it; a write the router accepts empties the cache in whatever

@@ -1,8 +1,8 @@
 /**
- * Outbound webhooks (issue 26 review, second round): deliveries of a disabled subscription or
- * user are parked and queued again on enable; a subscription's in-flight lease belongs to the
- * claim that set it; runOnce lets the attempts under way finish when a claim fails. Receivers
- * are real servers on loopback; the worker is driven by hand.
+ * Outbound webhooks' delivery worker, revised again (docs/subscriptions.md): deliveries of a
+ * disabled subscription or user are parked and queued again on enable; a subscription's in-flight
+ * lease belongs to the claim that set it; runOnce lets the attempts under way finish when a claim
+ * fails. Receivers are real servers on loopback; the worker is driven by hand.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';

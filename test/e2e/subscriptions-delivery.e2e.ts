@@ -1,8 +1,9 @@
 /**
- * Outbound webhooks (issue 26 review): the worker's parallel attempts with at most one per
- * subscription (a tarpit receiver holds up only its own deliveries), the claim skipping disabled
- * owners, the failing run across a give-up and a quiet week, error rows of the API, and an address refused at send
- * time. Receivers are real servers on loopback; the worker is driven by hand with a movable clock.
+ * Outbound webhooks' delivery worker (docs/subscriptions.md): the worker's parallel attempts with
+ * at most one per subscription (a tarpit receiver holds up only its own deliveries), the claim
+ * skipping disabled owners, the failing run across a give-up and a quiet week, error rows of the
+ * API, and an address refused at send time. Receivers are real servers on loopback; the worker is
+ * driven by hand with a movable clock.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';

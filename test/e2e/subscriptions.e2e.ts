@@ -1,8 +1,8 @@
 /**
- * Outbound webhooks (issue 26): subscriptions through the API, events from the audit trigger,
- * signed deliveries to a real receiver on loopback (verified with the `standardwebhooks`
- * reference package), retries, restart, de-duplication, disabling after days, replay and ping.
- * The worker is driven by hand (autoStart off) with a clock the test moves.
+ * Outbound webhooks (docs/subscriptions.md): subscriptions through the API, events from the audit
+ * trigger, signed deliveries to a real receiver on loopback (verified with the `standardwebhooks`
+ * reference package), retries, restart, de-duplication, disabling after days, replay and ping. The
+ * worker is driven by hand (autoStart off) with a clock the test moves.
  */
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';

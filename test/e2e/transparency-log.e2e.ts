@@ -1,5 +1,5 @@
 /**
- * The transparency log over HTTP (issue 27, docs/transparency-log.md): publishes, a yank, key
+ * The transparency log over HTTP (docs/transparency-log.md): publishes, a yank, key
  * rotations, re-signings and a retirement are appended in order; every inclusion and consistency
  * proof the server gives verifies with the framework-free library against a root computed here from
  * RFC 9162's definition; heads open with the served key set; tiles equal the leaf hashes; two

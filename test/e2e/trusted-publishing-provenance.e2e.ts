@@ -11,7 +11,8 @@ import { manifestYaml, publishWorld, type PublishWorld } from '../support/publis
 const ASSET = { size: 640, seed: 5 };
 
 /**
- * A trusted publisher's push with a Sigstore bundle (issue 27): the bundle must be signed by the
+ * A trusted publisher's push with a Sigstore bundle
+ * (docs/publishing-from-ci.md#build-provenance-sigstore-bundles): the bundle must be signed by the
  * workflow the OIDC token was minted for, not merely by some workflow of the repository.
  */
 describe('trusted publishing with build provenance', () => {

@@ -1,8 +1,9 @@
 /**
- * A short mixed load on two compiled instances sharing Postgres and Redis (issue 15): catalogue
- * reads on both, CI pushes of distinct versions through both, and signed webhook deliveries through
- * both. Asserts correctness only (no 5xx, every accepted write has its release), never throughput:
- * the box is shared. Prints the request counts by kind and status for the record.
+ * A short mixed load on two compiled instances sharing Postgres and Redis
+ * (docs/operating.md#scaling-out): catalogue reads on both, CI pushes of distinct versions through
+ * both, and signed webhook deliveries through both. Asserts correctness only (no 5xx, every
+ * accepted write has its release), never throughput: the box is shared. Prints the request counts
+ * by kind and status for the record.
  */
 import { webhookHeaders } from '../support/fake-forge';
 import { manifestYaml } from '../support/publishing';

@@ -1,6 +1,6 @@
 /**
- * Two compiled instances on one Postgres database and one Redis (issue 15, scale-out): what one
- * instance writes or caches, the other sees at once. Runs only in the Postgres+Redis pass.
+ * Two compiled instances on one Postgres database and one Redis (docs/operating.md#scaling-out):
+ * what one instance writes or caches, the other sees at once. Runs only in the Postgres+Redis pass.
  */
 import { type HttpAnswer, TWO_INSTANCES_SKIP_REASON, TwoInstances } from '../support/two-instances';
 

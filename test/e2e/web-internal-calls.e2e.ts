@@ -1,7 +1,7 @@
 /**
- * The web pages render from this instance's own API over loopback (issue 17). Those calls carry
- * a per-process key, so the rate limiter counts the visitor's page view once and not the API calls
- * behind it; a forged key is metered like any other request.
+ * The web pages render from this instance's own API over loopback (docs/operating.md#rate-limits).
+ * Those calls carry a per-process key, so the rate limiter counts the visitor's page view once and
+ * not the API calls behind it; a forged key is metered like any other request.
  */
 import request from 'supertest';
 import { Clock } from '../../src/common/clock';

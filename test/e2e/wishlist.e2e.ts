@@ -91,7 +91,7 @@ describe('the wishlist (/api/requests)', () => {
     expect(await voteRows(body.id)).toBe(51);
   });
 
-  it('sorts by votes or newest, filters by status and pages with the DECISIONS envelope', async () => {
+  it('sorts by votes or newest, filters by status and pages with the shared paging envelope', async () => {
     const byVotes = await request(app.url).get('/api/requests?sort=votes').expect(200);
     const votes = byVotes.body.requests.map((r: { votes: number }) => r.votes);
     expect(votes).toEqual([...votes].sort((a, b) => b - a));

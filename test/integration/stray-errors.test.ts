@@ -1,7 +1,8 @@
 /**
- * The last resort (issue 22): errors thrown from a timer, an event listener or a promise nobody
- * awaited are logged as one line each and counted, and the process goes on. Run in a child
- * process, because the handlers are process-wide and Jest's own would otherwise see the errors.
+ * The last resort (docs/operating.md#crashes-and-clients-that-go-away): errors thrown from a timer,
+ * an event listener or a promise nobody awaited are logged as one line each and counted, and the
+ * process goes on. Run in a child process, because the handlers are process-wide and Jest's own
+ * would otherwise see the errors.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';

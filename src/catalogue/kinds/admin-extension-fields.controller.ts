@@ -8,7 +8,11 @@ import { AdminKindsService } from './admin-kinds.service';
 import { ExtensionFieldsDto, PutExtensionFieldsDto } from './dto/admin-kind.dto';
 import { ApiOperation } from '@nestjs/swagger';
 
-/** The extension fields every kind shares (DECISIONS 9); per-kind ones live on the kind. */
+/**
+ * The extension fields every kind shares
+ * (docs/decisions.md#kinds-and-extension-fields-are-declared-by-admins); per-kind ones live on the
+ * kind.
+ */
 @ApiTags('admin')
 @Controller('api/admin/extension-fields')
 @AdminOnly()

@@ -83,7 +83,7 @@ export class CatalogueRepository {
         { [`extKey${i}`]: key, [`extValue${i}`]: value, ...Object.fromEntries(probes.map((probe, j) => [`ext${i}probe${j}`, probe])) },
       );
     });
-    // Deprecated plugins sink below every other in each sort (issue 26), then verified plugins
+    // Deprecated plugins sink below every other in each sort, then verified plugins
     // lead (spec): a null verified_at orders after a set one. The sort indexes lead with both.
     query.orderBy('p.deprecated_at IS NOT NULL', 'ASC').addOrderBy('p.verified_at IS NULL', 'ASC');
     for (const [column, direction, nulls] of ORDER[filter.sort]) query.addOrderBy(column, direction, nulls);

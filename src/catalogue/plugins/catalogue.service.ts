@@ -42,7 +42,10 @@ export interface CataloguePageAnswer {
   cacheControl: string;
 }
 
-/** `GET /api/plugins`: the paginated catalogue (spec and DECISIONS 2 and 8). */
+/**
+ * `GET /api/plugins`: the paginated catalogue (spec, docs/decisions.md#shapes-every-endpoint-shares
+ * and docs/decisions.md#catalogue-search-detail-and-the-latest-release).
+ */
 @Injectable()
 export class CatalogueService {
   constructor(

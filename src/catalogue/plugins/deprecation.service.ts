@@ -23,13 +23,13 @@ export function deprecationCaller(auth: AuthContext, ip: string | null): Depreca
 const replacementError = (message: string) => invalid('invalid-replacement', message, [{ path: '/replacement', message: `replacement: ${message}` }]);
 
 /**
- * Deprecating a plugin and undoing it (issue 26): its owners or an admin, with a message and an
- * optional replacement. Each change runs in one transaction with the plugin's row (and the
- * replacement's) locked and is audited in it (`plugin.deprecate`, `plugin.undeprecate`, details
- * `{message, replacement}`); the answer is built from what was written, in it. A caller who is
- * neither owner nor admin is refused (403) and the refusal audited on its own, as a yank's is
- * (`plugin.deprecate_denied`); so is an owner changing a mark an admin who does not own the
- * plugin set (code `admin-deprecation`).
+ * Deprecating a plugin and undoing it (docs/publishing-from-ci.md#deprecating-a-plugin): its owners
+ * or an admin, with a message and an optional replacement. Each change runs in one transaction with
+ * the plugin's row (and the replacement's) locked and is audited in it (`plugin.deprecate`,
+ * `plugin.undeprecate`, details `{message, replacement}`); the answer is built from what was
+ * written, in it. A caller who is neither owner nor admin is refused (403) and the refusal audited
+ * on its own, as a yank's is (`plugin.deprecate_denied`); so is an owner changing a mark an admin
+ * who does not own the plugin set (code `admin-deprecation`).
  */
 @Injectable()
 export class DeprecationService {

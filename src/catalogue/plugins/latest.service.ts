@@ -42,7 +42,10 @@ export function deprecationHeaders(baseUrl: string, slug: string, deprecation: L
   return { Deprecation: `@${Math.floor(deprecation.since / 1000)}`, Link: links.join(', ') };
 }
 
-/** `GET /api/plugins/:slug/latest`: the latest release's asset for a platform (DECISIONS 8). */
+/**
+ * `GET /api/plugins/:slug/latest`: the latest release's asset for a platform
+ * (docs/decisions.md#catalogue-search-detail-and-the-latest-release).
+ */
 @Injectable()
 export class LatestService {
   constructor(

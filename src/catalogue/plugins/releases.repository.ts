@@ -38,8 +38,9 @@ export class ReleasesRepository {
   }
 
   /**
-   * The one "latest" rule (DECISIONS 8): highest SemVer precedence, not yanked, no prerelease
-   * unless asked. `version_sort` orders bytes as SemVer orders versions, so this is an index scan.
+   * The one "latest" rule (docs/decisions.md#catalogue-search-detail-and-the-latest-release):
+   * highest SemVer precedence, not yanked, no prerelease unless asked. `version_sort` orders bytes
+   * as SemVer orders versions, so this is an index scan.
    */
   findLatest(pluginId: string, options: { prerelease?: boolean; yanked?: boolean } = {}, manager?: EntityManager): Promise<ReleaseEntity | null> {
     const query = this.repo(manager).createQueryBuilder('r').where('r.plugin_id = :pluginId', { pluginId }).orderBy('r.version_sort', 'DESC').limit(1);

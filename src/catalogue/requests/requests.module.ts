@@ -11,7 +11,10 @@ import { RequestsRepository } from './requests.repository';
 import { RequestsService } from './requests.service';
 import { RateLimitModule } from '../../platform/rate-limit/rate-limit.module';
 
-/** The wishlist (DECISIONS 10): plugins people would like, with one vote a user. */
+/**
+ * The wishlist (docs/decisions.md#wishlist-pages-site-settings-and-rate-limits): plugins people
+ * would like, with one vote a user.
+ */
 @Module({
   imports: [AuthModule, SiteModule, KindsModule, PluginsModule, RateLimitModule],
   controllers: [RequestsController, AdminRequestsController],

@@ -4,7 +4,10 @@ import { LookupFunction, resolveTarget, systemLookup } from './fetch-target';
 import { FetchTimers, systemTimers } from './fetch-timers';
 import { BodySink, exchange } from './http-exchange';
 
-/** The fetch policy of DECISIONS 5, shared by asset hashing and bounded text fetches. */
+/**
+ * The fetch policy (docs/decisions.md#one-ingest-for-push-and-webhook-with-a-guarded-fetch), shared
+ * by asset hashing and bounded text fetches.
+ */
 export interface GuardedFetchOptions {
   /** Hard cap on body bytes read at all; past it the fetch fails with 'too-large'. */
   maxBytes: number;

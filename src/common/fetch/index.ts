@@ -1,5 +1,6 @@
 /**
- * Fetching publisher-supplied URLs, and the forge API reads made for them, under DECISIONS 5:
+ * Fetching publisher-supplied URLs, and the forge API reads made for them, under the fetch policy
+ * (docs/decisions.md#one-ingest-for-push-and-webhook-with-a-guarded-fetch):
  * https only (http and private addresses only for FETCH_ALLOW_HOSTS), every hop vetted at connect
  * time, streaming hashes. Framework-free: node built-ins only.
  */

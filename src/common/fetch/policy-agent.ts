@@ -24,12 +24,13 @@ export interface PolicyAgentOptions {
 type ConnectCallback = (error: Error | null, stream: Duplex) => void;
 
 /**
- * Applies the fetch policy (DECISIONS 5) to every connection an agent opens, as the SSRF-safe
- * fetcher does: the host is resolved once and refused when any address is private, loopback,
- * link-local or cloud metadata (unless the host is in FETCH_ALLOW_HOSTS), plain http is refused
- * for the others, and the socket connects to the vetted addresses only, the peer checked again
- * once connected. A URL vetted when it was entered can resolve elsewhere later; this is the check
- * at the moment a client secret or token is about to be sent.
+ * Applies the fetch policy (docs/decisions.md#one-ingest-for-push-and-webhook-with-a-guarded-fetch)
+ * to every connection an agent opens, as the SSRF-safe fetcher does: the host is resolved once and
+ * refused when any address is private, loopback, link-local or cloud metadata (unless the host is
+ * in FETCH_ALLOW_HOSTS), plain http is refused for the others, and the socket connects to the
+ * vetted addresses only, the peer checked again once connected. A URL vetted when it was entered
+ * can resolve elsewhere later; this is the check at the moment a client secret or token is about to
+ * be sent.
  */
 function guard<A extends HttpAgent>(agent: A, secure: boolean, policy: TargetPolicy, timeoutMs: number): A {
   const connect = agent.createConnection.bind(agent) as (options: ClientRequestArgs) => Duplex;

@@ -18,7 +18,7 @@ export interface AnswerValidators extends fresh.Headers {
  * origin; it does not switch off the origin's own precondition. And `fetch()` adds it to every
  * request that carries `If-None-Match`: such a conditional GET got 200 from a miss or a caller
  * with credentials, and 304 from a cache hit, so right after a write (cache emptied) a client's
- * revalidation with the ETag it had just been given came back 200 (issue 40 point 9).
+ * revalidation with the ETag it had just been given came back 200.
  */
 export function notModified(requestHeaders: IncomingHttpHeaders, validators: AnswerValidators): boolean {
   if (requestHeaders['cache-control'] === undefined) return fresh(requestHeaders, validators);

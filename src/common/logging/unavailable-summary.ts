@@ -7,10 +7,11 @@ interface CauseState {
 }
 
 /**
- * 503s summarised by cause (DECISIONS: logs an operator can read). While the database is down
- * every request answers 503; each keeps its one access line (at info), and the outage itself is
- * one warning per cause per interval, saying how many requests it turned away since the last
- * one, like the Redis fallback's OccasionalWarning. Causes are problem codes (a short fixed set).
+ * 503s summarised by cause, so the logs stay readable (docs/operating.md#logs). While the database
+ * is down every request answers 503; each keeps its one access line (at info), and the outage
+ * itself is one warning per cause per interval, saying how many requests it turned away since the
+ * last one, like the Redis fallback's OccasionalWarning. Causes are problem codes (a short fixed
+ * set).
  */
 export class UnavailableSummary {
   private readonly causes = new Map<string, CauseState>();

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// The weighted search document (DECISIONS 8): name first, then description and tags, then
-// category and kind, then README text. The 'simple' configuration: plugin names and tags are
-// identifiers, not English prose to stem.
+// The weighted search document (docs/decisions.md#catalogue-search-detail-and-the-latest-release):
+// name first, then description and tags, then category and kind, then README text. The 'simple'
+// configuration: plugin names and tags are identifiers, not English prose to stem.
 const SEARCH_DOCUMENT = `setweight(to_tsvector('simple', NEW.name), 'A')
     || setweight(to_tsvector('simple', coalesce(NEW.description, '')), 'B')
     || setweight(to_tsvector('simple', NEW.tags::text), 'B')

@@ -20,10 +20,10 @@ const sortIndexes = (lead: string) => [
 const SORT_INDEXES = ['sort_updated', 'sort_new', 'sort_name', 'sort_featured', 'featured_updated'];
 
 /**
- * Deprecation (issue 26): the mark, its message and replacement, and who set it. A deprecated
- * plugin sinks below every other in each sort, so the sort indexes lead with
- * `deprecated_at IS NOT NULL` before the verified-first key, and list items show the mark, so
- * its columns log a catalogue change like every other column they show.
+ * Deprecation (docs/publishing-from-ci.md#deprecating-a-plugin): the mark, its message and
+ * replacement, and who set it. A deprecated plugin sinks below every other in each sort, so the
+ * sort indexes lead with `deprecated_at IS NOT NULL` before the verified-first key, and list items
+ * show the mark, so its columns log a catalogue change like every other column they show.
  */
 export class PluginDeprecation1795822069336 implements MigrationInterface {
   name = 'PluginDeprecation1795822069336';

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The transparency log (issue 27, docs/transparency-log.md): its leaves, every complete subtree's
+ * The transparency log (docs/transparency-log.md): its leaves, every complete subtree's
  * hash, and each release's entry index.
  */
 export class TransparencyLog1795834851567 implements MigrationInterface {

@@ -1,10 +1,11 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 26 review: the worker's claim gets one partial index per branch of its predicate (due
- * queued rows by next_attempt_at, processing rows whose lease lapsed by locked_until); a
- * subscription gets its in-flight lease (one attempt per subscription at a time) and the time of
- * its last failure (a failing run goes stale after a quiet spell).
+ * The outbound webhooks' delivery worker (docs/subscriptions.md): the worker's claim gets one
+ * partial index per branch of its predicate (due queued rows by next_attempt_at, processing rows
+ * whose lease lapsed by locked_until); a subscription gets its in-flight lease (one attempt per
+ * subscription at a time) and the time of its last failure (a failing run goes stale after a quiet
+ * spell).
  */
 export class SubscriptionClaimAndStreak1795835105924 implements MigrationInterface {
   name = 'SubscriptionClaimAndStreak1795835105924';

@@ -1,7 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Provenance verified at ingest (issue 27), kept beside the signed list: its status and signer
+ * Provenance verified at ingest (docs/publishing-from-ci.md#build-provenance-sigstore-bundles),
+ * kept beside the signed list: its status and signer
  * per release, and the per-kind requirement. Releases recorded before carry their attestation
  * unchecked: `unverified` when they have one.
  */

@@ -31,10 +31,10 @@ END
 $$`;
 
 /**
- * Issue 26 review, second round: deliveries of disabled subscriptions or users are parked; a
- * subscription's in-flight lease names the claim that holds it (delivery id and attempts), so
- * only that claim renews or clears it; the failing run's quiet-spell rule is gone, and with it
- * last_failed_at.
+ * The outbound webhooks' delivery worker, revised again (docs/subscriptions.md): deliveries of
+ * disabled subscriptions or users are parked; a subscription's in-flight lease names the claim that
+ * holds it (delivery id and attempts), so only that claim renews or clears it; the failing run's
+ * quiet-spell rule is gone, and with it last_failed_at.
  */
 export class SubscriptionParkingAndLeaseOwner1795837907966 implements MigrationInterface {
   name = 'SubscriptionParkingAndLeaseOwner1795837907966';

@@ -1,12 +1,13 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Freshness statements are no longer stored (issue 27): each names the plugin's own log position
- * and the start of its reissue period, so every instance signs the same bytes without a table to
- * agree through. `plugin.log_size` is that position: the log's size just after the plugin's last
- * release, yank, unyank or delete entry. Statements signed before this named the whole log's
- * size, and clients remember the largest they saw: every plugin starts at the whole log's size
- * now, which is no smaller than any statement served before and holds every entry behind it.
+ * Freshness statements (docs/verifying-downloads.md#freshness) are no longer stored: each names the
+ * plugin's own log position and the start of its reissue period, so every instance signs the same
+ * bytes without a table to agree through. `plugin.log_size` is that position: the log's size just
+ * after the plugin's last release, yank, unyank or delete entry. Statements signed before this
+ * named the whole log's size, and clients remember the largest they saw: every plugin starts at the
+ * whole log's size now, which is no smaller than any statement served before and holds every entry
+ * behind it.
  */
 export class FreshnessFromPluginLogSize1795846411031 implements MigrationInterface {
   name = 'FreshnessFromPluginLogSize1795846411031';

@@ -7,7 +7,10 @@
 export const FORGE_TYPES = ['github', 'gitlab', 'gitea', 'forgejo'] as const;
 export type ForgeType = (typeof FORGE_TYPES)[number];
 
-/** One configured forge instance (DECISIONS 3, the `FORGES` setting). */
+/**
+ * One configured forge instance (the `FORGES` setting,
+ * docs/decisions.md#forge-sign-in-sessions-and-the-install-wizard).
+ */
 export interface ForgeInstanceConfig {
   readonly name: string;
   readonly type: ForgeType;

@@ -37,8 +37,9 @@ export interface Manifest {
 export type ExtensionFieldType = 'string' | 'number' | 'boolean' | 'string[]';
 
 /**
- * An admin-declared manifest field (DECISIONS 9). For `string[]`, `enum` and `maxLength` apply to
- * each item.
+ * An admin-declared manifest field
+ * (docs/decisions.md#kinds-and-extension-fields-are-declared-by-admins). For `string[]`, `enum` and
+ * `maxLength` apply to each item.
  */
 export interface ExtensionFieldDeclaration {
   key: string;

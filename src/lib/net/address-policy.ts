@@ -1,7 +1,9 @@
 /**
- * Which addresses a fetch of a publisher's URL may reach (DECISIONS 5), and the FETCH_ALLOW_HOSTS
- * entries that lift the refusal. Pure: the fetcher (`src/common/fetch`) applies it, and config
- * parses FETCH_ALLOW_HOSTS with the same grammar, so a typo stops the start, not the first fetch.
+ * Which addresses a fetch of a publisher's URL may reach
+ * (docs/decisions.md#one-ingest-for-push-and-webhook-with-a-guarded-fetch), and the
+ * FETCH_ALLOW_HOSTS entries that lift the refusal. Pure: the fetcher (`src/common/fetch`) applies
+ * it, and config parses FETCH_ALLOW_HOSTS with the same grammar, so a typo stops the start, not the
+ * first fetch.
  */
 import { inNetwork, IpBytes, parseIpAddress } from './ip-address';
 

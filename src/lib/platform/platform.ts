@@ -1,5 +1,6 @@
 /**
- * Which platform an asset targets, read from its file name (DECISIONS 5). Framework-free: the
+ * Which platform an asset targets, read from its file name
+ * (docs/decisions.md#one-ingest-for-push-and-webhook-with-a-guarded-fetch). Framework-free: the
  * server, the CLI and host runtimes share it.
  */
 export type AssetOs = 'linux' | 'darwin' | 'win32' | 'universal';

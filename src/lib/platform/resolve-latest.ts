@@ -40,9 +40,10 @@ function runtimeExcluded(minRuntimeVersion: string | null, runtime: string | nul
 }
 
 /**
- * The release `/latest` answers with (DECISIONS 8): the first of `releases` (SemVer-highest
- * first) that is not yanked, not a prerelease unless asked, and accepts the runtime; with the
- * newer ones it passed over and why.
+ * The release `/latest` answers with
+ * (docs/decisions.md#catalogue-search-detail-and-the-latest-release): the first of `releases`
+ * (SemVer-highest first) that is not yanked, not a prerelease unless asked, and accepts the
+ * runtime; with the newer ones it passed over and why.
  */
 export function chooseLatestRelease(releases: readonly CandidateRelease[], options: LatestOptions): LatestChoice {
   const skipped: SkipReason[] = [];

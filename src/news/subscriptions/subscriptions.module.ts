@@ -14,8 +14,9 @@ import { SubscriptionsService } from './subscriptions.service';
 import { WebhookSender } from './webhook-sender';
 
 /**
- * Outbound webhooks (issue 26): users subscribe URLs to catalogue events, admins to operational
- * ones; events come from a trigger on audit_entry, deliveries are signed per Standard Webhooks.
+ * Outbound webhooks (docs/subscriptions.md): users subscribe URLs to catalogue events, admins to
+ * operational ones; events come from a trigger on audit_entry, deliveries are signed per Standard
+ * Webhooks.
  */
 @Module({
   imports: [AuthModule, PluginsModule, KindsModule, RateLimitModule],

@@ -141,8 +141,9 @@ export class ForgeAdminService {
   }
 
   /**
-   * Name, URLs and the fetch policy (DECISIONS 5). Callers run it before any transaction (add, and
-   * the wizard through checkForWizard): a DNS answer can take up to 10 s.
+   * Name, URLs and the fetch policy
+   * (docs/decisions.md#one-ingest-for-push-and-webhook-with-a-guarded-fetch). Callers run it before
+   * any transaction (add, and the wizard through checkForWizard): a DNS answer can take up to 10 s.
    */
   private async check(input: AddForgeDto, at: string): Promise<CheckedForge> {
     const errors: ProblemFieldError[] = [];

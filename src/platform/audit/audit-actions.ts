@@ -1,4 +1,7 @@
-/** Every audited action: the spec's failure actions plus DECISIONS 11's successful ones. */
+/**
+ * Every audited action: the spec's failure actions plus the successful ones
+ * (docs/decisions.md#successful-actions-are-audited-too).
+ */
 export const AUDIT_ACTIONS = [
   'plugin.publish_denied',
   'plugin.publish_conflict',

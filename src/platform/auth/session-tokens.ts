@@ -6,7 +6,11 @@ import type { SessionsRepository } from './sessions.repository';
 export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const SESSION_COOKIE = 'registry_session';
 
-/** The session cookie's attributes (DECISIONS 3): HttpOnly, SameSite=Lax, Secure on https. */
+/**
+ * The session cookie's attributes
+ * (docs/decisions.md#forge-sign-in-sessions-and-the-install-wizard): HttpOnly, SameSite=Lax, Secure
+ * on https.
+ */
 export function sessionCookieOptions(baseUrl: string) {
   return { httpOnly: true, sameSite: 'lax', secure: baseUrl.startsWith('https:'), path: '/', maxAge: SESSION_LIFETIME_MS } as const;
 }

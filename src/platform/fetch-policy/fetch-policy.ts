@@ -10,8 +10,9 @@ export const MAX_TEXT_BYTES = 1024 * 1024;
 export const ASSET_CONCURRENCY = 3;
 
 /**
- * The outbound-HTTP policy for ingest (DECISIONS 5). A provider of its own so tests and
- * deployments can replace it (DNS, timeouts) without touching the pipeline.
+ * The outbound-HTTP policy for ingest
+ * (docs/decisions.md#one-ingest-for-push-and-webhook-with-a-guarded-fetch). A provider of its own
+ * so tests and deployments can replace it (DNS, timeouts) without touching the pipeline.
  */
 @Injectable()
 export class FetchPolicy {

@@ -17,7 +17,10 @@ export function forgeAdapter(type: ForgeType): ForgeAdapter {
   return ADAPTERS[type];
 }
 
-/** Gitea sends GitHub's headers too, and Forgejo Gitea's: the most specific family is asked first (DECISIONS 6). */
+/**
+ * Gitea sends GitHub's headers too, and Forgejo Gitea's: the most specific family is asked first
+ * (docs/decisions.md#release-webhooks-are-verified-per-plugin-and-queued-durably).
+ */
 const WEBHOOK_DETECTION_ORDER: readonly ForgeAdapter[] = [forgejoAdapter, giteaAdapter, gitlabAdapter, githubAdapter];
 
 /** The forge family whose webhook headers these are, with its event name and delivery id; null when none. */

@@ -69,9 +69,10 @@ function bearerOf(authorization: string | undefined): string | null {
 }
 
 /**
- * Which limit a request counts against (DECISIONS 10): per IP on public reads, on webhooks,
- * sign-in and the install wizard; on publish per client address until the bearer token verifies,
- * then per token. Signed-in actions are limited per user after the session guard
+ * Which limit a request counts against
+ * (docs/decisions.md#wishlist-pages-site-settings-and-rate-limits): per IP on public reads, on
+ * webhooks, sign-in and the install wizard; on publish per client address until the bearer token
+ * verifies, then per token. Signed-in actions are limited per user after the session guard
  * (`userActionRule`); other session writes (admin changes) are not limited here.
  */
 export function rateLimitRule(request: RequestFacts): RateLimitRule | null {

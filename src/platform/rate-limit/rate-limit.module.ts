@@ -16,10 +16,11 @@ function openRateLimiter(redis: SharedRedis, settings: SettingsService, clock: C
 }
 
 /**
- * Request rate limits (DECISIONS 10): counters in Redis when REDIS_URL is set, so instances share
- * them, else in memory; limits from the `ratelimit.*` settings. The middleware is mounted by
- * app.factory ahead of the response cache; RateLimitGate judges the limits that need to know who
- * is asking (a verified publisher token, a signed-in user, a plugin's cooldown).
+ * Request rate limits (docs/decisions.md#wishlist-pages-site-settings-and-rate-limits): counters in
+ * Redis when REDIS_URL is set, so instances share them, else in memory; limits from the
+ * `ratelimit.*` settings. The middleware is mounted by app.factory ahead of the response cache;
+ * RateLimitGate judges the limits that need to know who is asking (a verified publisher token, a
+ * signed-in user, a plugin's cooldown).
  */
 @Module({
   imports: [SettingsModule],

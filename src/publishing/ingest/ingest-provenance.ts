@@ -46,12 +46,13 @@ const POINTER = '/attestation';
 const UNCHECKED = { repository: null, workflow: null, ref: null, issuer: null, signedAt: null };
 
 /**
- * Verifies a Sigstore bundle given as the release's attestation (issue 27; the spec itself passes
- * it through unverified): against the public-good root and the operator's roots, for the plugin's
- * repository and forge's CI issuer, the trusted publisher's workflow and every asset's digest. Any
- * other attestation passes through as `unverified`; a kind may require a verified bundle.
- * Offline: no TUF, no Rekor. Two steps, so a refused bundle costs no asset download: `verify`
- * before the assets are fetched, `subjects` once they are hashed.
+ * Verifies a Sigstore bundle given as the release's attestation (the spec itself passes it through
+ * unverified; docs/publishing-from-ci.md#build-provenance-sigstore-bundles): against the
+ * public-good root and the operator's roots, for the plugin's repository and forge's CI issuer, the
+ * trusted publisher's workflow and every asset's digest. Any other attestation passes through as
+ * `unverified`; a kind may require a verified bundle. Offline: no TUF, no Rekor. Two steps, so a
+ * refused bundle costs no asset download: `verify` before the assets are fetched, `subjects` once
+ * they are hashed.
  */
 @Injectable()
 export class IngestProvenance {

@@ -23,9 +23,9 @@ import { TrustedGrants } from './trusted-grants';
 import { UsedOidcTokensRepository } from './used-oidc-tokens.repository';
 
 /**
- * Trusted publishing (issue 16): CI jobs publish with their forge's OIDC ID token instead of a
- * stored secret. Owners name the CI jobs that may publish a plugin; signed-in users name the CI
- * job that will claim a slug not yet taken.
+ * Trusted publishing (docs/trusted-publishing.md): CI jobs publish with their forge's OIDC ID token
+ * instead of a stored secret. Owners name the CI jobs that may publish a plugin; signed-in users
+ * name the CI job that will claim a slug not yet taken.
  */
 @Module({
   imports: [AuthModule, PluginsModule, ForgesModule, IngestModule, RepositoryAccessModule, TokensModule],

@@ -19,7 +19,10 @@ import type { WebhookReceiptDto } from './dto/webhook-receipt.dto';
 import { PluginWebhooksRepository } from './plugin-webhooks.repository';
 import { openWebhookSecret } from './webhook-secret';
 
-/** The HTTP status and body a delivery is answered with (DECISIONS 6). */
+/**
+ * The HTTP status and body a delivery is answered with
+ * (docs/decisions.md#release-webhooks-are-verified-per-plugin-and-queued-durably).
+ */
 export interface WebhookReceipt {
   status: 200 | 202 | 204;
   body: WebhookReceiptDto | undefined;

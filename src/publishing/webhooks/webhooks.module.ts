@@ -36,8 +36,9 @@ import { WebhooksLifecycle } from './webhooks-lifecycle';
 import { RateLimitModule } from '../../platform/rate-limit/rate-limit.module';
 
 /**
- * Release webhooks (DECISIONS 6): the receiver, the durable delivery queue and its worker, which
- * resolves the manifest and hands the release to the ingest pipeline the CI push uses too.
+ * Release webhooks (docs/decisions.md#release-webhooks-are-verified-per-plugin-and-queued-durably):
+ * the receiver, the durable delivery queue and its worker, which resolves the manifest and hands
+ * the release to the ingest pipeline the CI push uses too.
  */
 @Module({
   imports: [AuthModule, SiteModule, ImagesModule, PluginsModule, ForgesModule, IngestModule, SettingsModule, KindsModule, RateLimitModule],

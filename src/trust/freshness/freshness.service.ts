@@ -19,8 +19,9 @@ export interface LatestChoice {
 }
 
 /**
- * Signed freshness for `latest` answers (issue 27): a statement with a lifetime, so a client can
- * refuse an answer frozen or rolled back by whoever stands between it and the registry.
+ * Signed freshness for `latest` answers (docs/verifying-downloads.md#freshness): a statement with a
+ * lifetime, so a client can refuse an answer frozen or rolled back by whoever stands between it and
+ * the registry.
  *
  * Nothing is stored. A statement is a function of the answer, the plugin's log position and the
  * reissue period it falls in (lib/freshness `freshnessPeriod`), and Ed25519 signatures are

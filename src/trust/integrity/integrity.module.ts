@@ -26,10 +26,11 @@ import { TransparencyLogModule } from '../transparency-log/transparency-log.modu
 export const RESIGN_WORKER_OPTIONS = Symbol('RESIGN_WORKER_OPTIONS');
 
 /**
- * Release signing (DECISIONS 7): signing keys encrypted at rest, the first key at start, rotation
- * with re-signing of a displaced key's releases, the public key set at
- * /.well-known/registry-key.json, and `IntegrityService.signRelease` for the Publish module. The
- * key logic lives in framework-free classes the operator CLI shares.
+ * Release signing (docs/decisions.md#releases-are-signed-with-ed25519-over-canonical-json): signing
+ * keys encrypted at rest, the first key at start, rotation with re-signing of a displaced key's
+ * releases, the public key set at /.well-known/registry-key.json, and
+ * `IntegrityService.signRelease` for the Publish module. The key logic lives in framework-free
+ * classes the operator CLI shares.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([SigningKeyEntity, ReleaseResignFailureEntity, MirroredKeyEntity]), TransparencyLogModule],

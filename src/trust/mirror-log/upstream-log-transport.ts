@@ -17,8 +17,10 @@ export interface UpstreamLogAnswer {
 export type UpstreamLogTransport = (url: string, maxBytes: number, accept: string) => Promise<UpstreamLogAnswer>;
 
 /**
- * Through the SSRF-safe fetcher (DECISIONS 5), like every other read of upstream: MIRROR_OF on a
- * private address works only for a host in FETCH_ALLOW_HOSTS. One deadline for the whole read.
+ * Through the SSRF-safe fetcher
+ * (docs/decisions.md#one-ingest-for-push-and-webhook-with-a-guarded-fetch), like every other read
+ * of upstream: MIRROR_OF on a private address works only for a host in FETCH_ALLOW_HOSTS. One
+ * deadline for the whole read.
  */
 export function upstreamLogTransport(allowHosts: readonly string[], timeoutMs: number): UpstreamLogTransport {
   return async (url, maxBytes, accept) => {

@@ -10,7 +10,7 @@ import { TransparencyLogModule } from '../transparency-log/transparency-log.modu
 import { TransparencyService } from './transparency.service';
 
 /**
- * The transparency log's public side (issue 27, docs/transparency-log.md): signed heads, proofs,
+ * The transparency log's public side (docs/transparency-log.md): signed heads, proofs,
  * entries and tlog-tiles; the proofs are also answered on the catalogue lane (LeanLogReads).
  * Appends are the TransparencyLogModule's, called by the modules whose changes are logged. On a
  * mirror every read is upstream's log, passed on by the MirrorLogModule.

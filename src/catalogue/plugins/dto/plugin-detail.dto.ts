@@ -55,7 +55,10 @@ export class ReleaseSummaryDto {
   log_index: number | null;
 }
 
-/** The full plugin (spec "Plugin (as listed and as detailed)", DECISIONS 8): a list item and more. */
+/**
+ * The full plugin (spec "Plugin (as listed and as detailed)",
+ * docs/decisions.md#catalogue-search-detail-and-the-latest-release): a list item and more.
+ */
 export class PluginDetailDto extends CatalogueItemDto {
   @ApiProperty({ description: 'The claimer proved admin rights on the repository through its forge' })
   repoVerified: boolean;

@@ -56,7 +56,10 @@ export class PublishedByDto {
   ref?: string | null;
 }
 
-/** The provenance check made at ingest, outside the signed list (issue 27). */
+/**
+ * The provenance check made at ingest, outside the signed list
+ * (docs/verifying-downloads.md#build-provenance).
+ */
 export class ReleaseProvenanceDto {
   @ApiProperty({
     enum: ['verified', 'unverified', 'absent'],

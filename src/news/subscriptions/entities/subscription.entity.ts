@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { UserEntity } from '../../../platform/users/entities/user.entity';
 import type { SubscriptionScope } from '../event-types';
 
-/** A URL a user asked to be told about events at (outbound webhooks, issue 26). */
+/** A URL a user asked to be told about events at (outbound webhooks, docs/subscriptions.md). */
 @Entity('subscription')
 @Index('idx_subscription_user', ['userId'])
 /** The fan-out's plugin, kind and registry branches (subscription_fan_out). */

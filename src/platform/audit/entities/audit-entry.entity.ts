@@ -1,6 +1,9 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-/** One audited action (DECISIONS 11): who did what to which plugin, from where, and when. */
+/**
+ * One audited action (docs/decisions.md#successful-actions-are-audited-too): who did what to which
+ * plugin, from where, and when.
+ */
 @Entity('audit_entry')
 @Index('idx_audit_entry_created_at', ['createdAt'])
 @Index('idx_audit_entry_action_created_at', ['action', 'createdAt'])

@@ -26,7 +26,10 @@ export class OAuthService {
   /** Each built strategy's instance and a SHA-256 of the settings it was built from (no secret kept in clear twice). */
   private readonly built = new Map<string, string>();
   private readonly logger = new Logger('OAuth');
-  /** Token exchanges and profile reads connect only where the fetch policy allows (DECISIONS 5). */
+  /**
+   * Token exchanges and profile reads connect only where the fetch policy allows
+   * (docs/decisions.md#one-ingest-for-push-and-webhook-with-a-guarded-fetch).
+   */
   private readonly agents: PolicyAgents;
 
   constructor(

@@ -15,12 +15,14 @@ export interface ParseRepoUrlOptions {
 }
 
 /**
- * Parses a plugin's `repoUrl` (DECISIONS 5). `url` is the cleaned URL (no credentials, query,
- * fragment, trailing slash or `.git`; path case kept, for links and API calls). `identity` is the
- * uniqueness key: `host/path` with scheme, `www.`, default port, `.git`, trailing slash, query and
- * fragment removed, all lowercased. Lowercasing the path too is deliberate: GitHub and Gitea treat
- * owner and repository names case-insensitively and GitLab redirects between spellings, and a
- * false "already claimed" is safer than two slugs for one repository.
+ * Parses a plugin's `repoUrl`
+ * (docs/decisions.md#one-ingest-for-push-and-webhook-with-a-guarded-fetch). `url` is the cleaned
+ * URL (no credentials, query, fragment, trailing slash or `.git`; path case kept, for links and API
+ * calls). `identity` is the uniqueness key: `host/path` with scheme, `www.`, default port, `.git`,
+ * trailing slash, query and fragment removed, all lowercased. Lowercasing the path too is
+ * deliberate: GitHub and Gitea treat owner and repository names case-insensitively and GitLab
+ * redirects between spellings, and a false "already claimed" is safer than two slugs for one
+ * repository.
  */
 export function parseRepoUrl(input: string, options: ParseRepoUrlOptions = {}): RepoUrlResult {
   const split = splitRepositoryUrl(input);

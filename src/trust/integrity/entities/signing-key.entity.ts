@@ -2,11 +2,12 @@ import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { SigningKeyState } from '../signing-key.types';
 
 /**
- * One Ed25519 release-signing key (DECISIONS 7). The private key is kept only as AES-256-GCM
- * ciphertext under `KEY_ENCRYPTION_KEY`, with the kid as additional authenticated data, and is
- * wiped when the key retires. The partial unique indexes make "at most one current and one
- * previous key" a database fact that every server instance and the operator CLI share. Draining
- * keys may be several: a rotation never waits for an earlier drain to finish.
+ * One Ed25519 release-signing key
+ * (docs/decisions.md#releases-are-signed-with-ed25519-over-canonical-json). The private key is kept
+ * only as AES-256-GCM ciphertext under `KEY_ENCRYPTION_KEY`, with the kid as additional
+ * authenticated data, and is wiped when the key retires. The partial unique indexes make "at most
+ * one current and one previous key" a database fact that every server instance and the operator CLI
+ * share. Draining keys may be several: a rotation never waits for an earlier drain to finish.
  *
  * The ciphertext columns are never selected by default: only the code that signs asks for them.
  */

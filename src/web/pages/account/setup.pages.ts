@@ -10,7 +10,10 @@ import { CREDENTIAL_CLIENT_STRINGS, passkeysSection, passwordSection } from './a
 
 const STEPS = 5;
 
-/** The FORGES entry to fill in for a first GitHub sign-in (DECISIONS 3's shape). */
+/**
+ * The FORGES entry to fill in for a first GitHub sign-in (the shape in
+ * docs/decisions.md#forge-sign-in-sessions-and-the-install-wizard).
+ */
 function forgesExample(): string {
   return JSON.stringify([{ name: 'github', type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com', clientId: '<client id>', clientSecret: '<client secret>' }], null, 2);
 }
