@@ -88,16 +88,18 @@ async function childMain(task) {
 /** The obvious node:http + createHash pipeline, as the "before" for the fetcher's figures. */
 function naiveFetch(url) {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: false }, (res) => {
-      const hash = createHash('sha256');
-      let size = 0;
-      res.on('data', (chunk) => {
-        size += chunk.length;
-        hash.update(chunk);
-      });
-      res.on('end', () => resolve({ size, sha256: hash.digest('hex'), hashed: true }));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(url, { agent: false }, (res) => {
+        const hash = createHash('sha256');
+        let size = 0;
+        res.on('data', (chunk) => {
+          size += chunk.length;
+          hash.update(chunk);
+        });
+        res.on('end', () => resolve({ size, sha256: hash.digest('hex'), hashed: true }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
@@ -141,7 +143,12 @@ module.exports = async function run() {
     const naive = await measure({ ...base, naive: true, urls: [url('asset-256m.bin')] });
     check(naive.results[0].sha256 === curlRuns[0].sha256, 'naive hash differs from openssl');
     const naiveRate = gbps(small, naive.seconds);
-    lines.push(line('naive http.get + createHash (no policy), 256 MiB', `${naiveRate.toFixed(2)} GB/s, ratio ${(naiveRate / curlRate).toFixed(2)}, peak RSS +${mib(naive.peakGrowth)} MiB`));
+    lines.push(
+      line(
+        'naive http.get + createHash (no policy), 256 MiB',
+        `${naiveRate.toFixed(2)} GB/s, ratio ${(naiveRate / curlRate).toFixed(2)}, peak RSS +${mib(naive.peakGrowth)} MiB`,
+      ),
+    );
 
     const one = await measure({ ...base, urls: [url('asset-256m.bin')] });
     check(one.results[0].sha256 === curlRuns[0].sha256 && one.results[0].size === small, 'fetcher hash or size differs from openssl');
@@ -152,13 +159,26 @@ module.exports = async function run() {
 
     const over = await measure({ ...base, urls: [url('asset-1g.bin')] });
     check(over.results[0].hashed === false && over.results[0].size === large, 'the 1 GiB asset should be sized, not hashed');
-    lines.push(line('fetchAndHashAsset, 1 GiB over a 500 MB budget', `${gbps(large, over.seconds).toFixed(2)} GB/s, hashed=false, size ${over.results[0].size}`));
+    lines.push(
+      line(
+        'fetchAndHashAsset, 1 GiB over a 500 MB budget',
+        `${gbps(large, over.seconds).toFixed(2)} GB/s, hashed=false, size ${over.results[0].size}`,
+      ),
+    );
     lines.push(line('  peak RSS growth', `${mib(over.peakGrowth)} MiB (target < 64 MiB; worst of ${REPEATS})`));
 
     const four = await measure({ ...base, urls: Array.from({ length: 4 }, () => url('asset-256m.bin')) });
-    check(four.results.every((r) => r.sha256 === curlRuns[0].sha256), 'a concurrent fetch hashed differently');
+    check(
+      four.results.every((r) => r.sha256 === curlRuns[0].sha256),
+      'a concurrent fetch hashed differently',
+    );
     lines.push(line('fetchAndHashAsset, 4 x 256 MiB at once', `${gbps(4 * small, four.seconds).toFixed(2)} GB/s aggregate`));
-    lines.push(line('  peak RSS growth', `${mib(four.peakGrowth)} MiB (${(four.peakGrowth / Math.max(one.peakGrowth, 1)).toFixed(1)}x the single fetch)`));
+    lines.push(
+      line(
+        '  peak RSS growth',
+        `${mib(four.peakGrowth)} MiB (${(four.peakGrowth / Math.max(one.peakGrowth, 1)).toFixed(1)}x the single fetch)`,
+      ),
+    );
     return lines;
   } finally {
     if (server) await new Promise((resolve) => server.close(resolve));
@@ -167,7 +187,10 @@ module.exports = async function run() {
 };
 
 if (require.main === module) {
-  const main = process.argv[2] === '--child' ? () => childMain(JSON.parse(process.argv[3])) : async () => (await module.exports()).forEach((l) => console.log(l));
+  const main =
+    process.argv[2] === '--child'
+      ? () => childMain(JSON.parse(process.argv[3]))
+      : async () => (await module.exports()).forEach((l) => console.log(l));
   main().catch((error) => {
     console.error(error);
     process.exitCode = 1;

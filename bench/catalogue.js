@@ -64,7 +64,12 @@ function settings() {
   };
   const list = (name, allowed) => {
     const raw = process.env[name];
-    const values = raw ? raw.split(',').map((s) => s.trim()).filter(Boolean) : allowed;
+    const values = raw
+      ? raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : allowed;
     const unknown = values.filter((v) => !allowed.includes(v));
     if (unknown.length) throw new Error(`${name}: unknown ${unknown.join(', ')} (choose from ${allowed.join(', ')})`);
     return values;
@@ -94,9 +99,21 @@ const CACHE_HIT = [
 // docs/performance.md).
 const DISTINCT = [
   { key: 'searchPlain', group: 'search', what: 'search, distinct terms, no filters', target: 0.5, p99: 50 },
-  { key: 'searchFiltered', group: 'search', what: 'search, distinct terms, with kind/ext.*/verified filters and every sort', target: 0.5, p99: 50 },
+  {
+    key: 'searchFiltered',
+    group: 'search',
+    what: 'search, distinct terms, with kind/ext.*/verified filters and every sort',
+    target: 0.5,
+    p99: 50,
+  },
   { key: 'facetsPlain', group: 'facets', what: 'faceted search (facets=1), distinct terms, no filters', target: 0.2, p99: 150 },
-  { key: 'facetsFiltered', group: 'facets', what: 'faceted search (facets=1), distinct terms, with kind/ext.*/verified filters and every sort', target: 0.2, p99: 150 },
+  {
+    key: 'facetsFiltered',
+    group: 'facets',
+    what: 'faceted search (facets=1), distinct terms, with kind/ext.*/verified filters and every sort',
+    target: 0.2,
+    p99: 150,
+  },
   { key: 'detail', group: 'detail', what: 'detail, random slugs', target: 0.5, p99: 50 },
   { key: 'latest', group: 'latest', what: 'latest, random slugs and os/arch', target: 0.5, p99: 50 },
   { key: 'list', group: 'list', what: 'list, every sort, pages 1-N, page sizes 15-30', target: 0.5, p99: 50 },
@@ -105,10 +122,22 @@ const DISTINCT = [
   { key: 'changes', group: 'changes', what: 'changes feed, random cursors, pages of 100', target: 0.5, p99: 50 },
   // What a mirror does between releases: asks again from its cursor at the head and gets little or
   // nothing. Once a full scan of the log (the check for more), so a line of its own.
-  { key: 'changesAtHead', group: 'changes', what: 'changes feed at the head (followers polling), distinct cursor and page size', target: 0.5, p99: 50 },
+  {
+    key: 'changesAtHead',
+    group: 'changes',
+    what: 'changes feed at the head (followers polling), distinct cursor and page size',
+    target: 0.5,
+    p99: 50,
+  },
   // Last, in the same server's life as everything above ("the catalogue under a crowd"): what
   // one kind of request leaves behind (a full cache, a grown heap) must not slow the others.
-  { key: 'crowd', group: 'crowd', what: 'crowd: distinct searches / plugin pages / latest, about 60/30/10, interleaved', target: 0.5, p99: 50 },
+  {
+    key: 'crowd',
+    group: 'crowd',
+    what: 'crowd: distinct searches / plugin pages / latest, about 60/30/10, interleaved',
+    target: 0.5,
+    p99: 50,
+  },
 ];
 
 const FOOTPRINT_TARGETS = { embedded: { idle: 250, peak: 400 }, postgres: { idle: 150, peak: null } };
@@ -167,7 +196,11 @@ async function withEventLoop(server, measure) {
   const inside = await probe(server);
   const after = await scrape(server.base, server.metricsToken);
   const gc = inside && heapBefore ? { ...inside, heapBeforeMiB: heapBefore.heapUsedMiB } : null;
-  return { result, eventLoop: { ...after, gc }, cache: { hits: after.cacheHits - before.cacheHits, misses: after.cacheMisses - before.cacheMisses } };
+  return {
+    result,
+    eventLoop: { ...after, gc },
+    cache: { hits: after.cacheHits - before.cacheHits, misses: after.cacheMisses - before.cacheMisses },
+  };
 }
 
 const mib = (n) => `${Math.round(n)} MiB`;
@@ -231,7 +264,9 @@ async function measureCeiling({ ceiling, slugs, poolSize, s, lines, when }) {
   await quiet(ceiling.idle);
   const result = await run({ url: ceiling.url, next, durationS: s.durationS });
   await quiet(ceiling.idle);
-  lines.push(`one-row ceiling, ${when} (bare node:http + pg, pool of ${poolSize}, SELECT * FROM plugin WHERE slug = $1, random slugs) ... ${figures(result)}`);
+  lines.push(
+    `one-row ceiling, ${when} (bare node:http + pg, pool of ${poolSize}, SELECT * FROM plugin WHERE slug = $1, random slugs) ... ${figures(result)}`,
+  );
   return result;
 }
 
@@ -251,14 +286,18 @@ async function distinctScenarios({ server, requests, ceiling, ledger, s, budget,
     if (!(await drained(server.base, server.metricsToken))) progress('the server was still busy with the last run after 30 s; going on');
     if (s.warmupS) await runPool({ url: server.base, paths: pool.warmup, ledger, durationS: s.warmupS });
     await drained(server.base, server.metricsToken);
-    const { result, eventLoop, cache } = await withEventLoop(server, () => runPool({ url: server.base, paths: pool.paths, ledger, durationS: s.durationS }));
+    const { result, eventLoop, cache } = await withEventLoop(server, () =>
+      runPool({ url: server.base, paths: pool.paths, ledger, durationS: s.durationS }),
+    );
     const ratio = ratioTo(ceiling, result.rps);
     lines.push(() => `${what} ... ${figures(result, p99Targets ? d.p99 : null)} ... ratio ${ratio()} (target >= ${d.target})`);
     const spent = result.handedOut >= pool.paths.length ? `, the whole pool of ${pool.paths.length}` : ` of a pool of ${pool.paths.length}`;
     const mix = pool.describe(result.handedOut);
     // The server's own count: a response-cache hit here would mean a repeated request (or a cache key wider than a URL).
     const cached = `response cache: ${cache.hits} hits, ${cache.misses} misses`;
-    lines.push(`  ${result.handedOut} requests in ${result.seconds.toFixed(1)} s${spent}, each path once (${cached})${mix ? `; ${d.key === 'crowd' ? 'mix' : 'terms'}: ${mix}` : ''}`);
+    lines.push(
+      `  ${result.handedOut} requests in ${result.seconds.toFixed(1)} s${spent}, each path once (${cached})${mix ? `; ${d.key === 'crowd' ? 'mix' : 'terms'}: ${mix}` : ''}`,
+    );
     lines.push(eventLoopLine(what, eventLoop));
   }
 }
@@ -291,7 +330,10 @@ async function benchMode(mode, s, budget, lines) {
       }
     }
     // One database for each size, so a quick small run leaves the full seed alone.
-    const url = await stores.postgresDatabase(process.env.DATABASE_URL, plugins === 100_000 ? 'registry_bench_catalogue' : `registry_bench_catalogue_${plugins}`);
+    const url = await stores.postgresDatabase(
+      process.env.DATABASE_URL,
+      plugins === 100_000 ? 'registry_bench_catalogue' : `registry_bench_catalogue_${plugins}`,
+    );
     store = { DATABASE_URL: url };
     connection = { connectionString: url };
   } else {
@@ -330,14 +372,21 @@ async function benchMode(mode, s, budget, lines) {
   // The server builds its catalogue index after it answers ready: measured meanwhile, the
   // ceiling shares the machine with that build (the first ceiling ran at 1,291-1,346 req/s, the
   // last at 1,785-2,214). Every run starts once it is built.
-  const built = await quiet(async () => (await scrape(server.base, server.metricsToken).catch(() => null))?.searchIndexPlugins === plugins, 180_000);
+  const built = await quiet(
+    async () => (await scrape(server.base, server.metricsToken).catch(() => null))?.searchIndexPlugins === plugins,
+    180_000,
+  );
   if (!built) progress(`${mode}: the catalogue index did not reach ${plugins} plugins in 180 s; going on`);
   // The seed writes by SQL, so at the first start after it every plugin's stored page is built at
   // once (a registry builds each a second after the write that changed it): runs start after.
   const pagesSince = Date.now();
   const atStart = (await scrape(server.base, server.metricsToken).catch(() => null))?.pluginPagesStale;
-  const pagesBuilt = await quiet(async () => (await scrape(server.base, server.metricsToken).catch(() => null))?.pluginPagesStale === 0, 600_000);
-  const pagesWhat = mode === 'postgres' ? 'stored plugin pages' : 'plugin pages (not stored on the embedded default; its change log cleared)';
+  const pagesBuilt = await quiet(
+    async () => (await scrape(server.base, server.metricsToken).catch(() => null))?.pluginPagesStale === 0,
+    600_000,
+  );
+  const pagesWhat =
+    mode === 'postgres' ? 'stored plugin pages' : 'plugin pages (not stored on the embedded default; its change log cleared)';
   const pagesLine = pagesBuilt
     ? `${pagesWhat}: ${atStart ?? 'n/a'} waiting when the catalogue index was built, none ${Math.round((Date.now() - pagesSince) / 1000)} s later`
     : `${pagesWhat}: still waiting after 600 s; going on`;
@@ -355,11 +404,24 @@ async function benchMode(mode, s, budget, lines) {
     // engine thread answers 32 connections in turn, so its p99 is about 32 / throughput.
     modeLines.push(pagesLine);
     const p99Targets = mode === 'postgres';
-    if (!p99Targets) modeLines.push('embedded: ratio targets only (one engine thread queues all 32 connections: p99 ~ 32 / throughput); p99 printed without a target');
+    if (!p99Targets)
+      modeLines.push(
+        'embedded: ratio targets only (one engine thread queues all 32 connections: p99 ~ 32 / throughput); p99 printed without a target',
+      );
     const ceilingArgs = { ceiling: oneRow, slugs, poolSize, s, lines: modeLines };
     const first = await measureCeiling({ ...ceilingArgs, when: 'at the start' });
     const ceiling = { rps: first.rps };
-    if (sameSql) await cacheHitScenarios({ server, sameSql, slug: slugs[Math.min(4321, slugs.length - 1)], ceiling, s, budget, lines: modeLines, p99Targets });
+    if (sameSql)
+      await cacheHitScenarios({
+        server,
+        sameSql,
+        slug: slugs[Math.min(4321, slugs.length - 1)],
+        ceiling,
+        s,
+        budget,
+        lines: modeLines,
+        p99Targets,
+      });
     const ledger = new PathLedger();
     await distinctScenarios({ server, requests, ceiling, ledger, s, budget, lines: modeLines, p99Targets });
     if (ledger.size) modeLines.push(`distinct scenarios: ${ledger.size} paths requested (warm-up included), none twice`);
@@ -374,8 +436,13 @@ async function benchMode(mode, s, budget, lines) {
     if (s.groups.includes('footprint')) {
       const memory = memoryMiB(server.pid);
       const target = FOOTPRINT_TARGETS[mode].peak;
-      const what = mode === 'embedded' ? `embedded peak under the benchmark, ${plugins} plugins` : `PostgreSQL mode peak under the benchmark, ${plugins} plugins`;
-      modeLines.push(`${what}: ${memory.peak} MiB${target ? ` (target <= ${target})` : ''}; ${memory.rss} MiB at the end (the peak is VmHWM, start included)`);
+      const what =
+        mode === 'embedded'
+          ? `embedded peak under the benchmark, ${plugins} plugins`
+          : `PostgreSQL mode peak under the benchmark, ${plugins} plugins`;
+      modeLines.push(
+        `${what}: ${memory.peak} MiB${target ? ` (target <= ${target})` : ''}; ${memory.rss} MiB at the end (the peak is VmHWM, start included)`,
+      );
     }
     // Last: it ends the server's life (a new process serves after it).
     if (s.groups.includes('restart') && mode === 'postgres') {
@@ -400,7 +467,9 @@ module.exports = async function catalogueBenchmark() {
   const budget = new Budget(s.budgetS);
   const lines = [];
   for (const mode of s.modes) {
-    lines.push(mode === 'postgres' ? `### PostgreSQL, ${s.plugins} plugins` : `### embedded (PGlite, DATA_DIR only), ${s.embeddedPlugins} plugins`);
+    lines.push(
+      mode === 'postgres' ? `### PostgreSQL, ${s.plugins} plugins` : `### embedded (PGlite, DATA_DIR only), ${s.embeddedPlugins} plugins`,
+    );
     try {
       await benchMode(mode, s, budget, lines);
     } catch (error) {

@@ -143,31 +143,48 @@ async function oneRun(config, runNumber) {
 
   const { records, marks } = await timeline(opened, config);
   const took = (marks.end - marks.start) / 1000;
-  lines.push(`${records.length} requests in ${took.toFixed(1)} s (${(records.length / took).toFixed(0)}/s) on instances ${instances.map((i) => i.name).join(', ')}`);
+  lines.push(
+    `${records.length} requests in ${took.toFixed(1)} s (${(records.length / took).toFixed(0)}/s) on instances ${instances.map((i) => i.name).join(', ')}`,
+  );
   const ready = marks.instancesReady === null ? 'NOT within 120 s' : `${((marks.instancesReady - marks.pgReady) / 1000).toFixed(2)} s`;
-  lines.push(`pg_ctl stop took ${secondsSince(marks.pgStop, marks.pgStopped)} s; both instances answered ready ${ready} after pg_ctl start returned`);
+  lines.push(
+    `pg_ctl stop took ${secondsSince(marks.pgStop, marks.pgStopped)} s; both instances answered ready ${ready} after pg_ctl start returned`,
+  );
   const report = windowReport(records, instances, marks);
   lines.push(...report.lines);
 
   const drain = await drainDeliveries(pg, DATABASE);
   const statuses = drain.byStatus.map((r) => `${r.status}${r.reason ? `/${r.reason}` : ''}:${r.n}`).join(' ');
   lines.push(`deliveries drained in ${drain.waited.toFixed(1)} s; left queued or processing: ${drain.left}; by status: ${statuses}`);
-  for (const w of drain.waiting) lines.push(`  still ${w.status}: ${w.n} after ${w.attempts} attempt(s)${w.reason ? ` (${w.reason})` : ''}, next attempt due in ${w.due_s} s`);
+  for (const w of drain.waiting)
+    lines.push(
+      `  still ${w.status}: ${w.n} after ${w.attempts} attempt(s)${w.reason ? ` (${w.reason})` : ''}, next attempt due in ${w.due_s} s`,
+    );
   for (const d of drain.leftover) {
     // What the forge was told about the delivery still waiting (a 503 may still have stored it).
     const sent = records.filter((r) => r.kind === 'webhook' && r.slug === d.slug && r.version === d.version);
-    const told = sent.map((r) => `${r.status} via ${r.instance} at +${secondsSince(marks.start, r.end)} s`).join(', ') || 'not sent by this run';
-    lines.push(`  left ${d.status}: ${d.slug}@${d.version}, stored at +${secondsSince(marks.start, new Date(d.created_at).getTime())} s, ${d.attempts} attempt(s); answered ${told}`);
+    const told =
+      sent.map((r) => `${r.status} via ${r.instance} at +${secondsSince(marks.start, r.end)} s`).join(', ') || 'not sent by this run';
+    lines.push(
+      `  left ${d.status}: ${d.slug}@${d.version}, stored at +${secondsSince(marks.start, new Date(d.created_at).getTime())} s, ${d.attempts} attempt(s); answered ${told}`,
+    );
   }
   const checks = await checkWrites(pg, DATABASE, instances, records);
-  lines.push(`acknowledged writes: ${checks.acked} (${checks.ackedReleases} releases); recorded without acknowledgement: ${checks.unacknowledgedButStored}; races: ${checks.races}, with two 201s: ${checks.raceTwoCreated}`);
-  for (const r of checks.lost.slice(0, 8)) lines.push(`  lost: ${r.kind} ${r.slug}@${r.version} via ${r.instance} answered ${r.status} at +${secondsSince(marks.start, r.start)} s`);
-  for (const d of checks.lostDeliveries.slice(0, 8)) lines.push(`  lost delivery: ${d.slug} ${d.tag} ${d.status} ${d.reason} ${d.detail.slice(0, 160)}`);
+  lines.push(
+    `acknowledged writes: ${checks.acked} (${checks.ackedReleases} releases); recorded without acknowledgement: ${checks.unacknowledgedButStored}; races: ${checks.races}, with two 201s: ${checks.raceTwoCreated}`,
+  );
+  for (const r of checks.lost.slice(0, 8))
+    lines.push(
+      `  lost: ${r.kind} ${r.slug}@${r.version} via ${r.instance} answered ${r.status} at +${secondsSince(marks.start, r.start)} s`,
+    );
+  for (const d of checks.lostDeliveries.slice(0, 8))
+    lines.push(`  lost delivery: ${d.slug} ${d.tag} ${d.status} ${d.reason} ${d.detail.slice(0, 160)}`);
   for (const failure of checks.unverified.slice(0, 8)) lines.push(`  does not verify: ${failure}`);
   const unserved = [...forge.unknown].map(([route, n]) => `${route} x${n}`).join(', ');
   if (unserved) lines.push(`forge paths answered 404: ${unserved}`);
   const exited = instances.filter((i) => i.exit !== null);
-  for (const i of exited) lines.push(`instance ${i.name} exited (${i.exit.code ?? i.exit.signal}) at +${secondsSince(marks.start, i.exit.t)} s`);
+  for (const i of exited)
+    lines.push(`instance ${i.name} exited (${i.exit.code ?? i.exit.signal}) at +${secondsSince(marks.start, i.exit.t)} s`);
 
   const targets = targetsOf(report, marks, checks, drain.left, exited.length);
   lines.push(...targets.map(targetLine));
@@ -184,7 +201,9 @@ module.exports = async function run() {
     cleanUp().finally(() => process.exit(130));
   };
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, onSignal);
-  const lines = [`rate ${config.rate}/s across two instances (write share ${config.writeShare}), stores down ${config.downS} s each, ${config.runs} run(s)`];
+  const lines = [
+    `rate ${config.rate}/s across two instances (write share ${config.writeShare}), stores down ${config.downS} s each, ${config.runs} run(s)`,
+  ];
   const all = [];
   try {
     for (let i = 1; i <= config.runs; i++) {

@@ -26,7 +26,9 @@ async function noisePng() {
   const file = path.join(os.tmpdir(), `registry-bench-noise-${SIDE}.png`);
   if (!fs.existsSync(file)) {
     const sharp = require('sharp');
-    const png = await sharp(randomBytes(SIDE * SIDE * 3), { raw: { width: SIDE, height: SIDE, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+    const png = await sharp(randomBytes(SIDE * SIDE * 3), { raw: { width: SIDE, height: SIDE, channels: 3 } })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
     fs.writeFileSync(`${file}.tmp`, png);
     fs.renameSync(`${file}.tmp`, file);
   }
@@ -52,7 +54,6 @@ function pictureServer(file) {
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
-
 
 async function waitReady(url) {
   for (let i = 0; i < 900; i++) {
@@ -133,7 +134,13 @@ module.exports = async function run() {
     const publish = async (token, slug, withPictures) => {
       const shots = Array.from({ length: SCREENSHOTS }, (_, i) => `  - url: "${picturesUrl}/${slug}/shot-${i}.png"`).join('\n');
       const manifest = `name: ${slug}\nversion: "1.0.0"\nreadme: https://127.0.0.1:1/none.md\n${withPictures ? `icon: "${picturesUrl}/${slug}/icon.png"\nscreenshots:\n${shots}\n` : ''}`;
-      const body = { manifest, manifestSource: 'plugin.yaml', version: '1.0.0', assets: [{ name: `${slug}.zip`, url: `${assetsUrl}/${slug}.zip` }], repoUrl: `https://example.invalid/bench/${slug}` };
+      const body = {
+        manifest,
+        manifestSource: 'plugin.yaml',
+        version: '1.0.0',
+        assets: [{ name: `${slug}.zip`, url: `${assetsUrl}/${slug}.zip` }],
+        repoUrl: `https://example.invalid/bench/${slug}`,
+      };
       let res = await postJson(`${url}/api/publish/${slug}`, { Authorization: `Bearer ${token}` }, body);
       // On a machine busy with other work the database pool can time out (503 database-unavailable,
       // nothing recorded): the push is sent again, as a CI job would, and counted as one.
@@ -156,11 +163,19 @@ module.exports = async function run() {
     const waited = warnings.filter((w) => /may wait/.test(w)).length;
     const overBound = warnings.filter((w) => /holding as many picture bytes/.test(w)).length;
     const size = (fs.statSync(picture).size / 1e6).toFixed(1);
-    lines.push(`${PUSHES} pushes at once, ${SCREENSHOTS + 1} PNGs of ${size} MB each: all ${PUSHES} published in ${load.seconds.toFixed(1)} s; ${total - leftOut} of ${total} pictures kept, ${leftOut} left out with a warning (${waited} after waiting for their turn, ${overBound} over a bound on bytes held, ${leftOut - waited - overBound} other)`);
-    lines.push(`allocator: ${arenas ? `MALLOC_ARENA_MAX=${arenas}${process.env.MALLOC_ARENA_MAX === undefined ? ", as the Docker image sets it" : ''}` : "glibc's default arenas (MALLOC_ARENA_MAX unset)"}`);
+    lines.push(
+      `${PUSHES} pushes at once, ${SCREENSHOTS + 1} PNGs of ${size} MB each: all ${PUSHES} published in ${load.seconds.toFixed(1)} s; ${total - leftOut} of ${total} pictures kept, ${leftOut} left out with a warning (${waited} after waiting for their turn, ${overBound} over a bound on bytes held, ${leftOut - waited - overBound} other)`,
+    );
+    lines.push(
+      `allocator: ${arenas ? `MALLOC_ARENA_MAX=${arenas}${process.env.MALLOC_ARENA_MAX === undefined ? ', as the Docker image sets it' : ''}` : "glibc's default arenas (MALLOC_ARENA_MAX unset)"}`,
+    );
     const part = (name) => ((load.parts.peak[name] - load.parts.start[name]) / MiB).toFixed(1);
-    lines.push(`of the growth at the peak: ${part('anon')} MiB anonymous (heaps, buffers), ${part('file')} MiB file-backed (libraries mapped in: sharp's libvips loads here)`);
-    lines.push(`picture ingest RSS growth           ${(load.growth / MiB).toFixed(1)} MiB (target <= 150), from ${(load.start / MiB).toFixed(0)} MiB`);
+    lines.push(
+      `of the growth at the peak: ${part('anon')} MiB anonymous (heaps, buffers), ${part('file')} MiB file-backed (libraries mapped in: sharp's libvips loads here)`,
+    );
+    lines.push(
+      `picture ingest RSS growth           ${(load.growth / MiB).toFixed(1)} MiB (target <= 150), from ${(load.start / MiB).toFixed(0)} MiB`,
+    );
     return lines;
   } finally {
     server.kill('SIGTERM');
@@ -173,8 +188,11 @@ module.exports = async function run() {
 
 if (require.main === module) {
   require('../scripts/build-if-stale');
-  module.exports().then((lines) => lines.forEach((l) => console.log(l)), (error) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
+  module.exports().then(
+    (lines) => lines.forEach((l) => console.log(l)),
+    (error) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
 }

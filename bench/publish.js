@@ -40,7 +40,6 @@ function staticServer(dir) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-
 async function waitReady(url) {
   for (let i = 0; i < 300; i++) {
     try {
@@ -114,7 +113,9 @@ module.exports = async function run() {
       const t0 = process.hrtime.bigint();
       // Asynchronous: the file server runs in this process and must keep serving meanwhile.
       const code = await new Promise((resolve) => {
-        const child = spawn('bash', ['-c', `curl -s ${filesUrl}/big-linux-x64.bin | openssl dgst -sha256 > /dev/null`], { stdio: 'ignore' });
+        const child = spawn('bash', ['-c', `curl -s ${filesUrl}/big-linux-x64.bin | openssl dgst -sha256 > /dev/null`], {
+          stdio: 'ignore',
+        });
         child.once('exit', resolve);
       });
       if (code !== 0) throw new Error(`curl | openssl failed with ${code}`);
@@ -130,14 +131,22 @@ module.exports = async function run() {
       if (!best || m.seconds < best.seconds) best = m;
     }
     lines.push(`curl | openssl dgst, 256 MiB        ${gbps(pipeline)} GB/s (${pipeline.toFixed(2)} s)`);
-    lines.push(`publish, 256 MiB asset              ${gbps(best.seconds)} GB/s (${best.seconds.toFixed(2)} s)  ratio ${(pipeline / best.seconds).toFixed(2)} (target >= 0.75)`);
-    lines.push(`  peak server RSS growth            ${(best.growth / MiB).toFixed(1)} MiB (target < 64); first, cold publish: ${(cold.growth / MiB).toFixed(1)} MiB`);
+    lines.push(
+      `publish, 256 MiB asset              ${gbps(best.seconds)} GB/s (${best.seconds.toFixed(2)} s)  ratio ${(pipeline / best.seconds).toFixed(2)} (target >= 0.75)`,
+    );
+    lines.push(
+      `  peak server RSS growth            ${(best.growth / MiB).toFixed(1)} MiB (target < 64); first, cold publish: ${(cold.growth / MiB).toFixed(1)} MiB`,
+    );
 
     const huge = await peakGrowth(server.pid, () => publish('huge', 'huge.bin'));
-    lines.push(`publish, 1 GiB over the budget      ${huge.seconds.toFixed(2)} s, peak server RSS growth ${(huge.growth / MiB).toFixed(1)} MiB (target < 64)`);
+    lines.push(
+      `publish, 1 GiB over the budget      ${huge.seconds.toFixed(2)} s, peak server RSS growth ${(huge.growth / MiB).toFixed(1)} MiB (target < 64)`,
+    );
 
     const four = await peakGrowth(server.pid, () => Promise.all([2, 3, 4, 1].map((i) => publish(`four-${i}`, `big-${i}.bin`))));
-    lines.push(`four 256 MiB publishes at once      ${four.seconds.toFixed(2)} s, peak server RSS growth ${(four.growth / MiB).toFixed(1)} MiB`);
+    lines.push(
+      `four 256 MiB publishes at once      ${four.seconds.toFixed(2)} s, peak server RSS growth ${(four.growth / MiB).toFixed(1)} MiB`,
+    );
     return lines;
   } finally {
     server.kill('SIGTERM');
@@ -149,8 +158,11 @@ module.exports = async function run() {
 
 if (require.main === module) {
   require('../scripts/build-if-stale');
-  module.exports().then((lines) => lines.forEach((l) => console.log(l)), (error) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
+  module.exports().then(
+    (lines) => lines.forEach((l) => console.log(l)),
+    (error) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
 }

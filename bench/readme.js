@@ -21,7 +21,13 @@ const CASES = [
   ['mixed inline', '[x](https://a.example/ "t") *a* `c` www.x.y <b> &amp; ![i](i.png)\n'.repeat(14000)],
 ];
 
-const CONTEXT = { kind: 'forge', forge: { type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com' }, repoPath: 'acme/widget', tag: 'v1.0.0', readmePath: 'README.md' };
+const CONTEXT = {
+  kind: 'forge',
+  forge: { type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com' },
+  repoPath: 'acme/widget',
+  tag: 'v1.0.0',
+  readmePath: 'README.md',
+};
 
 /** Runs `work` with the event-loop delay sampled; returns its wall time and the worst delay, in ms. */
 async function sampled(work) {
@@ -43,7 +49,9 @@ const pad = (text, width) => text.padEnd(width);
 module.exports = async function run() {
   const { ReadmeRenderPool, runRenderJob } = require(README);
   const pool = new ReadmeRenderPool();
-  const lines = [`pool: ${pool.size} render thread(s); best of ${REPEATS}; each README ${(CASES[0][1].length / MiB).toFixed(2)}-${(CASES[2][1].length / MiB).toFixed(2)} MiB`];
+  const lines = [
+    `pool: ${pool.size} render thread(s); best of ${REPEATS}; each README ${(CASES[0][1].length / MiB).toFixed(2)}-${(CASES[2][1].length / MiB).toFixed(2)} MiB`,
+  ];
   try {
     const cold = await sampled(() => pool.render({ markdown: '# warm up', context: CONTEXT }));
     lines.push(`${pad('first render (thread start)', 34)}${cold.ms.toFixed(0)} ms, main-thread max delay ${cold.maxDelayMs.toFixed(1)} ms`);
@@ -66,7 +74,9 @@ module.exports = async function run() {
     }
     const concurrent = await sampled(() => Promise.all(CASES.map(([, markdown]) => pool.render({ markdown, context: CONTEXT }))));
     worstDelay = Math.max(worstDelay, concurrent.maxDelayMs);
-    lines.push(`${pad('all four at once on the pool', 34)}${concurrent.ms.toFixed(0)} ms, max delay ${concurrent.maxDelayMs.toFixed(1)} ms`);
+    lines.push(
+      `${pad('all four at once on the pool', 34)}${concurrent.ms.toFixed(0)} ms, max delay ${concurrent.maxDelayMs.toFixed(1)} ms`,
+    );
     lines.push(`${pad('main-thread event-loop delay', 34)}worst ${worstDelay.toFixed(1)} ms while the pool renders (target < 50 ms)`);
   } finally {
     await pool.close();

@@ -12,7 +12,48 @@ const { searchWords } = require('../src/catalogue/plugins/search-index/tokenize'
 const PLUGINS = Number(process.env.FACET_BENCH_PLUGINS ?? 100_000);
 const TAGS = Number(process.env.FACET_BENCH_TAGS ?? 0);
 const CHURN = process.env.FACET_BENCH_CHURN === '1';
-const WORDS = ['markdown', 'preview', 'theme', 'dark', 'light', 'git', 'lint', 'format', 'snippet', 'terminal', 'python', 'rust', 'docker', 'yaml', 'json', 'icons', 'vim', 'emacs', 'todo', 'spell', 'debug', 'test', 'coverage', 'graph', 'table', 'csv', 'color', 'font', 'zoom', 'sync', 'cloud', 'backup', 'search', 'regex', 'diff', 'merge', 'branch', 'deploy', 'stats', 'clock'];
+const WORDS = [
+  'markdown',
+  'preview',
+  'theme',
+  'dark',
+  'light',
+  'git',
+  'lint',
+  'format',
+  'snippet',
+  'terminal',
+  'python',
+  'rust',
+  'docker',
+  'yaml',
+  'json',
+  'icons',
+  'vim',
+  'emacs',
+  'todo',
+  'spell',
+  'debug',
+  'test',
+  'coverage',
+  'graph',
+  'table',
+  'csv',
+  'color',
+  'font',
+  'zoom',
+  'sync',
+  'cloud',
+  'backup',
+  'search',
+  'regex',
+  'diff',
+  'merge',
+  'branch',
+  'deploy',
+  'stats',
+  'clock',
+];
 const KINDS = ['tool', 'theme', 'language', 'integration', 'widget'];
 const CATEGORIES = ['Editors', 'Looks', 'Languages', 'Productivity', 'Testing', 'Data'];
 const NOW = Date.parse('2025-06-01T00:00:00Z');
@@ -24,7 +65,8 @@ function seedDoc(i, generation) {
   const tag = (k) => `t${generation}x${(i * 7919 + k * 104729) % TAGS}`;
   return {
     id: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`,
-    slug, name: slug,
+    slug,
+    name: slug,
     description: `A ${w2} plugin for ${w1} users, with ${w3} support`,
     category: CATEGORIES[i % CATEGORIES.length],
     kind: KINDS[i % KINDS.length],
@@ -45,20 +87,32 @@ index.build(docs);
 if (CHURN) for (let i = 1; i <= PLUGINS; i++) index.upsert(seedDoc(i, 1));
 
 const queries = [];
-const filters = [{}, { kind: 'theme' }, { tag: 'git' }, { ext: { stars: '3' } }, { kind: 'tool', ext: { platforms: 'mac' } }, { category: 'Looks' }];
+const filters = [
+  {},
+  { kind: 'theme' },
+  { tag: 'git' },
+  { ext: { stars: '3' } },
+  { kind: 'tool', ext: { platforms: 'mac' } },
+  { category: 'Looks' },
+];
 const texts = ['', 'ma', 'markdown', 'dark theme', 'git', 'python lint', 'zzzz', 'co', 'terminal 12', 'sync cloud'];
-for (const text of texts) for (const f of filters) for (const sort of ['updated', 'name']) {
-  const words = searchWords(text);
-  queries.push({ words, search: text, ext: {}, ...f, sort, offset: 0, limit: 20 });
-}
+for (const text of texts)
+  for (const f of filters)
+    for (const sort of ['updated', 'name']) {
+      const words = searchWords(text);
+      queries.push({ words, search: text, ext: {}, ...f, sort, offset: 0, limit: 20 });
+    }
 const request = { extensionKeys: ['platforms', 'stars'] };
 for (const q of queries) index.facets(q, request); // warm
 const times = [];
-for (let round = 0; round < 3; round++) for (const q of queries) {
-  const t0 = process.hrtime.bigint();
-  index.facets(q, request);
-  times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-}
+for (let round = 0; round < 3; round++)
+  for (const q of queries) {
+    const t0 = process.hrtime.bigint();
+    index.facets(q, request);
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
 times.sort((a, b) => a - b);
 const at = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(3);
-console.log(`facets: ${PLUGINS} plugins, tags ${TAGS || 'seed'}${CHURN ? ' after churn' : ''}, ${times.length} counts: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times.at(-1).toFixed(3)} ms`);
+console.log(
+  `facets: ${PLUGINS} plugins, tags ${TAGS || 'seed'}${CHURN ? ' after churn' : ''}, ${times.length} counts: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times.at(-1).toFixed(3)} ms`,
+);

@@ -20,14 +20,63 @@ const QUERIES = 800;
 
 // The seed's word lists (scripts/seed-catalogue.js).
 const WORDS = [
-  'markdown', 'preview', 'theme', 'dark', 'light', 'git', 'lint', 'format', 'snippet', 'terminal',
-  'python', 'rust', 'docker', 'yaml', 'json', 'icons', 'vim', 'emacs', 'todo', 'spell',
-  'debug', 'test', 'coverage', 'graph', 'table', 'csv', 'color', 'font', 'zoom', 'sync',
-  'cloud', 'backup', 'search', 'regex', 'diff', 'merge', 'branch', 'deploy', 'stats', 'clock',
+  'markdown',
+  'preview',
+  'theme',
+  'dark',
+  'light',
+  'git',
+  'lint',
+  'format',
+  'snippet',
+  'terminal',
+  'python',
+  'rust',
+  'docker',
+  'yaml',
+  'json',
+  'icons',
+  'vim',
+  'emacs',
+  'todo',
+  'spell',
+  'debug',
+  'test',
+  'coverage',
+  'graph',
+  'table',
+  'csv',
+  'color',
+  'font',
+  'zoom',
+  'sync',
+  'cloud',
+  'backup',
+  'search',
+  'regex',
+  'diff',
+  'merge',
+  'branch',
+  'deploy',
+  'stats',
+  'clock',
 ];
 const KINDS = ['tool', 'theme', 'language', 'integration', 'widget'];
 const CATEGORIES = ['Editors', 'Looks', 'Languages', 'Productivity', 'Testing', 'Data'];
-const OTHER_WORDS = ['plugin', 'users', 'support', 'with', 'install', 'catalogue', 'commands', 'files', 'from', 'adds', ...KINDS, ...CATEGORIES.map((c) => c.toLowerCase())];
+const OTHER_WORDS = [
+  'plugin',
+  'users',
+  'support',
+  'with',
+  'install',
+  'catalogue',
+  'commands',
+  'files',
+  'from',
+  'adds',
+  ...KINDS,
+  ...CATEGORIES.map((c) => c.toLowerCase()),
+];
 const NOW = Date.parse('2025-06-01T00:00:00Z');
 
 function seedDoc(i, readme) {
@@ -81,13 +130,22 @@ function makeQueries(seed, count) {
     const w = pick(long);
     const at = 1 + Math.floor(rand() * (w.length - 2));
     switch (Math.floor(rand() * 4)) {
-      case 0: return w.slice(0, at) + w.slice(at + 1);
-      case 1: return w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2);
-      case 2: return w.slice(0, at) + pick(letters) + w.slice(at + 1);
-      default: return w.slice(0, at) + pick(letters) + w.slice(at);
+      case 0:
+        return w.slice(0, at) + w.slice(at + 1);
+      case 1:
+        return w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2);
+      case 2:
+        return w.slice(0, at) + pick(letters) + w.slice(at + 1);
+      default:
+        return w.slice(0, at) + pick(letters) + w.slice(at);
     }
   };
-  const miss = () => pick([() => `${pick(WORDS)}${Math.floor(rand() * 9) + 1}x`, () => Array.from({ length: 4 + Math.floor(rand() * 5) }, () => pick(letters)).join(''), () => `${pick(['zoom', 'dark', 'git'])}${Math.floor(rand() * 10)}q`])();
+  const miss = () =>
+    pick([
+      () => `${pick(WORDS)}${Math.floor(rand() * 9) + 1}x`,
+      () => Array.from({ length: 4 + Math.floor(rand() * 5) }, () => pick(letters)).join(''),
+      () => `${pick(['zoom', 'dark', 'git'])}${Math.floor(rand() * 10)}q`,
+    ])();
   const kinds = [
     ['prefix', 30, prefix],
     ['typo', 20, typo],
@@ -192,7 +250,14 @@ async function slicedBuild(count) {
   });
   longest = Math.max(longest, performance.now() - last);
   lengths.sort((a, b) => a - b);
-  return { index, ms: performance.now() - started, longest, slices, median: quantile(lengths, 0.5), over: lengths.filter((ms) => ms > 40).length };
+  return {
+    index,
+    ms: performance.now() - started,
+    longest,
+    slices,
+    median: quantile(lengths, 0.5),
+    over: lengths.filter((ms) => ms > 40).length,
+  };
 }
 
 module.exports = async function run() {
@@ -205,7 +270,9 @@ module.exports = async function run() {
   const after = memory();
   const perPlugin = (after - before) / PLUGINS;
   lines.push(`${pad(`build, ${PLUGINS} plugins`, 34)}${buildMs.toFixed(0)} ms (target < 2,000 ms)`);
-  lines.push(`${pad('memory a plugin (heap + buffers)', 34)}${perPlugin.toFixed(0)} bytes (target <= 2,048); approximateBytes() says ${(index.approximateBytes() / PLUGINS).toFixed(0)}`);
+  lines.push(
+    `${pad('memory a plugin (heap + buffers)', 34)}${perPlugin.toFixed(0)} bytes (target <= 2,048); approximateBytes() says ${(index.approximateBytes() / PLUGINS).toFixed(0)}`,
+  );
 
   const sliced = await slicedBuild(PLUGINS);
   lines.push(
@@ -218,14 +285,24 @@ module.exports = async function run() {
   const queries = makeQueries(23, QUERIES);
   const { first, best, byLabel } = timeQueries(index, queries);
   const load = require('node:os').loadavg()[0].toFixed(1);
-  lines.push(`${pad(`${queries.length} distinct queries`, 34)}first run p50 ${micros(quantile(first, 0.5))}, p99 ${micros(quantile(first, 0.99))}, max ${micros(first[first.length - 1])} (target p99 < 5,000 µs); load average ${load}`);
-  lines.push(`${pad('  the same, best of 3 each', 34)}p50 ${micros(quantile(best, 0.5))}, p99 ${micros(quantile(best, 0.99))}, max ${micros(best[best.length - 1])}`);
+  lines.push(
+    `${pad(`${queries.length} distinct queries`, 34)}first run p50 ${micros(quantile(first, 0.5))}, p99 ${micros(quantile(first, 0.99))}, max ${micros(first[first.length - 1])} (target p99 < 5,000 µs); load average ${load}`,
+  );
+  lines.push(
+    `${pad('  the same, best of 3 each', 34)}p50 ${micros(quantile(best, 0.5))}, p99 ${micros(quantile(best, 0.99))}, max ${micros(best[best.length - 1])}`,
+  );
   for (const [label, times] of [...byLabel].sort()) {
     times.sort((a, b) => a - b);
-    lines.push(`  ${pad(`${label} (${times.length})`, 32)}p50 ${micros(quantile(times, 0.5))}, p99 ${micros(quantile(times, 0.99))}, max ${micros(times[times.length - 1])}`);
+    lines.push(
+      `  ${pad(`${label} (${times.length})`, 32)}p50 ${micros(quantile(times, 0.5))}, p99 ${micros(quantile(times, 0.99))}, max ${micros(times[times.length - 1])}`,
+    );
   }
   for (const search of ['de', 'co', 'fo', 'in', 'a', 'zoom5', 'mardown']) {
-    for (const [sort, offset] of [['relevance', 0], ['relevance', 10000], ['name', 10000]]) {
+    for (const [sort, offset] of [
+      ['relevance', 0],
+      ['relevance', 10000],
+      ['name', 10000],
+    ]) {
       const query = { words: searchWords(search), search, sort, offset, limit: 20 };
       const timesNs = [];
       let total = 0;
@@ -258,8 +335,12 @@ module.exports = async function run() {
   }
   upserts.sort((a, b) => a - b);
   removals.sort((a, b) => a - b);
-  lines.push(`${pad('upsert of a published plugin', 34)}p50 ${micros(quantile(upserts, 0.5))}, p99 ${micros(quantile(upserts, 0.99))}, max ${micros(upserts[upserts.length - 1])}`);
-  lines.push(`${pad('remove', 34)}p50 ${micros(quantile(removals, 0.5))}, p99 ${micros(quantile(removals, 0.99))}, max ${micros(removals[removals.length - 1])}`);
+  lines.push(
+    `${pad('upsert of a published plugin', 34)}p50 ${micros(quantile(upserts, 0.5))}, p99 ${micros(quantile(upserts, 0.99))}, max ${micros(upserts[upserts.length - 1])}`,
+  );
+  lines.push(
+    `${pad('remove', 34)}p50 ${micros(quantile(removals, 0.5))}, p99 ${micros(quantile(removals, 0.99))}, max ${micros(removals[removals.length - 1])}`,
+  );
 
   if (process.env.SEARCH_BENCH_README === '1') {
     const words = Array.from({ length: 50_000 }, (_, n) => `w${n.toString(36)}${'aeiou'[n % 5]}x`);
@@ -274,7 +355,9 @@ module.exports = async function run() {
     heavy.build(docs);
     const ms = performance.now() - started;
     const bytes = (memory() - start) / PLUGINS;
-    lines.push(`${pad('with 2 KB READMEs: build', 34)}${ms.toFixed(0)} ms; ${bytes.toFixed(0)} bytes a plugin (target <= 2,048); approximateBytes() ${(heavy.approximateBytes() / PLUGINS).toFixed(0)}`);
+    lines.push(
+      `${pad('with 2 KB READMEs: build', 34)}${ms.toFixed(0)} ms; ${bytes.toFixed(0)} bytes a plugin (target <= 2,048); approximateBytes() ${(heavy.approximateBytes() / PLUGINS).toFixed(0)}`,
+    );
   }
   return lines;
 };

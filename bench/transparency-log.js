@@ -41,7 +41,11 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 
 /** The seeded entries: yanks of many releases (their shape and size are a real entry's). */
 function seedEntry(lib, index) {
-  return lib.encodeLogEntry({ type: 'yank', slug: `plugin-${String(index % 100_000).padStart(6, '0')}`, version: `1.${index % 97}.${index % 13}` });
+  return lib.encodeLogEntry({
+    type: 'yank',
+    slug: `plugin-${String(index % 100_000).padStart(6, '0')}`,
+    version: `1.${index % 97}.${index % 13}`,
+  });
 }
 
 /** Removes what earlier runs appended past `size`: leaves, and nodes that reach past it. */
@@ -72,16 +76,18 @@ async function seed(client, lib, size, lines) {
       hashes.push(Buffer.from(hash));
       level.push(hash);
     }
-    await client.query('INSERT INTO transparency_leaf ("index", "entry", "leaf_hash") SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[])', [indexes, entries, hashes]);
+    await client.query(
+      'INSERT INTO transparency_leaf ("index", "entry", "leaf_hash") SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[])',
+      [indexes, entries, hashes],
+    );
   }
   for (let height = 0; level.length > 0; height++) {
     for (let from = 0; from < level.length; from += BATCH) {
       const slice = level.slice(from, from + BATCH);
-      await client.query('INSERT INTO transparency_node ("level", "index", "hash") SELECT $1::smallint, * FROM unnest($2::bigint[], $3::bytea[])', [
-        height,
-        slice.map((_, i) => String(from + i)),
-        slice.map((hash) => Buffer.from(hash)),
-      ]);
+      await client.query(
+        'INSERT INTO transparency_node ("level", "index", "hash") SELECT $1::smallint, * FROM unnest($2::bigint[], $3::bytea[])',
+        [height, slice.map((_, i) => String(from + i)), slice.map((hash) => Buffer.from(hash))],
+      );
     }
     const above = [];
     for (let i = 0; i + 1 < level.length; i += 2) above.push(lib.nodeHash(level[i], level[i + 1]));
@@ -101,7 +107,10 @@ async function timeAppends(url, size, appends, lines) {
   const os = require('node:os');
   const fs = require('node:fs');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'registry-bench-tlog-'));
-  const database = await openDatabase(loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: url, DATA_DIR: dataDir }), { embeddedMode: 'own', migrate: true });
+  const database = await openDatabase(loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: url, DATA_DIR: dataDir }), {
+    embeddedMode: 'own',
+    migrate: true,
+  });
   try {
     const log = new TransparencyLog(new TransparencyRepository(database.dataSource));
     const appendMs = [];
@@ -125,7 +134,9 @@ async function timeAppends(url, size, appends, lines) {
     lines.push(
       `log append at ${size1m} entries (${appends} appends, each in its own transaction) ... median ${ms(percentile(appendMs, 50))}, p99 ${ms(percentile(appendMs, 99))} (target <= 5 ms)`,
     );
-    lines.push(`  whole transaction (BEGIN, append, COMMIT): median ${ms(percentile(transactionMs, 50))}, p99 ${ms(percentile(transactionMs, 99))}`);
+    lines.push(
+      `  whole transaction (BEGIN, append, COMMIT): median ${ms(percentile(transactionMs, 50))}, p99 ${ms(percentile(transactionMs, 99))}`,
+    );
   } finally {
     await database.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -144,7 +155,9 @@ async function requestRates(url, size, s, lines) {
   const client = new Client({ connectionString: url });
   await client.connect();
   // One client address: the per-IP read limit is lifted out of autocannon's way (it is still counted).
-  await client.query(`INSERT INTO app_setting (key, value) VALUES ('ratelimit.public_read_per_min', '1000000') ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  await client.query(
+    `INSERT INTO app_setting (key, value) VALUES ('ratelimit.public_read_per_min', '1000000') ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
   // Each run's server has a fresh KEY_ENCRYPTION_KEY: an earlier run's key would not open. The
   // server makes a new one at start (which appends a `keys` entry, removed after the run).
   await client.query('DELETE FROM signing_key');
@@ -164,7 +177,11 @@ async function requestRates(url, size, s, lines) {
       if (at > paths.length) throw new Error(`benchmark bug: ${what} asked ${at} paths of ${paths.length}`);
       return result;
     };
-    const ceilingFirst = await measure('one-row ceiling (first)', ceiling.url, distinct(random, perRun, 0, size).map((i) => `/${i}`));
+    const ceilingFirst = await measure(
+      'one-row ceiling (first)',
+      ceiling.url,
+      distinct(random, perRun, 0, size).map((i) => `/${i}`),
+    );
     await quiet(ceiling.idle);
     const inclusion = await measure(
       'inclusion proofs',
@@ -176,13 +193,19 @@ async function requestRates(url, size, s, lines) {
       server.base,
       distinct(random, perRun, 1, size).map((i) => `/api/log/proof/consistency?from=${i}&to=${size}`),
     );
-    const ceilingLast = await measure('one-row ceiling (last)', ceiling.url, distinct(random, perRun, 0, size).map((i) => `/${i}`));
+    const ceilingLast = await measure(
+      'one-row ceiling (last)',
+      ceiling.url,
+      distinct(random, perRun, 0, size).map((i) => `/${i}`),
+    );
     await quiet(ceiling.idle);
     const ceilingRps = (ceilingFirst.rps + ceilingLast.rps) / 2;
     const failed = (r) => `${r.failed} failed (target 0)${r.failures ? ` [${r.failures}]` : ''}`;
     const line = (what, r) =>
       `${what} ... ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${failed(r)} ... ratio ${(r.rps / ceilingRps).toFixed(2)} (target >= 0.6)`;
-    lines.push(`one-row ceiling (one log row by index, random indexes): ${Math.round(ceilingFirst.rps)} req/s at the start, ${Math.round(ceilingLast.rps)} at the end`);
+    lines.push(
+      `one-row ceiling (one log row by index, random indexes): ${Math.round(ceilingFirst.rps)} req/s at the start, ${Math.round(ceilingLast.rps)} at the end`,
+    );
     const label = size === 1_000_000 ? '1M' : String(size);
     lines.push(line(`inclusion proof at ${label} entries (random indexes)`, inclusion));
     lines.push(line(`consistency proof at ${label} entries (random from, to = head)`, consistency));
@@ -199,7 +222,11 @@ module.exports = async function transparencyLog() {
   const lines = [];
   if (!process.env.DATABASE_URL) return ['skipped: set DATABASE_URL (the log benchmark seeds a PostgreSQL database)'];
   const size = setting('BENCH_TLOG_ENTRIES', 1_000_000);
-  const s = { appends: setting('BENCH_TLOG_APPENDS', 1000), durationS: setting('BENCH_TLOG_DURATION_S', 10), warmupS: setting('BENCH_TLOG_WARMUP_S', 3) };
+  const s = {
+    appends: setting('BENCH_TLOG_APPENDS', 1000),
+    durationS: setting('BENCH_TLOG_DURATION_S', 10),
+    warmupS: setting('BENCH_TLOG_WARMUP_S', 3),
+  };
   const lib = require(path.join(DIST, 'lib', 'transparency', 'index.js'));
   const url = await stores.postgresDatabase(process.env.DATABASE_URL, DATABASE);
   // The schema first (the server's own migrations), then the seed.
@@ -208,7 +235,12 @@ module.exports = async function transparencyLog() {
   const os = require('node:os');
   const fs = require('node:fs');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'registry-bench-tlog-'));
-  await (await openDatabase(loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: url, DATA_DIR: dataDir }), { embeddedMode: 'own', migrate: true })).close();
+  await (
+    await openDatabase(loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: url, DATA_DIR: dataDir }), {
+      embeddedMode: 'own',
+      migrate: true,
+    })
+  ).close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 
   const client = new Client({ connectionString: url });

@@ -10,6 +10,11 @@ if (!fs.existsSync(entry)) {
 }
 const { main, processIo } = require(entry);
 main(process.argv.slice(2), processIo()).then(
-  (code) => { process.exitCode = code; },
-  (error) => { process.stderr.write(`registry: ${error && error.message ? error.message : error}\n`); process.exitCode = 1; },
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`registry: ${error && error.message ? error.message : error}\n`);
+    process.exitCode = 1;
+  },
 );

@@ -59,13 +59,18 @@ async function main() {
   });
   const bundled = Object.keys(result.metafile.inputs);
   const framework = bundled.filter((input) => /node_modules\/(@nestjs|typeorm|pg|@electric-sql|sharp)\//.test(input));
-  if (framework.length > 0) throw new Error(`the single-file CLI must not bundle the server's framework, but it holds ${framework.slice(0, 5).join(', ')}`);
+  if (framework.length > 0)
+    throw new Error(`the single-file CLI must not bundle the server's framework, but it holds ${framework.slice(0, 5).join(', ')}`);
   fs.chmodSync(file, 0o755);
   // It must run on its own: from an empty folder, with no node_modules to fall back on.
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'registry-cli-'));
   try {
     fs.copyFileSync(file, path.join(scratch, 'registry.js'));
-    const help = spawnSync(process.execPath, ['registry.js', '--help'], { cwd: scratch, encoding: 'utf8', env: { PATH: process.env.PATH } });
+    const help = spawnSync(process.execPath, ['registry.js', '--help'], {
+      cwd: scratch,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
     if (help.status !== 0 || (help.stderr.match(/^ {2}validate /gm) ?? []).length !== 1) {
       throw new Error(`the single-file CLI does not run on its own: exit ${help.status}\n${help.stdout}${help.stderr}`);
     }

@@ -14,13 +14,19 @@ function newestMtime(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
-    else if (/\.(ts|js|css|sql)$/.test(entry.name) && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+    else if (/\.(ts|js|css|sql)$/.test(entry.name) && !entry.name.endsWith('.spec.ts'))
+      newest = Math.max(newest, fs.statSync(full).mtimeMs);
   }
   return newest;
 }
 
 function stale() {
-  if (!fs.existsSync(stamp) || !fs.existsSync(path.join(root, 'dist', 'main.js')) || !fs.existsSync(path.join(root, 'dist', 'cli-bundle', 'registry.js'))) return true;
+  if (
+    !fs.existsSync(stamp) ||
+    !fs.existsSync(path.join(root, 'dist', 'main.js')) ||
+    !fs.existsSync(path.join(root, 'dist', 'cli-bundle', 'registry.js'))
+  )
+    return true;
   const built = fs.statSync(stamp).mtimeMs;
   return newestMtime(path.join(root, 'src')) > built || fs.statSync(path.join(root, 'tsconfig.build.json')).mtimeMs > built;
 }
@@ -40,7 +46,9 @@ function canBuild() {
 
 if (stale() && !canBuild()) {
   if (!fs.existsSync(path.join(root, 'dist', 'main.js'))) {
-    process.stderr.write('dist/ is missing and cannot be built here (no sources, or the development dependencies are not installed): run `npm ci && npm run build` first\n');
+    process.stderr.write(
+      'dist/ is missing and cannot be built here (no sources, or the development dependencies are not installed): run `npm ci && npm run build` first\n',
+    );
     process.exit(1);
   }
 } else if (stale()) {

@@ -26,7 +26,13 @@ async function main() {
     legalComments: 'none',
   });
   for (const name of fs.readdirSync(source).filter((n) => n === 'app.css')) {
-    await esbuild.build({ entryPoints: [path.join(source, name)], outfile: path.join(out, name), bundle: true, minify: true, logLevel: 'warning' });
+    await esbuild.build({
+      entryPoints: [path.join(source, name)],
+      outfile: path.join(out, name),
+      bundle: true,
+      minify: true,
+      logLevel: 'warning',
+    });
   }
 }
 

@@ -21,7 +21,8 @@ async function main() {
   try {
     for (const { name, definition, triggers } of (await client.query(FUNCTIONS)).rows) {
       const owner = FUNCTION_FILES[name];
-      if (!owner) throw new Error(`${name}: not in FUNCTION_FILES (src/database/trigger-functions.ts): add it with the feature that owns it`);
+      if (!owner)
+        throw new Error(`${name}: not in FUNCTION_FILES (src/database/trigger-functions.ts): add it with the feature that owns it`);
       const file = path.join(__dirname, '..', 'src', owner, 'sql', `${name}.sql`);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, functionFileFrom(definition, triggers));

@@ -55,7 +55,9 @@ if (check) {
     }
   });
   if (stale.length > 0) {
-    console.error(`the typed client is out of date with the served API: ${stale.map(([p]) => p.slice(root.length + 1)).join(', ')}\nrun: npm run client:generate`);
+    console.error(
+      `the typed client is out of date with the served API: ${stale.map(([p]) => p.slice(root.length + 1)).join(', ')}\nrun: npm run client:generate`,
+    );
     process.exit(1);
   }
   console.log('the typed client matches the served API');

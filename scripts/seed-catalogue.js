@@ -13,15 +13,67 @@
 const { Client } = require('pg');
 
 const WORDS = [
-  'markdown', 'preview', 'theme', 'dark', 'light', 'git', 'lint', 'format', 'snippet', 'terminal',
-  'python', 'rust', 'docker', 'yaml', 'json', 'icons', 'vim', 'emacs', 'todo', 'spell',
-  'debug', 'test', 'coverage', 'graph', 'table', 'csv', 'color', 'font', 'zoom', 'sync',
-  'cloud', 'backup', 'search', 'regex', 'diff', 'merge', 'branch', 'deploy', 'stats', 'clock',
+  'markdown',
+  'preview',
+  'theme',
+  'dark',
+  'light',
+  'git',
+  'lint',
+  'format',
+  'snippet',
+  'terminal',
+  'python',
+  'rust',
+  'docker',
+  'yaml',
+  'json',
+  'icons',
+  'vim',
+  'emacs',
+  'todo',
+  'spell',
+  'debug',
+  'test',
+  'coverage',
+  'graph',
+  'table',
+  'csv',
+  'color',
+  'font',
+  'zoom',
+  'sync',
+  'cloud',
+  'backup',
+  'search',
+  'regex',
+  'diff',
+  'merge',
+  'branch',
+  'deploy',
+  'stats',
+  'clock',
 ];
 const KINDS = ['tool', 'theme', 'language', 'integration', 'widget'];
 const CATEGORIES = ['Editors', 'Looks', 'Languages', 'Productivity', 'Testing', 'Data'];
 /** The other words the description and search_readme templates below write (benchmarks search them too). */
-const TEMPLATE_WORDS = ['a', 'plugin', 'for', 'users', 'with', 'support', 'install', 'from', 'the', 'catalogue', 'it', 'adds', 'commands', 'and', 'files'];
+const TEMPLATE_WORDS = [
+  'a',
+  'plugin',
+  'for',
+  'users',
+  'with',
+  'support',
+  'install',
+  'from',
+  'the',
+  'catalogue',
+  'it',
+  'adds',
+  'commands',
+  'and',
+  'files',
+];
 /** The extension fields' values (see PLUGINS_SQL), for benchmarks' ext.* filters. */
 const EXTENSION_VALUES = { stars: ['0', '1', '2', '3', '4', '5'], platforms: ['linux', 'mac'] };
 /**
@@ -141,7 +193,9 @@ async function main() {
     await client.query('ANALYZE release');
     await client.query('ANALYZE release_readme');
     await client.query('ANALYZE catalogue_event');
-    process.stdout.write(`\nseeded ${options.plugins} plugins and ${options.plugins * options.releases} releases in ${Math.round((Date.now() - started) / 1000)} s\n`);
+    process.stdout.write(
+      `\nseeded ${options.plugins} plugins and ${options.plugins * options.releases} releases in ${Math.round((Date.now() - started) / 1000)} s\n`,
+    );
   } finally {
     await client.end().catch(() => undefined);
     await database.close();

@@ -47,21 +47,37 @@ export interface HttpPipelineParts {
 }
 
 /** The HTTP pipeline every app shares: logging, body parsing, validation, problem+json, OpenAPI. */
-export function configureHttp(app: NestExpressApplication, config: AppConfig, logger: Logger, parts: HttpPipelineParts = {}): AccessLogOptions {
+export function configureHttp(
+  app: NestExpressApplication,
+  config: AppConfig,
+  logger: Logger,
+  parts: HttpPipelineParts = {},
+): AccessLogOptions {
   // One set for every access line of the process: the pages' own API calls at debug, 503s summarised.
   const internalCalls = parts.internalCalls;
-  const access: AccessLogOptions = { isInternal: internalCalls ? (req) => internalCalls.isInternal(req) : undefined, unavailable: unavailableSummary(logger) };
+  const access: AccessLogOptions = {
+    isInternal: internalCalls ? (req) => internalCalls.isInternal(req) : undefined,
+    unavailable: unavailableSummary(logger),
+  };
   app.disable('x-powered-by');
   app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
   app.use(requestContext);
   const metrics = parts.metrics;
-  if (metrics) app.use(httpMetricsMiddleware(metrics, app.get(RouteTable), new StrayErrors(logger, (source) => metrics.observeStrayError(source))));
+  if (metrics)
+    app.use(httpMetricsMiddleware(metrics, app.get(RouteTable), new StrayErrors(logger, (source) => metrics.observeStrayError(source))));
   // Decoded once, before anything routes or keys on the path: a malformed escape is a 400 here.
   app.use(decodablePathsOnly);
   // Before the cache: a replayed answer keeps the headers already set on the response.
   app.use(securityHeaders(config));
   // Metered before the cache, so cached answers count against the limit too.
-  if (parts.rateLimiter) app.use(rateLimitMiddleware(parts.rateLimiter, { ipv6PrefixBits: config.rateLimitIpv6PrefixBits, internalCalls }, compactAccessLog(logger, { rateLimited: true }, access)));
+  if (parts.rateLimiter)
+    app.use(
+      rateLimitMiddleware(
+        parts.rateLimiter,
+        { ipv6PrefixBits: config.rateLimitIpv6PrefixBits, internalCalls },
+        compactAccessLog(logger, { rateLimited: true }, access),
+      ),
+    );
   // Hits are answered here, before the full access logger, any parsing or routing (its access
   // line is a compact one; misses go on and are logged in full). The catalogue lane answers the
   // hits of its own reads before Express.
@@ -88,7 +104,6 @@ export function caseSensitiveExpress(): ExpressAdapter {
   answerPreconditionsByOneRule(instance.request);
   return new ExpressAdapter(instance);
 }
-
 
 /** Builds the whole HTTP application; `serve`, `start:prod` and the end-to-end tests all use it. */
 export async function createApp({ config, database, logger }: CreateAppOptions): Promise<NestExpressApplication> {
@@ -127,7 +142,13 @@ interface ExpressInstance {
 }
 
 /** Puts the catalogue lane (catalogue-lane.ts) in front of Express on the HTTP server. */
-function openCatalogueLane(app: NestExpressApplication, express: ExpressInstance, config: AppConfig, logger: Logger, access: AccessLogOptions): void {
+function openCatalogueLane(
+  app: NestExpressApplication,
+  express: ExpressInstance,
+  config: AppConfig,
+  logger: Logger,
+  access: AccessLogOptions,
+): void {
   const server = app.getHttpServer() as Server;
   const [expressListener, ...others] = server.listeners('request') as RequestListener[];
   if (!expressListener || others.length) throw new Error('expected Express as the one request listener of the HTTP server');

@@ -154,7 +154,14 @@ async function answer(parts: CatalogueLaneParts, exchange: Exchange): Promise<bo
     res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
     const cacheControl = headers['Cache-Control'] ?? null;
     if (found && key && etag && mayShare(cacheControl, false)) {
-      void parts.cache.remember(key, found.generation, { body, etag, contentType: JSON_CONTENT_TYPE, cacheControl: cacheControl ?? 'no-cache', vary: headers.Vary ?? null, ...replayedHeaders((name) => headers[name]) });
+      void parts.cache.remember(key, found.generation, {
+        body,
+        etag,
+        contentType: JSON_CONTENT_TYPE,
+        cacheControl: cacheControl ?? 'no-cache',
+        vary: headers.Vary ?? null,
+        ...replayedHeaders((name) => headers[name]),
+      });
     }
   }
   finish(parts, exchange, found ? 'miss' : null);

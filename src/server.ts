@@ -48,7 +48,9 @@ export async function startServer(env: Environment, cwd: string, logger?: Logger
   const database = await openDatabase(config, {
     embeddedMode: 'own',
     migrate: config.migrateOnStart,
-    serving: { say: (level, message) => (level === 'warn' ? log.warn({ context: 'Database' }, message) : log.info({ context: 'Database' }, message)) },
+    serving: {
+      say: (level, message) => (level === 'warn' ? log.warn({ context: 'Database' }, message) : log.info({ context: 'Database' }, message)),
+    },
   });
   let app: NestExpressApplication;
   try {

@@ -55,7 +55,10 @@ function startOneRowCeiling(connection, poolSize, port) {
 function startOneLeafCeiling(connection, poolSize, port) {
   const pool = new Pool({ ...connection, max: poolSize });
   const handler = async (url) => {
-    const { rows } = await pool.query('SELECT "index"::text AS "index", encode("entry", \'base64\') AS "entry", encode("leaf_hash", \'base64\') AS "leaf_hash", "release_id", "created_at" FROM transparency_leaf WHERE "index" = $1', [url.slice(1)]);
+    const { rows } = await pool.query(
+      'SELECT "index"::text AS "index", encode("entry", \'base64\') AS "entry", encode("leaf_hash", \'base64\') AS "leaf_hash", "release_id", "created_at" FROM transparency_leaf WHERE "index" = $1',
+      [url.slice(1)],
+    );
     return rows[0] ?? null;
   };
   return listen(handler, pool, port);
@@ -71,7 +74,9 @@ function startSameSqlCeiling(connection, poolSize, port) {
     const [rows, total] = await Promise.all([
       pool.query(`SELECT ${LIST_COLUMNS} FROM plugin p ${where} ${order}`, params),
       // As the server does: the whole catalogue's size from the trigger-kept counter, a filtered one counted.
-      where ? pool.query(`SELECT count(*)::int AS n FROM plugin p ${where}`, params) : pool.query('SELECT plugins::int AS n FROM plugin_count WHERE id = 1'),
+      where
+        ? pool.query(`SELECT count(*)::int AS n FROM plugin p ${where}`, params)
+        : pool.query('SELECT plugins::int AS n FROM plugin_count WHERE id = 1'),
     ]);
     return { plugins: rows.rows, page: 1, limit: 20, total: total.rows[0].n, totalPages: Math.ceil(total.rows[0].n / 20) };
   };
@@ -94,8 +99,14 @@ function startSameSqlCeiling(connection, poolSize, port) {
       );
     },
     async d(slug) {
-      const { rows } = await pool.query(`SELECT *, (SELECT html FROM release_readme rr JOIN release r ON r.id = rr.release_id WHERE r.plugin_id = p.id AND r.version = p.latest_version LIMIT 1) AS readme FROM plugin p WHERE slug = $1`, [slug]);
-      const releases = await pool.query(`SELECT version, prerelease, yanked_at, assets, created_at, downloads FROM release WHERE plugin_id = $1 ORDER BY version_sort DESC`, [rows[0].id]);
+      const { rows } = await pool.query(
+        `SELECT *, (SELECT html FROM release_readme rr JOIN release r ON r.id = rr.release_id WHERE r.plugin_id = p.id AND r.version = p.latest_version LIMIT 1) AS readme FROM plugin p WHERE slug = $1`,
+        [slug],
+      );
+      const releases = await pool.query(
+        `SELECT version, prerelease, yanked_at, assets, created_at, downloads FROM release WHERE plugin_id = $1 ORDER BY version_sort DESC`,
+        [rows[0].id],
+      );
       return { ...rows[0], releases: releases.rows };
     },
     async e(slug) {
@@ -104,7 +115,13 @@ function startSameSqlCeiling(connection, poolSize, port) {
         [slug],
       );
       const asset = rows[0].assets.find((a) => a.os === 'linux' && a.arch === 'x64');
-      return { slug, version: rows[0].version, download_url: asset.url, platform: 'linux-x64', platforms: Object.fromEntries(rows[0].assets.map((a) => [`${a.os}-${a.arch}`, a])) };
+      return {
+        slug,
+        version: rows[0].version,
+        download_url: asset.url,
+        platform: 'linux-x64',
+        platforms: Object.fromEntries(rows[0].assets.map((a) => [`${a.os}-${a.arch}`, a])),
+      };
     },
   };
   const handler = (url) => {

@@ -49,7 +49,8 @@ function withinEdits(a, b, bound) {
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, before[j - 2] + 1);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1))
+        d = Math.min(d, before[j - 2] + 1);
       current[j] = d;
       if (d < rowMin) rowMin = d;
     }
@@ -89,7 +90,8 @@ function listedTerms(vocabulary, names) {
   }
   // A "typo" that spells a word or a prefix of one (markdow) is not a typo.
   for (const t of [...typo]) if (words.has(t) || prefixesOfWords.has(t)) typo.delete(t);
-  const pairs = (second) => vocabulary.content.flatMap((a) => vocabulary.all.filter((b) => b !== a).flatMap((b) => second(b).map((tail) => `${a} ${tail}`)));
+  const pairs = (second) =>
+    vocabulary.content.flatMap((a) => vocabulary.all.filter((b) => b !== a).flatMap((b) => second(b).map((tail) => `${a} ${tail}`)));
   const kinds = {
     whole: [...words].filter((w) => w.length >= 2),
     prefix,
@@ -116,7 +118,11 @@ function missFactory(vocabulary, random) {
     for (;;) {
       let word = '';
       const syllables = 2 + random.int(3);
-      for (let s = 0; s < syllables; s++) word += CONSONANTS[random.int(CONSONANTS.length)] + VOWELS[random.int(VOWELS.length)] + (random.next() < 0.3 ? CONSONANTS[random.int(CONSONANTS.length)] : '');
+      for (let s = 0; s < syllables; s++)
+        word +=
+          CONSONANTS[random.int(CONSONANTS.length)] +
+          VOWELS[random.int(VOWELS.length)] +
+          (random.next() < 0.3 ? CONSONANTS[random.int(CONSONANTS.length)] : '');
       if (starts.has(word.slice(0, 2))) continue;
       if (vocabulary.all.some((w) => withinEdits(word, w, 2) || withinEdits(word, w.slice(0, word.length), 1))) continue;
       return word;
@@ -246,7 +252,8 @@ function changesRequests(events, { paths, warmupPaths }) {
 function changesAtHeadRequests(events, { warmupPaths }) {
   const random = prng(SEED + 3);
   const all = [];
-  for (let back = 0; back <= Math.min(100, events); back++) for (let limit = 1; limit <= 100; limit++) all.push(`/api/changes?since=${events - back}&limit=${limit}`);
+  for (let back = 0; back <= Math.min(100, events); back++)
+    for (let limit = 1; limit <= 100; limit++) all.push(`/api/changes?since=${events - back}&limit=${limit}`);
   for (let i = all.length - 1; i > 0; i--) {
     const j = random.int(i + 1);
     [all[i], all[j]] = [all[j], all[i]];
@@ -277,7 +284,9 @@ function distinctRequests(slugs, { searchPaths, warmupPaths }) {
   const faceted = (filters) => ({ ...filters, facets: '1' });
   const facetWarm = drawSearch(facetTerms.warmup, 2 * warmupPaths, (term) => searchPath(term, faceted({})));
   const facetsPlain = drawSearch(facetTerms.streams[0], searchPaths, (term) => searchPath(term, faceted({})));
-  const facetsFiltered = drawSearch(facetTerms.streams[1], searchPaths, (term, i) => searchPath(term, faceted(searchFilters(facetRandom, i))));
+  const facetsFiltered = drawSearch(facetTerms.streams[1], searchPaths, (term, i) =>
+    searchPath(term, faceted(searchFilters(facetRandom, i))),
+  );
 
   // Detail and latest take disjoint halves of one shuffle: each slug is asked at most once.
   const shuffled = random.shuffle(slugs);
@@ -297,13 +306,33 @@ function distinctRequests(slugs, { searchPaths, warmupPaths }) {
   // Each page size's pages that hold plugins (a smaller catalogue has fewer of them).
   const pagesOf = (limit) => range(1, Math.min(DEEPEST_PAGE, Math.ceil(slugs.length / (limit ?? PAGE_SIZE))));
   const listPaths = (limits) =>
-    random.shuffle(limits.flatMap((limit) => SORTS.flatMap((sort) => pagesOf(limit).map((page) => `/api/plugins?sort=${sort}&page=${page}${limit ? `&limit=${limit}` : ''}`))));
+    random.shuffle(
+      limits.flatMap((limit) =>
+        SORTS.flatMap((sort) => pagesOf(limit).map((page) => `/api/plugins?sort=${sort}&page=${page}${limit ? `&limit=${limit}` : ''}`)),
+      ),
+    );
 
   return {
-    searchPlain: pool(plain.paths, warm.paths.filter((_, i) => i % 2 === 0), plain.kinds),
-    searchFiltered: pool(filtered.paths, warm.paths.filter((_, i) => i % 2 === 1).map((p) => `${p}&sort=${random.pick(SORTS)}`), filtered.kinds),
-    facetsPlain: pool(facetsPlain.paths, facetWarm.paths.filter((_, i) => i % 2 === 0), facetsPlain.kinds),
-    facetsFiltered: pool(facetsFiltered.paths, facetWarm.paths.filter((_, i) => i % 2 === 1).map((p) => `${p}&sort=${facetRandom.pick(SORTS)}`), facetsFiltered.kinds),
+    searchPlain: pool(
+      plain.paths,
+      warm.paths.filter((_, i) => i % 2 === 0),
+      plain.kinds,
+    ),
+    searchFiltered: pool(
+      filtered.paths,
+      warm.paths.filter((_, i) => i % 2 === 1).map((p) => `${p}&sort=${random.pick(SORTS)}`),
+      filtered.kinds,
+    ),
+    facetsPlain: pool(
+      facetsPlain.paths,
+      facetWarm.paths.filter((_, i) => i % 2 === 0),
+      facetsPlain.kinds,
+    ),
+    facetsFiltered: pool(
+      facetsFiltered.paths,
+      facetWarm.paths.filter((_, i) => i % 2 === 1).map((p) => `${p}&sort=${facetRandom.pick(SORTS)}`),
+      facetsFiltered.kinds,
+    ),
     detail: pool(detailSlugs.slice(warmCount).map(detail), detailSlugs.slice(0, warmCount).map(detail)),
     latest: pool(latestSlugs.slice(warmCount).map(latest), latestSlugs.slice(0, warmCount).map(latest)),
     // The default page size and three others around it, so the pool outlasts a run of a few
@@ -373,7 +402,8 @@ function crowdRequests({ asked, terms, random, detailSlugs, latestSlugs, latest,
       const r = random.next();
       let next;
       if (r < CROWD_MIX.search) next = search(source, i);
-      else if (r < CROWD_MIX.search + CROWD_MIX.detail) next = detailLeft.length ? { path: `/api/plugins/${detailLeft.pop()}`, kind: 'detail' } : null;
+      else if (r < CROWD_MIX.search + CROWD_MIX.detail)
+        next = detailLeft.length ? { path: `/api/plugins/${detailLeft.pop()}`, kind: 'detail' } : null;
       else next = latestLeft.length ? { path: latest(latestLeft.pop()), kind: 'latest' } : null;
       if (!next) break;
       out.push(next);

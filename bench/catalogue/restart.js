@@ -113,7 +113,8 @@ async function restartScenario({ server, pool, ledger, plugins }) {
   let builtAt = null;
   const watchBuild = (async () => {
     while (performance.now() - readyAt < AFTER_S * 1000) {
-      if ((await scrape(server.base, server.metricsToken).catch(() => null))?.searchIndexPlugins === plugins) return (builtAt = performance.now());
+      if ((await scrape(server.base, server.metricsToken).catch(() => null))?.searchIndexPlugins === plugins)
+        return (builtAt = performance.now());
       await sleep(100);
     }
     return null;
@@ -125,7 +126,10 @@ async function restartScenario({ server, pool, ledger, plugins }) {
 
   // Up to the last answer: a pool spent early ends the run there, not in empty windows. (Not
   // Math.max(...samples): a fast run's hundreds of thousands of arguments overflow the stack.)
-  const lastAt = Math.min(readyAt + AFTER_S * 1000, load.samples.reduce((latest, s) => Math.max(latest, s.at), -Infinity));
+  const lastAt = Math.min(
+    readyAt + AFTER_S * 1000,
+    load.samples.reduce((latest, s) => Math.max(latest, s.at), -Infinity),
+  );
   const windows = [];
   for (let from = readyAt; from + WINDOW_MS <= lastAt; from += WINDOW_MS) windows.push(windowOf(load.samples, from, from + WINDOW_MS));
   const holds = (w) => w.rps >= FULL_SPEED * before.rps && w.p99 <= P99_SLACK * before.p99;
@@ -137,13 +141,20 @@ async function restartScenario({ server, pool, ledger, plugins }) {
   const failures = [...new Set(failedAfterReady.map((s) => s.error ?? String(s.status)))].join(', ');
   const agree = early.filter((e, i) => {
     const l = late[i];
-    return e.status === 200 && l.status === 200 && e.body.total === l.body.total && e.body.plugins.map((x) => x.slug).join() === l.body.plugins.map((x) => x.slug).join();
+    return (
+      e.status === 200 &&
+      l.status === 200 &&
+      e.body.total === l.body.total &&
+      e.body.plugins.map((x) => x.slug).join() === l.body.plugins.map((x) => x.slug).join()
+    );
   }).length;
   const round = (n) => Math.round(n);
   lines.push(
     `restart under load: kill -9 while 32 clients ask the crowd's mix (${round(before.rps)} req/s before it, p99 ${before.p99.toFixed(1)} ms), started again at once, ${plugins} plugins`,
   );
-  lines.push(`restart: ready ${readyS.toFixed(2)} s after kill -9 (target <= 3); ${failedBefore} requests failed while it was down (expected)`);
+  lines.push(
+    `restart: ready ${readyS.toFixed(2)} s after kill -9 (target <= 3); ${failedBefore} requests failed while it was down (expected)`,
+  );
   lines.push(
     fullFrom < windows.length
       ? `restart: full speed ${fullFrom} s after ready (target <= 30): every second from then on at >= ${FULL_SPEED * 100}% of the rate before, p99 <= ${P99_SLACK}x the p99 before`
@@ -151,7 +162,9 @@ async function restartScenario({ server, pool, ledger, plugins }) {
   );
   lines.push(`  answers per second after ready: ${windows.map((w) => round(w.rps)).join(' ')}`);
   lines.push(`  p99 per second after ready (ms): ${windows.map((w) => (Number.isFinite(w.p99) ? round(w.p99) : '-')).join(' ')}`);
-  lines.push(`restart: ${failedAfterReady.length} requests failed after ready (target 0)${failures ? ` [${failures}]` : ''}; ${afterReady.length} asked`);
+  lines.push(
+    `restart: ${failedAfterReady.length} requests failed after ready (target 0)${failures ? ` [${failures}]` : ''}; ${afterReady.length} asked`,
+  );
   lines.push(
     `restart: catalogue index ${builtAt === null ? `not built within ${AFTER_S} s` : `built ${((builtAt - readyAt) / 1000).toFixed(1)} s after ready`}; ` +
       `${agree} of ${searches.length} searches asked right after ready${building ? ' (while the index was building: each waits for it up to CATALOGUE_INDEX_WAIT_MS, then SQL answers)' : ' (the index was already built)'} agree with the answers once it was built (target: all)`,

@@ -13,11 +13,13 @@ const { freePort } = require('../support/free-port');
 const ROOT = path.join(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
 
-
 /** The server's own pool sizes, so the ceilings hold as many connections as it does. */
 function serverPoolSize(kind) {
   const { dataSourceOptions } = require(path.join(DIST, 'database', 'data-source-options.js'));
-  const target = kind === 'postgres' ? { url: 'postgres://bench@127.0.0.1/bench' } : { embedded: { host: '/tmp', port: 5432, user: 'postgres', database: 'postgres' } };
+  const target =
+    kind === 'postgres'
+      ? { url: 'postgres://bench@127.0.0.1/bench' }
+      : { embedded: { host: '/tmp', port: 5432, user: 'postgres', database: 'postgres' } };
   return dataSourceOptions(target).poolSize ?? (kind === 'postgres' ? 10 : 1);
 }
 
@@ -58,10 +60,14 @@ async function openEmbedded(dataDir) {
 
 function runSeed(env, plugins, releases) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'seed-catalogue.js'), '--plugins', String(plugins), '--releases', String(releases), '--fresh'], {
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'scripts', 'seed-catalogue.js'), '--plugins', String(plugins), '--releases', String(releases), '--fresh'],
+      {
+        env,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`seeding failed (exit ${code})`))));
   });
@@ -75,7 +81,8 @@ function runSeed(env, plugins, releases) {
 async function prepareCatalogue({ connection, seedEnv, plugins, releases }) {
   const lines = [];
   const count = async (client) => {
-    const n = async (table) => (await client.query(`SELECT count(*)::int AS n FROM ${table}`).catch(() => ({ rows: [{ n: -1 }] }))).rows[0].n;
+    const n = async (table) =>
+      (await client.query(`SELECT count(*)::int AS n FROM ${table}`).catch(() => ({ rows: [{ n: -1 }] }))).rows[0].n;
     return { plugins: await n('plugin'), releases: await n('release'), events: await n('catalogue_event') };
   };
   let client = new Client(connection);
@@ -104,7 +111,8 @@ async function prepareCatalogue({ connection, seedEnv, plugins, releases }) {
     // Every table the catalogue reads, read once whole: the runs (the ceiling's first one too)
     // then meet a warm database, as a registry that has been serving does, not a cold disk cache.
     const warming = Date.now();
-    for (const table of ['plugin', 'release', 'release_readme', 'plugin_owner']) await client.query(`SELECT sum(length(t::text)) FROM ${table} t`);
+    for (const table of ['plugin', 'release', 'release_readme', 'plugin_owner'])
+      await client.query(`SELECT sum(length(t::text)) FROM ${table} t`);
     lines.push(`database read once whole before the runs (warm caches): ${Math.round((Date.now() - warming) / 1000)} s`);
     // In slug order, so the seeded shuffles ask the same slugs on every run.
     const slugs = (await client.query('SELECT slug FROM plugin ORDER BY slug COLLATE "C"')).rows.map((r) => r.slug);
@@ -151,7 +159,9 @@ async function startServer(store) {
     SESSION_SECRET: randomBytes(32).toString('hex'),
     // The same for every start on this store, so the signing key an earlier start made still opens:
     // with a random one, every `latest` answer read the key again, failed to open it and went unsigned.
-    KEY_ENCRYPTION_KEY: createHash('sha256').update(`registry-bench:${store.DATABASE_URL ?? store.DATA_DIR}`).digest('hex'),
+    KEY_ENCRYPTION_KEY: createHash('sha256')
+      .update(`registry-bench:${store.DATABASE_URL ?? store.DATA_DIR}`)
+      .digest('hex'),
     METRICS_TOKEN: metricsToken,
     LOG_LEVEL: 'warn',
     // GC pauses, event-loop delay and heap from perf_hooks, on a port of their own (probe.js).

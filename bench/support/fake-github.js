@@ -131,13 +131,26 @@ class FakeGithub {
     if ((m = /^\/([^/]+)\/([^/]+)\/raw\/([^/]+)\/README\.md$/.exec(path))) {
       // Real repositories have one; without it every ingest logs a warning that drowns the outage's.
       route('readme');
-      return res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`# ${decodeURIComponent(m[2])}\n\nReleased at ${decodeURIComponent(m[3])}.\n`);
+      return res
+        .writeHead(200, { 'Content-Type': 'text/plain' })
+        .end(`# ${decodeURIComponent(m[2])}\n\nReleased at ${decodeURIComponent(m[3])}.\n`);
     }
     if ((m = /^\/api\/v3\/repos\/([^/]+)\/([^/]+)$/.exec(path))) {
       route('repository');
       const full = `${decodeURIComponent(m[1])}/${decodeURIComponent(m[2])}`;
       const id = parseInt(createHash('sha256').update(full).digest('hex').slice(0, 8), 16);
-      return json(200, { id, node_id: `R_${id}`, name: m[2], full_name: full, owner: { login: m[1] }, private: false, html_url: this.repoUrl(full), stargazers_count: 1, forks_count: 0, subscribers_count: 1 });
+      return json(200, {
+        id,
+        node_id: `R_${id}`,
+        name: m[2],
+        full_name: full,
+        owner: { login: m[1] },
+        private: false,
+        html_url: this.repoUrl(full),
+        stargazers_count: 1,
+        forks_count: 0,
+        subscribers_count: 1,
+      });
     }
     if ((m = /^\/api\/v3\/repos\/([^/]+)\/([^/]+)\/releases\/tags\/([^/]+)$/.exec(path))) {
       route('release by tag');
@@ -148,13 +161,21 @@ class FakeGithub {
     if ((m = /^\/api\/v3\/repos\/([^/]+)\/([^/]+)\/releases$/.exec(path))) {
       route('recent releases');
       const known = [...(this.releases.get(`${m[1]}/${m[2]}`) ?? new Map())].reverse().slice(0, 20);
-      return json(200, known.map(([tag, assets]) => this.releaseDocument(tag, assets)));
+      return json(
+        200,
+        known.map(([tag, assets]) => this.releaseDocument(tag, assets)),
+      );
     }
     return this.notFound(req, res, path);
   }
 
   releaseDocument(tag, assets) {
-    return { tag_name: tag, draft: false, prerelease: false, assets: assets.map((a, i) => ({ id: i + 1, name: a.name, browser_download_url: a.url })) };
+    return {
+      tag_name: tag,
+      draft: false,
+      prerelease: false,
+      assets: assets.map((a, i) => ({ id: i + 1, name: a.name, browser_download_url: a.url })),
+    };
   }
 
   /** GitHub's 404; README reads at a tag land here too, which the registry takes as "no README". */

@@ -22,12 +22,22 @@ function send(instance, { method, path, headers = {}, body }, timeoutMs) {
       resolve(answer);
     };
     const url = new URL(path, instance.base);
-    const req = http.request(url, { method, headers: body === undefined ? headers : { ...headers, 'Content-Length': Buffer.byteLength(body) }, agent: agentFor(instance) }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => done({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), error: null }));
-      res.on('error', (error) => done({ status: 0, headers: {}, text: '', error: error.code ?? error.message }));
-    });
+    const req = http.request(
+      url,
+      {
+        method,
+        headers: body === undefined ? headers : { ...headers, 'Content-Length': Buffer.byteLength(body) },
+        agent: agentFor(instance),
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () =>
+          done({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), error: null }),
+        );
+        res.on('error', (error) => done({ status: 0, headers: {}, text: '', error: error.code ?? error.message }));
+      },
+    );
     const timer = setTimeout(() => {
       done({ status: 0, headers: {}, text: '', error: 'timeout' });
       req.destroy();

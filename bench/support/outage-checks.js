@@ -17,7 +17,11 @@ async function drainDeliveries(pg, database, timeoutMs = DRAIN_TIMEOUT_MS) {
     if (left === 0 || Date.now() - started > timeoutMs) break;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
-  const byStatus = await pg.query(`SELECT status, coalesce(reason, '') AS reason, count(*)::int AS n FROM webhook_delivery GROUP BY 1, 2 ORDER BY 1, 2`, [], database);
+  const byStatus = await pg.query(
+    `SELECT status, coalesce(reason, '') AS reason, count(*)::int AS n FROM webhook_delivery GROUP BY 1, 2 ORDER BY 1, 2`,
+    [],
+    database,
+  );
   // What still waits, and for when: a retry backed off past the drain is not the same as a stuck row.
   const waiting = await pg.query(
     `SELECT status, attempts, coalesce(reason, '') AS reason, round(extract(epoch FROM next_attempt_at - now()))::int AS due_s, count(*)::int AS n
@@ -79,7 +83,11 @@ async function verifyOnEveryInstance(instances, releases) {
  * (lost ones are counted per window by the caller from `lost`).
  */
 async function checkWrites(pg, database, instances, records) {
-  const rows = await pg.query(`SELECT p.slug, r.version, count(*)::int AS n FROM release r JOIN plugin p ON p.id = r.plugin_id GROUP BY 1, 2`, [], database);
+  const rows = await pg.query(
+    `SELECT p.slug, r.version, count(*)::int AS n FROM release r JOIN plugin p ON p.id = r.plugin_id GROUP BY 1, 2`,
+    [],
+    database,
+  );
   const stored = new Map(rows.map((r) => [key(r.slug, r.version), r.n]));
   const writes = records.filter((r) => r.version !== undefined);
   const acked = writes.filter((r) => r.ack);
@@ -87,7 +95,9 @@ async function checkWrites(pg, database, instances, records) {
   const duplicated = rows.filter((r) => r.n > 1).map((r) => key(r.slug, r.version));
   const ackedKeys = new Set(acked.map((r) => key(r.slug, r.version)));
   // Recorded although the client was never told so (a timeout, a 5xx after the commit).
-  const unacknowledgedButStored = new Set(writes.filter((r) => !ackedKeys.has(key(r.slug, r.version)) && stored.has(key(r.slug, r.version))).map((r) => key(r.slug, r.version)));
+  const unacknowledgedButStored = new Set(
+    writes.filter((r) => !ackedKeys.has(key(r.slug, r.version)) && stored.has(key(r.slug, r.version))).map((r) => key(r.slug, r.version)),
+  );
   const races = new Map();
   for (const r of writes.filter((w) => w.race !== undefined)) races.set(r.race, [...(races.get(r.race) ?? []), r]);
   let raceOverOne = 0;
@@ -105,7 +115,18 @@ async function checkWrites(pg, database, instances, records) {
     : [];
   const releases = [...ackedKeys].filter((k) => stored.has(k)).map((k) => ({ slug: k.split('@')[0], version: k.split('@')[1] }));
   const unverified = await verifyOnEveryInstance(instances, releases);
-  return { acked: acked.length, ackedReleases: ackedKeys.size, lost, duplicated, unacknowledgedButStored: unacknowledgedButStored.size, races: races.size, raceOverOne, raceTwoCreated, lostDeliveries, unverified };
+  return {
+    acked: acked.length,
+    ackedReleases: ackedKeys.size,
+    lost,
+    duplicated,
+    unacknowledgedButStored: unacknowledgedButStored.size,
+    races: races.size,
+    raceOverOne,
+    raceTwoCreated,
+    lostDeliveries,
+    unverified,
+  };
 }
 
 module.exports = { drainDeliveries, checkWrites };

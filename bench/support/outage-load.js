@@ -101,7 +101,8 @@ class OutageLoad {
     const instance = this.pick(this.instances);
     if (kind === 'search') return this.exchange(instance, kind, { method: 'GET', path: `/api/plugins?search=${this.pick(world.words)}` });
     if (kind === 'detail') return this.exchange(instance, kind, { method: 'GET', path: `/api/plugins/${this.pick(world.readable)}` });
-    if (kind === 'latest') return this.exchange(instance, kind, { method: 'GET', path: `/api/plugins/${this.pick(world.readable)}/latest` });
+    if (kind === 'latest')
+      return this.exchange(instance, kind, { method: 'GET', path: `/api/plugins/${this.pick(world.readable)}/latest` });
     if (kind === 'push') {
       const slug = this.pick(world.pushSlugs);
       const version = world.nextVersion(slug, '1.1');

@@ -51,7 +51,12 @@ function logFigures(instance, w) {
 function histogram(records) {
   const counts = new Map();
   for (const r of records) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
-  return [...counts].sort((a, b) => a[0] - b[0]).map(([status, n]) => `${status}:${n}`).join(' ') || '(none)';
+  return (
+    [...counts]
+      .sort((a, b) => a[0] - b[0])
+      .map(([status, n]) => `${status}:${n}`)
+      .join(' ') || '(none)'
+  );
 }
 
 function percentile(sorted, p) {
@@ -86,13 +91,17 @@ function failureLabel(r) {
 function recovery(records, ready, until) {
   const perKind = {};
   for (const kind of KINDS) {
-    const first = records.filter((r) => r.kind === kind && r.end >= ready && succeeded(r)).reduce((min, r) => Math.min(min, r.end), Infinity);
+    const first = records
+      .filter((r) => r.kind === kind && r.end >= ready && succeeded(r))
+      .reduce((min, r) => Math.min(min, r.end), Infinity);
     perKind[kind] = first === Infinity ? null : (first - ready) / 1000;
   }
   const values = Object.values(perKind);
   const overall = values.includes(null) ? null : Math.max(...values);
   // Answered before the next fault began: a request in flight when it did is that fault's.
-  const lastFailure = records.filter((r) => r.start >= ready && r.end < until && !succeeded(r)).reduce((max, r) => Math.max(max, r.start), -Infinity);
+  const lastFailure = records
+    .filter((r) => r.start >= ready && r.end < until && !succeeded(r))
+    .reduce((max, r) => Math.max(max, r.start), -Infinity);
   return { perKind, overall, lastFailure: lastFailure === -Infinity ? null : (lastFailure - ready) / 1000 };
 }
 
@@ -105,9 +114,13 @@ function windowReport(records, instances, marks) {
     const errors = mine.filter((r) => isServerError(r.status));
     const bare503 = mine.filter((r) => r.status === 503 && !r.retryAfter);
     const end = w.to === Infinity ? marks.end : w.to;
-    lines.push(`[${w.name}] ${seconds(w.from - marks.start)}-${seconds(end - marks.start)} s: ${mine.length} requests answered, ${histogram(mine)}`);
+    lines.push(
+      `[${w.name}] ${seconds(w.from - marks.start)}-${seconds(end - marks.start)} s: ${mine.length} requests answered, ${histogram(mine)}`,
+    );
     lines.push(`  answer times: ${latencies(mine)}`);
-    lines.push(`  500s (5xx but 503): ${errors.length}; 503s without Retry-After: ${bare503.length}; no answer: ${mine.filter((r) => r.status === 0).length}`);
+    lines.push(
+      `  500s (5xx but 503): ${errors.length}; 503s without Retry-After: ${bare503.length}; no answer: ${mine.filter((r) => r.status === 0).length}`,
+    );
     const failures = top(mine.filter((r) => !succeeded(r)).map(failureLabel), 6);
     if (failures.length) lines.push(`  failures: ${failures.map(([label, n]) => `${n}x ${label}`).join('; ')}`);
     const logs = instances.map((instance) => ({ name: instance.name, ...logFigures(instance, w) }));
@@ -125,14 +138,25 @@ function windowReport(records, instances, marks) {
       4,
     );
     for (const [text, n] of logged) lines.push(`  logged ${n}x ${text}`);
-    figures[w.name] = { requests: mine, errors: errors.length, bare503: bare503.length, uncaught: sum('uncaught') + sum('unhandled'), stack: sum('stack') };
+    figures[w.name] = {
+      requests: mine,
+      errors: errors.length,
+      bare503: bare503.length,
+      uncaught: sum('uncaught') + sum('unhandled'),
+      stack: sum('stack'),
+    };
   }
   const pg = recovery(records, marks.pgReady, marks.redisKill);
   const redis = recovery(records, marks.redisReady, Infinity);
-  for (const [name, r] of [['db-restart', pg], ['redis-restart', redis]]) {
+  for (const [name, r] of [
+    ['db-restart', pg],
+    ['redis-restart', redis],
+  ]) {
     const kinds = KINDS.map((k) => `${k} ${r.perKind[k] === null ? 'never' : `${r.perKind[k].toFixed(2)} s`}`).join(', ');
     lines.push(`${name}: first success after ready: ${kinds}`);
-    lines.push(`${name}: last failure of a request sent after ready: ${r.lastFailure === null ? 'none' : `+${r.lastFailure.toFixed(2)} s`}`);
+    lines.push(
+      `${name}: last failure of a request sent after ready: ${r.lastFailure === null ? 'none' : `+${r.lastFailure.toFixed(2)} s`}`,
+    );
   }
   return { lines, figures, recovery: { pg, redis } };
 }
@@ -147,7 +171,12 @@ function targetsOf(report, marks, checks, deliveriesLeft, instancesExited) {
     const figures = names.map((n) => report.figures[n]);
     const sum = (key) => figures.reduce((s, f) => s + f[key], 0);
     const mine = windows.filter((w) => names.includes(w.name));
-    return { errors: sum('errors'), bare503: sum('bare503'), uncaught: sum('uncaught'), lost: checks.lost.filter((r) => mine.some((w) => within(w, r.end))).length };
+    return {
+      errors: sum('errors'),
+      bare503: sum('bare503'),
+      uncaught: sum('uncaught'),
+      lost: checks.lost.filter((r) => mine.some((w) => within(w, r.end))).length,
+    };
   };
   const targets = [];
   for (const [fault, names, rec] of [
@@ -155,10 +184,18 @@ function targetsOf(report, marks, checks, deliveriesLeft, instancesExited) {
     ['redis-restart', ['redis-down', 'redis-recovery'], report.recovery.redis],
   ]) {
     const j = judged(names);
-    targets.push([`${fault} 500s`, j.errors, 0], [`${fault} 503s without Retry-After`, j.bare503, 0], [`${fault} uncaught exceptions`, j.uncaught, 0]);
+    targets.push(
+      [`${fault} 500s`, j.errors, 0],
+      [`${fault} 503s without Retry-After`, j.bare503, 0],
+      [`${fault} uncaught exceptions`, j.uncaught, 0],
+    );
     targets.push([`${fault} lost`, j.lost, 0], [`${fault} recovery`, rec.overall, 3, ' s']);
   }
-  targets.push(['baseline 500s', report.figures.baseline.errors, 0], ['lost (whole run)', checks.lost.length, 0], ['duplicated', checks.duplicated.length, 0]);
+  targets.push(
+    ['baseline 500s', report.figures.baseline.errors, 0],
+    ['lost (whole run)', checks.lost.length, 0],
+    ['duplicated', checks.duplicated.length, 0],
+  );
   targets.push(['race versions with > 1 release', checks.raceOverOne, 0], ['deliveries left queued', deliveriesLeft, 0]);
   targets.push(['acknowledged releases not verifying', checks.unverified.length, 0], ['instances exited', instancesExited, 0]);
   return targets;

@@ -84,7 +84,13 @@ class OutageWorld {
   pushRequest(slug, version) {
     const repo = `acme/${slug}`;
     const assets = this.forge.releaseAssets(repo, slug, version, version, false);
-    const body = { manifest: manifestYaml(slug, version), manifestSource: 'plugin.yaml', version, assets, repoUrl: this.forge.repoUrl(repo) };
+    const body = {
+      manifest: manifestYaml(slug, version),
+      manifestSource: 'plugin.yaml',
+      version,
+      assets,
+      repoUrl: this.forge.repoUrl(repo),
+    };
     return jsonRequest('POST', `/api/publish/${slug}`, this.token, body);
   }
 
@@ -119,7 +125,12 @@ class OutageWorld {
    */
   async seed({ catalogue = 20, push = 16, race = 8, hooks = 10 } = {}) {
     const [a] = this.instances;
-    const created = await expectStatus(a, jsonRequest('POST', '/api/auth/me/tokens', this.jwt, { name: 'outage-bench', scopes: ['publish:*'] }), 201, 'token create');
+    const created = await expectStatus(
+      a,
+      jsonRequest('POST', '/api/auth/me/tokens', this.jwt, { name: 'outage-bench', scopes: ['publish:*'] }),
+      201,
+      'token create',
+    );
     this.token = created.token;
     const word = (i) => WORDS[i % WORDS.length];
     this.catalogue = Array.from({ length: catalogue }, (_, i) => `cat-${word(i)}-${i}`);
@@ -128,10 +139,19 @@ class OutageWorld {
     const hookSlugs = Array.from({ length: hooks }, (_, i) => `hook-${word(i + 7)}-${i}`);
     const all = [...this.catalogue, ...this.pushSlugs, ...this.raceSlugs, ...hookSlugs];
     for (let i = 0; i < all.length; i += 4) {
-      await Promise.all(all.slice(i, i + 4).map((slug, j) => expectStatus(this.instances[j % 2], this.pushRequest(slug, '1.0.0'), 201, `seed push of ${slug}`)));
+      await Promise.all(
+        all
+          .slice(i, i + 4)
+          .map((slug, j) => expectStatus(this.instances[j % 2], this.pushRequest(slug, '1.0.0'), 201, `seed push of ${slug}`)),
+      );
     }
     for (const slug of hookSlugs) {
-      const rotated = await expectStatus(a, jsonRequest('POST', `/api/plugins/${slug}/webhook-secret`, this.jwt, {}), 200, `webhook secret of ${slug}`);
+      const rotated = await expectStatus(
+        a,
+        jsonRequest('POST', `/api/plugins/${slug}/webhook-secret`, this.jwt, {}),
+        200,
+        `webhook secret of ${slug}`,
+      );
       this.hooks.push({ slug, repo: `acme/${slug}`, secret: rotated.webhookSecret });
     }
   }

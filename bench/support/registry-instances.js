@@ -80,7 +80,8 @@ class Instance {
   async waitReady(timeoutMs = 180_000) {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (this.exit) throw new Error(`instance ${this.name} exited (${this.exit.code ?? this.exit.signal}) before it was ready:\n${this.tail(20)}`);
+      if (this.exit)
+        throw new Error(`instance ${this.name} exited (${this.exit.code ?? this.exit.signal}) before it was ready:\n${this.tail(20)}`);
       try {
         const res = await fetch(`${this.base}/health/ready`, { signal: AbortSignal.timeout(2_000) });
         await res.arrayBuffer();

@@ -12,7 +12,6 @@ const { freePort } = require('./free-port');
 
 const run = promisify(execFile);
 
-
 /** The newest installed server's bin directory (Debian: /usr/lib/postgresql/<major>/bin), or null. */
 function postgresBinDir() {
   const root = '/usr/lib/postgresql';
@@ -26,7 +25,10 @@ function postgresBinDir() {
 
 function postgresUser() {
   try {
-    const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+    const line = fs
+      .readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('postgres:'));
     if (!line) return null;
     const [, , uid, gid] = line.split(':');
     return { uid: Number(uid), gid: Number(gid) };

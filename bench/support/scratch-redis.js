@@ -55,7 +55,20 @@ class ScratchRedis {
 
   /** Starts (again, on the same port) and waits until it answers PING. */
   async start() {
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', this.dir];
+    const args = [
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+      '--dir',
+      this.dir,
+    ];
     const child = spawn('redis-server', args, { stdio: 'ignore' });
     this.child = child;
     const until = Date.now() + 30_000;

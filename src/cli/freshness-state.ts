@@ -51,7 +51,9 @@ export class FreshnessState {
   }
 
   get(registry: string, slug: string, platform: string): FreshnessSeen | undefined {
-    return Object.hasOwn(this.state.seen, registry) && Object.hasOwn(this.state.seen[registry], slug) && Object.hasOwn(this.state.seen[registry][slug], platform)
+    return Object.hasOwn(this.state.seen, registry) &&
+      Object.hasOwn(this.state.seen[registry], slug) &&
+      Object.hasOwn(this.state.seen[registry][slug], platform)
       ? this.state.seen[registry][slug][platform]
       : undefined;
   }
@@ -72,10 +74,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function isSeen(value: unknown): value is FreshnessSeen {
-  return isRecord(value) && typeof value.version === 'string' && Number.isSafeInteger(value.tree_size) && typeof value.issued_at === 'string';
+  return (
+    isRecord(value) && typeof value.version === 'string' && Number.isSafeInteger(value.tree_size) && typeof value.issued_at === 'string'
+  );
 }
 
 function isStateFile(value: unknown): value is StateFile {
   if (!isRecord(value) || value.version !== 1 || !isRecord(value.seen)) return false;
-  return Object.values(value.seen).every((bySlug) => isRecord(bySlug) && Object.values(bySlug).every((byPlatform) => isRecord(byPlatform) && Object.values(byPlatform).every(isSeen)));
+  return Object.values(value.seen).every(
+    (bySlug) =>
+      isRecord(bySlug) && Object.values(bySlug).every((byPlatform) => isRecord(byPlatform) && Object.values(byPlatform).every(isSeen)),
+  );
 }

@@ -20,7 +20,8 @@ function registryAnswering(answers: (() => Response)[], env: Record<string, stri
   return { client: new LogClient(io, 'http://registry.test'), asked, errors };
 }
 
-const busy = (status: number, retryAfter?: string) => () => new Response('{"status":429}', { status, headers: retryAfter === undefined ? {} : { 'Retry-After': retryAfter } });
+const busy = (status: number, retryAfter?: string) => () =>
+  new Response('{"status":429}', { status, headers: retryAfter === undefined ? {} : { 'Retry-After': retryAfter } });
 const keySet = () => new Response(JSON.stringify(KEY_SET), { status: 200, headers: { 'Content-Type': 'application/json' } });
 
 describe('LogClient reads under a rate limit', () => {
@@ -28,7 +29,11 @@ describe('LogClient reads under a rate limit', () => {
     const { client, asked, errors } = registryAnswering([busy(429, '0'), busy(503), busy(429, 'Thu, 01 Jan 1970 00:00:00 GMT'), keySet]);
     expect(await client.keySet()).toEqual(KEY_SET);
     expect(asked).toHaveLength(4);
-    expect(errors).toEqual([expect.stringContaining('answered HTTP 429: asking again in 0 s'), expect.stringContaining('answered HTTP 503'), expect.stringContaining('answered HTTP 429')]);
+    expect(errors).toEqual([
+      expect.stringContaining('answered HTTP 429: asking again in 0 s'),
+      expect.stringContaining('answered HTTP 503'),
+      expect.stringContaining('answered HTTP 429'),
+    ]);
   });
 
   it('gives up after six answers of 429, with the status', async () => {

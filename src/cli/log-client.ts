@@ -57,7 +57,8 @@ function retryAfterMs(header: string | null): number | null {
 }
 
 function decodeHash(value: unknown, what: string): Hash {
-  if (typeof value !== 'string' || !/^[A-Za-z0-9+/]{43}=$/.test(value)) throw new LogVerificationError(`${what} is not a base64 SHA-256 hash`);
+  if (typeof value !== 'string' || !/^[A-Za-z0-9+/]{43}=$/.test(value))
+    throw new LogVerificationError(`${what} is not a base64 SHA-256 hash`);
   return new Uint8Array(Buffer.from(value, 'base64'));
 }
 
@@ -161,11 +162,21 @@ export class LogClient {
   async checkConsistency(seen: RememberedHead, head: Checkpoint): Promise<void> {
     const seenRoot = decodeHash(seen.root_hash, 'remembered root hash');
     if (seen.size === 0 || head.size === 0) return;
-    const [small, large] = seen.size <= head.size ? [{ size: seen.size, root: seenRoot }, { size: head.size, root: head.rootHash }] : [{ size: head.size, root: head.rootHash }, { size: seen.size, root: seenRoot }];
+    const [small, large] =
+      seen.size <= head.size
+        ? [
+            { size: seen.size, root: seenRoot },
+            { size: head.size, root: head.rootHash },
+          ]
+        : [
+            { size: head.size, root: head.rootHash },
+            { size: seen.size, root: seenRoot },
+          ];
     let proof: Hash[] = [];
     if (small.size !== large.size) {
       const answer = await this.getJson(`/api/log/proof/consistency?from=${small.size}&to=${large.size}`);
-      if (answer.from !== small.size || answer.to !== large.size) throw new LogVerificationError('the consistency proof answers other sizes than asked');
+      if (answer.from !== small.size || answer.to !== large.size)
+        throw new LogVerificationError('the consistency proof answers other sizes than asked');
       proof = decodeHashes(answer.proof, 'consistency proof');
     }
     try {
@@ -185,12 +196,14 @@ export class LogClient {
   async checkInclusion(index: number, candidates: Uint8Array[], head: Checkpoint): Promise<Uint8Array> {
     if (index >= head.size) throw new LogVerificationError(`log index ${index} is not in the tree head of size ${head.size}`);
     const answer = await this.getJson(`/api/log/proof/inclusion?index=${index}&size=${head.size}`);
-    if (answer.index !== index || answer.size !== head.size) throw new LogVerificationError('the inclusion proof answers another index or size than asked');
+    if (answer.index !== index || answer.size !== head.size)
+      throw new LogVerificationError('the inclusion proof answers another index or size than asked');
     const served = typeof answer.entry === 'string' ? Buffer.from(answer.entry, 'base64') : Buffer.alloc(0);
     const entry = candidates.find((candidate) => served.equals(Buffer.from(candidate)));
     if (!entry) throw new LogVerificationError(`log entry ${index} is not the entry computed from the verified release`);
     const leaf = leafHash(entry);
-    if (!Buffer.from(decodeHash(answer.leaf_hash, 'leaf_hash')).equals(Buffer.from(leaf))) throw new LogVerificationError(`leaf hash of entry ${index} is not the hash of its entry`);
+    if (!Buffer.from(decodeHash(answer.leaf_hash, 'leaf_hash')).equals(Buffer.from(leaf)))
+      throw new LogVerificationError(`leaf hash of entry ${index} is not the hash of its entry`);
     try {
       verifyInclusion(index, head.size, leaf, decodeHashes(answer.proof, 'inclusion proof'), head.rootHash);
     } catch (error) {
@@ -204,7 +217,11 @@ export class LogClient {
    * whose /log/tile answers 404 (a proxy in front of it that serves only /api) is read one entry at
    * a time from /api/log/entries instead, from that tile on; `onFallback` hears of it once.
    */
-  async *entries(from: number, to: number, onFallback: (notice: string) => void = () => undefined): AsyncGenerator<{ index: number; entry: Uint8Array }> {
+  async *entries(
+    from: number,
+    to: number,
+    onFallback: (notice: string) => void = () => undefined,
+  ): AsyncGenerator<{ index: number; entry: Uint8Array }> {
     for (let tile = Math.floor(from / TILE_WIDTH); tile * TILE_WIDTH < to; tile++) {
       const width = Math.min(TILE_WIDTH, to - tile * TILE_WIDTH);
       const first = Math.max(from, tile * TILE_WIDTH);

@@ -25,7 +25,8 @@ class Frontier {
 
   constructor(progress: MonitorProgress) {
     const levels = rootNodes(progress.size);
-    if (levels.length !== progress.frontier.length) throw new LogVerificationError('the remembered monitor state is damaged (frontier does not fit its size)');
+    if (levels.length !== progress.frontier.length)
+      throw new LogVerificationError('the remembered monitor state is damaged (frontier does not fit its size)');
     this.nodes = levels.map((node, i) => ({ level: node.level, hash: new Uint8Array(Buffer.from(progress.frontier[i]!, 'base64')) }));
   }
 
@@ -62,7 +63,9 @@ async function recheckYank(client: LogClient, index: number, entry: YankEntry): 
   const release = await client.release(entry.slug, entry.version);
   if (!release) return `entry ${index} (${entry.type} ${entry.slug}@${entry.version}): the registry no longer serves this release`;
   const yanked = release.yanked === true;
-  return yanked === (entry.type === 'yank') ? undefined : `entry ${index} (${entry.type} ${entry.slug}@${entry.version}): the registry serves it ${yanked ? 'yanked' : 'not yanked'}`;
+  return yanked === (entry.type === 'yank')
+    ? undefined
+    : `entry ${index} (${entry.type} ${entry.slug}@${entry.version}): the registry serves it ${yanked ? 'yanked' : 'not yanked'}`;
 }
 
 /** Re-verifies the release an entry names; returns the problem, or undefined when it holds. */
@@ -79,7 +82,8 @@ async function recheckRelease(client: LogClient, keySet: KeySet, index: number, 
   const result = await verifyRelease({ release, keys: keySet, expected: { slug: entry.slug, version: entry.version } });
   if (!result.ok) return `${what}: the served release does not verify: ${result.code}: ${result.message}`;
   if (result.kid !== entry.kid) return `${what}: the served release is signed by kid ${result.kid}, the log says ${entry.kid}`;
-  if (sha256Hex(release.integrity!.jws) !== entry.jws_sha256) return `${what}: the served signature is not the one logged (jws_sha256 differs)`;
+  if (sha256Hex(release.integrity!.jws) !== entry.jws_sha256)
+    return `${what}: the served signature is not the one logged (jws_sha256 differs)`;
   return undefined;
 }
 
@@ -95,7 +99,8 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
     if (error instanceof LogForkError) return { lines: [], problems: [`forked view: ${error.message}`], notices: [], forked: true };
     throw error;
   }
-  if (!seen || head.size > seen.size) state.heads[registry] = { origin: head.origin, size: head.size, root_hash: b64(head.rootHash), note: head.note };
+  if (!seen || head.size > seen.size)
+    state.heads[registry] = { origin: head.origin, size: head.size, root_hash: b64(head.rootHash), note: head.note };
 
   const progress = state.monitors[registry] ?? { size: 0, frontier: [] };
   const problems: string[] = [];
@@ -136,7 +141,9 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
       }
     }
     if (!hashesEqual(frontier.root(), head.rootHash)) {
-      problems.push(`entries ${progress.size}..${head.size - 1} do not hash to the signed root of tree size ${head.size}: an entry was altered or left out`);
+      problems.push(
+        `entries ${progress.size}..${head.size - 1} do not hash to the signed root of tree size ${head.size}: an entry was altered or left out`,
+      );
     }
     for (const { index, entry } of latest.values()) {
       const problem = await recheckRelease(client, keySet, index, entry);
@@ -154,7 +161,9 @@ export async function monitorPass(io: CliIo, registry: string, statePath: string
     if (keys && sha256Hex(canonicalJson(keySet)) !== keys.keys_sha256) {
       problems.push(`entry ${keys.index} (keys): the key set served is not the one logged (keys_sha256 differs)`);
     }
-    lines.push(`${head.origin}: read entries ${progress.size}..${head.size - 1} (tree size ${head.size}), re-verified ${latest.size} release(s)`);
+    lines.push(
+      `${head.origin}: read entries ${progress.size}..${head.size - 1} (tree size ${head.size}), re-verified ${latest.size} release(s)`,
+    );
     // Progress is kept only for a clean pass, so a problem is found again on the next one.
     if (problems.length === 0) state.monitors[registry] = { size: head.size, frontier: frontier.encoded() };
   }

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import type { CliIo } from './command';
 import { readState, StateFileError, statePath, writeState, type LogState } from './log-state';
 
-const io = (env: Record<string, string>): CliIo => ({ stdout: () => undefined, stderr: () => undefined, cwd: '/work/here', env, fetch: globalThis.fetch });
+const io = (env: Record<string, string>): CliIo => ({
+  stdout: () => undefined,
+  stderr: () => undefined,
+  cwd: '/work/here',
+  env,
+  fetch: globalThis.fetch,
+});
 
 describe('the log state file', () => {
   let dir: string;

@@ -33,7 +33,8 @@ export interface LogState {
 /** --state FILE, else $XDG_STATE_HOME/registry/log-heads.json, else ~/.local/state/registry/log-heads.json. */
 export function statePath(io: CliIo, explicit: string | undefined): string {
   if (explicit !== undefined) return isAbsolute(explicit) ? explicit : resolve(io.cwd, explicit);
-  const base = io.env.XDG_STATE_HOME && isAbsolute(io.env.XDG_STATE_HOME) ? io.env.XDG_STATE_HOME : join(io.env.HOME || homedir(), '.local', 'state');
+  const base =
+    io.env.XDG_STATE_HOME && isAbsolute(io.env.XDG_STATE_HOME) ? io.env.XDG_STATE_HOME : join(io.env.HOME || homedir(), '.local', 'state');
   return join(base, 'registry', 'log-heads.json');
 }
 

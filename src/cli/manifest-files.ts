@@ -63,7 +63,8 @@ export function findManifest(target: string): { file: string; notes: string[] } 
     );
   }
   const [chosen, ...others] = present;
-  const notes = others.length > 0 ? [`also found ${others.join(', ')}; checked ${chosen}, the first in the order ${FOLDER_CANDIDATES.join(', ')}`] : [];
+  const notes =
+    others.length > 0 ? [`also found ${others.join(', ')}; checked ${chosen}, the first in the order ${FOLDER_CANDIDATES.join(', ')}`] : [];
   return { file: join(target, chosen), notes };
 }
 

@@ -34,13 +34,17 @@ export async function readIdToken(source: IdTokenSource, env: CliIo['env'], audi
   url.searchParams.set('audience', audience);
   let response: Response;
   try {
-    response = await fetchFn(url, { headers: { Authorization: `Bearer ${env.ACTIONS_ID_TOKEN_REQUEST_TOKEN}`, Accept: 'application/json' } });
+    response = await fetchFn(url, {
+      headers: { Authorization: `Bearer ${env.ACTIONS_ID_TOKEN_REQUEST_TOKEN}`, Accept: 'application/json' },
+    });
   } catch (error) {
     throw new IdTokenUnavailable(`requesting the GitHub Actions ID token failed: ${(error as Error).message}`);
   }
   const body = (await response.json().catch(() => null)) as { value?: unknown } | null;
   if (!response.ok || typeof body?.value !== 'string') {
-    throw new IdTokenUnavailable(`GitHub Actions answered the ID token request with HTTP ${response.status}; does the job have \`permissions: id-token: write\`?`);
+    throw new IdTokenUnavailable(
+      `GitHub Actions answered the ID token request with HTTP ${response.status}; does the job have \`permissions: id-token: write\`?`,
+    );
   }
   return body.value;
 }

@@ -84,7 +84,8 @@ export async function trustedRoots(io: CliIo, files: readonly string[]): Promise
  */
 const KNOWN_FORGES: Readonly<Record<string, ProvenanceForge>> = { 'https://github.com': 'github', 'https://gitlab.com': 'gitlab' };
 
-const recordMember = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined);
+const recordMember = (value: unknown, key: string): unknown =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 
 /**
  * The forge roots a repository URL may stand for, https first: the registry matches a repository
@@ -106,7 +107,12 @@ function forgeRoots(url: URL): string[] {
  * GitHub-Actions family, and without `--issuer` the issuer is not pinned: the registry's record of
  * it was read from the certificate itself, so checking against it would check nothing.
  */
-function expectationFor(repoUrl: string, bundle: unknown, release: ProvenanceInput['release'], pins: ProvenancePins): ProvenanceExpectation {
+function expectationFor(
+  repoUrl: string,
+  bundle: unknown,
+  release: ProvenanceInput['release'],
+  pins: ProvenancePins,
+): ProvenanceExpectation {
   const url = new URL(repoUrl);
   const roots = forgeRoots(url);
   const publishedBy = release.publishedBy;
@@ -121,7 +127,10 @@ function expectationFor(repoUrl: string, bundle: unknown, release: ProvenanceInp
   }
   const san = unverifiedSignerName(bundle) ?? '';
   const forgeUrl = roots.find((root) => san.toLowerCase().startsWith(`${root}/`)) ?? (roots[0] as string);
-  const forge: ProvenanceForge = !subjectAlternativeNamePattern('github', forgeUrl).test(san) && subjectAlternativeNamePattern('gitlab', forgeUrl).test(san) ? 'gitlab' : 'github';
+  const forge: ProvenanceForge =
+    !subjectAlternativeNamePattern('github', forgeUrl).test(san) && subjectAlternativeNamePattern('gitlab', forgeUrl).test(san)
+      ? 'gitlab'
+      : 'github';
   return { ...expected, forge, forgeUrl, repoUrl: canonicalRepositoryUrl(`${forgeUrl}${url.pathname}`), issuers: pinned ?? 'unpinned' };
 }
 
@@ -146,7 +155,11 @@ export async function checkProvenance(input: ProvenanceInput): Promise<Provenanc
   const { signer } = outcome;
   const { workflows } = input.pins;
   if (workflows.length > 0 && !workflows.includes(signer.workflow)) {
-    return { kind: 'refused', check: 'certificate-workflow', message: `the bundle was signed by workflow ${signer.workflow}, not by one --workflow names (${workflows.join(', ')})` };
+    return {
+      kind: 'refused',
+      check: 'certificate-workflow',
+      message: `the bundle was signed by workflow ${signer.workflow}, not by one --workflow names (${workflows.join(', ')})`,
+    };
   }
   const unpinned = expectation.issuers === 'unpinned';
   const built = `  provenance: built by ${signer.repository} ${signer.workflow} at ${signer.ref}`;
@@ -171,10 +184,14 @@ export function provenanceRefusal(result: ProvenanceResult, required: boolean): 
   }
   return result.kind === 'absent'
     ? 'required: the release has no provenance attestation'
-    : 'required: the release\'s attestation is not a Sigstore bundle, so it cannot be verified (unverified)';
+    : "required: the release's attestation is not a Sigstore bundle, so it cannot be verified (unverified)";
 }
 
 export function provenanceLines(result: ProvenanceResult): string[] {
   if (result.kind === 'verified') return result.lines;
-  return [result.kind === 'absent' ? '  no provenance attestation' : '  provenance: unverified (the attestation is not a Sigstore bundle; passed through unchecked, as the registry does)'];
+  return [
+    result.kind === 'absent'
+      ? '  no provenance attestation'
+      : '  provenance: unverified (the attestation is not a Sigstore bundle; passed through unchecked, as the registry does)',
+  ];
 }

@@ -50,7 +50,8 @@ export function attestationFromFile(path: string): Record<string, unknown> {
   } catch (error) {
     throw new UsageError(`--attestation: cannot read ${path} as JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`--attestation: ${path} must hold a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError(`--attestation: ${path} must hold a JSON object`);
   return value as Record<string, unknown>;
 }
 
@@ -75,7 +76,11 @@ export function httpsRepositoryUrl(remote: string): string | null {
 /** The repository URL of the git remote `origin` in `cwd`, when there is one. */
 export function originRepositoryUrl(cwd: string): string | null {
   try {
-    const remote = execFileSync('git', ['config', '--get', 'remote.origin.url'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const remote = execFileSync('git', ['config', '--get', 'remote.origin.url'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return httpsRepositoryUrl(remote);
   } catch {
     return null;

@@ -16,7 +16,12 @@ export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done
  * or a 5xx other than 502 (a 502 is the registry reporting an asset fetch that failed). A 4xx is
  * never retried. Only idempotent calls and the push (which a unique version guards) come here.
  */
-export async function withRetries<T extends { response: Response }>(io: CliIo, command: string, what: string, call: () => Promise<T>): Promise<T> {
+export async function withRetries<T extends { response: Response }>(
+  io: CliIo,
+  command: string,
+  what: string,
+  call: () => Promise<T>,
+): Promise<T> {
   const delay = Number(io.env.REGISTRY_RETRY_DELAY_MS ?? 1000);
   let last = '';
   for (let attempt = 1; attempt <= 4; attempt++) {

@@ -53,7 +53,10 @@ async function boundedText(response: Response): Promise<string | null> {
 export async function readRegistryKinds(io: CliIo, registry: string): Promise<KindsAnswer> {
   let response: Response;
   try {
-    response = await io.fetch(`${registry}/api/kinds`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(KINDS_TIMEOUT_MS) });
+    response = await io.fetch(`${registry}/api/kinds`, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(KINDS_TIMEOUT_MS),
+    });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     return { ok: false, unreachable: true, reason: cause?.code ?? cause?.message ?? (error as Error).message };

@@ -32,10 +32,17 @@ export async function checkReleaseInLog(io: CliIo, input: ReleaseInLog): Promise
   const { release } = input;
   const index = release.log_index;
   if (index === null || index === undefined) {
-    if (input.requireEntry) throw new LogVerificationError(`${release.slug}@${release.version} names no transparency log entry (log_index null), and --require-log refuses a release that is not in the log`);
-    return { lines: [], warning: `${release.slug}@${release.version} names no transparency log entry (released before the log, or copied by a mirror before mirrors served their upstream's log): inclusion not checked` };
+    if (input.requireEntry)
+      throw new LogVerificationError(
+        `${release.slug}@${release.version} names no transparency log entry (log_index null), and --require-log refuses a release that is not in the log`,
+      );
+    return {
+      lines: [],
+      warning: `${release.slug}@${release.version} names no transparency log entry (released before the log, or copied by a mirror before mirrors served their upstream's log): inclusion not checked`,
+    };
   }
-  if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) throw new LogVerificationError('the release names no valid log_index');
+  if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0)
+    throw new LogVerificationError('the release names no valid log_index');
 
   const client = new LogClient(io, input.registry);
   const head = await client.head(input.keySet);

@@ -66,7 +66,10 @@ function parseArgs(operation: YankOperation, args: string[], env: CliIo['env']) 
   }
   let parsed: ReturnType<typeof parseValueFlags<'registry' | 'reason'>>;
   try {
-    parsed = parseValueFlags(flags, operation === 'yank' ? { '--registry': 'registry', '--reason': 'reason' } : { '--registry': 'registry' });
+    parsed = parseValueFlags(
+      flags,
+      operation === 'yank' ? { '--registry': 'registry', '--reason': 'reason' } : { '--registry': 'registry' },
+    );
   } catch (error) {
     if (error instanceof FlagUsageError) throw new UsageError(error.message);
     throw error;
@@ -89,20 +92,34 @@ export async function runYank(operation: YankOperation, args: string[], io: CliI
     }
     const parsed = parseArgs(operation, args, io.env);
     const token = io.env.REGISTRY_TOKEN;
-    if (!token) throw new UsageError('no publisher token: set REGISTRY_TOKEN to a token with the scope yank:<slug> (create one in your account page)');
+    if (!token)
+      throw new UsageError(
+        'no publisher token: set REGISTRY_TOKEN to a token with the scope yank:<slug> (create one in your account page)',
+      );
     const client = createRegistryClient(parsed.registry, { token, fetch: io.fetch });
-    const body = { version: parsed.version, ...(parsed.reason !== undefined ? { reason: parsed.reason } : {}), ...(operation === 'unyank' ? { undo: true } : {}) };
-    const answer = await withRetries(io, operation, `the ${operation}`, () => client.POST('/api/publish/{slug}/yank', { params: { path: { slug: parsed.slug } }, body }));
+    const body = {
+      version: parsed.version,
+      ...(parsed.reason !== undefined ? { reason: parsed.reason } : {}),
+      ...(operation === 'unyank' ? { undo: true } : {}),
+    };
+    const answer = await withRetries(io, operation, `the ${operation}`, () =>
+      client.POST('/api/publish/{slug}/yank', { params: { path: { slug: parsed.slug } }, body }),
+    );
     if (!answer.data) {
       const status = answer.response.status;
       const problem = (answer.error ?? {}) as Problem;
-      const lines = [`${command}: refused (HTTP ${status}): ${problem.detail ?? problem.title ?? 'no detail'}`, `  ${ADVICE[status] ?? 'see the detail above'}`];
+      const lines = [
+        `${command}: refused (HTTP ${status}): ${problem.detail ?? problem.title ?? 'no detail'}`,
+        `  ${ADVICE[status] ?? 'see the detail above'}`,
+      ];
       for (const error of problem.errors ?? []) lines.push(`  ${error.path}: ${error.message}`);
       io.stderr(lines.join('\n') + '\n');
       return EXIT_FAILURE;
     }
     const result = answer.data;
-    io.stdout(parsed.json ? JSON.stringify(result, null, 2) + '\n' : `${result.yanked ? 'yanked' : 'restored'} ${result.slug}@${result.version}\n`);
+    io.stdout(
+      parsed.json ? JSON.stringify(result, null, 2) + '\n' : `${result.yanked ? 'yanked' : 'restored'} ${result.slug}@${result.version}\n`,
+    );
     return EXIT_OK;
   } catch (error) {
     if (error instanceof UsageError) {

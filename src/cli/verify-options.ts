@@ -58,7 +58,13 @@ export interface VerifyOptions {
   requireProvenance: boolean;
 }
 
-const VALUE_FLAGS = { '--registry': 'registry', '--asset': 'assetName', '--file': 'filePath', '--keys': 'keysPath', '--state': 'statePath' } as const;
+const VALUE_FLAGS = {
+  '--registry': 'registry',
+  '--asset': 'assetName',
+  '--file': 'filePath',
+  '--keys': 'keysPath',
+  '--state': 'statePath',
+} as const;
 const REPEATABLE = { '--trusted-root': 'trustedRoots', '--issuer': 'issuers', '--workflow': 'workflows' } as const;
 const SWITCHES = { '--require-provenance': 'requireProvenance', '--require-log': 'requireLog' } as const;
 

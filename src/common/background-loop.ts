@@ -6,7 +6,10 @@ import { OCCASIONAL_WARNING_INTERVAL_MS } from './logging/occasional-warning';
  * it is back), an error for anything else.
  */
 export function loopFailureLog(log: { warn(message: string): void; error(message: string): void }, what: string): (error: Error) => void {
-  return (error) => (isDatabaseUnavailable(error) ? log.warn(`${what} failed (tried again once the database is back): ${error.message}`) : log.error(`${what} failed: ${error.message}`));
+  return (error) =>
+    isDatabaseUnavailable(error)
+      ? log.warn(`${what} failed (tried again once the database is back): ${error.message}`)
+      : log.error(`${what} failed: ${error.message}`);
 }
 
 /**

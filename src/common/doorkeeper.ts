@@ -28,7 +28,8 @@ export class Doorkeeper {
 
   /** `tableBits`: a power of two, at least 32; an eighth of it is about how many keys are remembered. */
   constructor(tableBits = DEFAULT_TABLE_BITS) {
-    if (tableBits < 32 || (tableBits & (tableBits - 1)) !== 0) throw new Error(`doorkeeper table bits must be a power of two >= 32, not ${tableBits}`);
+    if (tableBits < 32 || (tableBits & (tableBits - 1)) !== 0)
+      throw new Error(`doorkeeper table bits must be a power of two >= 32, not ${tableBits}`);
     this.table = new Uint32Array(tableBits / 32);
     this.mask = tableBits - 1;
     this.marksBeforeReset = tableBits / 8;

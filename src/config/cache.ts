@@ -16,7 +16,8 @@ const RESPONSE_CACHE_TTL_S = {
   name: 'RESPONSE_CACHE_TTL_S',
   parser: integer({ min: 0, max: 3600, unit: 'seconds' }),
   default: '30',
-  description: 'How long an anonymous catalogue response may be served from the response cache (0 turns it off); any catalogue change empties the cache at once.',
+  description:
+    'How long an anonymous catalogue response may be served from the response cache (0 turns it off); any catalogue change empties the cache at once.',
 };
 const RESPONSE_CACHE_MEMORY_MB = {
   name: 'RESPONSE_CACHE_MEMORY_MB',
@@ -25,9 +26,15 @@ const RESPONSE_CACHE_MEMORY_MB = {
   description: "The in-memory response cache's size limit (without `REDIS_URL`).",
 };
 
-export const CACHE: ConfigArea = { title: 'Response cache and Redis', variables: [REDIS_URL, RESPONSE_CACHE_TTL_S, RESPONSE_CACHE_MEMORY_MB] };
+export const CACHE: ConfigArea = {
+  title: 'Response cache and Redis',
+  variables: [REDIS_URL, RESPONSE_CACHE_TTL_S, RESPONSE_CACHE_MEMORY_MB],
+};
 
-export function readCache(reader: EnvironmentReader, databaseUrl: string | null): Pick<AppConfig, 'redisUrl' | 'responseCacheTtlSeconds' | 'responseCacheMemoryMb'> {
+export function readCache(
+  reader: EnvironmentReader,
+  databaseUrl: string | null,
+): Pick<AppConfig, 'redisUrl' | 'responseCacheTtlSeconds' | 'responseCacheMemoryMb'> {
   return {
     redisUrl: reader.read(REDIS_URL) ?? null,
     responseCacheTtlSeconds: reader.read(RESPONSE_CACHE_TTL_S),

@@ -124,7 +124,9 @@ describe('loadConfig', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@db/r', DATABASE_READ_URLS: 'postgres://u@r1/r, postgresql://u@r2/r,' });
     expect(config.databaseReadUrls).toEqual(['postgres://u@r1/r', 'postgresql://u@r2/r']);
     expect(() => loadConfig({ DATABASE_READ_URLS: 'postgres://u@r1/r' })).toThrow(/DATABASE_READ_URLS.*needs DATABASE_URL/);
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db/r', DATABASE_READ_URLS: 'postgres://u@r1/r,mysql://x' })).toThrow(/DATABASE_READ_URLS/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db/r', DATABASE_READ_URLS: 'postgres://u@r1/r,mysql://x' })).toThrow(
+      /DATABASE_READ_URLS/,
+    );
   });
 
   it('reads DATABASE_READ_PROBE_INTERVAL_MS (10 s by default) within what a timer can hold', () => {
@@ -161,7 +163,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.7' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.7' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.0.2.7',
+    ]);
     for (const value of ['10.0.0.0/33', 'proxy.internal', '33', '10.0.0.1/8/2']) {
       expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
     }
@@ -175,13 +182,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ RATE_LIMIT_IPV6_PREFIX: '48' }).rateLimitIpv6PrefixBits).toBe(48);
     // The headers' time is part of the whole request's: never longer than it.
     expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000' }).httpHeadersTimeoutMs).toBe(5_000);
-    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '120000' })).toMatchObject({ httpHeadersTimeoutMs: 2_000, httpKeepAliveTimeoutMs: 120_000 });
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '120000' })).toMatchObject({
+      httpHeadersTimeoutMs: 2_000,
+      httpKeepAliveTimeoutMs: 120_000,
+    });
     expect(() => loadConfig({ SHUTDOWN_GRACE_MS: '600001' })).toThrow(/SHUTDOWN_GRACE_MS/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
     expect(() => loadConfig({ WEBHOOK_LEASE_MS: '999' })).toThrow(/WEBHOOK_LEASE_MS/);
     expect(loadConfig({ WEBHOOK_LEASE_MS: '3000' }).webhookLeaseMs).toBe(3_000);
     expect(loadConfig({}).webhookLeaseMs).toBe(60_000);
-    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-metrics-token', SHUTDOWN_GRACE_MS: '0' })).toMatchObject({ metricsToken: 'a-long-enough-metrics-token', shutdownGraceMs: 0 });
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-metrics-token', SHUTDOWN_GRACE_MS: '0' })).toMatchObject({
+      metricsToken: 'a-long-enough-metrics-token',
+      shutdownGraceMs: 0,
+    });
   });
 
   it('requires real secrets in production', () => {
@@ -204,16 +217,34 @@ describe('loadConfig', () => {
   it('parses forge instances, including ones under a path', () => {
     const config = loadConfig({
       FORGES: JSON.stringify([
-        { name: 'corp', type: 'gitlab', webUrl: 'https://git.corp/gitlab/', apiUrl: 'https://git.corp/gitlab/api/v4', clientId: 'a', clientSecret: 'b' },
+        {
+          name: 'corp',
+          type: 'gitlab',
+          webUrl: 'https://git.corp/gitlab/',
+          apiUrl: 'https://git.corp/gitlab/api/v4',
+          clientId: 'a',
+          clientSecret: 'b',
+        },
       ]),
     });
     expect(config.forges).toEqual([
-      { name: 'corp', type: 'gitlab', webUrl: 'https://git.corp/gitlab', apiUrl: 'https://git.corp/gitlab/api/v4', clientId: 'a', clientSecret: 'b' },
+      {
+        name: 'corp',
+        type: 'gitlab',
+        webUrl: 'https://git.corp/gitlab',
+        apiUrl: 'https://git.corp/gitlab/api/v4',
+        clientId: 'a',
+        clientSecret: 'b',
+      },
     ]);
   });
 
   it('defaults the OIDC issuers of github.com and gitlab.com, takes one per instance, and refuses a shared or bad one', () => {
-    expect(loadConfig({}).forges.map((f) => f.oidcIssuer)).toEqual(['https://token.actions.githubusercontent.com', 'https://gitlab.com', undefined]);
+    expect(loadConfig({}).forges.map((f) => f.oidcIssuer)).toEqual([
+      'https://token.actions.githubusercontent.com',
+      'https://gitlab.com',
+      undefined,
+    ]);
     const config = loadConfig({
       BASE_URL: 'https://registry.example',
       FORGES: JSON.stringify([

@@ -19,7 +19,20 @@ export { parseTrustProxy } from './server';
 export type { Environment } from './variable';
 
 /** Every variable the service reads, by area: what docs/configuration.md is generated from. */
-export const CONFIG_AREAS: readonly ConfigArea[] = [SERVER, LOGGING, DATABASE, CACHE, SECRETS, FORGES_AREA, INGEST, PROVENANCE, WEBHOOKS, MIRROR, FRESHNESS, PASSWORDS];
+export const CONFIG_AREAS: readonly ConfigArea[] = [
+  SERVER,
+  LOGGING,
+  DATABASE,
+  CACHE,
+  SECRETS,
+  FORGES_AREA,
+  INGEST,
+  PROVENANCE,
+  WEBHOOKS,
+  MIRROR,
+  FRESHNESS,
+  PASSWORDS,
+];
 
 /** The name of every variable the service reads; `.env.example` lists the same. */
 export const CONFIG_VARIABLES: readonly string[] = CONFIG_AREAS.flatMap((area) => area.variables.map((variable) => variable.name));
@@ -47,7 +60,20 @@ export function loadConfig(env: Environment, options: LoadConfigOptions = {}): A
   reader.check();
   // Only a good configuration may write generated secrets into DATA_DIR.
   const allSecrets = withGeneratedSecrets(secrets, database.dataDir, options.persistSecrets === true);
-  return Object.freeze({ ...server, ...logging, ...database, ...cache, ...allSecrets, ...forges, ...ingest, ...provenance, ...webhooks, ...mirror, ...freshness, ...passwords });
+  return Object.freeze({
+    ...server,
+    ...logging,
+    ...database,
+    ...cache,
+    ...allSecrets,
+    ...forges,
+    ...ingest,
+    ...provenance,
+    ...webhooks,
+    ...mirror,
+    ...freshness,
+    ...passwords,
+  });
 }
 
 /** Reads `.env` (when present) beneath the real environment, which wins. */

@@ -18,7 +18,9 @@ describe(REFERENCE_PATH, () => {
     if (committed === generated) return;
     const [ours, theirs] = [committed.split('\n'), generated.split('\n')];
     const line = ours.findIndex((text, i) => text !== theirs[i]) + 1 || ours.length + 1;
-    throw new Error(`${REFERENCE_PATH} differs from what src/config declares (first at line ${line}): run \`${REFERENCE_SCRIPT}\` and commit the result`);
+    throw new Error(
+      `${REFERENCE_PATH} differs from what src/config declares (first at line ${line}): run \`${REFERENCE_SCRIPT}\` and commit the result`,
+    );
   });
 });
 

@@ -18,19 +18,28 @@ const DATA_DIR = {
   default: './data',
   description: 'Where the embedded database, generated development secrets and the runtime socket live.',
 };
-const DATABASE_URL = { name: 'DATABASE_URL', parser: postgresUrl, unset: 'the embedded PGlite under `DATA_DIR`', description: 'PostgreSQL server (the production path).' };
+const DATABASE_URL = {
+  name: 'DATABASE_URL',
+  parser: postgresUrl,
+  unset: 'the embedded PGlite under `DATA_DIR`',
+  description: 'PostgreSQL server (the production path).',
+};
 const DATABASE_READ_URLS = {
   name: 'DATABASE_READ_URLS',
   // The entry is not echoed back: a URL may carry a password.
-  parser: commaList('comma list of postgres:// URLs', (entry) => (postgresUrl.parse(entry) instanceof Invalid ? new Invalid('must be a comma list of postgres:// URLs') : entry)),
+  parser: commaList('comma list of postgres:// URLs', (entry) =>
+    postgresUrl.parse(entry) instanceof Invalid ? new Invalid('must be a comma list of postgres:// URLs') : entry,
+  ),
   default: '',
-  description: 'Streaming replicas of `DATABASE_URL` (only with it) that serve anonymous catalogue reads; empty: every query goes to `DATABASE_URL`.',
+  description:
+    'Streaming replicas of `DATABASE_URL` (only with it) that serve anonymous catalogue reads; empty: every query goes to `DATABASE_URL`.',
 };
 const DATABASE_READ_PROBE_INTERVAL_MS = {
   name: 'DATABASE_READ_PROBE_INTERVAL_MS',
   parser: integer({ min: 100, max: 3_600_000, unit: 'milliseconds' }),
   default: '10000',
-  description: 'How often each read replica is checked: one that is down (at start too) is taken back once it answers; meanwhile its reads go to `DATABASE_URL`.',
+  description:
+    'How often each read replica is checked: one that is down (at start too) is taken back once it answers; meanwhile its reads go to `DATABASE_URL`.',
 };
 const DATABASE_CONNECT_TIMEOUT_MS = {
   name: 'DATABASE_CONNECT_TIMEOUT_MS',
@@ -63,7 +72,17 @@ const EMBEDDED_SHARED_BUFFERS_MB = {
 
 export const DATABASE: ConfigArea = {
   title: 'Database',
-  variables: [DATA_DIR, DATABASE_URL, DATABASE_READ_URLS, DATABASE_READ_PROBE_INTERVAL_MS, DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, MIGRATE_ON_START, EMBEDDED_ANALYZE_INTERVAL_MS, EMBEDDED_SHARED_BUFFERS_MB],
+  variables: [
+    DATA_DIR,
+    DATABASE_URL,
+    DATABASE_READ_URLS,
+    DATABASE_READ_PROBE_INTERVAL_MS,
+    DATABASE_CONNECT_TIMEOUT_MS,
+    DATABASE_STATEMENT_TIMEOUT_MS,
+    MIGRATE_ON_START,
+    EMBEDDED_ANALYZE_INTERVAL_MS,
+    EMBEDDED_SHARED_BUFFERS_MB,
+  ],
 };
 
 export type DatabaseConfig = Pick<
@@ -74,12 +93,15 @@ export type DatabaseConfig = Pick<
   | 'databaseReadProbeIntervalMs'
   | 'databaseConnectTimeoutMs'
   | 'databaseStatementTimeoutMs'
-  | 'migrateOnStart' | 'embeddedAnalyzeIntervalMs' | 'embeddedSharedBuffersMb'
+  | 'migrateOnStart'
+  | 'embeddedAnalyzeIntervalMs'
+  | 'embeddedSharedBuffersMb'
 >;
 
 export function readDatabase(reader: EnvironmentReader): DatabaseConfig {
   const databaseUrl = reader.read(DATABASE_URL) ?? null;
-  if (reader.isSet(DATABASE_READ_URLS) && !databaseUrl) reader.bad(DATABASE_READ_URLS, 'needs DATABASE_URL (the embedded database has no replicas)');
+  if (reader.isSet(DATABASE_READ_URLS) && !databaseUrl)
+    reader.bad(DATABASE_READ_URLS, 'needs DATABASE_URL (the embedded database has no replicas)');
   return {
     dataDir: reader.read(DATA_DIR),
     databaseUrl,

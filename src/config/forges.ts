@@ -10,8 +10,20 @@ export const DEFAULT_OIDC_ISSUERS: Readonly<Record<string, string>> = {
 };
 
 export const DEFAULT_FORGES: readonly ForgeInstanceConfig[] = [
-  { name: 'github', type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com', oidcIssuer: DEFAULT_OIDC_ISSUERS['https://github.com'] },
-  { name: 'gitlab', type: 'gitlab', webUrl: 'https://gitlab.com', apiUrl: 'https://gitlab.com/api/v4', oidcIssuer: DEFAULT_OIDC_ISSUERS['https://gitlab.com'] },
+  {
+    name: 'github',
+    type: 'github',
+    webUrl: 'https://github.com',
+    apiUrl: 'https://api.github.com',
+    oidcIssuer: DEFAULT_OIDC_ISSUERS['https://github.com'],
+  },
+  {
+    name: 'gitlab',
+    type: 'gitlab',
+    webUrl: 'https://gitlab.com',
+    apiUrl: 'https://gitlab.com/api/v4',
+    oidcIssuer: DEFAULT_OIDC_ISSUERS['https://gitlab.com'],
+  },
   { name: 'codeberg', type: 'gitea', webUrl: 'https://codeberg.org', apiUrl: 'https://codeberg.org/api/v1' },
 ];
 
@@ -64,8 +76,16 @@ export function parseForges(raw: string): { forges: ForgeInstanceConfig[] } | { 
       if (item[key] !== undefined && typeof item[key] !== 'string') errors.push(`${at}.${key} must be a string`);
     }
     // null turns trusted publishing off for an instance whose issuer would otherwise default.
-    const oidcIssuer = item.oidcIssuer === undefined ? (webUrl ? DEFAULT_OIDC_ISSUERS[webUrl] : undefined) : item.oidcIssuer === null ? undefined : httpUrl(item.oidcIssuer);
-    if (item.oidcIssuer !== undefined && item.oidcIssuer !== null && !oidcIssuer) errors.push(`${at}.oidcIssuer must be an http(s) URL or null`);
+    const oidcIssuer =
+      item.oidcIssuer === undefined
+        ? webUrl
+          ? DEFAULT_OIDC_ISSUERS[webUrl]
+          : undefined
+        : item.oidcIssuer === null
+          ? undefined
+          : httpUrl(item.oidcIssuer);
+    if (item.oidcIssuer !== undefined && item.oidcIssuer !== null && !oidcIssuer)
+      errors.push(`${at}.oidcIssuer must be an http(s) URL or null`);
     if (oidcIssuer && issuers.has(oidcIssuer)) errors.push(`${at}.oidcIssuer "${oidcIssuer}" is used by two instances`);
     if (oidcIssuer) issuers.add(oidcIssuer);
     if ((item.clientId === undefined) !== (item.clientSecret === undefined)) {

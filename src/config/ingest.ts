@@ -12,7 +12,8 @@ const FETCH_ALLOW_HOSTS = {
   name: 'FETCH_ALLOW_HOSTS',
   parser: allowHostList,
   default: '',
-  description: 'Hosts that asset fetches, icons and screenshots, forge calls and forge sign-in (token exchange, profile read) may reach over http and on private or loopback addresses (an internal forge); empty: https and public addresses only. Outbound webhook subscriptions and the README image proxy never use it (see SUBSCRIPTION_ALLOW_HOSTS, IMAGE_PROXY_ALLOW_HOSTS).',
+  description:
+    'Hosts that asset fetches, icons and screenshots, forge calls and forge sign-in (token exchange, profile read) may reach over http and on private or loopback addresses (an internal forge); empty: https and public addresses only. Outbound webhook subscriptions and the README image proxy never use it (see SUBSCRIPTION_ALLOW_HOSTS, IMAGE_PROXY_ALLOW_HOSTS).',
 };
 // Its own list, not FETCH_ALLOW_HOSTS: any README names the images the proxy fetches for anonymous
 // visitors, so a host trusted for a forge would otherwise be readable through the proxy.
@@ -36,7 +37,7 @@ const PICTURE_MEMORY_BYTES_PER_USER = {
   parser: integer({ min: 0, unit: 'bytes' }),
   default: String(32 * 1024 * 1024),
   description:
-    'The same bound for one publisher (a webhook\'s release counts for its plugin, the README proxy for all its visitors together), so one cannot take the whole instance bound. Keep it at least the `images.max_bytes` setting, or pictures that large are always left out.',
+    "The same bound for one publisher (a webhook's release counts for its plugin, the README proxy for all its visitors together), so one cannot take the whole instance bound. Keep it at least the `images.max_bytes` setting, or pictures that large are always left out.",
 };
 
 const PICTURE_WAIT_MS = {
@@ -47,9 +48,24 @@ const PICTURE_WAIT_MS = {
     "How long one release's icon and screenshots may wait, all together, for their turns to be downloaded and decoded (an instance decodes one picture at a time and downloads the next meanwhile, so pictures queue without being held). A picture still waiting then is left out of its release with a warning.",
 };
 
-export const INGEST: ConfigArea = { title: 'Ingest', variables: [HASH_BUDGET_BYTES, FETCH_ALLOW_HOSTS, IMAGE_PROXY_ALLOW_HOSTS, PICTURE_MEMORY_BYTES, PICTURE_MEMORY_BYTES_PER_USER, PICTURE_WAIT_MS] };
+export const INGEST: ConfigArea = {
+  title: 'Ingest',
+  variables: [
+    HASH_BUDGET_BYTES,
+    FETCH_ALLOW_HOSTS,
+    IMAGE_PROXY_ALLOW_HOSTS,
+    PICTURE_MEMORY_BYTES,
+    PICTURE_MEMORY_BYTES_PER_USER,
+    PICTURE_WAIT_MS,
+  ],
+};
 
-export function readIngest(reader: EnvironmentReader): Pick<AppConfig, 'hashBudgetBytes' | 'fetchAllowHosts' | 'imageProxyAllowHosts' | 'pictureMemoryBytes' | 'pictureMemoryBytesPerUser' | 'pictureWaitMs'> {
+export function readIngest(
+  reader: EnvironmentReader,
+): Pick<
+  AppConfig,
+  'hashBudgetBytes' | 'fetchAllowHosts' | 'imageProxyAllowHosts' | 'pictureMemoryBytes' | 'pictureMemoryBytesPerUser' | 'pictureWaitMs'
+> {
   return {
     hashBudgetBytes: reader.read(HASH_BUDGET_BYTES),
     fetchAllowHosts: reader.read(FETCH_ALLOW_HOSTS),

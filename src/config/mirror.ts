@@ -12,7 +12,8 @@ const upstreamUrl: Parser<string> = {
     const given = url('an http(s) URL', ['http:', 'https:']).parse(raw);
     if (given instanceof Invalid) return given;
     const parsed = new URL(given);
-    if (parsed.username || parsed.password || parsed.search || parsed.hash) return new Invalid('must be an http(s) URL without credentials, query or fragment');
+    if (parsed.username || parsed.password || parsed.search || parsed.hash)
+      return new Invalid('must be an http(s) URL without credentials, query or fragment');
     return parsed.toString().replace(/\/+$/, '');
   },
 };
@@ -37,11 +38,15 @@ const MIRROR_LOG_TIMEOUT_MS = {
   parser: integer({ min: 100, max: 120_000, unit: 'milliseconds' }),
   default: '10000',
   description:
-    "How long a mirror waits for its upstream when it passes a transparency-log read on (head, key, proofs, entries, tiles; docs/mirror.md): past it the read answers 504. Connecting has at most half of it.",
+    'How long a mirror waits for its upstream when it passes a transparency-log read on (head, key, proofs, entries, tiles; docs/mirror.md): past it the read answers 504. Connecting has at most half of it.',
 };
 
 export const MIRROR: ConfigArea = { title: 'Mirror', variables: [MIRROR_OF, MIRROR_POLL_INTERVAL_MS, MIRROR_LOG_TIMEOUT_MS] };
 
 export function readMirror(reader: EnvironmentReader): Pick<AppConfig, 'mirrorOf' | 'mirrorPollIntervalMs' | 'mirrorLogTimeoutMs'> {
-  return { mirrorOf: reader.read(MIRROR_OF) ?? null, mirrorPollIntervalMs: reader.read(MIRROR_POLL_INTERVAL_MS), mirrorLogTimeoutMs: reader.read(MIRROR_LOG_TIMEOUT_MS) };
+  return {
+    mirrorOf: reader.read(MIRROR_OF) ?? null,
+    mirrorPollIntervalMs: reader.read(MIRROR_POLL_INTERVAL_MS),
+    mirrorLogTimeoutMs: reader.read(MIRROR_LOG_TIMEOUT_MS),
+  };
 }

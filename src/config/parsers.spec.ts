@@ -6,7 +6,8 @@ describe('parsers', () => {
     const parser = integer({ min: 0, unit: 'bytes' });
     expect(parser.type).toBe('integer bytes, 0 or more');
     expect(parser.parse(' 1024 ')).toBe(1024);
-    for (const raw of ['1e4', '10KB', '-1', '1.5', '99999999999999999999']) expect(parser.parse(raw)).toEqual(new Invalid('must be a non-negative integer number of bytes'));
+    for (const raw of ['1e4', '10KB', '-1', '1.5', '99999999999999999999'])
+      expect(parser.parse(raw)).toEqual(new Invalid('must be a non-negative integer number of bytes'));
   });
 
   it('take a secret exactly as given when told not to trim', () => {

@@ -5,7 +5,15 @@ import { Invalid, type Parser } from './variable';
  * A whole number within bounds. Digits only: `60s`, `1e4` or `-1` is refused rather than misread.
  * Without `max`, any safe integer from `min` (0) up.
  */
-export function integer({ min, max, unit }: { min: number; max?: number; unit?: 'milliseconds' | 'seconds' | 'MiB' | 'bytes' }): Parser<number> {
+export function integer({
+  min,
+  max,
+  unit,
+}: {
+  min: number;
+  max?: number;
+  unit?: 'milliseconds' | 'seconds' | 'MiB' | 'bytes';
+}): Parser<number> {
   const of = unit ? ` number of ${unit}` : '';
   const message = max === undefined ? `must be a non-negative integer${of}` : `must be an integer${of} from ${min} to ${max}`;
   return {
@@ -56,7 +64,11 @@ export const boolean: Parser<boolean> = {
 };
 
 /** Free text; trimmed unless `trim: false` (a secret is taken exactly as given). */
-export function text({ minLength, maxLength, trim = true }: { minLength?: number; maxLength?: number; trim?: boolean } = {}): Parser<string> {
+export function text({
+  minLength,
+  maxLength,
+  trim = true,
+}: { minLength?: number; maxLength?: number; trim?: boolean } = {}): Parser<string> {
   const bounds = [minLength && `at least ${minLength} characters`, maxLength && `at most ${maxLength} characters`].filter(Boolean);
   return {
     type: ['string', ...bounds].join(', '),
@@ -87,7 +99,10 @@ export function commaList<T>(type: string, entry: (text: string) => T | Invalid)
     parse(raw) {
       const values: T[] = [];
       const messages: string[] = [];
-      for (const text of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+      for (const text of raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
         const value = entry(text);
         if (value instanceof Invalid) messages.push(...value.messages);
         else values.push(value);

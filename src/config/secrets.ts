@@ -32,7 +32,10 @@ const METRICS_TOKEN = {
   description: 'Bearer token `GET /metrics` requires.',
 };
 
-export const SECRETS: ConfigArea = { title: 'Secrets and tokens', variables: [SESSION_SECRET, KEY_ENCRYPTION_KEY, INIT_TOKEN, METRICS_TOKEN] };
+export const SECRETS: ConfigArea = {
+  title: 'Secrets and tokens',
+  variables: [SESSION_SECRET, KEY_ENCRYPTION_KEY, INIT_TOKEN, METRICS_TOKEN],
+};
 
 type Secrets = Pick<AppConfig, 'sessionSecret' | 'keyEncryptionKey' | 'initToken' | 'metricsToken'>;
 

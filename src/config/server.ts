@@ -11,7 +11,10 @@ export function parseTrustProxy(value: string): TrustProxy | null {
   const v = value.trim().toLowerCase();
   if (v === 'true' || v === 'false') return v === 'true';
   if (/^\d+$/.test(v)) return Number(v) <= 32 ? Number(v) : null;
-  const entries = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const valid = (entry: string) => {
     if (NAMED_PROXY_RANGES.includes(entry)) return true;
     const [address, bits, extra] = entry.split('/');
@@ -24,10 +27,17 @@ export function parseTrustProxy(value: string): TrustProxy | null {
 
 const trustProxy: Parser<TrustProxy> = {
   type: `true | false | hop count 0 to 32 | comma list of addresses, CIDRs, ${NAMED_PROXY_RANGES.join(', ')}`,
-  parse: (raw) => parseTrustProxy(raw) ?? new Invalid('must be true, false, a hop count (0 to 32) or a comma list of IP addresses, CIDRs, loopback, linklocal and uniquelocal'),
+  parse: (raw) =>
+    parseTrustProxy(raw) ??
+    new Invalid('must be true, false, a hop count (0 to 32) or a comma list of IP addresses, CIDRs, loopback, linklocal and uniquelocal'),
 };
 
-const NODE_ENV = { name: 'NODE_ENV', parser: oneOf(NODE_ENVS), default: 'development', description: '`production` requires `SESSION_SECRET` and `KEY_ENCRYPTION_KEY` and logs JSON; `test` logs nothing by default.' };
+const NODE_ENV = {
+  name: 'NODE_ENV',
+  parser: oneOf(NODE_ENVS),
+  default: 'development',
+  description: '`production` requires `SESSION_SECRET` and `KEY_ENCRYPTION_KEY` and logs JSON; `test` logs nothing by default.',
+};
 const PORT = { name: 'PORT', parser: integer({ min: 0, max: 65535 }), default: '3000', description: 'HTTP port.' };
 const BASE_URL = {
   name: 'BASE_URL',
@@ -39,7 +49,8 @@ const TRUST_PROXY = {
   name: 'TRUST_PROXY',
   parser: trustProxy,
   default: 'loopback',
-  description: 'Whose `X-Forwarded-For` is believed for the client address (rate limits, audit IPs); `true` trusts anyone, so only behind a proxy that overwrites the header.',
+  description:
+    'Whose `X-Forwarded-For` is believed for the client address (rate limits, audit IPs); `true` trusts anyone, so only behind a proxy that overwrites the header.',
 };
 const HTTP_REQUEST_TIMEOUT_MS = {
   name: 'HTTP_REQUEST_TIMEOUT_MS',
@@ -52,20 +63,21 @@ const HTTP_HEADERS_TIMEOUT_MS = {
   parser: integer({ min: 1000, max: 3_600_000, unit: 'milliseconds' }),
   default: '15000',
   description:
-    'Longest time a client may take to send a request\'s headers, counted from its first byte (slow-loris defence; capped at `HTTP_REQUEST_TIMEOUT_MS`); the idle time of a kept-alive connection between requests does not count.',
+    "Longest time a client may take to send a request's headers, counted from its first byte (slow-loris defence; capped at `HTTP_REQUEST_TIMEOUT_MS`); the idle time of a kept-alive connection between requests does not count.",
 };
 const HTTP_KEEP_ALIVE_TIMEOUT_MS = {
   name: 'HTTP_KEEP_ALIVE_TIMEOUT_MS',
   parser: integer({ min: 1000, max: 3_600_000, unit: 'milliseconds' }),
   default: '65000',
   description:
-    'How long an idle keep-alive connection is kept open for the next request. Behind a proxy or load balancer it must outlast the proxy\'s own idle timeout (often 60 s), or the proxy may reuse a connection the server is closing.',
+    "How long an idle keep-alive connection is kept open for the next request. Behind a proxy or load balancer it must outlast the proxy's own idle timeout (often 60 s), or the proxy may reuse a connection the server is closing.",
 };
 const RATE_LIMIT_IPV6_PREFIX = {
   name: 'RATE_LIMIT_IPV6_PREFIX',
   parser: integer({ min: 16, max: 128 }),
   default: '64',
-  description: 'Per-address limits count an IPv6 client by its network of this many bits (one host usually holds a whole /64); IPv4 (and IPv4-mapped IPv6) by its address. 128 counts each IPv6 address alone.',
+  description:
+    'Per-address limits count an IPv6 client by its network of this many bits (one host usually holds a whole /64); IPv4 (and IPv4-mapped IPv6) by its address. 128 counts each IPv6 address alone.',
 };
 const IDLE_COLLECT_INTERVAL_MS = {
   name: 'IDLE_COLLECT_INTERVAL_MS',
@@ -90,12 +102,35 @@ const SHUTDOWN_GRACE_MS = {
 
 export const SERVER: ConfigArea = {
   title: 'Server',
-  variables: [NODE_ENV, PORT, BASE_URL, TRUST_PROXY, RATE_LIMIT_IPV6_PREFIX, HTTP_REQUEST_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, IDLE_COLLECT_INTERVAL_MS, CATALOGUE_INDEX_WAIT_MS, SHUTDOWN_GRACE_MS],
+  variables: [
+    NODE_ENV,
+    PORT,
+    BASE_URL,
+    TRUST_PROXY,
+    RATE_LIMIT_IPV6_PREFIX,
+    HTTP_REQUEST_TIMEOUT_MS,
+    HTTP_HEADERS_TIMEOUT_MS,
+    HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    IDLE_COLLECT_INTERVAL_MS,
+    CATALOGUE_INDEX_WAIT_MS,
+    SHUTDOWN_GRACE_MS,
+  ],
 };
 
 export type ServerConfig = Pick<
   AppConfig,
-  'nodeEnv' | 'isProduction' | 'port' | 'baseUrl' | 'trustProxy' | 'rateLimitIpv6PrefixBits' | 'httpRequestTimeoutMs' | 'httpHeadersTimeoutMs' | 'httpKeepAliveTimeoutMs' | 'idleCollectIntervalMs' | 'catalogueIndexWaitMs' | 'shutdownGraceMs'
+  | 'nodeEnv'
+  | 'isProduction'
+  | 'port'
+  | 'baseUrl'
+  | 'trustProxy'
+  | 'rateLimitIpv6PrefixBits'
+  | 'httpRequestTimeoutMs'
+  | 'httpHeadersTimeoutMs'
+  | 'httpKeepAliveTimeoutMs'
+  | 'idleCollectIntervalMs'
+  | 'catalogueIndexWaitMs'
+  | 'shutdownGraceMs'
 >;
 
 export function readServer(reader: EnvironmentReader): ServerConfig {

@@ -3,7 +3,12 @@ import { commaList, integer, text } from './parsers';
 import { EnvironmentReader, Invalid } from './variable';
 
 const LIMIT = { name: 'LIMIT', parser: integer({ min: 1, max: 10, unit: 'seconds' }), default: '5', description: 'A limit.' };
-const NAMES = { name: 'NAMES', parser: commaList('names', (entry) => (/^[a-z]+$/.test(entry) ? entry : new Invalid(`"${entry}" is not a name`))), default: '', description: 'Names.' };
+const NAMES = {
+  name: 'NAMES',
+  parser: commaList('names', (entry) => (/^[a-z]+$/.test(entry) ? entry : new Invalid(`"${entry}" is not a name`))),
+  default: '',
+  description: 'Names.',
+};
 const LABEL = { name: 'LABEL', parser: text({ maxLength: 3 }), unset: 'none', description: 'A label.' };
 
 describe('EnvironmentReader', () => {

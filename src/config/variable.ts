@@ -90,6 +90,7 @@ export class EnvironmentReader {
 function parsedDefault<T>(variable: VariableWithDefault<T>): T {
   const value = variable.parser.parse(variable.default);
   // A declaration mistake, not the operator's: say so rather than report it as their problem.
-  if (value instanceof Invalid) throw new Error(`${variable.name}'s declared default "${variable.default}" does not parse: ${value.messages.join('; ')}`);
+  if (value instanceof Invalid)
+    throw new Error(`${variable.name}'s declared default "${variable.default}" does not parse: ${value.messages.join('; ')}`);
   return value;
 }

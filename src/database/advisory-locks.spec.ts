@@ -7,7 +7,8 @@ function lockKeys(dir: string, found: { file: string; name: string; key: string 
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) lockKeys(path, found);
     else if (path.endsWith('.ts') && !path.endsWith('.spec.ts')) {
-      for (const match of readFileSync(path, 'utf8').matchAll(/const (\w*_LOCK(?:_KEY)?) = ([\d_]+);/g)) found.push({ file: path, name: match[1], key: match[2].replace(/_/g, '') });
+      for (const match of readFileSync(path, 'utf8').matchAll(/const (\w*_LOCK(?:_KEY)?) = ([\d_]+);/g))
+        found.push({ file: path, name: match[1], key: match[2].replace(/_/g, '') });
     }
   }
   return found;

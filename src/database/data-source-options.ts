@@ -30,7 +30,8 @@ export const UNLIMITED_STATEMENTS: ConnectionLimits = { connectTimeoutMs: 5_000,
 function connectionExtra(limits: ConnectionLimits, server: boolean) {
   return {
     connectionTimeoutMillis: limits.connectTimeoutMs,
-    options: server && limits.statementTimeoutMs > 0 ? `${SESSION_OPTIONS} -c statement_timeout=${limits.statementTimeoutMs}` : SESSION_OPTIONS,
+    options:
+      server && limits.statementTimeoutMs > 0 ? `${SESSION_OPTIONS} -c statement_timeout=${limits.statementTimeoutMs}` : SESSION_OPTIONS,
     ...(limits.clientClass ? { Client: limits.clientClass } : {}),
   };
 }
@@ -58,7 +59,10 @@ const COMMON = {
  * lock, above all) is found dead within about a minute, not the OS default of two hours.
  */
 function serverPool(limits: ConnectionLimits) {
-  return { poolSize: 10, extra: { ...connectionExtra(limits, true), idleTimeoutMillis: 30_000, keepAlive: true, keepAliveInitialDelayMillis: 30_000 } };
+  return {
+    poolSize: 10,
+    extra: { ...connectionExtra(limits, true), idleTimeoutMillis: 30_000, keepAlive: true, keepAliveInitialDelayMillis: 30_000 },
+  };
 }
 
 /** The TypeORM options for either a real server (URL) or the embedded engine's socket. */

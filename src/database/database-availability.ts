@@ -82,7 +82,10 @@ export class DatabaseAvailability {
     if (this.downSince !== null) return;
     this.downSince = this.options.now();
     this.cause = error instanceof Error ? error.message : String(error);
-    this.options.say('warn', `the database is unavailable (${this.cause}); requests that need it answer 503 until a probe reaches it again`);
+    this.options.say(
+      'warn',
+      `the database is unavailable (${this.cause}); requests that need it answer 503 until a probe reaches it again`,
+    );
     this.probeDelayMs = this.options.probeFirstMs;
     this.scheduleProbe();
   }

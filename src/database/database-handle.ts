@@ -37,9 +37,15 @@ export async function openDatabase(config: AppConfig, options: OpenDatabaseOptio
       });
   const availability = options.serving ? new DatabaseAvailability({ ...DEFAULT_AVAILABILITY_OPTIONS, say: options.serving.say }) : null;
   const limits: ConnectionLimits = availability
-    ? { connectTimeoutMs: config.databaseConnectTimeoutMs, statementTimeoutMs: config.databaseStatementTimeoutMs, clientClass: availability.clientClass() }
+    ? {
+        connectTimeoutMs: config.databaseConnectTimeoutMs,
+        statementTimeoutMs: config.databaseStatementTimeoutMs,
+        clientClass: availability.clientClass(),
+      }
     : UNLIMITED_STATEMENTS;
-  const dataSource = new DataSource(dataSourceOptions(config.databaseUrl ? { url: config.databaseUrl } : { embedded: embedded!.target }, limits));
+  const dataSource = new DataSource(
+    dataSourceOptions(config.databaseUrl ? { url: config.databaseUrl } : { embedded: embedded!.target }, limits),
+  );
   const replicas = new ReadReplicas(config.databaseUrl ? config.databaseReadUrls : [], {
     probeIntervalMs: config.databaseReadProbeIntervalMs,
     dataSourceOptions: replicaDataSourceOptions,

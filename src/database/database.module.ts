@@ -24,7 +24,12 @@ export class DatabaseModule {
           dataSourceFactory: async () => handle.dataSource,
         }),
       ],
-      providers: [{ provide: DATABASE_HANDLE, useValue: handle }, { provide: ReadReplicas, useValue: handle.replicas }, CatalogueReads, ReadReplicaProbe],
+      providers: [
+        { provide: DATABASE_HANDLE, useValue: handle },
+        { provide: ReadReplicas, useValue: handle.replicas },
+        CatalogueReads,
+        ReadReplicaProbe,
+      ],
       exports: [DATABASE_HANDLE, ReadReplicas, CatalogueReads],
     };
   }

@@ -62,7 +62,11 @@ export async function applyFunctionFiles(queryRunner: QueryRunner, names: readon
     const end = text.indexOf('$function$;', text.indexOf('$function$') + 1);
     if (end < 0) throw new Error(`${name}.sql: no function body`);
     await queryRunner.query(text.slice(0, end + '$function$'.length));
-    for (const line of text.slice(end + '$function$;'.length).split('\n').map((l) => l.trim()).filter(Boolean)) {
+    for (const line of text
+      .slice(end + '$function$;'.length)
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)) {
       const trigger = TRIGGER_LINE.exec(line);
       if (!trigger) throw new Error(`${name}.sql: not a trigger: ${line.slice(0, 80)}`);
       await queryRunner.query(`DROP TRIGGER IF EXISTS ${trigger[1]} ON ${trigger[2]}`);

@@ -12,7 +12,11 @@ export class MirrorController {
   constructor(private readonly mirror: MirrorAdminService) {}
 
   @Get()
-  @ApiOperation({ summary: "The mirror's state", description: 'Upstream (MIRROR_OF), the changes-feed cursor, the last poll and the releases refused because they did not verify. See docs/mirror.md.' })
+  @ApiOperation({
+    summary: "The mirror's state",
+    description:
+      'Upstream (MIRROR_OF), the changes-feed cursor, the last poll and the releases refused because they did not verify. See docs/mirror.md.',
+  })
   @ApiOkResponse({ type: MirrorStatusDto })
   @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Not signed in' })
   status(): Promise<MirrorStatusDto> {

@@ -11,6 +11,12 @@ export function toMirrorStatusDto(status: MirrorStatus): MirrorStatusDto {
     lastPollAt: state?.lastPollAt?.getTime() ?? null,
     lastError: state?.lastError ?? null,
     failureCount: status.failureCount,
-    failures: status.failures.map((f) => ({ slug: f.slug, version: f.version, code: f.code, message: f.message, at: f.failedAt.getTime() })),
+    failures: status.failures.map((f) => ({
+      slug: f.slug,
+      version: f.version,
+      code: f.code,
+      message: f.message,
+      at: f.failedAt.getTime(),
+    })),
   };
 }

@@ -44,7 +44,9 @@ export class MirrorRepository {
     try {
       // Bounded: a lock query on a connection that stopped answering must not hold the poll up.
       await runner.query(`SET statement_timeout = '${FOLLOWER_STATEMENT_TIMEOUT}'`);
-      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIRROR_FOLLOWER_LOCK])) as { locked: boolean }[];
+      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIRROR_FOLLOWER_LOCK])) as {
+        locked: boolean;
+      }[];
       if (locked) {
         this.follower = runner;
         return true;

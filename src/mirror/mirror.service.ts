@@ -77,7 +77,11 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly metrics: Metrics,
     private readonly upstreamLog: UpstreamLog,
   ) {
-    this.loop = new BackgroundLoop(() => this.poll(), config.mirrorPollIntervalMs, (error) => this.logger.warn(`reading ${config.mirrorOf} failed: ${error.message}`));
+    this.loop = new BackgroundLoop(
+      () => this.poll(),
+      config.mirrorPollIntervalMs,
+      (error) => this.logger.warn(`reading ${config.mirrorOf} failed: ${error.message}`),
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -94,7 +98,11 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** The admin view: upstream, cursor, last poll and the latest refusals. */
   async status(): Promise<MirrorStatus> {
-    const [state, failures, failureCount] = await Promise.all([this.repository.findState(), this.repository.recentFailures(100), this.repository.countFailures()]);
+    const [state, failures, failureCount] = await Promise.all([
+      this.repository.findState(),
+      this.repository.recentFailures(100),
+      this.repository.countFailures(),
+    ]);
     return { upstream: this.config.mirrorOf, following: this.following, state, failures, failureCount };
   }
 
@@ -197,14 +205,29 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
         // Fenced like every apply: the cursor still where this pass read it, or nothing is written.
         await this.repository.moveCursor(upstream, from, from, manager);
         if (verdict.ok) {
-          const integrity = { jws: verdict.release.integrity!.jws, kid: verdict.kid, assets: verdict.payload.assets.map(({ attestation: _attestation, ...asset }) => asset) };
+          const integrity = {
+            jws: verdict.release.integrity!.jws,
+            kid: verdict.kid,
+            assets: verdict.payload.assets.map(({ attestation: _attestation, ...asset }) => asset),
+          };
           await this.releases.setIntegrity(stale.id, integrity, manager);
           // The new signature is a re-signing upstream logged as a new entry.
           await this.releases.setLogIndex(stale.id, upstreamLogIndex(verdict.release), manager);
         } else {
           this.metrics.observeMirrorRefusal(verdict.code);
-          this.logger.warn(`refused the new signature of ${stale.slug}@${stale.version} from ${upstream}: ${verdict.code}: ${verdict.message}`);
-          await this.repository.addFailure({ slug: stale.slug, version: stale.version, code: verdict.code, message: verdict.message.slice(0, 500), failedAt: this.clock.now() }, manager);
+          this.logger.warn(
+            `refused the new signature of ${stale.slug}@${stale.version} from ${upstream}: ${verdict.code}: ${verdict.message}`,
+          );
+          await this.repository.addFailure(
+            {
+              slug: stale.slug,
+              version: stale.version,
+              code: verdict.code,
+              message: verdict.message.slice(0, 500),
+              failedAt: this.clock.now(),
+            },
+            manager,
+          );
         }
       });
     }
@@ -224,21 +247,30 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
     return `${upstream}/api/plugins/${encodeURIComponent(slug)}`;
   }
 
-  private async copyRelease(upstream: string, slug: string, version: string, done: (manager: EntityManager) => Promise<void>): Promise<void> {
+  private async copyRelease(
+    upstream: string,
+    slug: string,
+    version: string,
+    done: (manager: EntityManager) => Promise<void>,
+  ): Promise<void> {
     const detail = await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug));
     if (!detail) return this.repository.transaction(done);
     let verdict: Awaited<ReturnType<typeof verifyUpstreamRelease>>;
     try {
       verdict = await verifyUpstreamRelease(upstream, slug, version, this.reader);
     } catch (error) {
-      if (error instanceof AssetFetchError && error.reason === 'status' && (error.status === 404 || error.status === 410)) return this.repository.transaction(done);
+      if (error instanceof AssetFetchError && error.reason === 'status' && (error.status === 404 || error.status === 410))
+        return this.repository.transaction(done);
       throw error;
     }
     if (!verdict.ok) {
       this.metrics.observeMirrorRefusal(verdict.code);
       this.logger.warn(`refused ${slug}@${version} from ${upstream}: ${verdict.code}: ${verdict.message}`);
       return this.repository.transaction(async (manager) => {
-        await this.repository.addFailure({ slug, version, code: verdict.code, message: verdict.message.slice(0, 500), failedAt: this.clock.now() }, manager);
+        await this.repository.addFailure(
+          { slug, version, code: verdict.code, message: verdict.message.slice(0, 500), failedAt: this.clock.now() },
+          manager,
+        );
         await done(manager);
       });
     }
@@ -249,7 +281,10 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
       if (await this.releases.findByVersionKey(plugin.id, versionKey(version), manager)) return done(manager);
       await this.writer.insert(plugin, verdict, shown, manager);
       await this.listing.recompute(plugin.id, manager, { latestReleaseAt: this.clock.now() });
-      await this.audit.record({ action: 'plugin.publish', actor: MIRROR_ACTOR, slug, details: { version, kid: verdict.kid, mirroredFrom: upstream } }, manager);
+      await this.audit.record(
+        { action: 'plugin.publish', actor: MIRROR_ACTOR, slug, details: { version, kid: verdict.kid, mirroredFrom: upstream } },
+        manager,
+      );
       await done(manager);
     });
   }
@@ -261,8 +296,15 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Upstream's public plugin fields; after `plugin.updated` (a manifest refreshed), the shown release's README and pictures too. */
-  private async refreshPlugin(upstream: string, slug: string, done: (manager: EntityManager) => Promise<void>, rereadShown = false): Promise<void> {
-    const view = rereadShown ? await this.readShown(upstream, slug) : await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug)).then((detail) => (detail ? { detail, shown: null } : null));
+  private async refreshPlugin(
+    upstream: string,
+    slug: string,
+    done: (manager: EntityManager) => Promise<void>,
+    rereadShown = false,
+  ): Promise<void> {
+    const view = rereadShown
+      ? await this.readShown(upstream, slug)
+      : await this.readOrGone<UpstreamPlugin>(this.pluginUrl(upstream, slug)).then((detail) => (detail ? { detail, shown: null } : null));
     await this.repository.transaction(async (manager) => {
       // Only a plugin already copied (it has a verified release here) takes upstream's fields.
       const plugin = view ? await this.plugins.findBySlug(slug, manager) : null;
@@ -274,8 +316,16 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** A yank moves what upstream's page shows: its README and pictures come along (as after a deletion). */
-  private async applyYank(upstream: string, slug: string, version: string | null, yanked: boolean, done: (manager: EntityManager) => Promise<void>): Promise<void> {
-    const record = version ? await this.readOrGone<UpstreamReleaseFields>(`${this.pluginUrl(upstream, slug)}/releases/${encodeURIComponent(version)}`) : null;
+  private async applyYank(
+    upstream: string,
+    slug: string,
+    version: string | null,
+    yanked: boolean,
+    done: (manager: EntityManager) => Promise<void>,
+  ): Promise<void> {
+    const record = version
+      ? await this.readOrGone<UpstreamReleaseFields>(`${this.pluginUrl(upstream, slug)}/releases/${encodeURIComponent(version)}`)
+      : null;
     const view = await this.readShown(upstream, slug);
     await this.repository.transaction(async (manager) => {
       const plugin = await this.plugins.findBySlug(slug, manager);
@@ -284,13 +334,26 @@ export class MirrorService implements OnApplicationBootstrap, OnModuleDestroy {
         await this.releases.setYanked(release.id, yanked ? this.clock.now() : null, yanked ? (record?.yankReason ?? null) : null, manager);
         await this.writer.applyShown(plugin.id, view, manager);
         await this.listing.recompute(plugin.id, manager);
-        await this.audit.record({ action: yanked ? 'plugin.yank' : 'plugin.unyank', actor: MIRROR_ACTOR, slug, details: { version, reason: record?.yankReason ?? null } }, manager);
+        await this.audit.record(
+          {
+            action: yanked ? 'plugin.yank' : 'plugin.unyank',
+            actor: MIRROR_ACTOR,
+            slug,
+            details: { version, reason: record?.yankReason ?? null },
+          },
+          manager,
+        );
       }
       await done(manager);
     });
   }
 
-  private async deleteRelease(upstream: string, slug: string, version: string | null, done: (manager: EntityManager) => Promise<void>): Promise<void> {
+  private async deleteRelease(
+    upstream: string,
+    slug: string,
+    version: string | null,
+    done: (manager: EntityManager) => Promise<void>,
+  ): Promise<void> {
     const view = await this.readShown(upstream, slug);
     await this.repository.transaction(async (manager) => {
       const plugin = await this.plugins.findBySlug(slug, manager);

@@ -40,13 +40,15 @@ export function mirroredPluginFields(detail: UpstreamPlugin) {
   };
 }
 
-
 /**
  * A verified manifest as a release row keeps it: the format's fields, and the rest as the
  * release's extension fields. Upstream accepted the manifest, so every other top-level field is
  * one its kinds declared; the values are the signed bytes', never upstream's unsigned answers.
  */
-export function splitSignedManifest(parsed: Record<string, unknown>): { manifest: Record<string, unknown>; extensions: Record<string, unknown> | null } {
+export function splitSignedManifest(parsed: Record<string, unknown>): {
+  manifest: Record<string, unknown>;
+  extensions: Record<string, unknown> | null;
+} {
   const manifest: Record<string, unknown> = {};
   const extensions: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(parsed)) (Object.hasOwn(SPEC_MANIFEST_FIELDS, key) ? manifest : extensions)[key] = value;

@@ -38,7 +38,14 @@ export interface ShownUpstream {
 
 /** The provenance columns of a copied release: its attestation, if any, is carried but not verified here. */
 function unverifiedProvenance(attested: boolean) {
-  return { provenanceStatus: attested ? ('unverified' as const) : ('absent' as const), provenanceRepository: null, provenanceWorkflow: null, provenanceRef: null, provenanceIssuer: null, provenanceSignedAt: null };
+  return {
+    provenanceStatus: attested ? ('unverified' as const) : ('absent' as const),
+    provenanceRepository: null,
+    provenanceWorkflow: null,
+    provenanceRef: null,
+    provenanceIssuer: null,
+    provenanceSignedAt: null,
+  };
 }
 
 /** Writes a verified upstream release as this registry's own row, with what upstream shows of it. */
@@ -68,7 +75,12 @@ export class MirroredReleaseWriter {
   }
 
   /** Inserts a verified upstream release: upstream's JWS as is, its log index, the signed manifest, upstream's README when given. */
-  async insert(plugin: PluginEntity, verified: VerifiedUpstreamRelease, shown: UpstreamPresentation | null, manager: EntityManager): Promise<void> {
+  async insert(
+    plugin: PluginEntity,
+    verified: VerifiedUpstreamRelease,
+    shown: UpstreamPresentation | null,
+    manager: EntityManager,
+  ): Promise<void> {
     const { release, payload, manifest, kid } = verified;
     const fields = release as typeof release & UpstreamReleaseFields;
     const manifestCanonical = Buffer.from(manifest).toString('utf8');
@@ -87,7 +99,16 @@ export class MirroredReleaseWriter {
         // Downloads go to upstream's asset route: the bytes checked are the bytes it serves.
         assets: release.assets.map((asset) => {
           const entry = signed.get(asset.name)!;
-          return { name: asset.name, url: asset.url, size: entry.size, sha256: entry.sha256, hashed: true, contentType: entry.contentType, os: entry.os, arch: entry.arch };
+          return {
+            name: asset.name,
+            url: asset.url,
+            size: entry.size,
+            sha256: entry.sha256,
+            hashed: true,
+            contentType: entry.contentType,
+            os: entry.os,
+            arch: entry.arch,
+          };
         }),
         extensions: split.extensions,
         integrity: { jws: release.integrity!.jws, kid, assets: payload.assets.map(({ attestation: _attestation, ...asset }) => asset) },

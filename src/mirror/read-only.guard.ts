@@ -43,6 +43,12 @@ export class ReadOnlyMirrorGuard implements CanActivate {
     if (!upstream || context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<Request>();
     if (!isCatalogueWrite(request.method, request.path)) return true;
-    throw new DomainError('unavailable', 'read-only-mirror', `this registry is a read-only mirror of ${upstream}: send catalogue changes there`, undefined, { upstream });
+    throw new DomainError(
+      'unavailable',
+      'read-only-mirror',
+      `this registry is a read-only mirror of ${upstream}: send catalogue changes there`,
+      undefined,
+      { upstream },
+    );
   }
 }

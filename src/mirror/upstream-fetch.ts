@@ -13,7 +13,14 @@ const MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
  * private address works only for a host in FETCH_ALLOW_HOSTS.
  */
 export function upstreamReader(allowHosts: readonly string[]): UpstreamReader {
-  const base: GuardedFetchOptions = { maxBytes: MAX_DOCUMENT_BYTES, allowHosts, connectTimeoutMs: 10_000, idleTimeoutMs: 30_000, totalTimeoutMs: 60_000, maxRedirects: 5 };
+  const base: GuardedFetchOptions = {
+    maxBytes: MAX_DOCUMENT_BYTES,
+    allowHosts,
+    connectTimeoutMs: 10_000,
+    idleTimeoutMs: 30_000,
+    totalTimeoutMs: 60_000,
+    maxRedirects: 5,
+  };
   return {
     async json(url) {
       const { text } = await fetchText(url, { ...base, headers: { Accept: 'application/json' } });

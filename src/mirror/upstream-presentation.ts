@@ -74,7 +74,8 @@ export class UpstreamPresentationReader {
     for (const shot of (Array.isArray(detail.images?.screenshots) ? detail.images.screenshots : []).slice(0, MAX_SCREENSHOTS)) {
       if (!Number.isInteger(shot?.index) || shot.index < 0) continue;
       const variants = await this.picture(upstream, detail.slug, `screenshot ${shot.index + 1}`, shot, encodings, budget);
-      if (variants) screenshots.push({ index: shot.index, caption: textOrNull(shot.caption), alt: textOrNull(shot.alt), variants: variants.variants });
+      if (variants)
+        screenshots.push({ index: shot.index, caption: textOrNull(shot.caption), alt: textOrNull(shot.alt), variants: variants.variants });
     }
     return { readmes: await this.readmes(upstream, detail), images: { icon, screenshots }, encodings };
   }
@@ -84,7 +85,14 @@ export class UpstreamPresentationReader {
    * with its bounds, WebP of the size upstream gives); null (the picture left out, a warning)
    * when one does not check out.
    */
-  private async picture(upstream: string, slug: string, what: string, picture: UpstreamPicture, encodings: EncodedImage[], budget: PictureBudget): Promise<{ variants: StoredImageVariant[] } | null> {
+  private async picture(
+    upstream: string,
+    slug: string,
+    what: string,
+    picture: UpstreamPicture,
+    encodings: EncodedImage[],
+    budget: PictureBudget,
+  ): Promise<{ variants: StoredImageVariant[] } | null> {
     const listed = Array.isArray(picture.variants) ? picture.variants : [];
     if (listed.length === 0 || listed.length > MAX_VARIANTS) return this.leftOut(slug, what, `${listed.length} encodings`);
     const named = listed.map((variant) => (typeof variant?.url === 'string' ? IMAGE_PATH.exec(variant.url)?.[1] : undefined));
@@ -93,7 +101,8 @@ export class UpstreamPresentationReader {
     const read: EncodedImage[] = [];
     for (const [at, variant] of listed.entries()) {
       const sha256 = named[at];
-      if (!sha256 || !dimension(variant.width) || !dimension(variant.height)) return this.leftOut(slug, what, 'not an upstream picture address and size');
+      if (!sha256 || !dimension(variant.width) || !dimension(variant.height))
+        return this.leftOut(slug, what, 'not an upstream picture address and size');
       // Stored here already under its hash (copied before, or the same picture ingested here): nothing to read.
       if (stored.has(sha256)) {
         variants.push({ width: variant.width, height: variant.height, sha256 });
@@ -105,11 +114,15 @@ export class UpstreamPresentationReader {
         bytes = Buffer.from(await this.reader.bytes(`${upstream}/images/${sha256}.webp`, cap));
       } catch (error) {
         if (!(error instanceof AssetFetchError && error.reason === 'too-large')) throw error;
-        const limit = cap < budget.perEncoding ? `what is left of the release's ${MAX_RELEASE_PICTURE_BYTES} picture bytes` : `images.max_bytes (${budget.perEncoding})`;
+        const limit =
+          cap < budget.perEncoding
+            ? `what is left of the release's ${MAX_RELEASE_PICTURE_BYTES} picture bytes`
+            : `images.max_bytes (${budget.perEncoding})`;
         return this.leftOut(slug, what, `${variant.url} is larger than ${limit}`);
       }
       budget.left -= bytes.length;
-      if (sha256Hex(bytes) !== sha256) return this.leftOut(slug, what, `the bytes of ${variant.url} do not have the SHA-256 that names them`);
+      if (sha256Hex(bytes) !== sha256)
+        return this.leftOut(slug, what, `the bytes of ${variant.url} do not have the SHA-256 that names them`);
       const wrong = await checkWebpEncoding(bytes, variant.width, variant.height);
       if (wrong) return this.leftOut(slug, what, `${variant.url} ${wrong}`);
       variants.push({ width: variant.width, height: variant.height, sha256 });
@@ -133,15 +146,21 @@ export class UpstreamPresentationReader {
     const listed = Array.isArray(detail.readmeAvailableLocales) ? detail.readmeAvailableLocales : [];
     const valid = [...new Set(listed.filter((l): l is string => typeof l === 'string' && README_LOCALE.test(l)))];
     const locales = valid.slice(0, MAX_README_LOCALES);
-    if (locales.length < listed.length) this.logger.warn(`${detail.slug}: ${listed.length - locales.length} of upstream's ${listed.length} README locales left out (invalid, repeated or beyond ${MAX_README_LOCALES})`);
+    if (locales.length < listed.length)
+      this.logger.warn(
+        `${detail.slug}: ${listed.length - locales.length} of upstream's ${listed.length} README locales left out (invalid, repeated or beyond ${MAX_README_LOCALES})`,
+      );
     const html: Record<string, string> = {};
     if (listed.length === 0) {
       if (typeof detail.readmeHtml === 'string') html.default = detail.readmeHtml;
     } else {
       for (const locale of locales) {
         try {
-          const one = (await this.reader.json(`${upstream}/api/plugins/${encodeURIComponent(detail.slug)}?locale=${encodeURIComponent(locale)}`)) as UpstreamPlugin;
-          if (one.readmeLocale === locale && typeof one.readmeHtml === 'string' && this.shows(one, String(detail.metadata?.version))) html[locale] = one.readmeHtml;
+          const one = (await this.reader.json(
+            `${upstream}/api/plugins/${encodeURIComponent(detail.slug)}?locale=${encodeURIComponent(locale)}`,
+          )) as UpstreamPlugin;
+          if (one.readmeLocale === locale && typeof one.readmeHtml === 'string' && this.shows(one, String(detail.metadata?.version)))
+            html[locale] = one.readmeHtml;
         } catch (error) {
           this.logger.warn(`${detail.slug}: upstream's README (${locale}) could not be read, left out: ${(error as Error).message}`);
         }
@@ -151,14 +170,18 @@ export class UpstreamPresentationReader {
     let left = MAX_README_HTML_BYTES;
     for (const [locale, upstreamHtml] of Object.entries(html)) {
       if (Buffer.byteLength(upstreamHtml) > left) {
-        this.logger.warn(`${detail.slug}: upstream's README (${locale}) left out: a release's READMEs may total at most ${MAX_README_HTML_BYTES} bytes of HTML`);
+        this.logger.warn(
+          `${detail.slug}: upstream's README (${locale}) left out: a release's READMEs may total at most ${MAX_README_HTML_BYTES} bytes of HTML`,
+        );
         continue;
       }
       // No markdown: a mirrored README can only ever be sanitized again, never rendered.
       const sanitized = await this.readmeIngest.rerender({ html: upstreamHtml, markdown: null, context: null });
       const size = Buffer.byteLength(sanitized);
       if (size > left) {
-        this.logger.warn(`${detail.slug}: upstream's README (${locale}) left out: a release's READMEs may total at most ${MAX_README_HTML_BYTES} bytes of HTML`);
+        this.logger.warn(
+          `${detail.slug}: upstream's README (${locale}) left out: a release's READMEs may total at most ${MAX_README_HTML_BYTES} bytes of HTML`,
+        );
         continue;
       }
       left -= size;

@@ -8,7 +8,10 @@ import { ProblemDto } from './problem.dto';
  */
 export function ApiReadLimited(): MethodDecorator {
   return applyDecorators(
-    ApiTooManyRequestsResponse({ type: ProblemDto, description: 'Over the public read limit of the client address; Retry-After says when to try again' }),
+    ApiTooManyRequestsResponse({
+      type: ProblemDto,
+      description: 'Over the public read limit of the client address; Retry-After says when to try again',
+    }),
   );
 }
 
@@ -28,7 +31,13 @@ export function ApiMalformedBody(): MethodDecorator {
  */
 export function ApiUpstreamLog(): MethodDecorator {
   return applyDecorators(
-    ApiBadGatewayResponse({ type: ProblemDto, description: "On a mirror: upstream's log could not be read (refused, a server error, an oversized answer): upstream-log-failed" }),
-    ApiGatewayTimeoutResponse({ type: ProblemDto, description: "On a mirror: upstream's log did not answer within MIRROR_LOG_TIMEOUT_MS: upstream-log-timeout" }),
+    ApiBadGatewayResponse({
+      type: ProblemDto,
+      description: "On a mirror: upstream's log could not be read (refused, a server error, an oversized answer): upstream-log-failed",
+    }),
+    ApiGatewayTimeoutResponse({
+      type: ProblemDto,
+      description: "On a mirror: upstream's log did not answer within MIRROR_LOG_TIMEOUT_MS: upstream-log-timeout",
+    }),
   );
 }

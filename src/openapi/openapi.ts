@@ -20,9 +20,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth({
       type: 'http',
       scheme: 'bearer',
-      description: 'A session JWT (`registry sessions issue`, sign-in with `?format=json`), a publisher token (`prt_…`), or, for the install wizard, the bootstrap token',
+      description:
+        'A session JWT (`registry sessions issue`, sign-in with `?format=json`), a publisher token (`prt_…`), or, for the install wizard, the bootstrap token',
     })
-    .addCookieAuth('registry_session', { type: 'apiKey', in: 'cookie', name: 'registry_session', description: 'The session cookie a web sign-in sets' })
+    .addCookieAuth('registry_session', {
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'registry_session',
+      description: 'The session cookie a web sign-in sets',
+    })
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto, ProblemFieldErrorDto] });
   return withProblemMediaType(document);
@@ -34,7 +40,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
  */
 function withProblemMediaType(document: OpenAPIObject): OpenAPIObject {
   for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item as Record<string, { responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>)) {
+    for (const operation of Object.values(
+      item as Record<string, { responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>,
+    )) {
       for (const [status, response] of Object.entries(operation?.responses ?? {})) {
         const json = response.content?.['application/json'];
         if (!/^[45]/.test(status) || json?.schema?.$ref !== PROBLEM_REF) continue;

@@ -27,7 +27,10 @@ export class CatalogueReads {
     clock: Clock,
   ) {
     const log = new Logger('CatalogueReads');
-    this.fallbacks = new OccasionalWarning((message) => log.warn(message), () => clock.nowMs());
+    this.fallbacks = new OccasionalWarning(
+      (message) => log.warn(message),
+      () => clock.nowMs(),
+    );
   }
 
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -61,6 +64,8 @@ export class CatalogueReads {
 
   private unreachable(replica: ReplicaHandle, error: unknown): void {
     this.replicas.markDown(replica, error);
-    this.fallbacks.say(`read replica ${replica.index} did not answer (${error instanceof Error ? error.message : String(error)}); catalogue reads use the primary`);
+    this.fallbacks.say(
+      `read replica ${replica.index} did not answer (${error instanceof Error ? error.message : String(error)}); catalogue reads use the primary`,
+    );
   }
 }

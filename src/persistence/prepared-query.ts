@@ -17,7 +17,12 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
  * transaction-mode pooler) the server refuses the name (exists already, or not in this session)
  * and the read runs unnamed.
  */
-export async function preparedQuery<Row extends QueryResultRow>(manager: EntityManager, label: string, text: string, values: unknown[]): Promise<Row[]> {
+export async function preparedQuery<Row extends QueryResultRow>(
+  manager: EntityManager,
+  label: string,
+  text: string,
+  values: unknown[],
+): Promise<Row[]> {
   const name = statementName(label, text);
   const embedded = !(manager.connection.options as PostgresDataSourceOptions).url;
   try {
@@ -42,7 +47,13 @@ interface ParsedStatements {
   connection?: { parsedStatements?: Record<string, string> };
 }
 
-async function named<Row extends QueryResultRow>(client: PoolClient, name: string, text: string, values: unknown[], embedded: boolean): Promise<Row[]> {
+async function named<Row extends QueryResultRow>(
+  client: PoolClient,
+  name: string,
+  text: string,
+  values: unknown[],
+  embedded: boolean,
+): Promise<Row[]> {
   try {
     return (await client.query<Row>({ name, text, values })).rows;
   } catch (error) {

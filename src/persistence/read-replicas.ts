@@ -102,7 +102,11 @@ export class ReadReplicas {
     this.now = options.now ?? (() => new Date());
     this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
     this.replicas = urls.map((url, index) => new Replica(index, options.dataSourceOptions(url), this.now()));
-    this.loop = new BackgroundLoop(() => this.probe(), options.probeIntervalMs, (error) => this.log.warn(`probing the read replicas failed: ${error.message}`));
+    this.loop = new BackgroundLoop(
+      () => this.probe(),
+      options.probeIntervalMs,
+      (error) => this.log.warn(`probing the read replicas failed: ${error.message}`),
+    );
   }
 
   get configured(): boolean {
@@ -164,6 +168,9 @@ export class ReadReplicas {
     replica.state = state;
     replica.since = this.now();
     if (state === 'up') this.log.log(`read replica ${replica.index} answers: catalogue reads use it${first ? '' : ' again'}`);
-    else this.log.warn(`read replica ${replica.index} ${first ? 'does not answer' : 'is down'} (${why}); catalogue reads use the primary until it answers`);
+    else
+      this.log.warn(
+        `read replica ${replica.index} ${first ? 'does not answer' : 'is down'} (${why}); catalogue reads use the primary until it answers`,
+      );
   }
 }

@@ -71,7 +71,11 @@ export class WebContextFactory {
     const locales = i18n.data?.locales ?? ['en'];
     const picked = typeof request.query.lang === 'string' ? request.query.lang : null;
     const remembered = cookieValue(request, LANGUAGE_COOKIE);
-    const locale = chooseLocale([...(picked ? [picked] : []), ...(remembered ? [remembered] : []), ...acceptedLanguages(request.headers['accept-language'])], locales, i18n.data?.defaultLocale ?? locales[0]);
+    const locale = chooseLocale(
+      [...(picked ? [picked] : []), ...(remembered ? [remembered] : []), ...acceptedLanguages(request.headers['accept-language'])],
+      locales,
+      i18n.data?.defaultLocale ?? locales[0],
+    );
     if (picked && locales.includes(picked)) {
       response.cookie(LANGUAGE_COOKIE, picked, { path: '/', maxAge: 365 * 24 * 3600 * 1000, sameSite: 'lax', httpOnly: false });
     }

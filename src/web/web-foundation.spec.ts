@@ -7,7 +7,9 @@ import { acceptedLanguages, chooseLocale } from './web-context';
 describe('html', () => {
   it('escapes every interpolated value, but not raw (sanitized) HTML or nested templates', () => {
     const name = '<img src=x onerror=alert(1)>"\'&';
-    expect(html`<p title="${name}">${name}</p>`.value).toBe('<p title="&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;">&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;</p>');
+    expect(html`<p title="${name}">${name}</p>`.value).toBe(
+      '<p title="&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;">&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;</p>',
+    );
     expect(html`<div>${raw('<b>ok</b>')}${html`<i>${'<'}</i>`}</div>`.value).toBe('<div><b>ok</b><i>&lt;</i></div>');
     expect(html`${[1, 'a', null, undefined, false]}`.value).toBe('1a');
   });

@@ -27,9 +27,14 @@ export class WebNotFoundPage implements OnModuleInit {
     } catch (error) {
       // The API behind the frame is down: still a page, a plain one.
       this.logger.warn(`the 404 page was rendered without its frame: ${error instanceof Error ? error.message : String(error)}`);
-      body = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title></head><body><main><h1>Not found</h1><p>There is nothing at this address.</p><p><a href="/">Home</a></p></main></body></html>';
+      body =
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title></head><body><main><h1>Not found</h1><p>There is nothing at this address.</p><p><a href="/">Home</a></p></main></body></html>';
     }
-    response.status(status).setHeader('Content-Type', 'text/html; charset=utf-8').setHeader('Cache-Control', 'no-store').setHeader('Vary', 'Accept, Cookie, Accept-Language');
+    response
+      .status(status)
+      .setHeader('Content-Type', 'text/html; charset=utf-8')
+      .setHeader('Cache-Control', 'no-store')
+      .setHeader('Vary', 'Accept, Cookie, Accept-Language');
     response.send(request.method === 'HEAD' ? undefined : body);
   }
 }

@@ -7,7 +7,12 @@ import { extensionFacts, fieldLabel, statsSection, type KindList, type PluginDet
 describe('counts by plural rules', () => {
   it('picks the plural form of the number in the UI language, and writes numbers its way', () => {
     const en = translator('en');
-    expect([0, 1, 2, 1234].map((n) => en.count('browse.count', n))).toEqual(['0 plugins found', '1 plugin found', '2 plugins found', '1,234 plugins found']);
+    expect([0, 1, 2, 1234].map((n) => en.count('browse.count', n))).toEqual([
+      '0 plugins found',
+      '1 plugin found',
+      '2 plugins found',
+      '1,234 plugins found',
+    ]);
     expect(en.count('wishlist.votes', 1)).toBe('1 vote');
     const de = translator('de-AT');
     expect([1, 2, 1234].map((n) => de.count('plugin.downloads', n))).toEqual(['1 Download', '2 Downloads', '1.234 Downloads']);
@@ -34,7 +39,10 @@ describe('counts by plural rules', () => {
 describe('scrolling boxes reachable by keyboard', () => {
   it('makes each code block of sanitized HTML focusable and named, and each table a named, focusable box', () => {
     const t = translator('en');
-    const out = focusableScrollers('<p>x</p><pre><code class="language-sh">a</code></pre><table><tr><td>1</td></tr></table><pre class="x">b</pre><table></table>', t).value;
+    const out = focusableScrollers(
+      '<p>x</p><pre><code class="language-sh">a</code></pre><table><tr><td>1</td></tr></table><pre class="x">b</pre><table></table>',
+      t,
+    ).value;
     expect(out).toBe(
       '<p>x</p><pre tabindex="0" role="group" aria-label="Code block 1"><code class="language-sh">a</code></pre>' +
         '<div class="table-scroll" tabindex="0" role="group" aria-label="Table 1"><table><tr><td>1</td></tr></table></div>' +
@@ -46,13 +54,13 @@ describe('scrolling boxes reachable by keyboard', () => {
 });
 
 describe('the favicon', () => {
-  it('draws the site name\'s first letter on the brand colour, in the colour that reads on it', () => {
+  it("draws the site name's first letter on the brand colour, in the colour that reads on it", () => {
     expect(defaultFavicon({ siteName: 'acme <Plugins>', primaryColor: '#ffdd00' })).toContain('fill="#ffdd00"/><text');
     expect(defaultFavicon({ siteName: 'acme <Plugins>', primaryColor: '#ffdd00' })).toMatch(/fill="#000000">A<\/text><\/svg>$/);
     expect(defaultFavicon({ siteName: '<b>', primaryColor: 'red' })).toMatch(/fill="#2563eb".*fill="#ffffff">&lt;<\/text>/);
   });
 
-  it('changes its link\'s version with what it is made from', () => {
+  it("changes its link's version with what it is made from", () => {
     const branding = { siteName: 'A', primaryColor: '#123456', logoUrl: null };
     expect(faviconVersion(branding, false)).toMatch(/^[0-9a-f]{12}$/);
     expect(faviconVersion({ ...branding, primaryColor: '#654321' }, false)).not.toBe(faviconVersion(branding, false));
@@ -60,15 +68,29 @@ describe('the favicon', () => {
   });
 });
 
-describe('the plugin page\'s facts', () => {
+describe("the plugin page's facts", () => {
   const t = translator('en');
   const kinds: KindList = {
-    kinds: [{ key: 'theme', label: 'Themes', description: null, extensionFields: [{ key: 'dark', type: 'boolean', label: 'Dark variant' }, { key: 'min_width', type: 'number' }], requireProvenance: false }],
+    kinds: [
+      {
+        key: 'theme',
+        label: 'Themes',
+        description: null,
+        extensionFields: [
+          { key: 'dark', type: 'boolean', label: 'Dark variant' },
+          { key: 'min_width', type: 'number' },
+        ],
+        requireProvenance: false,
+      },
+    ],
     extensionFields: [{ key: 'platforms', type: 'string[]', label: 'Runs on' }],
   };
 
   it('names extension values by their field labels (the key in words without one), kind fields first', () => {
-    const plugin = { kind: 'theme', extensions: { platforms: ['linux', 'mac'], min_width: 1200, dark: false, retired: 'x', empty: null } } as unknown as PluginDetail;
+    const plugin = {
+      kind: 'theme',
+      extensions: { platforms: ['linux', 'mac'], min_width: 1200, dark: false, retired: 'x', empty: null },
+    } as unknown as PluginDetail;
     expect(extensionFacts(plugin, kinds, t).map((f) => f.value)).toEqual([
       '<dt>Dark variant</dt><dd>No</dd>',
       '<dt>Min width</dt><dd>1,200</dd>',

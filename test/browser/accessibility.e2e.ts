@@ -115,7 +115,13 @@ interface Found {
 /** Everything wrong with the page at this width: axe, overflow, console, requests. */
 async function check(watched: WatchedPage, width: number, badResponses: string[], expected: number): Promise<string[]> {
   const found = await axeViolations(watched.page);
-  const overflow = await watched.page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, widest: Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 3).map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${e.className}`) }));
+  const overflow = await watched.page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    widest: Array.from(document.querySelectorAll('body *'))
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+      .slice(0, 3)
+      .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${e.className}`),
+  }));
   if (overflow.scroll > width) found.push(`scrollWidth ${overflow.scroll} > ${width}: ${overflow.widest.join(', ')}`);
   // Chromium logs the page's own non-200 answer as a console error; that one was asked for.
   found.push(...watched.problems.filter((line) => !(expected !== 200 && line.includes(`status of ${expected}`))));
@@ -135,20 +141,46 @@ describeBrowser('web front end: accessibility of every page (axe-core, 1280 and 
     const bearer = { Authorization: `Bearer ${world.admin.jwt}` };
     await publishAurora(world);
     await world.publish('solar', '0.9.0', { description: 'A bright theme', kind: 'theme', dark: false, mood: 'loud', category: 'Looks' });
-    await world.publish('markdown-preview', '2.0.0', { description: 'Render markdown as you type', category: 'Editors', tags: ['markdown'] });
+    await world.publish('markdown-preview', '2.0.0', {
+      description: 'Render markdown as you type',
+      category: 'Editors',
+      tags: ['markdown'],
+    });
     await world.publish('wide-docs', '0.1.0', { description: 'A README with wide code and tables', readme: 'docs/WIDE.md' });
     world.w.forge.route('GET', '/acme/wide-docs/raw/:tag/docs/WIDE.md', (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/markdown' });
       res.end(WIDE_README);
     });
     await world.publish('wide-docs', '0.2.0', { description: 'A README with wide code and tables', readme: 'docs/WIDE.md' });
-    await request(app.url).post('/api/admin/plugins/aurora/verify').set(bearer).expect((res) => expect(res.status).toBeLessThan(300));
-    await request(app.url).post('/api/admin/plugins/aurora/feature').set(bearer).expect((res) => expect(res.status).toBeLessThan(300));
-    await request(app.url).post('/api/admin/pages').set(bearer).send({ slug: 'about', locale: 'en', title: 'About this registry', markdown: '# About\n\nWho runs it, and how to reach them.\n\n| Contact | Address |\n|---|---|\n| Operators | ops@example.org |', published: true }).expect(201);
+    await request(app.url)
+      .post('/api/admin/plugins/aurora/verify')
+      .set(bearer)
+      .expect((res) => expect(res.status).toBeLessThan(300));
+    await request(app.url)
+      .post('/api/admin/plugins/aurora/feature')
+      .set(bearer)
+      .expect((res) => expect(res.status).toBeLessThan(300));
+    await request(app.url)
+      .post('/api/admin/pages')
+      .set(bearer)
+      .send({
+        slug: 'about',
+        locale: 'en',
+        title: 'About this registry',
+        markdown: '# About\n\nWho runs it, and how to reach them.\n\n| Contact | Address |\n|---|---|\n| Operators | ops@example.org |',
+        published: true,
+      })
+      .expect(201);
     const user = await userWithSession(app, 'reader');
     sessions.user = user.jwt;
     sessions.admin = world.admin.jwt;
-    const userToken = (await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${user.jwt}`).send({ name: 'GitHub Actions', scopes: ['publish:*', 'yank:*'] }).expect(201)).body.token as string;
+    const userToken = (
+      await request(app.url)
+        .post('/api/auth/me/tokens')
+        .set('Authorization', `Bearer ${user.jwt}`)
+        .send({ name: 'GitHub Actions', scopes: ['publish:*', 'yank:*'] })
+        .expect(201)
+    ).body.token as string;
     // The user owns a plugin too, so their account page lists it with its webhook deliveries.
     await world.w
       .push(userToken, 'reader-tool', {
@@ -159,9 +191,21 @@ describeBrowser('web front end: accessibility of every page (axe-core, 1280 and 
         repoUrl: `${world.w.forge.url}/acme/reader-tool`,
       })
       .expect(201);
-    await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${world.admin.jwt}`).send({ name: 'Release pipeline', scopes: ['publish:aurora'] }).expect(201);
-    await request(app.url).post('/api/requests').set('Authorization', `Bearer ${user.jwt}`).send({ title: 'A Mermaid diagram renderer', description: 'Diagrams from fenced code blocks', kind: 'theme' }).expect(201);
-    await request(app.url).post('/api/requests').set('Authorization', `Bearer ${world.admin.jwt}`).send({ title: 'A spell checker' }).expect(201);
+    await request(app.url)
+      .post('/api/auth/me/tokens')
+      .set('Authorization', `Bearer ${world.admin.jwt}`)
+      .send({ name: 'Release pipeline', scopes: ['publish:aurora'] })
+      .expect(201);
+    await request(app.url)
+      .post('/api/requests')
+      .set('Authorization', `Bearer ${user.jwt}`)
+      .send({ title: 'A Mermaid diagram renderer', description: 'Diagrams from fenced code blocks', kind: 'theme' })
+      .expect(201);
+    await request(app.url)
+      .post('/api/requests')
+      .set('Authorization', `Bearer ${world.admin.jwt}`)
+      .send({ title: 'A spell checker' })
+      .expect(201);
     for (const login of ['maintainer-one', 'maintainer-two']) await userWithSession(app, login);
     const [plugin] = await app.database.dataSource.query(`SELECT id FROM plugin WHERE slug = 'reader-tool'`);
     const columns = `plugin_id, provider, delivery_id, event, repo_url, tag, payload_sha256, status, reason, detail, attempts, next_attempt_at, created_at`;
@@ -214,31 +258,41 @@ describeBrowser('web front end: accessibility of every page (axe-core, 1280 and 
     const onResponse = (response: Response): void => {
       const url = response.url();
       const isPage = url === `${origin}${item.path}`;
-      if (url.startsWith(origin) && response.status() >= 400 && !(isPage && response.status() === expected)) badResponses.push(`${response.status()} for ${url}`);
+      if (url.startsWith(origin) && response.status() >= 400 && !(isPage && response.status() === expected))
+        badResponses.push(`${response.status()} for ${url}`);
     };
     page.on('response', onResponse);
     try {
       const answer = await page.goto(item.path, { waitUntil: 'networkidle' });
       const found: string[] = [];
       if (answer?.status() !== expected) found.push(`answered ${answer?.status()}, not ${expected}`);
-      if (!(answer?.headers()['content-type'] ?? '').startsWith('text/html')) found.push(`answered ${answer?.headers()['content-type']}, not HTML`);
+      if (!(answer?.headers()['content-type'] ?? '').startsWith('text/html'))
+        found.push(`answered ${answer?.headers()['content-type']}, not HTML`);
       if (item.prepare) await item.prepare(watched);
       found.push(...(await check(watched, width, badResponses, expected)));
       // A picture of a page that failed, for the person reading the failure (86 full-page
       // screenshots of pages that passed would be a third of this file's time).
-      if (found.length > 0) await watched.screenshot(`a11y-${item.as}-${item.path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}${item.prepare ? '-open' : ''}-${width}`);
+      if (found.length > 0)
+        await watched.screenshot(
+          `a11y-${item.as}-${item.path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}${item.prepare ? '-open' : ''}-${width}`,
+        );
       return found;
     } finally {
       page.off('response', onResponse);
     }
   }
 
-  it.each(PAGES.map((item) => [`${item.path} as ${item.as}${item.prepare ? ' (menu open)' : ''}`, item] as const))('%s', async (_name, item) => {
-    // Both widths at once, in contexts of their own: most of a visit is waiting for the network to
-    // go quiet, and the two waits overlap.
-    const found: Found[] = (await Promise.all(WIDTHS.map(async (width) => ({ page: item.path, width, problems: await visit(item, width) })))).filter((f) => f.problems.length > 0);
-    expect(found).toEqual([]);
-  });
+  it.each(PAGES.map((item) => [`${item.path} as ${item.as}${item.prepare ? ' (menu open)' : ''}`, item] as const))(
+    '%s',
+    async (_name, item) => {
+      // Both widths at once, in contexts of their own: most of a visit is waiting for the network to
+      // go quiet, and the two waits overlap.
+      const found: Found[] = (
+        await Promise.all(WIDTHS.map(async (width) => ({ page: item.path, width, problems: await visit(item, width) })))
+      ).filter((f) => f.problems.length > 0);
+      expect(found).toEqual([]);
+    },
+  );
 
   it('serves a favicon, linked from every page, that the browser loads', async () => {
     const icon = await request(world.w.app.url).get('/favicon.ico').expect(200);

@@ -19,7 +19,16 @@ describeBrowser('web front end: the install wizard', () => {
   let browser: BrowserSession;
 
   beforeAll(async () => {
-    const forges = [{ name: 'corp-git', type: 'gitea', webUrl: 'https://git.corp.example', apiUrl: 'https://git.corp.example/api/v1', clientId: 'corp-client-id-0001', clientSecret: CLIENT_SECRET }];
+    const forges = [
+      {
+        name: 'corp-git',
+        type: 'gitea',
+        webUrl: 'https://git.corp.example',
+        apiUrl: 'https://git.corp.example/api/v1',
+        clientId: 'corp-client-id-0001',
+        clientSecret: CLIENT_SECRET,
+      },
+    ];
     app = await startTestApp({ INIT_TOKEN, FORGES: JSON.stringify(forges) });
     browser = await openBrowser(app.url);
   });
@@ -88,15 +97,26 @@ describeBrowser('web front end: the install wizard', () => {
     await watched.screenshot('setup-done-phone');
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 
-    await expect(request(app.url).get('/api/init/status').then((r) => r.body)).resolves.toEqual({ initialized: true });
-    await expect(request(app.url).get('/api/branding').then((r) => r.body.siteName)).resolves.toBe('Acme Plugins');
+    await expect(
+      request(app.url)
+        .get('/api/init/status')
+        .then((r) => r.body),
+    ).resolves.toEqual({ initialized: true });
+    await expect(
+      request(app.url)
+        .get('/api/branding')
+        .then((r) => r.body.siteName),
+    ).resolves.toBe('Acme Plugins');
     const session = (await watched.context.cookies()).find((c) => c.name === 'registry_session');
     expect(session?.httpOnly).toBe(true);
     // A forge is configured already: the step's way on is "Finish".
     await page.getByRole('button', { name: 'Finish', exact: true }).click();
     await page.getByRole('heading', { name: 'The registry is set up' }).waitFor({ timeout: 30_000 });
     await page.getByRole('link', { name: 'Open the admin console' }).waitFor();
-    const signedIn = await request(app.url).post('/api/auth/sign-in/password').send({ login: 'root', password: 'the first admin password' }).expect(200);
+    const signedIn = await request(app.url)
+      .post('/api/auth/sign-in/password')
+      .send({ login: 'root', password: 'the first admin password' })
+      .expect(200);
     expect(signedIn.body.user.role).toBe('admin');
     await page.goto('/account', { waitUntil: 'networkidle' });
     await expect(page.locator('.account-user').textContent()).resolves.toMatch(/root[\s\S]*Administrator/);

@@ -107,7 +107,8 @@ describeBrowser('web front end: sign-in and the account page', () => {
     expect(snippet).toContain('REGISTRY_TOKEN: ${{ secrets.REGISTRY_TOKEN }}');
     expect(snippet).toContain(`REGISTRY_URL: "${app.url}"`);
     expect(snippet).toMatch(/REGISTRY_CLI_SHA256: "[0-9a-f]{64}"/);
-    for (const forge of ['github', 'gitlab', 'forgejo']) expect(await page.locator(`#ci-snippet-${forge}`).textContent()).not.toContain(token);
+    for (const forge of ['github', 'gitlab', 'forgejo'])
+      expect(await page.locator(`#ci-snippet-${forge}`).textContent()).not.toContain(token);
     const row = page.locator('#token-table tbody tr', { hasText: 'GitHub Actions' });
     await expect(row.textContent()).resolves.toContain('publish:octo-tool');
     await expect(row.textContent()).resolves.toContain(token.slice(0, 12));

@@ -19,7 +19,9 @@ describeBrowser('web front end: submitting a plugin', () => {
     const api = w.apiPath('github');
     w.forge.route('GET', `${api}/repos/:owner/:repo`, (_req, res, params) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ full_name: `${params.owner}/${params.repo}`, default_branch: 'main', permissions: { admin: true, push: true } }));
+      res.end(
+        JSON.stringify({ full_name: `${params.owner}/${params.repo}`, default_branch: 'main', permissions: { admin: true, push: true } }),
+      );
     });
     w.forge.route('GET', `${api}/repos/:owner/:repo/contents/.plugin.yaml`, (_req, res, params) => {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
@@ -39,7 +41,10 @@ describeBrowser('web front end: submitting a plugin', () => {
 
   it('shows the claimed plugin and, since the hook could not be installed, its URL and secret once', async () => {
     const dana = await linkedUserWithSession(w.app, 'fakehub', 'dana', '2001', 'gho_dana');
-    for (const [name, width] of [['submit-result-desktop', 1280], ['submit-result-phone', 375]] as const) {
+    for (const [name, width] of [
+      ['submit-result-desktop', 1280],
+      ['submit-result-phone', 375],
+    ] as const) {
       const watched = await browser.newPage({ width });
       await watched.context.addCookies([{ name: 'registry_session', value: dana.jwt, url: w.app.url }]);
       const { page } = watched;

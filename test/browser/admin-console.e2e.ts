@@ -62,7 +62,9 @@ describeBrowser('web front end: the admin console', () => {
           manifest: manifestYaml({ name: SLUG, version, description: 'A plugin to moderate' }),
           manifestSource: 'plugin.yaml',
           version,
-          assets: [{ name: `${SLUG}.zip`, url: w.forge.asset(`/acme/${SLUG}/${version}/${SLUG}.zip`, { size: 300, seed: version.length }) }],
+          assets: [
+            { name: `${SLUG}.zip`, url: w.forge.asset(`/acme/${SLUG}/${version}/${SLUG}.zip`, { size: 300, seed: version.length }) },
+          ],
           repoUrl: `${w.forge.url}/acme/${SLUG}`,
         })
         .expect(201);
@@ -159,7 +161,10 @@ describeBrowser('web front end: the admin console', () => {
     });
     await change(watched, page.getByRole('button', { name: 'Rotate the signing key' }));
     expect(asked).toMatch(/Rotate the signing key now\?/);
-    const keys = (await request(w.app.url).get('/api/admin/keys').set('Authorization', `Bearer ${adminJwt}`).expect(200)).body.keys as { kid: string; state: string }[];
+    const keys = (await request(w.app.url).get('/api/admin/keys').set('Authorization', `Bearer ${adminJwt}`).expect(200)).body.keys as {
+      kid: string;
+      state: string;
+    }[];
     const current = keys.find((k) => k.state === 'current')!;
     expect(before).not.toContain(current.kid);
     const row = page.locator('tr', { has: page.locator('code.kid', { hasText: current.kid }) });
@@ -220,28 +225,48 @@ describeBrowser('web front end: the admin console', () => {
     await page.goto('/admin/users?search=alice', { waitUntil: 'load' });
     await page.getByLabel('Role of alice').selectOption('admin');
     await change(watched, page.getByRole('button', { name: 'Set role' }));
-    const users = (await request(w.app.url).get('/api/admin/users?search=alice').set('Authorization', `Bearer ${adminJwt}`).expect(200)).body.users as { login: string; role: string }[];
+    const users = (await request(w.app.url).get('/api/admin/users?search=alice').set('Authorization', `Bearer ${adminJwt}`).expect(200))
+      .body.users as { login: string; role: string }[];
     expect(users.find((u) => u.login === 'alice')?.role).toBe('admin');
     await expect(page.getByLabel('Role of alice').inputValue()).resolves.toBe('admin');
   });
 
   it('shows every other section at desktop and phone width with nothing overflowing', async () => {
-    await request(w.app.url).post('/api/admin/kinds').set('Authorization', `Bearer ${adminJwt}`).send({ key: 'theme', label: 'Themes', extensionFields: [{ key: 'dark', type: 'boolean' }] }).expect(201);
-    await request(w.app.url).post('/api/admin/pages').set('Authorization', `Bearer ${adminJwt}`).send({ slug: 'about', locale: 'en', title: 'About us', markdown: '# About', published: true }).expect(201);
-    await request(w.app.url).post('/api/requests').set('Authorization', `Bearer ${userJwt}`).send({ title: 'A Mermaid renderer', description: 'Diagrams in READMEs' }).expect(201);
+    await request(w.app.url)
+      .post('/api/admin/kinds')
+      .set('Authorization', `Bearer ${adminJwt}`)
+      .send({ key: 'theme', label: 'Themes', extensionFields: [{ key: 'dark', type: 'boolean' }] })
+      .expect(201);
+    await request(w.app.url)
+      .post('/api/admin/pages')
+      .set('Authorization', `Bearer ${adminJwt}`)
+      .send({ slug: 'about', locale: 'en', title: 'About us', markdown: '# About', published: true })
+      .expect(201);
+    await request(w.app.url)
+      .post('/api/requests')
+      .set('Authorization', `Bearer ${userJwt}`)
+      .send({ title: 'A Mermaid renderer', description: 'Diagrams in READMEs' })
+      .expect(201);
     // A failed delivery (the worker leaves failed ones alone), so the deliveries table has a Replay button.
     await w.app.database.dataSource.query(
       `INSERT INTO webhook_delivery (plugin_id, provider, delivery_id, event, repo_url, tag, payload_sha256, status, reason, detail, attempts, next_attempt_at)
        SELECT id, 'github', 'console-1', 'release', repo_url, 'v2.0.0', repeat('0', 64), 'failed', 'manifest-asset-missing', 'The release has no plugin.yaml asset', 1, now() FROM plugin WHERE slug = $1`,
       [SLUG],
     );
-    const sections = { desktop: ['kinds', 'pages', 'deliveries'], phone: ['kinds', 'users', 'settings', 'pages', 'requests', 'deliveries'] };
-    for (const [width, device] of [[1280, 'desktop'], [375, 'phone']] as const) {
+    const sections = {
+      desktop: ['kinds', 'pages', 'deliveries'],
+      phone: ['kinds', 'users', 'settings', 'pages', 'requests', 'deliveries'],
+    };
+    for (const [width, device] of [
+      [1280, 'desktop'],
+      [375, 'phone'],
+    ] as const) {
       const watched = await pageAs(adminJwt, width);
       for (const section of sections[device]) {
         await watched.page.goto(`/admin/${section}`, { waitUntil: 'load' });
         await expect(watched.page.locator('.admin-nav [aria-current="page"]').getAttribute('href')).resolves.toBe(`/admin/${section}`);
-        if (section === 'deliveries') await expect(watched.page.getByRole('button', { name: 'Replay the delivery of v2.0.0' }).count()).resolves.toBe(1);
+        if (section === 'deliveries')
+          await expect(watched.page.getByRole('button', { name: 'Replay the delivery of v2.0.0' }).count()).resolves.toBe(1);
         await watched.screenshot(`admin-${section}-${device}`);
         await noOverflow(watched);
       }

@@ -6,7 +6,21 @@ import request from 'supertest';
 import { userWithSession } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-const PAGES = ['/admin', '/admin/plugins', '/admin/plugins/some-plugin', '/admin/kinds', '/admin/users', '/admin/settings', '/admin/site', '/admin/pages', '/admin/pages/about', '/admin/audit', '/admin/deliveries', '/admin/keys', '/admin/requests'];
+const PAGES = [
+  '/admin',
+  '/admin/plugins',
+  '/admin/plugins/some-plugin',
+  '/admin/kinds',
+  '/admin/users',
+  '/admin/settings',
+  '/admin/site',
+  '/admin/pages',
+  '/admin/pages/about',
+  '/admin/audit',
+  '/admin/deliveries',
+  '/admin/keys',
+  '/admin/requests',
+];
 const HOSTILE = '<img src=x onerror="alert(1)">';
 const ESCAPED = '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;';
 
@@ -54,8 +68,16 @@ describe('web front end: the admin console pages', () => {
   });
 
   it('escapes what users and admins typed: kind labels, page titles, wishlist requests, audit details', async () => {
-    await request(app.url).post('/api/admin/kinds').set(bearer(admin)).send({ key: 'hostile', label: HOSTILE, description: HOSTILE }).expect(201);
-    await request(app.url).post('/api/admin/pages').set(bearer(admin)).send({ slug: 'hostile', locale: 'en', title: HOSTILE, markdown: HOSTILE, published: false }).expect(201);
+    await request(app.url)
+      .post('/api/admin/kinds')
+      .set(bearer(admin))
+      .send({ key: 'hostile', label: HOSTILE, description: HOSTILE })
+      .expect(201);
+    await request(app.url)
+      .post('/api/admin/pages')
+      .set(bearer(admin))
+      .send({ slug: 'hostile', locale: 'en', title: HOSTILE, markdown: HOSTILE, published: false })
+      .expect(201);
     await request(app.url).post('/api/requests').set(bearer(user)).send({ title: HOSTILE, description: HOSTILE }).expect(201);
     for (const path of ['/admin/kinds', '/admin/pages', '/admin/pages/hostile?locale=en', '/admin/requests', '/admin/audit']) {
       const res = await request(app.url).get(path).set(cookie(admin)).expect(200);
@@ -66,7 +88,11 @@ describe('web front end: the admin console pages', () => {
   });
 
   it('filters the audit log with a plain GET form: action and slug stay chosen, other entries are left out', async () => {
-    await request(app.url).patch('/api/admin/features').set(bearer(admin)).send({ flags: { stats: true } }).expect(200);
+    await request(app.url)
+      .patch('/api/admin/features')
+      .set(bearer(admin))
+      .send({ flags: { stats: true } })
+      .expect(200);
     const res = await request(app.url).get('/admin/audit?action=kind.create').set(cookie(admin)).expect(200);
     expect(res.text).toMatch(/<form class="admin-filters" method="get" action="\/admin\/audit">/);
     expect(res.text).toContain('<option value="kind.create" selected>');
@@ -77,9 +103,14 @@ describe('web front end: the admin console pages', () => {
     expect(nothing.text).toContain('value="nobody"');
   });
 
-  it('lists every plugin\'s deliveries with a plain GET filter, a pager keeping it, Replay on failed rows, and escaped text', async () => {
+  it("lists every plugin's deliveries with a plain GET filter, a pager keeping it, Replay on failed rows, and escaped text", async () => {
     const plugin = async (slug: string): Promise<string> =>
-      (await app.database.dataSource.query(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $3) RETURNING id`, [slug, `https://example.org/a/${slug}`, `example.org/a/${slug}`]))[0].id;
+      (
+        await app.database.dataSource.query(
+          `INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $3) RETURNING id`,
+          [slug, `https://example.org/a/${slug}`, `example.org/a/${slug}`],
+        )
+      )[0].id;
     const busy = await plugin('busy-hooks');
     const broken = await plugin('broken-hooks');
     const columns = `plugin_id, provider, delivery_id, event, repo_url, tag, payload_sha256, status, reason, detail, attempts, next_attempt_at, created_at`;
@@ -100,7 +131,9 @@ describe('web front end: the admin console pages', () => {
     expect(all.text).toContain('<a href="/admin/plugins/broken-hooks">broken-hooks</a>');
     expect(all.text).toContain('<span class="badge delivery-status" data-status="failed">failed</span>');
     expect(all.text).toContain('<code>manifest-invalid</code>');
-    expect(all.text).toMatch(/<form class="admin-action" method="post" data-action="delivery.replay" data-slug="broken-hooks" data-id="[0-9a-f-]{36}">/);
+    expect(all.text).toMatch(
+      /<form class="admin-action" method="post" data-action="delivery.replay" data-slug="broken-hooks" data-id="[0-9a-f-]{36}">/,
+    );
     expect(all.text.match(/data-action="delivery.replay"/g)).toHaveLength(1);
     expect(all.text).not.toContain(HOSTILE);
     expect(all.text).not.toContain('onerror="');

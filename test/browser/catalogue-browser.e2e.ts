@@ -11,7 +11,10 @@ import { userWithSession } from '../support/sessions';
 import { catalogueWorld, publishAurora, type CatalogueWorld } from './catalogue-world';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
-const WIDTHS = [['desktop', 1280], ['phone', 375]] as const;
+const WIDTHS = [
+  ['desktop', 1280],
+  ['phone', 375],
+] as const;
 
 describeBrowser('web front end: the catalogue in a browser', () => {
   let world: CatalogueWorld;
@@ -114,7 +117,11 @@ describeBrowser('web front end: the catalogue in a browser', () => {
 
   it('asks for a plugin and votes on the wishlist, with the API’s complaints beside the field', async () => {
     const other = await userWithSession(world.w.app, 'wisher');
-    const asked = await request(world.w.app.url).post('/api/requests').set('Authorization', `Bearer ${other.jwt}`).send({ title: 'A Mermaid diagram renderer' }).expect(201);
+    const asked = await request(world.w.app.url)
+      .post('/api/requests')
+      .set('Authorization', `Bearer ${other.jwt}`)
+      .send({ title: 'A Mermaid diagram renderer' })
+      .expect(201);
     for (const [name, width] of WIDTHS) {
       const watched = await browser.newPage({ width });
       const { page } = watched;
@@ -142,7 +149,9 @@ describeBrowser('web front end: the catalogue in a browser', () => {
       const vote = page.locator(`button[data-upvote="${asked.body.id}"]`);
       const pressed = await vote.getAttribute('aria-pressed');
       await vote.click();
-      await page.locator(`button[data-upvote="${asked.body.id}"][aria-pressed="${pressed === 'true' ? 'false' : 'true'}"]`).waitFor({ timeout: 30_000 });
+      await page
+        .locator(`button[data-upvote="${asked.body.id}"][aria-pressed="${pressed === 'true' ? 'false' : 'true'}"]`)
+        .waitFor({ timeout: 30_000 });
       await expect(page.locator(`#votes-${asked.body.id}`).textContent()).resolves.toBe(pressed === 'true' ? '0 votes' : '1 vote');
       await settled(watched, `catalogue-wishlist-${name}`);
       await watched.context.close();
@@ -154,7 +163,12 @@ describeBrowser('web front end: the catalogue in a browser', () => {
   it('reads on a phone: browse, a plugin, a kind, the wishlist', async () => {
     const watched = await browser.newPage({ width: 375 });
     await watched.context.addCookies([{ name: 'registry_session', value: voter.jwt, url: world.w.app.url }]);
-    for (const [path, name] of [['/plugins?q=theme', 'search'], ['/plugins/aurora', 'plugin'], ['/kinds/theme', 'kind'], ['/wishlist', 'wishlist']]) {
+    for (const [path, name] of [
+      ['/plugins?q=theme', 'search'],
+      ['/plugins/aurora', 'plugin'],
+      ['/kinds/theme', 'kind'],
+      ['/wishlist', 'wishlist'],
+    ]) {
       await watched.page.goto(path, { waitUntil: 'networkidle' });
       await settled(watched, `catalogue-${name}-phone`);
     }
@@ -163,9 +177,15 @@ describeBrowser('web front end: the catalogue in a browser', () => {
 
   it('filters with JavaScript turned off: a plain GET form, ext.* fields once a kind is chosen', async () => {
     const origin = new URL(world.w.app.url).origin;
-    const context = await browser.browser.newContext({ baseURL: world.w.app.url, javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+    const context = await browser.browser.newContext({
+      baseURL: world.w.app.url,
+      javaScriptEnabled: false,
+      viewport: { width: 375, height: 800 },
+    });
     const foreign: string[] = [];
-    await context.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : (foreign.push(route.request().url()), route.abort('blockedbyclient'))));
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith(origin) ? route.continue() : (foreign.push(route.request().url()), route.abort('blockedbyclient')),
+    );
     try {
       const page = await context.newPage();
       await page.goto('/plugins');
@@ -183,7 +203,10 @@ describeBrowser('web front end: the catalogue in a browser', () => {
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForURL(/verified=1/);
       await expect(page.locator('#results-count').textContent()).resolves.toBe('0 plugins found');
-      await page.screenshot({ path: (await import('node:path')).join(__dirname, '..', '..', 'test-results', 'screenshots', 'catalogue-nojs-phone.png'), fullPage: true });
+      await page.screenshot({
+        path: (await import('node:path')).join(__dirname, '..', '..', 'test-results', 'screenshots', 'catalogue-nojs-phone.png'),
+        fullPage: true,
+      });
       expect(foreign).toEqual([]);
     } finally {
       await context.close();
@@ -204,7 +227,10 @@ describeBrowser('web front end: the catalogue in a browser', () => {
     // The chosen value stays, with its count, beside a way to clear it; the kind's fields appear.
     await expect(facets.locator('[aria-current="true"]').first().textContent()).resolves.toMatch(/^Themes \(2\)/);
     // "calm" is also a tag: the link under the mood field's heading.
-    await facets.locator('section', { has: page.getByRole('heading', { name: 'mood' }) }).getByRole('link', { name: 'calm (1)' }).click();
+    await facets
+      .locator('section', { has: page.getByRole('heading', { name: 'mood' }) })
+      .getByRole('link', { name: 'calm (1)' })
+      .click();
     await page.waitForURL(/ext\.mood=calm/);
     expect(new URL(page.url()).searchParams.get('kind')).toBe('theme');
     await expect(page.locator('#results .plugin-card a').first().textContent()).resolves.toBe('aurora');

@@ -40,13 +40,22 @@ describe('web front end: catalogue pages without JavaScript', () => {
     expect(body).toContain('<h3>Aurora in English</h3>');
     expect(body).toMatch(/<a href="\/plugins\/aurora\?locale=de" hreflang="de" lang="de">de<\/a>/);
     expect(body).toMatch(/<a href="\/plugins\/aurora\?locale=en" hreflang="en" lang="en" aria-current="true">en<\/a>/);
-    for (const link of [`${world.w.forge.url}/acme/aurora`, 'https://aurora.example/', 'https://aurora.example/docs', 'https://aurora.example/issues', 'mailto:help@aurora.example', auroraPictures(world).screenshot]) {
+    for (const link of [
+      `${world.w.forge.url}/acme/aurora`,
+      'https://aurora.example/',
+      'https://aurora.example/docs',
+      'https://aurora.example/issues',
+      'mailto:help@aurora.example',
+      auroraPictures(world).screenshot,
+    ]) {
       expect(body).toContain(`href="${link}"`);
     }
     // Downloads for this Linux visitor first, then every platform; the yanked version marked.
     expect(body).toMatch(/class="button download"[^>]*>Download for linux-x64</);
     for (const key of ['darwin-arm64', 'linux-x64', 'win32-x64']) expect(body).toContain(`<th scope="row">${key}</th>`);
-    expect(body).toMatch(/<tr class="yanked"><th scope="row"><span class="number">1\.1\.0<\/span> <span class="badge yanked"[^>]*>Yanked<\/span><br><span class="meta">Broke the status bar<\/span>/);
+    expect(body).toMatch(
+      /<tr class="yanked"><th scope="row"><span class="number">1\.1\.0<\/span> <span class="badge yanked"[^>]*>Yanked<\/span><br><span class="meta">Broke the status bar<\/span>/,
+    );
     // Integrity: the signing key's id, every file's hash, the verify command, the key set.
     const release = (await request(url).get('/api/plugins/aurora/releases/1.2.0').expect(200)).body;
     const kid = JSON.parse(Buffer.from(release.integrity.jws.split('.')[0], 'base64url').toString()).kid;
@@ -77,7 +86,9 @@ describe('web front end: catalogue pages without JavaScript', () => {
       expect(body).not.toContain('<img src=x');
       expect(body).not.toContain('<b>cat</b>');
       expect(body).not.toContain('<i>x</i>');
-      expect(body).toContain('&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;');
+      expect(body).toContain(
+        '&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;',
+      );
     }
     const detail = (await page('/plugins/hostile').expect(200)).text;
     expect(detail).toContain('<meta name="description" content="&lt;script&gt;alert(&quot;pwned&quot;)');
@@ -129,23 +140,45 @@ describe('web front end: catalogue pages without JavaScript', () => {
 
   it('renders a CMS page in the visitor’s language, and hides the wishlist when its flag is off', async () => {
     const admin = { Authorization: `Bearer ${world.admin.jwt}` };
-    await request(url).post('/api/admin/pages').set(admin).send({ slug: 'about', locale: 'en', title: 'About us', markdown: '# Hello\n\n<script>x()</script>We **host** plugins.', published: true }).expect(201);
+    await request(url)
+      .post('/api/admin/pages')
+      .set(admin)
+      .send({
+        slug: 'about',
+        locale: 'en',
+        title: 'About us',
+        markdown: '# Hello\n\n<script>x()</script>We **host** plugins.',
+        published: true,
+      })
+      .expect(201);
     const about = (await page('/pages/about').expect(200)).text;
     expect(about).toContain('<title>About us · Plugin Registry</title>');
     expect(about).toContain('<strong>host</strong>');
     expect(about).not.toContain('<script>x()');
     expect((await page('/wishlist').expect(200)).text).toContain('<h1>Wishlist</h1>');
-    await request(url).patch('/api/admin/features').set(admin).send({ flags: { requests: false } }).expect(200);
+    await request(url)
+      .patch('/api/admin/features')
+      .set(admin)
+      .send({ flags: { requests: false } })
+      .expect(200);
     try {
       await page('/wishlist').expect(404);
       expect((await page('/').expect(200)).text).not.toContain('href="/wishlist"');
     } finally {
-      await request(url).patch('/api/admin/features').set(admin).send({ flags: { requests: true } }).expect(200);
+      await request(url)
+        .patch('/api/admin/features')
+        .set(admin)
+        .send({ flags: { requests: true } })
+        .expect(200);
     }
   });
 
   it('speaks German to a German visitor, README included, once the site offers German', async () => {
-    await request(url).patch('/api/admin/i18n').set('Authorization', `Bearer ${world.admin.jwt}`).send({ defaultLocale: 'en', locales: ['en', 'de'] }).expect(200);
+    await request(url)
+      .patch('/api/admin/i18n')
+      .set('Authorization', `Bearer ${world.admin.jwt}`)
+      .send({ defaultLocale: 'en', locales: ['en', 'de'] })
+      .expect(200);
     const body = (await page('/plugins/aurora', { 'Accept-Language': 'de-DE,de;q=0.9' }).expect(200)).text;
     expect(body).toContain('<html lang="de">');
     expect(body).toContain('<h3>Aurora auf Deutsch</h3>');
@@ -156,7 +189,19 @@ describe('web front end: catalogue pages without JavaScript', () => {
   it('documents GET /api/plugins’s query parameters for the typed client', async () => {
     const document = (await request(url).get('/openapi/json').expect(200)).body;
     const parameters = document.paths['/api/plugins'].get.parameters as { name: string; schema: { enum?: string[] } }[];
-    expect(parameters.map((p) => p.name).sort()).toEqual(['category', 'ext.<key>', 'facets', 'featured', 'kind', 'limit', 'page', 'search', 'sort', 'tag', 'verified']);
+    expect(parameters.map((p) => p.name).sort()).toEqual([
+      'category',
+      'ext.<key>',
+      'facets',
+      'featured',
+      'kind',
+      'limit',
+      'page',
+      'search',
+      'sort',
+      'tag',
+      'verified',
+    ]);
     expect(parameters.find((p) => p.name === 'sort')?.schema.enum).toEqual(['updated', 'new', 'name', 'featured']);
   });
 });

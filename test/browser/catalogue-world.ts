@@ -35,11 +35,25 @@ export async function catalogueWorld(): Promise<CatalogueWorld> {
     res.writeHead(200, { 'Content-Type': 'text/markdown' });
     res.end(README_TEXT[params.file] ?? `# ${params.file}`);
   });
-  w.forge.json('GET', '/api/v3/repos/acme/:repo', { stargazers_count: 1234, forks_count: 56, subscribers_count: 7, pushed_at: '2026-11-01T10:00:00Z', homepage: null });
+  w.forge.json('GET', '/api/v3/repos/acme/:repo', {
+    stargazers_count: 1234,
+    forks_count: 56,
+    subscribers_count: 7,
+    pushed_at: '2026-11-01T10:00:00Z',
+    homepage: null,
+  });
   await request(w.app.url)
     .post('/api/admin/kinds')
     .set('Authorization', `Bearer ${admin.jwt}`)
-    .send({ key: 'theme', label: 'Themes', description: 'Colour schemes for the editor', extensionFields: [{ key: 'dark', type: 'boolean' }, { key: 'mood', type: 'string', enum: ['calm', 'loud'] }] })
+    .send({
+      key: 'theme',
+      label: 'Themes',
+      description: 'Colour schemes for the editor',
+      extensionFields: [
+        { key: 'dark', type: 'boolean' },
+        { key: 'mood', type: 'string', enum: ['calm', 'loud'] },
+      ],
+    })
     .expect(201);
   return {
     w,
@@ -56,7 +70,11 @@ export async function catalogueWorld(): Promise<CatalogueWorld> {
         .expect(201);
     },
     async yank(slug, version, reason) {
-      await request(w.app.url).post(`/api/publish/${slug}/yank`).set('Authorization', `Bearer ${token}`).send({ version, reason }).expect(200);
+      await request(w.app.url)
+        .post(`/api/publish/${slug}/yank`)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ version, reason })
+        .expect(200);
     },
   };
 }
@@ -85,7 +103,8 @@ export async function publishAurora(world: CatalogueWorld, versions = ['1.0.0', 
     dark: true,
     mood: 'calm',
   };
-  for (const version of versions) await world.publish('aurora', version, fields, ['aurora-linux-x64.zip', 'aurora-darwin-arm64.zip', 'aurora-windows-x64.zip']);
+  for (const version of versions)
+    await world.publish('aurora', version, fields, ['aurora-linux-x64.zip', 'aurora-darwin-arm64.zip', 'aurora-windows-x64.zip']);
   if (versions.includes('1.1.0')) await world.yank('aurora', '1.1.0', 'Broke the status bar');
 }
 

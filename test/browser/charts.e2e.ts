@@ -14,7 +14,10 @@ import { manifestYaml, publishWorld, type PublishWorld } from '../support/publis
 import { userWithSession } from '../support/sessions';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
-const WIDTHS = [['desktop', 1280], ['phone', 375]] as const;
+const WIDTHS = [
+  ['desktop', 1280],
+  ['phone', 375],
+] as const;
 
 describeBrowser('web front end: the charts in a browser', () => {
   let w: PublishWorld;
@@ -42,7 +45,10 @@ describeBrowser('web front end: the charts in a browser', () => {
     // Earlier days, as the counter's writes on those days left them.
     const history = [1, 2, 5, 8, 13, 21, 34, 55, 89, 40, 12];
     for (const [i, n] of history.entries()) {
-      await w.app.database.dataSource.query(`INSERT INTO plugin_download_day (plugin_id, day, downloads) VALUES ($1, $2::date - $3::int, $4)`, [id, utcDay(new Date()), 3 + i * 7, n]);
+      await w.app.database.dataSource.query(
+        `INSERT INTO plugin_download_day (plugin_id, day, downloads) VALUES ($1, $2::date - $3::int, $4)`,
+        [id, utcDay(new Date()), 3 + i * 7, n],
+      );
     }
     adminJwt = (await userWithSession(w.app, 'chart-admin', 'admin')).jwt;
     browser = await openBrowser(w.app.url);
@@ -97,11 +103,23 @@ describeBrowser('web front end: the charts in a browser', () => {
     await expectChart(watched, 'charted: downloads per day', width);
     const figure = page.locator('#downloads-chart');
     await expect(figure.locator('rect').count()).resolves.toBe(12);
-    await expect(figure.locator('figcaption').textContent()).resolves.toMatch(/^Downloads in the last 90 days: 283\. Busiest day: .+ \(89\)\.$/);
-    await expect(page.getByRole('table', { name: /downloads per day/ }).getByRole('row').count()).resolves.toBe(13);
-    await expect(page.getByRole('img', { name: 'charted: downloads per day' }).getAttribute('aria-describedby')).resolves.toBe('downloads-chart-desc');
+    await expect(figure.locator('figcaption').textContent()).resolves.toMatch(
+      /^Downloads in the last 90 days: 283\. Busiest day: .+ \(89\)\.$/,
+    );
+    await expect(
+      page
+        .getByRole('table', { name: /downloads per day/ })
+        .getByRole('row')
+        .count(),
+    ).resolves.toBe(13);
+    await expect(page.getByRole('img', { name: 'charted: downloads per day' }).getAttribute('aria-describedby')).resolves.toBe(
+      'downloads-chart-desc',
+    );
     // Bars take the brand colour from the stylesheet.
-    const fill = await figure.locator('rect').first().evaluate((el) => getComputedStyle(el).fill);
+    const fill = await figure
+      .locator('rect')
+      .first()
+      .evaluate((el) => getComputedStyle(el).fill);
     expect(fill).not.toBe('rgb(0, 0, 0)');
     expect(await axeViolations(watched.page, '.downloads-chart')).toEqual([]);
     await page.locator('.downloads-chart').scrollIntoViewIfNeeded();
@@ -112,8 +130,11 @@ describeBrowser('web front end: the charts in a browser', () => {
     const watched = await open('/admin', width, adminJwt);
     const { page } = watched;
     await page.getByRole('heading', { level: 2, name: 'Activity, last 30 days' }).waitFor();
-    for (const name of ['Releases published per day', 'Failed webhook deliveries per day', 'Refused CI pushes per day']) await expectChart(watched, name, width);
-    await expect(page.locator('#activity-publishes figcaption').textContent()).resolves.toMatch(/^Total in the last 30 days: 2\. Busiest day: .+ \(2\)\.$/);
+    for (const name of ['Releases published per day', 'Failed webhook deliveries per day', 'Refused CI pushes per day'])
+      await expectChart(watched, name, width);
+    await expect(page.locator('#activity-publishes figcaption').textContent()).resolves.toMatch(
+      /^Total in the last 30 days: 2\. Busiest day: .+ \(2\)\.$/,
+    );
     await expect(page.locator('#activity-failedDeliveries figcaption').textContent()).resolves.toBe('None in this period.');
     // The plugin list is still the admin home's.
     await page.getByRole('link', { name: 'charted' }).waitFor();

@@ -49,7 +49,9 @@ describeBrowser('web front end: deprecating a plugin', () => {
     await page.getByLabel('Replacement plugin (slug, optional)').first().fill('fresh-thing');
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Deprecate', exact: true }).first().click()]);
     await page.getByRole('button', { name: 'Undo deprecation' }).waitFor();
-    await expect(page.locator('.account-plugin', { hasText: 'aged-thing' }).locator('.badge.deprecated').textContent()).resolves.toBe('Deprecated');
+    await expect(page.locator('.account-plugin', { hasText: 'aged-thing' }).locator('.badge.deprecated').textContent()).resolves.toBe(
+      'Deprecated',
+    );
     expect(await axeViolations(page)).toEqual([]);
 
     await page.goto('/plugins/aged-thing', { waitUntil: 'networkidle' });
@@ -62,7 +64,9 @@ describeBrowser('web front end: deprecating a plugin', () => {
     await page.goto('/plugins?sort=name', { waitUntil: 'networkidle' });
     const cards = page.locator('.plugin-card h3 a');
     await expect(cards.allTextContents()).resolves.toEqual(['fresh-thing', 'aged-thing']);
-    await expect(page.locator('.plugin-card', { hasText: 'aged-thing' }).locator('.badge.deprecated').textContent()).resolves.toBe('Deprecated');
+    await expect(page.locator('.plugin-card', { hasText: 'aged-thing' }).locator('.badge.deprecated').textContent()).resolves.toBe(
+      'Deprecated',
+    );
 
     await page.goto('/account', { waitUntil: 'networkidle' });
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Undo deprecation' }).click()]);

@@ -31,7 +31,8 @@ async function idAndLabelProblems(page: Page): Promise<string[]> {
     for (const [id, count] of seen) if (count > 1) problems.push(`id "${id}" is used ${count} times`);
     for (const label of Array.from(document.querySelectorAll('label[for]'))) {
       const target = document.getElementById(label.getAttribute('for') ?? '');
-      if (!target || !['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'OUTPUT', 'METER', 'PROGRESS'].includes(target.tagName)) problems.push(`label for="${label.getAttribute('for')}" points at ${target ? target.tagName : 'nothing'}`);
+      if (!target || !['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'OUTPUT', 'METER', 'PROGRESS'].includes(target.tagName))
+        problems.push(`label for="${label.getAttribute('for')}" points at ${target ? target.tagName : 'nothing'}`);
     }
     return problems;
   });
@@ -181,7 +182,8 @@ describeBrowser('web front end: a fresh instance and its first forge', () => {
     await watched.context.addCookies([{ name: 'registry_session', value: adminCookie, url: app.url }]);
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto('/admin/settings', { waitUntil: 'networkidle' });
-    const row = (name: string) => page.locator('#forges tbody tr').filter({ has: page.locator('td:first-child code', { hasText: new RegExp(`^${name}$`) }) });
+    const row = (name: string) =>
+      page.locator('#forges tbody tr').filter({ has: page.locator('td:first-child code', { hasText: new RegExp(`^${name}$`) }) });
     await expect(row('corp').textContent()).resolves.toContain('added here');
     await expect(row('codeberg').textContent()).resolves.toContain('built in');
     await expect(row('codeberg').getByRole('button').count()).resolves.toBe(0);

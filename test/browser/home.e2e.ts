@@ -40,10 +40,17 @@ describeBrowser('web front end: the home page', () => {
       return [...text.matchAll(/<li><strong>([^<]+)<\/strong> ([^<]+)<\/li>/g)].map((m) => `${m[1]} ${m[2]}`);
     };
     const before = await figures();
-    expect(before).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+ (plugin|plugins)$/), expect.stringMatching(/^\d+ (kind|kinds)$/)]));
+    expect(before).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\d+ (plugin|plugins)$/), expect.stringMatching(/^\d+ (kind|kinds)$/)]),
+    );
     const plugins = () => app.database.dataSource.query(`SELECT count(*)::int AS n FROM plugin`).then((rows: { n: number }[]) => rows[0].n);
     const add = (slug: string, downloads: number) =>
-      app.database.dataSource.query(`INSERT INTO plugin (slug, name, repo_url, repo_identity, downloads) VALUES ($1, $1, $2, $3, $4)`, [slug, `https://example.org/a/${slug}`, `example.org/a/${slug}`, downloads]);
+      app.database.dataSource.query(`INSERT INTO plugin (slug, name, repo_url, repo_identity, downloads) VALUES ($1, $1, $2, $3, $4)`, [
+        slug,
+        `https://example.org/a/${slug}`,
+        `example.org/a/${slug}`,
+        downloads,
+      ]);
     expect(await plugins()).toBe(0);
     expect(before).toEqual(expect.arrayContaining(['0 plugins', '0 downloads']));
     await add('first-figure', 1);
@@ -54,7 +61,10 @@ describeBrowser('web front end: the home page', () => {
   });
 
   it('loads in Chromium at desktop and phone width with no console error and no foreign request', async () => {
-    for (const [name, width] of [['home-desktop', 1280], ['home-phone', 375]] as const) {
+    for (const [name, width] of [
+      ['home-desktop', 1280],
+      ['home-phone', 375],
+    ] as const) {
       const watched = await browser.newPage({ width });
       await watched.page.goto('/', { waitUntil: 'networkidle' });
       await expect(watched.page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Plugin Registry');
@@ -71,7 +81,11 @@ describeBrowser('web front end: the home page', () => {
 
   it('speaks German to a German browser once German is enabled, and the visitor may switch back', async () => {
     const admin = await userWithSession(app, 'web-admin', 'admin');
-    await request(app.url).patch('/api/admin/i18n').set('Authorization', `Bearer ${admin.jwt}`).send({ defaultLocale: 'en', locales: ['en', 'de'] }).expect(200);
+    await request(app.url)
+      .patch('/api/admin/i18n')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ defaultLocale: 'en', locales: ['en', 'de'] })
+      .expect(200);
     const watched = await browser.newPage({ locale: 'de-DE' });
     await watched.page.goto('/', { waitUntil: 'networkidle' });
     await expect(watched.page.locator('html').getAttribute('lang')).resolves.toBe('de');

@@ -24,7 +24,14 @@ async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; auth
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   return { cdp, authenticatorId };
 }
@@ -37,7 +44,9 @@ describeBrowser('web front end: sign-in without a forge', () => {
   /** A printed sign-in link for a local user (what `registry users sign-in-link` prints). */
   const linkFor = async (login: string) => {
     const [user] = await new UsersRepository(app.database.dataSource).findByLogin(login, 'local');
-    return (await issueSignInLink(app.database.dataSource, { userId: user.id, login, baseUrl: app.config.baseUrl, now: new Date(), via: 'cli' })).url;
+    return (
+      await issueSignInLink(app.database.dataSource, { userId: user.id, login, baseUrl: app.config.baseUrl, now: new Date(), via: 'cli' })
+    ).url;
   };
   /** Follows a printed link and presses its button, as a person does (following alone signs nobody in). */
   const followLink = async (page: Page, link: string) => {
@@ -103,7 +112,10 @@ describeBrowser('web front end: sign-in without a forge', () => {
     expect(after.credentials[0].signCount).toBeGreaterThan(0);
 
     await page.goto(link, { waitUntil: 'networkidle' });
-    const [reused] = await Promise.all([page.waitForResponse((r) => new URL(r.url()).pathname === '/sign-in/link'), page.getByRole('button', { name: 'Continue signing in' }).click()]);
+    const [reused] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/sign-in/link'),
+      page.getByRole('button', { name: 'Continue signing in' }).click(),
+    ]);
     expect(reused.status()).toBe(410);
     await page.waitForLoadState('networkidle');
     expect(new URL(page.url()).pathname).toBe('/sign-in/link');
@@ -129,14 +141,18 @@ describeBrowser('web front end: sign-in without a forge', () => {
     // The first try answers step-up-required; the page confirms with the passkey and sends it again.
     const refusals: number[] = [];
     page.on('response', (response) => {
-      if (new URL(response.url()).pathname.startsWith('/api/auth/me/passkeys/') && response.status() === 403) refusals.push(response.status());
+      if (new URL(response.url()).pathname.startsWith('/api/auth/me/passkeys/') && response.status() === 403)
+        refusals.push(response.status());
     });
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Remove the passkey First' }).click();
     await page.getByText('Passkey removed.').waitFor({ timeout: 30_000 });
     await expect(page.locator('#passkey-list li').count()).resolves.toBe(0);
     expect(refusals).toEqual([403]);
-    const stepUps = await app.database.dataSource.query(`SELECT details FROM audit_entry WHERE action = 'user.step_up' AND actor_user_id = $1`, [bob.id]);
+    const stepUps = await app.database.dataSource.query(
+      `SELECT details FROM audit_entry WHERE action = 'user.step_up' AND actor_user_id = $1`,
+      [bob.id],
+    );
     expect(stepUps.map((row: { details: { method: string } }) => row.details.method)).toEqual(['passkey']);
     expect(watched.problems.filter((line) => !/status of 403/.test(line))).toEqual([]);
     await watched.context.close();

@@ -18,7 +18,12 @@ describeBrowser('web front end: yanking a release from the account page', () => 
   let browser: BrowserSession;
   let owner: { jwt: string };
 
-  const releases = async () => (await request(w.app.url).get('/api/plugins/yankable').expect(200)).body.releases as { version: string; yanked: boolean; yankReason: string | null }[];
+  const releases = async () =>
+    (await request(w.app.url).get('/api/plugins/yankable').expect(200)).body.releases as {
+      version: string;
+      yanked: boolean;
+      yankReason: string | null;
+    }[];
   const yankedRelease = async (version: string) => (await releases()).find((r) => r.version === version);
 
   beforeAll(async () => {
@@ -55,7 +60,9 @@ describeBrowser('web front end: yanking a release from the account page', () => 
     // The page reloads with the result (its releases folded again).
     await page.locator('[data-unyank="yankable"][data-version="1.1.0"]').waitFor({ state: 'attached', timeout: 30_000 });
     await page.waitForLoadState('networkidle');
-    await expect(page.locator('tr[data-release="1.1.0"] [data-release-state]').textContent()).resolves.toMatch(new RegExp(`Yanked\\s+${REASON}`));
+    await expect(page.locator('tr[data-release="1.1.0"] [data-release-state]').textContent()).resolves.toMatch(
+      new RegExp(`Yanked\\s+${REASON}`),
+    );
     await expect(page.locator('tr[data-release="1.0.0"] [data-release-state]').textContent()).resolves.toContain('Offered');
     await expect(yankedRelease('1.1.0')).resolves.toEqual(expect.objectContaining({ yanked: true, yankReason: REASON }));
     expect((await w.audit('plugin.yank')).map((e) => e.details)).toEqual([expect.objectContaining({ version: '1.1.0', reason: REASON })]);
@@ -88,12 +95,24 @@ describeBrowser('web front end: yanking a release from the account page', () => 
     const auditBefore = (await w.audit()).length;
     // A cross-site form post rides on the owner's cookie but cannot send JSON (refused as a form body, or by the CSRF check).
     for (const type of ['form', 'text/plain']) {
-      const forged = await request(w.app.url).post('/api/plugins/yankable/yank').set('Cookie', `registry_session=${owner.jwt}`).type(type).send(type === 'form' ? { version: '1.0.0', reason: 'forged' } : '{"version":"1.0.0","reason":"forged"}');
+      const forged = await request(w.app.url)
+        .post('/api/plugins/yankable/yank')
+        .set('Cookie', `registry_session=${owner.jwt}`)
+        .type(type)
+        .send(type === 'form' ? { version: '1.0.0', reason: 'forged' } : '{"version":"1.0.0","reason":"forged"}');
       expect([403, 415]).toContain(forged.status);
     }
     // A non-owner's own session, as JSON, is not an owner's.
-    await request(w.app.url).post('/api/plugins/yankable/yank').set('Cookie', `registry_session=${stranger.jwt}`).send({ version: '1.0.0', reason: 'forged' }).expect(403);
-    await request(w.app.url).post('/api/plugins/yankable/yank').set('Authorization', `Bearer ${stranger.jwt}`).send({ version: '1.0.0', undo: true }).expect(403);
+    await request(w.app.url)
+      .post('/api/plugins/yankable/yank')
+      .set('Cookie', `registry_session=${stranger.jwt}`)
+      .send({ version: '1.0.0', reason: 'forged' })
+      .expect(403);
+    await request(w.app.url)
+      .post('/api/plugins/yankable/yank')
+      .set('Authorization', `Bearer ${stranger.jwt}`)
+      .send({ version: '1.0.0', undo: true })
+      .expect(403);
     await request(w.app.url).post('/api/plugins/yankable/yank').send({ version: '1.0.0' }).expect(401);
     expect(await releases()).toEqual(before);
     expect((await w.audit()).filter((e) => e.action === 'plugin.yank' || e.action === 'plugin.unyank')).toHaveLength(2);

@@ -14,7 +14,10 @@ import { FakeForge } from '../support/fake-forge';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
-const WIDTHS = [['desktop', 1280], ['phone', 375]] as const;
+const WIDTHS = [
+  ['desktop', 1280],
+  ['phone', 375],
+] as const;
 
 describeBrowser('web front end: pictures in a browser', () => {
   let w: PublishWorld;
@@ -29,7 +32,11 @@ describeBrowser('web front end: pictures in a browser', () => {
     pictures.file('/one.jpg', await picture('jpeg', 1600, 900), 'image/jpeg');
     pictures.file('/two.webp', await picture('webp', 800, 600), 'image/webp');
     pictures.file('/diagram.gif', await picture('gif', 300, 120), 'image/gif');
-    w.forge.file('/acme/gallery/raw/1.0.0/README.md', `# Gallery\n\nHow it works:\n\n![The diagram](${pictures.url}/diagram.gif)\n`, 'text/markdown');
+    w.forge.file(
+      '/acme/gallery/raw/1.0.0/README.md',
+      `# Gallery\n\nHow it works:\n\n![The diagram](${pictures.url}/diagram.gif)\n`,
+      'text/markdown',
+    );
     await w
       .push(token, 'gallery', {
         manifest: manifestYaml({
@@ -49,10 +56,21 @@ describeBrowser('web front end: pictures in a browser', () => {
       })
       .expect(201);
     // Another colour: an icon is stored by the hash of its encodings, so the two cards' src differ.
-    pictures.file('/sketch-icon.png', await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 20, g: 160, b: 60, alpha: 1 } } }).png().toBuffer(), 'image/png');
+    pictures.file(
+      '/sketch-icon.png',
+      await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 20, g: 160, b: 60, alpha: 1 } } })
+        .png()
+        .toBuffer(),
+      'image/png',
+    );
     await w
       .push(token, 'sketchbook', {
-        manifest: manifestYaml({ name: 'sketchbook', version: '0.3.0', description: 'Drawings, no gallery', icon: `${pictures.url}/sketch-icon.png` }),
+        manifest: manifestYaml({
+          name: 'sketchbook',
+          version: '0.3.0',
+          description: 'Drawings, no gallery',
+          icon: `${pictures.url}/sketch-icon.png`,
+        }),
         manifestSource: 'plugin.yaml',
         version: '0.3.0',
         assets: [{ name: 'sketchbook.zip', url: w.forge.asset('/assets/sketchbook.zip', { size: 100 }) }],
@@ -116,7 +134,9 @@ describeBrowser('web front end: pictures in a browser', () => {
     expect(href).toMatch(/^\/images\/[0-9a-f]{64}\.webp$/);
 
     // The parts this feature draws (the whole page is axe's in the accessibility tests).
-    const violations = await axeViolations(page, { include: [['.plugin-head'], ['section[aria-labelledby="screenshots-heading"]'], ['section[aria-labelledby="readme-heading"]']] });
+    const violations = await axeViolations(page, {
+      include: [['.plugin-head'], ['section[aria-labelledby="screenshots-heading"]'], ['section[aria-labelledby="readme-heading"]']],
+    });
     await watched.screenshot(`pictures-${name}`);
     expect(violations).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -142,7 +162,14 @@ describeBrowser('web front end: pictures in a browser', () => {
     const watched = await browser.newPage();
     const { page } = watched;
     await page.goto('/plugins', { waitUntil: 'networkidle' });
-    const icons = () => page.evaluate(() => Array.from(document.querySelectorAll<HTMLImageElement>('main img')).map((img) => ({ slug: img.closest('.plugin-card')?.querySelector('h3 a')?.textContent, src: img.getAttribute('src'), cls: img.className })));
+    const icons = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLImageElement>('main img')).map((img) => ({
+          slug: img.closest('.plugin-card')?.querySelector('h3 a')?.textContent,
+          src: img.getAttribute('src'),
+          cls: img.className,
+        })),
+      );
     const served = await icons();
     expect(served.map((i) => i.slug).sort()).toEqual(['gallery', 'sketchbook']);
     expect(new Set(served.map((i) => i.src)).size).toBe(2);
@@ -153,8 +180,12 @@ describeBrowser('web front end: pictures in a browser', () => {
     expect(await icons()).toEqual(served.filter((i) => i.slug === 'sketchbook'));
     await page.getByLabel('Search', { exact: true }).fill('');
     await page.locator('#results-count', { hasText: '2 plugins found' }).waitFor({ timeout: 30_000 });
-    expect((await icons()).sort((a, b) => String(a.slug).localeCompare(String(b.slug)))).toEqual(served.sort((a, b) => String(a.slug).localeCompare(String(b.slug))));
-    await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('main img')).every((img) => img.complete && img.naturalWidth > 0));
+    expect((await icons()).sort((a, b) => String(a.slug).localeCompare(String(b.slug)))).toEqual(
+      served.sort((a, b) => String(a.slug).localeCompare(String(b.slug))),
+    );
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll<HTMLImageElement>('main img')).every((img) => img.complete && img.naturalWidth > 0),
+    );
     expect(watched.problems).toEqual([]);
     expect(watched.foreignRequests).toEqual([]);
     await watched.context.close();

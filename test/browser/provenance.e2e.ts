@@ -42,8 +42,13 @@ describeBrowser('web front end: build provenance on the plugin page', () => {
     w = await publishWorld({ PROVENANCE_TRUSTED_ROOTS: join(dir, 'root.json') });
     const alice = await w.tokenFor('alice', ['publish:*']);
     admin = (await userWithSession(w.app, 'root', 'admin')).jwt;
-    const sha256 = createHash('sha256').update(Buffer.concat([...assetChunks(ASSET)])).digest('hex');
-    const bundle = await sigstore.bundle({ san: `${w.forge.url}/acme/attested/.github/workflows/release.yml@refs/tags/v1.0.0`, subjects: { 'attested.zip': sha256 } });
+    const sha256 = createHash('sha256')
+      .update(Buffer.concat([...assetChunks(ASSET)]))
+      .digest('hex');
+    const bundle = await sigstore.bundle({
+      san: `${w.forge.url}/acme/attested/.github/workflows/release.yml@refs/tags/v1.0.0`,
+      subjects: { 'attested.zip': sha256 },
+    });
     await w.push(alice.token, 'attested', body('attested', bundle)).expect(201);
     await w.push(alice.token, 'loosely', body('loosely', { predicateType: 'https://slsa.dev/provenance/v1' })).expect(201);
     await w.push(alice.token, 'bare', body('bare', null)).expect(201);
@@ -62,7 +67,9 @@ describeBrowser('web front end: build provenance on the plugin page', () => {
 
     await page.goto('/plugins/attested', { waitUntil: 'networkidle' });
     const line = page.locator('#built-by');
-    await expect(line.textContent()).resolves.toContain(`Built by ${w.forge.url}/acme/attested .github/workflows/release.yml at refs/tags/v1.0.0`);
+    await expect(line.textContent()).resolves.toContain(
+      `Built by ${w.forge.url}/acme/attested .github/workflows/release.yml at refs/tags/v1.0.0`,
+    );
     await expect(line.textContent()).resolves.toContain('verified when the release was published');
     expect(await axeViolations(page)).toEqual([]);
     await watched.screenshot('provenance-built-by');

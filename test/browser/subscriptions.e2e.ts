@@ -51,7 +51,9 @@ describeBrowser('web front end: webhook subscriptions', () => {
     expect(watched.foreignRequests).toEqual([]);
     await watched.context.close();
 
-    await app.database.dataSource.query(`UPDATE subscription SET disabled_at = now(), disabled_reason = 'deliveries failed for 5 days without a success (last: HTTP 500 from 127.0.0.1)'`);
+    await app.database.dataSource.query(
+      `UPDATE subscription SET disabled_at = now(), disabled_reason = 'deliveries failed for 5 days without a success (last: HTTP 500 from 127.0.0.1)'`,
+    );
     const phone = await browser.newPage({ width: 375 });
     await phone.context.addCookies([{ name: 'registry_session', value: erin.jwt, url: app.url }]);
     await phone.page.goto('/account', { waitUntil: 'networkidle' });

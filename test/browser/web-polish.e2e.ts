@@ -21,14 +21,19 @@ describe('web front end: 404 page, favicon, plugin facts', () => {
     await request(url)
       .put('/api/admin/kinds/theme')
       .set(bearer())
-      .send({ extensionFields: [{ key: 'dark', type: 'boolean', label: 'Dark variant' }, { key: 'mood', type: 'string', enum: ['calm', 'loud'] }] })
+      .send({
+        extensionFields: [
+          { key: 'dark', type: 'boolean', label: 'Dark variant' },
+          { key: 'mood', type: 'string', enum: ['calm', 'loud'] },
+        ],
+      })
       .expect(200);
     await publishAurora(world, ['1.0.0']);
   });
 
   afterAll(() => world?.w.close());
 
-  it('answers a browser\'s unknown address with the site\'s 404 page, and anyone else with problem+json', async () => {
+  it("answers a browser's unknown address with the site's 404 page, and anyone else with problem+json", async () => {
     const page = await request(url).get('/no/such/page').set('Accept', BROWSER_ACCEPT).expect(404);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.headers['cache-control']).toBe('no-store');
@@ -39,25 +44,38 @@ describe('web front end: 404 page, favicon, plugin facts', () => {
     const german = await request(url).get('/no/such/page').set('Accept', BROWSER_ACCEPT).set('Accept-Language', 'de').expect(404);
     expect(german.headers['content-type']).toMatch(/^text\/html/);
 
-    for (const [path, accept] of [['/api/no-such-thing', BROWSER_ACCEPT], ['/no/such/page', '*/*'], ['/no/such/page', 'application/json']] as const) {
+    for (const [path, accept] of [
+      ['/api/no-such-thing', BROWSER_ACCEPT],
+      ['/no/such/page', '*/*'],
+      ['/no/such/page', 'application/json'],
+    ] as const) {
       const problem = await request(url).get(path).set('Accept', accept).expect(404);
       expect([path, accept, problem.headers['content-type']]).toEqual([path, accept, 'application/problem+json; charset=utf-8']);
     }
     const bare = await request(url).get('/no/such/page').expect(404);
     expect(bare.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     // A POST is no page load: still problem+json.
-    await request(url).post('/no/such/page').set('Accept', BROWSER_ACCEPT).expect(404).expect('Content-Type', /problem\+json/);
+    await request(url)
+      .post('/no/such/page')
+      .set('Accept', BROWSER_ACCEPT)
+      .expect(404)
+      .expect('Content-Type', /problem\+json/);
   });
 
-  it('serves a favicon drawn from the branding, linked with a version that follows it, or the admin\'s own logo', async () => {
-    const icon = await request(url).get('/favicon.ico').buffer(true).parse((res, done) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => done(null, body));
-    }).expect(200);
+  it("serves a favicon drawn from the branding, linked with a version that follows it, or the admin's own logo", async () => {
+    const icon = await request(url)
+      .get('/favicon.ico')
+      .buffer(true)
+      .parse((res, done) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => done(null, body));
+      })
+      .expect(200);
     expect(icon.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
     expect(icon.body).toContain('fill="#2563eb"');
-    const link = async () => /<link rel="icon" href="(\/favicon\.ico\?v=[0-9a-f]{12})"/.exec((await request(url).get('/').expect(200)).text)?.[1];
+    const link = async () =>
+      /<link rel="icon" href="(\/favicon\.ico\?v=[0-9a-f]{12})"/.exec((await request(url).get('/').expect(200)).text)?.[1];
     const before = await link();
     expect(before).toBeDefined();
     await request(url).get(before!).expect(200).expect('Cache-Control', 'public, max-age=604800');

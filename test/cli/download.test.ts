@@ -27,9 +27,14 @@ describe('the single-file CLI at /cli/registry.js', () => {
   /** Runs the downloaded file from the empty folder, with nothing but PATH in its environment. */
   function cli(env: Record<string, string>, ...args: string[]): Promise<Run> {
     return new Promise((resolve) => {
-      execFile(process.execPath, ['registry.js', ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', REGISTRY_RETRY_DELAY_MS: '20', ...env } }, (error, stdout, stderr) => {
-        resolve({ code: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        ['registry.js', ...args],
+        { cwd: dir, env: { PATH: process.env.PATH ?? '', REGISTRY_RETRY_DELAY_MS: '20', ...env } },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
+        },
+      );
     });
   }
 
@@ -41,7 +46,11 @@ describe('the single-file CLI at /cli/registry.js', () => {
     await request(w.app.url)
       .post('/api/admin/kinds')
       .set('Authorization', `Bearer ${jwt}`)
-      .send({ key: 'theme', label: 'Theme', extensionFields: [{ key: 'colors', type: 'string[]', required: true, enum: ['dark', 'light'] }] })
+      .send({
+        key: 'theme',
+        label: 'Theme',
+        extensionFields: [{ key: 'colors', type: 'string[]', required: true, enum: ['dark', 'light'] }],
+      })
       .expect(201);
   }, 120_000);
   afterAll(async () => {
@@ -50,11 +59,14 @@ describe('the single-file CLI at /cli/registry.js', () => {
   });
 
   it('is served as JavaScript with an ETag, cache headers and its digest, and answers If-None-Match with 304', async () => {
-    const response = await request(w.app.url).get('/cli/registry.js').buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const response = await request(w.app.url)
+      .get('/cli/registry.js')
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(response.headers['cache-control']).toBe('public, max-age=300, must-revalidate');
@@ -111,7 +123,14 @@ describe('the single-file CLI at /cli/registry.js', () => {
     writeFileSync(join(dir, '.plugin.yaml'), 'name: bundled\nversion: "1.0.0"\nkind: theme\ncolors: [dark]\n');
     const { token } = await w.tokenFor('bundled-author', ['publish:*']);
     const url = w.forge.asset('/acme/bundled/1.0.0/bundled.zip', { size: 128 });
-    const published = await cli({ REGISTRY_URL: w.app.url, REGISTRY_TOKEN: token }, 'publish', '--asset', `bundled.zip=${url}`, '--repo-url', `${w.forge.url}/acme/bundled`);
+    const published = await cli(
+      { REGISTRY_URL: w.app.url, REGISTRY_TOKEN: token },
+      'publish',
+      '--asset',
+      `bundled.zip=${url}`,
+      '--repo-url',
+      `${w.forge.url}/acme/bundled`,
+    );
     expect(published.stderr).toBe('');
     expect(published.code).toBe(0);
     expect(published.stdout).toMatch(/^published bundled@1\.0\.0 \(claimed the new plugin name\)\n {2}signed bundled\.zip/);

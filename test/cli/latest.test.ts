@@ -44,15 +44,17 @@ class ReplayProxy {
       const path = req.url ?? '/';
       const replay = this.replaying.get(path);
       if (replay) return void res.writeHead(replay.status, replay.headers).end(replay.body);
-      void fetch(`${this.upstream}${path}`, { method: req.method, headers: { 'user-agent': req.headers['user-agent'] ?? '' } }).then(async (answer) => {
-        const body = Buffer.from(await answer.arrayBuffer());
-        const headers: Record<string, string> = {};
-        answer.headers.forEach((value, name) => {
-          if (!['content-encoding', 'transfer-encoding', 'connection'].includes(name)) headers[name] = value;
-        });
-        this.recorded.set(path, { status: answer.status, headers, body });
-        res.writeHead(answer.status, headers).end(body);
-      });
+      void fetch(`${this.upstream}${path}`, { method: req.method, headers: { 'user-agent': req.headers['user-agent'] ?? '' } }).then(
+        async (answer) => {
+          const body = Buffer.from(await answer.arrayBuffer());
+          const headers: Record<string, string> = {};
+          answer.headers.forEach((value, name) => {
+            if (!['content-encoding', 'transfer-encoding', 'connection'].includes(name)) headers[name] = value;
+          });
+          this.recorded.set(path, { status: answer.status, headers, body });
+          res.writeHead(answer.status, headers).end(body);
+        },
+      );
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
@@ -79,9 +81,14 @@ describe('registry latest', () => {
 
   function cli(stateHome: string, ...args: string[]): Promise<Run> {
     return new Promise((resolve) => {
-      execFile(process.execPath, [BIN, 'latest', 'tool', '--os', 'linux', '--arch', 'x64', '--registry', proxy.url, ...args], { env: { PATH: process.env.PATH ?? '', XDG_STATE_HOME: stateHome } }, (error, stdout, stderr) => {
-        resolve({ code: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        [BIN, 'latest', 'tool', '--os', 'linux', '--arch', 'x64', '--registry', proxy.url, ...args],
+        { env: { PATH: process.env.PATH ?? '', XDG_STATE_HOME: stateHome } },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
+        },
+      );
     });
   }
   const stateOf = (stateHome: string) => JSON.parse(readFileSync(join(stateHome, 'registry', 'freshness.json'), 'utf8'));
@@ -91,13 +98,17 @@ describe('registry latest', () => {
         manifest: manifestYaml({ name: 'tool', version }),
         manifestSource: 'plugin.yaml',
         version,
-        assets: ['tool-linux-x64.tgz', 'tool.wasm'].map((name) => ({ name, url: w.forge.asset(`/acme/tool/${version}/${name}`, { size: 100 + name.length + version.length }) })),
+        assets: ['tool-linux-x64.tgz', 'tool.wasm'].map((name) => ({
+          name,
+          url: w.forge.asset(`/acme/tool/${version}/${name}`, { size: 100 + name.length + version.length }),
+        })),
         repoUrl: `${w.forge.url}/acme/tool`,
       })
       .expect(201);
 
   beforeAll(async () => {
-    if (!existsSync(join(REPO_ROOT, 'dist', 'cli', 'commands', 'latest.js'))) throw new Error('dist/cli/commands/latest.js is missing: run `npm run build` first');
+    if (!existsSync(join(REPO_ROOT, 'dist', 'cli', 'commands', 'latest.js')))
+      throw new Error('dist/cli/commands/latest.js is missing: run `npm run build` first');
     w = await publishWorld({ FRESHNESS_LIFETIME_SECONDS: String(LIFETIME_S), RESPONSE_CACHE_TTL_S: '0' }, {}, undefined, { clock });
     token = (await w.tokenFor('cli-author', ['publish:*'])).token;
     await publish('1.0.0');
@@ -120,7 +131,11 @@ describe('registry latest', () => {
     expect(run.stdout).toContain('tool 1.1.0');
     expect(run.stdout).toContain(`url     ${answer.download_url}`);
     expect(run.stdout).toContain(`sha256  ${answer.platforms['linux-x64'].sha256}`);
-    expect(stateOf(home).seen[proxy.url].tool['linux-x64']).toMatchObject({ version: '1.1.0', tree_size: expect.any(Number), issued_at: expect.any(String) });
+    expect(stateOf(home).seen[proxy.url].tool['linux-x64']).toMatchObject({
+      version: '1.1.0',
+      tree_size: expect.any(Number),
+      issued_at: expect.any(String),
+    });
   });
 
   it('exits 1 on a frozen answer: its statement has expired', async () => {

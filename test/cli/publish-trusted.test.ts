@@ -15,9 +15,14 @@ const BIN = join(__dirname, '..', '..', 'bin', 'registry.js');
 
 function registry(cwd: string, env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, 'publish', ...args], { cwd, env: { PATH: process.env.PATH ?? '', REGISTRY_RETRY_DELAY_MS: '20', ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, 'publish', ...args],
+      { cwd, env: { PATH: process.env.PATH ?? '', REGISTRY_RETRY_DELAY_MS: '20', ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -29,7 +34,8 @@ describe('registry publish with trusted publishing', () => {
 
   const writeManifest = (version: string) => writeFileSync(join(dir, '.plugin.yaml'), manifestYaml({ name: 'ci-trusted', version }));
   const asset = (version: string) => `ci-trusted.zip=${w.forge.asset(`/acme/ci-trusted/${version}/ci-trusted.zip`, { size: 512 })}`;
-  const claims = (audience: string, fields: Record<string, unknown> = {}) => githubActionsClaims(issuer.url, audience, { repository: 'acme/ci-trusted', ...fields });
+  const claims = (audience: string, fields: Record<string, unknown> = {}) =>
+    githubActionsClaims(issuer.url, audience, { repository: 'acme/ci-trusted', ...fields });
 
   beforeAll(async () => {
     issuer = await new FakeOidcIssuer().start();
@@ -38,7 +44,14 @@ describe('registry publish with trusted publishing', () => {
     dir = mkdtempSync(join(tmpdir(), 'registry-trusted-'));
     const owner = await w.tokenFor('ci-owner', ['publish:*']);
     writeManifest('1.0.0');
-    const first = await registry(dir, { REGISTRY_TOKEN: owner.token, REGISTRY_URL: w.app.url }, '--asset', asset('1.0.0'), '--repo-url', `${w.forge.url}/acme/ci-trusted`);
+    const first = await registry(
+      dir,
+      { REGISTRY_TOKEN: owner.token, REGISTRY_URL: w.app.url },
+      '--asset',
+      asset('1.0.0'),
+      '--repo-url',
+      `${w.forge.url}/acme/ci-trusted`,
+    );
     expect(first.code).toBe(0);
     w.forge.repository('github', 'acme/ci-trusted', { id: 1001 });
     await request(w.app.url)
@@ -65,7 +78,11 @@ describe('registry publish with trusted publishing', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const actionsEnv = () => ({ REGISTRY_URL: w.app.url, ACTIONS_ID_TOKEN_REQUEST_URL: `${w.forge.url}/actions/id-token?api-version=2.0`, ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'request-token' });
+  const actionsEnv = () => ({
+    REGISTRY_URL: w.app.url,
+    ACTIONS_ID_TOKEN_REQUEST_URL: `${w.forge.url}/actions/id-token?api-version=2.0`,
+    ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'request-token',
+  });
 
   it('publishes from GitHub Actions with no REGISTRY_TOKEN, asking for an ID token whose audience is the registry', async () => {
     writeManifest('1.1.0');
@@ -75,22 +92,50 @@ describe('registry publish with trusted publishing', () => {
     expect(run.stdout).toMatch(/^published ci-trusted@1\.1\.0\n/);
     expect(audiences).toEqual([w.app.url]);
     const release = await request(w.app.url).get('/api/plugins/ci-trusted/releases/1.1.0').expect(200);
-    expect(release.body.publishedBy).toEqual({ kind: 'trusted', forge: 'fakehub', repository: 'acme/ci-trusted', workflow: '.github/workflows/release.yml', ref: 'refs/tags/v1.0.0' });
+    expect(release.body.publishedBy).toEqual({
+      kind: 'trusted',
+      forge: 'fakehub',
+      repository: 'acme/ci-trusted',
+      workflow: '.github/workflows/release.yml',
+      ref: 'refs/tags/v1.0.0',
+    });
   });
 
   it('publishes from GitLab CI with the ID token in REGISTRY_ID_TOKEN, or in the variable --oidc-token-env names', async () => {
     writeManifest('1.2.0');
-    const gitlab = await registry(dir, { REGISTRY_URL: w.app.url, REGISTRY_ID_TOKEN: await issuer.sign(claims(w.app.url)) }, '--asset', asset('1.2.0'));
+    const gitlab = await registry(
+      dir,
+      { REGISTRY_URL: w.app.url, REGISTRY_ID_TOKEN: await issuer.sign(claims(w.app.url)) },
+      '--asset',
+      asset('1.2.0'),
+    );
     expect(gitlab.code).toBe(0);
     writeManifest('1.3.0');
-    const named = await registry(dir, { REGISTRY_URL: w.app.url, MY_ID_TOKEN: await issuer.sign(claims(w.app.url)) }, '--asset', asset('1.3.0'), '--oidc-token-env', 'MY_ID_TOKEN');
+    const named = await registry(
+      dir,
+      { REGISTRY_URL: w.app.url, MY_ID_TOKEN: await issuer.sign(claims(w.app.url)) },
+      '--asset',
+      asset('1.3.0'),
+      '--oidc-token-env',
+      'MY_ID_TOKEN',
+    );
     expect(named.code).toBe(0);
     expect(named.stdout).toMatch(/^published ci-trusted@1\.3\.0\n/);
   });
 
   it('exits 1 with the refusal explained when no trusted publisher matches, and when the audience is wrong', async () => {
     writeManifest('1.4.0');
-    const other = await registry(dir, { REGISTRY_URL: w.app.url, REGISTRY_ID_TOKEN: await issuer.sign(claims(w.app.url, { job_workflow_ref: 'acme/ci-trusted/.github/workflows/other.yml@refs/heads/x' })) }, '--asset', asset('1.4.0'));
+    const other = await registry(
+      dir,
+      {
+        REGISTRY_URL: w.app.url,
+        REGISTRY_ID_TOKEN: await issuer.sign(
+          claims(w.app.url, { job_workflow_ref: 'acme/ci-trusted/.github/workflows/other.yml@refs/heads/x' }),
+        ),
+      },
+      '--asset',
+      asset('1.4.0'),
+    );
     expect(other.code).toBe(1);
     expect(other.stderr).toMatch(/trusted publishing refused \(HTTP 403\)/);
     const audience = await registry(dir, actionsEnv(), '--asset', asset('1.4.0'), '--oidc-audience', 'https://elsewhere.example');

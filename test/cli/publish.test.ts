@@ -25,9 +25,14 @@ interface Run {
 /** Runs the CLI asynchronously: the registry answering it lives in this very process. */
 function registry(cwd: string, env: Record<string, string>, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, 'publish', ...args], { cwd, env: { PATH: process.env.PATH ?? '', REGISTRY_RETRY_DELAY_MS: '20', ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, 'publish', ...args],
+      { cwd, env: { PATH: process.env.PATH ?? '', REGISTRY_RETRY_DELAY_MS: '20', ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -44,7 +49,9 @@ function closedPort(): Promise<number> {
  * A registry whose answers to pushes can be lost: the push reaches the registry and is recorded,
  * and the client gets a 503 instead of the answer, as when the database goes away as it commits.
  */
-async function answerLosingProxy(upstream: string): Promise<{ url: string; losses: number; loseNext(count: number): void; close(): Promise<void> }> {
+async function answerLosingProxy(
+  upstream: string,
+): Promise<{ url: string; losses: number; loseNext(count: number): void; close(): Promise<void> }> {
   let toLose = 0;
   const state = { losses: 0 };
   const server = createHttpServer((req, res) => {
@@ -52,14 +59,18 @@ async function answerLosingProxy(upstream: string): Promise<{ url: string; losse
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       void (async () => {
-        const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name))) as Record<string, string>;
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name)),
+        ) as Record<string, string>;
         const body = chunks.length ? Buffer.concat(chunks) : undefined;
         const answer = await fetch(`${upstream}${req.url}`, { method: req.method, headers, body });
         const text = Buffer.from(await answer.arrayBuffer());
         if (req.method === 'POST' && req.url!.startsWith('/api/publish/') && toLose > 0) {
           toLose -= 1;
           state.losses += 1;
-          res.writeHead(503, { 'Content-Type': 'application/problem+json', 'Retry-After': '1' }).end(JSON.stringify({ status: 503, detail: 'the answer was lost' }));
+          res
+            .writeHead(503, { 'Content-Type': 'application/problem+json', 'Retry-After': '1' })
+            .end(JSON.stringify({ status: 503, detail: 'the answer was lost' }));
           return;
         }
         res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/octet-stream' }).end(text);
@@ -85,7 +96,8 @@ describe('registry publish', () => {
   let dir: string;
   let env: Record<string, string>;
 
-  const writeManifest = (version: string, extra = '') => writeFileSync(join(dir, '.plugin.yaml'), `name: cli-plugin\nversion: "${version}"\n${extra}`);
+  const writeManifest = (version: string, extra = '') =>
+    writeFileSync(join(dir, '.plugin.yaml'), `name: cli-plugin\nversion: "${version}"\n${extra}`);
 
   beforeAll(async () => {
     w = await publishWorld();
@@ -104,7 +116,9 @@ describe('registry publish', () => {
     const run = await registry(dir, env, '--asset', `cli-plugin.zip=${url}`, '--repo-url', `${w.forge.url}/acme/cli-plugin`);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^published cli-plugin@1\.0\.0 \(claimed the new plugin name\)\n {2}signed cli-plugin\.zip {2}sha256 [0-9a-f]{64} {2}4096 bytes\n/);
+    expect(run.stdout).toMatch(
+      /^published cli-plugin@1\.0\.0 \(claimed the new plugin name\)\n {2}signed cli-plugin\.zip {2}sha256 [0-9a-f]{64} {2}4096 bytes\n/,
+    );
   });
 
   it('publishes the next version without claiming, taking sha256 and size from a local file', async () => {
@@ -119,7 +133,9 @@ describe('registry publish', () => {
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result).toMatchObject({ slug: 'cli-plugin', version: '1.1.0', claimed: false });
-    expect(result.signedAssets).toEqual([{ name: 'cli-plugin.zip', sha256: createHash('sha256').update(Buffer.alloc(2048, 7)).digest('hex'), size: 2048 }]);
+    expect(result.signedAssets).toEqual([
+      { name: 'cli-plugin.zip', sha256: createHash('sha256').update(Buffer.alloc(2048, 7)).digest('hex'), size: 2048 },
+    ]);
   });
 
   it('refuses a local file that differs from what the registry downloads (422, exit 1)', async () => {
@@ -191,7 +207,9 @@ describe('registry publish', () => {
       const run = await registry(dir, { ...env, REGISTRY_URL: losing.url }, '--asset', `cli-plugin.zip=${url}`);
       expect(losing.losses).toBe(1);
       expect(run.code).toBe(0);
-      expect(run.stderr).toContain("an earlier attempt's answer was lost, but the registry recorded its release: cli-plugin@1.4.0 has this manifest");
+      expect(run.stderr).toContain(
+        "an earlier attempt's answer was lost, but the registry recorded its release: cli-plugin@1.4.0 has this manifest",
+      );
       expect(run.stdout).toMatch(/^published cli-plugin@1\.4\.0\n {2}signed cli-plugin\.zip {2}sha256 [0-9a-f]{64} {2}512 bytes\n/);
 
       // Another manifest under the same version is somebody else's release: refused as ever.
@@ -216,12 +234,20 @@ describe('registry publish', () => {
       await request(w.app.url)
         .post('/api/admin/kinds')
         .set('Authorization', admin)
-        .send({ key: 'theme', label: 'Theme', extensionFields: [{ key: 'colors', type: 'string[]', required: true, enum: ['dark', 'light'] }] })
+        .send({
+          key: 'theme',
+          label: 'Theme',
+          extensionFields: [{ key: 'colors', type: 'string[]', required: true, enum: ['dark', 'light'] }],
+        })
         .expect(201);
-      await request(w.app.url).put('/api/admin/extension-fields').set('Authorization', admin).send({ fields: [{ key: 'audience', type: 'string', enum: ['dev', 'ops'] }] }).expect(200);
+      await request(w.app.url)
+        .put('/api/admin/extension-fields')
+        .set('Authorization', admin)
+        .send({ fields: [{ key: 'audience', type: 'string', enum: ['dev', 'ops'] }] })
+        .expect(200);
     });
 
-    it('publishes a manifest with extension fields (its kind\'s and a global one)', async () => {
+    it("publishes a manifest with extension fields (its kind's and a global one)", async () => {
       writeThemed('1.0.0', 'colors: [dark]\naudience: dev\n');
       const url = w.forge.asset('/acme/themed-plugin/1.0.0/themed.zip', { size: 64 });
       const run = await registry(dir, env, '--asset', `themed.zip=${url}`, '--repo-url', `${w.forge.url}/acme/themed-plugin`);
@@ -249,7 +275,14 @@ describe('registry publish', () => {
       writeThemed('1.1.0', 'colors: [dark]\nundeclared: 1\n');
       const watcher = await new FakeForge().start();
       try {
-        const dry = await registry(dir, { ...env, REGISTRY_URL: watcher.url }, '--offline', '--dry-run', '--asset', 'themed.zip=https://h/t.zip');
+        const dry = await registry(
+          dir,
+          { ...env, REGISTRY_URL: watcher.url },
+          '--offline',
+          '--dry-run',
+          '--asset',
+          'themed.zip=https://h/t.zip',
+        );
         expect(dry.code).toBe(0);
         expect(dry.stderr.split('\n')).toEqual([
           'registry publish: warning: /colors: is not a field of the manifest format; not checked: it must be an extension field the registry declares',

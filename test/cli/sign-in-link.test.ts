@@ -66,7 +66,12 @@ describe('registry users sign-in-link and set-password', () => {
       const shown = await request(app.url).get(path).expect(200);
       expect(shown.headers['set-cookie']).toBeUndefined();
       expect(shown.text).toContain('<form id="link-form" method="post" action="/auth/link">');
-      const use = () => request(app.url).post('/auth/link').set('Origin', env.BASE_URL).type('form').send({ token: printedUrl.searchParams.get('token')! });
+      const use = () =>
+        request(app.url)
+          .post('/auth/link')
+          .set('Origin', env.BASE_URL)
+          .type('form')
+          .send({ token: printedUrl.searchParams.get('token')! });
       const first = await use().expect(303);
       expect(first.headers.location).toBe('/account');
       const cookie = (first.headers['set-cookie'][0] as string).split(';')[0];
@@ -75,7 +80,9 @@ describe('registry users sign-in-link and set-password', () => {
       const second = await use().expect(303);
       expect(second.headers.location).toBe('/sign-in/link?error=used');
       await request(app.url).post('/api/auth/sign-in/password').send({ login: 'erin', password: 'erin has a long password' }).expect(200);
-      const audit = await app.database.dataSource.query(`SELECT action, details FROM audit_entry WHERE action IN ('sign_in_link.issue', 'password.set') ORDER BY id`);
+      const audit = await app.database.dataSource.query(
+        `SELECT action, details FROM audit_entry WHERE action IN ('sign_in_link.issue', 'password.set') ORDER BY id`,
+      );
       // Both were written within the same instant; the order of their rows is not the point.
       expect(audit.map((row: { action: string; details: { via?: string } }) => [row.action, row.details.via]).sort()).toEqual([
         ['password.set', 'cli'],

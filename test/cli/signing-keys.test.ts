@@ -21,7 +21,8 @@ const REPO_ROOT = join(__dirname, '..', '..');
 const BIN = join(REPO_ROOT, 'bin', 'registry.js');
 const KEY_SET_PATH = '/.well-known/registry-key.json';
 const KID = /^[A-Za-z0-9_-]{43}$/;
-const LIST_LINE = /^([A-Za-z0-9_-]{43}) {2}(current|previous|draining|retired) * {2}(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)(?: {2}pending (\d+)(?: {2}failed (\d+))?)?$/;
+const LIST_LINE =
+  /^([A-Za-z0-9_-]{43}) {2}(current|previous|draining|retired) * {2}(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)(?: {2}pending (\d+)(?: {2}failed (\d+))?)?$/;
 
 interface Run {
   code: number;
@@ -112,10 +113,17 @@ describe('registry keys', () => {
     ]);
 
     const audit = await app!.database.dataSource.query("SELECT actor_user_id, details FROM audit_entry WHERE action = 'key.rotate'");
-    expect(audit).toEqual([{ actor_user_id: null, details: { newKid, previousKid: firstKid, drainingKid: null, retiredKids: [], pending: 0, stillDraining: [], via: 'cli' } }]);
+    expect(audit).toEqual([
+      {
+        actor_user_id: null,
+        details: { newKid, previousKid: firstKid, drainingKid: null, retiredKids: [], pending: 0, stillDraining: [], via: 'cli' },
+      },
+    ]);
     // The CLI's rotation is in the transparency log, as the admin route's is: the key set as now served.
     const keySet = (await request(app!.url).get('/.well-known/registry-key.json').expect(200)).body;
-    const [last] = (await app!.database.dataSource.query('SELECT convert_from("entry", \'UTF8\') AS "entry" FROM "transparency_leaf" ORDER BY "index" DESC LIMIT 1')) as { entry: string }[];
+    const [last] = (await app!.database.dataSource.query(
+      'SELECT convert_from("entry", \'UTF8\') AS "entry" FROM "transparency_leaf" ORDER BY "index" DESC LIMIT 1',
+    )) as { entry: string }[];
     expect(JSON.parse(last!.entry)).toEqual({ type: 'keys', keys_sha256: sha256Hex(canonicalJson(keySet)) });
     // The running server signs with the key the CLI made current.
     const { IntegrityService } = await import('../../src/trust/integrity/integrity.service');
@@ -170,7 +178,12 @@ describe('registry keys with releases to re-sign', () => {
     // Only the CLI re-signs in this test.
     await world.app.app.get(ReleaseResignWorker).stop();
     cwd = mkdtempSync(join(tmpdir(), 'registry-keys-resign-cwd-'));
-    env = { ...world.db.env, KEY_ENCRYPTION_KEY: world.env.KEY_ENCRYPTION_KEY!, SESSION_SECRET: world.env.SESSION_SECRET!, LOG_LEVEL: 'silent' };
+    env = {
+      ...world.db.env,
+      KEY_ENCRYPTION_KEY: world.env.KEY_ENCRYPTION_KEY!,
+      SESSION_SECRET: world.env.SESSION_SECRET!,
+      LOG_LEVEL: 'silent',
+    };
   }, 180_000);
   afterAll(async () => {
     await world?.close();
@@ -227,27 +240,48 @@ describe('registry keys with releases to re-sign', () => {
     ]);
 
     // Once its grace period is over (moved into the past here), the next resign retires K1.
-    const stopped = await openDatabase(loadConfig({ NODE_ENV: 'test', ...world.env, ...world.db.env }), { embeddedMode: 'own-or-join', migrate: false });
+    const stopped = await openDatabase(loadConfig({ NODE_ENV: 'test', ...world.env, ...world.db.env }), {
+      embeddedMode: 'own-or-join',
+      migrate: false,
+    });
     try {
       await stopped.dataSource.query("UPDATE signing_key SET drained_at = now() - interval '1 hour' WHERE kid = $1", [k1]);
     } finally {
       await stopped.close();
     }
     const retire = await cli('resign');
-    expect(retire).toMatchObject({ code: 0, stdout: 're-signed 0 release(s) with the current key\n', stderr: `${k1} has no release left to re-sign and left the key set\n` });
+    expect(retire).toMatchObject({
+      code: 0,
+      stdout: 're-signed 0 release(s) with the current key\n',
+      stderr: `${k1} has no release left to re-sign and left the key set\n`,
+    });
 
     world.app = await startRegistry(world.db, world.env, { intervalMs: 3_600_000 });
     expect(await world.servedKids()).toEqual([k4, k3]);
     for (const published of world.published) {
-      await expect(verifyRelease({ release: await world.release(published), keys: await world.keySet(), expected: published })).resolves.toMatchObject({ ok: true, kid: k4 });
+      await expect(
+        verifyRelease({ release: await world.release(published), keys: await world.keySet(), expected: published }),
+      ).resolves.toMatchObject({ ok: true, kid: k4 });
     }
     const audit = await world.app.database.dataSource.query("SELECT actor_user_id, details FROM audit_entry WHERE action = 'key.resign'");
-    expect(audit).toEqual([{ actor_user_id: null, details: { kid: k1, resignedWith: k4, resigned: 4, failed: 0, failures: [], via: 'cli' } }]);
-    const rotations = await world.app.database.dataSource.query("SELECT details FROM audit_entry WHERE action = 'key.rotate' ORDER BY created_at");
+    expect(audit).toEqual([
+      { actor_user_id: null, details: { kid: k1, resignedWith: k4, resigned: 4, failed: 0, failures: [], via: 'cli' } },
+    ]);
+    const rotations = await world.app.database.dataSource.query(
+      "SELECT details FROM audit_entry WHERE action = 'key.rotate' ORDER BY created_at",
+    );
     expect(rotations.map((row: { details: unknown }) => row.details)).toEqual([
       { newKid: k2, previousKid: k1, drainingKid: null, retiredKids: [], pending: 0, stillDraining: [], via: 'cli' },
       { newKid: k3, previousKid: k2, drainingKid: k1, retiredKids: [], pending: 4, stillDraining: [], via: 'cli' },
-      { newKid: k4, previousKid: k3, drainingKid: null, retiredKids: [k2], pending: 0, stillDraining: [{ kid: k1, pending: 4 }], via: 'cli' },
+      {
+        newKid: k4,
+        previousKid: k3,
+        drainingKid: null,
+        retiredKids: [k2],
+        pending: 0,
+        stillDraining: [{ kid: k1, pending: 4 }],
+        via: 'cli',
+      },
     ]);
   });
 });

@@ -31,9 +31,14 @@ interface Run {
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     // Asynchronous: the registry and the proxy live in this process and must keep serving.
-    execFile(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -100,7 +105,9 @@ describe('the transparency log from the command line', () => {
       expect(first.stderr).toBe('');
       expect(first.code).toBe(0);
       const logIndex = (await world.release({ slug: 'alpha', version: '1.0.0' })) as unknown as { log_index: number };
-      expect(first.stdout).toContain(`in transparency log ${origin} as entry ${logIndex.log_index} (release) of tree size 2: inclusion verified`);
+      expect(first.stdout).toContain(
+        `in transparency log ${origin} as entry ${logIndex.log_index} (release) of tree size 2: inclusion verified`,
+      );
       expect(first.stdout).not.toContain('consistent');
       // The default state file lives under $XDG_STATE_HOME.
       const defaultState = join(dir, 'registry', 'log-heads.json');
@@ -159,7 +166,9 @@ describe('the transparency log from the command line', () => {
     });
 
     it('exits 1 when the head is not signed by a key of the key set', async () => {
-      proxy.rewrites.set('/api/log/head', (body) => Buffer.from(body.toString('utf8').replace(/ [A-Za-z0-9+/]{20}/, ' AAAAAAAAAAAAAAAAAAAA')));
+      proxy.rewrites.set('/api/log/head', (body) =>
+        Buffer.from(body.toString('utf8').replace(/ [A-Za-z0-9+/]{20}/, ' AAAAAAAAAAAAAAAAAAAA')),
+      );
       const run = await cli(['verify', 'beta@1.0.0', '--registry', proxy.url, '--state', state('unsigned')]);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain("the tree head does not verify with the registry's key set");
@@ -169,7 +178,9 @@ describe('the transparency log from the command line', () => {
       proxy.rewrites.set('/api/plugins/beta/releases/1.0.0', (body) => asJson({ ...json(body), log_index: null }));
       const run = await cli(['verify', 'beta@1.0.0', '--registry', proxy.url, '--state', state('legacy')]);
       expect(run.code).toBe(0);
-      expect(run.stderr).toContain('warning: beta@1.0.0 names no transparency log entry (released before the log, or copied by a mirror before mirrors served their upstream\'s log): inclusion not checked');
+      expect(run.stderr).toContain(
+        "warning: beta@1.0.0 names no transparency log entry (released before the log, or copied by a mirror before mirrors served their upstream's log): inclusion not checked",
+      );
       expect(run.stdout).toContain('verified beta@1.0.0');
       expect(existsSync(state('legacy'))).toBe(false);
     });
@@ -180,7 +191,9 @@ describe('the transparency log from the command line', () => {
       const refused = await cli(['verify', 'beta@1.0.0', '--registry', proxy.url, '--state', state('required'), '--require-log']);
       expect(refused.code).toBe(1);
       expect(refused.stdout).toBe('');
-      expect(refused.stderr).toContain('verification FAILED for beta@1.0.0: transparency log: beta@1.0.0 names no transparency log entry (log_index null), and --require-log refuses a release that is not in the log');
+      expect(refused.stderr).toContain(
+        'verification FAILED for beta@1.0.0: transparency log: beta@1.0.0 names no transparency log entry (log_index null), and --require-log refuses a release that is not in the log',
+      );
       proxy.rewrites.clear();
       const logged = await cli(['verify', 'beta@1.0.0', '--registry', proxy.url, '--state', state('required'), '--require-log']);
       expect(logged.stderr).toBe('');
@@ -190,7 +203,7 @@ describe('the transparency log from the command line', () => {
 
     it('documents exit status 3 in its usage text', async () => {
       const run = await cli(['verify', '--help']);
-      expect(run.stdout).toContain('3 the log\'s tree head is not consistent with one verified before (a forked view)');
+      expect(run.stdout).toContain("3 the log's tree head is not consistent with one verified before (a forked view)");
     });
   });
 
@@ -254,17 +267,25 @@ describe('the transparency log from the command line', () => {
       const run = await cli(['monitor', proxy.url, '--once', '--state', file]);
       expect(run.stdout).not.toContain('problem');
       expect(run.code).toBe(0);
-      expect(run.stderr).toBe(`registry monitor: ${proxy.url}/log/tile answers 404 (no entry tiles served): reading entries one by one from /api/log/entries\n`);
+      expect(run.stderr).toBe(
+        `registry monitor: ${proxy.url}/log/tile answers 404 (no entry tiles served): reading entries one by one from /api/log/entries\n`,
+      );
       const size = remembered(file, proxy.url)!.size;
       expect(run.stdout).toContain(`${origin}: read entries 0..${size - 1} (tree size ${size}), re-verified`);
       expect(proxy.asked.filter((path) => path.startsWith('/log/tile/'))).toHaveLength(1);
-      expect(proxy.asked.filter((path) => path.startsWith('/api/log/entries/'))).toEqual(Array.from({ length: size }, (_, index) => `/api/log/entries/${index}`));
+      expect(proxy.asked.filter((path) => path.startsWith('/api/log/entries/'))).toEqual(
+        Array.from({ length: size }, (_, index) => `/api/log/entries/${index}`),
+      );
 
       // Entry by entry is checked like a tile: an entry altered (with its leaf hash) no longer hashes to the signed root.
       proxy.rewrites.set('/api/log/entries/2', (body) => {
         const answer = json(body) as { entry: Record<string, string> };
         const entry = { ...answer.entry, jws_sha256: 'f'.repeat(64) };
-        return asJson({ ...answer, entry, leaf_hash: Buffer.from(leafHash(Buffer.from(JSON.stringify(entry, Object.keys(entry).sort())))).toString('base64') });
+        return asJson({
+          ...answer,
+          entry,
+          leaf_hash: Buffer.from(leafHash(Buffer.from(JSON.stringify(entry, Object.keys(entry).sort())))).toString('base64'),
+        });
       });
       const tampered = await cli(['monitor', proxy.url, '--once', '--state', state('monitor-no-tiles-tampered')]);
       expect(tampered.code).toBe(1);
@@ -296,14 +317,18 @@ describe('the transparency log from the command line', () => {
       // Still the logged signature it must be: another one is a problem, log_index or not.
       proxy.rewrites.set('/api/plugins/beta/releases/1.0.0', (body) => {
         const release = json(body) as { integrity: { jws: string } };
-        return asJson({ ...release, log_index: null, integrity: { ...release.integrity, jws: `${release.integrity.jws.slice(0, -4)}AAAA` } });
+        return asJson({
+          ...release,
+          log_index: null,
+          integrity: { ...release.integrity, jws: `${release.integrity.jws.slice(0, -4)}AAAA` },
+        });
       });
       const tampered = await cli(['monitor', proxy.url, '--once', '--state', state('monitor-null-index-tampered')]);
       expect(tampered.code).toBe(1);
       expect(tampered.stdout).toContain('problem: entry 2 (release beta@1.0.0): the served release does not verify');
     });
 
-    it("accepts a release the log says was deleted only while the registry no longer serves it", async () => {
+    it('accepts a release the log says was deleted only while the registry no longer serves it', async () => {
       await world.publish('omega', '1.0.0');
       await world.admin('delete', '/api/admin/plugins/omega/releases/1.0.0').expect(204);
       const clean = await cli(['monitor', world.app.url, '--once', '--state', state('monitor-delete')]);
@@ -315,7 +340,9 @@ describe('the transparency log from the command line', () => {
       );
       const run = await cli(['monitor', world.app.url, '--once', '--state', state('monitor-delete')]);
       expect(run.code).toBe(1);
-      expect(run.stdout.split('\n').filter((line) => line.startsWith('problem: '))).toEqual([`problem: entry ${index} (delete delta@1.0.0): the registry still serves this release`]);
+      expect(run.stdout.split('\n').filter((line) => line.startsWith('problem: '))).toEqual([
+        `problem: entry ${index} (delete delta@1.0.0): the registry still serves this release`,
+      ]);
     });
   });
 
@@ -326,14 +353,18 @@ describe('the transparency log from the command line', () => {
       const good = await run(process.execPath, ['verify-log.mjs', 'alpha', '1.0.0'], { REGISTRY: world.app.url }, dir);
       expect(good.stderr).toBe('');
       expect(good.code).toBe(0);
-      expect(good.stdout).toMatch(new RegExp(`^alpha@1\\.0\\.0 is entry ${index} of ${origin.replace(/\./g, '\\.')} \\(tree size \\d+, root `));
+      expect(good.stdout).toMatch(
+        new RegExp(`^alpha@1\\.0\\.0 is entry ${index} of ${origin.replace(/\./g, '\\.')} \\(tree size \\d+, root `),
+      );
 
       proxy.rewrites.set('/api/log/head', () => forgedHead(3, leafHash(Buffer.from('fork'))));
       const forged = await run(process.execPath, ['verify-log.mjs', 'alpha', '1.0.0'], { REGISTRY: proxy.url }, dir);
       expect(forged.code).toBe(1);
       expect(forged.stderr).toContain('log check FAILED: the inclusion proof does not lead to the signed root');
 
-      proxy.rewrites.set('/api/log/head', (body) => Buffer.from(body.toString('utf8').replace(/\n(\d+)\n/, (_, size: string) => `\n${Number(size) - 1}\n`)));
+      proxy.rewrites.set('/api/log/head', (body) =>
+        Buffer.from(body.toString('utf8').replace(/\n(\d+)\n/, (_, size: string) => `\n${Number(size) - 1}\n`)),
+      );
       const altered = await run(process.execPath, ['verify-log.mjs', 'alpha', '1.0.0'], { REGISTRY: proxy.url }, dir);
       expect(altered.code).toBe(1);
       expect(altered.stderr).toContain('log check FAILED: the tree head is not signed by a key of the key set');
@@ -347,7 +378,9 @@ describe('the transparency log from the command line', () => {
       expect(good.code).toBe(0);
       expect(good.stdout).toContain(`tree head of ${origin} verified with ${kid}: size `);
 
-      proxy.rewrites.set('/api/log/head', (body) => Buffer.from(body.toString('utf8').replace(/\n(\d+)\n/, (_, size: string) => `\n${Number(size) + 1}\n`)));
+      proxy.rewrites.set('/api/log/head', (body) =>
+        Buffer.from(body.toString('utf8').replace(/\n(\d+)\n/, (_, size: string) => `\n${Number(size) + 1}\n`)),
+      );
       const altered = await run('bash', ['check-head.sh', kid!], { REGISTRY: proxy.url }, dir);
       expect(altered.code).toBe(1);
       expect(altered.stderr).toContain('NOT verified');

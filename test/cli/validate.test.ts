@@ -17,7 +17,11 @@ import { startTestApp, type TestApp } from '../support/test-app';
 const REPO_ROOT = join(__dirname, '..', '..');
 const BIN = join(REPO_ROOT, 'bin', 'registry.js');
 const FIXTURES = join(__dirname, 'fixtures', 'validate');
-const SOURCES = [join(REPO_ROOT, 'src', 'lib', 'manifest'), join(REPO_ROOT, 'src', 'cli'), join(REPO_ROOT, 'src', 'lib', 'integrity', 'canonical-json.ts')];
+const SOURCES = [
+  join(REPO_ROOT, 'src', 'lib', 'manifest'),
+  join(REPO_ROOT, 'src', 'cli'),
+  join(REPO_ROOT, 'src', 'lib', 'integrity', 'canonical-json.ts'),
+];
 
 /** Folders tsconfig.build.json leaves out of dist/ (test helpers beside the code). */
 const NOT_BUILT = new Set(['testing', 'testdata']);
@@ -58,7 +62,11 @@ interface Run {
 let scratch: string;
 
 function registry(...args: string[]): Run {
-  const result = spawnSync(process.execPath, [BIN, 'validate', ...args], { cwd: scratch, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const result = spawnSync(process.execPath, [BIN, 'validate', ...args], {
+    cwd: scratch,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -77,13 +85,19 @@ describe('registry validate', () => {
   it('passes a valid manifest found in a folder, printing its hash', () => {
     const run = registry('valid');
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^valid\/\.plugin\.yaml \(repository-root name\): valid \(hello-world 1\.2\.3\)\n {2}manifest_sha256: [0-9a-f]{64}\n/);
+    expect(run.stdout).toMatch(
+      /^valid\/\.plugin\.yaml \(repository-root name\): valid \(hello-world 1\.2\.3\)\n {2}manifest_sha256: [0-9a-f]{64}\n/,
+    );
     expect(run.stdout).toContain(KINDS_NOTE);
     expect(run.stderr).toBe('');
   });
 
   it('looks in the current folder by default, and accepts a file path', () => {
-    const inFolder = spawnSync(process.execPath, [BIN, 'validate'], { cwd: join(scratch, 'valid'), encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    const inFolder = spawnSync(process.execPath, [BIN, 'validate'], {
+      cwd: join(scratch, 'valid'),
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '' },
+    });
     expect(inFolder.status).toBe(0);
     expect(inFolder.stdout).toMatch(/^\.plugin\.yaml \(repository-root name\): valid/);
     const byFile = registry('valid/.plugin.yaml');
@@ -128,13 +142,17 @@ describe('registry validate', () => {
   it('refuses duplicate keys', () => {
     const run = registry('duplicate-key');
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain('duplicate-key/.plugin.json (repository-root and release-asset name): 1 violation\n  /description: duplicate key (first defined at line 4)\n');
+    expect(run.stdout).toContain(
+      'duplicate-key/.plugin.json (repository-root and release-asset name): 1 violation\n  /description: duplicate key (first defined at line 4)\n',
+    );
   });
 
   it('checks the version against --tag', () => {
     const mismatch = registry('valid', '--tag', 'v1.2.4');
     expect(mismatch.status).toBe(1);
-    expect(mismatch.stdout).toContain('  /version: must equal the release tag without its leading v: expected "1.2.4" (tag "v1.2.4"), got "1.2.3"\n');
+    expect(mismatch.stdout).toContain(
+      '  /version: must equal the release tag without its leading v: expected "1.2.4" (tag "v1.2.4"), got "1.2.3"\n',
+    );
     expect(registry('valid', '--tag', 'v1.2.3').status).toBe(0);
     expect(registry('valid', '--tag', '1.2.3').status).toBe(0);
   });
@@ -143,7 +161,16 @@ describe('registry validate', () => {
     const valid = registry('valid', '--json');
     expect(valid.status).toBe(0);
     const report = JSON.parse(valid.stdout) as Record<string, unknown>;
-    expect(Object.keys(report).sort()).toEqual(['file', 'fileKind', 'kinds', 'manifest_sha256', 'notes', 'valid', 'violations', 'warnings']);
+    expect(Object.keys(report).sort()).toEqual([
+      'file',
+      'fileKind',
+      'kinds',
+      'manifest_sha256',
+      'notes',
+      'valid',
+      'violations',
+      'warnings',
+    ]);
     const manifest: unknown = parseYaml(readFileSync(join(scratch, 'valid', '.plugin.yaml'), 'utf8'));
     const expectedHash = createHash('sha256').update(canonicalJson(manifest)).digest('hex');
     expect(report).toEqual({
@@ -221,9 +248,14 @@ describe("registry validate against a registry's kinds (a real server on loopbac
   /** Asynchronous: the registry answering the CLI runs in this very process. */
   function validate(env: Record<string, string>, ...args: string[]): Promise<Run> {
     return new Promise((resolve) => {
-      execFile(process.execPath, [BIN, 'validate', ...args], { cwd: scratch, env: { PATH: process.env.PATH ?? '', ...env } }, (error, stdout, stderr) => {
-        resolve({ status: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        [BIN, 'validate', ...args],
+        { cwd: scratch, env: { PATH: process.env.PATH ?? '', ...env } },
+        (error, stdout, stderr) => {
+          resolve({ status: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
+        },
+      );
     });
   }
 
@@ -239,9 +271,17 @@ describe("registry validate against a registry's kinds (a real server on loopbac
     await request(app.url)
       .post('/api/admin/kinds')
       .set('Authorization', admin)
-      .send({ key: 'theme', label: 'Theme', extensionFields: [{ key: 'colors', type: 'string[]', required: true, enum: ['dark', 'light'] }] })
+      .send({
+        key: 'theme',
+        label: 'Theme',
+        extensionFields: [{ key: 'colors', type: 'string[]', required: true, enum: ['dark', 'light'] }],
+      })
       .expect(201);
-    await request(app.url).put('/api/admin/extension-fields').set('Authorization', admin).send({ fields: [{ key: 'audience', type: 'string', maxLength: 5 }] }).expect(200);
+    await request(app.url)
+      .put('/api/admin/extension-fields')
+      .set('Authorization', admin)
+      .send({ fields: [{ key: 'audience', type: 'string', maxLength: 5 }] })
+      .expect(200);
   }, 120_000);
   afterAll(() => app?.close());
 
@@ -283,7 +323,9 @@ describe("registry validate against a registry's kinds (a real server on loopbac
     const unreachable = await validate({ REGISTRY_URL: nowhere }, 'themed');
     expect(unreachable.status).toBe(0);
     expect(unreachable.stdout).toContain(`warning: could not read the kinds of ${nowhere} (ECONNREFUSED); checked without them\n`);
-    expect(unreachable.stdout).toContain('warning: /colors: is not a field of the manifest format; not checked: it must be an extension field the registry declares\n');
+    expect(unreachable.stdout).toContain(
+      'warning: /colors: is not a field of the manifest format; not checked: it must be an extension field the registry declares\n',
+    );
     expect(unreachable.stdout).toContain(KINDS_NOTE);
 
     const offline = await validate({ REGISTRY_URL: app.url }, 'themed', '--offline');
@@ -298,6 +340,8 @@ describe("registry validate against a registry's kinds (a real server on loopbac
     themed('colors: [dark]\n');
     const run = await validate({}, 'themed', '--registry', `${app.url}/no-such-prefix`);
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain(`warning: could not read the kinds of ${app.url}/no-such-prefix (it answered HTTP 404); checked without them\n`);
+    expect(run.stdout).toContain(
+      `warning: could not read the kinds of ${app.url}/no-such-prefix (it answered HTTP 404); checked without them\n`,
+    );
   });
 });

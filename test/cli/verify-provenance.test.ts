@@ -36,9 +36,14 @@ interface Run {
 function run(script: string, args: string[], cwd: string): Promise<Run> {
   return new Promise((resolve) => {
     // Asynchronous: the registry and the proxy live in this process and must keep serving.
-    execFile(process.execPath, [script, ...args], { cwd, env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [script, ...args],
+      { cwd, env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -108,12 +113,26 @@ describe('registry verify: the release provenance, checked by the client', () =>
     const verified = await verify(w.app.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
     expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);
-    expect(verified.stdout).toContain(`  provenance: built by ${repoUrl('built')} .github/workflows/release.yml at refs/tags/v1.0.0, verified\n`);
-    expect(verified.stdout).toMatch(/issuer https:\/\/token\.actions\.githubusercontent\.com, signed at \S+Z, verified against trusted root #1 \(trusted_root\.json\)/);
+    expect(verified.stdout).toContain(
+      `  provenance: built by ${repoUrl('built')} .github/workflows/release.yml at refs/tags/v1.0.0, verified\n`,
+    );
+    expect(verified.stdout).toMatch(
+      /issuer https:\/\/token\.actions\.githubusercontent\.com, signed at \S+Z, verified against trusted root #1 \(trusted_root\.json\)/,
+    );
     // One asset, from a local file: its digest alone must be a subject.
     const file = join(dir, 'built.zip');
     writeFileSync(file, Buffer.concat([...assetChunks(ZIP)]));
-    const one = await verify(w.app.url, 'built@1.0.0', '--asset', 'built.zip', '--file', file, `--trusted-root=${rootFile}`, '--require-provenance', `--issuer=${ISSUER}/`);
+    const one = await verify(
+      w.app.url,
+      'built@1.0.0',
+      '--asset',
+      'built.zip',
+      '--file',
+      file,
+      `--trusted-root=${rootFile}`,
+      '--require-provenance',
+      `--issuer=${ISSUER}/`,
+    );
     expect(one.code).toBe(0);
     expect(one.stdout).toContain(', verified\n');
     // Repeatable: the root that vouches for it may come after one that does not.
@@ -130,17 +149,33 @@ describe('registry verify: the release provenance, checked by the client', () =>
     // The registry's recorded issuer was read from the certificate at ingest: taking it would check nothing.
     const record = await verify(w.app.url, 'built@1.0.0', '--trusted-root', rootFile);
     expect(record.code).toBe(0);
-    expect(record.stdout).toContain(`  provenance: built by ${repoUrl('built')} .github/workflows/release.yml at refs/tags/v1.0.0; signer identity verified, issuer not pinned (pass --issuer to pin it)\n`);
+    expect(record.stdout).toContain(
+      `  provenance: built by ${repoUrl('built')} .github/workflows/release.yml at refs/tags/v1.0.0; signer identity verified, issuer not pinned (pass --issuer to pin it)\n`,
+    );
     expect(record.stdout).toContain(`    issuer ${ISSUER} (not pinned), signed at `);
     const required = await verify(w.app.url, 'built@1.0.0', '--trusted-root', rootFile, '--require-provenance');
     expect(required.code).toBe(EXIT_PROVENANCE);
     expect(required.stdout).toBe('');
-    expect(required.stderr).toContain(`provenance REFUSED for built@1.0.0: required: the certificate's issuer ${ISSUER} is not pinned (the repository is not on github.com or gitlab.com); pass --issuer URL to pin it`);
+    expect(required.stderr).toContain(
+      `provenance REFUSED for built@1.0.0: required: the certificate's issuer ${ISSUER} is not pinned (the repository is not on github.com or gitlab.com); pass --issuer URL to pin it`,
+    );
     // A pinned issuer the certificate does not name is refused; any of several pinned ones passes.
     const other = await verify(w.app.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', 'https://ci.example.org');
     expect(other.code).toBe(EXIT_PROVENANCE);
-    expect(other.stderr).toContain(`certificate-identity: the certificate was issued on the word of ${ISSUER}, not of this forge's CI (https://ci.example.org)`);
-    const either = await verify(w.app.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', 'https://ci.example.org', '--issuer', ISSUER, '--require-provenance');
+    expect(other.stderr).toContain(
+      `certificate-identity: the certificate was issued on the word of ${ISSUER}, not of this forge's CI (https://ci.example.org)`,
+    );
+    const either = await verify(
+      w.app.url,
+      'built@1.0.0',
+      '--trusted-root',
+      rootFile,
+      '--issuer',
+      'https://ci.example.org',
+      '--issuer',
+      ISSUER,
+      '--require-provenance',
+    );
     expect(either.code).toBe(0);
     const bad = await verify(w.app.url, 'built@1.0.0', '--issuer', 'ci.example.org');
     expect(bad.code).toBe(2);
@@ -152,13 +187,27 @@ describe('registry verify: the release provenance, checked by the client', () =>
     const bundle = await sigstore.bundle({ san: forgeSan, subjects: subjects('built') });
     // Prefixes: the release's rewrite is found first, the plugin's answers only the plugin route.
     proxy.rewrites.set('/api/plugins/built/releases/1.0.0', (upstream) => resignedWith(upstream, bundle));
-    for (const written of ['http://forge.example:443/acme/built.git/', 'https://forge.example:443/acme/built', 'http://FORGE.example/acme/built/']) {
-      proxy.rewrites.set('/api/plugins/built', (upstream) => Buffer.from(JSON.stringify({ ...JSON.parse(upstream.toString('utf8')), repoUrl: written })));
+    for (const written of [
+      'http://forge.example:443/acme/built.git/',
+      'https://forge.example:443/acme/built',
+      'http://FORGE.example/acme/built/',
+    ]) {
+      proxy.rewrites.set('/api/plugins/built', (upstream) =>
+        Buffer.from(JSON.stringify({ ...JSON.parse(upstream.toString('utf8')), repoUrl: written })),
+      );
       const verified = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
-      expect({ written, code: verified.code, stderr: verified.stderr }).toEqual({ written, code: 0, stderr: expect.not.stringContaining('REFUSED') });
-      expect(verified.stdout).toContain('  provenance: built by https://forge.example/acme/built .github/workflows/release.yml at refs/tags/v1.0.0, verified\n');
+      expect({ written, code: verified.code, stderr: verified.stderr }).toEqual({
+        written,
+        code: 0,
+        stderr: expect.not.stringContaining('REFUSED'),
+      });
+      expect(verified.stdout).toContain(
+        '  provenance: built by https://forge.example/acme/built .github/workflows/release.yml at refs/tags/v1.0.0, verified\n',
+      );
     }
-    proxy.rewrites.set('/api/plugins/built', (upstream) => Buffer.from(JSON.stringify({ ...JSON.parse(upstream.toString('utf8')), repoUrl: 'https://forge.example:8443/acme/built' })));
+    proxy.rewrites.set('/api/plugins/built', (upstream) =>
+      Buffer.from(JSON.stringify({ ...JSON.parse(upstream.toString('utf8')), repoUrl: 'https://forge.example:8443/acme/built' })),
+    );
     const elsewhere = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
     expect(elsewhere.code).toBe(EXIT_PROVENANCE);
   });
@@ -178,7 +227,9 @@ describe('registry verify: the release provenance, checked by the client', () =>
     proxy.rewrites.set('/api/plugins/built/releases/1.0.0', (upstream) => resignedWith(upstream, tampered));
     const refused = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
     expect(refused.code).toBe(EXIT_PROVENANCE);
-    expect(refused.stderr).toContain(`provenance REFUSED for built@1.0.0: subject-digest: the statement has no subject with the SHA-256 of asset built.zip (${assetSha256(ZIP)})`);
+    expect(refused.stderr).toContain(
+      `provenance REFUSED for built@1.0.0: subject-digest: the statement has no subject with the SHA-256 of asset built.zip (${assetSha256(ZIP)})`,
+    );
     // The same bundle passes for the one asset it does name: the check is per asset verified.
     const linux = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--asset', 'built-linux-x64.tar.gz');
     expect(linux.code).toBe(0);
@@ -189,12 +240,19 @@ describe('registry verify: the release provenance, checked by the client', () =>
     proxy.rewrites.set('/api/plugins/built/releases/1.0.0', (upstream) => resignedWith(upstream, other));
     const refused = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
     expect(refused.code).toBe(EXIT_PROVENANCE);
-    expect(refused.stderr).toContain(`provenance REFUSED for built@1.0.0: certificate-identity: the certificate's source repository ${repoUrl('other')} is not ${repoUrl('built')}`);
+    expect(refused.stderr).toContain(
+      `provenance REFUSED for built@1.0.0: certificate-identity: the certificate's source repository ${repoUrl('other')} is not ${repoUrl('built')}`,
+    );
   });
 
   it("refuses a bundle signed by another workflow than the release's trusted publisher", async () => {
     proxy.rewrites.set('/api/plugins/built/releases/1.0.0', (upstream) =>
-      Buffer.from(JSON.stringify({ ...JSON.parse(upstream.toString('utf8')), publishedBy: { kind: 'trusted', forge: 'fakehub', repository: 'acme/built', workflow: '.github/workflows/nightly.yml' } })),
+      Buffer.from(
+        JSON.stringify({
+          ...JSON.parse(upstream.toString('utf8')),
+          publishedBy: { kind: 'trusted', forge: 'fakehub', repository: 'acme/built', workflow: '.github/workflows/nightly.yml' },
+        }),
+      ),
     );
     const refused = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER);
     expect(refused.code).toBe(EXIT_PROVENANCE);
@@ -203,11 +261,34 @@ describe('registry verify: the release provenance, checked by the client', () =>
 
   it('checks the signing workflow against --workflow even when the registry names no trusted publisher', async () => {
     // `publishedBy` is unsigned: a compromised registry drops it to skip the trusted publisher's workflow.
-    proxy.rewrites.set('/api/plugins/built/releases/1.0.0', (upstream) => Buffer.from(JSON.stringify({ ...JSON.parse(upstream.toString('utf8')), publishedBy: null })));
-    const pinned = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER, '--workflow', '.github/workflows/nightly.yml');
+    proxy.rewrites.set('/api/plugins/built/releases/1.0.0', (upstream) =>
+      Buffer.from(JSON.stringify({ ...JSON.parse(upstream.toString('utf8')), publishedBy: null })),
+    );
+    const pinned = await verify(
+      proxy.url,
+      'built@1.0.0',
+      '--trusted-root',
+      rootFile,
+      '--issuer',
+      ISSUER,
+      '--workflow',
+      '.github/workflows/nightly.yml',
+    );
     expect(pinned.code).toBe(EXIT_PROVENANCE);
-    expect(pinned.stderr).toContain('provenance REFUSED for built@1.0.0: certificate-workflow: the bundle was signed by workflow .github/workflows/release.yml, not by one --workflow names (.github/workflows/nightly.yml)');
-    const release = await verify(proxy.url, 'built@1.0.0', '--trusted-root', rootFile, '--issuer', ISSUER, '--workflow', '.github/workflows/nightly.yml', '--workflow=.github/workflows/release.yml');
+    expect(pinned.stderr).toContain(
+      'provenance REFUSED for built@1.0.0: certificate-workflow: the bundle was signed by workflow .github/workflows/release.yml, not by one --workflow names (.github/workflows/nightly.yml)',
+    );
+    const release = await verify(
+      proxy.url,
+      'built@1.0.0',
+      '--trusted-root',
+      rootFile,
+      '--issuer',
+      ISSUER,
+      '--workflow',
+      '.github/workflows/nightly.yml',
+      '--workflow=.github/workflows/release.yml',
+    );
     expect(release.code).toBe(0);
     expect(release.stdout).toContain('.github/workflows/release.yml at refs/tags/v1.0.0, verified\n');
   });
@@ -235,10 +316,16 @@ describe('registry verify: the release provenance, checked by the client', () =>
     const folder = mkdtempSync(join(dir, 'bundle-'));
     copyFileSync(CLI_BUNDLE_FILE, join(folder, 'registry.js'));
     copyFileSync(rootFile, join(folder, 'root.json'));
-    const verified = await run('registry.js', ['verify', 'built@1.0.0', '--registry', w.app.url, '--state', 'heads.json', '--trusted-root', 'root.json', '--issuer', ISSUER], folder);
+    const verified = await run(
+      'registry.js',
+      ['verify', 'built@1.0.0', '--registry', w.app.url, '--state', 'heads.json', '--trusted-root', 'root.json', '--issuer', ISSUER],
+      folder,
+    );
     expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);
-    expect(verified.stdout).toContain(`provenance: built by ${repoUrl('built')} .github/workflows/release.yml at refs/tags/v1.0.0, verified`);
+    expect(verified.stdout).toContain(
+      `provenance: built by ${repoUrl('built')} .github/workflows/release.yml at refs/tags/v1.0.0, verified`,
+    );
     const refused = await run('registry.js', ['verify', 'built@1.0.0', '--registry', w.app.url, '--state', 'heads.json'], folder);
     expect(refused.code).toBe(EXIT_PROVENANCE);
   });

@@ -128,7 +128,9 @@ describe('registry verify', () => {
     const run = await verify();
     // These fixtures predate the transparency log (no log_index): a warning, not a failure
     // (the log itself is tested in transparency-log.test.ts).
-    expect(run.stderr).toBe("warning: demo@1.0.0 names no transparency log entry (released before the log, or copied by a mirror before mirrors served their upstream's log): inclusion not checked\n");
+    expect(run.stderr).toBe(
+      "warning: demo@1.0.0 names no transparency log entry (released before the log, or copied by a mirror before mirrors served their upstream's log): inclusion not checked\n",
+    );
     expect(run.code).toBe(0);
     const payload = demoPayload();
     expect(run.stdout).toContain('verified demo@1.0.0');
@@ -175,7 +177,7 @@ describe('registry verify', () => {
     expect(registry.hits(KEYS_PATH)).toBe(2);
   });
 
-  it('exits 1 naming PAYLOAD_MISMATCH when another release\'s signed record is served', async () => {
+  it("exits 1 naming PAYLOAD_MISMATCH when another release's signed record is served", async () => {
     const other = signedRelease(demoPayload({ version: '0.9.0' }));
     registry.json(RELEASE_PATH, { ...other, version: '1.0.0' });
     const run = await verify();

@@ -38,14 +38,27 @@ describe('registry yank, unyank and deprecate', () => {
   /** The served file, from an empty folder, with nothing but PATH and `env` in its environment. */
   function cli(env: Record<string, string>, ...args: string[]): Promise<Run> {
     return new Promise((resolve) => {
-      execFile(process.execPath, ['registry.js', ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', REGISTRY_RETRY_DELAY_MS: '10', ...env } }, (error, stdout, stderr) => {
-        resolve({ code: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        ['registry.js', ...args],
+        { cwd: dir, env: { PATH: process.env.PATH ?? '', REGISTRY_RETRY_DELAY_MS: '10', ...env } },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? Number((error as NodeJS.ErrnoException & { code: unknown }).code) : 0, stdout, stderr });
+        },
+      );
     });
   }
-  const release = async (slug: string, version: string) => (await request(w.app.url).get(`/api/plugins/${slug}/releases/${version}`).expect(200)).body;
+  const release = async (slug: string, version: string) =>
+    (await request(w.app.url).get(`/api/plugins/${slug}/releases/${version}`).expect(200)).body;
   const deprecated = async (slug: string) => (await request(w.app.url).get(`/api/plugins/${slug}`).expect(200)).body.deprecated;
-  const audits = async () => Number((await w.app.database.dataSource.query(`SELECT count(*)::int AS n FROM audit_entry WHERE action IN ('plugin.yank', 'plugin.unyank', 'plugin.deprecate', 'plugin.undeprecate')`))[0].n);
+  const audits = async () =>
+    Number(
+      (
+        await w.app.database.dataSource.query(
+          `SELECT count(*)::int AS n FROM audit_entry WHERE action IN ('plugin.yank', 'plugin.unyank', 'plugin.deprecate', 'plugin.undeprecate')`,
+        )
+      )[0].n,
+    );
   const body = (slug: string, version: string) => ({
     manifest: manifestYaml({ name: slug, version, description: `The ${slug} tool` }),
     manifestSource: 'plugin.yaml',
@@ -60,7 +73,13 @@ describe('registry yank, unyank and deprecate', () => {
     copyFileSync(CLI_BUNDLE_FILE, join(dir, 'registry.js'));
     w = await publishWorld();
     owner = await w.tokenFor('yank-owner', ['publish:*', 'yank:*']);
-    publishOnly = (await request(w.app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${owner.jwt}`).send({ name: 'no-yank', scopes: ['publish:*'] }).expect(201)).body.token;
+    publishOnly = (
+      await request(w.app.url)
+        .post('/api/auth/me/tokens')
+        .set('Authorization', `Bearer ${owner.jwt}`)
+        .send({ name: 'no-yank', scopes: ['publish:*'] })
+        .expect(201)
+    ).body.token;
     stranger = await userWithSession(w.app, 'yank-stranger');
     for (const version of ['1.0.0', '1.1.0']) await w.push(owner.token, 'yank-tool', body('yank-tool', version)).expect(201);
     await w.push(owner.token, 'next-tool', body('next-tool', '1.0.0')).expect(201);
@@ -114,7 +133,12 @@ describe('registry yank, unyank and deprecate', () => {
   it('exits 2 for usage errors without sending anything, and 3 when the registry cannot be reached', async () => {
     const before = await audits();
     const env = { REGISTRY_URL: w.app.url, REGISTRY_TOKEN: owner.token };
-    for (const args of [['yank', 'yank-tool'], ['unyank', 'yank-tool', '1.0.0', '--reason', 'x'], ['yank', 'yank-tool', '1.0.0', '--token', 'prt_x'], ['yank', 'yank-tool', '1.0.0', '--reason', 'x'.repeat(501)]]) {
+    for (const args of [
+      ['yank', 'yank-tool'],
+      ['unyank', 'yank-tool', '1.0.0', '--reason', 'x'],
+      ['yank', 'yank-tool', '1.0.0', '--token', 'prt_x'],
+      ['yank', 'yank-tool', '1.0.0', '--reason', 'x'.repeat(501)],
+    ]) {
       const run = await cli(env, ...args);
       expect([args, run.code]).toEqual([args, 2]);
       expect(run.stderr).toContain(`run 'registry ${args[0]} --help' for usage`);
@@ -126,7 +150,12 @@ describe('registry yank, unyank and deprecate', () => {
     expect(cleartext.code).toBe(2);
     expect(await audits()).toBe(before);
 
-    const unreachable = await cli({ REGISTRY_URL: `http://127.0.0.1:${await closedPort()}`, REGISTRY_TOKEN: owner.token }, 'unyank', 'yank-tool', '1.0.0');
+    const unreachable = await cli(
+      { REGISTRY_URL: `http://127.0.0.1:${await closedPort()}`, REGISTRY_TOKEN: owner.token },
+      'unyank',
+      'yank-tool',
+      '1.0.0',
+    );
     expect(unreachable.code).toBe(3);
     expect(unreachable.stderr).toContain('failed after 4 attempts');
   });
@@ -148,16 +177,34 @@ describe('registry yank, unyank and deprecate', () => {
     const withToken = await cli({ REGISTRY_URL: w.app.url, REGISTRY_TOKEN: owner.token }, 'deprecate', 'yank-tool', '--message', 'x');
     expect(withToken.code).toBe(2);
     expect(withToken.stderr).toContain('REGISTRY_SESSION');
-    const tokenAsSession = await cli({ REGISTRY_URL: w.app.url, REGISTRY_SESSION: owner.token }, 'deprecate', 'yank-tool', '--message', 'x');
+    const tokenAsSession = await cli(
+      { REGISTRY_URL: w.app.url, REGISTRY_SESSION: owner.token },
+      'deprecate',
+      'yank-tool',
+      '--message',
+      'x',
+    );
     expect(tokenAsSession.code).toBe(1);
     expect(tokenAsSession.stderr).toContain('refused (HTTP 401)');
     const foreign = await cli({ REGISTRY_URL: w.app.url, REGISTRY_SESSION: stranger.jwt }, 'deprecate', 'yank-tool', '--message', 'x');
     expect(foreign.code).toBe(1);
     expect(foreign.stderr).toContain('refused (HTTP 403)');
-    const badReplacement = await cli({ REGISTRY_URL: w.app.url, REGISTRY_SESSION: owner.jwt }, 'deprecate', 'yank-tool', '--message', 'x', '--replacement', 'no-such-tool');
+    const badReplacement = await cli(
+      { REGISTRY_URL: w.app.url, REGISTRY_SESSION: owner.jwt },
+      'deprecate',
+      'yank-tool',
+      '--message',
+      'x',
+      '--replacement',
+      'no-such-tool',
+    );
     expect(badReplacement.code).toBe(1);
     expect(badReplacement.stderr).toContain('refused (HTTP 422)');
-    for (const args of [['deprecate', 'yank-tool'], ['deprecate', 'yank-tool', '--undo', '--message', 'x'], ['deprecate', '--message', 'x']]) {
+    for (const args of [
+      ['deprecate', 'yank-tool'],
+      ['deprecate', 'yank-tool', '--undo', '--message', 'x'],
+      ['deprecate', '--message', 'x'],
+    ]) {
       expect((await cli({ REGISTRY_URL: w.app.url, REGISTRY_SESSION: owner.jwt }, ...args)).code).toBe(2);
     }
     expect(await deprecated('yank-tool')).toBeNull();

@@ -53,7 +53,9 @@ describe('the link check itself', () => {
   });
 
   it('reads a link whose text wraps onto the next line, across a code block before it', () => {
-    const links = markdownLinks('```\n[no](fence.md)\n```\nsee [Key rotation and\nre-signing](operating.md#key-rotation-and-re-signing) and [one](one.md)\n');
+    const links = markdownLinks(
+      '```\n[no](fence.md)\n```\nsee [Key rotation and\nre-signing](operating.md#key-rotation-and-re-signing) and [one](one.md)\n',
+    );
     expect(links).toEqual([
       { line: 5, target: 'operating.md#key-rotation-and-re-signing' },
       { line: 5, target: 'one.md' },
@@ -62,10 +64,15 @@ describe('the link check itself', () => {
 
   it('reports a missing file, a missing anchor in another page and in the same page; leaves http(s) alone', () => {
     const files: Record<string, string> = {
-      '/d/a.md': '# A\n\n## Here\n\n[ok](b.md#there) [ok](#here) [ok](b.md) [web](https://example.org/#nowhere)\n[gone](missing.md) [bad](b.md#nowhere) [bad](#elsewhere)\n',
+      '/d/a.md':
+        '# A\n\n## Here\n\n[ok](b.md#there) [ok](#here) [ok](b.md) [web](https://example.org/#nowhere)\n[gone](missing.md) [bad](b.md#nowhere) [bad](#elsewhere)\n',
       '/d/b.md': '# B\n\n## There\n',
     };
-    const problems = deadLinks('/d/a.md', (path) => files[path], (path) => path in files);
+    const problems = deadLinks(
+      '/d/a.md',
+      (path) => files[path],
+      (path) => path in files,
+    );
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/missing\.md: no file/);
     expect(problems[1]).toMatch(/b\.md#nowhere: no heading makes #nowhere/);
@@ -88,7 +95,11 @@ const THE_RECORD = 'docs/decisions.md';
 /** The tracked files under SCANNED (git ls-files), or every file there when git cannot say. */
 function scannedFiles(): string[] {
   try {
-    const listed = execFileSync('git', ['ls-files', '-z', '--', ...SCANNED], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const listed = execFileSync('git', ['ls-files', '-z', '--', ...SCANNED], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const files = listed.split('\0').filter((file) => file !== '');
     if (files.length > 0) return files;
   } catch {
@@ -127,7 +138,8 @@ describe('references stay inside the repository', () => {
     expect(files).toContain('README.md');
     expect(files.length).toBeGreaterThan(100);
     // A tracked file deleted in the working tree (or a symlink to a folder) has nothing to read.
-    const read = (file: string) => (existsSync(join(ROOT, file)) && statSync(join(ROOT, file)).isFile() ? readFileSync(join(ROOT, file)) : Buffer.alloc(0));
+    const read = (file: string) =>
+      existsSync(join(ROOT, file)) && statSync(join(ROOT, file)).isFile() ? readFileSync(join(ROOT, file)) : Buffer.alloc(0);
     expect(outsideReferences(files, read)).toEqual([]);
   });
 

@@ -96,7 +96,11 @@ export function isExternal(target: string): boolean {
  * (`page.md#anchor`, `#anchor`) that no heading of that markdown file makes. `readText` reads a
  * markdown file by absolute path (tests hand in their own pages).
  */
-export function deadLinks(file: string, readText: (path: string) => string = (path) => readFileSync(path, 'utf8'), exists: (path: string) => boolean = existsSync): string[] {
+export function deadLinks(
+  file: string,
+  readText: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+  exists: (path: string) => boolean = existsSync,
+): string[] {
   const problems: string[] = [];
   const anchorsOf = new Map<string, Set<string>>();
   const anchors = (path: string) => {

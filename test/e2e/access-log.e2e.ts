@@ -58,7 +58,15 @@ describe('the access log of the compiled server', () => {
     databaseUrl.host = `127.0.0.1:${await proxy.start()}`;
     dataDir = mkdtempSync(join(tmpdir(), 'registry-access-log-'));
     const redis: Record<string, string> = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
-    server = spawnServe({ NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: databaseUrl.toString(), ...redis, LOG_LEVEL: 'debug', LOG_FORMAT: 'json', PORT: '0' });
+    server = spawnServe({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl.toString(),
+      ...redis,
+      LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
+      PORT: '0',
+    });
     url = await listening(server);
   });
 
@@ -79,7 +87,11 @@ describe('the access log of the compiled server', () => {
     const entries = entriesFrom(from);
     const info = entries.filter((e) => e.level === 'info');
     expect(info).toHaveLength(1);
-    expect(info[0]).toMatchObject({ msg: 'request completed', req: { id: 'page-view-1', method: 'GET', url: '/plugins' }, res: { statusCode: 200 } });
+    expect(info[0]).toMatchObject({
+      msg: 'request completed',
+      req: { id: 'page-view-1', method: 'GET', url: '/plugins' },
+      res: { statusCode: 200 },
+    });
     expect(info[0].res?.length).toBeGreaterThan(0);
     const internal = entries.filter((e) => e.level === 'debug' && e.req?.url?.startsWith('/api/'));
     expect(internal.length).toBeGreaterThan(0);
@@ -89,7 +101,11 @@ describe('the access log of the compiled server', () => {
   it('keeps an access line small: no header, no cookie, no CSP', async () => {
     const from = server.output().length;
     const res = await fetch(`${url}/api/plugins?limit=5`, {
-      headers: { Cookie: 'registry_session=cookie-value-never-logged', Authorization: 'Bearer prt_neverlogged0000000000000000000000000000', 'User-Agent': 'agent-never-logged' },
+      headers: {
+        Cookie: 'registry_session=cookie-value-never-logged',
+        Authorization: 'Bearer prt_neverlogged0000000000000000000000000000',
+        'User-Agent': 'agent-never-logged',
+      },
     });
     await res.text();
     await fetch(`${url}/`).then((r) => r.text());

@@ -22,11 +22,15 @@ describe('GET /api/admin/deliveries', () => {
     alpha = await w.plugin('github');
     beta = await w.plugin('gitea');
     // alpha: one delivery ingested, one failed (strict mode, no manifest asset); beta: one failed, then one left queued.
-    await w.deliver('github', alpha.secret, w.releaseEvent(alpha, 'v1.0.0', w.releaseFiles(alpha, 'v1.0.0', w.manifest(alpha, '1.0.0')))).expect(202);
+    await w
+      .deliver('github', alpha.secret, w.releaseEvent(alpha, 'v1.0.0', w.releaseFiles(alpha, 'v1.0.0', w.manifest(alpha, '1.0.0'))))
+      .expect(202);
     await w.deliver('github', alpha.secret, w.releaseEvent(alpha, 'v2.0.0', w.releaseFiles(alpha, 'v2.0.0', null))).expect(202);
     await w.deliver('gitea', beta.secret, w.releaseEvent(beta, 'v3.0.0', w.releaseFiles(beta, 'v3.0.0', null))).expect(202);
     await w.runWorker();
-    await w.deliver('gitea', beta.secret, w.releaseEvent(beta, 'v4.0.0', w.releaseFiles(beta, 'v4.0.0', w.manifest(beta, '4.0.0')))).expect(202);
+    await w
+      .deliver('gitea', beta.secret, w.releaseEvent(beta, 'v4.0.0', w.releaseFiles(beta, 'v4.0.0', w.manifest(beta, '4.0.0'))))
+      .expect(202);
   });
   afterAll(() => w?.close());
 

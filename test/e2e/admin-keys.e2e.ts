@@ -19,7 +19,14 @@ describe('admin signing-key routes', () => {
     const before = await request(app.url).get('/api/admin/keys').set('Authorization', `Bearer ${admin.jwt}`).expect(200);
     const first = before.body.keys.find((k: { state: string }) => k.state === 'current').kid;
     const rotated = await request(app.url).post('/api/admin/keys/rotate').set('Authorization', `Bearer ${admin.jwt}`).expect(200);
-    expect(rotated.body).toEqual({ kid: expect.any(String), previousKid: first, drainingKid: null, retiredKids: [], pending: 0, stillDraining: [] });
+    expect(rotated.body).toEqual({
+      kid: expect.any(String),
+      previousKid: first,
+      drainingKid: null,
+      retiredKids: [],
+      pending: 0,
+      stillDraining: [],
+    });
     expect(rotated.headers['cache-control']).toBe('no-store');
 
     const set = await request(app.url).get('/.well-known/registry-key.json').expect(200);

@@ -11,7 +11,10 @@ describe('admin: kinds, extension fields and plugins', () => {
   let alice: { token: string; userId: string; jwt: string };
   const as = (jwt: string) => ({ Authorization: `Bearer ${jwt}` });
   const audits = async (action: string) =>
-    (await w.app.database.dataSource.query('SELECT slug, details FROM audit_entry WHERE action = $1 ORDER BY created_at', [action])) as { slug: string | null; details: Record<string, unknown> }[];
+    (await w.app.database.dataSource.query('SELECT slug, details FROM audit_entry WHERE action = $1 ORDER BY created_at', [action])) as {
+      slug: string | null;
+      details: Record<string, unknown>;
+    }[];
 
   const body = (slug: string, version: string, fields: Record<string, unknown> = {}) => ({
     manifest: manifestYaml({ name: slug, version, ...fields }),
@@ -59,7 +62,11 @@ describe('admin: kinds, extension fields and plugins', () => {
 
   describe('kinds', () => {
     it('creates, lists (disabled ones to admins only), replaces and audits with before and after', async () => {
-      await request(w.app.url).post('/api/admin/kinds').set(as(admin)).send({ key: 'theme', label: 'Themes', extensionFields: [{ key: 'dark', type: 'boolean' }] }).expect(201);
+      await request(w.app.url)
+        .post('/api/admin/kinds')
+        .set(as(admin))
+        .send({ key: 'theme', label: 'Themes', extensionFields: [{ key: 'dark', type: 'boolean' }] })
+        .expect(201);
       await request(w.app.url).post('/api/admin/kinds').set(as(admin)).send({ key: 'legacy', label: 'Legacy', enabled: false }).expect(201);
       await request(w.app.url).post('/api/admin/kinds').set(as(admin)).send({ key: 'theme', label: 'Again' }).expect(409);
 
@@ -71,20 +78,44 @@ describe('admin: kinds, extension fields and plugins', () => {
         ['theme', true],
       ]);
 
-      const replaced = await request(w.app.url).put('/api/admin/kinds/theme').set(as(admin)).send({ label: 'Colour themes', description: 'Looks', enabled: true, extensionFields: [] }).expect(200);
+      const replaced = await request(w.app.url)
+        .put('/api/admin/kinds/theme')
+        .set(as(admin))
+        .send({ label: 'Colour themes', description: 'Looks', enabled: true, extensionFields: [] })
+        .expect(200);
       expect(replaced.body).toMatchObject({ key: 'theme', label: 'Colour themes', description: 'Looks', extensionFields: [] });
       const [created] = (await audits('kind.create')).filter((a) => a.details.key === 'theme');
       expect(created.details).toMatchObject({ before: null, after: { label: 'Themes' } });
       const [updated] = await audits('kind.update');
-      expect(updated.details).toMatchObject({ key: 'theme', before: { label: 'Themes' }, after: { label: 'Colour themes', description: 'Looks' } });
+      expect(updated.details).toMatchObject({
+        key: 'theme',
+        before: { label: 'Themes' },
+        after: { label: 'Colour themes', description: 'Looks' },
+      });
     });
 
     it('PUT changes only what its body names: the spec body {label, description} keeps a disabled kind disabled and its fields', async () => {
       const fields = [{ key: 'palette', type: 'string', maxLength: 20 }];
-      await request(w.app.url).post('/api/admin/kinds').set(as(admin)).send({ key: 'retired', label: 'Retired', description: 'Old', enabled: false, extensionFields: fields }).expect(201);
-      const edited = await request(w.app.url).put('/api/admin/kinds/retired').set(as(admin)).send({ label: 'Retired kinds', description: 'Older' }).expect(200);
-      expect(edited.body).toMatchObject({ key: 'retired', label: 'Retired kinds', description: 'Older', enabled: false, extensionFields: fields });
-      const [row] = await w.app.database.dataSource.query(`SELECT label, description, enabled, extension_fields FROM kind WHERE key = 'retired'`);
+      await request(w.app.url)
+        .post('/api/admin/kinds')
+        .set(as(admin))
+        .send({ key: 'retired', label: 'Retired', description: 'Old', enabled: false, extensionFields: fields })
+        .expect(201);
+      const edited = await request(w.app.url)
+        .put('/api/admin/kinds/retired')
+        .set(as(admin))
+        .send({ label: 'Retired kinds', description: 'Older' })
+        .expect(200);
+      expect(edited.body).toMatchObject({
+        key: 'retired',
+        label: 'Retired kinds',
+        description: 'Older',
+        enabled: false,
+        extensionFields: fields,
+      });
+      const [row] = await w.app.database.dataSource.query(
+        `SELECT label, description, enabled, extension_fields FROM kind WHERE key = 'retired'`,
+      );
       expect(row).toEqual({ label: 'Retired kinds', description: 'Older', enabled: false, extension_fields: fields });
       const publicKeys = (await request(w.app.url).get('/api/kinds').expect(200)).body.kinds.map((k: { key: string }) => k.key);
       expect(publicKeys).not.toContain('retired');
@@ -93,7 +124,11 @@ describe('admin: kinds, extension fields and plugins', () => {
       await request(w.app.url).put('/api/admin/kinds/retired').set(as(admin)).send({ description: null }).expect(200);
       const [cleared] = await w.app.database.dataSource.query(`SELECT label, description, enabled FROM kind WHERE key = 'retired'`);
       expect(cleared).toEqual({ label: 'Retired kinds', description: null, enabled: false });
-      const bad = await request(w.app.url).put('/api/admin/kinds/retired').set(as(admin)).send({ label: null, enabled: null, extensionFields: null }).expect(400);
+      const bad = await request(w.app.url)
+        .put('/api/admin/kinds/retired')
+        .set(as(admin))
+        .send({ label: null, enabled: null, extensionFields: null })
+        .expect(400);
       expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['/enabled', '/extensionFields', '/label']);
 
       const updates = (await audits('kind.update')).filter((a) => a.details.key === 'retired');
@@ -109,7 +144,18 @@ describe('admin: kinds, extension fields and plugins', () => {
       expect(moved.body.errors).toEqual([expect.objectContaining({ path: '/key' })]);
       await request(w.app.url).put('/api/admin/kinds/nope').set(as(admin)).send({ label: 'x' }).expect(404);
       await request(w.app.url).delete('/api/admin/kinds/nope').set(as(admin)).expect(404);
-      const bad = await request(w.app.url).post('/api/admin/kinds').set(as(admin)).send({ key: 'widget', label: 'W', extensionFields: [{ key: 'name', type: 'string' }, { key: 'n', type: 'number', enum: ['x'] }] }).expect(422);
+      const bad = await request(w.app.url)
+        .post('/api/admin/kinds')
+        .set(as(admin))
+        .send({
+          key: 'widget',
+          label: 'W',
+          extensionFields: [
+            { key: 'name', type: 'string' },
+            { key: 'n', type: 'number', enum: ['x'] },
+          ],
+        })
+        .expect(422);
       expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(['/extensionFields/0/key', '/extensionFields/1/enum/0']);
     });
 
@@ -127,8 +173,14 @@ describe('admin: kinds, extension fields and plugins', () => {
     });
 
     it('declares global extension fields that the next ingest validates and keeps', async () => {
-      await request(w.app.url).put('/api/admin/extension-fields').set(as(admin)).send({ fields: [{ key: 'stars', type: 'number', required: false }] }).expect(200);
-      expect((await request(w.app.url).get('/api/admin/extension-fields').set(as(admin)).expect(200)).body.fields).toEqual([{ key: 'stars', type: 'number', required: false }]);
+      await request(w.app.url)
+        .put('/api/admin/extension-fields')
+        .set(as(admin))
+        .send({ fields: [{ key: 'stars', type: 'number', required: false }] })
+        .expect(200);
+      expect((await request(w.app.url).get('/api/admin/extension-fields').set(as(admin)).expect(200)).body.fields).toEqual([
+        { key: 'stars', type: 'number', required: false },
+      ]);
       await w.push(alice.token, 'starry', body('starry', '1.0.0', { stars: 'many' })).expect(422);
       await w.push(alice.token, 'starry', body('starry', '1.0.0', { stars: 5 })).expect(201);
       const [row] = await w.app.database.dataSource.query(`SELECT extensions FROM plugin WHERE slug = 'starry'`);
@@ -162,21 +214,42 @@ describe('admin: kinds, extension fields and plugins', () => {
 
     it('adds, transfers and never removes the last owner', async () => {
       const bob = await userWithSession(w.app, 'bob');
-      const added = await request(w.app.url).post('/api/admin/plugins/curated/owners').set(as(admin)).send({ add: [bob.user.id] }).expect(200);
+      const added = await request(w.app.url)
+        .post('/api/admin/plugins/curated/owners')
+        .set(as(admin))
+        .send({ add: [bob.user.id] })
+        .expect(200);
       expect(added.body.owners.map((o: { login: string }) => o.login).sort()).toEqual(['alice', 'bob']);
-      await request(w.app.url).post('/api/admin/plugins/curated/owners').set(as(admin)).send({ add: ['00000000-0000-4000-8000-000000000000'] }).expect(400);
-      const moved = await request(w.app.url).post('/api/admin/plugins/curated/owners').set(as(admin)).send({ transfer: alice.userId }).expect(200);
+      await request(w.app.url)
+        .post('/api/admin/plugins/curated/owners')
+        .set(as(admin))
+        .send({ add: ['00000000-0000-4000-8000-000000000000'] })
+        .expect(400);
+      const moved = await request(w.app.url)
+        .post('/api/admin/plugins/curated/owners')
+        .set(as(admin))
+        .send({ transfer: alice.userId })
+        .expect(200);
       expect(moved.body.owners.map((o: { login: string }) => o.login)).toEqual(['alice']);
-      await request(w.app.url).post('/api/admin/plugins/curated/owners').set(as(admin)).send({ remove: [alice.userId] }).expect(409);
+      await request(w.app.url)
+        .post('/api/admin/plugins/curated/owners')
+        .set(as(admin))
+        .send({ remove: [alice.userId] })
+        .expect(409);
       expect((await audits('plugin.owners_change')).length).toBe(2);
     });
 
     it('changes owners while the owner publishes, with neither deadlocking (every call answers, none 500)', async () => {
       const carol = await userWithSession(w.app, 'carol');
       await w.push(alice.token, 'busy-owners', body('busy-owners', '1.0.0')).expect(201);
-      const pushes = Array.from({ length: 8 }, (_, i) => w.push(alice.token, 'busy-owners', { ...body('busy-owners', `3.0.${i}`), repoUrl: undefined }));
+      const pushes = Array.from({ length: 8 }, (_, i) =>
+        w.push(alice.token, 'busy-owners', { ...body('busy-owners', `3.0.${i}`), repoUrl: undefined }),
+      );
       const changes = Array.from({ length: 8 }, (_, i) =>
-        request(w.app.url).post('/api/admin/plugins/busy-owners/owners').set(as(admin)).send(i % 2 ? { remove: [carol.user.id] } : { add: [carol.user.id] }),
+        request(w.app.url)
+          .post('/api/admin/plugins/busy-owners/owners')
+          .set(as(admin))
+          .send(i % 2 ? { remove: [carol.user.id] } : { add: [carol.user.id] }),
       );
       const results = await Promise.all([...pushes, ...changes]);
       expect(results.map((r) => r.status).filter((status) => status >= 500)).toEqual([]);

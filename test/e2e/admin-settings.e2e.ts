@@ -38,7 +38,8 @@ function secondInstance(first: TestApp): Promise<TestApp> {
     SESSION_SECRET: first.config.sessionSecret,
     KEY_ENCRYPTION_KEY: first.config.keyEncryptionKey.toString('hex'),
   };
-  if (embedded) env.DATABASE_URL = `postgres://${embedded.target.user}@localhost/${embedded.target.database}?host=${encodeURIComponent(embedded.target.host)}`;
+  if (embedded)
+    env.DATABASE_URL = `postgres://${embedded.target.user}@localhost/${embedded.target.database}?host=${encodeURIComponent(embedded.target.host)}`;
   return startTestApp(env, first.testDatabase);
 }
 
@@ -47,9 +48,17 @@ describe('admin settings', () => {
   let admin: { jwt: string; user: { id: string } };
   const get = (target: TestApp = app) => request(target.url).get('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`);
   const patch = (body: unknown, target: TestApp = app) =>
-    request(target.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send(body as object);
+    request(target.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send(body as object);
   const auditEntries = async () =>
-    (await request(app.url).get('/api/admin/audit?action=settings.update&limit=100').set('Authorization', `Bearer ${admin.jwt}`).expect(200)).body.entries;
+    (
+      await request(app.url)
+        .get('/api/admin/audit?action=settings.update&limit=100')
+        .set('Authorization', `Bearer ${admin.jwt}`)
+        .expect(200)
+    ).body.entries;
   const storedRows = () => app.database.dataSource.query('SELECT key, value FROM app_setting ORDER BY key');
 
   beforeAll(async () => {
@@ -86,17 +95,30 @@ describe('admin settings', () => {
       'site.name': '  Acme Plugins ',
       'ratelimit.publish_per_min': 120,
     }).expect(200);
-    expect(changed.body).toMatchObject({ 'manifest.require_release_asset': 0, 'manifest.candidates': ['plugin.json', 'manifest.yaml'], 'site.name': 'Acme Plugins' });
+    expect(changed.body).toMatchObject({
+      'manifest.require_release_asset': 0,
+      'manifest.candidates': ['plugin.json', 'manifest.yaml'],
+      'site.name': 'Acme Plugins',
+    });
     expect(changed.body.definitions).toBeDefined();
     const { definitions: _definitions, ...values } = (await get().expect(200)).body;
-    expect(values).toEqual({ ...DEFAULTS, 'manifest.require_release_asset': 0, 'manifest.candidates': ['plugin.json', 'manifest.yaml'], 'site.name': 'Acme Plugins' });
+    expect(values).toEqual({
+      ...DEFAULTS,
+      'manifest.require_release_asset': 0,
+      'manifest.candidates': ['plugin.json', 'manifest.yaml'],
+      'site.name': 'Acme Plugins',
+    });
 
     const [entry] = await auditEntries();
     expect(entry.actor.userId).toBe(admin.user.id);
     // ratelimit.publish_per_min was sent at its current value: not a change.
     expect(entry.details).toEqual({
       keys: ['manifest.require_release_asset', 'manifest.candidates', 'site.name'],
-      before: { 'manifest.require_release_asset': 1, 'manifest.candidates': DEFAULTS['manifest.candidates'], 'site.name': 'Plugin Registry' },
+      before: {
+        'manifest.require_release_asset': 1,
+        'manifest.candidates': DEFAULTS['manifest.candidates'],
+        'site.name': 'Plugin Registry',
+      },
       after: { 'manifest.require_release_asset': 0, 'manifest.candidates': ['plugin.json', 'manifest.yaml'], 'site.name': 'Acme Plugins' },
     });
 
@@ -107,7 +129,11 @@ describe('admin settings', () => {
     expect((await get().expect(200)).body['manifest.require_release_asset']).toBe(1);
     const entries = await auditEntries();
     expect(entries).toHaveLength(2);
-    expect(entries[0].details).toEqual({ keys: ['manifest.require_release_asset'], before: { 'manifest.require_release_asset': 0 }, after: { 'manifest.require_release_asset': 1 } });
+    expect(entries[0].details).toEqual({
+      keys: ['manifest.require_release_asset'],
+      before: { 'manifest.require_release_asset': 0 },
+      after: { 'manifest.require_release_asset': 1 },
+    });
 
     // Nothing changed: nothing written, nothing audited.
     await patch({ 'site.name': 'Acme Plugins' }).expect(200);
@@ -139,7 +165,11 @@ describe('admin settings', () => {
       { path: '/extension_fields.global', message: expect.stringContaining('extension_fields.global: is not edited here') },
     ]);
     for (const body of [[{ 'site.name': 'x' }], 'text', null]) {
-      const bad = await request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
+      const bad = await request(app.url)
+        .patch('/api/admin/settings')
+        .set('Authorization', `Bearer ${admin.jwt}`)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(body));
       expect(bad.status).toBe(400);
     }
     await patch({ 'site.name': '' }).expect(400);
@@ -173,7 +203,8 @@ describe('settings across instances', () => {
     await first?.close();
   });
 
-  const read = async (target: TestApp) => (await request(target.url).get('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).expect(200)).body;
+  const read = async (target: TestApp) =>
+    (await request(target.url).get('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).expect(200)).body;
 
   it('a change made through one instance is seen by the next read on the other', async () => {
     // Both instances have cached the settings.
@@ -181,11 +212,19 @@ describe('settings across instances', () => {
     expect((await read(second))['hash.budget_bytes']).toBe(777_000);
     expect((await request(second.url).get('/').expect(200)).text).toContain('Plugin Registry');
 
-    await request(first.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'hash.budget_bytes': 1024, 'site.name': 'Changed On First' }).expect(200);
+    await request(first.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ 'hash.budget_bytes': 1024, 'site.name': 'Changed On First' })
+      .expect(200);
     expect((await read(second))['hash.budget_bytes']).toBe(1024);
     expect((await request(second.url).get('/').expect(200)).text).toContain('Changed On First');
 
-    await request(second.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'publish.claim_requires_repo_access': false }).expect(200);
+    await request(second.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ 'publish.claim_requires_repo_access': false })
+      .expect(200);
     expect((await read(first))['publish.claim_requires_repo_access']).toBe(0);
   });
 
@@ -210,7 +249,11 @@ describe('settings reach the ingest', () => {
     const admin = await userWithSession(w.app, 'budget-admin', 'admin');
     const publisher = await w.tokenFor('budget-publisher', ['publish:*']);
     const setBudget = (bytes: number) =>
-      request(w.app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'hash.budget_bytes': bytes }).expect(200);
+      request(w.app.url)
+        .patch('/api/admin/settings')
+        .set('Authorization', `Bearer ${admin.jwt}`)
+        .send({ 'hash.budget_bytes': bytes })
+        .expect(200);
     const publish = async (version: string) => {
       const url = w.forge.asset(`/acme/budgeted/releases/download/${version}/a.bin`, { size: 2_000, seed: 9 });
       await w

@@ -15,9 +15,13 @@ describe('admin users and roles', () => {
     patch: (id: string, body: object) => request(app.url).patch(`/api/admin/users/${id}`).set('Authorization', `Bearer ${jwt}`).send(body),
   });
   const audit = async (jwt: string, action: string) =>
-    (await request(app.url).get(`/api/admin/audit?action=${action}&limit=100`).set('Authorization', `Bearer ${jwt}`).expect(200)).body.entries;
+    (await request(app.url).get(`/api/admin/audit?action=${action}&limit=100`).set('Authorization', `Bearer ${jwt}`).expect(200)).body
+      .entries;
   const enabledAdmins = async () =>
-    Number((await app.database.dataSource.query(`SELECT count(*)::int AS n FROM user_account WHERE role = 'admin' AND disabled_at IS NULL`))[0].n);
+    Number(
+      (await app.database.dataSource.query(`SELECT count(*)::int AS n FROM user_account WHERE role = 'admin' AND disabled_at IS NULL`))[0]
+        .n,
+    );
 
   it('refuses anonymous callers, non-admins and publisher tokens', async () => {
     const callers = await adminRefusalCallers(app);
@@ -80,7 +84,9 @@ describe('admin users and roles', () => {
     await as(admin.jwt).patch(carol.user.id, { role: 'user' }).expect(200);
     await as(carol.jwt).list().expect(403);
 
-    const entries = (await audit(admin.jwt, 'user.role_change')).filter((e: { details: { userId: string } }) => e.details.userId === carol.user.id);
+    const entries = (await audit(admin.jwt, 'user.role_change')).filter(
+      (e: { details: { userId: string } }) => e.details.userId === carol.user.id,
+    );
     expect(entries.map((e: { details: unknown }) => e.details)).toEqual([
       { userId: carol.user.id, login: 'role-carol', instance: 'local', before: { role: 'admin' }, after: { role: 'user' } },
       { userId: carol.user.id, login: 'role-carol', instance: 'local', before: { role: 'user' }, after: { role: 'admin' } },
@@ -89,7 +95,9 @@ describe('admin users and roles', () => {
 
     // The same role again is no change and no audit entry.
     await as(admin.jwt).patch(carol.user.id, { role: 'user' }).expect(200);
-    expect((await audit(admin.jwt, 'user.role_change')).filter((e: { details: { userId: string } }) => e.details.userId === carol.user.id)).toHaveLength(2);
+    expect(
+      (await audit(admin.jwt, 'user.role_change')).filter((e: { details: { userId: string } }) => e.details.userId === carol.user.id),
+    ).toHaveLength(2);
 
     await as(admin.jwt).patch(carol.user.id, { role: 'owner' }).expect(400);
     await as(admin.jwt).patch(carol.user.id, { disabled: 'yes' }).expect(400);
@@ -101,7 +109,13 @@ describe('admin users and roles', () => {
   it("stops a disabled user's session and publisher token at once, and enabling restores them", async () => {
     const admin = await userWithSession(app, 'disable-admin', 'admin');
     const dave = await userWithSession(app, 'disable-dave');
-    const token = (await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${dave.jwt}`).send({ name: 'ci', scopes: ['publish:*'] }).expect(201)).body.token;
+    const token = (
+      await request(app.url)
+        .post('/api/auth/me/tokens')
+        .set('Authorization', `Bearer ${dave.jwt}`)
+        .send({ name: 'ci', scopes: ['publish:*'] })
+        .expect(201)
+    ).body.token;
     const me = () => request(app.url).get('/api/auth/me').set('Authorization', `Bearer ${dave.jwt}`);
     // The guard passes a good token through to validation (400); a refused one stops there (401).
     const push = () => request(app.url).post('/api/publish/dave-plugin').set('Authorization', `Bearer ${token}`).send({});
@@ -119,7 +133,9 @@ describe('admin users and roles', () => {
     await push().expect(400);
 
     const details = async (action: string) =>
-      (await audit(admin.jwt, action)).filter((e: { details: { userId: string } }) => e.details.userId === dave.user.id).map((e: { details: unknown }) => e.details);
+      (await audit(admin.jwt, action))
+        .filter((e: { details: { userId: string } }) => e.details.userId === dave.user.id)
+        .map((e: { details: unknown }) => e.details);
     expect(await details('user.disable')).toEqual([{ userId: dave.user.id, login: 'disable-dave', instance: 'local' }]);
     expect(await details('user.enable')).toEqual([{ userId: dave.user.id, login: 'disable-dave', instance: 'local' }]);
   });
@@ -149,7 +165,10 @@ describe('admin users and roles', () => {
 
     // Two admins demoting each other at once: one wins, one enabled admin remains.
     await as(other.jwt).patch(solo.user.id, { role: 'admin' }).expect(200);
-    const [a, b] = await Promise.all([as(solo.jwt).patch(other.user.id, { role: 'user' }), as(other.jwt).patch(solo.user.id, { role: 'user' })]);
+    const [a, b] = await Promise.all([
+      as(solo.jwt).patch(other.user.id, { role: 'user' }),
+      as(other.jwt).patch(solo.user.id, { role: 'user' }),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, expect.any(Number)]);
     expect([403, 409]).toContain(Math.max(a.status, b.status));
     expect(await enabledAdmins()).toBe(1);
@@ -165,24 +184,32 @@ describe('audit log date range', () => {
     app = await startTestApp();
     admin = await userWithSession(app, 'range-admin', 'admin');
     for (const [i, at] of [T - 1, T, T + 1000, T + 86_400_000].entries()) {
-      await app.database.dataSource.query(`INSERT INTO audit_entry (action, slug, details, created_at) VALUES ('plugin.verify', $1, '{}', $2)`, [`range-${i}`, new Date(at)]);
+      await app.database.dataSource.query(
+        `INSERT INTO audit_entry (action, slug, details, created_at) VALUES ('plugin.verify', $1, '{}', $2)`,
+        [`range-${i}`, new Date(at)],
+      );
     }
   });
   afterAll(() => app?.close());
 
   const slugs = async (query: string) =>
-    (await request(app.url).get(`/api/admin/audit?action=plugin.verify&${query}`).set('Authorization', `Bearer ${admin.jwt}`).expect(200)).body.entries.map(
-      (e: { slug: string }) => e.slug,
-    );
+    (
+      await request(app.url).get(`/api/admin/audit?action=plugin.verify&${query}`).set('Authorization', `Bearer ${admin.jwt}`).expect(200)
+    ).body.entries.map((e: { slug: string }) => e.slug);
 
   it('takes from (inclusive) and to (exclusive) as epoch ms or ISO 8601', async () => {
     expect(await slugs(`from=${T}`)).toEqual(['range-3', 'range-2', 'range-1']);
     expect(await slugs(`to=${T}`)).toEqual(['range-0']);
     expect(await slugs(`from=${T}&to=${T + 1000}`)).toEqual(['range-1']);
     expect(await slugs('from=2025-01-01&to=2025-01-02')).toEqual(['range-2', 'range-1']);
-    expect(await slugs(`from=${encodeURIComponent('2025-01-01T01:00:00+01:00')}&to=${encodeURIComponent('2025-01-01T00:00:01Z')}`)).toEqual(['range-1']);
+    expect(await slugs(`from=${encodeURIComponent('2025-01-01T01:00:00+01:00')}&to=${encodeURIComponent('2025-01-01T00:00:01Z')}`)).toEqual(
+      ['range-1'],
+    );
     expect(await slugs(`from=${T}&to=${T}`)).toEqual([]);
-    const page = await request(app.url).get(`/api/admin/audit?action=plugin.verify&from=${T}&limit=2`).set('Authorization', `Bearer ${admin.jwt}`).expect(200);
+    const page = await request(app.url)
+      .get(`/api/admin/audit?action=plugin.verify&from=${T}&limit=2`)
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .expect(200);
     expect(page.body).toMatchObject({ total: 3, totalPages: 2 });
   });
 

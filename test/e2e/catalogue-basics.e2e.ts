@@ -16,7 +16,15 @@ describe('kinds and the manifest schema', () => {
   it('lists enabled kinds in the shape `registry validate --kinds` reads', async () => {
     const res = await request(app.url).get('/api/kinds').expect(200);
     expect(res.body).toEqual({
-      kinds: [{ key: 'theme', label: 'Themes', description: 'Colour schemes', extensionFields: [{ key: 'dark', type: 'boolean' }], requireProvenance: false }],
+      kinds: [
+        {
+          key: 'theme',
+          label: 'Themes',
+          description: 'Colour schemes',
+          extensionFields: [{ key: 'dark', type: 'boolean' }],
+          requireProvenance: false,
+        },
+      ],
       extensionFields: [],
     });
   });

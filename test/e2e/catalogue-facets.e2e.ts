@@ -12,11 +12,46 @@ interface Seed {
 }
 
 const SEEDS: Seed[] = [
-  { slug: 'markdown-preview', description: 'Render markdown', category: 'Editors', kind: 'tool', tags: ['markdown', 'preview'], extensions: { stars: 5, platforms: ['linux', 'mac'], beta: false } },
-  { slug: 'markdown', description: 'The markdown plugin', category: 'Editors', kind: 'tool', tags: ['markdown'], extensions: { stars: '5', label: 'x' } },
-  { slug: 'dark-theme', description: 'A dark colour scheme', category: 'Looks', kind: 'theme', tags: ['dark'], extensions: { stars: 3, platforms: ['linux'] } },
-  { slug: 'light-theme', description: 'A light colour scheme', category: 'Looks', kind: 'theme', tags: ['light'], extensions: { beta: true } },
-  { slug: 'markdown-theme', description: 'Markdown colours', category: 'Looks', kind: 'theme', tags: ['markdown', 'dark'], extensions: { stars: 5, beta: true } },
+  {
+    slug: 'markdown-preview',
+    description: 'Render markdown',
+    category: 'Editors',
+    kind: 'tool',
+    tags: ['markdown', 'preview'],
+    extensions: { stars: 5, platforms: ['linux', 'mac'], beta: false },
+  },
+  {
+    slug: 'markdown',
+    description: 'The markdown plugin',
+    category: 'Editors',
+    kind: 'tool',
+    tags: ['markdown'],
+    extensions: { stars: '5', label: 'x' },
+  },
+  {
+    slug: 'dark-theme',
+    description: 'A dark colour scheme',
+    category: 'Looks',
+    kind: 'theme',
+    tags: ['dark'],
+    extensions: { stars: 3, platforms: ['linux'] },
+  },
+  {
+    slug: 'light-theme',
+    description: 'A light colour scheme',
+    category: 'Looks',
+    kind: 'theme',
+    tags: ['light'],
+    extensions: { beta: true },
+  },
+  {
+    slug: 'markdown-theme',
+    description: 'Markdown colours',
+    category: 'Looks',
+    kind: 'theme',
+    tags: ['markdown', 'dark'],
+    extensions: { stars: 5, beta: true },
+  },
 ];
 
 type Facets = Record<string, Array<{ value: string; count: number }>>;
@@ -46,7 +81,15 @@ describe('GET /api/plugins?facets=1', () => {
       await app.database.dataSource.query(
         `INSERT INTO plugin (slug, name, repo_url, repo_identity, description, category, kind, tags, extensions, latest_version, latest_release_at)
          VALUES ($1, $1, $2, $2, $3, $4, $5, $6::jsonb, $7::jsonb, '1.0.0', now())`,
-        [seed.slug, `https://git.example.org/o/${seed.slug}`, seed.description, seed.category, seed.kind, JSON.stringify(seed.tags), seed.extensions ? JSON.stringify(seed.extensions) : null],
+        [
+          seed.slug,
+          `https://git.example.org/o/${seed.slug}`,
+          seed.description,
+          seed.category,
+          seed.kind,
+          JSON.stringify(seed.tags),
+          seed.extensions ? JSON.stringify(seed.extensions) : null,
+        ],
       );
     }
     // Counts come from the in-memory index: wait for its first build.
@@ -118,7 +161,8 @@ describe('GET /api/plugins?facets=1', () => {
   });
 
   it('answers without facets unless asked, and with facets=0 or false', async () => {
-    for (const query of ['', '?facets=0', '?facets=false', '?search=markdown']) expect((await get(query).expect(200)).body).not.toHaveProperty('facets');
+    for (const query of ['', '?facets=0', '?facets=false', '?search=markdown'])
+      expect((await get(query).expect(200)).body).not.toHaveProperty('facets');
   });
 
   it('reads filter values as the browse page does: trimmed, a blank one is no filter', async () => {
@@ -153,7 +197,12 @@ describe('GET /api/plugins?facets=1', () => {
     await request(app.url)
       .put('/api/admin/extension-fields')
       .set({ Authorization: `Bearer ${admin}` })
-      .send({ fields: [{ key: 'stars', type: 'number' }, { key: 'label', type: 'string', enum: ['x', 'y'] }] })
+      .send({
+        fields: [
+          { key: 'stars', type: 'number' },
+          { key: 'label', type: 'string', enum: ['x', 'y'] },
+        ],
+      })
       .expect(200);
     const counted = await facets('?facets=1');
     expect(Object.keys(counted).sort()).toEqual(['category', 'ext.label', 'kind', 'tags']);
@@ -163,7 +212,9 @@ describe('GET /api/plugins?facets=1', () => {
   it('follows a change made elsewhere (another instance, plain SQL) with the next page, not after its 5 s copy ages', async () => {
     await facets('?facets=1');
     // No admin call on this instance: only settings_version (moved by the kind table's trigger) tells.
-    await app.database.dataSource.query(`INSERT INTO kind (key, label, extension_fields) VALUES ('gadget', 'Gadget', '[{"key":"platforms","type":"string[]","enum":["linux","mac"]}]'::jsonb)`);
+    await app.database.dataSource.query(
+      `INSERT INTO kind (key, label, extension_fields) VALUES ('gadget', 'Gadget', '[{"key":"platforms","type":"string[]","enum":["linux","mac"]}]'::jsonb)`,
+    );
     const counted = await facets('?facets=1&limit=5');
     expect(Object.keys(counted).sort()).toEqual(['category', 'ext.label', 'ext.platforms', 'kind', 'tags']);
     expect(counted['ext.platforms']).toEqual([
@@ -178,7 +229,10 @@ describe('GET /api/plugins?facets=1', () => {
    * Another connection holds the change log while `work` runs a second instance started with
    * `env`: its first build reads the log before anything else, and waits. `free()` lets it go on.
    */
-  async function whileIndexBuilds(env: Record<string, string>, work: (building: TestApp, free: () => Promise<void>) => Promise<void>): Promise<void> {
+  async function whileIndexBuilds(
+    env: Record<string, string>,
+    work: (building: TestApp, free: () => Promise<void>) => Promise<void>,
+  ): Promise<void> {
     const holder = app.database.dataSource.createQueryRunner();
     await holder.connect();
     await holder.startTransaction();
@@ -195,49 +249,55 @@ describe('GET /api/plugins?facets=1', () => {
   }
 
   // A second instance shares the database only on PostgreSQL (the embedded engine has one owner).
-  (process.env.DATABASE_URL ? it : it.skip)('leaves facets out while the index is being built, and no cache keeps that answer (a second instance, PostgreSQL)', async () => {
-    // While the build waits, its SQL page (plugin rows only) answers, once each page waited this long.
-    await whileIndexBuilds({ CATALOGUE_INDEX_WAIT_MS: '200' }, async (building, free) => {
-      const ask = (query: string, headers: Record<string, string> = {}) => request(building.url).get(`/api/plugins${query}`).set(headers);
-      for (let n = 0; n < 3; n++) {
-        const asked = Date.now();
-        const res = await ask('?facets=1&sort=name').expect(200);
-        expect(Date.now() - asked).toBeGreaterThanOrEqual(190);
-        expect(res.body).not.toHaveProperty('facets');
-        expect(res.body.total).toBe(5);
-        expect(res.headers['cache-control']).toBe('no-store');
-        expect(res.headers['x-cache']).not.toBe('hit');
-      }
-      const express = await ask('?facets=1&sort=name', { Authorization: `Bearer ${admin}` }).expect(200);
-      expect(express.body).not.toHaveProperty('facets');
-      expect(express.headers['cache-control']).toBe('no-store');
-      // Without facets the SQL page is the same answer as ever: shared.
-      expect((await ask('?sort=name').expect(200)).headers['cache-control']).toBe('public, max-age=30');
-      await free();
-      // Its build goes on once the change log is free: the same question now gets counts.
-      const deadline = Date.now() + 15_000;
-      let built = await ask('?facets=1&sort=name').expect(200);
-      while (!built.body.facets) {
-        if (Date.now() > deadline) throw new Error("the second instance's catalogue index was not built in time");
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        built = await ask('?facets=1&sort=name').expect(200);
-      }
-      expect(built.body.facets.kind).toHaveLength(2);
-      expect(built.headers['cache-control']).toBe('public, max-age=30');
-    });
-  });
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'leaves facets out while the index is being built, and no cache keeps that answer (a second instance, PostgreSQL)',
+    async () => {
+      // While the build waits, its SQL page (plugin rows only) answers, once each page waited this long.
+      await whileIndexBuilds({ CATALOGUE_INDEX_WAIT_MS: '200' }, async (building, free) => {
+        const ask = (query: string, headers: Record<string, string> = {}) => request(building.url).get(`/api/plugins${query}`).set(headers);
+        for (let n = 0; n < 3; n++) {
+          const asked = Date.now();
+          const res = await ask('?facets=1&sort=name').expect(200);
+          expect(Date.now() - asked).toBeGreaterThanOrEqual(190);
+          expect(res.body).not.toHaveProperty('facets');
+          expect(res.body.total).toBe(5);
+          expect(res.headers['cache-control']).toBe('no-store');
+          expect(res.headers['x-cache']).not.toBe('hit');
+        }
+        const express = await ask('?facets=1&sort=name', { Authorization: `Bearer ${admin}` }).expect(200);
+        expect(express.body).not.toHaveProperty('facets');
+        expect(express.headers['cache-control']).toBe('no-store');
+        // Without facets the SQL page is the same answer as ever: shared.
+        expect((await ask('?sort=name').expect(200)).headers['cache-control']).toBe('public, max-age=30');
+        await free();
+        // Its build goes on once the change log is free: the same question now gets counts.
+        const deadline = Date.now() + 15_000;
+        let built = await ask('?facets=1&sort=name').expect(200);
+        while (!built.body.facets) {
+          if (Date.now() > deadline) throw new Error("the second instance's catalogue index was not built in time");
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          built = await ask('?facets=1&sort=name').expect(200);
+        }
+        expect(built.body.facets.kind).toHaveLength(2);
+        expect(built.headers['cache-control']).toBe('public, max-age=30');
+      });
+    },
+  );
 
-  (process.env.DATABASE_URL ? it : it.skip)('answers a search asked while the index is being built from the index, once it is built (a second instance, PostgreSQL)', async () => {
-    await whileIndexBuilds({}, async (building, free) => {
-      const asked = Date.now();
-      const answer = request(building.url).get('/api/plugins?facets=1&sort=name');
-      // The page waits for the build (CATALOGUE_INDEX_WAIT_MS, 10 s by default): it goes on once the change log is free.
-      setTimeout(() => void free(), 500);
-      const res = await answer.expect(200);
-      expect(Date.now() - asked).toBeGreaterThanOrEqual(450);
-      expect(res.body.total).toBe(5);
-      expect(res.body.facets.kind).toHaveLength(2);
-      expect(res.headers['cache-control']).toBe('public, max-age=30');
-    });
-  });
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'answers a search asked while the index is being built from the index, once it is built (a second instance, PostgreSQL)',
+    async () => {
+      await whileIndexBuilds({}, async (building, free) => {
+        const asked = Date.now();
+        const answer = request(building.url).get('/api/plugins?facets=1&sort=name');
+        // The page waits for the build (CATALOGUE_INDEX_WAIT_MS, 10 s by default): it goes on once the change log is free.
+        setTimeout(() => void free(), 500);
+        const res = await answer.expect(200);
+        expect(Date.now() - asked).toBeGreaterThanOrEqual(450);
+        expect(res.body.total).toBe(5);
+        expect(res.body.facets.kind).toHaveLength(2);
+        expect(res.headers['cache-control']).toBe('public, max-age=30');
+      });
+    },
+  );
 });

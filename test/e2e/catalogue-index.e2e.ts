@@ -81,15 +81,36 @@ describe('the in-memory catalogue index', () => {
     }
     for (const [query, filter] of queries) {
       const served = await list(query).expect(200);
-      const expected = await repository.page({ words: [], search: null, featured: false, verified: false, ext: {}, sort: 'updated', offset: 0, limit: 20, ...filter });
-      expect({ query, slugs: slugs(served), total: served.body.total }).toEqual({ query, slugs: expected.plugins.map((p) => p.slug), total: expected.total });
+      const expected = await repository.page({
+        words: [],
+        search: null,
+        featured: false,
+        verified: false,
+        ext: {},
+        sort: 'updated',
+        offset: 0,
+        limit: 20,
+        ...filter,
+      });
+      expect({ query, slugs: slugs(served), total: served.body.total }).toEqual({
+        query,
+        slugs: expected.plugins.map((p) => p.slug),
+        total: expected.total,
+      });
     }
   });
 
   it('holds the search rules', async () => {
-    const found = async (terms: string) => (await list(`?search=${encodeURIComponent(terms)}&limit=100`).expect(200)).body.plugins as { slug: string; name: string; description: string; tags: string[] }[];
+    const found = async (terms: string) =>
+      (await list(`?search=${encodeURIComponent(terms)}&limit=100`).expect(200)).body.plugins as {
+        slug: string;
+        name: string;
+        description: string;
+        tags: string[];
+      }[];
     const search = async (terms: string) => (await found(terms)).map((p) => p.slug);
-    const words = (p: { name: string; description: string; tags: string[] }) => `${p.name} ${p.description} ${p.tags.join(' ')}`.toLowerCase().split(/[^a-z0-9]+/);
+    const words = (p: { name: string; description: string; tags: string[] }) =>
+      `${p.name} ${p.description} ${p.tags.join(' ')}`.toLowerCase().split(/[^a-z0-9]+/);
     // An exact name first, then the rest of what matches.
     expect((await search(slugOf(4)))[0]).toBe(slugOf(4));
     // Two letters match word starts, and only word starts.
@@ -122,15 +143,29 @@ describe('the in-memory catalogue index', () => {
       for (const query of ['?sort=name&page=1&limit=25', '?sort=new&page=2&limit=25', '?sort=featured&page=3&limit=25']) {
         const served = await list(query).expect(200);
         const [, sort, page] = /sort=(\w+)&page=(\d+)/.exec(query)!;
-        const expected = await repository.page({ words: [], search: null, featured: false, verified: false, ext: {}, sort: sort as CatalogueFilter['sort'], offset: (Number(page) - 1) * 25, limit: 25 });
-        expect({ round, query, plugins: served.body.plugins }).toEqual({ round, query, plugins: JSON.parse(JSON.stringify(expected.plugins.map(toCatalogueItemDto))) });
+        const expected = await repository.page({
+          words: [],
+          search: null,
+          featured: false,
+          verified: false,
+          ext: {},
+          sort: sort as CatalogueFilter['sort'],
+          offset: (Number(page) - 1) * 25,
+          limit: 25,
+        });
+        expect({ round, query, plugins: served.body.plugins }).toEqual({
+          round,
+          query,
+          plugins: JSON.parse(JSON.stringify(expected.plugins.map(toCatalogueItemDto))),
+        });
       }
     }
   });
 
   it('shows a write to any column a list item shows in the next read, though the item was held in memory', async () => {
     const slug = slugOf(10);
-    const item = async () => ((await list('?sort=name&limit=100').expect(200)).body.plugins as Record<string, unknown>[]).find((p) => p.slug === slug)!;
+    const item = async () =>
+      ((await list('?sort=name&limit=100').expect(200)).body.plugins as Record<string, unknown>[]).find((p) => p.slug === slug)!;
     expect(await item()).toMatchObject({ license: null, icon: null, latestVersion: '1.0.0', downloads: 0 });
     await app.app.get(ResponseCache).invalidate();
     await item(); // read from memory now
@@ -154,7 +189,9 @@ describe('the in-memory catalogue index', () => {
   it('shows a write made behind the API in the next read', async () => {
     await sql()(`UPDATE plugin SET name = 'quokka-renamed', description = 'Now a quokka' WHERE slug = $1`, [slugOf(4)]);
     await sql()(`DELETE FROM plugin WHERE slug = $1`, [slugOf(3)]);
-    await sql()(`INSERT INTO plugin (slug, name, repo_url, repo_identity, latest_release_at) VALUES ('wombat', 'wombat', 'https://git.example.org/o/wombat', 'git.example.org/o/wombat', now())`);
+    await sql()(
+      `INSERT INTO plugin (slug, name, repo_url, repo_identity, latest_release_at) VALUES ('wombat', 'wombat', 'https://git.example.org/o/wombat', 'git.example.org/o/wombat', now())`,
+    );
     await app.app.get(ResponseCache).invalidate();
     expect(slugs(await list('?search=quokka').expect(200))).toEqual([slugOf(4)]);
     expect(await slugs(await list(`?search=${WORDS[4]}&limit=100`).expect(200))).not.toContain(slugOf(4));
@@ -173,7 +210,9 @@ describe('the in-memory catalogue index', () => {
     // Chosen before the write...
     const chosen = index.query(filter)!;
     expect(chosen.ids.length).toBeGreaterThan(0);
-    await sql()(`INSERT INTO plugin (slug, name, repo_url, repo_identity, latest_release_at) VALUES ('aardvark', 'aardvark', 'https://git.example.org/o/aardvark', 'git.example.org/o/aardvark', now())`);
+    await sql()(
+      `INSERT INTO plugin (slug, name, repo_url, repo_identity, latest_release_at) VALUES ('aardvark', 'aardvark', 'https://git.example.org/o/aardvark', 'git.example.org/o/aardvark', now())`,
+    );
     // This page's read is under way (from where the index stood) when another read, or the
     // background pass, applies the write; then this page's feed comes back.
     const reading = index.readPage(chosen.ids, manager, true);

@@ -18,11 +18,60 @@ interface Seed {
 }
 
 const SEEDS: Seed[] = [
-  { slug: 'markdown-preview', description: 'Render markdown as you type', category: 'Editors', kind: 'tool', tags: ['markdown', 'preview'], extensions: { stars: 5, platforms: ['linux', 'mac'] }, released: 10, created: 100 },
-  { slug: 'markdown', description: 'The markdown plugin', category: 'Editors', kind: 'tool', tags: ['markdown'], extensions: { stars: '5' }, verified: true, released: 50, created: 90 },
-  { slug: 'dark-theme', description: 'A dark colour scheme', category: 'Looks', kind: 'theme', tags: ['dark'], extensions: { stars: 3, platforms: ['linux'] }, featured: true, released: 5, created: 80 },
-  { slug: 'light-theme', description: 'A light colour scheme', category: 'Looks', kind: 'theme', tags: ['light'], featured: true, verified: true, released: 70, created: 70 },
-  { slug: 'zebra', description: 'Stripes for tables', category: 'Editors', kind: 'tool', tags: ['tables'], extensions: { beta: true }, readme: 'Paints a crosswalk on every grid', released: 1, created: 1 },
+  {
+    slug: 'markdown-preview',
+    description: 'Render markdown as you type',
+    category: 'Editors',
+    kind: 'tool',
+    tags: ['markdown', 'preview'],
+    extensions: { stars: 5, platforms: ['linux', 'mac'] },
+    released: 10,
+    created: 100,
+  },
+  {
+    slug: 'markdown',
+    description: 'The markdown plugin',
+    category: 'Editors',
+    kind: 'tool',
+    tags: ['markdown'],
+    extensions: { stars: '5' },
+    verified: true,
+    released: 50,
+    created: 90,
+  },
+  {
+    slug: 'dark-theme',
+    description: 'A dark colour scheme',
+    category: 'Looks',
+    kind: 'theme',
+    tags: ['dark'],
+    extensions: { stars: 3, platforms: ['linux'] },
+    featured: true,
+    released: 5,
+    created: 80,
+  },
+  {
+    slug: 'light-theme',
+    description: 'A light colour scheme',
+    category: 'Looks',
+    kind: 'theme',
+    tags: ['light'],
+    featured: true,
+    verified: true,
+    released: 70,
+    created: 70,
+  },
+  {
+    slug: 'zebra',
+    description: 'Stripes for tables',
+    category: 'Editors',
+    kind: 'tool',
+    tags: ['tables'],
+    extensions: { beta: true },
+    readme: 'Paints a crosswalk on every grid',
+    released: 1,
+    created: 1,
+  },
 ];
 
 describe('GET /api/plugins', () => {
@@ -36,7 +85,20 @@ describe('GET /api/plugins', () => {
       await app.database.dataSource.query(
         `INSERT INTO plugin (slug, name, repo_url, repo_identity, description, category, kind, tags, extensions, featured, verified_at, latest_version, latest_release_at, created_at, search_readme)
          VALUES ($1, $1, $2, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, '1.0.0', now() - make_interval(mins => $10), now() - make_interval(mins => $11), $12)`,
-        [seed.slug, `https://git.example.org/o/${seed.slug}`, seed.description ?? null, seed.category ?? null, seed.kind ?? null, JSON.stringify(seed.tags ?? []), seed.extensions ? JSON.stringify(seed.extensions) : null, seed.featured ?? false, seed.verified ? new Date() : null, seed.released, seed.created, seed.readme ?? ''],
+        [
+          seed.slug,
+          `https://git.example.org/o/${seed.slug}`,
+          seed.description ?? null,
+          seed.category ?? null,
+          seed.kind ?? null,
+          JSON.stringify(seed.tags ?? []),
+          seed.extensions ? JSON.stringify(seed.extensions) : null,
+          seed.featured ?? false,
+          seed.verified ? new Date() : null,
+          seed.released,
+          seed.created,
+          seed.readme ?? '',
+        ],
       );
     }
   });
@@ -46,7 +108,13 @@ describe('GET /api/plugins', () => {
     const res = await list().expect(200);
     expect(slugs(res)).toEqual(['markdown', 'light-theme', 'zebra', 'dark-theme', 'markdown-preview']);
     expect(res.body).toMatchObject({ page: 1, limit: 20, total: 5, totalPages: 1 });
-    expect(res.body.plugins[0]).toMatchObject({ slug: 'markdown', verified: true, verifiedAt: expect.any(Number), extensions: { stars: '5' }, latestVersion: '1.0.0' });
+    expect(res.body.plugins[0]).toMatchObject({
+      slug: 'markdown',
+      verified: true,
+      verifiedAt: expect.any(Number),
+      extensions: { stars: '5' },
+      latestVersion: '1.0.0',
+    });
   });
 
   it.each([
@@ -119,15 +187,26 @@ describe('GET /api/plugins', () => {
   });
 
   it('pages to the last page and past the end', async () => {
-    expect(await list('?limit=2&page=3').expect(200).then((r) => [slugs(r), r.body.totalPages])).toEqual([['markdown-preview'], 3]);
-    expect(await list('?limit=2&page=9').expect(200).then((r) => [slugs(r), r.body.total])).toEqual([[], 5]);
+    expect(
+      await list('?limit=2&page=3')
+        .expect(200)
+        .then((r) => [slugs(r), r.body.totalPages]),
+    ).toEqual([['markdown-preview'], 3]);
+    expect(
+      await list('?limit=2&page=9')
+        .expect(200)
+        .then((r) => [slugs(r), r.body.total]),
+    ).toEqual([[], 5]);
     await list('?limit=100').expect(200);
   });
 
-  it.each([['?limit=101'], ['?limit=0'], ['?page=0'], ['?sort=popular'], ['?featured=yes'], ['?color=red'], ['?ext.Bad%20Key=1']])('answers 400 for %s, naming the parameter', async (query) => {
-    const res = await list(query).expect(400);
-    expect(res.body.errors).toHaveLength(1);
-  });
+  it.each([['?limit=101'], ['?limit=0'], ['?page=0'], ['?sort=popular'], ['?featured=yes'], ['?color=red'], ['?ext.Bad%20Key=1']])(
+    'answers 400 for %s, naming the parameter',
+    async (query) => {
+      const res = await list(query).expect(400);
+      expect(res.body.errors).toHaveLength(1);
+    },
+  );
 
   it('sends an ETag and answers 304 to If-None-Match', async () => {
     const first = await list('?sort=name').expect(200);

@@ -53,8 +53,16 @@ describe('GET /api/changes', () => {
     expect(start).toEqual({ changes: [], next: '0', more: false });
     await publish('feed-one', '1.0.0');
     await publish('feed-one', '1.1.0');
-    await request(w.app.url).post('/api/publish/feed-one/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.1.0', reason: 'broken build' }).expect(200);
-    await request(w.app.url).post('/api/publish/feed-one/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.1.0', undo: true }).expect(200);
+    await request(w.app.url)
+      .post('/api/publish/feed-one/yank')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '1.1.0', reason: 'broken build' })
+      .expect(200);
+    await request(w.app.url)
+      .post('/api/publish/feed-one/yank')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '1.1.0', undo: true })
+      .expect(200);
     await request(w.app.url).post('/api/admin/plugins/feed-one/verify').set(admin).expect(200);
     await request(w.app.url).post('/api/admin/plugins/feed-one/unverify').set(admin).expect(200);
     await request(w.app.url).delete('/api/admin/plugins/feed-one/releases/1.1.0').set(admin).expect(204);
@@ -113,7 +121,12 @@ describe('GET /api/changes', () => {
   it('maps every public audit action, deprecations (added on another branch) included, and skips the private ones', async () => {
     const before = (await walk(null, 1000)).next;
     const audit = (action: string, slug: string | null, details: Record<string, unknown>) =>
-      w.app.database.dataSource.query('INSERT INTO audit_entry (action, slug, ip, details) VALUES ($1, $2, $3, $4::jsonb)', [action, slug, '10.1.2.3', JSON.stringify(details)]);
+      w.app.database.dataSource.query('INSERT INTO audit_entry (action, slug, ip, details) VALUES ($1, $2, $3, $4::jsonb)', [
+        action,
+        slug,
+        '10.1.2.3',
+        JSON.stringify(details),
+      ]);
     await audit('plugin.deprecate', 'feed-one', { message: 'use feed-two', replacement: 'feed-two', by: 'someone' });
     await audit('plugin.undeprecate', 'feed-one', {});
     await audit('plugin.feature', 'feed-one', {});
@@ -121,7 +134,8 @@ describe('GET /api/changes', () => {
     await audit('plugin.owners_change', 'feed-one', { before: ['u1'], after: ['u2'] });
     await audit('plugin.manifest_refresh', 'feed-one', { version: '1.0.0' });
     await audit('key.resign', null, { kid: 'old', resignedWith: 'new', resigned: 3, failed: 0, via: 'cli' });
-    for (const action of ['plugin.claim', 'plugin.publish_denied', 'token.create', 'user.sign_in', 'settings.update']) await audit(action, 'feed-one', { secret: 'x' });
+    for (const action of ['plugin.claim', 'plugin.publish_denied', 'token.create', 'user.sign_in', 'settings.update'])
+      await audit(action, 'feed-one', { secret: 'x' });
     const { all } = await walk(before, 100);
     expect(all.map((c) => [c.type, c.slug, c.version, c.data])).toEqual([
       ['plugin.deprecated', 'feed-one', null, { message: 'use feed-two', replacement: 'feed-two' }],
@@ -189,7 +203,7 @@ describe('GET /api/changes', () => {
   });
 
   // Two connections: PostgreSQL only.
-  (process.env.DATABASE_URL ? it : it.skip)("stamps `at` in cursor order when a transaction that started first commits last", async () => {
+  (process.env.DATABASE_URL ? it : it.skip)('stamps `at` in cursor order when a transaction that started first commits last', async () => {
     const before = (await walk(null, 1000)).next;
     const early = w.app.database.dataSource.createQueryRunner();
     const late = w.app.database.dataSource.createQueryRunner();
@@ -212,20 +226,40 @@ describe('GET /api/changes', () => {
     expect(all.map((c) => c.type)).toEqual(['plugin.featured', 'plugin.unfeatured']);
     // The early transaction's now() is before the late one's; its change is stamped after.
     expect(Date.parse(all[1].at)).toBeGreaterThanOrEqual(Date.parse(all[0].at));
-    const [{ started }] = await w.app.database.dataSource.query(`SELECT to_char(min(a.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS started FROM audit_entry a WHERE a.action = 'plugin.unfeature'`);
+    const [{ started }] = await w.app.database.dataSource.query(
+      `SELECT to_char(min(a.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS started FROM audit_entry a WHERE a.action = 'plugin.unfeature'`,
+    );
     expect(Date.parse(started)).toBeLessThan(Date.parse(all[0].at));
   });
 
   describe('on the catalogue lane', () => {
-    const COMPARED_HEADERS = ['content-type', 'cache-control', 'vary', 'etag', 'content-length', 'x-cache', 'content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy'];
-    const leanLines = (url: string) => log.lines.map((line) => JSON.parse(line) as { lean?: boolean; req?: { url?: string } }).filter((entry) => entry.lean === true && entry.req?.url === url);
+    const COMPARED_HEADERS = [
+      'content-type',
+      'cache-control',
+      'vary',
+      'etag',
+      'content-length',
+      'x-cache',
+      'content-security-policy',
+      'x-content-type-options',
+      'x-frame-options',
+      'referrer-policy',
+    ];
+    const leanLines = (url: string) =>
+      log.lines
+        .map((line) => JSON.parse(line) as { lean?: boolean; req?: { url?: string } })
+        .filter((entry) => entry.lean === true && entry.req?.url === url);
     /** `GET path` anonymously (answered on the lane) or with a header that sends it to the controller (an unknown token reads as anonymous there). */
     const read = async (url: string, via: 'lean' | 'controller', extra: Record<string, string> = {}, method: 'get' | 'head' = 'get') => {
       let req = request(w.app.url)[method](url);
       for (const [name, value] of Object.entries(extra)) req = req.set(name, value);
       if (via === 'controller') req = req.set('Authorization', 'Bearer not-a-token');
       const res = await req;
-      return { status: res.status, body: method === 'head' ? null : (res.body as unknown), headers: Object.fromEntries(COMPARED_HEADERS.map((h) => [h, res.headers[h]])) };
+      return {
+        status: res.status,
+        body: method === 'head' ? null : (res.body as unknown),
+        headers: Object.fromEntries(COMPARED_HEADERS.map((h) => [h, res.headers[h]])),
+      };
     };
 
     it.each(['', '?limit=2', '?limit=0100', '?since=1&limit=3', '?limit=3&since=2', '?since=0', '?limit=1000'])(
@@ -247,17 +281,27 @@ describe('GET /api/changes', () => {
       },
     );
 
-    it.each(['?since=abc', '?since=01', '?since=1&since=2', '?since[a]=1', '?limit=0', '?limit=1001', '?limit=1.5', '?limit=', '?since=', '?cursor=1', '?since=1&bogus=2', '?since=99999999'])(
-      '/api/changes%s: handed to the controller, the same 400 on both paths',
-      async (query) => {
-        const url = `/api/changes${query}`;
-        const lean = await read(url, 'lean');
-        expect(lean.status).toBe(400);
-        expect(lean.headers['content-type']).toMatch(/^application\/problem\+json/);
-        expect(lean).toEqual(await read(url, 'controller'));
-        expect(leanLines(url)).toHaveLength(0);
-      },
-    );
+    it.each([
+      '?since=abc',
+      '?since=01',
+      '?since=1&since=2',
+      '?since[a]=1',
+      '?limit=0',
+      '?limit=1001',
+      '?limit=1.5',
+      '?limit=',
+      '?since=',
+      '?cursor=1',
+      '?since=1&bogus=2',
+      '?since=99999999',
+    ])('/api/changes%s: handed to the controller, the same 400 on both paths', async (query) => {
+      const url = `/api/changes${query}`;
+      const lean = await read(url, 'lean');
+      expect(lean.status).toBe(400);
+      expect(lean.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(lean).toEqual(await read(url, 'controller'));
+      expect(leanLines(url)).toHaveLength(0);
+    });
 
     it('labels its answers with the route in the metrics and logs them under the request id', async () => {
       const res = await request(w.app.url).get('/api/changes?limit=1').set('X-Request-Id', 'trace-changes').expect(200);

@@ -38,12 +38,15 @@ async function servedSha256(app: TestApp): Promise<string> {
       res.on('end', () => done(null, Buffer.concat(chunks)));
     })
     .expect(200);
-  return createHash('sha256').update(response.body as Buffer).digest('hex');
+  return createHash('sha256')
+    .update(response.body as Buffer)
+    .digest('hex');
 }
 
 /** The jobs that download the CLI and the ones that publish, by forge; the text of a job as YAML. */
 function jobsOf(forge: string, document: Yaml): { fetcher: Record<string, unknown>; publisher: Record<string, unknown> } {
-  if (forge === 'gitlab') return { fetcher: document['registry-cli'] as Record<string, unknown>, publisher: document.publish as Record<string, unknown> };
+  if (forge === 'gitlab')
+    return { fetcher: document['registry-cli'] as Record<string, unknown>, publisher: document.publish as Record<string, unknown> };
   return { fetcher: document.jobs!['registry-cli'], publisher: document.jobs!.publish };
 }
 
@@ -85,12 +88,22 @@ describe('CI templates with the CLI pinned', () => {
         expect(template.auth).toBe(template.forge === 'forgejo' ? 'token' : auth);
         expect(publisherText.includes('secrets.REGISTRY_TOKEN')).toBe(!trusted && template.forge !== 'gitlab');
         expect(publisherText.includes('id-token') || publisherText.includes('id_tokens')).toBe(trusted);
-        if (template.forge === 'gitlab' && trusted) expect(publisher.id_tokens).toEqual({ REGISTRY_ID_TOKEN: { aud: 'registry-audience' } });
+        if (template.forge === 'gitlab' && trusted)
+          expect(publisher.id_tokens).toEqual({ REGISTRY_ID_TOKEN: { aud: 'registry-audience' } });
         if (template.forge === 'github') expect(publisherText.includes("--oidc-audience 'registry-audience'")).toBe(trusted);
         // Only the publish job reaches a credential, and it runs no npm, no build and no checkout.
         const { jobs } = workflowJobs(template.forge as CiForge, template.content);
-        expect([template.forge, jobs.filter((job) => credentialsOf(job).length > 0).map((job) => job.name)]).toEqual([template.forge, ['publish']]);
-        expect([template.forge, repositoryCodeIn(template.forge as CiForge, jobs.find((job) => job.name === 'publish')!)]).toEqual([template.forge, []]);
+        expect([template.forge, jobs.filter((job) => credentialsOf(job).length > 0).map((job) => job.name)]).toEqual([
+          template.forge,
+          ['publish'],
+        ]);
+        expect([
+          template.forge,
+          repositoryCodeIn(
+            template.forge as CiForge,
+            jobs.find((job) => job.name === 'publish')!,
+          ),
+        ]).toEqual([template.forge, []]);
       }
     }
   });
@@ -117,7 +130,12 @@ describe('CI templates with the CLI pinned', () => {
     const snippets = [...page.text.matchAll(/<pre id="ci-snippet-([a-z]+)"[^>]*>([\s\S]*?)<\/pre>/g)];
     expect(snippets.map(([, forge]) => forge)).toEqual(FORGES);
     for (const [, forge, escaped] of snippets) {
-      const content = escaped.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+      const content = escaped
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
       const document = parse(content) as Yaml;
       const globals = (forge === 'gitlab' ? document.variables : document.env) as Record<string, string>;
       expect(globals).toEqual({ REGISTRY_URL: BASE_URL, REGISTRY_CLI_SHA256: sha256 });

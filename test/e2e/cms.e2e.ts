@@ -28,9 +28,9 @@ describe('CMS: pages, branding, languages and feature flags', () => {
     return body ? req.send(body) : req;
   };
   const audit = (action: string) =>
-    app.database.dataSource.query('SELECT actor_user_id, slug, details FROM audit_entry WHERE action = $1 ORDER BY created_at', [action]) as Promise<
-      { actor_user_id: string; slug: string | null; details: Record<string, any> }[]
-    >;
+    app.database.dataSource.query('SELECT actor_user_id, slug, details FROM audit_entry WHERE action = $1 ORDER BY created_at', [
+      action,
+    ]) as Promise<{ actor_user_id: string; slug: string | null; details: Record<string, any> }[]>;
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -43,7 +43,7 @@ describe('CMS: pages, branding, languages and feature flags', () => {
   afterAll(() => app?.close());
 
   describe.each(ADMIN_ENDPOINTS)('%s %s', (method, path, body) => {
-    it('refuses anonymous callers (401), non-admins (403) and publisher tokens, even an admin\'s (401)', async () => {
+    it("refuses anonymous callers (401), non-admins (403) and publisher tokens, even an admin's (401)", async () => {
       const anonymous = await as(null, method, path, body).expect(401);
       expect(anonymous.headers['content-type']).toMatch(/problem\+json/);
       await as(user.jwt, method, path, body).expect(403);
@@ -52,7 +52,14 @@ describe('CMS: pages, branding, languages and feature flags', () => {
   });
 
   describe('pages', () => {
-    const page = (slug: string, locale: string, extra: Record<string, unknown> = {}) => ({ slug, locale, title: `${slug} (${locale})`, markdown: `# ${slug} in ${locale}`, published: true, ...extra });
+    const page = (slug: string, locale: string, extra: Record<string, unknown> = {}) => ({
+      slug,
+      locale,
+      title: `${slug} (${locale})`,
+      markdown: `# ${slug} in ${locale}`,
+      published: true,
+      ...extra,
+    });
 
     it('resolves the locale: exact, then the base language, then the default locale, then the first available', async () => {
       await as(admin.jwt, 'patch', '/api/admin/i18n', { defaultLocale: 'fr', locales: ['en', 'fr', 'de', 'pt', 'pt-BR'] }).expect(200);
@@ -93,7 +100,7 @@ describe('CMS: pages, branding, languages and feature flags', () => {
       await as(admin.jwt, 'patch', '/api/admin/i18n', { defaultLocale: 'en', locales: ['en'] }).expect(200);
     });
 
-    it('takes the first available in the site\'s language order when neither the request nor the default matches', async () => {
+    it("takes the first available in the site's language order when neither the request nor the default matches", async () => {
       await as(admin.jwt, 'patch', '/api/admin/i18n', { defaultLocale: 'en', locales: ['en', 'it', 'es'] }).expect(200);
       await as(admin.jwt, 'post', '/api/admin/pages', page('order', 'es')).expect(201);
       await as(admin.jwt, 'post', '/api/admin/pages', page('order', 'it')).expect(201);
@@ -110,7 +117,9 @@ describe('CMS: pages, branding, languages and feature flags', () => {
         '[click](javascript:alert(1)) and [docs](https://docs.example.org) and [rel](./other.md)',
         '![logo](logo.png)',
       ].join('\n\n');
-      await as(admin.jwt, 'post', '/api/admin/pages', { slug: 'terms', locale: 'en', title: 'Terms', markdown, published: true }).expect(201);
+      await as(admin.jwt, 'post', '/api/admin/pages', { slug: 'terms', locale: 'en', title: 'Terms', markdown, published: true }).expect(
+        201,
+      );
       const res = await request(app.url).get('/api/pages/terms?locale=en').expect(200);
       expect(res.headers['cache-control']).toBe('public, max-age=60');
       expect(res.body).toEqual({ slug: 'terms', title: 'Terms', html: expect.any(String), locale: 'en', updatedAt: expect.any(Number) });
@@ -141,7 +150,11 @@ describe('CMS: pages, branding, languages and feature flags', () => {
       expect(listed.body.pages.find((p: { slug: string }) => p.slug === 'draft')).toMatchObject({ published: false });
 
       await as(admin.jwt, 'post', '/api/admin/pages', page('draft', 'en')).expect(409);
-      const updated = await as(admin.jwt, 'put', '/api/admin/pages/draft?locale=en', { title: 'Live', markdown: 'Now *live*', published: true }).expect(200);
+      const updated = await as(admin.jwt, 'put', '/api/admin/pages/draft?locale=en', {
+        title: 'Live',
+        markdown: 'Now *live*',
+        published: true,
+      }).expect(200);
       expect(updated.body).toMatchObject({ title: 'Live', markdown: 'Now *live*', published: true });
       const live = await request(app.url).get('/api/pages/draft').expect(200);
       expect(live.body.html).toContain('<em>live</em>');
@@ -153,14 +166,24 @@ describe('CMS: pages, branding, languages and feature flags', () => {
       const [create] = (await audit('page.create')).filter((e) => e.details.slug === 'draft');
       expect(create.actor_user_id).toBe(admin.user.id);
       const [update] = (await audit('page.update')).filter((e) => e.details.slug === 'draft');
-      expect(update.details).toMatchObject({ locale: 'en', before: { title: 'draft (en)', published: false }, after: { title: 'Live', published: true } });
+      expect(update.details).toMatchObject({
+        locale: 'en',
+        before: { title: 'draft (en)', published: false },
+        after: { title: 'Live', published: true },
+      });
       expect(update.details.before.markdownSha256).not.toBe(update.details.after.markdownSha256);
       const [deletion] = (await audit('page.delete')).filter((e) => e.details.slug === 'draft');
       expect(deletion.details).toMatchObject({ locale: 'en', before: { title: 'Live' } });
     });
 
     it('validates page input', async () => {
-      const bad = await as(admin.jwt, 'post', '/api/admin/pages', { slug: 'Bad Slug', locale: 'pt-br', title: '', markdown: 'x', published: 'yes' }).expect(400);
+      const bad = await as(admin.jwt, 'post', '/api/admin/pages', {
+        slug: 'Bad Slug',
+        locale: 'pt-br',
+        title: '',
+        markdown: 'x',
+        published: 'yes',
+      }).expect(400);
       expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['/locale', '/published', '/slug', '/title']);
       await as(admin.jwt, 'put', '/api/admin/pages/x', { title: 'X', markdown: 'x', published: true }).expect(400);
       await as(admin.jwt, 'post', '/api/admin/pages', { ...page('big', 'en'), markdown: 'x'.repeat(100_001) }).expect(400);
@@ -170,7 +193,12 @@ describe('CMS: pages, branding, languages and feature flags', () => {
   describe('branding', () => {
     it('has defaults, takes partial changes with http(s) links and #rrggbb colours, and resets fields with null', async () => {
       const initial = await request(app.url).get('/api/branding').expect(200);
-      expect(initial.body).toEqual({ siteName: 'Plugin Registry', logoUrl: null, primaryColor: expect.stringMatching(/^#[0-9a-f]{6}$/), links: [] });
+      expect(initial.body).toEqual({
+        siteName: 'Plugin Registry',
+        logoUrl: null,
+        primaryColor: expect.stringMatching(/^#[0-9a-f]{6}$/),
+        links: [],
+      });
 
       const changed = await as(admin.jwt, 'patch', '/api/admin/branding', {
         siteName: 'Acme Plugins',
@@ -186,14 +214,26 @@ describe('CMS: pages, branding, languages and feature flags', () => {
       });
       await as(admin.jwt, 'patch', '/api/admin/branding', { primaryColor: '#123456' }).expect(200);
       const read = await request(app.url).get('/api/branding').expect(200);
-      expect(read.body).toMatchObject({ siteName: 'Acme Plugins', primaryColor: '#123456', links: [{ label: 'Docs', url: 'https://docs.example.org' }] });
+      expect(read.body).toMatchObject({
+        siteName: 'Acme Plugins',
+        primaryColor: '#123456',
+        links: [{ label: 'Docs', url: 'https://docs.example.org' }],
+      });
 
       const bad = await as(admin.jwt, 'patch', '/api/admin/branding', {
         logoUrl: 'javascript:alert(1)',
         primaryColor: 'red',
-        links: [{ label: 'x', url: 'ftp://example.org' }, { label: '', url: 'https://ok.example.org' }],
+        links: [
+          { label: 'x', url: 'ftp://example.org' },
+          { label: '', url: 'https://ok.example.org' },
+        ],
       }).expect(400);
-      expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['/links/0/url', '/links/1/label', '/logoUrl', '/primaryColor']);
+      expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+        '/links/0/url',
+        '/links/1/label',
+        '/logoUrl',
+        '/primaryColor',
+      ]);
 
       const reset = await as(admin.jwt, 'patch', '/api/admin/branding', { siteName: null, logoUrl: null, links: null }).expect(200);
       expect(reset.body).toEqual({ siteName: 'Plugin Registry', logoUrl: null, primaryColor: '#123456', links: [] });
@@ -207,7 +247,7 @@ describe('CMS: pages, branding, languages and feature flags', () => {
   });
 
   describe('languages', () => {
-    it('keeps the default among the locales and uses the manifest\'s locale codes', async () => {
+    it("keeps the default among the locales and uses the manifest's locale codes", async () => {
       const before = await request(app.url).get('/api/i18n').expect(200);
       const set = await as(admin.jwt, 'patch', '/api/admin/i18n', { defaultLocale: 'de', locales: ['de', 'en', 'pt-BR'] }).expect(200);
       expect(set.body).toEqual({ defaultLocale: 'de', locales: ['de', 'en', 'pt-BR'] });
@@ -271,11 +311,19 @@ describe('branding site name before an admin sets one', () => {
   afterAll(() => app?.close());
 
   it('is the name the install wizard stored, and branding never writes that setting', async () => {
-    await request(app.url).put('/api/init/settings').set('Authorization', `Bearer ${INIT_TOKEN}`).send({ siteName: 'Wizard Name' }).expect(200);
+    await request(app.url)
+      .put('/api/init/settings')
+      .set('Authorization', `Bearer ${INIT_TOKEN}`)
+      .send({ siteName: 'Wizard Name' })
+      .expect(200);
     expect((await request(app.url).get('/api/branding').expect(200)).body.siteName).toBe('Wizard Name');
 
     const admin = await userWithSession(app, 'brand-admin', 'admin');
-    await request(app.url).patch('/api/admin/branding').set('Authorization', `Bearer ${admin.jwt}`).send({ siteName: 'Admin Name' }).expect(200);
+    await request(app.url)
+      .patch('/api/admin/branding')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ siteName: 'Admin Name' })
+      .expect(200);
     expect((await request(app.url).get('/api/branding').expect(200)).body.siteName).toBe('Admin Name');
     const [setting] = await app.database.dataSource.query(`SELECT value FROM app_setting WHERE key = 'site.name'`);
     expect(setting.value).toBe('Wizard Name');

@@ -35,7 +35,13 @@ describe('SIGKILL during a webhook delivery', () => {
     const seed = w.forge.asset('/seed/crash-hook.zip', { size: 100 });
     const pushed = await fetch(
       `${first.url}/api/publish/crash-hook`,
-      asJson(owner.token, 'POST', { manifest: 'name: crash-hook\nversion: "0.1.0"\n', manifestSource: 'plugin.yaml', version: '0.1.0', assets: [{ name: 'a.zip', url: seed }], repoUrl }),
+      asJson(owner.token, 'POST', {
+        manifest: 'name: crash-hook\nversion: "0.1.0"\n',
+        manifestSource: 'plugin.yaml',
+        version: '0.1.0',
+        assets: [{ name: 'a.zip', url: seed }],
+        repoUrl,
+      }),
     );
     expect(pushed.status).toBe(201);
     const rotated = await fetch(`${first.url}/api/plugins/crash-hook/webhook-secret`, asJson(owner.jwt, 'POST', {}));
@@ -71,7 +77,9 @@ describe('SIGKILL during a webhook delivery', () => {
       seen = await deliveries();
     }
     expect(seen).toEqual([expect.objectContaining({ status: 'succeeded', version: '1.0.0', attempts: 2 })]);
-    const releases = await w.query<{ version: string }>(`SELECT r.version FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'crash-hook' ORDER BY r.version`);
+    const releases = await w.query<{ version: string }>(
+      `SELECT r.version FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'crash-hook' ORDER BY r.version`,
+    );
     expect(releases).toEqual([{ version: '0.1.0' }, { version: '1.0.0' }]);
   }, 180_000);
 });

@@ -27,9 +27,12 @@ describe('password hashing and sign-in privacy', () => {
     const admin = await userWithSession(app, `root-${++ipCounter}`, 'admin');
     await request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send(values).expect(200);
   };
-  const put = (jwt: string, body: Record<string, string>, ip = freshIp()) => request(app.url).put('/api/auth/me/password').set('Authorization', `Bearer ${jwt}`).set('X-Forwarded-For', ip).send(body);
-  const signIn = (login: string, password: string) => request(app.url).post('/api/auth/sign-in/password').set('X-Forwarded-For', freshIp()).send({ login, password });
-  const hashOf = async (userId: string) => ((await app.database.dataSource.query(`SELECT hash FROM user_password WHERE user_id = $1`, [userId])) as { hash: string }[])[0]?.hash;
+  const put = (jwt: string, body: Record<string, string>, ip = freshIp()) =>
+    request(app.url).put('/api/auth/me/password').set('Authorization', `Bearer ${jwt}`).set('X-Forwarded-For', ip).send(body);
+  const signIn = (login: string, password: string) =>
+    request(app.url).post('/api/auth/sign-in/password').set('X-Forwarded-For', freshIp()).send({ login, password });
+  const hashOf = async (userId: string) =>
+    ((await app.database.dataSource.query(`SELECT hash FROM user_password WHERE user_id = $1`, [userId])) as { hash: string }[])[0]?.hash;
 
   it('answers a password change on a locked account with the lock, before hashing anything', async () => {
     const { user, jwt } = await userWithSession(app, 'locked-out');
@@ -42,7 +45,12 @@ describe('password hashing and sign-in privacy', () => {
       expect(refused.body.type).toMatch(/\/problems\/account-locked$/);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       // A step-up with the current password waits for the lock too.
-      const stepUp = await request(app.url).post('/api/auth/me/step-up').set('Authorization', `Bearer ${jwt}`).set('X-Forwarded-For', freshIp()).send({ currentPassword: 'the first long password' }).expect(429);
+      const stepUp = await request(app.url)
+        .post('/api/auth/me/step-up')
+        .set('Authorization', `Bearer ${jwt}`)
+        .set('X-Forwarded-For', freshIp())
+        .send({ currentPassword: 'the first long password' })
+        .expect(429);
       expect(stepUp.body.type).toMatch(/\/problems\/account-locked$/);
       expect(reserve).not.toHaveBeenCalled();
     } finally {
@@ -89,7 +97,10 @@ describe('password hashing and sign-in privacy', () => {
     const wrong = await Promise.all(Array.from({ length: 4 }, (_, i) => signIn('busy', `not it ${i}`)));
     const checked = wrong.filter((answer) => answer.status === 401).length;
     expect(checked + wrong.filter((answer) => answer.status === 503).length).toBe(4);
-    const failures = await app.database.dataSource.query(`SELECT count(*)::int AS n FROM audit_entry WHERE action = 'user.sign_in_failed' AND details->>'userId' = $1`, [user.id]);
+    const failures = await app.database.dataSource.query(
+      `SELECT count(*)::int AS n FROM audit_entry WHERE action = 'user.sign_in_failed' AND details->>'userId' = $1`,
+      [user.id],
+    );
     expect(failures[0].n).toBe(checked);
   });
 
@@ -104,7 +115,10 @@ describe('password hashing and sign-in privacy', () => {
       .expect(303);
     expect(failed.headers.location).toBe('/sign-in?error=sign-in-failed');
 
-    await request(app.url).get(`/sign-in?login=${typed}&password=hunter22hunter22&next=%2Fadmin`).set('X-Request-Id', 'redaction-1').expect(200);
+    await request(app.url)
+      .get(`/sign-in?login=${typed}&password=hunter22hunter22&next=%2Fadmin`)
+      .set('X-Request-Id', 'redaction-1')
+      .expect(200);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const line = log.lines.find((entry) => entry.includes('"redaction-1"') && entry.includes('request completed'));
     expect(line).toBeDefined();

@@ -32,13 +32,17 @@ describe('daily charts', () => {
     await publish(token, 'charted', '1.0.0');
     await publish(token, 'charted', '1.1.0');
     await publish(token, 'quiet', '1.0.0');
-    for (const version of ['1.0.0', '1.0.0', '1.0.0', '1.1.0']) await request(w.app.url).get(`/api/plugins/charted/releases/${version}/assets/charted.zip`).expect(302);
+    for (const version of ['1.0.0', '1.0.0', '1.0.0', '1.1.0'])
+      await request(w.app.url).get(`/api/plugins/charted/releases/${version}/assets/charted.zip`).expect(302);
     // A HEAD resolves the link and counts nothing, today as ever.
     await request(w.app.url).head('/api/plugins/charted/releases/1.0.0/assets/charted.zip').expect(302);
     await w.app.app.get(DownloadCounter).flush();
     // History from before this process, as earlier days' writes left it.
     const [{ id }] = await w.app.database.dataSource.query(`SELECT id FROM plugin WHERE slug = 'charted'`);
-    await w.app.database.dataSource.query(`INSERT INTO plugin_download_day (plugin_id, day, downloads) VALUES ($1, $2::date - 10, 1234), ($1, $2::date - 200, 9)`, [id, today()]);
+    await w.app.database.dataSource.query(
+      `INSERT INTO plugin_download_day (plugin_id, day, downloads) VALUES ($1, $2::date - 10, 1234), ($1, $2::date - 200, 9)`,
+      [id, today()],
+    );
     admin = (await userWithSession(w.app, 'chart-admin', 'admin')).jwt;
     user = (await userWithSession(w.app, 'chart-user')).jwt;
   });
@@ -62,7 +66,14 @@ describe('daily charts', () => {
 
     it('narrows to one release, and reaches back as far as days asks', async () => {
       const release = await request(w.app.url).get('/api/plugins/charted/downloads?version=1.0.0&days=1').expect(200);
-      expect(release.body).toEqual({ slug: 'charted', version: '1.0.0', from: today(), to: today(), total: 3, series: [{ day: today(), downloads: 3 }] });
+      expect(release.body).toEqual({
+        slug: 'charted',
+        version: '1.0.0',
+        from: today(),
+        to: today(),
+        total: 3,
+        series: [{ day: today(), downloads: 3 }],
+      });
       const year = await request(w.app.url).get('/api/plugins/charted/downloads?days=366').expect(200);
       expect(year.body.series).toHaveLength(366);
       expect(year.body.total).toBe(1247);
@@ -78,7 +89,9 @@ describe('daily charts', () => {
     });
 
     it('answers problems for an unknown parameter, a slug that cannot exist, and what is not there', async () => {
-      expect((await request(w.app.url).get('/api/plugins/charted/downloads?weeks=3').expect(400)).headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect((await request(w.app.url).get('/api/plugins/charted/downloads?weeks=3').expect(400)).headers['content-type']).toMatch(
+        /^application\/problem\+json/,
+      );
       await request(w.app.url).get('/api/plugins/Bad_Slug/downloads').expect(400);
       const missing = await request(w.app.url).get('/api/plugins/nothing-here/downloads').expect(404);
       expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -113,7 +126,9 @@ describe('daily charts', () => {
     it('draws the plugin page’s downloads chart into its HTML: an image with a name, a summary and a hidden table', async () => {
       const res = await request(w.app.url).get('/plugins/charted').expect(200);
       expect(res.text).toContain('<h2 id="downloads-chart-heading">Downloads, last 90 days</h2>');
-      expect(res.text).toMatch(/<svg class="chart-svg"[^>]* role="img" aria-labelledby="downloads-chart-title" aria-describedby="downloads-chart-desc"/);
+      expect(res.text).toMatch(
+        /<svg class="chart-svg"[^>]* role="img" aria-labelledby="downloads-chart-title" aria-describedby="downloads-chart-desc"/,
+      );
       expect(res.text).toContain('<title id="downloads-chart-title">charted: downloads per day</title>');
       expect(res.text).toContain('Downloads in the last 90 days: 1,238.');
       expect(res.text).toMatch(/Busiest day: [A-Z][a-z]{2} \d{1,2}, \d{4} \(1,234\)\./);
@@ -128,11 +143,14 @@ describe('daily charts', () => {
     it('shows the admin home three activity charts above the plugin list', async () => {
       const res = await request(w.app.url).get('/admin').set('Cookie', `registry_session=${admin}`).expect(200);
       expect(res.text).toContain('<h2 id="admin-activity-heading">Activity, last 30 days</h2>');
-      for (const key of ['publishes', 'failedDeliveries', 'ingestErrors']) expect(res.text).toContain(`aria-labelledby="activity-${key}-title"`);
+      for (const key of ['publishes', 'failedDeliveries', 'ingestErrors'])
+        expect(res.text).toContain(`aria-labelledby="activity-${key}-title"`);
       expect(res.text).toContain('Total in the last 30 days: 3.');
       expect(res.text.indexOf('admin-activity-heading')).toBeLessThan(res.text.indexOf('admin-plugin-search'));
       // The plugins section itself has no charts.
-      expect((await request(w.app.url).get('/admin/plugins').set('Cookie', `registry_session=${admin}`).expect(200)).text).not.toContain('chart-svg');
+      expect((await request(w.app.url).get('/admin/plugins').set('Cookie', `registry_session=${admin}`).expect(200)).text).not.toContain(
+        'chart-svg',
+      );
     });
   });
 });

@@ -70,7 +70,8 @@ describe.each(targets)('the compiled server on the %s database', (target) => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     // The server's own lines say why, should a probe ever fail.
-    if (statuses.some((status) => status !== 200)) throw new Error(`readiness answered ${statuses.join(' ')}; the server said:\n${server.output().slice(-20_000)}`);
+    if (statuses.some((status) => status !== 200))
+      throw new Error(`readiness answered ${statuses.join(' ')}; the server said:\n${server.output().slice(-20_000)}`);
 
     // The operator CLI joins the running server (embedded) or reaches the same database.
     const created = await registryCli(['users', 'create', 'maintainer'], env);
@@ -104,7 +105,12 @@ describe.each(targets)('the compiled server on the %s database', (target) => {
     });
     expect({ status: published.status, body: await published.json() }).toEqual({
       status: 201,
-      body: { slug: 'steady-plugin', version: '1.0.0', claimed: true, warnings: [expect.stringContaining('README README.md was not rendered')] },
+      body: {
+        slug: 'steady-plugin',
+        version: '1.0.0',
+        claimed: true,
+        warnings: [expect.stringContaining('README README.md was not rendered')],
+      },
     });
 
     const release = await fetch(`${url}/api/plugins/steady-plugin/releases/1.0.0`, { signal: AbortSignal.timeout(10_000) });

@@ -65,13 +65,21 @@ jest.setTimeout(900_000);
   const call = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
     new Promise<{ status: number; headers: Map<string, string>; text: string }>((resolve, reject) => {
       const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-      const req = http.request(`${url}${path}`, { method, agent, headers: { ...headers, ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode!, headers: new Map(Object.entries(res.headers).map(([k, v]) => [k, String(v)])), text: Buffer.concat(chunks).toString('utf8') }),
-        );
-      });
+      const req = http.request(
+        `${url}${path}`,
+        { method, agent, headers: { ...headers, ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode!,
+              headers: new Map(Object.entries(res.headers).map(([k, v]) => [k, String(v)])),
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(payload);
     });
@@ -88,7 +96,11 @@ jest.setTimeout(900_000);
     });
   const files = (slug: string, version: string) => {
     for (const tag of [version, `v${version}`]) {
-      forge.file(`/acme/${slug}/raw/${tag}/README.md`, `# ${slug} ${version}\n\n![shot](${forge.url}/pictures/shot.jpg)\n`, 'text/markdown');
+      forge.file(
+        `/acme/${slug}/raw/${tag}/README.md`,
+        `# ${slug} ${version}\n\n![shot](${forge.url}/pictures/shot.jpg)\n`,
+        'text/markdown',
+      );
       forge.file(`/acme/${slug}/raw/${tag}/README.de.md`, `# Beständig ${version}\n`, 'text/markdown');
     }
   };
@@ -120,7 +132,16 @@ jest.setTimeout(900_000);
           const conditional: Record<string, string> = a.headers.get('etag') ? { 'If-None-Match': a.headers.get('etag')! } : {};
           if (via === 'fetchlike') Object.assign(conditional, { 'Cache-Control': 'no-cache', Pragma: 'no-cache' });
           const r = await call('GET', path, { ...headers, ...conditional });
-          answers.push({ key: `${via} ${path}`, start, at: end, status: a.status, etag: a.headers.get("etag") ?? null, cache: a.headers.get("x-cache") ?? null, text: a.text, revalidated: r.status });
+          answers.push({
+            key: `${via} ${path}`,
+            start,
+            at: end,
+            status: a.status,
+            etag: a.headers.get('etag') ?? null,
+            cache: a.headers.get('x-cache') ?? null,
+            text: a.text,
+            revalidated: r.status,
+          });
         }
       }
     }
@@ -134,7 +155,8 @@ jest.setTimeout(900_000);
       if (x && y && typeof x === 'object' && typeof y === 'object') {
         const keys = new Set([...Object.keys(x as object), ...Object.keys(y as object)]);
         for (const k of keys) walk((x as any)[k], (y as any)[k], `${path}/${k}`);
-        if (keys.size && JSON.stringify(Object.keys(x as object)) !== JSON.stringify(Object.keys(y as object)) && !Array.isArray(x)) out.push(`${path}: key order ${Object.keys(x as object)} vs ${Object.keys(y as object)}`);
+        if (keys.size && JSON.stringify(Object.keys(x as object)) !== JSON.stringify(Object.keys(y as object)) && !Array.isArray(x))
+          out.push(`${path}: key order ${Object.keys(x as object)} vs ${Object.keys(y as object)}`);
         return;
       }
       out.push(`${path}: ${JSON.stringify(x)?.slice(0, 120)} -> ${JSON.stringify(y)?.slice(0, 120)}`);
@@ -165,7 +187,9 @@ jest.setTimeout(900_000);
       if (prev && (prev.etag !== a.etag || prev.text !== a.text)) {
         const history = seen.get(a.key) ?? [];
         const flip = history.includes(a.etag ?? '');
-        report.push(`${label} ${a.key} +${a.at - prev.at}ms ${prev.cache}->${a.cache} ${prev.etag} -> ${a.etag}${flip ? ' FLIP-FLOP (returned to an earlier answer)' : ''}\n    ${diffJson(prev.text, a.text).join('\n    ')}`);
+        report.push(
+          `${label} ${a.key} +${a.at - prev.at}ms ${prev.cache}->${a.cache} ${prev.etag} -> ${a.etag}${flip ? ' FLIP-FLOP (returned to an earlier answer)' : ''}\n    ${diffJson(prev.text, a.text).join('\n    ')}`,
+        );
       }
       const history = seen.get(a.key) ?? [];
       if (!history.includes(a.etag ?? '')) history.push(a.etag ?? '');
@@ -187,7 +211,9 @@ jest.setTimeout(900_000);
         const before = mine.filter((b) => b.at < a.start);
         const newest = before.reduce<Answer | null>((m, b) => (m && ordinal.get(m.etag!)! >= ordinal.get(b.etag!)! ? m : b), null);
         if (newest && ordinal.get(newest.etag!)! > ordinal.get(a.etag!)!) {
-          report.push(`${label} STALE ${a.key} (${a.cache}) served ${a.etag} after ${newest.key} (${newest.cache}) served ${newest.etag} ${a.start - newest.at}ms before\n    ${diffJson(a.text, newest.text).join('\n    ')}`);
+          report.push(
+            `${label} STALE ${a.key} (${a.cache}) served ${a.etag} after ${newest.key} (${newest.cache}) served ${newest.etag} ${a.start - newest.at}ms before\n    ${diffJson(a.text, newest.text).join('\n    ')}`,
+          );
         }
       }
     }
@@ -196,7 +222,8 @@ jest.setTimeout(900_000);
       const express = [...states].filter(([k]) => k.startsWith('express')).map(([k]) => k.split(' ')[1]);
       const onlyLane = lane.filter((e) => !express.includes(e));
       const onlyExpress = express.filter((e) => !lane.includes(e));
-      if (onlyLane.length || onlyExpress.length) report.push(`${label} ${path}: ETags only on the lane ${onlyLane}, only on Express ${onlyExpress}`);
+      if (onlyLane.length || onlyExpress.length)
+        report.push(`${label} ${path}: ETags only on the lane ${onlyLane}, only on Express ${onlyExpress}`);
     }
     report.push(`${label}: ${reads} reads (each revalidated)`);
   };
@@ -209,7 +236,12 @@ jest.setTimeout(900_000);
     const token = JSON.parse(tokenRes.text).token as string;
     expect((await registryCli(['users', 'create', 'steady-admin', '--admin'], env)).code).toBe(0);
     const adminJwt = (await registryCli(['sessions', 'issue', 'steady-admin'], env)).stdout.trim();
-    const limits = await call('PATCH', '/api/admin/settings', { Authorization: `Bearer ${adminJwt}` }, { 'ratelimit.public_read_per_min': 1_000_000 });
+    const limits = await call(
+      'PATCH',
+      '/api/admin/settings',
+      { Authorization: `Bearer ${adminJwt}` },
+      { 'ratelimit.public_read_per_min': 1_000_000 },
+    );
     expect(limits.status).toBe(200);
 
     const push = (slug: string, version: string) => {
@@ -222,7 +254,12 @@ jest.setTimeout(900_000);
           manifest: manifest(slug, version),
           manifestSource: 'plugin.yaml',
           version,
-          assets: [{ name: `${slug}-linux-x64.tgz`, url: forge.asset(`/acme/${slug}/${version}/${slug}-linux-x64.tgz`, { size: 500, seed: version.length }) }],
+          assets: [
+            {
+              name: `${slug}-linux-x64.tgz`,
+              url: forge.asset(`/acme/${slug}/${version}/${slug}-linux-x64.tgz`, { size: 500, seed: version.length }),
+            },
+          ],
           repoUrl: `${forge.url}/acme/${slug}`,
         },
       );
@@ -260,7 +297,12 @@ jest.setTimeout(900_000);
         { name: `${slug}-linux-x64.tar.gz`, url: forge.asset(`${base}/${slug}-linux-x64.tar.gz`, { size: 4000, seed: 7 }) },
       ];
       const event = releaseEvent({ kind: 'github', repoUrl: `${forge.url}/acme/${slug}` }, version, assets);
-      const delivered = await call('POST', '/api/webhooks/release', webhookHeaders('github', secret, event.body, event.event), event.body.toString('utf8'));
+      const delivered = await call(
+        'POST',
+        '/api/webhooks/release',
+        webhookHeaders('github', secret, event.body, event.event),
+        event.body.toString('utf8'),
+      );
       expect(delivered.status).toBeLessThan(300);
       analyse(`webhook ${version}`, await hammer(slug, version, READ_MS + 3000));
       const deliveries = await call('GET', `/api/plugins/${slug}/deliveries`, { Authorization: `Bearer ${jwt}` });

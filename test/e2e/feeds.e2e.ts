@@ -30,7 +30,11 @@ describe('Atom feeds of new releases', () => {
       })
       .expect(201);
   const yank = (slug: string, version: string, undo = false) =>
-    request(w.app.url).post(`/api/publish/${slug}/yank`).set('Authorization', `Bearer ${alice}`).send({ version, ...(undo ? { undo: true } : {}) }).expect(200);
+    request(w.app.url)
+      .post(`/api/publish/${slug}/yank`)
+      .set('Authorization', `Bearer ${alice}`)
+      .send({ version, ...(undo ? { undo: true } : {}) })
+      .expect(200);
   const titles = (feed: ReturnType<typeof parseFeed>) => feed.items.map((item) => item.title);
 
   beforeAll(async () => {
@@ -68,22 +72,39 @@ describe('Atom feeds of new releases', () => {
     expect(beta.url).toBe(`${base()}/plugins/aurora`);
     expect(beta.description).toBe('aurora does things');
     expect(beta.authors.map((a) => a.name)).toEqual(['alice']);
-    expect(beta.categories.map((c) => [c.term, c.label])).toEqual([['theme', 'Themes'], ['prerelease', 'Prerelease']]);
+    expect(beta.categories.map((c) => [c.term, c.label])).toEqual([
+      ['theme', 'Themes'],
+      ['prerelease', 'Prerelease'],
+    ]);
     // published is the release's time, as the API tells it; updated the later of it and the plugin's
     // last change (aurora's 1.1.0 was yanked after 2.0.0-beta.1 came out); the feed's, the latest of all.
-    const detail = (await request(w.app.url).get('/api/plugins/aurora').expect(200)).body as { releases: { version: string; createdAt: number }[] };
+    const detail = (await request(w.app.url).get('/api/plugins/aurora').expect(200)).body as {
+      releases: { version: string; createdAt: number }[];
+    };
     expect(beta.published?.getTime()).toBe(detail.releases.find((r) => r.version === '2.0.0-beta.1')?.createdAt);
-    const [{ updated_at: auroraChanged }] = (await w.app.database.dataSource.query(`SELECT updated_at FROM plugin WHERE slug = 'aurora'`)) as { updated_at: Date | string }[];
+    const [{ updated_at: auroraChanged }] = (await w.app.database.dataSource.query(
+      `SELECT updated_at FROM plugin WHERE slug = 'aurora'`,
+    )) as { updated_at: Date | string }[];
     expect(new Date(auroraChanged).getTime()).toBeGreaterThan(beta.published?.getTime() ?? Infinity);
     expect(beta.updated?.getTime()).toBe(new Date(auroraChanged).getTime());
     const tool = feed.items.find((item) => item.title === 'tool 0.9.0');
     expect(tool?.updated?.getTime()).toBe(tool?.published?.getTime());
     // The feed's updated: the latest of its entries' and of the yank that took aurora 1.1.0 out.
-    const [{ yanked_at: auroraYank }] = (await w.app.database.dataSource.query(`SELECT max(yanked_at) AS yanked_at FROM release`)) as { yanked_at: Date | string }[];
-    expect(feed.updated?.getTime()).toBe(Math.max(new Date(auroraYank).getTime(), ...feed.items.map((item) => item.updated?.getTime() ?? 0)));
+    const [{ yanked_at: auroraYank }] = (await w.app.database.dataSource.query(`SELECT max(yanked_at) AS yanked_at FROM release`)) as {
+      yanked_at: Date | string;
+    }[];
+    expect(feed.updated?.getTime()).toBe(
+      Math.max(new Date(auroraYank).getTime(), ...feed.items.map((item) => item.updated?.getTime() ?? 0)),
+    );
     // RFC 4287's required elements, at the places a reader looks for them.
-    for (const element of ['<id>', '<title type="text">', '<updated>', '<author>', '<link rel="self" type="application/atom+xml"']) expect(xml.split('<entry>')[0]).toContain(element);
-    expect(xml.split('<entry>').slice(1).every((entry) => ['<id>', '<title', '<updated>', '<link rel="alternate"'].every((e) => entry.includes(e)))).toBe(true);
+    for (const element of ['<id>', '<title type="text">', '<updated>', '<author>', '<link rel="self" type="application/atom+xml"'])
+      expect(xml.split('<entry>')[0]).toContain(element);
+    expect(
+      xml
+        .split('<entry>')
+        .slice(1)
+        .every((entry) => ['<id>', '<title', '<updated>', '<link rel="alternate"'].every((e) => entry.includes(e))),
+    ).toBe(true);
     expect(res.headers['cache-control']).toBe('public, max-age=300');
   });
 
@@ -102,11 +123,19 @@ describe('Atom feeds of new releases', () => {
   it('serves one kind, one plugin and one owner, with their own ids, titles and pages', async () => {
     const kind = await feedAt(w, '/feeds/kinds/theme.atom');
     expect(titles(kind.feed)).toEqual(['aurora 2.0.0-beta.1', 'Evil <script>alert(1)</script> & "co" 1.0.0', 'aurora 1.0.0']);
-    expect([kind.feed.title, kind.feed.self, kind.feed.url]).toEqual(['New releases: Themes · Plugin Registry', `${base()}/feeds/kinds/theme.atom`, `${base()}/kinds/theme`]);
+    expect([kind.feed.title, kind.feed.self, kind.feed.url]).toEqual([
+      'New releases: Themes · Plugin Registry',
+      `${base()}/feeds/kinds/theme.atom`,
+      `${base()}/kinds/theme`,
+    ]);
 
     const plugin = await feedAt(w, '/feeds/plugins/aurora.atom');
     expect(titles(plugin.feed)).toEqual(['aurora 2.0.0-beta.1', 'aurora 1.0.0']);
-    expect([plugin.feed.title, plugin.feed.description, plugin.feed.url]).toEqual(['aurora releases · Plugin Registry', 'aurora does things', `${base()}/plugins/aurora`]);
+    expect([plugin.feed.title, plugin.feed.description, plugin.feed.url]).toEqual([
+      'aurora releases · Plugin Registry',
+      'aurora does things',
+      `${base()}/plugins/aurora`,
+    ]);
     // The same release has the same id in every feed.
     const everywhere = (await feedAt(w, '/feeds/releases.atom')).feed.items.filter((i) => i.title === 'aurora 1.0.0').map((i) => i.id);
     expect(plugin.feed.items[1].id).toBe(everywhere[0]);
@@ -119,7 +148,15 @@ describe('Atom feeds of new releases', () => {
 
   it('answers 404 problems for an unknown or disabled kind, plugin or owner, and 400 for an impossible slug', async () => {
     await userWithSession(w.app, 'carol');
-    for (const path of ['/feeds/kinds/nope.atom', '/feeds/kinds/legacy.atom', '/feeds/plugins/nope.atom', '/feeds/owners/local/nobody.atom', '/feeds/owners/fakehub/alice.atom', '/feeds/owners/local/carol.atom', `/feeds/owners/local/${'x'.repeat(101)}.atom`]) {
+    for (const path of [
+      '/feeds/kinds/nope.atom',
+      '/feeds/kinds/legacy.atom',
+      '/feeds/plugins/nope.atom',
+      '/feeds/owners/local/nobody.atom',
+      '/feeds/owners/fakehub/alice.atom',
+      '/feeds/owners/local/carol.atom',
+      `/feeds/owners/local/${'x'.repeat(101)}.atom`,
+    ]) {
       const res = await request(w.app.url).get(path).set('Accept', 'application/json').expect(404);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(res.body).toMatchObject({ status: 404 });
@@ -156,7 +193,12 @@ describe('Atom feeds of new releases', () => {
   });
 
   it('refuses any query parameter with a 400 naming it, never stored in the response cache', async () => {
-    for (const path of ['/feeds/releases.atom', '/feeds/kinds/theme.atom', '/feeds/plugins/aurora.atom', '/feeds/owners/local/alice.atom']) {
+    for (const path of [
+      '/feeds/releases.atom',
+      '/feeds/kinds/theme.atom',
+      '/feeds/plugins/aurora.atom',
+      '/feeds/owners/local/alice.atom',
+    ]) {
       for (let i = 0; i < 2; i++) {
         const res = await request(w.app.url).get(`${path}?utm_source=x&b%2Fc=1`).set('Accept', 'application/json').expect(400);
         expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -182,7 +224,10 @@ describe('Atom feeds of new releases', () => {
     // A new release with a new description changes the plugin's: the older entry's summary changes, and its updated with it.
     await publish(alice, 'solo', '1.1.0', { description: 'Solo, deluxe' });
     const renamed = await updated('/feeds/plugins/solo.atom');
-    expect(renamed.items.map((i) => [i.title, i.description])).toEqual([['solo 1.1.0', 'Solo, deluxe'], ['solo 1.0.0', 'Solo, deluxe']]);
+    expect(renamed.items.map((i) => [i.title, i.description])).toEqual([
+      ['solo 1.1.0', 'Solo, deluxe'],
+      ['solo 1.0.0', 'Solo, deluxe'],
+    ]);
     const [newest, older] = renamed.items;
     expect(older.published?.getTime()).toBe(published);
     expect(older.updated?.getTime()).toBeGreaterThanOrEqual(newest.published?.getTime() ?? Infinity);
@@ -191,7 +236,9 @@ describe('Atom feeds of new releases', () => {
     // Yanking the newest release takes it out; the feed's updated goes forward, to the yank.
     await yank('solo', '1.1.0');
     const yanked = await updated('/feeds/plugins/solo.atom');
-    const [{ yanked_at: yankedAt }] = (await w.app.database.dataSource.query(`SELECT r.yanked_at FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'solo' AND r.version = '1.1.0'`)) as { yanked_at: Date | string }[];
+    const [{ yanked_at: yankedAt }] = (await w.app.database.dataSource.query(
+      `SELECT r.yanked_at FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'solo' AND r.version = '1.1.0'`,
+    )) as { yanked_at: Date | string }[];
     expect(titles(yanked)).toEqual(['solo 1.0.0']);
     expect(yanked.updated?.getTime()).toBeGreaterThanOrEqual(new Date(yankedAt).getTime());
     expect(yanked.updated?.getTime()).toBeGreaterThan(renamed.updated?.getTime() ?? Infinity);
@@ -224,7 +271,9 @@ describe('Atom feeds of new releases', () => {
     const plugin = await request(w.app.url).get('/plugins/aurora').set('Accept', 'text/html').expect(200);
     expect(head(plugin.text)).toContain(link('aurora releases (Atom feed)', '/feeds/plugins/aurora.atom'));
     expect(head(plugin.text)).toContain(link('New releases by alice (Atom feed)', '/feeds/owners/local/alice.atom'));
-    expect(plugin.text).toContain('<a class="feed-link" href="/feeds/plugins/aurora.atom" type="application/atom+xml">aurora releases (Atom feed)</a>');
+    expect(plugin.text).toContain(
+      '<a class="feed-link" href="/feeds/plugins/aurora.atom" type="application/atom+xml">aurora releases (Atom feed)</a>',
+    );
     // Every feed the page links to answers.
     for (const href of plugin.text.match(/href="(\/feeds\/[^"]+)"/g) ?? []) await feedAt(w, href.slice(6, -1));
   });

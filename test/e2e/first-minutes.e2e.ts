@@ -19,7 +19,9 @@ describe('the first minutes', () => {
 
   describe('request validation says one thing per field', () => {
     it('reports each bad array item at its own pointer', async () => {
-      const res = await createToken().send({ name: 'ci', scopes: ['publish:*', 'write:x', 'yank:Bad'] }).expect(400);
+      const res = await createToken()
+        .send({ name: 'ci', scopes: ['publish:*', 'write:x', 'yank:Bad'] })
+        .expect(400);
       expect(res.body.errors).toEqual([
         { path: '/scopes/1', message: 'scopes/1: unknown action "write"; expected one of publish, yank, manage-owners' },
         { path: '/scopes/2', message: expect.stringMatching(/^scopes\/2: target "Bad" must be \* or a plugin slug/) },
@@ -45,12 +47,16 @@ describe('the first minutes', () => {
     });
 
     it('names an unknown field', async () => {
-      const res = await createToken().send({ name: 'ci', scopes: ['publish:*'], scope: 'x' }).expect(400);
+      const res = await createToken()
+        .send({ name: 'ci', scopes: ['publish:*'], scope: 'x' })
+        .expect(400);
       expect(res.body.errors).toEqual([{ path: '/scope', message: 'scope: is not a known field' }]);
     });
 
     it('states the limit of a length rule', async () => {
-      const res = await createToken().send({ name: 'x'.repeat(101), scopes: ['publish:*'] }).expect(400);
+      const res = await createToken()
+        .send({ name: 'x'.repeat(101), scopes: ['publish:*'] })
+        .expect(400);
       expect(res.body.errors).toEqual([{ path: '/name', message: 'name: must be 1 to 100 characters long' }]);
     });
   });
@@ -67,7 +73,10 @@ describe('the first minutes', () => {
     });
 
     it('answers 413 stating the limit', async () => {
-      const res = await createToken().set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(1_100_000) })).expect(413);
+      const res = await createToken()
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name: 'x'.repeat(1_100_000) }))
+        .expect(413);
       expect(res.body.detail).toBe('the request body is larger than the 64 KiB limit');
     });
   });
@@ -94,7 +103,13 @@ describe('the first minutes', () => {
   });
 
   it('refuses a wizard baseUrl, saying where the base URL is configured', async () => {
-    const res = await request(app.url).put('/api/init/settings').set('Authorization', 'Bearer x').send({ baseUrl: 'https://x.test' }).expect(400);
-    expect(res.body.errors).toEqual([{ path: '/baseUrl', message: 'baseUrl: is configured with the BASE_URL environment variable, not in the wizard' }]);
+    const res = await request(app.url)
+      .put('/api/init/settings')
+      .set('Authorization', 'Bearer x')
+      .send({ baseUrl: 'https://x.test' })
+      .expect(400);
+    expect(res.body.errors).toEqual([
+      { path: '/baseUrl', message: 'baseUrl: is configured with the BASE_URL environment variable, not in the wizard' },
+    ]);
   });
 });

@@ -36,7 +36,8 @@ function expectProblem(res: request.Response, status: number) {
   expect(res.body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) });
 }
 
-const providerNames = async (app: TestApp) => ((await request(app.url).get('/api/auth/providers').expect(200)).body.providers as { name: string }[]).map((p) => p.name);
+const providerNames = async (app: TestApp) =>
+  ((await request(app.url).get('/api/auth/providers').expect(200)).body.providers as { name: string }[]).map((p) => p.name);
 
 describe('forge instances added by an admin', () => {
   let forge: FakeForge;
@@ -65,7 +66,13 @@ describe('forge instances added by an admin', () => {
   });
 
   const as = (jwt: string) => ({ Authorization: `Bearer ${jwt}` });
-  const corp = () => ({ name: 'corp', type: 'gitlab', webUrl: `${forge.url}/corp/`, clientId: oauth.clientId, clientSecret: oauth.clientSecret });
+  const corp = () => ({
+    name: 'corp',
+    type: 'gitlab',
+    webUrl: `${forge.url}/corp/`,
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+  });
 
   it('lists the built-in instances as read-only, without credentials', async () => {
     const res = seen(await request(app.url).get('/api/admin/forges').set(as(admin)).expect(200));
@@ -121,7 +128,9 @@ describe('forge instances added by an admin', () => {
 
   it('audits the addition without the secret', async () => {
     const entries = await app.database.dataSource.query(`SELECT actor_user_id, details FROM audit_entry WHERE action = 'forge.create'`);
-    expect(entries).toEqual([{ actor_user_id: expect.any(String), details: expect.objectContaining({ name: 'corp', type: 'gitlab', via: 'admin' }) }]);
+    expect(entries).toEqual([
+      { actor_user_id: expect.any(String), details: expect.objectContaining({ name: 'corp', type: 'gitlab', via: 'admin' }) },
+    ]);
     expect(JSON.stringify(entries)).not.toContain(oauth.clientSecret);
   });
 
@@ -134,7 +143,12 @@ describe('forge instances added by an admin', () => {
     ['an API URL with a query', { apiUrl: 'https://git.example.test/api?x=1' }, '/apiUrl'],
     ['no client secret', { clientSecret: undefined }, '/clientSecret'],
   ])('refuses %s with 400 naming the field', async (_what, change, path) => {
-    const res = seen(await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'other', webUrl: 'https://git.example.test', ...change }));
+    const res = seen(
+      await request(app.url)
+        .post('/api/admin/forges')
+        .set(as(admin))
+        .send({ ...corp(), name: 'other', webUrl: 'https://git.example.test', ...change }),
+    );
     expectProblem(res, 400);
     expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
   });
@@ -145,14 +159,27 @@ describe('forge instances added by an admin', () => {
     ['a metadata address as the API', { webUrl: 'https://93.184.215.14', apiUrl: 'https://169.254.169.254/api' }, '/apiUrl', /not fetched/],
     ['a local name', { webUrl: 'https://localhost:8443' }, '/webUrl', /local name/],
   ])('refuses %s under the fetch policy', async (_what, change, path, message) => {
-    const res = seen(await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'other', ...change }));
+    const res = seen(
+      await request(app.url)
+        .post('/api/admin/forges')
+        .set(as(admin))
+        .send({ ...corp(), name: 'other', ...change }),
+    );
     expectProblem(res, 400);
     expect(res.body.errors).toEqual([expect.objectContaining({ path, message: expect.stringMatching(message) })]);
   });
 
   it('refuses a taken name or web URL with 409, and a built-in instance cannot be removed', async () => {
     expectProblem(seen(await request(app.url).post('/api/admin/forges').set(as(admin)).send(corp())), 409);
-    expectProblem(seen(await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'corp-two' })), 409);
+    expectProblem(
+      seen(
+        await request(app.url)
+          .post('/api/admin/forges')
+          .set(as(admin))
+          .send({ ...corp(), name: 'corp-two' }),
+      ),
+      409,
+    );
     const configured = seen(await request(app.url).delete('/api/admin/forges/gitlab').set(as(admin)));
     expectProblem(configured, 409);
     expect(configured.body.type).toMatch(/forge-configured/);
@@ -160,7 +187,7 @@ describe('forge instances added by an admin', () => {
     expect(await providerNames(app)).toEqual(['corp']);
   });
 
-  it('lets an added instance take the place of a built-in one (github.com with this registry\'s OAuth app)', async () => {
+  it("lets an added instance take the place of a built-in one (github.com with this registry's OAuth app)", async () => {
     // Inserted as the API would store it: the API's own path would ask DNS about github.com.
     const sealed = sealClientSecret(app.config.keyEncryptionKey, 'github', 'gh-secret-0001');
     await app.database.dataSource.query(
@@ -177,7 +204,11 @@ describe('forge instances added by an admin', () => {
     expect(listed.text).not.toContain('gh-secret-0001');
     expect(await providerNames(app)).toEqual(['github', 'corp']);
     await request(app.url).delete('/api/admin/forges/github').set(as(admin)).expect(204);
-    expect((await request(app.url).get('/api/admin/forges').set(as(admin))).body.forges[0]).toMatchObject({ name: 'github', source: 'default', signIn: false });
+    expect((await request(app.url).get('/api/admin/forges').set(as(admin))).body.forges[0]).toMatchObject({
+      name: 'github',
+      source: 'default',
+      signIn: false,
+    });
   });
 
   it('removes an added instance: its sign-in ends at once, its accounts stay', async () => {
@@ -186,17 +217,26 @@ describe('forge instances added by an admin', () => {
     expectProblem(await request(app.url).get('/auth/corp/login'), 404);
     const accounts = await app.database.dataSource.query(`SELECT login FROM user_account WHERE instance = 'corp'`);
     expect(accounts).toEqual([{ login: 'corp-dev' }]);
-    const deleted = await app.database.dataSource.query(`SELECT details FROM audit_entry WHERE action = 'forge.delete' ORDER BY created_at`);
+    const deleted = await app.database.dataSource.query(
+      `SELECT details FROM audit_entry WHERE action = 'forge.delete' ORDER BY created_at`,
+    );
     expect(deleted.map((d: { details: { name: string } }) => d.details.name)).toEqual(['github', 'corp']);
   });
 
   it('lets a removed name that accounts use come back only for the web URL they signed in through', async () => {
     const [account] = await app.database.dataSource.query(`SELECT id FROM user_account WHERE instance = 'corp'`);
     // Another server under the old name: its user 9001 would own corp-dev's account.
-    const moved = seen(await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), webUrl: `${forge.url}/elsewhere` }));
+    const moved = seen(
+      await request(app.url)
+        .post('/api/admin/forges')
+        .set(as(admin))
+        .send({ ...corp(), webUrl: `${forge.url}/elsewhere` }),
+    );
     expectProblem(moved, 409);
     expect(moved.body.type).toMatch(/forge-name-bound/);
-    expect(moved.body.errors).toEqual([expect.objectContaining({ path: '/webUrl', message: expect.stringContaining(`${forge.url}/corp`) })]);
+    expect(moved.body.errors).toEqual([
+      expect.objectContaining({ path: '/webUrl', message: expect.stringContaining(`${forge.url}/corp`) }),
+    ]);
     expect(await providerNames(app)).toEqual([]);
     expect(await app.database.dataSource.query(`SELECT name FROM forge_instance WHERE name = 'corp'`)).toEqual([]);
 
@@ -210,10 +250,20 @@ describe('forge instances added by an admin', () => {
   });
 
   it('lets a name nobody signed in through move to another web URL', async () => {
-    await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'spare', webUrl: `${forge.url}/spare` }).expect(201);
+    await request(app.url)
+      .post('/api/admin/forges')
+      .set(as(admin))
+      .send({ ...corp(), name: 'spare', webUrl: `${forge.url}/spare` })
+      .expect(201);
     await request(app.url).delete('/api/admin/forges/spare').set(as(admin)).expect(204);
-    await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'spare', webUrl: `${forge.url}/spare-two` }).expect(201);
-    expect(await app.database.dataSource.query(`SELECT web_url FROM forge_name_history WHERE name = 'spare'`)).toEqual([{ web_url: `${forge.url}/spare-two` }]);
+    await request(app.url)
+      .post('/api/admin/forges')
+      .set(as(admin))
+      .send({ ...corp(), name: 'spare', webUrl: `${forge.url}/spare-two` })
+      .expect(201);
+    expect(await app.database.dataSource.query(`SELECT web_url FROM forge_name_history WHERE name = 'spare'`)).toEqual([
+      { web_url: `${forge.url}/spare-two` },
+    ]);
     await request(app.url).delete('/api/admin/forges/spare').set(as(admin)).expect(204);
   });
 
@@ -221,7 +271,12 @@ describe('forge instances added by an admin', () => {
     // A stand-in for a database connection lost between the commit and the reload: the DB itself stays real.
     const registry = app.app.get(ForgeRegistry);
     const reload = jest.spyOn(registry, 'changed').mockRejectedValueOnce(new Error('connection lost'));
-    const added = seen(await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'flaky', webUrl: `${forge.url}/flaky` }));
+    const added = seen(
+      await request(app.url)
+        .post('/api/admin/forges')
+        .set(as(admin))
+        .send({ ...corp(), name: 'flaky', webUrl: `${forge.url}/flaky` }),
+    );
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ name: 'flaky', source: 'stored', signIn: true, webUrl: `${forge.url}/flaky` });
     expect(reload).toHaveBeenCalledTimes(1);
@@ -233,11 +288,19 @@ describe('forge instances added by an admin', () => {
   });
 
   it('refuses to put a built-in name on another server (the github accounts would change hands)', async () => {
-    const res = seen(await request(app.url).post('/api/admin/forges').set(as(admin)).send({ ...corp(), name: 'github', type: 'github', webUrl: `${forge.url}/hub` }));
+    const res = seen(
+      await request(app.url)
+        .post('/api/admin/forges')
+        .set(as(admin))
+        .send({ ...corp(), name: 'github', type: 'github', webUrl: `${forge.url}/hub` }),
+    );
     expectProblem(res, 409);
     expect(res.body.type).toMatch(/forge-name-bound/);
     expect(res.body.errors).toEqual([expect.objectContaining({ path: '/webUrl', message: expect.stringContaining('https://github.com') })]);
-    expect((await request(app.url).get('/api/admin/forges').set(as(admin))).body.forges[0]).toMatchObject({ name: 'github', source: 'default' });
+    expect((await request(app.url).get('/api/admin/forges').set(as(admin))).body.forges[0]).toMatchObject({
+      name: 'github',
+      source: 'default',
+    });
   });
 });
 
@@ -258,13 +321,25 @@ describe('forge instances through the install wizard API', () => {
   });
 
   const wizard = () => request(app.url).put('/api/init/settings').set('Authorization', `Bearer ${INIT_TOKEN}`);
-  const tea = () => ({ name: 'tea', type: 'gitea', webUrl: `${forge.url}/tea`, clientId: oauth.clientId, clientSecret: oauth.clientSecret });
+  const tea = () => ({
+    name: 'tea',
+    type: 'gitea',
+    webUrl: `${forge.url}/tea`,
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+  });
 
   it('adds instances before the first admin exists, live at once', async () => {
-    await request(app.url).put('/api/init/settings').send({ forges: [tea()] }).expect(401);
+    await request(app.url)
+      .put('/api/init/settings')
+      .send({ forges: [tea()] })
+      .expect(401);
     const res = await wizard().send({ siteName: 'Tea Plugins', forges: [tea()] });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ siteName: 'Tea Plugins', forges: [expect.objectContaining({ name: 'tea', apiUrl: `${forge.url}/tea/api/v1`, source: 'stored', signIn: true })] });
+    expect(res.body).toEqual({
+      siteName: 'Tea Plugins',
+      forges: [expect.objectContaining({ name: 'tea', apiUrl: `${forge.url}/tea/api/v1`, source: 'stored', signIn: true })],
+    });
     expect(res.text).not.toContain(oauth.clientSecret);
     expect(res.text).not.toContain(oauth.clientId);
     expect(await providerNames(app)).toEqual(['tea']);
@@ -292,7 +367,9 @@ describe('forge instances through the install wizard API', () => {
     expectProblem(builtIn, 409);
     expect(builtIn.body.errors).toEqual([expect.objectContaining({ path: '/forges/1/webUrl' })]);
     expect(await providerNames(app)).toEqual([]);
-    await wizard().send({ forges: [tea()] }).expect(200);
+    await wizard()
+      .send({ forges: [tea()] })
+      .expect(200);
     expect(await providerNames(app)).toEqual(['tea']);
   });
 
@@ -300,7 +377,9 @@ describe('forge instances through the install wizard API', () => {
     expect((await wizard().send({ siteName: 'Tea' }).expect(200)).body.forges).toHaveLength(1);
     expect((await wizard().send({ forges: [] }).expect(200)).body.forges).toEqual([]);
     expect(await providerNames(app)).toEqual([]);
-    await wizard().send({ forges: [tea()] }).expect(200);
+    await wizard()
+      .send({ forges: [tea()] })
+      .expect(200);
     await request(app.url).post('/api/init/admin').set('Authorization', `Bearer ${INIT_TOKEN}`).send({ login: 'root' }).expect(201);
     await wizard().send({ forges: [] }).expect(410);
     expect(await providerNames(app)).toEqual(['tea']);
@@ -322,7 +401,11 @@ onPostgres('forge instances on two servers sharing PostgreSQL (no Redis: the ver
     db = await createTestDatabase();
     const { REDIS_URL: _redis, ...env } = db.env;
     const shared: TestDatabase = { ...db, env };
-    const secrets = { FETCH_ALLOW_HOSTS: new URL(forge.url).host, KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'), SESSION_SECRET: randomBytes(32).toString('hex') };
+    const secrets = {
+      FETCH_ALLOW_HOSTS: new URL(forge.url).host,
+      KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+    };
     a = await startTestApp(secrets, shared);
     b = await startTestApp(secrets, shared);
   });
@@ -336,7 +419,14 @@ onPostgres('forge instances on two servers sharing PostgreSQL (no Redis: the ver
   it('an instance added on A signs people in on B at once; removed on A, B refuses at once', async () => {
     const admin = (await userWithSession(a, 'root', 'admin')).jwt;
     expect(await providerNames(b)).toEqual([]);
-    const body = { name: 'hub', type: 'github', webUrl: `${forge.url}/hub`, apiUrl: `${forge.url}/hub/api/v3`, clientId: oauth.clientId, clientSecret: oauth.clientSecret };
+    const body = {
+      name: 'hub',
+      type: 'github',
+      webUrl: `${forge.url}/hub`,
+      apiUrl: `${forge.url}/hub/api/v3`,
+      clientId: oauth.clientId,
+      clientSecret: oauth.clientSecret,
+    };
     await request(a.url).post('/api/admin/forges').set('Authorization', `Bearer ${admin}`).send(body).expect(201);
     // What B's webhooks and ingest read without asking the database (the in-memory list) follows
     // by itself, within the registry's periodic version check: no request to B in between.
@@ -376,7 +466,13 @@ if (TWO_INSTANCES_SKIP_REASON) {
       const admin = (await w.session(true)).jwt;
       const added = await w.call(0, 'POST', '/api/admin/forges', {
         jwt: admin,
-        body: { name: 'later', type: 'forgejo', webUrl: `${w.forge.url}/later`, clientId: oauth.clientId, clientSecret: oauth.clientSecret },
+        body: {
+          name: 'later',
+          type: 'forgejo',
+          webUrl: `${w.forge.url}/later`,
+          clientId: oauth.clientId,
+          clientSecret: oauth.clientSecret,
+        },
       });
       expect(added.status).toBe(201);
       const providers = await w.call(1, 'GET', '/api/auth/providers');
@@ -386,7 +482,10 @@ if (TWO_INSTANCES_SKIP_REASON) {
       oauth.nextUser = { id: 5150, login: 'latecomer' };
       const login = await fetch(`${w.urls[1]}/auth/later/login`, { redirect: 'manual' });
       expect(login.status).toBe(302);
-      const stateCookie = login.headers.getSetCookie().find((c) => c.startsWith('registry_oauth_state='))!.split(';')[0];
+      const stateCookie = login.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('registry_oauth_state='))!
+        .split(';')[0];
       const authorize = await fetch(login.headers.get('location')!, { redirect: 'manual' });
       const callback = new URL(authorize.headers.get('location')!);
       callback.searchParams.set('format', 'json');

@@ -33,7 +33,9 @@ describe('foundation over HTTP', () => {
     expect(scripts.length).toBeGreaterThan(0);
     for (const src of scripts) {
       expect(src).not.toMatch(/^https?:/);
-      await request(app.url).get(`/openapi/${src.replace(/^\.\/(openapi\/)?/, '')}`).expect(200);
+      await request(app.url)
+        .get(`/openapi/${src.replace(/^\.\/(openapi\/)?/, '')}`)
+        .expect(200);
     }
   });
 

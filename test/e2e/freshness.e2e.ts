@@ -54,7 +54,8 @@ describe('signed freshness on latest', () => {
       })
       .expect(201);
   /** Where the plugin's last release, yank or unyank entry put the log: the tree size its statements name. */
-  const logSize = async (slug: string) => Number((await w.app.database.dataSource.query('SELECT log_size FROM plugin WHERE slug = $1', [slug]))[0].log_size);
+  const logSize = async (slug: string) =>
+    Number((await w.app.database.dataSource.query('SELECT log_size FROM plugin WHERE slug = $1', [slug]))[0].log_size);
 
   beforeAll(async () => {
     w = await publishWorld({ FRESHNESS_LIFETIME_SECONDS: String(LIFETIME_S), RESPONSE_CACHE_TTL_S: '600' }, {}, undefined, { clock });
@@ -79,7 +80,11 @@ describe('signed freshness on latest', () => {
     });
     expect(Date.parse(statement.expires_at) - Date.parse(statement.issued_at)).toBe(LIFETIME_S * 1000);
     const [header] = jws.split('.');
-    expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toEqual({ alg: 'EdDSA', kid: keys.keys[0].kid, typ: 'registry-freshness+jws' });
+    expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toEqual({
+      alg: 'EdDSA',
+      kid: keys.keys[0].kid,
+      typ: 'registry-freshness+jws',
+    });
 
     const express = await read('/api/plugins/tool/latest?os=linux&arch=x64', 'express');
     expect(express.headers['x-cache']).toBeUndefined();
@@ -92,14 +97,21 @@ describe('signed freshness on latest', () => {
     expect(hit.body.freshness).toBe(jws);
     // A 304 (from the cache, and from the lane) carries it too.
     for (const via of ['lane', 'express'] as const) {
-      const req = request(w.app.url).get('/api/plugins/tool/latest?os=linux&arch=x64').set('User-Agent', 'test-client').set('If-None-Match', hit.headers.etag);
+      const req = request(w.app.url)
+        .get('/api/plugins/tool/latest?os=linux&arch=x64')
+        .set('User-Agent', 'test-client')
+        .set('If-None-Match', hit.headers.etag);
       const unchanged = await (via === 'express' ? req.set('Authorization', 'Bearer not-a-token') : req).expect(304);
       expect(unchanged.headers['registry-freshness']).toBe(jws);
     }
 
     // The universal fallback has its own statement, over the same log position: just past 1.1.0's entry.
     const universal = await statementOf(await read('/api/plugins/tool/latest'), 'universal');
-    expect(universal.statement).toMatchObject({ platform: 'universal', version: '1.1.0', asset_sha256: lane.body.platforms.universal.sha256 });
+    expect(universal.statement).toMatchObject({
+      platform: 'universal',
+      version: '1.1.0',
+      asset_sha256: lane.body.platforms.universal.sha256,
+    });
     const release = await request(w.app.url).get('/api/plugins/tool/releases/1.1.0').expect(200);
     expect(statement.tree_size).toBe(release.body.log_index + 1);
     expect(universal.statement.tree_size).toBe(statement.tree_size);
@@ -153,7 +165,11 @@ describe('signed freshness on latest', () => {
     const released = await statementOf(await read(path), 'linux-x64');
     expect(released.statement.version).toBe('1.2.0');
     expect(released.statement.tree_size).toBeGreaterThan(before.statement.tree_size);
-    await request(w.app.url).post('/api/publish/tool/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.2.0', reason: 'broken' }).expect(200);
+    await request(w.app.url)
+      .post('/api/publish/tool/yank')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '1.2.0', reason: 'broken' })
+      .expect(200);
     const yanked = await statementOf(await read(path), 'linux-x64');
     expect(yanked.statement.version).toBe('1.1.0');
     expect(yanked.statement.tree_size).toBeGreaterThan(released.statement.tree_size);
@@ -170,7 +186,7 @@ describe('signed freshness on latest', () => {
     expect((await read(path, 'express')).body.freshness).toBe(yanked.jws);
   });
 
-  it("steps back after an administrator deletes the latest release: the deletion is logged, so a client accepts the lower version", async () => {
+  it('steps back after an administrator deletes the latest release: the deletion is logged, so a client accepts the lower version', async () => {
     await publish('gone', '1.0.0', ['gone.wasm']);
     await publish('gone', '1.1.0', ['gone.wasm']);
     const before = await statementOf(await read('/api/plugins/gone/latest', 'express'), 'universal');
@@ -181,7 +197,11 @@ describe('signed freshness on latest', () => {
     expect(after.statement.version).toBe('1.0.0');
     const head = (await request(w.app.url).get('/api/log/head').expect(200)).text;
     expect(after.statement.tree_size).toBe(Number(head.split('\n')[1]));
-    const entry = (await request(w.app.url).get(`/api/log/entries/${after.statement.tree_size - 1}`).expect(200)).body;
+    const entry = (
+      await request(w.app.url)
+        .get(`/api/log/entries/${after.statement.tree_size - 1}`)
+        .expect(200)
+    ).body;
     expect(entry.entry).toEqual({ type: 'delete', slug: 'gone', version: '1.1.0' });
     const seen = { version: '1.1.0', tree_size: before.statement.tree_size, issued_at: before.statement.issued_at };
     const verdict = await verifyFreshness(after.jws, keys, { slug: 'gone', platform: 'universal' }, clock.now(), seen);

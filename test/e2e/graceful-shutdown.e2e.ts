@@ -97,7 +97,10 @@ describe('SIGTERM on the compiled server', () => {
 
     const answered = await slow;
     // Its README is rendered after SIGTERM too: the render workers stop only once requests are done.
-    expect({ status: answered.status, body: await answered.json() }).toMatchObject({ status: 201, body: { slug: 'graceful', version: '1.0.1', warnings: [] } });
+    expect({ status: answered.status, body: await answered.json() }).toMatchObject({
+      status: 201,
+      body: { slug: 'graceful', version: '1.0.1', warnings: [] },
+    });
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('finishing in-flight requests and stopping');
 

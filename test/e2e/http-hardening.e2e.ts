@@ -58,11 +58,19 @@ describe('HTTP hardening', () => {
 
   it('gives publish and webhooks bodies of their size, and everything else a small limit', async () => {
     const big = (bytes: number) => JSON.stringify({ padding: 'x'.repeat(bytes) });
-    const tooLarge = await request(app.url).post('/api/auth/me/tokens').set('Content-Type', 'application/json').send(big(70_000)).expect(413);
+    const tooLarge = await request(app.url)
+      .post('/api/auth/me/tokens')
+      .set('Content-Type', 'application/json')
+      .send(big(70_000))
+      .expect(413);
     expect(tooLarge.body).toMatchObject({ status: 413, detail: 'the request body is larger than the 64 KiB limit' });
     // Past the parser (401: no credentials), so the size was accepted.
     await request(app.url).post('/api/publish/alpha').set('Content-Type', 'application/json').send(big(300_000)).expect(401);
-    const publishTooLarge = await request(app.url).post('/api/publish/alpha').set('Content-Type', 'application/json').send(big(600_000)).expect(413);
+    const publishTooLarge = await request(app.url)
+      .post('/api/publish/alpha')
+      .set('Content-Type', 'application/json')
+      .send(big(600_000))
+      .expect(413);
     expect(publishTooLarge.body.detail).toBe('the request body is larger than the 512 KiB limit');
     const hook = await request(app.url).post('/api/webhooks/release').set('Content-Type', 'application/json').send(big(1_500_000));
     expect(hook.status).not.toBe(413);
@@ -76,7 +84,7 @@ describe('HTTP hardening', () => {
     expect(server.keepAliveTimeout).toBe(65_000);
   });
 
-  it('keeps an idle keep-alive connection past Node\'s own 5 s and answers on it again', async () => {
+  it("keeps an idle keep-alive connection past Node's own 5 s and answers on it again", async () => {
     const connection = await RawConnection.open(app.url);
     try {
       const first = await connection.get('/health/live');

@@ -14,9 +14,7 @@ async function signIn(app: TestApp, instance: string, oauth: FakeOAuthApp, forma
   expect(forgeAnswer.status).toBe(302);
   const callback = new URL(forgeAnswer.headers.get('location')!);
   if (format) callback.searchParams.set('format', format);
-  const response = await request(app.url)
-    .get(`${callback.pathname}${callback.search}`)
-    .set('Cookie', stateCookie.split(';')[0]);
+  const response = await request(app.url).get(`${callback.pathname}${callback.search}`).set('Cookie', stateCookie.split(';')[0]);
   return { login, authorize, callback, response, oauth };
 }
 
@@ -64,7 +62,9 @@ describe.each<OAuthForgeType>(['github', 'gitlab', 'gitea'])('sign-in with a %s 
   it('redirects to the forge with the client id, a state and the callback', async () => {
     const login = await request(app.url).get(`/auth/${instance}/login`).expect(302);
     const location = new URL(login.headers.location);
-    expect(`${location.origin}${location.pathname}`).toBe(`${forge.url}/sub/path${type === 'gitlab' ? '/oauth/authorize' : '/login/oauth/authorize'}`);
+    expect(`${location.origin}${location.pathname}`).toBe(
+      `${forge.url}/sub/path${type === 'gitlab' ? '/oauth/authorize' : '/login/oauth/authorize'}`,
+    );
     expect(location.searchParams.get('client_id')).toBe(oauth.clientId);
     expect(location.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{20,}$/);
     expect(location.searchParams.get('redirect_uri')).toBe(`${app.config.baseUrl}/auth/${instance}/callback`);
@@ -184,7 +184,10 @@ describe.each<OAuthForgeType>(['github', 'gitlab', 'gitea'])('sign-in with a %s 
       [0, 1].map(() => request(app.url).get(`${callback.pathname}${callback.search}`).set('Cookie', stateCookie)),
     );
     expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
-    expectRefusedWithoutSession(both.find((r) => r.status === 401)!, 401);
+    expectRefusedWithoutSession(
+      both.find((r) => r.status === 401)!,
+      401,
+    );
   });
 
   it('refuses an expired state, and prunes expired states at the next login', async () => {
@@ -208,7 +211,9 @@ describe.each<OAuthForgeType>(['github', 'gitlab', 'gitea'])('sign-in with a %s 
   it('stores only a SHA-256 of each state, never the state itself', async () => {
     const login = await request(app.url).get(`/auth/${instance}/login`).expect(302);
     const state = new URL(login.headers.location).searchParams.get('state')!;
-    const rows = await app.database.dataSource.query(`SELECT state_sha256 FROM oauth_state WHERE state_sha256 = sha256($1::bytea)`, [Buffer.from(state)]);
+    const rows = await app.database.dataSource.query(`SELECT state_sha256 FROM oauth_state WHERE state_sha256 = sha256($1::bytea)`, [
+      Buffer.from(state),
+    ]);
     expect(rows).toHaveLength(1);
     const all = await app.database.dataSource.query(`SELECT encode(state_sha256, 'escape') AS raw FROM oauth_state`);
     expect(all.map((r: { raw: string }) => r.raw)).not.toContain(state);
@@ -223,7 +228,11 @@ describe.each<OAuthForgeType>(['github', 'gitlab', 'gitea'])('sign-in with a %s 
   it.each([
     ['invalid_grant with HTTP 401', 401, '{"error":"invalid_grant"}'],
     ['invalid_grant with HTTP 400', 400, '{"error":"invalid_grant","error_description":"expired"}'],
-    ["GitHub's bad_verification_code with HTTP 200", 200, '{"error":"bad_verification_code","error_description":"The code passed is incorrect or expired."}'],
+    [
+      "GitHub's bad_verification_code with HTTP 200",
+      200,
+      '{"error":"bad_verification_code","error_description":"The code passed is incorrect or expired."}',
+    ],
   ])('answers 401 when the token endpoint refuses the code: %s', async (_label, status, body) => {
     oauth.nextTokenAnswer = { status, body };
     const { res } = await callbackWithFreshState(app, instance, 'some-code');
@@ -258,7 +267,9 @@ describe('sign-in with an unreachable forge', () => {
     const gone = `http://127.0.0.1:${port}`;
     app = await startTestApp({
       FETCH_ALLOW_HOSTS: `127.0.0.1:${port}`,
-      FORGES: JSON.stringify([{ name: 'offline', type: 'gitlab', webUrl: gone, apiUrl: `${gone}/api/v4`, clientId: 'id', clientSecret: 'secret' }]),
+      FORGES: JSON.stringify([
+        { name: 'offline', type: 'gitlab', webUrl: gone, apiUrl: `${gone}/api/v4`, clientId: 'id', clientSecret: 'secret' },
+      ]),
     });
   });
   afterAll(() => app?.close());

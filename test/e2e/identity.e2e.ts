@@ -54,7 +54,12 @@ describe('sessions', () => {
       .send('name=x&scopes=publish:*');
     // A cross-site form cannot send JSON: its body is refused (415) before anything else runs.
     expect(formPost.status).toBe(415);
-    expect(await request(app.url).get('/api/auth/me/tokens').set('Authorization', `Bearer ${jwt}`).then((r) => r.body.tokens)).toEqual([]);
+    expect(
+      await request(app.url)
+        .get('/api/auth/me/tokens')
+        .set('Authorization', `Bearer ${jwt}`)
+        .then((r) => r.body.tokens),
+    ).toEqual([]);
     const plain = await request(app.url).post('/api/auth/logout').set('Cookie', `registry_session=${jwt}`);
     expect(plain.status).toBe(403);
     await request(app.url)
@@ -85,18 +90,27 @@ describe('publisher tokens', () => {
   });
   afterAll(() => app?.close());
 
-  it.each([['publish:*'], ['publish:my-plugin'], ['yank:*'], ['yank:my-plugin'], ['manage-owners:*'], ['manage-owners:x'], ['publish:a', 'yank:a']])(
-    'accepts scopes %p',
-    async (...scopes) => {
-      const res = await request(app.url).post('/api/auth/me/tokens').set(auth()).send({ name: 'ok', scopes }).expect(201);
-      expect(res.body.row.scopes).toEqual(scopes);
-    },
-  );
+  it.each([
+    ['publish:*'],
+    ['publish:my-plugin'],
+    ['yank:*'],
+    ['yank:my-plugin'],
+    ['manage-owners:*'],
+    ['manage-owners:x'],
+    ['publish:a', 'yank:a'],
+  ])('accepts scopes %p', async (...scopes) => {
+    const res = await request(app.url).post('/api/auth/me/tokens').set(auth()).send({ name: 'ok', scopes }).expect(201);
+    expect(res.body.row.scopes).toEqual(scopes);
+  });
 
   it.each(['publish', 'deploy:*', 'publish:', 'publish:Bad', 'publish:a b', 'publish:**', ':*', 'yank:-x', 'publish:a:b'])(
     'refuses the malformed scope %p with 400 naming it',
     async (scope) => {
-      const res = await request(app.url).post('/api/auth/me/tokens').set(auth()).send({ name: 'bad', scopes: ['publish:*', scope] }).expect(400);
+      const res = await request(app.url)
+        .post('/api/auth/me/tokens')
+        .set(auth())
+        .send({ name: 'bad', scopes: ['publish:*', scope] })
+        .expect(400);
       expect(res.headers['content-type']).toMatch(/problem\+json/);
       // The bad item is named at its own pointer; the good one beside it is not.
       expect(res.body.errors).toEqual([expect.objectContaining({ path: '/scopes/1', message: expect.stringMatching(/^scopes\/1: /) })]);
@@ -128,7 +142,14 @@ describe('publisher tokens', () => {
     expect(created.headers['cache-control']).toBe('no-store');
     const { token, row } = created.body;
     expect(token).toMatch(/^prt_[0-9A-Za-z]{40}$/);
-    expect(row).toEqual({ id: row.id, name: 'CI', prefix: token.slice(0, 12), scopes: ['publish:*'], expiresAt, createdAt: expect.any(Number) });
+    expect(row).toEqual({
+      id: row.id,
+      name: 'CI',
+      prefix: token.slice(0, 12),
+      scopes: ['publish:*'],
+      expiresAt,
+      createdAt: expect.any(Number),
+    });
 
     const list = await request(app.url).get('/api/auth/me/tokens').set(auth()).expect(200);
     const listed = list.body.tokens.find((t: { id: string }) => t.id === row.id);
@@ -143,15 +164,18 @@ describe('publisher tokens', () => {
     const after = await request(app.url).get('/api/auth/me/tokens').set(auth()).expect(200);
     expect(after.body.tokens.find((t: { id: string }) => t.id === row.id).status).toBe('revoked');
 
-    const audit = await app.database.dataSource.query(
-      `SELECT action FROM audit_entry WHERE details->>'tokenId' = $1 ORDER BY created_at`,
-      [row.id],
-    );
+    const audit = await app.database.dataSource.query(`SELECT action FROM audit_entry WHERE details->>'tokenId' = $1 ORDER BY created_at`, [
+      row.id,
+    ]);
     expect(audit.map((a: { action: string }) => a.action)).toEqual(['token.create', 'token.revoke']);
   });
 
   it("answers 404 for another user's token id, and leaves it alone", async () => {
-    const created = await request(app.url).post('/api/auth/me/tokens').set(auth()).send({ name: 'mine', scopes: ['publish:*'] }).expect(201);
+    const created = await request(app.url)
+      .post('/api/auth/me/tokens')
+      .set(auth())
+      .send({ name: 'mine', scopes: ['publish:*'] })
+      .expect(201);
     await request(app.url).delete(`/api/auth/me/tokens/${created.body.row.id}`).set('Authorization', `Bearer ${otherJwt}`).expect(404);
     await request(app.url).delete('/api/auth/me/tokens/not-a-uuid').set(auth()).expect(404);
     const list = await request(app.url).get('/api/auth/me/tokens').set(auth()).expect(200);
@@ -159,10 +183,18 @@ describe('publisher tokens', () => {
   });
 
   it('never accepts a publisher token where a session is required', async () => {
-    const created = await request(app.url).post('/api/auth/me/tokens').set(auth()).send({ name: 'p', scopes: ['publish:*'] }).expect(201);
+    const created = await request(app.url)
+      .post('/api/auth/me/tokens')
+      .set(auth())
+      .send({ name: 'p', scopes: ['publish:*'] })
+      .expect(201);
     const asSession = { Authorization: `Bearer ${created.body.token}` };
     await request(app.url).get('/api/auth/me/tokens').set(asSession).expect(401);
-    await request(app.url).post('/api/auth/me/tokens').set(asSession).send({ name: 'x', scopes: ['publish:*'] }).expect(401);
+    await request(app.url)
+      .post('/api/auth/me/tokens')
+      .set(asSession)
+      .send({ name: 'x', scopes: ['publish:*'] })
+      .expect(401);
     await request(app.url).get('/api/auth/me').set(asSession).expect(401);
   });
 
@@ -170,7 +202,10 @@ describe('publisher tokens', () => {
     const { jwt: busy } = await userWithSession(app, 'busy');
     const results = await Promise.all(
       Array.from({ length: 55 }, (_, i) =>
-        request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${busy}`).send({ name: `t${i}`, scopes: ['publish:*'] }),
+        request(app.url)
+          .post('/api/auth/me/tokens')
+          .set('Authorization', `Bearer ${busy}`)
+          .send({ name: `t${i}`, scopes: ['publish:*'] }),
       ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(50);
@@ -190,7 +225,11 @@ describe('install wizard', () => {
   it('creates the first admin with the bootstrap token, then closes for good (410), also after a restart', async () => {
     await request(app.url).get('/api/init/status').expect(200, { initialized: false });
     await request(app.url).put('/api/init/settings').send({ siteName: 'Acme' }).expect(401);
-    await request(app.url).post('/api/init/admin').set('Authorization', 'Bearer wrong-token-wrong-token').send({ login: 'root' }).expect(401);
+    await request(app.url)
+      .post('/api/init/admin')
+      .set('Authorization', 'Bearer wrong-token-wrong-token')
+      .send({ login: 'root' })
+      .expect(401);
     const settings = await request(app.url)
       .put('/api/init/settings')
       .set('Authorization', `Bearer ${INIT_TOKEN}`)
@@ -199,7 +238,10 @@ describe('install wizard', () => {
     expect(settings.body).toEqual({ siteName: 'Acme Plugins', forges: [] });
 
     const [first, second] = await Promise.all([
-      request(app.url).post('/api/init/admin').set('Authorization', `Bearer ${INIT_TOKEN}`).send({ login: 'root', email: 'root@acme.test' }),
+      request(app.url)
+        .post('/api/init/admin')
+        .set('Authorization', `Bearer ${INIT_TOKEN}`)
+        .send({ login: 'root', email: 'root@acme.test' }),
       request(app.url).post('/api/init/admin').set('Authorization', `Bearer ${INIT_TOKEN}`).send({ login: 'root2' }),
     ]);
     const statuses = [first.status, second.status].sort();
@@ -221,7 +263,11 @@ describe('install wizard', () => {
     const restarted = await startTestApp({ INIT_TOKEN: 'a-new-bootstrap-token-0002' }, testDatabase);
     try {
       await request(restarted.url).get('/api/init/status').expect(200, { initialized: true });
-      await request(restarted.url).post('/api/init/admin').set('Authorization', 'Bearer a-new-bootstrap-token-0002').send({ login: 'again' }).expect(410);
+      await request(restarted.url)
+        .post('/api/init/admin')
+        .set('Authorization', 'Bearer a-new-bootstrap-token-0002')
+        .send({ login: 'again' })
+        .expect(410);
     } finally {
       await restarted.close();
       await testDatabase.drop();

@@ -8,7 +8,12 @@
 import type { ServerResponse } from 'node:http';
 import request from 'supertest';
 import { PROXY_MAX_BYTES } from '../../src/catalogue/images/image-fetch-policy';
-import { PROXY_FAILURE_TTL_MS, PROXY_FETCH_FAILED_DETAIL, PROXY_FETCHES_AT_ONCE, PROXY_FETCHES_WAITING } from '../../src/catalogue/images/image-proxy.service';
+import {
+  PROXY_FAILURE_TTL_MS,
+  PROXY_FETCH_FAILED_DETAIL,
+  PROXY_FETCHES_AT_ONCE,
+  PROXY_FETCHES_WAITING,
+} from '../../src/catalogue/images/image-proxy.service';
 import { picture } from '../../src/catalogue/images/testing/pictures';
 import { MAX_PROXIED_IMAGES } from '../../src/platform/markdown/sanitize';
 import { FakeForge } from '../support/fake-forge';
@@ -126,9 +131,10 @@ describe('the README image proxy under load and failure', () => {
     expect(pictures.hits('/gone.png')).toBe(1);
     expect(pictures.hits('/not-a-picture.png')).toBe(1);
 
-    const rows: { status: string; detail: string; bytes: Buffer | null; fetched_at: Date; expires_at: Date }[] = await w.app.database.dataSource.query(
-      "SELECT status, detail, bytes, fetched_at, expires_at FROM image_proxy_entry WHERE status <> 'ok' ORDER BY status",
-    );
+    const rows: { status: string; detail: string; bytes: Buffer | null; fetched_at: Date; expires_at: Date }[] =
+      await w.app.database.dataSource.query(
+        "SELECT status, detail, bytes, fetched_at, expires_at FROM image_proxy_entry WHERE status <> 'ok' ORDER BY status",
+      );
     expect(rows.map((r) => r.status)).toEqual(['image-fetch-failed', 'image-refused']);
     for (const row of rows) {
       expect(row.bytes).toBeNull();
@@ -153,7 +159,9 @@ describe('the README image proxy under load and failure', () => {
   });
 
   it(`proxies at most ${MAX_PROXIED_IMAGES} images of a README with 60; the rest are their alt text`, async () => {
-    const { html, srcs } = await publishReadme(Array.from({ length: 60 }, (_, i) => `![figure ${i}](${pictures.url}/figure-${i}.png)`).join('\n\n'));
+    const { html, srcs } = await publishReadme(
+      Array.from({ length: 60 }, (_, i) => `![figure ${i}](${pictures.url}/figure-${i}.png)`).join('\n\n'),
+    );
     expect(srcs).toHaveLength(MAX_PROXIED_IMAGES);
     // Relative, same-origin addresses: an API client resolves them against the registry's base URL.
     for (const src of srcs) expect(src).toMatch(/^\/image-proxy\?url=[^&]+&sig=[0-9a-f]{64}$/);

@@ -43,7 +43,11 @@ describe('the README image proxy keeps fetch failures to itself', () => {
     const { token } = await w.tokenFor('privacy', ['publish:*']);
     const slug = 'proxy-privacy';
     const repo = `acme/${slug}`;
-    const urls = [`https://${new URL(internal.url).host}/secret.png?token=s3cret`, `http://127.0.0.1:${closedPort}/down.png`, `${pictures.url}/gone.png?token=s3cret`];
+    const urls = [
+      `https://${new URL(internal.url).host}/secret.png?token=s3cret`,
+      `http://127.0.0.1:${closedPort}/down.png`,
+      `${pictures.url}/gone.png?token=s3cret`,
+    ];
     w.forge.file(`/${repo}/raw/1.0.0/README.md`, urls.map((url, i) => `![${i}](${url})`).join('\n\n'), 'text/markdown');
     const asset = w.forge.asset(`/assets/${slug}.zip`, { size: 100 });
     await w
@@ -71,7 +75,9 @@ describe('the README image proxy keeps fetch failures to itself', () => {
       }
     }
     expect(internal.hits('/secret.png')).toBe(0);
-    const stored: { detail: string }[] = await w.app.database.dataSource.query("SELECT detail FROM image_proxy_entry WHERE status = 'image-fetch-failed'");
+    const stored: { detail: string }[] = await w.app.database.dataSource.query(
+      "SELECT detail FROM image_proxy_entry WHERE status = 'image-fetch-failed'",
+    );
     expect(stored.map((row) => row.detail)).toEqual([PROXY_FETCH_FAILED_DETAIL, PROXY_FETCH_FAILED_DETAIL, PROXY_FETCH_FAILED_DETAIL]);
 
     // The operator still learns why, once per fetch, by host; the query's token stays out.
@@ -94,7 +100,11 @@ describe('the README image proxy keeps fetch failures to itself', () => {
     // but a 502 for a host that does not answer would tell a caller which internal hosts answer).
     w.forge.file('/internal/logo.png', await picture('png', 300, 200), 'image/png');
     w.forge.file('/internal/admin/export', '{"users":[]}', 'application/json');
-    w.forge.file(`/${repo}/raw/1.0.0/README.md`, `![logo](${w.forge.url}/internal/logo.png)\n\n![export](${w.forge.url}/internal/admin/export)`, 'text/markdown');
+    w.forge.file(
+      `/${repo}/raw/1.0.0/README.md`,
+      `![logo](${w.forge.url}/internal/logo.png)\n\n![export](${w.forge.url}/internal/admin/export)`,
+      'text/markdown',
+    );
     const asset = w.forge.asset(`/assets/${slug}.zip`, { size: 100 });
     const pushed = await w
       .push(token, slug, {
@@ -110,7 +120,9 @@ describe('the README image proxy keeps fetch failures to itself', () => {
     expect(w.forge.hits('/internal/logo.png')).toBe(1);
 
     const html = (await request(w.app.url).get(`/api/plugins/${slug}`).expect(200)).body.readmeHtml as string;
-    const srcs = [...html.matchAll(/<img src="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, '&')).filter((src) => src.startsWith('/image-proxy'));
+    const srcs = [...html.matchAll(/<img src="([^"]*)"/g)]
+      .map((m) => m[1].replace(/&amp;/g, '&'))
+      .filter((src) => src.startsWith('/image-proxy'));
     expect(srcs).toHaveLength(2);
     for (const src of srcs) {
       const res = await request(w.app.url).get(src).expect(502);

@@ -32,7 +32,11 @@ describe('ingest concurrency caps', () => {
   beforeAll(async () => {
     w = await publishWorld();
     const admin = (await userWithSession(w.app, 'root', 'admin')).jwt;
-    await request(w.app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin}`).send({ 'ingest.max_concurrent': 2, 'ingest.max_concurrent_per_user': 1 }).expect(200);
+    await request(w.app.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin}`)
+      .send({ 'ingest.max_concurrent': 2, 'ingest.max_concurrent_per_user': 1 })
+      .expect(200);
   });
   afterAll(async () => {
     for (const { release } of held.values()) release();

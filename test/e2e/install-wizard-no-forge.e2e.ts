@@ -38,17 +38,33 @@ describe('install wizard without a forge', () => {
     const cookie = (made.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('registry_session='))!.split(';')[0];
 
     // What the wizard's step 4 asks, with the session cookie the wizard's browser holds.
-    await request(app.url).get('/api/auth/me/password').set('Cookie', cookie).expect(200, { enabled: true, available: true, set: false, updatedAt: null });
+    await request(app.url)
+      .get('/api/auth/me/password')
+      .set('Cookie', cookie)
+      .expect(200, { enabled: true, available: true, set: false, updatedAt: null });
     await request(app.url).get('/api/auth/me/passkeys').set('Cookie', cookie).expect(200, { passkeys: [] });
-    await request(app.url).put('/api/auth/me/password').set('Cookie', cookie).set('Origin', app.config.baseUrl).send({ password: PASSWORD }).expect(200);
+    await request(app.url)
+      .put('/api/auth/me/password')
+      .set('Cookie', cookie)
+      .set('Origin', app.config.baseUrl)
+      .send({ password: PASSWORD })
+      .expect(200);
     const status = await request(app.url).get('/api/auth/me/password').set('Cookie', cookie).expect(200);
     expect(status.body.set).toBe(true);
 
     // Finished: the wizard is closed, and the admin signs in again with the password alone.
-    await expect(request(app.url).get('/api/init/status').then((r) => r.body)).resolves.toEqual({ initialized: true });
+    await expect(
+      request(app.url)
+        .get('/api/init/status')
+        .then((r) => r.body),
+    ).resolves.toEqual({ initialized: true });
     const closed = await request(app.url).get('/setup');
     expect([302, 303]).toContain(closed.status);
-    const signedIn = await request(app.url).post('/api/auth/sign-in/password').set('Origin', app.config.baseUrl).send({ login: 'root', password: PASSWORD }).expect(200);
+    const signedIn = await request(app.url)
+      .post('/api/auth/sign-in/password')
+      .set('Origin', app.config.baseUrl)
+      .send({ login: 'root', password: PASSWORD })
+      .expect(200);
     expect(signedIn.body.user).toEqual(expect.objectContaining({ login: 'root', role: 'admin' }));
     await request(app.url).get('/api/auth/me').set('Authorization', `Bearer ${signedIn.body.token}`).expect(200);
   });

@@ -19,7 +19,10 @@ describe('install wizard under concurrency', () => {
   it('of 10 concurrent POST /api/init/admin with the right token, one gets 201 and the other nine 410', async () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        request(app.url).post('/api/init/admin').set('Authorization', `Bearer ${INIT_TOKEN}`).send({ login: `root${i}` }),
+        request(app.url)
+          .post('/api/init/admin')
+          .set('Authorization', `Bearer ${INIT_TOKEN}`)
+          .send({ login: `root${i}` }),
       ),
     );
     const statuses = results.map((r) => r.status).sort();
@@ -34,8 +37,14 @@ describe('install wizard under concurrency', () => {
   it('answers 410, never 401, to settings calls still in flight when the admin is created', async () => {
     const calls = Array.from({ length: 10 }, (_, i) =>
       i % 2 === 0
-        ? request(app.url).post('/api/init/admin').set('Authorization', `Bearer ${INIT_TOKEN}`).send({ login: `root${i}` })
-        : request(app.url).put('/api/init/settings').set('Authorization', `Bearer ${INIT_TOKEN}`).send({ siteName: `Site ${i}` }),
+        ? request(app.url)
+            .post('/api/init/admin')
+            .set('Authorization', `Bearer ${INIT_TOKEN}`)
+            .send({ login: `root${i}` })
+        : request(app.url)
+            .put('/api/init/settings')
+            .set('Authorization', `Bearer ${INIT_TOKEN}`)
+            .send({ siteName: `Site ${i}` }),
     );
     const results = await Promise.all(calls);
     const admins = results.filter((r, i) => i % 2 === 0 && r.status === 201);
@@ -46,7 +55,11 @@ describe('install wizard under concurrency', () => {
       else expect([200, 410]).toContain(r.status);
     }
     // Once closed, closed is all anyone hears: also with a wrong or missing token.
-    await request(app.url).put('/api/init/settings').set('Authorization', 'Bearer wrong-token-wrong-token').send({ siteName: 'x' }).expect(410);
+    await request(app.url)
+      .put('/api/init/settings')
+      .set('Authorization', 'Bearer wrong-token-wrong-token')
+      .send({ siteName: 'x' })
+      .expect(410);
     await request(app.url).post('/api/init/admin').send({ login: 'late' }).expect(410);
   });
 });
@@ -91,13 +104,21 @@ describe('install wizard once closed: 410 whatever the body', () => {
     await send(app.url, 'post', '/api/init/admin', 'application/json', '{"login": 42}', INIT_TOKEN).expect(400);
     await send(app.url, 'post', '/api/init/admin', 'application/json', '[{"login": "x"}]', INIT_TOKEN).expect(400);
     await send(app.url, 'put', '/api/init/settings', 'text/plain', 'x', INIT_TOKEN).expect(415);
-    await send(app.url, 'post', '/api/init/admin', 'application/json', JSON.stringify({ login: 'x'.repeat(70_000) }), INIT_TOKEN).expect(413);
+    await send(app.url, 'post', '/api/init/admin', 'application/json', JSON.stringify({ login: 'x'.repeat(70_000) }), INIT_TOKEN).expect(
+      413,
+    );
     expect(await app.database.dataSource.query('SELECT 1 FROM user_account')).toHaveLength(0);
   });
 
   it.each(ROUTES)('%s %s answers 410 problem+json to every body, token or not, and writes nothing', async (method, path) => {
-    await request(app.url).post('/api/init/admin').set('Authorization', `Bearer ${INIT_TOKEN}`).send({ login: 'root' }).then((r) => expect([201, 410]).toContain(r.status));
-    const before = await app.database.dataSource.query('SELECT (SELECT count(*)::int FROM user_account) AS users, (SELECT count(*)::int FROM audit_entry) AS audits, (SELECT count(*)::int FROM app_setting) AS settings');
+    await request(app.url)
+      .post('/api/init/admin')
+      .set('Authorization', `Bearer ${INIT_TOKEN}`)
+      .send({ login: 'root' })
+      .then((r) => expect([201, 410]).toContain(r.status));
+    const before = await app.database.dataSource.query(
+      'SELECT (SELECT count(*)::int FROM user_account) AS users, (SELECT count(*)::int FROM audit_entry) AS audits, (SELECT count(*)::int FROM app_setting) AS settings',
+    );
     for (const [what, contentType, body] of BODIES) {
       for (const token of [INIT_TOKEN, undefined]) {
         const res = await send(app.url, method, path, contentType, body, token);
@@ -106,7 +127,9 @@ describe('install wizard once closed: 410 whatever the body', () => {
         expect(res.body).toMatchObject({ status: 410, detail: expect.stringContaining('install wizard is closed') });
       }
     }
-    const after = await app.database.dataSource.query('SELECT (SELECT count(*)::int FROM user_account) AS users, (SELECT count(*)::int FROM audit_entry) AS audits, (SELECT count(*)::int FROM app_setting) AS settings');
+    const after = await app.database.dataSource.query(
+      'SELECT (SELECT count(*)::int FROM user_account) AS users, (SELECT count(*)::int FROM audit_entry) AS audits, (SELECT count(*)::int FROM app_setting) AS settings',
+    );
     expect(after).toEqual(before);
   });
 
@@ -119,7 +142,8 @@ describe('install wizard once closed: 410 whatever the body', () => {
     try {
       await request(restarted.url).get('/api/init/status').expect(200, { initialized: true });
       for (const [method, path] of ROUTES) {
-        for (const [, contentType, body] of BODIES) await send(restarted.url, method, path, contentType, body, 'a-new-bootstrap-token-0003').expect(410);
+        for (const [, contentType, body] of BODIES)
+          await send(restarted.url, method, path, contentType, body, 'a-new-bootstrap-token-0003').expect(410);
       }
     } finally {
       await restarted.close();

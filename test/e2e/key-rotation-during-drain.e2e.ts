@@ -73,7 +73,12 @@ describe('rotating while a key drains', () => {
     await world.app.app.get(ReleaseResignWorker).stop();
     clock = new Date();
     const app = world.app.app;
-    resigner = new ReleaseResigner(app.get(SigningKeyRepository), app.get(ReleaseSignaturesRepository), app.get(SigningKeyManager), () => clock);
+    resigner = new ReleaseResigner(
+      app.get(SigningKeyRepository),
+      app.get(ReleaseSignaturesRepository),
+      app.get(SigningKeyManager),
+      () => clock,
+    );
   });
   afterAll(async () => {
     await world?.close();
@@ -102,7 +107,14 @@ describe('rotating while a key drains', () => {
     await checkEveryRelease('after a first batch');
     const third = await rotate('rotation 3, during the drain of K1');
     const k4 = third.kid;
-    expect(third).toEqual({ kid: k4, previousKid: k3, drainingKid: k2, retiredKids: [], pending: 4, stillDraining: [{ kid: k1, pending: 5 }] });
+    expect(third).toEqual({
+      kid: k4,
+      previousKid: k3,
+      drainingKid: k2,
+      retiredKids: [],
+      pending: 4,
+      stillDraining: [{ kid: k1, pending: 5 }],
+    });
     expect(await world.servedKids()).toEqual([k4, k3, k2, k1]);
 
     // And again, at once: K3 (2 of its own, 4 re-signed from K1) drains too; nothing was signed by K4.
@@ -120,7 +132,9 @@ describe('rotating while a key drains', () => {
       ],
     });
     expect(await world.servedKids()).toEqual([k5, k4, k3, k2, k1]);
-    const listed = (await world.admin('get', '/api/admin/keys').expect(200)).body.keys.map((key: { kid: string; state: string; pending: number }) => [key.kid, key.state, key.pending]);
+    const listed = (await world.admin('get', '/api/admin/keys').expect(200)).body.keys.map(
+      (key: { kid: string; state: string; pending: number }) => [key.kid, key.state, key.pending],
+    );
     expect(listed).toEqual([
       [k5, 'current', 0],
       [k4, 'previous', 0],
@@ -142,7 +156,12 @@ describe('rotating while a key drains', () => {
         await checkEveryRelease(`after batch ${rounds}`);
         return batch;
       }
-    })(world.app.app.get(SigningKeyRepository), world.app.app.get(ReleaseSignaturesRepository), world.app.app.get(SigningKeyManager), () => clock);
+    })(
+      world.app.app.get(SigningKeyRepository),
+      world.app.app.get(ReleaseSignaturesRepository),
+      world.app.app.get(SigningKeyManager),
+      () => clock,
+    );
     const worker = new ReleaseResignWorker(observing, { batchSize: 1, intervalMs: 3_600_000, retireGraceMs: GRACE_MS }, SILENT);
     const pass = await worker.runOnce();
     expect(pass).toMatchObject({ resigned: 15, failed: 0, batches: 15 });
@@ -179,7 +198,9 @@ describe('rotating while a key drains', () => {
     ]);
     for (const entry of rotateAudit) expect(entry).toMatchObject({ action: 'key.rotate', actor: { userId: expect.any(String) } });
     const resignAudit = (await world.admin('get', '/api/admin/audit?action=key.resign').expect(200)).body.entries;
-    expect(resignAudit.map((entry: { details: { kid: string; resigned: number } }) => [entry.details.kid, entry.details.resigned]).sort()).toEqual(
+    expect(
+      resignAudit.map((entry: { details: { kid: string; resigned: number } }) => [entry.details.kid, entry.details.resigned]).sort(),
+    ).toEqual(
       [
         [k1, 9],
         [k2, 4],

@@ -54,7 +54,12 @@ describe('key rotation with re-signing', () => {
     await world.app.app.get(ReleaseResignWorker).stop();
     clock = new Date();
     app = world.app.app;
-    resigner = new ReleaseResigner(app.get(SigningKeyRepository), app.get(ReleaseSignaturesRepository), app.get(SigningKeyManager), () => clock);
+    resigner = new ReleaseResigner(
+      app.get(SigningKeyRepository),
+      app.get(ReleaseSignaturesRepository),
+      app.get(SigningKeyManager),
+      () => clock,
+    );
     worker = new ReleaseResignWorker(resigner, { batchSize: 3, intervalMs: 3_600_000, retireGraceMs: GRACE_MS }, SILENT);
   });
   afterAll(async () => {
@@ -63,12 +68,21 @@ describe('key rotation with re-signing', () => {
   });
 
   it('keeps every release verifiable against the served key set while K1 drains, then K1 leaves', async () => {
-    for (const slug of ['alpha', 'beta', 'gamma']) for (const version of ['1.0.0', '1.1.0', '2.0.0', '2.1.0']) await world.publish(slug, version);
+    for (const slug of ['alpha', 'beta', 'gamma'])
+      for (const version of ['1.0.0', '1.1.0', '2.0.0', '2.1.0']) await world.publish(slug, version);
     const [k1] = await world.servedKids();
-    for (const published of world.published) payloadSegments.set(key(published), (await world.release(published)).integrity!.jws.split('.')[1]!);
+    for (const published of world.published)
+      payloadSegments.set(key(published), (await world.release(published)).integrity!.jws.split('.')[1]!);
 
     const first = await world.admin('post', '/api/admin/keys/rotate').expect(200);
-    expect(first.body).toEqual({ kid: expect.any(String), previousKid: k1, drainingKid: null, retiredKids: [], pending: 0, stillDraining: [] });
+    expect(first.body).toEqual({
+      kid: expect.any(String),
+      previousKid: k1,
+      drainingKid: null,
+      retiredKids: [],
+      pending: 0,
+      stillDraining: [],
+    });
     const k2 = first.body.kid as string;
     const underK1 = [...world.published];
     await world.publish('delta', '1.0.0');
@@ -78,11 +92,20 @@ describe('key rotation with re-signing', () => {
 
     // The second rotation displaces K1, which still signs 12 releases: it drains instead of leaving.
     const second = await world.admin('post', '/api/admin/keys/rotate').expect(200);
-    expect(second.body).toEqual({ kid: expect.any(String), previousKid: k2, drainingKid: k1, retiredKids: [], pending: 12, stillDraining: [] });
+    expect(second.body).toEqual({
+      kid: expect.any(String),
+      previousKid: k2,
+      drainingKid: k1,
+      retiredKids: [],
+      pending: 12,
+      stillDraining: [],
+    });
     const k3 = second.body.kid as string;
     expect(await world.servedKids()).toEqual([k3, k2, k1]);
     const listed = await world.admin('get', '/api/admin/keys').expect(200);
-    expect(listed.body.keys.map((entry: { kid: string; state: string; pending: number }) => [entry.kid, entry.state, entry.pending])).toEqual([
+    expect(
+      listed.body.keys.map((entry: { kid: string; state: string; pending: number }) => [entry.kid, entry.state, entry.pending]),
+    ).toEqual([
       [k3, 'current', 0],
       [k2, 'previous', 0],
       [k1, 'draining', 12],
@@ -129,7 +152,10 @@ describe('key rotation with re-signing', () => {
     for (const published of world.published) {
       const jws = (await world.release(published)).integrity!.jws;
       expect(jws.split('.')[1]).toBe(payloadSegments.get(key(published)));
-      expect(JSON.parse(Buffer.from(jws.split('.')[0]!, 'base64url').toString())).toEqual({ alg: 'EdDSA', kid: k2Releases.includes(published) ? k2 : k3 });
+      expect(JSON.parse(Buffer.from(jws.split('.')[0]!, 'base64url').toString())).toEqual({
+        alg: 'EdDSA',
+        kid: k2Releases.includes(published) ? k2 : k3,
+      });
     }
 
     const resignAudit = await world.admin('get', '/api/admin/audit?action=key.resign').expect(200);
@@ -147,8 +173,20 @@ describe('key rotation with re-signing', () => {
 
     // K1 retired; the next rotation lets K2 (two releases) drain in turn.
     const third = await world.admin('post', '/api/admin/keys/rotate').expect(200);
-    expect(third.body).toEqual({ kid: expect.any(String), previousKid: k3, drainingKid: k2, retiredKids: [], pending: 2, stillDraining: [] });
+    expect(third.body).toEqual({
+      kid: expect.any(String),
+      previousKid: k3,
+      drainingKid: k2,
+      retiredKids: [],
+      pending: 2,
+      stillDraining: [],
+    });
     const keys = (await world.admin('get', '/api/admin/keys').expect(200)).body.keys;
-    expect(keys.find((entry: { kid: string }) => entry.kid === k1)).toMatchObject({ state: 'retired', pending: 0, resigned: 12, retiredAt: expect.any(Number) });
+    expect(keys.find((entry: { kid: string }) => entry.kid === k1)).toMatchObject({
+      state: 'retired',
+      pending: 0,
+      resigned: 12,
+      retiredAt: expect.any(Number),
+    });
   });
 });

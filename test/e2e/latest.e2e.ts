@@ -21,12 +21,23 @@ describe('GET /api/plugins/:slug/latest', () => {
   beforeAll(async () => {
     w = await publishWorld();
     token = (await w.tokenFor('latest-author', ['publish:*', 'yank:*'])).token;
-    const all = ['tool-linux-x64.tgz', 'tool-linux-arm64.tgz', 'tool-darwin-arm64.zip', 'tool-macos-x64.zip', 'tool-windows-x64.zip', 'tool.wasm'];
+    const all = [
+      'tool-linux-x64.tgz',
+      'tool-linux-arm64.tgz',
+      'tool-darwin-arm64.zip',
+      'tool-macos-x64.zip',
+      'tool-windows-x64.zip',
+      'tool.wasm',
+    ];
     await publish('tool', '1.0.0', all);
     await publish('tool', '1.1.0', all, { min_runtime_version: '>=3.0.0' });
     await publish('tool', '1.2.0', all);
     await publish('tool', '2.0.0-beta.1', all);
-    await request(w.app.url).post('/api/publish/tool/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.2.0', reason: 'broken' }).expect(200);
+    await request(w.app.url)
+      .post('/api/publish/tool/yank')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '1.2.0', reason: 'broken' })
+      .expect(200);
     await publish('native-only', '1.0.0', ['native-linux-x64.tgz']);
   });
   afterAll(() => w?.close());
@@ -43,8 +54,20 @@ describe('GET /api/plugins/:slug/latest', () => {
         { version: '1.2.0', reason: 'yanked' },
       ],
     });
-    expect(Object.keys(res.body.platforms).sort()).toEqual(['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'universal', 'win32-x64']);
-    expect(res.body.platforms['win32-x64']).toEqual({ name: 'tool-windows-x64.zip', download_url: expect.stringMatching(/tool-windows-x64\.zip$/), size: 120, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(Object.keys(res.body.platforms).sort()).toEqual([
+      'darwin-arm64',
+      'darwin-x64',
+      'linux-arm64',
+      'linux-x64',
+      'universal',
+      'win32-x64',
+    ]);
+    expect(res.body.platforms['win32-x64']).toEqual({
+      name: 'tool-windows-x64.zip',
+      download_url: expect.stringMatching(/tool-windows-x64\.zip$/),
+      size: 120,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(res.headers.vary).toMatch(/User-Agent/);
   });
 

@@ -37,17 +37,30 @@ describe('lean catalogue reads', () => {
   let w: PublishWorld;
   const log = captureLog();
   const leanLines = (path: string) =>
-    log.lines.map((line) => JSON.parse(line) as { lean?: boolean; req?: { url?: string } }).filter((entry) => entry.lean === true && entry.req?.url === path);
+    log.lines
+      .map((line) => JSON.parse(line) as { lean?: boolean; req?: { url?: string } })
+      .filter((entry) => entry.lean === true && entry.req?.url === path);
 
   /** `GET path`, anonymously (`lean`) or with a header that sends it to the controllers. */
-  const read = async (path: string, via: 'lean' | 'controllers', extra: Record<string, string> = {}, method: 'get' | 'head' = 'get'): Promise<Seen> => {
-    let req = request(w.app.url)[method](path).set('User-Agent', extra['User-Agent'] ?? 'test-client');
+  const read = async (
+    path: string,
+    via: 'lean' | 'controllers',
+    extra: Record<string, string> = {},
+    method: 'get' | 'head' = 'get',
+  ): Promise<Seen> => {
+    let req = request(w.app.url)
+      [method](path)
+      .set('User-Agent', extra['User-Agent'] ?? 'test-client');
     for (const [name, value] of Object.entries(extra)) req = req.set(name, value);
     // Any Authorization header carries credentials: an anonymous read to the controllers (an
     // unknown token reads as anonymous there).
     if (via === 'controllers') req = req.set('Authorization', 'Bearer not-a-token');
     const res = await req;
-    return { status: res.status, body: method === 'head' ? null : res.body, headers: Object.fromEntries(COMPARED_HEADERS.map((h) => [h, res.headers[h]])) };
+    return {
+      status: res.status,
+      body: method === 'head' ? null : res.body,
+      headers: Object.fromEntries(COMPARED_HEADERS.map((h) => [h, res.headers[h]])),
+    };
   };
 
   const publish = (token: string, slug: string, version: string, names: string[], fields: Record<string, unknown> = {}) =>
@@ -59,7 +72,9 @@ describe('lean catalogue reads', () => {
         assets: names.map((name) => ({ name, url: w.forge.asset(`/acme/${slug}/${version}/${name}`, { size: 100 + name.length }) })),
         repoUrl: `${w.forge.url}/acme/${slug}`,
       })
-      .then((res) => expect({ slug, status: res.status, body: res.status === 201 ? null : res.body }).toEqual({ slug, status: 201, body: null }));
+      .then((res) =>
+        expect({ slug, status: res.status, body: res.status === 201 ? null : res.body }).toEqual({ slug, status: 201, body: null }),
+      );
 
   beforeAll(async () => {
     // No response cache: every read here is a miss, answered by one path or the other.
@@ -130,7 +145,9 @@ describe('lean catalogue reads', () => {
   it('answers a detail from the stored page while it is current, and reads the page after a write', async () => {
     if (!w.app.app.get<boolean>(STORED_PAGES)) return; // the embedded default reads every page whole
     const database = w.app.app.get(DataSource);
-    const [{ body }] = await database.query(`SELECT pp.body FROM plugin_page pp JOIN plugin p ON p.id = pp.plugin_id WHERE p.slug = 'lean-3'`);
+    const [{ body }] = await database.query(
+      `SELECT pp.body FROM plugin_page pp JOIN plugin p ON p.id = pp.plugin_id WHERE p.slug = 'lean-3'`,
+    );
     // A marked body (the stamp unchanged: nothing wrote the plugin) shows which one answers.
     await database.query(`UPDATE plugin_page SET body = $1 WHERE plugin_id = (SELECT id FROM plugin WHERE slug = 'lean-3')`, [
       JSON.stringify({ ...JSON.parse(body), description: 'from the stored page' }),
@@ -160,7 +177,10 @@ describe('lean catalogue reads', () => {
     expect(echoed.headers['x-request-id']).toBe('trace-lean-2');
     const line = leanLines('/api/plugins/lean-2').at(-1) as { req?: { id?: string } };
     expect(line.req?.id).toBe('trace-lean-2');
-    const [a, b] = await Promise.all([request(w.app.url).get('/api/plugins/lean-3'), request(w.app.url).get('/api/plugins/lean-3?locale=fr')]);
+    const [a, b] = await Promise.all([
+      request(w.app.url).get('/api/plugins/lean-3'),
+      request(w.app.url).get('/api/plugins/lean-3?locale=fr'),
+    ]);
     expect(a.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(b.headers['x-request-id']).not.toBe(a.headers['x-request-id']);
     // Handed over to the controllers (a 404), the answer keeps the id the request came with.

@@ -31,7 +31,11 @@ describe('routes in another letter case', () => {
     };
     for (const path of ['/API/PUBLISH/cased', '/Api/Publish/cased', '/api/PUBLISH/cased']) {
       const res = await request(world.app.url).post(path).set('Authorization', `Bearer ${token}`).send(body);
-      expect({ path, status: res.status, type: res.headers['content-type'] }).toEqual({ path, status: 404, type: expect.stringMatching(/^application\/problem\+json/) });
+      expect({ path, status: res.status, type: res.headers['content-type'] }).toEqual({
+        path,
+        status: 404,
+        type: expect.stringMatching(/^application\/problem\+json/),
+      });
     }
     expect(await world.count('plugin')).toBe(0);
     expect(await world.audit()).toEqual([]);
@@ -51,7 +55,8 @@ describe('routes in another letter case', () => {
     ];
     for (const [method, path] of attempts) {
       const verb = method.toLowerCase() as 'get' | 'post' | 'patch';
-      const res = await request(world.app.url)[verb](path)
+      const res = await request(world.app.url)
+        [verb](path)
         .set('Authorization', `Bearer ${admin.jwt}`)
         .set('Content-Type', 'application/json')
         .send(method === 'GET' ? undefined : '{"name":"x","scopes":["publish:*"],"ratelimit.public_read_per_min":1}');

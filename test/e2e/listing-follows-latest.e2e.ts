@@ -10,7 +10,13 @@ import { manifestYaml, publishWorld, type PublishWorld } from '../support/publis
 import { userWithSession } from '../support/sessions';
 
 /** A word only the README at this tag contains, so search shows which README is indexed. */
-const WORD: Record<string, string> = { 'v2.0.0': 'zebrafish', 'v1.9.1': 'albatross', 'v3.0.0-beta.1': 'pelican', 'v0.1.0-alpha.1': 'walrus', 'v0.2.0-alpha.2': 'narwhal' };
+const WORD: Record<string, string> = {
+  'v2.0.0': 'zebrafish',
+  'v1.9.1': 'albatross',
+  'v3.0.0-beta.1': 'pelican',
+  'v0.1.0-alpha.1': 'walrus',
+  'v0.2.0-alpha.2': 'narwhal',
+};
 
 describe('catalogue fields follow the latest release', () => {
   let w: PublishWorld;
@@ -54,7 +60,11 @@ describe('catalogue fields follow the latest release', () => {
     w = await publishWorld();
     token = (await w.tokenFor('listing-author', ['publish:*', 'yank:*'])).token;
     admin = (await userWithSession(w.app, 'listing-admin', 'admin')).jwt;
-    await request(w.app.url).put('/api/admin/extension-fields').set('Authorization', `Bearer ${admin}`).send({ fields: [{ key: 'stars', type: 'number' }] }).expect(200);
+    await request(w.app.url)
+      .put('/api/admin/extension-fields')
+      .set('Authorization', `Bearer ${admin}`)
+      .send({ fields: [{ key: 'stars', type: 'number' }] })
+      .expect(200);
     w.forge.route('GET', '/acme/:repo/raw/:tag/README.md', (_req, res, params) => {
       res.writeHead(200, { 'Content-Type': 'text/markdown' });
       res.end(`# ${params.repo}\n\nThe README at ${params.tag} mentions ${WORD[params.tag] ?? 'nothing'}.`);

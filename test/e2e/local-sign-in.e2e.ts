@@ -28,14 +28,21 @@ describe('sign-in without a forge', () => {
   });
   afterAll(() => app?.close());
 
-  const setPassword = (jwt: string, password: string) => request(app.url).put('/api/auth/me/password').set('Authorization', `Bearer ${jwt}`).send({ password });
-  const signIn = (login: string, password: string, ip: string) => request(app.url).post('/api/auth/sign-in/password').set('X-Forwarded-For', ip).send({ login, password });
+  const setPassword = (jwt: string, password: string) =>
+    request(app.url).put('/api/auth/me/password').set('Authorization', `Bearer ${jwt}`).send({ password });
+  const signIn = (login: string, password: string, ip: string) =>
+    request(app.url).post('/api/auth/sign-in/password').set('X-Forwarded-For', ip).send({ login, password });
   const audit = async (action: string) =>
-    (await app.database.dataSource.query(`SELECT details, ip, actor_user_id FROM audit_entry WHERE action = $1 ORDER BY created_at, id`, [action])) as { details: Record<string, unknown>; ip: string | null; actor_user_id: string | null }[];
+    (await app.database.dataSource.query(`SELECT details, ip, actor_user_id FROM audit_entry WHERE action = $1 ORDER BY created_at, id`, [
+      action,
+    ])) as { details: Record<string, unknown>; ip: string | null; actor_user_id: string | null }[];
 
   it('signs a local user in with a password set on the account, and the session works like an OAuth one', async () => {
     const { user, jwt } = await userWithSession(app, 'alice');
-    await request(app.url).get('/api/auth/me/password').set('Authorization', `Bearer ${jwt}`).expect(200, { enabled: true, available: true, set: false, updatedAt: null });
+    await request(app.url)
+      .get('/api/auth/me/password')
+      .set('Authorization', `Bearer ${jwt}`)
+      .expect(200, { enabled: true, available: true, set: false, updatedAt: null });
     const tooShort = await setPassword(jwt, 'short').expect(400);
     expect(tooShort.body.errors).toEqual([{ path: '/password', message: 'must be at least 10 characters long' }]);
     const set = await setPassword(jwt, 'correct horse battery').expect(200);
@@ -121,7 +128,8 @@ describe('sign-in without a forge', () => {
   it('asks for a step-up (or the current password) to set or change one, and signs out the other sessions', async () => {
     const { user, jwt: first } = await userWithSession(app, 'judy');
     const bearer = (jwt: string) => ({ Authorization: `Bearer ${jwt}` });
-    const signedInAgo = (ms: number) => app.database.dataSource.query(`UPDATE user_session SET created_at = $1 WHERE user_id = $2`, [new Date(now - ms), user.id]);
+    const signedInAgo = (ms: number) =>
+      app.database.dataSource.query(`UPDATE user_session SET created_at = $1 WHERE user_id = $2`, [new Date(now - ms), user.id]);
     await signedInAgo(60 * MINUTE);
     // Even the first password needs a session that proved itself in the last 10 minutes.
     const stale = await setPassword(first, 'judy has a long password').expect(403);
@@ -144,7 +152,10 @@ describe('sign-in without a forge', () => {
 
     // Signed in less than 10 minutes ago (a sign-in link after a forgotten password): no current password needed.
     const third = (await signIn('judy', 'judy has a new password', freshIp()).expect(200)).body.token as string;
-    await app.database.dataSource.query(`UPDATE user_session SET created_at = $1 WHERE user_id = $2 AND revoked_at IS NULL`, [new Date(now - 9 * MINUTE), user.id]);
+    await app.database.dataSource.query(`UPDATE user_session SET created_at = $1 WHERE user_id = $2 AND revoked_at IS NULL`, [
+      new Date(now - 9 * MINUTE),
+      user.id,
+    ]);
     await change(third, { password: 'judy forgot and reset it' }).expect(200);
     await request(app.url).get('/api/auth/me').set(bearer(second)).expect(401);
     const fourth = (await signIn('judy', 'judy forgot and reset it', freshIp()).expect(200)).body.token as string;
@@ -155,24 +166,41 @@ describe('sign-in without a forge', () => {
 
   it('refuses an address with 429 and Retry-After after too many failures, whatever the logins', async () => {
     const admin = await userWithSession(app, 'root-limits', 'admin');
-    await request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'ratelimit.signin_failures_per_ip': 3 }).expect(200);
+    await request(app.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ 'ratelimit.signin_failures_per_ip': 3 })
+      .expect(200);
     const ip = freshIp();
     for (let i = 0; i < 3; i++) await signIn(`ghost${i}`, 'some password here', ip).expect(401);
     const refused = await signIn('alice', 'correct horse battery', ip).expect(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.body.type).toMatch(/\/problems\/rate-limited$/);
     await signIn('alice', 'correct horse battery', freshIp()).expect(200);
-    await request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'ratelimit.signin_failures_per_ip': 30 }).expect(200);
+    await request(app.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ 'ratelimit.signin_failures_per_ip': 30 })
+      .expect(200);
   });
 
   it('counts the failures of an IPv6 client by its /64, so fresh addresses in it buy no more guesses', async () => {
     const admin = await userWithSession(app, 'root-limits-v6', 'admin');
-    await request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'ratelimit.signin_failures_per_ip': 3 }).expect(200);
-    for (const ip of ['2001:db8:9:1::1', '2001:db8:9:1::2', '2001:db8:9:1:ffff::3']) await signIn('ghost-v6', 'some password here', ip).expect(401);
+    await request(app.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ 'ratelimit.signin_failures_per_ip': 3 })
+      .expect(200);
+    for (const ip of ['2001:db8:9:1::1', '2001:db8:9:1::2', '2001:db8:9:1:ffff::3'])
+      await signIn('ghost-v6', 'some password here', ip).expect(401);
     const refused = await signIn('alice', 'correct horse battery', '2001:db8:9:1:abcd::4').expect(429);
     expect(refused.body.type).toMatch(/\/problems\/rate-limited$/);
     await signIn('alice', 'correct horse battery', '2001:db8:9:2::1').expect(200);
-    await request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'ratelimit.signin_failures_per_ip': 30 }).expect(200);
+    await request(app.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ 'ratelimit.signin_failures_per_ip': 30 })
+      .expect(200);
   });
 
   it('takes the no-script form post from its own pages: 303 with the cookie, or back to /sign-in saying why', async () => {
@@ -194,7 +222,13 @@ describe('sign-in without a forge', () => {
     expect(foreign.headers['set-cookie']).toBeUndefined();
     // Today's browsers are judged by Sec-Fetch-Site (under this site's no-referrer policy they send `Origin: null`).
     const fetchSite = (site: string) =>
-      request(app.url).post('/api/auth/sign-in/password').set('X-Forwarded-For', freshIp()).set('Origin', 'null').set('Sec-Fetch-Site', site).type('form').send({ login: 'alice', password: 'correct horse battery' });
+      request(app.url)
+        .post('/api/auth/sign-in/password')
+        .set('X-Forwarded-For', freshIp())
+        .set('Origin', 'null')
+        .set('Sec-Fetch-Site', site)
+        .type('form')
+        .send({ login: 'alice', password: 'correct horse battery' });
     await fetchSite('cross-site').expect(403);
     await fetchSite('same-site').expect(403);
     expect((await fetchSite('same-origin').expect(303)).headers.location).toBe('/account');
@@ -204,7 +238,12 @@ describe('sign-in without a forge', () => {
 
   it('turns passwords off with the setting, and passkeys and links stay', async () => {
     const admin = await userWithSession(app, 'root-off', 'admin');
-    const patch = (value: number) => request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'signin.password_enabled': value }).expect(200);
+    const patch = (value: number) =>
+      request(app.url)
+        .patch('/api/admin/settings')
+        .set('Authorization', `Bearer ${admin.jwt}`)
+        .send({ 'signin.password_enabled': value })
+        .expect(200);
     await patch(0);
     await request(app.url).get('/api/auth/sign-in/methods').expect(200, { password: false, passkey: true });
     const off = await signIn('alice', 'correct horse battery', freshIp()).expect(404);
@@ -233,10 +272,18 @@ describe('sign-in without a forge', () => {
 
   it('signs in once with a sign-in link, refuses it used, expired or unknown, with a page saying why', async () => {
     const { user } = await userWithSession(app, 'erin');
-    const link = await issueSignInLink(app.database.dataSource, { userId: user.id, login: 'erin', baseUrl: app.config.baseUrl, now: new Date(now), via: 'api' });
+    const link = await issueSignInLink(app.database.dataSource, {
+      userId: user.id,
+      login: 'erin',
+      baseUrl: app.config.baseUrl,
+      now: new Date(now),
+      via: 'api',
+    });
     expect(link.url).toMatch(new RegExp(`^${app.config.baseUrl}/auth/link\\?token=[A-Za-z0-9_-]{43}$`));
     const token = new URL(link.url).searchParams.get('token')!;
-    const stored = await app.database.dataSource.query(`SELECT encode(token_sha256, 'hex') AS sha FROM sign_in_link WHERE user_id = $1`, [user.id]);
+    const stored = await app.database.dataSource.query(`SELECT encode(token_sha256, 'hex') AS sha FROM sign_in_link WHERE user_id = $1`, [
+      user.id,
+    ]);
     expect(stored[0].sha).toHaveLength(64);
     expect(stored[0].sha).not.toContain(Buffer.from(token).toString('hex').slice(0, 16));
 
@@ -270,11 +317,23 @@ describe('sign-in without a forge', () => {
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.text).toContain('This sign-in link was used already');
 
-    const late = await issueSignInLink(app.database.dataSource, { userId: user.id, login: 'erin', baseUrl: app.config.baseUrl, now: new Date(now), via: 'api' });
+    const late = await issueSignInLink(app.database.dataSource, {
+      userId: user.id,
+      login: 'erin',
+      baseUrl: app.config.baseUrl,
+      now: new Date(now),
+      via: 'api',
+    });
     now += 15 * MINUTE + 1000;
-    const expired = await request(app.url).post('/api/auth/sign-in/link').send({ token: new URL(late.url).searchParams.get('token') }).expect(410);
+    const expired = await request(app.url)
+      .post('/api/auth/sign-in/link')
+      .send({ token: new URL(late.url).searchParams.get('token') })
+      .expect(410);
     expect(expired.body.type).toMatch(/\/problems\/sign-in-link-expired$/);
-    const unknown = await request(app.url).post('/api/auth/sign-in/link').send({ token: 'A'.repeat(43) }).expect(404);
+    const unknown = await request(app.url)
+      .post('/api/auth/sign-in/link')
+      .send({ token: 'A'.repeat(43) })
+      .expect(404);
     expect(unknown.body.type).toMatch(/\/problems\/sign-in-link-unknown$/);
     expect((await audit('sign_in_link.use')).map((row) => row.actor_user_id)).toEqual([user.id]);
     expect((await audit('sign_in_link.issue')).length).toBe(2);
@@ -285,7 +344,11 @@ describe('sign-in without a forge', () => {
     const authenticator = new SoftAuthenticator(app.config.baseUrl);
     const bearer = (test: request.Test) => test.set('Authorization', `Bearer ${jwt}`);
     const creation = await bearer(request(app.url).post('/api/auth/me/passkeys/options')).send({}).expect(200);
-    expect(creation.body.options).toMatchObject({ rp: { id: '127.0.0.1' }, user: { name: 'frank' }, authenticatorSelection: { residentKey: 'required', userVerification: 'required' } });
+    expect(creation.body.options).toMatchObject({
+      rp: { id: '127.0.0.1' },
+      user: { name: 'frank' },
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    });
     const registration = authenticator.register(creation.body.options);
     const added = await bearer(request(app.url).post('/api/auth/me/passkeys')).send({ name: 'Laptop', response: registration }).expect(201);
     expect(added.body).toMatchObject({ name: 'Laptop', lastUsedAt: null });
@@ -295,11 +358,19 @@ describe('sign-in without a forge', () => {
     const options = await request(app.url).post('/api/auth/sign-in/passkey/options').send({}).expect(200);
     expect(options.body.options.allowCredentials ?? []).toEqual([]);
     const answer = authenticator.authenticate(options.body.options);
-    const signedIn = await request(app.url).post('/api/auth/sign-in/passkey').set('X-Forwarded-For', freshIp()).send({ response: answer }).expect(200);
+    const signedIn = await request(app.url)
+      .post('/api/auth/sign-in/passkey')
+      .set('X-Forwarded-For', freshIp())
+      .send({ response: answer })
+      .expect(200);
     expect(signedIn.body.user).toMatchObject({ id: user.id, login: 'frank' });
     expect(signedIn.headers['set-cookie'][0]).toMatch(/^registry_session=/);
     // A replayed answer (its challenge is used up) and another origin's answer are refused.
-    const replay = await request(app.url).post('/api/auth/sign-in/passkey').set('X-Forwarded-For', freshIp()).send({ response: answer }).expect(401);
+    const replay = await request(app.url)
+      .post('/api/auth/sign-in/passkey')
+      .set('X-Forwarded-For', freshIp())
+      .send({ response: answer })
+      .expect(401);
     expect(replay.body.type).toMatch(/\/problems\/passkey-rejected$/);
     const other = await request(app.url).post('/api/auth/sign-in/passkey/options').send({}).expect(200);
     await request(app.url)
@@ -312,17 +383,26 @@ describe('sign-in without a forge', () => {
     expect(listed.body.passkeys).toHaveLength(1);
     expect(listed.body.passkeys[0].lastUsedAt).toBe(now);
     // The signature counter only goes up, whatever order two sign-ins are stored in.
-    const signCount = async () => Number((await app.database.dataSource.query(`SELECT sign_count FROM passkey_credential WHERE id = $1`, [added.body.id]))[0].sign_count);
+    const signCount = async () =>
+      Number(
+        (await app.database.dataSource.query(`SELECT sign_count FROM passkey_credential WHERE id = $1`, [added.body.id]))[0].sign_count,
+      );
     const counted = await signCount();
     expect(counted).toBeGreaterThan(0);
     await new PasskeysRepository(app.database.dataSource).used(added.body.id, counted - 1, new Date(now));
     expect(await signCount()).toBe(counted);
-    await bearer(request(app.url).patch(`/api/auth/me/passkeys/${added.body.id}`)).send({ name: 'Work laptop' }).expect(200);
+    await bearer(request(app.url).patch(`/api/auth/me/passkeys/${added.body.id}`))
+      .send({ name: 'Work laptop' })
+      .expect(200);
     const someoneElse = await userWithSession(app, 'grace');
     await request(app.url).delete(`/api/auth/me/passkeys/${added.body.id}`).set('Authorization', `Bearer ${someoneElse.jwt}`).expect(404);
     await bearer(request(app.url).delete(`/api/auth/me/passkeys/${added.body.id}`)).expect(204);
     const afterRemoval = await request(app.url).post('/api/auth/sign-in/passkey/options').send({}).expect(200);
-    await request(app.url).post('/api/auth/sign-in/passkey').set('X-Forwarded-For', freshIp()).send({ response: authenticator.authenticate(afterRemoval.body.options) }).expect(401);
+    await request(app.url)
+      .post('/api/auth/sign-in/passkey')
+      .set('X-Forwarded-For', freshIp())
+      .send({ response: authenticator.authenticate(afterRemoval.body.options) })
+      .expect(401);
     expect((await audit('passkey.add')).map((row) => row.details.name)).toEqual(['Laptop']);
     expect((await audit('passkey.remove')).map((row) => row.details.name)).toEqual(['Work laptop']);
     expect((await audit('user.sign_in')).filter((row) => row.details.method === 'passkey')).toHaveLength(1);
@@ -332,22 +412,42 @@ describe('sign-in without a forge', () => {
     const { user, jwt } = await userWithSession(app, 'kate');
     const passkeys = new PasskeysRepository(app.database.dataSource);
     for (let i = 0; i < 19; i++) {
-      await passkeys.create({ userId: user.id, credentialId: `kate-${i}`, publicKey: Buffer.from([i]), signCount: 0, transports: [], name: `Old ${i}`, deviceType: 'singleDevice', backedUp: false });
+      await passkeys.create({
+        userId: user.id,
+        credentialId: `kate-${i}`,
+        publicKey: Buffer.from([i]),
+        signCount: 0,
+        transports: [],
+        name: `Old ${i}`,
+        deviceType: 'singleDevice',
+        backedUp: false,
+      });
     }
     const authenticator = new SoftAuthenticator(app.config.baseUrl);
-    const start = async () => (await request(app.url).post('/api/auth/me/passkeys/options').set('Authorization', `Bearer ${jwt}`).send({}).expect(200)).body.options;
+    const start = async () =>
+      (await request(app.url).post('/api/auth/me/passkeys/options').set('Authorization', `Bearer ${jwt}`).send({}).expect(200)).body
+        .options;
     const [a, b] = [await start(), await start()];
-    const finish = (options: { challenge: string; user: { id: string } }) => request(app.url).post('/api/auth/me/passkeys').set('Authorization', `Bearer ${jwt}`).send({ response: authenticator.register(options) });
+    const finish = (options: { challenge: string; user: { id: string } }) =>
+      request(app.url)
+        .post('/api/auth/me/passkeys')
+        .set('Authorization', `Bearer ${jwt}`)
+        .send({ response: authenticator.register(options) });
     await finish(a).expect(201);
     const over = await finish(b).expect(409);
     expect(over.body.type).toMatch(/\/problems\/passkey-limit-reached$/);
-    expect(Number((await app.database.dataSource.query(`SELECT count(*) AS n FROM passkey_credential WHERE user_id = $1`, [user.id]))[0].n)).toBe(20);
+    expect(
+      Number((await app.database.dataSource.query(`SELECT count(*) AS n FROM passkey_credential WHERE user_id = $1`, [user.id]))[0].n),
+    ).toBe(20);
   });
 
   it('replaces a hash made with weaker parameters at the next sign-in', async () => {
     const { user } = await userWithSession(app, 'henry');
     const { hashPassword } = await import('../../src/lib/password/password-hash');
-    await app.database.dataSource.query(`INSERT INTO user_password (user_id, hash) VALUES ($1, $2)`, [user.id, await hashPassword('henry has an old hash', { ln: 10, r: 8, p: 1 })]);
+    await app.database.dataSource.query(`INSERT INTO user_password (user_id, hash) VALUES ($1, $2)`, [
+      user.id,
+      await hashPassword('henry has an old hash', { ln: 10, r: 8, p: 1 }),
+    ]);
     await signIn('henry', 'henry has an old hash', freshIp()).expect(200);
     const [row] = await app.database.dataSource.query(`SELECT hash FROM user_password WHERE user_id = $1`, [user.id]);
     expect(row.hash).toMatch(/^\$scrypt\$ln=15,r=8,p=3\$/);
@@ -356,7 +456,9 @@ describe('sign-in without a forge', () => {
 
   it('keeps passwords for local accounts', async () => {
     const dataSource = app.database.dataSource;
-    const [row] = await dataSource.query(`INSERT INTO user_account (instance, provider_user_id, login) VALUES ('github', '77', 'octo') RETURNING id`);
+    const [row] = await dataSource.query(
+      `INSERT INTO user_account (instance, provider_user_id, login) VALUES ('github', '77', 'octo') RETURNING id`,
+    );
     const { SessionTokens } = await import('../../src/platform/auth/session-tokens');
     const { SessionsRepository } = await import('../../src/platform/auth/sessions.repository');
     const session = await new SessionTokens(app.config.sessionSecret, new SessionsRepository(dataSource), app.app.get(Clock)).issue(row.id);

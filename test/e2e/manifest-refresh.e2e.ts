@@ -26,7 +26,10 @@ describe('POST /api/admin/plugins/:slug/refresh-manifest', () => {
       res.end(text);
     });
   const refreshAudits = async (slug: string) =>
-    w.query<{ details: Record<string, unknown> }>(`SELECT details FROM audit_entry WHERE action = 'plugin.manifest_refresh' AND slug = $1`, [slug]);
+    w.query<{ details: Record<string, unknown> }>(
+      `SELECT details FROM audit_entry WHERE action = 'plugin.manifest_refresh' AND slug = $1`,
+      [slug],
+    );
   const snapshot = async (slug: string) =>
     w.query(
       `SELECT p.slug, p.name, p.description, p.tags, p.metadata, p.search_readme, r.version, r.manifest_sha256, r.integrity, r.manifest, r.extensions,
@@ -46,10 +49,20 @@ describe('POST /api/admin/plugins/:slug/refresh-manifest', () => {
     const detail = (await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body;
     expect(detail).toMatchObject({ slug: plugin.slug, description: 'Fixed after the fact', tags: ['fixed'] });
     const after = await snapshot(plugin.slug);
-    expect(after.map((r) => [r.version, r.manifest_sha256, r.integrity])).toEqual(before.map((r) => [r.version, r.manifest_sha256, r.integrity]));
+    expect(after.map((r) => [r.version, r.manifest_sha256, r.integrity])).toEqual(
+      before.map((r) => [r.version, r.manifest_sha256, r.integrity]),
+    );
     // The forge has no README for it: named in the audit entry, as a publish names it.
     expect(await refreshAudits(plugin.slug)).toEqual([
-      { details: { version: '0.1.0', tag: '0.1.0', file: '.plugin.yaml', from: 'repository', warnings: [expect.stringMatching(/^README README\.md was not rendered/)] } },
+      {
+        details: {
+          version: '0.1.0',
+          tag: '0.1.0',
+          file: '.plugin.yaml',
+          from: 'repository',
+          warnings: [expect.stringMatching(/^README README\.md was not rendered/)],
+        },
+      },
     ]);
   });
 
@@ -58,7 +71,11 @@ describe('POST /api/admin/plugins/:slug/refresh-manifest', () => {
     expect((await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body.images).toEqual({ screenshots: [] });
     const icon = w.forge.file(`/pictures/${plugin.slug}/icon.png`, await picture('png', 64, 64), 'image/png');
     const shot = w.forge.file(`/pictures/${plugin.slug}/shot.jpg`, await picture('jpeg', 700, 350), 'image/jpeg');
-    serveFile(plugin, '.plugin.yaml', w.manifest(plugin, '0.1.0', { icon, screenshots: [{ url: shot, alt: 'The panel' }, { url: `${icon}.missing` }] }));
+    serveFile(
+      plugin,
+      '.plugin.yaml',
+      w.manifest(plugin, '0.1.0', { icon, screenshots: [{ url: shot, alt: 'The panel' }, { url: `${icon}.missing` }] }),
+    );
 
     await refresh(plugin.slug).expect(200);
     const detail = (await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body;
@@ -66,7 +83,9 @@ describe('POST /api/admin/plugins/:slug/refresh-manifest', () => {
     expect(detail.images.icon.variants.map((v: { width: number }) => v.width)).toEqual([64, 128, 256]);
     expect(detail.images.screenshots).toEqual([expect.objectContaining({ index: 0, alt: 'The panel', width: 700, height: 350 })]);
     await request(w.app.url).get(detail.images.icon.url).expect(200).expect('Content-Type', 'image/webp');
-    const listed = (await request(w.app.url).get(`/api/plugins?search=${plugin.slug}`).expect(200)).body.plugins.find((p: { slug: string }) => p.slug === plugin.slug);
+    const listed = (await request(w.app.url).get(`/api/plugins?search=${plugin.slug}`).expect(200)).body.plugins.find(
+      (p: { slug: string }) => p.slug === plugin.slug,
+    );
     expect(listed.images.icon.url).toBe(detail.images.icon.url);
     const [audit] = await refreshAudits(plugin.slug);
     expect(audit.details.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^screenshot 2 was left out: .*404/)]));
@@ -81,19 +100,33 @@ describe('POST /api/admin/plugins/:slug/refresh-manifest', () => {
     });
     const stale = (await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body;
     expect(stale.readmeHtml).toBeNull();
-    serveFile(plugin, '.plugin.yaml', w.manifest(plugin, '0.1.0', { description: 'Now with a guide', homepage: 'https://example.test/home', readme: 'docs/GUIDE.md' }));
+    serveFile(
+      plugin,
+      '.plugin.yaml',
+      w.manifest(plugin, '0.1.0', { description: 'Now with a guide', homepage: 'https://example.test/home', readme: 'docs/GUIDE.md' }),
+    );
 
     await refresh(plugin.slug).expect(200);
     const detail = (await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body;
-    expect(detail.metadata).toEqual({ name: plugin.slug, version: '0.1.0', description: 'Now with a guide', homepage: 'https://example.test/home', readme: 'docs/GUIDE.md' });
+    expect(detail.metadata).toEqual({
+      name: plugin.slug,
+      version: '0.1.0',
+      description: 'Now with a guide',
+      homepage: 'https://example.test/home',
+      readme: 'docs/GUIDE.md',
+    });
     expect(detail).toMatchObject({ description: 'Now with a guide', readmeLocale: null, readmeAvailableLocales: [] });
     expect(detail.readmeHtml).toContain('<h1>Guide</h1>');
     expect(detail.readmeHtml).toContain('<em>words</em>');
     expect(detail.readmeHtml).not.toContain('<script');
     // The README is part of the search document.
-    const found = (await request(w.app.url).get('/api/plugins?search=refreshed').expect(200)).body.plugins.map((p: { slug: string }) => p.slug);
+    const found = (await request(w.app.url).get('/api/plugins?search=refreshed').expect(200)).body.plugins.map(
+      (p: { slug: string }) => p.slug,
+    );
     expect(found).toContain(plugin.slug);
-    expect(await refreshAudits(plugin.slug)).toEqual([{ details: { version: '0.1.0', tag: '0.1.0', file: '.plugin.yaml', from: 'repository' } }]);
+    expect(await refreshAudits(plugin.slug)).toEqual([
+      { details: { version: '0.1.0', tag: '0.1.0', file: '.plugin.yaml', from: 'repository' } },
+    ]);
 
     // A README the forge cannot serve on a later refresh keeps what was stored, and the audit says why.
     guide = { status: 500, text: '' };
@@ -105,7 +138,11 @@ describe('POST /api/admin/plugins/:slug/refresh-manifest', () => {
   it("prefers the release's manifest asset, found under the v-prefixed tag", async () => {
     const plugin = await w.plugin('github');
     const assets = w.releaseFiles(plugin, 'v0.1.0', w.manifest(plugin, '0.1.0', { description: 'From the release asset' }));
-    w.forge.json('GET', `${api(plugin)}/releases/tags/v0.1.0`, { tag_name: 'v0.1.0', draft: false, assets: assets.map((a) => ({ name: a.name, browser_download_url: a.url })) });
+    w.forge.json('GET', `${api(plugin)}/releases/tags/v0.1.0`, {
+      tag_name: 'v0.1.0',
+      draft: false,
+      assets: assets.map((a) => ({ name: a.name, browser_download_url: a.url })),
+    });
     serveFile(plugin, '.plugin.yaml', w.manifest(plugin, '0.1.0', { description: 'From the repository' }));
     await refresh(plugin.slug).expect(200);
     expect((await request(w.app.url).get(`/api/plugins/${plugin.slug}`).expect(200)).body.description).toBe('From the release asset');
@@ -125,13 +162,20 @@ describe('POST /api/admin/plugins/:slug/refresh-manifest', () => {
   });
 
   it('refuses a manifest that moves a release without verified provenance into a kind that requires it, changing nothing', async () => {
-    await w.as(w.adminJwt, 'post', '/api/admin/kinds').send({ key: 'sealed-theme', label: 'Sealed themes', requireProvenance: true }).expect(201);
+    await w
+      .as(w.adminJwt, 'post', '/api/admin/kinds')
+      .send({ key: 'sealed-theme', label: 'Sealed themes', requireProvenance: true })
+      .expect(201);
     const plugin = await w.plugin('github');
     const before = await snapshot(plugin.slug);
     serveFile(plugin, '.plugin.yaml', w.manifest(plugin, '0.1.0', { kind: 'sealed-theme' }));
     const res = await refresh(plugin.slug).expect(422);
     expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
-    expect(res.body).toMatchObject({ type: expect.stringMatching(/\/problems\/provenance-required$/), check: 'required', errors: [{ path: '/kind', message: expect.stringContaining('sealed-theme') }] });
+    expect(res.body).toMatchObject({
+      type: expect.stringMatching(/\/problems\/provenance-required$/),
+      check: 'required',
+      errors: [{ path: '/kind', message: expect.stringContaining('sealed-theme') }],
+    });
     expect(await snapshot(plugin.slug)).toEqual(before);
     expect(await refreshAudits(plugin.slug)).toEqual([]);
   });

@@ -12,7 +12,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * are Go floats, so NaN and Inf in any case (prom-client writes `Nan` for an empty summary).
  */
 function expectExpositionFormat(text: string): void {
-  const sample = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?[0-9.]+(e[+-]?[0-9]+)?|[nN][aA][nN]|[+-][iI][nN][fF])$/;
+  const sample =
+    /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?[0-9.]+(e[+-]?[0-9]+)?|[nN][aA][nN]|[+-][iI][nN][fF])$/;
   for (const line of text.split('\n')) {
     if (line === '' || /^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* /.test(line)) continue;
     expect({ line, ok: sample.test(line) }).toEqual({ line, ok: true });
@@ -59,7 +60,13 @@ describe('GET /metrics', () => {
 
   it('records ingest durations by source and outcome', async () => {
     const url = w.forge.asset('/acme/metered/releases/download/1.0.0/metered.zip', { size: 1_000, seed: 3 });
-    const body = { manifest: manifestYaml({ name: 'metered', version: '1.0.0' }), manifestSource: 'plugin.yaml', version: '1.0.0', assets: [{ name: 'metered.zip', url }], repoUrl: `${w.forge.url}/acme/metered` };
+    const body = {
+      manifest: manifestYaml({ name: 'metered', version: '1.0.0' }),
+      manifestSource: 'plugin.yaml',
+      version: '1.0.0',
+      assets: [{ name: 'metered.zip', url }],
+      repoUrl: `${w.forge.url}/acme/metered`,
+    };
     await w.push(token, 'metered', body).expect(201);
     await w.push(token, 'metered', { ...body, version: '1.0.1' }).expect(422);
     const text = await scrape();
@@ -95,7 +102,11 @@ describe('GET /metrics with METRICS_TOKEN', () => {
   it('needs the bearer token, from anywhere', async () => {
     await request(app.url).get('/metrics').expect(401);
     await request(app.url).get('/metrics').set('Authorization', 'Bearer metrics-token-wrong-guess').expect(401);
-    const res = await request(app.url).get('/metrics').set('Authorization', `Bearer ${secret}`).set('X-Forwarded-For', '203.0.113.1').expect(200);
+    const res = await request(app.url)
+      .get('/metrics')
+      .set('Authorization', `Bearer ${secret}`)
+      .set('X-Forwarded-For', '203.0.113.1')
+      .expect(200);
     expect(res.text).toContain('# TYPE registry_http_request_duration_seconds histogram');
   });
 });

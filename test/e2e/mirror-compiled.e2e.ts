@@ -26,7 +26,9 @@ describe('a compiled mirror follows a compiled upstream', () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'registry-mirror-log-'));
 
   beforeAll(async () => {
-    files = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': ASSET.length }).end(ASSET));
+    files = createServer((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': ASSET.length }).end(ASSET),
+    );
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   });
   afterAll(async () => {
@@ -36,7 +38,7 @@ describe('a compiled mirror follows a compiled upstream', () => {
     rmSync(stateDir, { recursive: true, force: true });
   }, 60_000);
 
-  it('serves upstream\'s release and log, verified and monitored by the CLI, and refuses publishing', async () => {
+  it("serves upstream's release and log, verified and monitored by the CLI, and refuses publishing", async () => {
     const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
     const [upDb, mirrorDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
     databases.push(upDb, mirrorDb);
@@ -78,10 +80,14 @@ describe('a compiled mirror follows a compiled upstream', () => {
       });
     expect((await publish(upUrl)).status).toBe(201);
 
-    const latest = await eventually(async () => {
-      const res = await fetch(`${mirrorUrl}/api/plugins/far-copy/latest`);
-      return res.status === 200 ? ((await res.json()) as { version: string }) : null;
-    }, 'far-copy on the mirror', 20_000).catch((error: Error) => {
+    const latest = await eventually(
+      async () => {
+        const res = await fetch(`${mirrorUrl}/api/plugins/far-copy/latest`);
+        return res.status === 200 ? ((await res.json()) as { version: string }) : null;
+      },
+      'far-copy on the mirror',
+      20_000,
+    ).catch((error: Error) => {
       throw new Error(`${error.message}\n${mirror.output()}`);
     });
     expect(latest.version).toBe('1.0.0');
@@ -93,12 +99,20 @@ describe('a compiled mirror follows a compiled upstream', () => {
     expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain('verified far-copy@1.0.0');
-    expect(verified.stdout).toContain(`asset far-copy.zip  sha256 ${createHash('sha256').update(ASSET).digest('hex')}  ${ASSET.length} bytes`);
-    expect(verified.stdout).toMatch(new RegExp(`in transparency log ${upOrigin.replace(/\./g, '\\.')} as entry 1 \\(release\\) of tree size 2: inclusion verified`));
+    expect(verified.stdout).toContain(
+      `asset far-copy.zip  sha256 ${createHash('sha256').update(ASSET).digest('hex')}  ${ASSET.length} bytes`,
+    );
+    expect(verified.stdout).toMatch(
+      new RegExp(`in transparency log ${upOrigin.replace(/\./g, '\\.')} as entry 1 \\(release\\) of tree size 2: inclusion verified`),
+    );
 
     // Upstream grows; the next verify through the mirror checks the new head extends the one it remembered.
     expect((await publish(upUrl, '1.1.0')).status).toBe(201);
-    await eventually(async () => ((await fetch(`${mirrorUrl}/api/plugins/far-copy/releases/1.1.0`)).status === 200 ? true : null), 'far-copy@1.1.0 on the mirror', 20_000);
+    await eventually(
+      async () => ((await fetch(`${mirrorUrl}/api/plugins/far-copy/releases/1.1.0`)).status === 200 ? true : null),
+      'far-copy@1.1.0 on the mirror',
+      20_000,
+    );
     // At once: the mirror forgets the head it kept when it copies a release upstream logged since.
     const again = await registryCli(['verify', 'far-copy@1.1.0', '--registry', mirrorUrl], cliEnv);
     expect(again.stderr).toBe('');

@@ -35,13 +35,18 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
         repoUrl: `${up.forge.url}/acme/${slug}`,
       })
       .expect(201);
-  const status = async (app: TestApp) => (await request(app.url).get('/api/admin/mirror').set(admins.get(app)!).expect(200)).body as { following: boolean; cursor: string | null };
+  const status = async (app: TestApp) =>
+    (await request(app.url).get('/api/admin/mirror').set(admins.get(app)!).expect(200)).body as {
+      following: boolean;
+      cursor: string | null;
+    };
   const copied = (slug: string, yanked = false) =>
     eventually(async () => {
       const res = await request(second.url).get(`/api/plugins/${slug}/releases/1.0.0`);
       return res.status === 200 && res.body.yanked === yanked ? true : null;
     }, `${slug} on the mirror`);
-  const audited = async (action: string, slug: string) => (await sql<{ n: number }>('SELECT count(*)::int AS n FROM audit_entry WHERE action = $1 AND slug = $2', [action, slug]))[0].n;
+  const audited = async (action: string, slug: string) =>
+    (await sql<{ n: number }>('SELECT count(*)::int AS n FROM audit_entry WHERE action = $1 AND slug = $2', [action, slug]))[0].n;
   const mirrorOf = async (url: string, login: string) => {
     const app = await startTestApp({ MIRROR_OF: url, MIRROR_POLL_INTERVAL_MS: '100', FETCH_ALLOW_HOSTS: '127.0.0.1' }, db);
     admins.set(app, { Authorization: `Bearer ${(await userWithSession(app, login, 'admin')).jwt}` });
@@ -73,7 +78,9 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
     await sql('CREATE TABLE test_cursor_move (at serial PRIMARY KEY, old_cursor varchar, new_cursor varchar)');
     await sql(`CREATE FUNCTION test_log_cursor() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN INSERT INTO test_cursor_move (old_cursor, new_cursor) VALUES (OLD.cursor, NEW.cursor); RETURN NEW; END $$`);
-    await sql('CREATE TRIGGER test_log_cursor AFTER UPDATE ON mirror_state FOR EACH ROW WHEN (OLD.cursor IS DISTINCT FROM NEW.cursor) EXECUTE FUNCTION test_log_cursor()');
+    await sql(
+      'CREATE TRIGGER test_log_cursor AFTER UPDATE ON mirror_state FOR EACH ROW WHEN (OLD.cursor IS DISTINCT FROM NEW.cursor) EXECUTE FUNCTION test_log_cursor()',
+    );
   });
   afterAll(async () => {
     gate.open?.();
@@ -101,7 +108,11 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
     expect(killed).toHaveLength(1);
     await sql('SELECT pg_terminate_backend($1)', [killed[0].pid]);
     await publish('fence-next');
-    await request(up.app.url).post('/api/publish/fence-next/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.0.0', reason: 'broken' }).expect(200);
+    await request(up.app.url)
+      .post('/api/publish/fence-next/yank')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '1.0.0', reason: 'broken' })
+      .expect(200);
     await copied('fence-next', true);
     expect((await status(second)).following).toBe(true);
 
@@ -113,8 +124,13 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
 
     for (const slug of ['fence-one', 'fence-slow', 'fence-next', 'fence-last']) expect(await audited('plugin.publish', slug)).toBe(1);
     expect(await audited('plugin.yank', 'fence-next')).toBe(1);
-    expect((await sql<{ n: number }>("SELECT count(*)::int AS n FROM catalogue_event WHERE slug = 'fence-next' AND type = 'release.yanked'"))[0].n).toBe(1);
-    const backwards = await sql('SELECT * FROM test_cursor_move WHERE old_cursor IS NOT NULL AND new_cursor::numeric < old_cursor::numeric');
+    expect(
+      (await sql<{ n: number }>("SELECT count(*)::int AS n FROM catalogue_event WHERE slug = 'fence-next' AND type = 'release.yanked'"))[0]
+        .n,
+    ).toBe(1);
+    const backwards = await sql(
+      'SELECT * FROM test_cursor_move WHERE old_cursor IS NOT NULL AND new_cursor::numeric < old_cursor::numeric',
+    );
     expect(backwards).toEqual([]);
     expect((await status(second)).following).toBe(true);
     expect((await status(first)).following).toBe(false);

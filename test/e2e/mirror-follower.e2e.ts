@@ -29,10 +29,24 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
         repoUrl: `${up.forge.url}/acme/${slug}`,
       })
       .expect(201);
-  const status = async (app: TestApp) => (await request(app.url).get('/api/admin/mirror').set(admins.get(app)!).expect(200)).body as { following: boolean; cursor: string | null };
-  const served = (app: TestApp, slug: string) => eventually(async () => ((await request(app.url).get(`/api/plugins/${slug}/latest`)).status === 200 ? true : null), `${slug} on the mirror`);
+  const status = async (app: TestApp) =>
+    (await request(app.url).get('/api/admin/mirror').set(admins.get(app)!).expect(200)).body as {
+      following: boolean;
+      cursor: string | null;
+    };
+  const served = (app: TestApp, slug: string) =>
+    eventually(
+      async () => ((await request(app.url).get(`/api/plugins/${slug}/latest`)).status === 200 ? true : null),
+      `${slug} on the mirror`,
+    );
   const copies = async (slug: string) =>
-    Number((await second.database.dataSource.query("SELECT count(*)::int AS n FROM audit_entry WHERE action = 'plugin.publish' AND slug = $1", [slug]))[0].n);
+    Number(
+      (
+        await second.database.dataSource.query("SELECT count(*)::int AS n FROM audit_entry WHERE action = 'plugin.publish' AND slug = $1", [
+          slug,
+        ])
+      )[0].n,
+    );
   const mirrorOf = async (login: string) => {
     const app = await startTestApp({ MIRROR_OF: up.app.url, MIRROR_POLL_INTERVAL_MS: '100', FETCH_ALLOW_HOSTS: '127.0.0.1' }, db);
     admins.set(app, { Authorization: `Bearer ${(await userWithSession(app, login, 'admin')).jwt}` });

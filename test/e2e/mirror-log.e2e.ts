@@ -59,7 +59,10 @@ describe("a mirror serves its upstream's transparency log", () => {
     const keys = (await request(mirror.url).get('/.well-known/registry-key.json').expect(200)).body as KeySet;
     const note = (await request(mirror.url).get('/api/log/head').expect(200)).text;
     const origin = note.slice(0, note.indexOf('\n'));
-    const opened = openNote(note, keys.keys.map((jwk) => ({ name: origin, publicKey: base64urlDecode(jwk.x)! })));
+    const opened = openNote(
+      note,
+      keys.keys.map((jwk) => ({ name: origin, publicKey: base64urlDecode(jwk.x)! })),
+    );
     return { note, ...parseCheckpoint(opened.text) };
   }
 
@@ -76,13 +79,21 @@ describe("a mirror serves its upstream's transparency log", () => {
       void (async () => {
         const answer = await fetch(`${up.app.url}${path}`, { redirect: 'manual', headers: { accept: req.headers.accept ?? '*/*' } });
         const location = answer.headers.get('location');
-        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/octet-stream', ...(location ? { location } : {}) });
+        res.writeHead(answer.status, {
+          'content-type': answer.headers.get('content-type') ?? 'application/octet-stream',
+          ...(location ? { location } : {}),
+        });
         res.end(Buffer.from(await answer.arrayBuffer()));
       })().catch((error: Error) => res.writeHead(500).end(error.message));
     });
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
-    mirror = await startTestApp({ MIRROR_OF: frontUrl, MIRROR_POLL_INTERVAL_MS: '200', FETCH_ALLOW_HOSTS: '127.0.0.1', MIRROR_LOG_TIMEOUT_MS: '600' });
+    mirror = await startTestApp({
+      MIRROR_OF: frontUrl,
+      MIRROR_POLL_INTERVAL_MS: '200',
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+      MIRROR_LOG_TIMEOUT_MS: '600',
+    });
   });
   afterEach(() => {
     mode = 'pass';
@@ -99,7 +110,9 @@ describe("a mirror serves its upstream's transparency log", () => {
     await publish('first', '1.0.0');
     await publish('second', '1.0.0');
     const copied = await onMirror('second', '1.0.0');
-    const original = (await request(up.app.url).get('/api/plugins/second/releases/1.0.0').expect(200)).body as ReleaseRecord & { log_index: number };
+    const original = (await request(up.app.url).get('/api/plugins/second/releases/1.0.0').expect(200)).body as ReleaseRecord & {
+      log_index: number;
+    };
     expect(copied.log_index).toBe(original.log_index);
     expect(copied.log_index).toEqual(expect.any(Number));
 
@@ -108,14 +121,19 @@ describe("a mirror serves its upstream's transparency log", () => {
     expect(head.note).toBe((await request(up.app.url).get('/api/log/head').expect(200)).text);
     expect(head.origin).toBe(`${new URL(up.app.url).host}/log`);
     expect((await request(mirror.url).get('/log/checkpoint').expect(200)).text).toBe(head.note);
-    expect((await request(mirror.url).get('/api/log/key').expect(200)).body).toEqual((await request(up.app.url).get('/api/log/key').expect(200)).body);
+    expect((await request(mirror.url).get('/api/log/key').expect(200)).body).toEqual(
+      (await request(up.app.url).get('/api/log/key').expect(200)).body,
+    );
 
     // The copied release is in upstream's log, proven through the mirror.
     const keys = (await request(mirror.url).get('/.well-known/registry-key.json').expect(200)).body as KeySet;
     const verdict = await verifyRelease({ release: copied, keys, expected: { slug: 'second', version: '1.0.0' } });
     if (!verdict.ok) throw new Error(verdict.message);
-    const leaf = leafHash(encodeLogEntry({ type: 'release', slug: 'second', version: '1.0.0', kid: verdict.kid, jws_sha256: sha256Hex(copied.integrity!.jws) }));
-    const inclusion = (await request(mirror.url).get(`/api/log/proof/inclusion?index=${copied.log_index}&size=${head.size}`).expect(200)).body;
+    const leaf = leafHash(
+      encodeLogEntry({ type: 'release', slug: 'second', version: '1.0.0', kid: verdict.kid, jws_sha256: sha256Hex(copied.integrity!.jws) }),
+    );
+    const inclusion = (await request(mirror.url).get(`/api/log/proof/inclusion?index=${copied.log_index}&size=${head.size}`).expect(200))
+      .body;
     expect(() => verifyInclusion(copied.log_index!, head.size, leaf, inclusion.proof.map(b64), head.rootHash)).not.toThrow();
 
     // Upstream grows: the mirror's next head (read again after a few seconds) is consistent with the first.
@@ -129,7 +147,9 @@ describe("a mirror serves its upstream's transparency log", () => {
     expect(() => verifyConsistency(head.size, next.size, consistency.proof.map(b64), head.rootHash, next.rootHash)).not.toThrow();
 
     // Entries and tiles: upstream's bytes, with the headers the registry gives its own.
-    expect((await request(mirror.url).get('/api/log/entries/1').expect(200)).body).toEqual((await request(up.app.url).get('/api/log/entries/1').expect(200)).body);
+    expect((await request(mirror.url).get('/api/log/entries/1').expect(200)).body).toEqual(
+      (await request(up.app.url).get('/api/log/entries/1').expect(200)).body,
+    );
     for (const path of [`/log/tile/entries/000.p/${next.size}`, `/log/tile/0/000.p/${next.size}`]) {
       const [mine, theirs] = await Promise.all([bytes(mirror.url, path).expect(200), bytes(up.app.url, path).expect(200)]);
       expect(Buffer.compare(mine.body as Buffer, theirs.body as Buffer)).toBe(0);
@@ -150,7 +170,10 @@ describe("a mirror serves its upstream's transparency log", () => {
     });
     // One read of upstream per request: a mirror's proofs are not tried on the catalogue lane first.
     expect(logReads).toEqual(['/api/log/proof/inclusion?index=0&size=100000']);
-    expect((await request(mirror.url).get('/api/log/entries/100000').expect(404)).body).toMatchObject({ status: 404, detail: expect.stringContaining('no entry 100000') });
+    expect((await request(mirror.url).get('/api/log/entries/100000').expect(404)).body).toMatchObject({
+      status: 404,
+      detail: expect.stringContaining('no entry 100000'),
+    });
     await request(mirror.url).get('/log/tile/0/001').expect(404);
     logReads.length = 0;
     // The mirror's own check of the request: upstream is not asked.
@@ -166,7 +189,9 @@ describe("a mirror serves its upstream's transparency log", () => {
     await request(up.app.url).post('/api/admin/keys/rotate').set(upAdmin).expect(200);
     await request(up.app.url).post('/api/admin/keys/rotate').set(upAdmin).expect(200);
     await up.app.app.get(ReleaseResigner).drain({ batchSize: 10, graceMs: 0, via: 'cli' });
-    const resigned = (await request(up.app.url).get('/api/plugins/first/releases/1.0.0').expect(200)).body as ReleaseRecord & { log_index: number };
+    const resigned = (await request(up.app.url).get('/api/plugins/first/releases/1.0.0').expect(200)).body as ReleaseRecord & {
+      log_index: number;
+    };
     expect(resigned.log_index).toBeGreaterThan(before.log_index!);
     const copied = await eventually(async () => {
       const release = await onMirror('first', '1.0.0');
@@ -181,8 +206,11 @@ describe("a mirror serves its upstream's transparency log", () => {
     const keys = (await request(mirror.url).get('/.well-known/registry-key.json').expect(200)).body as KeySet;
     const verdict = await verifyRelease({ release: copied, keys, expected: { slug: 'first', version: '1.0.0' } });
     if (!verdict.ok) throw new Error(verdict.message);
-    const leaf = leafHash(encodeLogEntry({ type: 'resign', slug: 'first', version: '1.0.0', kid: verdict.kid, jws_sha256: sha256Hex(copied.integrity!.jws) }));
-    const inclusion = (await request(mirror.url).get(`/api/log/proof/inclusion?index=${copied.log_index}&size=${head.size}`).expect(200)).body;
+    const leaf = leafHash(
+      encodeLogEntry({ type: 'resign', slug: 'first', version: '1.0.0', kid: verdict.kid, jws_sha256: sha256Hex(copied.integrity!.jws) }),
+    );
+    const inclusion = (await request(mirror.url).get(`/api/log/proof/inclusion?index=${copied.log_index}&size=${head.size}`).expect(200))
+      .body;
     expect(() => verifyInclusion(copied.log_index!, head.size, leaf, inclusion.proof.map(b64), head.rootHash)).not.toThrow();
   });
 
@@ -191,7 +219,12 @@ describe("a mirror serves its upstream's transparency log", () => {
     for (const path of ['/api/log/proof/consistency?from=1&to=2', '/log/tile/entries/000.p/1', '/api/log/key']) {
       const res = await request(mirror.url).get(path).expect(502);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(res.body).toMatchObject({ type: `${mirror.url}/problems/upstream-log-failed`, status: 502, detail: expect.stringContaining('HTTP 503'), upstream: frontUrl });
+      expect(res.body).toMatchObject({
+        type: `${mirror.url}/problems/upstream-log-failed`,
+        status: 502,
+        detail: expect.stringContaining('HTTP 503'),
+        upstream: frontUrl,
+      });
     }
     mode = 'silent';
     const started = Date.now();

@@ -37,10 +37,20 @@ describe('a mirror bounds and checks what upstream shows', () => {
       })
       .expect(201);
   const copied = (slug: string) =>
-    eventually(async () => {
-      const res = await request(mirror.url).get(`/api/plugins/${slug}`);
-      return res.status === 200 && res.body.latestVersion === '1.0.0' ? (res.body as { readmeAvailableLocales: string[]; readmeHtml: string | null; images: { icon?: unknown; screenshots: { index: number }[] } }) : null;
-    }, `${slug} on the mirror`, 20_000);
+    eventually(
+      async () => {
+        const res = await request(mirror.url).get(`/api/plugins/${slug}`);
+        return res.status === 200 && res.body.latestVersion === '1.0.0'
+          ? (res.body as {
+              readmeAvailableLocales: string[];
+              readmeHtml: string | null;
+              images: { icon?: unknown; screenshots: { index: number }[] };
+            })
+          : null;
+      },
+      `${slug} on the mirror`,
+      20_000,
+    );
   const served = (bytes: Buffer) => {
     pictures.set(`/images/${sha256(bytes)}.webp`, bytes);
     return `/images/${sha256(bytes)}.webp`;
@@ -71,7 +81,11 @@ describe('a mirror bounds and checks what upstream shows', () => {
       })().catch((error: Error) => res.writeHead(500).end(error.message));
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    mirror = await startTestApp({ MIRROR_OF: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, MIRROR_POLL_INTERVAL_MS: '200', FETCH_ALLOW_HOSTS: '127.0.0.1' });
+    mirror = await startTestApp({
+      MIRROR_OF: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      MIRROR_POLL_INTERVAL_MS: '200',
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+    });
   });
   afterAll(async () => {
     await mirror?.close();
@@ -80,7 +94,10 @@ describe('a mirror bounds and checks what upstream shows', () => {
   });
 
   it('reads only valid README locales, each once, at most 16 of them', async () => {
-    const generated = Array.from({ length: 1000 }, (_, i) => `${letter(i, 97)}${letter(Math.floor(i / 26), 97)}-${letter(Math.floor(i / 676), 65)}Z`);
+    const generated = Array.from(
+      { length: 1000 },
+      (_, i) => `${letter(i, 97)}${letter(Math.floor(i / 26), 97)}-${letter(Math.floor(i / 676), 65)}Z`,
+    );
     const junk = 'x'.repeat(36);
     const listed = ['en', junk, 'en', 'EN', 42, 'pt-BR', '../admin', ...generated];
     rewrites.set('polyglot', (detail, locale) => {
@@ -111,11 +128,17 @@ describe('a mirror bounds and checks what upstream shows', () => {
 
   it('keeps only pictures that decode as WebP of the size upstream gives, within the byte caps', async () => {
     const admin = await userWithSession(mirror, 'shown-root', 'admin');
-    await request(mirror.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'images.max_bytes': 2048 }).expect(200);
+    await request(mirror.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ 'images.max_bytes': 2048 })
+      .expect(200);
     const icon = served(await picture('webp', 16, 16));
     const goodShot = served(await picture('webp', 24, 12));
     const fakeWebp = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4, 0x20), Buffer.from('WEBPVP8 '), randomBytes(200)]);
-    const noise = await sharp(randomBytes(64 * 64 * 3), { raw: { width: 64, height: 64, channels: 3 } }).webp({ lossless: true }).toBuffer();
+    const noise = await sharp(randomBytes(64 * 64 * 3), { raw: { width: 64, height: 64, channels: 3 } })
+      .webp({ lossless: true })
+      .toBuffer();
     expect(noise.length).toBeGreaterThan(2048);
     const bad = {
       notWebp: served(fakeWebp),
@@ -145,7 +168,11 @@ describe('a mirror bounds and checks what upstream shows', () => {
       for (const path of Object.values(bad)) await request(mirror.url).get(path).expect(404);
       await request(mirror.url).get('/api/plugins/pictured/releases/1.0.0').expect(200);
     } finally {
-      await request(mirror.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'images.max_bytes': 10 * 1024 * 1024 }).expect(200);
+      await request(mirror.url)
+        .patch('/api/admin/settings')
+        .set('Authorization', `Bearer ${admin.jwt}`)
+        .send({ 'images.max_bytes': 10 * 1024 * 1024 })
+        .expect(200);
     }
   });
 });

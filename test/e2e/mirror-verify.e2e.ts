@@ -53,7 +53,10 @@ describe('a mirror verifies what it copies from upstream', () => {
           manifest: manifestYaml({ name: 'mirrored', version }),
           manifestSource: 'plugin.yaml',
           version,
-          assets: ['mirrored-linux-x64.tgz', 'mirrored.wasm'].map((name) => ({ name, url: w.forge.asset(`/acme/mirrored/${version}/${name}`, { size: 2000 + name.length, seed: version.length }) })),
+          assets: ['mirrored-linux-x64.tgz', 'mirrored.wasm'].map((name) => ({
+            name,
+            url: w.forge.asset(`/acme/mirrored/${version}/${name}`, { size: 2000 + name.length, seed: version.length }),
+          })),
           repoUrl: `${w.forge.url}/acme/mirrored`,
         })
         .expect(201);
@@ -63,7 +66,9 @@ describe('a mirror verifies what it copies from upstream', () => {
       void (async () => {
         let path = req.url ?? '/';
         if (tamper === 'replay') path = path.replace('/releases/1.1.0', '/releases/1.0.0');
-        const upstream = await fetch(`${w.app.url}${path}`, { redirect: tamper === 'asset' || tamper === 'longer-asset' ? 'follow' : 'manual' });
+        const upstream = await fetch(`${w.app.url}${path}`, {
+          redirect: tamper === 'asset' || tamper === 'longer-asset' ? 'follow' : 'manual',
+        });
         let body = Buffer.from(await upstream.arrayBuffer());
         const type = upstream.headers.get('content-type') ?? 'application/octet-stream';
         if (type.startsWith('application/json') && /\/releases\/[^/]+$/.test(path)) {
@@ -73,7 +78,8 @@ describe('a mirror verifies what it copies from upstream', () => {
           if (tamper === 'unsigned-asset') release.assets.push({ name: 'extra.bin', url: `${proxyUrl}/extra.bin`, size: 1, hashed: false });
           body = Buffer.from(JSON.stringify(release));
         }
-        if (tamper === 'manifest' && path.endsWith('/manifest')) body = Buffer.from(body.toString('utf8').replace('"mirrored"', '"mirrored" '));
+        if (tamper === 'manifest' && path.endsWith('/manifest'))
+          body = Buffer.from(body.toString('utf8').replace('"mirrored"', '"mirrored" '));
         if (tamper === 'asset' && path.includes('/assets/mirrored.wasm')) body[100] ^= 1;
         if (tamper === 'longer-asset' && path.includes('/assets/mirrored.wasm')) body = Buffer.concat([body, Buffer.from('more')]);
         const location = upstream.headers.get('location');

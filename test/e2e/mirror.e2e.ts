@@ -51,19 +51,24 @@ describe('a read-only mirror follows its upstream', () => {
           release.integrity.jws = flipLast(release.integrity.jws);
           body = Buffer.from(JSON.stringify(release));
         }
-        if (path === '/api/plugins/rewritten/releases/1.0.0/manifest') body = Buffer.from(body.toString('utf8').replace('"rewritten"', '"rewritten" '));
+        if (path === '/api/plugins/rewritten/releases/1.0.0/manifest')
+          body = Buffer.from(body.toString('utf8').replace('"rewritten"', '"rewritten" '));
         // Upstream's README as served, with what a sanitizer must never let through added to it;
         // and the second screenshot's wide encoding altered on the way.
         if (path.startsWith('/api/plugins/dressed') && !path.includes('/releases')) {
           const detail = JSON.parse(body.toString('utf8'));
-          if (typeof detail.readmeHtml === 'string') detail.readmeHtml += '<script>alert(1)</script><img src="x" onerror="alert(2)"><a href="javascript:alert(3)">x</a>';
+          if (typeof detail.readmeHtml === 'string')
+            detail.readmeHtml += '<script>alert(1)</script><img src="x" onerror="alert(2)"><a href="javascript:alert(3)">x</a>';
           const altered = detail.images?.screenshots?.[1]?.variants?.at(-1)?.url;
           if (altered) alteredPictures.add(altered);
           body = Buffer.from(JSON.stringify(detail));
         }
         if (alteredPictures.has(path)) body[body.length - 1] ^= 0xff;
         const location = answer.headers.get('location');
-        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/octet-stream', ...(location ? { location } : {}) });
+        res.writeHead(answer.status, {
+          'content-type': answer.headers.get('content-type') ?? 'application/octet-stream',
+          ...(location ? { location } : {}),
+        });
         res.end(body);
       })().catch((error: Error) => res.writeHead(500).end(error.message));
     });
@@ -78,7 +83,7 @@ describe('a read-only mirror follows its upstream', () => {
     await up?.close();
   });
 
-  it('serves a release published upstream within seconds, verified under its own (upstream\'s) key set', async () => {
+  it("serves a release published upstream within seconds, verified under its own (upstream's) key set", async () => {
     const started = Date.now();
     await publish('copied', '1.0.0');
     const latest = await eventually(() => latestOn(mirror.url, 'copied'));
@@ -96,20 +101,35 @@ describe('a read-only mirror follows its upstream', () => {
     const verdict = await verifyRelease({ release, keys: mirrorKeys, expected: { slug: 'copied', version: '1.0.0' } });
     expect(verdict).toMatchObject({ ok: true, kid: upstreamKeys.keys[0].kid });
     // The same manifest bytes, and the catalogue lists it.
-    const [mine, theirs] = await Promise.all([mirror.url, up.app.url].map((url) => request(url).get('/api/plugins/copied/releases/1.0.0/manifest').buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    })));
+    const [mine, theirs] = await Promise.all(
+      [mirror.url, up.app.url].map((url) =>
+        request(url)
+          .get('/api/plugins/copied/releases/1.0.0/manifest')
+          .buffer(true)
+          .parse((res, done) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => done(null, Buffer.concat(chunks)));
+          }),
+      ),
+    );
     expect(Buffer.compare(mine.body as Buffer, theirs.body as Buffer)).toBe(0);
     const listed = (await request(mirror.url).get('/api/plugins?search=copied').expect(200)).body;
     expect(listed.plugins.map((p: { slug: string }) => p.slug)).toContain('copied');
   });
 
   it('refuses catalogue writes with 503 problem+json, and takes no release', async () => {
-    const res = await request(mirror.url).post('/api/publish/copied').set('Authorization', `Bearer ${token}`).send({ version: '2.0.0' }).expect(503);
+    const res = await request(mirror.url)
+      .post('/api/publish/copied')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '2.0.0' })
+      .expect(503);
     expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
-    expect(res.body).toMatchObject({ status: 503, type: expect.stringContaining('read-only-mirror'), upstream: expect.stringMatching(/^http:\/\/127\.0\.0\.1:/) });
+    expect(res.body).toMatchObject({
+      status: 503,
+      type: expect.stringContaining('read-only-mirror'),
+      upstream: expect.stringMatching(/^http:\/\/127\.0\.0\.1:/),
+    });
     await request(mirror.url).post('/api/admin/plugins/copied/verify').set(mirrorAdmin).expect(503);
     await request(mirror.url).post('/api/submit/oauth').set(mirrorAdmin).send({}).expect(503);
     expect(Number((await mirror.database.dataSource.query('SELECT count(*)::int AS n FROM release'))[0].n)).toBe(1);
@@ -121,7 +141,11 @@ describe('a read-only mirror follows its upstream', () => {
     await publish('forged', '1.0.0');
     await publish('rewritten', '1.0.0');
     await publish('copied', '1.1.0');
-    await request(up.app.url).post('/api/publish/copied/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.0.0', reason: 'broken' }).expect(200);
+    await request(up.app.url)
+      .post('/api/publish/copied/yank')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '1.0.0', reason: 'broken' })
+      .expect(200);
     await eventually(async () => ((await latestOn(mirror.url, 'copied'))?.version === '1.1.0' ? true : null));
     const status = await eventually(async () => {
       const body = (await request(mirror.url).get('/api/admin/mirror').set(mirrorAdmin).expect(200)).body;
@@ -147,7 +171,9 @@ describe('a read-only mirror follows its upstream', () => {
     // Upstream rotates: the mirror serves the new key set (old key still there while it drains).
     const upAdmin = { Authorization: `Bearer ${(await userWithSession(up.app, 'up-root', 'admin')).jwt}` };
     await request(up.app.url).post('/api/admin/keys/rotate').set(upAdmin).expect(200);
-    const upstreamKids = ((await request(up.app.url).get('/.well-known/registry-key.json').expect(200)).body as KeySet).keys.map((k) => k.kid);
+    const upstreamKids = ((await request(up.app.url).get('/.well-known/registry-key.json').expect(200)).body as KeySet).keys.map(
+      (k) => k.kid,
+    );
     expect(upstreamKids).toHaveLength(2);
     await eventually(async () => {
       const kids = ((await request(mirror.url).get('/.well-known/registry-key.json').expect(200)).body as KeySet).keys.map((k) => k.kid);
@@ -159,9 +185,15 @@ describe('a read-only mirror follows its upstream', () => {
 
   it("shows upstream's README (sanitized again, images signed with its own key), pictures (checked by their hash) and extension fields", async () => {
     const upAdmin = { Authorization: `Bearer ${(await userWithSession(up.app, 'dress-root', 'admin')).jwt}` };
-    await request(up.app.url).put('/api/admin/extension-fields').set(upAdmin).send({ fields: [{ key: 'stars', type: 'number' }] }).expect(200);
+    await request(up.app.url)
+      .put('/api/admin/extension-fields')
+      .set(upAdmin)
+      .send({ fields: [{ key: 'stars', type: 'number' }] })
+      .expect(200);
     up.forge.route('GET', '/acme/dressed/raw/1.0.0/README.md', (_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Dressed up\n\nA plugin with a **README**.\n\n![logo](https://images.example.org/logo.png)\n');
+      res
+        .writeHead(200, { 'Content-Type': 'text/markdown' })
+        .end('# Dressed up\n\nA plugin with a **README**.\n\n![logo](https://images.example.org/logo.png)\n');
     });
     up.forge.file('/pictures/icon.png', await picture('png', 300, 300), 'image/png');
     up.forge.file('/pictures/one.png', await picture('png', 1600, 900), 'image/png');
@@ -172,7 +204,14 @@ describe('a read-only mirror follows its upstream', () => {
     ];
     await up
       .push(token, 'dressed', {
-        manifest: manifestYaml({ name: 'dressed', version: '1.0.0', description: 'the dressed plugin', stars: 4, icon: `${up.forge.url}/pictures/icon.png`, screenshots }),
+        manifest: manifestYaml({
+          name: 'dressed',
+          version: '1.0.0',
+          description: 'the dressed plugin',
+          stars: 4,
+          icon: `${up.forge.url}/pictures/icon.png`,
+          screenshots,
+        }),
         manifestSource: 'plugin.yaml',
         version: '1.0.0',
         assets: [{ name: 'dressed.zip', url: up.forge.asset('/acme/dressed/1.0.0/dressed.zip', { size: 300 }) }],
@@ -193,45 +232,76 @@ describe('a read-only mirror follows its upstream', () => {
     const proxied = new URL(src, mirror.url);
     expect(proxied.pathname).toBe('/image-proxy');
     expect(proxied.searchParams.get('url')).toBe('https://images.example.org/logo.png');
-    expect(isSignedImageUrl(imageProxyKey(mirror.config.keyEncryptionKey), proxied.searchParams.get('url')!, proxied.searchParams.get('sig')!)).toBe(true);
-    expect(isSignedImageUrl(imageProxyKey(up.app.config.keyEncryptionKey), proxied.searchParams.get('url')!, proxied.searchParams.get('sig')!)).toBe(false);
+    expect(
+      isSignedImageUrl(imageProxyKey(mirror.config.keyEncryptionKey), proxied.searchParams.get('url')!, proxied.searchParams.get('sig')!),
+    ).toBe(true);
+    expect(
+      isSignedImageUrl(imageProxyKey(up.app.config.keyEncryptionKey), proxied.searchParams.get('url')!, proxied.searchParams.get('sig')!),
+    ).toBe(false);
 
     // Pictures: the same encodings under the same names, byte for byte; the altered one left out.
     expect(theirs.images.screenshots).toHaveLength(2);
     expect(alteredPictures.size).toBe(1);
     expect(mine.images).toEqual({ ...theirs.images, screenshots: [theirs.images.screenshots[0]] });
     for (const { url } of [...mine.images.icon.variants, ...mine.images.screenshots[0].variants]) {
-      const [a, b] = await Promise.all([mirror.url, up.app.url].map((origin) => request(origin).get(url).buffer(true).parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      }).expect(200)));
+      const [a, b] = await Promise.all(
+        [mirror.url, up.app.url].map((origin) =>
+          request(origin)
+            .get(url)
+            .buffer(true)
+            .parse((res, done) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (c: Buffer) => chunks.push(c));
+              res.on('end', () => done(null, Buffer.concat(chunks)));
+            })
+            .expect(200),
+        ),
+      );
       expect(Buffer.compare(a.body as Buffer, b.body as Buffer)).toBe(0);
     }
-    await request(mirror.url).get([...alteredPictures][0]).expect(404);
+    await request(mirror.url)
+      .get([...alteredPictures][0])
+      .expect(404);
 
     // Extension fields: the signed manifest's, the same as upstream shows, in the catalogue too.
     expect(theirs.extensions).toEqual({ stars: 4 });
     expect(mine.extensions).toEqual(theirs.extensions);
     expect(mine.metadata).toEqual(theirs.metadata);
-    const listed = (await request(mirror.url).get('/api/plugins?search=dressed').expect(200)).body.plugins.find((p: { slug: string }) => p.slug === 'dressed');
+    const listed = (await request(mirror.url).get('/api/plugins?search=dressed').expect(200)).body.plugins.find(
+      (p: { slug: string }) => p.slug === 'dressed',
+    );
     expect(listed.extensions).toEqual({ stars: 4 });
-    expect(listed.images).toEqual(theirs.images.icon ? { icon: { url: theirs.images.icon.url, width: theirs.images.icon.width, height: theirs.images.icon.height } } : {});
+    expect(listed.images).toEqual(
+      theirs.images.icon
+        ? { icon: { url: theirs.images.icon.url, width: theirs.images.icon.width, height: theirs.images.icon.height } }
+        : {},
+    );
     // The README is searchable on the mirror as upstream.
-    const found = (await request(mirror.url).get('/api/plugins?search=README').expect(200)).body.plugins.map((p: { slug: string }) => p.slug);
+    const found = (await request(mirror.url).get('/api/plugins?search=README').expect(200)).body.plugins.map(
+      (p: { slug: string }) => p.slug,
+    );
     expect(found).toContain('dressed');
   });
 
-  it('follows what upstream\'s page shows as releases come and go and the README is rendered again', async () => {
+  it("follows what upstream's page shows as releases come and go and the README is rendered again", async () => {
     const upAdmin = { Authorization: `Bearer ${(await userWithSession(up.app, 'shown-root', 'admin')).jwt}` };
-    const readmeOn = async (url: string) => (await request(url).get('/api/plugins/dressed').expect(200)).body as { readmeHtml: string | null; images: { icon?: unknown }; latestVersion: string };
+    const readmeOn = async (url: string) =>
+      (await request(url).get('/api/plugins/dressed').expect(200)).body as {
+        readmeHtml: string | null;
+        images: { icon?: unknown };
+        latestVersion: string;
+      };
     const until = (what: string, check: (detail: Awaited<ReturnType<typeof readmeOn>>) => boolean) =>
       eventually(async () => {
         const detail = await readmeOn(mirror.url);
         return check(detail) ? detail : null;
       }, what);
 
-    up.forge.route('GET', '/acme/dressed/raw/1.1.0/README.md', (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Version two\n'));
+    up.forge.route(
+      'GET',
+      '/acme/dressed/raw/1.1.0/README.md',
+      (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Version two\n'),
+    );
     await up
       .push(token, 'dressed', {
         manifest: manifestYaml({ name: 'dressed', version: '1.1.0', description: 'the dressed plugin', stars: 5 }),
@@ -246,20 +316,39 @@ describe('a read-only mirror follows its upstream', () => {
     expect(second.images.icon).toBeUndefined();
 
     // Yanked upstream: both pages show 1.0.0 again, its README and icon.
-    await request(up.app.url).post('/api/publish/dressed/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.1.0' }).expect(200);
+    await request(up.app.url)
+      .post('/api/publish/dressed/yank')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '1.1.0' })
+      .expect(200);
     const back = await until('1.0.0 shown again', (d) => d.latestVersion === '1.0.0');
     expect(back.readmeHtml).toContain('<h1>Dressed up</h1>');
     expect(back.images.icon).toEqual((await readmeOn(up.app.url)).images.icon);
 
     // Upstream renders 1.0.0's README again (Refresh manifest): plugin.updated brings the new rendering.
-    up.forge.route('GET', '/acme/dressed/raw/1.0.0/README.md', (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Dressed again\n'));
+    up.forge.route(
+      'GET',
+      '/acme/dressed/raw/1.0.0/README.md',
+      (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('# Dressed again\n'),
+    );
     // The manifest file in the repository, as published (Refresh manifest reads it there).
     const screenshots = [
       { url: `${up.forge.url}/pictures/one.png`, caption: 'One', alt: 'The first' },
       { url: `${up.forge.url}/pictures/two.png`, caption: 'Two' },
     ];
-    const manifestFile = manifestYaml({ name: 'dressed', version: '1.0.0', description: 'the dressed plugin', stars: 4, icon: `${up.forge.url}/pictures/icon.png`, screenshots });
-    up.forge.route('GET', '/api/v3/repos/acme/dressed/contents/.plugin.yaml', (_req, res) => void res.writeHead(200, { 'Content-Type': 'application/vnd.github.raw+json' }).end(manifestFile));
+    const manifestFile = manifestYaml({
+      name: 'dressed',
+      version: '1.0.0',
+      description: 'the dressed plugin',
+      stars: 4,
+      icon: `${up.forge.url}/pictures/icon.png`,
+      screenshots,
+    });
+    up.forge.route(
+      'GET',
+      '/api/v3/repos/acme/dressed/contents/.plugin.yaml',
+      (_req, res) => void res.writeHead(200, { 'Content-Type': 'application/vnd.github.raw+json' }).end(manifestFile),
+    );
     const refreshedUp = await request(up.app.url).post('/api/admin/plugins/dressed/refresh-manifest').set(upAdmin).send({});
     expect(refreshedUp.status).toBe(200);
     expect((await readmeOn(up.app.url)).readmeHtml).toContain('<h1>Dressed again</h1>');

@@ -47,7 +47,13 @@ describe('no answer from before a publish once it has committed', () => {
 
   const push = (version: string) =>
     w
-      .push(token, SLUG, { manifest: manifestYaml({ name: SLUG, version, description: 'never steps back' }), manifestSource: 'plugin.yaml', version, assets: releaseFiles(version).slice(1), repoUrl: repoUrl() })
+      .push(token, SLUG, {
+        manifest: manifestYaml({ name: SLUG, version, description: 'never steps back' }),
+        manifestSource: 'plugin.yaml',
+        version,
+        assets: releaseFiles(version).slice(1),
+        repoUrl: repoUrl(),
+      })
       .expect(201);
 
   beforeAll(async () => {
@@ -55,7 +61,9 @@ describe('no answer from before a publish once it has committed', () => {
     const owner = await w.tokenFor('steady-owner', ['publish:*']);
     token = owner.token;
     await push('0.1.0');
-    secret = (await request(w.app.url).post(`/api/plugins/${SLUG}/webhook-secret`).set('Authorization', `Bearer ${owner.jwt}`).send({}).expect(200)).body.webhookSecret;
+    secret = (
+      await request(w.app.url).post(`/api/plugins/${SLUG}/webhook-secret`).set('Authorization', `Bearer ${owner.jwt}`).send({}).expect(200)
+    ).body.webhookSecret;
   });
   afterEach(() => jest.restoreAllMocks());
   afterAll(() => w?.close());
@@ -65,7 +73,14 @@ describe('no answer from before a publish once it has committed', () => {
     // An unknown token reads as anonymous, past the lane and the cache, as any caller with credentials.
     if (via === 'express') req = req.set('Authorization', 'Bearer not-a-token');
     const res = await req;
-    return { via, status: res.status, cache: res.headers['x-cache'], latestVersion: res.body.latestVersion, etag: res.headers.etag, kid: res.body.integrity && JSON.parse(Buffer.from(res.body.integrity.jws.split('.')[0], 'base64url').toString()).kid };
+    return {
+      via,
+      status: res.status,
+      cache: res.headers['x-cache'],
+      latestVersion: res.body.latestVersion,
+      etag: res.headers.etag,
+      kid: res.body.integrity && JSON.parse(Buffer.from(res.body.integrity.jws.split('.')[0], 'base64url').toString()).kid,
+    };
   };
 
   /** Reads the anonymous answer until the cache replays it, so the publish has a stored answer to retire. */
@@ -106,7 +121,11 @@ describe('no answer from before a publish once it has committed', () => {
     await cached('0.2.0');
     const seen = readAtInvalidation();
     const event = releaseEvent({ kind: 'github', repoUrl: repoUrl() }, '0.3.0', releaseFiles('0.3.0'));
-    await request(w.app.url).post('/api/webhooks/release').set(webhookHeaders('github', secret, event.body, event.event)).send(event.body.toString('utf8')).expect(202);
+    await request(w.app.url)
+      .post('/api/webhooks/release')
+      .set(webhookHeaders('github', secret, event.body, event.event))
+      .send(event.body.toString('utf8'))
+      .expect(202);
     // The server's own worker takes the delivery at once (it is told of it).
     await eventually(async () => (seen.length === 3 ? true : null), 'the delivery worker emptying the cache', 30_000);
     expect(seen.map((answer) => [answer.via, answer.status, answer.latestVersion])).toEqual([

@@ -69,7 +69,9 @@ describe('the OpenAPI document under Redocly recommended rules', () => {
   });
 
   it('names the allow-list subscriptions read (SUBSCRIPTION_ALLOW_HOSTS), never the one they ignore (FETCH_ALLOW_HOSTS)', () => {
-    const schemas = (document as unknown as { components: { schemas: Record<string, { properties?: Record<string, { description?: string }> }> } }).components.schemas;
+    const schemas = (
+      document as unknown as { components: { schemas: Record<string, { properties?: Record<string, { description?: string }> }> } }
+    ).components.schemas;
     expect(schemas.CreateSubscriptionDto.properties!.url.description).toContain('SUBSCRIPTION_ALLOW_HOSTS');
     const subscriptionParts = [
       ...Object.entries(document.paths).filter(([path]) => path.startsWith('/api/account/subscriptions')),

@@ -33,7 +33,9 @@ describe('picture memory under concurrent pushes', () => {
       PICTURE_MEMORY_BYTES_PER_USER: String(PER_USER_BOUND),
     });
     // Noise neither compresses nor encodes small: about 270 KB each, as source and as encodings.
-    const png = await sharp(randomBytes(SIDE * SIDE * 3), { raw: { width: SIDE, height: SIDE, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+    const png = await sharp(randomBytes(SIDE * SIDE * 3), { raw: { width: SIDE, height: SIDE, channels: 3 } })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
     size = png.length;
     for (let i = 0; i < 8; i++) pictures.file(`/noise-${i}.png`, png, 'image/png');
   });
@@ -45,7 +47,11 @@ describe('picture memory under concurrent pushes', () => {
   it('never holds more than the bounds, publishes every release and names each picture left out', async () => {
     const budget = w.app.app.get(PictureFetcher).budget;
     expect([budget.instanceBytes, budget.ownerBytes]).toEqual([INSTANCE_BOUND, PER_USER_BOUND]);
-    const users = [await w.tokenFor('memory-a', ['publish:*']), await w.tokenFor('memory-b', ['publish:*']), await w.tokenFor('memory-c', ['publish:*'])];
+    const users = [
+      await w.tokenFor('memory-a', ['publish:*']),
+      await w.tokenFor('memory-b', ['publish:*']),
+      await w.tokenFor('memory-c', ['publish:*']),
+    ];
     const pushes = Array.from({ length: 6 }, (_, i) => {
       const slug = `memory-${i}`;
       const asset = w.forge.asset(`/assets/${slug}.zip`, { size: 100 });
@@ -68,12 +74,18 @@ describe('picture memory under concurrent pushes', () => {
 
     for (const { res } of results) expect({ status: res.status, body: res.body }).toMatchObject({ status: 201 });
     // (A README that is not there is a warning too: not counted here.)
-    const warnings = results.flatMap(({ res }) => res.body.warnings as string[]).filter((warning) => /^(icon|screenshot \d+) /.test(warning));
-    const leftOut = warnings.filter((warning) => /was left out: the registry was already holding as many picture bytes as it may at once/.test(warning));
+    const warnings = results
+      .flatMap(({ res }) => res.body.warnings as string[])
+      .filter((warning) => /^(icon|screenshot \d+) /.test(warning));
+    const leftOut = warnings.filter((warning) =>
+      /was left out: the registry was already holding as many picture bytes as it may at once/.test(warning),
+    );
     // 48 pictures of ~270 KB, two in their turns at once, against a 400 KiB bound: some cannot be held.
     expect(leftOut.length).toBeGreaterThan(0);
     expect(leftOut.length).toBe(warnings.length);
-    expect(leftOut.some((warning) => warning.includes('(400 KiB in all)')) || leftOut.some((warning) => warning.includes('(300 KiB'))).toBe(true);
+    expect(leftOut.some((warning) => warning.includes('(400 KiB in all)')) || leftOut.some((warning) => warning.includes('(300 KiB'))).toBe(
+      true,
+    );
 
     expect(budget.peak).toBeLessThanOrEqual(INSTANCE_BOUND);
     expect(budget.peakPerOwner).toBeLessThanOrEqual(PER_USER_BOUND);

@@ -42,7 +42,8 @@ function pushWithPictures(w: PublishWorld, token: string, slug: string, pictures
   });
 }
 
-const pictureWarnings = (body: { warnings?: string[] }) => (body.warnings ?? []).filter((warning) => /^(icon|screenshot \d+) /.test(warning));
+const pictureWarnings = (body: { warnings?: string[] }) =>
+  (body.warnings ?? []).filter((warning) => /^(icon|screenshot \d+) /.test(warning));
 
 describe('release pictures take turns before they are downloaded', () => {
   let w: PublishWorld;
@@ -58,7 +59,11 @@ describe('release pictures take turns before they are downloaded', () => {
   });
 
   it(`downloads at most ${RELEASE_PICTURES_AT_ONCE} pictures at once for 3 releases ingesting together, and keeps every one`, async () => {
-    const users = [await w.tokenFor('turns-a', ['publish:*']), await w.tokenFor('turns-b', ['publish:*']), await w.tokenFor('turns-c', ['publish:*'])];
+    const users = [
+      await w.tokenFor('turns-a', ['publish:*']),
+      await w.tokenFor('turns-b', ['publish:*']),
+      await w.tokenFor('turns-c', ['publish:*']),
+    ];
     const results = await Promise.all(users.map((user, i) => pushWithPictures(w, user.token, `turns-${i}`, pictures.server.url, 3)));
     for (const res of results) {
       expect(res.status).toBe(201);
@@ -89,7 +94,11 @@ describe('a release waits at most PICTURE_WAIT_MS for its pictures', () => {
     const res = await pushWithPictures(w, token, 'waits', pictures.server.url, 9);
     expect(res.status).toBe(201);
     const warnings = pictureWarnings(res.body);
-    const waited = warnings.filter((warning) => warning.includes(`was left out: the registry was decoding other pictures for as long as a release's pictures may wait (${WAIT_MS} ms)`));
+    const waited = warnings.filter((warning) =>
+      warning.includes(
+        `was left out: the registry was decoding other pictures for as long as a release's pictures may wait (${WAIT_MS} ms)`,
+      ),
+    );
     // 10 pictures of 300 ms each, 2 at a time, take 1.5 s: those not begun within 400 ms are left out.
     expect(waited.length).toBeGreaterThan(0);
     expect(waited).toEqual(warnings);

@@ -32,7 +32,10 @@ describe('pictures', () => {
   beforeAll(async () => {
     pictures = await new FakeForge().start();
     internal = await new FakeForge().start();
-    w = await publishWorld({ FETCH_ALLOW_HOSTS: new URL(pictures.url).host, IMAGE_PROXY_ALLOW_HOSTS: new URL(pictures.url).host }, { proxyImagesFromForge: true });
+    w = await publishWorld(
+      { FETCH_ALLOW_HOSTS: new URL(pictures.url).host, IMAGE_PROXY_ALLOW_HOSTS: new URL(pictures.url).host },
+      { proxyImagesFromForge: true },
+    );
     token = (await w.tokenFor('painter', ['publish:*'])).token;
     pictures.file('/icon.png', await picture('png', 300, 200), 'image/png');
     pictures.file('/shot-1.jpg', await picture('jpeg', 2000, 1000, { exif: true }), 'image/jpeg');
@@ -98,11 +101,21 @@ describe('pictures', () => {
 
     it('keeps the manifest URL in `icon` and adds the served pictures in `images`', () => {
       expect(detail.icon).toBe(`${pictures.url}/icon.png`);
-      expect(detail.images.icon.variants.map((v: any) => [v.width, v.height])).toEqual([[64, 64], [128, 128], [256, 256]]);
+      expect(detail.images.icon.variants.map((v: any) => [v.width, v.height])).toEqual([
+        [64, 64],
+        [128, 128],
+        [256, 256],
+      ]);
       expect(detail.images.icon.url).toBe(detail.images.icon.variants[1].url);
       expect(detail.images.screenshots).toHaveLength(1);
       const [shot] = detail.images.screenshots;
-      expect(shot).toMatchObject({ index: 0, caption: 'The editor', alt: 'An editor window with a plugin panel', width: 1280, height: 640 });
+      expect(shot).toMatchObject({
+        index: 0,
+        caption: 'The editor',
+        alt: 'An editor window with a plugin panel',
+        width: 1280,
+        height: 640,
+      });
       expect(shot.variants.map((v: any) => v.width)).toEqual([640, 1280]);
       for (const v of [...detail.images.icon.variants, ...shot.variants]) expect(v.url).toMatch(/^\/images\/[0-9a-f]{64}\.webp$/);
     });
@@ -113,7 +126,9 @@ describe('pictures', () => {
         expect(res.headers['content-type']).toBe('image/webp');
         expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
         expect(res.headers['x-content-type-options']).toBe('nosniff');
-        const sha = createHash('sha256').update(res.body as Buffer).digest('hex');
+        const sha = createHash('sha256')
+          .update(res.body as Buffer)
+          .digest('hex');
         expect(variant.url).toBe(`/images/${sha}.webp`);
         expect(res.headers.etag).toBe(`"${sha}"`);
         const meta = await sharp(res.body as Buffer).metadata();
@@ -123,10 +138,14 @@ describe('pictures', () => {
     });
 
     it('answers an unknown or malformed image name with a problem 404', async () => {
-      const res = await request(w.app.url).get(`/images/${'a'.repeat(64)}.webp`).expect(404);
+      const res = await request(w.app.url)
+        .get(`/images/${'a'.repeat(64)}.webp`)
+        .expect(404);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
       await request(w.app.url).get('/images/..%2Fetc.webp').expect(404);
-      await request(w.app.url).get(`/images/${'A'.repeat(64)}.webp`).expect(404);
+      await request(w.app.url)
+        .get(`/images/${'A'.repeat(64)}.webp`)
+        .expect(404);
     });
 
     it('shows the icon on list items too', async () => {
@@ -145,7 +164,11 @@ describe('pictures', () => {
       it('are rewritten to the signed proxy on this origin, relative ones first resolved at the tag', () => {
         expect(srcs).toHaveLength(3);
         for (const src of srcs) expect(src).toMatch(/^\/image-proxy\?url=[^&]+&sig=[0-9a-f]{64}$/);
-        expect(srcs.map(upstream)).toEqual([`${w.forge.url}/${repo}/raw/1.0.0/docs/logo.png`, `${pictures.url}/remote.gif`, `${internal.url}/secret.png`]);
+        expect(srcs.map(upstream)).toEqual([
+          `${w.forge.url}/${repo}/raw/1.0.0/docs/logo.png`,
+          `${pictures.url}/remote.gif`,
+          `${internal.url}/secret.png`,
+        ]);
       });
 
       it('are fetched once, re-encoded and served with the same headers (cached a day)', async () => {
@@ -155,7 +178,11 @@ describe('pictures', () => {
           expect(res.headers['content-type']).toBe('image/webp');
           expect(res.headers['cache-control']).toBe('public, max-age=86400');
           expect(res.headers['x-content-type-options']).toBe('nosniff');
-          expect(res.headers.etag).toBe(`"${createHash('sha256').update(res.body as Buffer).digest('hex')}"`);
+          expect(res.headers.etag).toBe(
+            `"${createHash('sha256')
+              .update(res.body as Buffer)
+              .digest('hex')}"`,
+          );
           expect((await sharp(res.body as Buffer).metadata()).width).toBe(120);
         }
         expect(pictures.hits('/remote.gif') - before).toBe(1);
@@ -172,8 +199,14 @@ describe('pictures', () => {
           .expect(403);
         expect(tampered.headers['content-type']).toMatch(/^application\/problem\+json/);
         expect(tampered.body.type).toMatch(/\/problems\/image-signature-invalid$/);
-        await request(w.app.url).get('/image-proxy').query({ url: src.searchParams.get('url'), sig: `${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}` }).expect(403);
-        await request(w.app.url).get('/image-proxy').query({ url: src.searchParams.get('url') }).expect(403);
+        await request(w.app.url)
+          .get('/image-proxy')
+          .query({ url: src.searchParams.get('url'), sig: `${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}` })
+          .expect(403);
+        await request(w.app.url)
+          .get('/image-proxy')
+          .query({ url: src.searchParams.get('url') })
+          .expect(403);
         await request(w.app.url).get('/image-proxy').expect(403);
         expect(pictures.requests.length).toBe(before);
       });
@@ -205,14 +238,28 @@ describe('pictures', () => {
 
   it('refuses an icon larger than the images.max_bytes setting, as a warning', async () => {
     const admin = await userWithSession(w.app, 'picture-admin', 'admin');
-    await request(w.app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'images.max_bytes': 2048 }).expect(200);
+    await request(w.app.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ 'images.max_bytes': 2048 })
+      .expect(200);
     try {
-      pictures.file('/big.png', await sharp({ create: { width: 400, height: 400, channels: 3, background: '#888' } }).png({ compressionLevel: 0 }).toBuffer(), 'image/png');
+      pictures.file(
+        '/big.png',
+        await sharp({ create: { width: 400, height: 400, channels: 3, background: '#888' } })
+          .png({ compressionLevel: 0 })
+          .toBuffer(),
+        'image/png',
+      );
       const { slug, warnings } = await publish({ icon: `${pictures.url}/big.png` });
       expect(warnings).toEqual([expect.stringMatching(/^icon was left out: .*(larger|too large|2048)/)]);
       expect((await request(w.app.url).get(`/api/plugins/${slug}`).expect(200)).body.images.icon).toBeUndefined();
     } finally {
-      await request(w.app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'images.max_bytes': 10 * 1024 * 1024 }).expect(200);
+      await request(w.app.url)
+        .patch('/api/admin/settings')
+        .set('Authorization', `Bearer ${admin.jwt}`)
+        .send({ 'images.max_bytes': 10 * 1024 * 1024 })
+        .expect(200);
     }
   });
 });

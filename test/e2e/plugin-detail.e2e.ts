@@ -35,10 +35,16 @@ describe('GET /api/plugins/:slug', () => {
     await publish('single', '1.0.0');
     await publish('single', '1.1.0');
     await publish('single', '2.0.0-rc.1');
-    await request(w.app.url).post('/api/publish/single/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.1.0' }).expect(200);
+    await request(w.app.url)
+      .post('/api/publish/single/yank')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ version: '1.1.0' })
+      .expect(200);
     await publish('many', '1.0.0', { readmes: { en: 'docs/README.en.md', de: 'docs/README.de.md', 'pt-BR': 'docs/README.pt-BR.md' } });
     await publish('no-english', '1.0.0', { readmes: { fr: 'docs/README.fr.md', de: 'docs/README.de.md' } });
-    await publish('tongues', '1.0.0', { readmes: { de: 'docs/README.de.md', 'pt-BR': 'docs/README.pt-BR.md', zh: 'docs/README.zh.md', en: 'docs/README.en.md' } });
+    await publish('tongues', '1.0.0', {
+      readmes: { de: 'docs/README.de.md', 'pt-BR': 'docs/README.pt-BR.md', zh: 'docs/README.zh.md', en: 'docs/README.en.md' },
+    });
   });
   afterAll(() => w?.close());
 
@@ -95,11 +101,14 @@ describe('GET /api/plugins/:slug', () => {
     expect(res.body.readmeHtml).toContain(`README.${chosen}.md`);
   });
 
-  it.each([['a--b'], ['..%2F..%2Fetc'], ['x'.repeat(300)], ['de%3Bq%3D0.9'], ['en-'], ['%20en']])('answers 400 naming /locale for the malformed tag %s', async (asked) => {
-    const bad = await request(w.app.url).get(`/api/plugins/tongues?locale=${asked}`).expect(400);
-    expect(bad.headers['content-type']).toMatch(/problem\+json/);
-    expect(bad.body.errors).toEqual([expect.objectContaining({ path: '/locale' })]);
-  });
+  it.each([['a--b'], ['..%2F..%2Fetc'], ['x'.repeat(300)], ['de%3Bq%3D0.9'], ['en-'], ['%20en']])(
+    'answers 400 naming /locale for the malformed tag %s',
+    async (asked) => {
+      const bad = await request(w.app.url).get(`/api/plugins/tongues?locale=${asked}`).expect(400);
+      expect(bad.headers['content-type']).toMatch(/problem\+json/);
+      expect(bad.body.errors).toEqual([expect.objectContaining({ path: '/locale' })]);
+    },
+  );
 
   it('falls back to the first available language when there is no English', async () => {
     expect((await request(w.app.url).get('/api/plugins/no-english?locale=ja').expect(200)).body.readmeLocale).toBe('fr');

@@ -8,7 +8,13 @@ describe.each([
     type: 'github' as const,
     apiPath: '/api/v3',
     route: '/api/v3/repos/acme/:repo',
-    document: { stargazers_count: 42, forks_count: 7, subscribers_count: 3, pushed_at: '2026-11-01T10:00:00Z', homepage: 'https://tool.example' },
+    document: {
+      stargazers_count: 42,
+      forks_count: 7,
+      subscribers_count: 3,
+      pushed_at: '2026-11-01T10:00:00Z',
+      homepage: 'https://tool.example',
+    },
     stats: { stars: 42, forks: 7, watchers: 3, lastPushAt: Date.UTC(2026, 10, 1, 10), homepage: 'https://tool.example' },
   },
   {
@@ -61,7 +67,11 @@ describe.each([
   afterAll(() => w?.close());
 
   it('maps the forge’s repository record, with one upstream call for 50 clients at once, then from the cache', async () => {
-    const answers = Array.from({ length: 50 }, () => request(w.app.url).get('/api/plugins/busy/stats').then((r) => r));
+    const answers = Array.from({ length: 50 }, () =>
+      request(w.app.url)
+        .get('/api/plugins/busy/stats')
+        .then((r) => r),
+    );
     // Let go only once all 50 clients are connected and the one upstream call is waiting.
     const server = w.app.app.getHttpServer() as import('node:http').Server;
     const connections = () => new Promise<number>((resolve) => server.getConnections((_error, count) => resolve(count)));

@@ -80,16 +80,24 @@ describe('publish: correctness and bounds', () => {
 
   it('serves manifest bytes that hash to the signed manifest_sha256, extension fields included', async () => {
     await query(`INSERT INTO app_setting (key, value, updated_at) VALUES ('extension_fields.global', $1::jsonb, now())`, [
-      JSON.stringify([{ key: 'stars', type: 'number' }, { key: 'platforms', type: 'string[]' }]),
+      JSON.stringify([
+        { key: 'stars', type: 'number' },
+        { key: 'platforms', type: 'string[]' },
+      ]),
     ]);
-    const res = await w.push(alice.token, 'with-ext', pushBody(w, 'with-ext', '1.0.0', repo(), { stars: 5, platforms: ['a', 'b'] })).expect(201);
+    const res = await w
+      .push(alice.token, 'with-ext', pushBody(w, 'with-ext', '1.0.0', repo(), { stars: 5, platforms: ['a', 'b'] }))
+      .expect(201);
     expect(res.body.claimed).toBe(true);
     const release = (await request(w.app.url).get('/api/plugins/with-ext/releases/1.0.0').expect(200)).body;
-    const served = await request(w.app.url).get('/api/plugins/with-ext/releases/1.0.0/manifest').buffer(true).parse((r, cb) => {
-      let text = '';
-      r.on('data', (c: Buffer) => (text += c.toString('utf8')));
-      r.on('end', () => cb(null, text));
-    });
+    const served = await request(w.app.url)
+      .get('/api/plugins/with-ext/releases/1.0.0/manifest')
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        r.on('end', () => cb(null, text));
+      });
     const text = served.body as string;
     expect(JSON.parse(text)).toMatchObject({ stars: 5, platforms: ['a', 'b'] });
     expect(sha256(text)).toBe(signedPayload(release.integrity.jws).manifest_sha256);
@@ -112,7 +120,11 @@ describe('publish: correctness and bounds', () => {
     expect(await pointers()).toEqual({ latest_version: '1.0.0', latest_prerelease: '1.1.0-rc.1' });
     expect((await request(w.app.url).get('/api/plugins/pre/releases/latest?prerelease=1').expect(200)).body.version).toBe('1.1.0-rc.1');
 
-    await request(w.app.url).post('/api/publish/pre/yank').set('Authorization', `Bearer ${alice.token}`).send({ version: '1.1.0-rc.1' }).expect(200);
+    await request(w.app.url)
+      .post('/api/publish/pre/yank')
+      .set('Authorization', `Bearer ${alice.token}`)
+      .send({ version: '1.1.0-rc.1' })
+      .expect(200);
     expect(await pointers()).toEqual({ latest_version: '1.0.0', latest_prerelease: null });
     expect((await request(w.app.url).get('/api/plugins/pre/releases/latest?prerelease=1').expect(200)).body.version).toBe('1.0.0');
   });
@@ -122,7 +134,12 @@ describe('publish: correctness and bounds', () => {
     const path = '/api/plugins/dl/releases/1.0.0/assets/dl.zip';
     const head = await request(w.app.url).head(path).expect(302);
     expect(head.headers.location).toMatch(/dl\.zip$/);
-    const counts = async () => (await query(`SELECT p.downloads AS plugin, r.downloads AS release FROM plugin p JOIN release r ON r.plugin_id = p.id WHERE p.slug = 'dl'`))[0];
+    const counts = async () =>
+      (
+        await query(
+          `SELECT p.downloads AS plugin, r.downloads AS release FROM plugin p JOIN release r ON r.plugin_id = p.id WHERE p.slug = 'dl'`,
+        )
+      )[0];
     expect(await counts()).toEqual({ plugin: '0', release: '0' });
     await request(w.app.url).get(path).expect(302);
     await request(w.app.url).get(path).expect(302);
@@ -134,13 +151,22 @@ describe('publish: correctness and bounds', () => {
   it('registry verify checks a release through the download links without counting a download', async () => {
     await w.push(alice.token, 'checked', pushBody(w, 'checked', '1.0.0', repo())).expect(201);
     // Asynchronously: the registry answering the CLI runs in this very process.
-    const result = await promisify(execFile)(process.execPath, [join(__dirname, '..', '..', 'bin', 'registry.js'), 'verify', 'checked@1.0.0', '--registry', w.app.url,
+    const result = await promisify(execFile)(process.execPath, [
+      join(__dirname, '..', '..', 'bin', 'registry.js'),
+      'verify',
+      'checked@1.0.0',
+      '--registry',
+      w.app.url,
       // The log head it verified is remembered there, not in the home folder.
-      '--state', join(mkdtempSync(join(tmpdir(), 'publish-hardening-')), 'log-heads.json')]);
+      '--state',
+      join(mkdtempSync(join(tmpdir(), 'publish-hardening-')), 'log-heads.json'),
+    ]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('checked.zip');
     await w.app.app.get(DownloadCounter).flush();
-    const [row] = await query(`SELECT p.downloads AS plugin, r.downloads AS release FROM plugin p JOIN release r ON r.plugin_id = p.id WHERE p.slug = 'checked'`);
+    const [row] = await query(
+      `SELECT p.downloads AS plugin, r.downloads AS release FROM plugin p JOIN release r ON r.plugin_id = p.id WHERE p.slug = 'checked'`,
+    );
     expect(row).toEqual({ plugin: '0', release: '0' });
   });
 
@@ -150,21 +176,31 @@ describe('publish: correctness and bounds', () => {
     const counter = w.app.app.get(DownloadCounter);
     const get = (version: string) => request(w.app.url).get(`/api/plugins/busy/releases/${version}/assets/busy.zip`).expect(302);
     // Flushes race the downloads on purpose: a count is never lost between batches.
-    await Promise.all([...Array.from({ length: 150 }, () => get('1.0.0')), ...Array.from({ length: 50 }, () => get('1.1.0')), counter.flush(), counter.flush()]);
+    await Promise.all([
+      ...Array.from({ length: 150 }, () => get('1.0.0')),
+      ...Array.from({ length: 50 }, () => get('1.1.0')),
+      counter.flush(),
+      counter.flush(),
+    ]);
     await counter.flush();
-    const rows = await query(`SELECT r.version, r.downloads AS release, p.downloads AS plugin FROM plugin p JOIN release r ON r.plugin_id = p.id WHERE p.slug = 'busy' ORDER BY r.version`);
+    const rows = await query(
+      `SELECT r.version, r.downloads AS release, p.downloads AS plugin FROM plugin p JOIN release r ON r.plugin_id = p.id WHERE p.slug = 'busy' ORDER BY r.version`,
+    );
     expect(rows).toEqual([
       { version: '1.0.0', release: '150', plugin: '200' },
       { version: '1.1.0', release: '50', plugin: '200' },
     ]);
   });
 
-  it.each([['Bad_Slug'], ['a'.repeat(65)], ['-lead']])('answers 400 for the path slug %s before anything else, auditing nothing', async (slug) => {
-    const before = (await w.audit()).length;
-    const res = await w.push(alice.token, slug, pushBody(w, 'whatever', '1.0.0', repo())).expect(400);
-    expect(res.body.errors).toEqual([expect.objectContaining({ path: '/slug' })]);
-    expect((await w.audit()).length).toBe(before);
-  });
+  it.each([['Bad_Slug'], ['a'.repeat(65)], ['-lead']])(
+    'answers 400 for the path slug %s before anything else, auditing nothing',
+    async (slug) => {
+      const before = (await w.audit()).length;
+      const res = await w.push(alice.token, slug, pushBody(w, 'whatever', '1.0.0', repo())).expect(400);
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: '/slug' })]);
+      expect((await w.audit()).length).toBe(before);
+    },
+  );
 
   it('refuses NUL in the manifest as a 422 naming the field, before any asset is fetched', async () => {
     const body = pushBody(w, 'nul', '1.0.0', repo());
@@ -197,7 +233,9 @@ describe('publish: correctness and bounds', () => {
     const body = pushBody(w, 'attested', '1.0.0', repo());
     const url2 = w.forge.asset(`/attested/two.bin`, { size: 10 });
     await w.push(alice.token, 'attested', { ...body, assets: [...body.assets, { name: 'two.bin', url: url2 }], attestation }).expect(201);
-    const [row] = await query(`SELECT r.attestation, r.integrity FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'attested'`);
+    const [row] = await query(
+      `SELECT r.attestation, r.integrity FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'attested'`,
+    );
     expect(row.attestation).toEqual(attestation);
     expect(JSON.stringify(row.integrity)).not.toContain('dsseEnvelope');
     const release = (await request(w.app.url).get('/api/plugins/attested/releases/1.0.0').expect(200)).body;
@@ -207,7 +245,9 @@ describe('publish: correctness and bounds', () => {
   });
 
   it('reports a README that cannot be read as a warning in the response and the audit entry', async () => {
-    const res = await w.push(alice.token, 'no-readme', pushBody(w, 'no-readme', '1.0.0', repo(), { readme: 'docs/MISSING.md' })).expect(201);
+    const res = await w
+      .push(alice.token, 'no-readme', pushBody(w, 'no-readme', '1.0.0', repo(), { readme: 'docs/MISSING.md' }))
+      .expect(201);
     expect(res.body.warnings).toEqual([expect.stringContaining('docs/MISSING.md')]);
     const [entry] = (await w.audit('plugin.publish')).filter((a) => a.slug === 'no-readme');
     expect(entry.details.warnings).toEqual(res.body.warnings);
@@ -220,9 +260,15 @@ describe('publish: correctness and bounds', () => {
     it('a token revoked while its push is being ingested does not publish (401, nothing written)', async () => {
       const carol = await w.tokenFor('hard-carol', ['publish:*']);
       const asset = heldAsset('/acme/revoked-mid/held.bin');
-      const pending = w.push(carol.token, 'revoked-mid', { ...pushBody(w, 'revoked-mid', '1.0.0', 'acme/revoked-mid'), assets: [{ name: 'held.bin', url: asset.url }] }).then((r) => r);
+      const pending = w
+        .push(carol.token, 'revoked-mid', {
+          ...pushBody(w, 'revoked-mid', '1.0.0', 'acme/revoked-mid'),
+          assets: [{ name: 'held.bin', url: asset.url }],
+        })
+        .then((r) => r);
       await asset.requested;
-      const tokens = (await request(w.app.url).get('/api/auth/me/tokens').set('Authorization', `Bearer ${carol.jwt}`).expect(200)).body.tokens;
+      const tokens = (await request(w.app.url).get('/api/auth/me/tokens').set('Authorization', `Bearer ${carol.jwt}`).expect(200)).body
+        .tokens;
       await request(w.app.url).delete(`/api/auth/me/tokens/${tokens[0].id}`).set('Authorization', `Bearer ${carol.jwt}`).expect(204);
       asset.release();
       expect((await pending).status).toBe(401);
@@ -234,12 +280,19 @@ describe('publish: correctness and bounds', () => {
       const erin = await w.tokenFor('hard-erin', ['publish:*']);
       await w.push(dave.token, 'moved-mid', pushBody(w, 'moved-mid', '1.0.0', 'acme/moved-mid')).expect(201);
       const asset = heldAsset('/acme/moved-mid/held.bin');
-      const pending = w.push(dave.token, 'moved-mid', { ...pushBody(w, 'moved-mid', '1.1.0', 'acme/moved-mid'), assets: [{ name: 'held.bin', url: asset.url }] }).then((r) => r);
+      const pending = w
+        .push(dave.token, 'moved-mid', {
+          ...pushBody(w, 'moved-mid', '1.1.0', 'acme/moved-mid'),
+          assets: [{ name: 'held.bin', url: asset.url }],
+        })
+        .then((r) => r);
       await asset.requested;
       await query(`UPDATE plugin_owner SET user_id = $1 WHERE plugin_id = (SELECT id FROM plugin WHERE slug = 'moved-mid')`, [erin.userId]);
       asset.release();
       expect((await pending).status).toBe(403);
-      expect(await query(`SELECT r.version FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'moved-mid'`)).toEqual([{ version: '1.0.0' }]);
+      expect(await query(`SELECT r.version FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'moved-mid'`)).toEqual([
+        { version: '1.0.0' },
+      ]);
     });
   });
 });
@@ -267,7 +320,9 @@ describe('publish: proof of repository control at claim', () => {
       }
       const admin = auth === 'Bearer tok-alice' && params.owner === 'alice';
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ full_name: `${params.owner}/${params.repo}`, permissions: { admin, maintain: false, push: true, pull: true } }));
+      res.end(
+        JSON.stringify({ full_name: `${params.owner}/${params.repo}`, permissions: { admin, maintain: false, push: true, pull: true } }),
+      );
     });
   });
   afterAll(() => w?.close());

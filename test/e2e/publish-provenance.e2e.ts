@@ -34,7 +34,11 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle', () => {
     repoUrl: repoUrl(slug),
     ...(attestation === undefined ? {} : { attestation }),
   });
-  const snapshot = async () => ({ plugin: await w.count('plugin'), release: await w.count('release'), owner: await w.count('plugin_owner') });
+  const snapshot = async () => ({
+    plugin: await w.count('plugin'),
+    release: await w.count('release'),
+    owner: await w.count('plugin_owner'),
+  });
 
   beforeAll(async () => {
     sigstore = await provenanceWorld();
@@ -78,14 +82,33 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle', () => {
 
   it('records a release without an attestation as absent', async () => {
     await w.push(alice.token, 'plain', body('plain', undefined)).expect(201);
-    expect((await request(w.app.url).get('/api/plugins/plain/releases/1.0.0').expect(200)).body.provenance).toMatchObject({ status: 'absent', repository: null });
+    expect((await request(w.app.url).get('/api/plugins/plain/releases/1.0.0').expect(200)).body.provenance).toMatchObject({
+      status: 'absent',
+      repository: null,
+    });
   });
 
   const refusals: [string, string, (slug: string) => Promise<unknown>][] = [
-    ['a statement without one asset digest', 'subject-digest', (slug) => sigstore.bundle({ san: san(slug), subjects: { [`${slug}.zip`]: assetSha256(ZIP) } })],
-    ['a certificate for another repository', 'certificate-identity', (slug) => sigstore.bundle({ san: san(slug, `acme/${slug}-evil`), subjects: subjects(slug) })],
-    ['a certificate and timestamp from a Sigstore nobody configured', 'trusted-root', (slug) => stranger.bundle({ san: san(slug), subjects: subjects(slug) })],
-    ['a root with a transparency log and a bundle without a log entry', 'tlog', (slug) => withLog.bundle({ san: san(slug), subjects: subjects(slug) })],
+    [
+      'a statement without one asset digest',
+      'subject-digest',
+      (slug) => sigstore.bundle({ san: san(slug), subjects: { [`${slug}.zip`]: assetSha256(ZIP) } }),
+    ],
+    [
+      'a certificate for another repository',
+      'certificate-identity',
+      (slug) => sigstore.bundle({ san: san(slug, `acme/${slug}-evil`), subjects: subjects(slug) }),
+    ],
+    [
+      'a certificate and timestamp from a Sigstore nobody configured',
+      'trusted-root',
+      (slug) => stranger.bundle({ san: san(slug), subjects: subjects(slug) }),
+    ],
+    [
+      'a root with a transparency log and a bundle without a log entry',
+      'tlog',
+      (slug) => withLog.bundle({ san: san(slug), subjects: subjects(slug) }),
+    ],
     [
       'a statement that is not SLSA provenance',
       'statement',
@@ -93,20 +116,39 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle', () => {
         sigstore.bundle({
           san: san(slug),
           subjects: {},
-          statement: { _type: 'https://in-toto.io/Statement/v1', subject: Object.entries(subjects(slug)).map(([name, sha256]) => ({ name, digest: { sha256 } })), predicateType: 'https://spdx.dev/Document', predicate: {} },
+          statement: {
+            _type: 'https://in-toto.io/Statement/v1',
+            subject: Object.entries(subjects(slug)).map(([name, sha256]) => ({ name, digest: { sha256 } })),
+            predicateType: 'https://spdx.dev/Document',
+            predicate: {},
+          },
         }),
     ],
-    ['a certificate issued on the word of another issuer', 'certificate-identity', (slug) => sigstore.bundle({ san: san(slug), subjects: subjects(slug), issuer: 'https://gitlab.com' })],
+    [
+      'a certificate issued on the word of another issuer',
+      'certificate-identity',
+      (slug) => sigstore.bundle({ san: san(slug), subjects: subjects(slug), issuer: 'https://gitlab.com' }),
+    ],
     [
       'a tampered payload',
       'signature',
       async (slug) => {
         const bundle = (await sigstore.bundle({ san: san(slug), subjects: subjects(slug) })) as { dsseEnvelope: { payload: string } };
         const statement = JSON.parse(Buffer.from(bundle.dsseEnvelope.payload, 'base64').toString()) as Record<string, unknown>;
-        return { ...bundle, dsseEnvelope: { ...bundle.dsseEnvelope, payload: Buffer.from(JSON.stringify({ ...statement, predicate: {} })).toString('base64') } };
+        return {
+          ...bundle,
+          dsseEnvelope: {
+            ...bundle.dsseEnvelope,
+            payload: Buffer.from(JSON.stringify({ ...statement, predicate: {} })).toString('base64'),
+          },
+        };
       },
     ],
-    ['a bundle that is not one', 'bundle', async () => ({ mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json', dsseEnvelope: { payload: 'e30=' } })],
+    [
+      'a bundle that is not one',
+      'bundle',
+      async () => ({ mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json', dsseEnvelope: { payload: 'e30=' } }),
+    ],
   ];
 
   it.each(refusals)('refuses %s: 422 naming the check, audited, nothing written', async (_, check, make) => {
@@ -122,7 +164,10 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle', () => {
       expect.objectContaining({ slug, details: expect.objectContaining({ code: 'provenance-invalid', check, version: 'v1.0.0' }) }),
     );
     // Only the subject-digest check needs the assets: every other refusal comes before any download.
-    const downloads = [`/acme/${slug}/releases/download/v1.0.0/${slug}-linux-x64.tar.gz`, `/acme/${slug}/releases/download/v1.0.0/${slug}.zip`].map((path) => w.forge.hits(path));
+    const downloads = [
+      `/acme/${slug}/releases/download/v1.0.0/${slug}-linux-x64.tar.gz`,
+      `/acme/${slug}/releases/download/v1.0.0/${slug}.zip`,
+    ].map((path) => w.forge.hits(path));
     expect(downloads).toEqual(check === 'subject-digest' ? [1, 1] : [0, 0]);
   });
 
@@ -131,7 +176,10 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle', () => {
     const bundle = (await sigstore.bundle({ san: san(slug), subjects: subjects(slug) })) as { dsseEnvelope: { payload: string } };
     const statement = JSON.parse(Buffer.from(bundle.dsseEnvelope.payload, 'base64').toString()) as Record<string, unknown>;
     // A tampered payload fails at our own root, past its timestamp: the message names that root.
-    const broken = { ...bundle, dsseEnvelope: { ...bundle.dsseEnvelope, payload: Buffer.from(JSON.stringify({ ...statement, predicate: {} })).toString('base64') } };
+    const broken = {
+      ...bundle,
+      dsseEnvelope: { ...bundle.dsseEnvelope, payload: Buffer.from(JSON.stringify({ ...statement, predicate: {} })).toString('base64') },
+    };
     const res = await w.push(alice.token, slug, body(slug, broken)).expect(422);
     expect(res.body.errors[0].message).toContain('operator root #1 (trusted_root.json)');
     const audited = (await w.audit('plugin.publish_invalid')).filter((a) => a.slug === slug);
@@ -142,13 +190,21 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle', () => {
 
   describe('a kind that requires provenance', () => {
     beforeAll(async () => {
-      await request(w.app.url).post('/api/admin/kinds').set('Authorization', `Bearer ${admin}`).send({ key: 'signed-theme', label: 'Signed themes', requireProvenance: true }).expect(201);
+      await request(w.app.url)
+        .post('/api/admin/kinds')
+        .set('Authorization', `Bearer ${admin}`)
+        .send({ key: 'signed-theme', label: 'Signed themes', requireProvenance: true })
+        .expect(201);
     });
 
     it('is set and read through the admin API', async () => {
       const kinds = (await request(w.app.url).get('/api/admin/kinds').set('Authorization', `Bearer ${admin}`).expect(200)).body.kinds;
       expect(kinds).toContainEqual(expect.objectContaining({ key: 'signed-theme', requireProvenance: true }));
-      const edited = await request(w.app.url).put('/api/admin/kinds/signed-theme').set('Authorization', `Bearer ${admin}`).send({ label: 'Signed themes!' }).expect(200);
+      const edited = await request(w.app.url)
+        .put('/api/admin/kinds/signed-theme')
+        .set('Authorization', `Bearer ${admin}`)
+        .send({ label: 'Signed themes!' })
+        .expect(200);
       expect(edited.body.requireProvenance).toBe(true);
     });
 
@@ -159,9 +215,15 @@ describe('POST /api/publish/:slug with a Sigstore provenance bundle', () => {
       const slug = `unproven-${label.length}`;
       const before = await snapshot();
       const res = await w.push(alice.token, slug, body(slug, attestation, { kind: 'signed-theme' })).expect(422);
-      expect(res.body).toMatchObject({ type: expect.stringMatching(/\/problems\/provenance-required$/), check: 'required', errors: [{ path: '/attestation', message: expect.stringContaining('signed-theme') }] });
+      expect(res.body).toMatchObject({
+        type: expect.stringMatching(/\/problems\/provenance-required$/),
+        check: 'required',
+        errors: [{ path: '/attestation', message: expect.stringContaining('signed-theme') }],
+      });
       expect(await snapshot()).toEqual(before);
-      expect(await w.audit('plugin.publish_invalid')).toContainEqual(expect.objectContaining({ slug, details: expect.objectContaining({ code: 'provenance-required' }) }));
+      expect(await w.audit('plugin.publish_invalid')).toContainEqual(
+        expect.objectContaining({ slug, details: expect.objectContaining({ code: 'provenance-required' }) }),
+      );
       expect(w.forge.hits(`/acme/${slug}/releases/download/v1.0.0/${slug}.zip`)).toBe(0);
     });
 

@@ -38,7 +38,11 @@ describe('POST /api/publish/:slug', () => {
     };
   };
 
-  const snapshot = async () => ({ plugin: await w.count('plugin'), release: await w.count('release'), owner: await w.count('plugin_owner') });
+  const snapshot = async () => ({
+    plugin: await w.count('plugin'),
+    release: await w.count('release'),
+    owner: await w.count('plugin_owner'),
+  });
 
   beforeAll(async () => {
     w = await publishWorld({ HASH_BUDGET_BYTES: String(BUDGET) });
@@ -58,12 +62,38 @@ describe('POST /api/publish/:slug', () => {
 
     const release = await request(w.app.url).get('/api/plugins/first-plugin/releases/1.0.0').expect(200);
     expect(release.body.assets).toEqual([
-      { name: 'first-plugin-linux-x64.tar.gz', url: `${w.app.config.baseUrl}/api/plugins/first-plugin/releases/1.0.0/assets/first-plugin-linux-x64.tar.gz`, size: 5000, hashed: true },
-      { name: 'first-plugin.zip', url: `${w.app.config.baseUrl}/api/plugins/first-plugin/releases/1.0.0/assets/first-plugin.zip`, size: 3000, hashed: true },
+      {
+        name: 'first-plugin-linux-x64.tar.gz',
+        url: `${w.app.config.baseUrl}/api/plugins/first-plugin/releases/1.0.0/assets/first-plugin-linux-x64.tar.gz`,
+        size: 5000,
+        hashed: true,
+      },
+      {
+        name: 'first-plugin.zip',
+        url: `${w.app.config.baseUrl}/api/plugins/first-plugin/releases/1.0.0/assets/first-plugin.zip`,
+        size: 3000,
+        hashed: true,
+      },
     ]);
     expect(release.body.integrity.assets).toEqual([
-      { name: 'first-plugin-linux-x64.tar.gz', sha256: sha256Of(5000, 1), size: 5000, contentType: 'application/octet-stream', arch: 'x64', os: 'linux', attestation: null },
-      { name: 'first-plugin.zip', sha256: sha256Of(3000, 2), size: 3000, contentType: 'application/octet-stream', arch: 'universal', os: 'universal', attestation: null },
+      {
+        name: 'first-plugin-linux-x64.tar.gz',
+        sha256: sha256Of(5000, 1),
+        size: 5000,
+        contentType: 'application/octet-stream',
+        arch: 'x64',
+        os: 'linux',
+        attestation: null,
+      },
+      {
+        name: 'first-plugin.zip',
+        sha256: sha256Of(3000, 2),
+        size: 3000,
+        contentType: 'application/octet-stream',
+        arch: 'universal',
+        os: 'universal',
+        attestation: null,
+      },
     ]);
     await request(w.app.url).get('/api/plugins/first-plugin/releases/latest').expect(200);
 
@@ -78,11 +108,14 @@ describe('POST /api/publish/:slug', () => {
     expect(verified.ok).toBe(true);
 
     // manifest_sha256 is the SHA-256 of the served canonical manifest.
-    const manifest = await request(w.app.url).get('/api/plugins/first-plugin/releases/1.0.0/manifest').buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const manifest = await request(w.app.url)
+      .get('/api/plugins/first-plugin/releases/1.0.0/manifest')
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(manifest.status).toBe(200);
     expect(createHash('sha256').update(manifest.body).digest('hex')).toBe(release.body.manifestSha256);
     if (verified.ok) expect(verified.payload.manifest_sha256).toBe(release.body.manifestSha256);
@@ -99,7 +132,9 @@ describe('POST /api/publish/:slug', () => {
     expect(html).toContain('<h1>');
     expect(html).not.toMatch(/<script|href="javascript:/i);
     // Relative images resolve at the tag, shown through the signed image proxy.
-    expect(html).toContain(`/image-proxy?url=${encodeURIComponent(`${w.forge.url}/${new URL(b.repoUrl).pathname.slice(1)}/raw/v1.0.0/docs/logo.png`)}&amp;sig=`);
+    expect(html).toContain(
+      `/image-proxy?url=${encodeURIComponent(`${w.forge.url}/${new URL(b.repoUrl).pathname.slice(1)}/raw/v1.0.0/docs/logo.png`)}&amp;sig=`,
+    );
   });
 
   it('answers claimed: false for a later version, and latest follows SemVer', async () => {
@@ -131,7 +166,10 @@ describe('POST /api/publish/:slug', () => {
     it('revoked', async () => {
       const carol = await w.tokenFor('carol', ['publish:*']);
       const list = await request(w.app.url).get('/api/auth/me/tokens').set('Authorization', `Bearer ${carol.jwt}`);
-      await request(w.app.url).delete(`/api/auth/me/tokens/${list.body.tokens[0].id}`).set('Authorization', `Bearer ${carol.jwt}`).expect(204);
+      await request(w.app.url)
+        .delete(`/api/auth/me/tokens/${list.body.tokens[0].id}`)
+        .set('Authorization', `Bearer ${carol.jwt}`)
+        .expect(204);
       const before = await snapshot();
       await w.push(carol.token, 'revoked-plugin', body('revoked-plugin')).expect(401);
       expect(await snapshot()).toEqual(before);
@@ -171,7 +209,16 @@ describe('POST /api/publish/:slug', () => {
       ['repoUrl with another scheme', { repoUrl: 'ftp://github.com/acme/x' }, '/repoUrl'],
       ['no assets', { assets: [] }, '/assets'],
       ['33 assets', { assets: Array.from({ length: 33 }, (_, i) => ({ name: `a${i}`, url: 'https://example.test/a' })) }, '/assets'],
-      ['duplicate asset names', { assets: [{ name: 'a', url: 'https://example.test/a' }, { name: 'a', url: 'https://example.test/b' }] }, '/assets'],
+      [
+        'duplicate asset names',
+        {
+          assets: [
+            { name: 'a', url: 'https://example.test/a' },
+            { name: 'a', url: 'https://example.test/b' },
+          ],
+        },
+        '/assets',
+      ],
       ['asset name with a slash', { assets: [{ name: 'a/b', url: 'https://example.test/a' }] }, '/assets/0/name'],
       ['asset url not absolute', { assets: [{ name: 'a', url: '/relative' }] }, '/assets/0/url'],
       ['bad version', { version: 'latest' }, '/version'],
@@ -208,7 +255,11 @@ describe('POST /api/publish/:slug', () => {
         const res = await w.push(alice.token, 'twice', b).expect(409);
         expect(res.body.type).toMatch(/version-exists$/);
         // The release that is there, so a retry after a lost answer can tell whether it is its own.
-        expect(res.body.release).toEqual({ version: expect.stringMatching(/^1\.0\.0/), manifestSha256: expect.stringMatching(/^[0-9a-f]{64}$/), publishedAt: expect.any(String) });
+        expect(res.body.release).toEqual({
+          version: expect.stringMatching(/^1\.0\.0/),
+          manifestSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          publishedAt: expect.any(String),
+        });
       }
       expect(await snapshot()).toEqual(before);
       expect((await w.audit('plugin.publish_conflict')).filter((a) => a.slug === 'twice')).toHaveLength(3);
@@ -233,7 +284,19 @@ describe('POST /api/publish/:slug', () => {
       ].join('\n');
       const res = await w.push(alice.token, 'bad-manifest', { ...body('bad-manifest'), manifest }).expect(422);
       const paths = res.body.errors.map((e: { path: string }) => e.path).sort();
-      expect(paths).toEqual(['/category', '/description', '/descripton', '/documentation_url', '/homepage', '/readmes/english', '/screenshots/0/url', '/support/issues_url', '/tags/1'].sort());
+      expect(paths).toEqual(
+        [
+          '/category',
+          '/description',
+          '/descripton',
+          '/documentation_url',
+          '/homepage',
+          '/readmes/english',
+          '/screenshots/0/url',
+          '/support/issues_url',
+          '/tags/1',
+        ].sort(),
+      );
       expect(res.body.errors.find((e: { path: string }) => e.path === '/descripton').message).toMatch(/description/);
       expect(await snapshot()).toEqual(before);
       expect(await w.audit('plugin.publish_invalid')).toContainEqual(expect.objectContaining({ slug: 'bad-manifest' }));
@@ -243,7 +306,9 @@ describe('POST /api/publish/:slug', () => {
       const before = await snapshot();
       const mismatch = await w.push(alice.token, 'mismatch', { ...body('mismatch'), version: 'v1.0.1' }).expect(422);
       expect(mismatch.body.errors.map((e: { path: string }) => e.path)).toContain('/version');
-      const renamed = await w.push(alice.token, 'other-name', { ...body('other-name'), manifest: manifestYaml({ name: 'not-the-slug', version: '1.0.0' }) }).expect(422);
+      const renamed = await w
+        .push(alice.token, 'other-name', { ...body('other-name'), manifest: manifestYaml({ name: 'not-the-slug', version: '1.0.0' }) })
+        .expect(422);
       expect(renamed.body.errors.map((e: { path: string }) => e.path)).toContain('/name');
       expect(await snapshot()).toEqual(before);
     });
@@ -251,7 +316,10 @@ describe('POST /api/publish/:slug', () => {
     it('a declared sha256 or size that disagrees with the fetched bytes', async () => {
       const before = await snapshot();
       const b = body('liar');
-      const assets = [{ ...b.assets[0], sha256: 'ab'.repeat(32) }, { ...b.assets[1], size: 1 }];
+      const assets = [
+        { ...b.assets[0], sha256: 'ab'.repeat(32) },
+        { ...b.assets[1], size: 1 },
+      ];
       const res = await w.push(alice.token, 'liar', { ...b, assets }).expect(422);
       expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['/assets/0/sha256', '/assets/1/size']);
       expect(await snapshot()).toEqual(before);
@@ -263,7 +331,9 @@ describe('POST /api/publish/:slug', () => {
     it('an asset the forge does not have', async () => {
       const before = await snapshot();
       const b = body('missing-asset');
-      const res = await w.push(alice.token, 'missing-asset', { ...b, assets: [b.assets[0], { name: 'gone.zip', url: `${w.forge.url}/nothing/here.zip` }] }).expect(502);
+      const res = await w
+        .push(alice.token, 'missing-asset', { ...b, assets: [b.assets[0], { name: 'gone.zip', url: `${w.forge.url}/nothing/here.zip` }] })
+        .expect(502);
       expect(res.body.detail).toMatch(/gone\.zip/);
       expect(res.body.detail).toMatch(/404/);
       expect(await snapshot()).toEqual(before);
@@ -314,13 +384,15 @@ describe('POST /api/publish/:slug', () => {
     const repo = 'acme/budget';
     const atBudget = w.forge.asset(`/${repo}/at.bin`, { size: BUDGET, seed: 3 });
     const over = w.forge.asset(`/${repo}/over.bin`, { size: BUDGET + 1, seed: 4 });
-    await w.push(alice.token, 'budget2', {
-      ...body('budget2'),
-      assets: [
-        { name: 'at.bin', url: atBudget },
-        { name: 'over.bin', url: over },
-      ],
-    }).expect(201);
+    await w
+      .push(alice.token, 'budget2', {
+        ...body('budget2'),
+        assets: [
+          { name: 'at.bin', url: atBudget },
+          { name: 'over.bin', url: over },
+        ],
+      })
+      .expect(201);
     const clean = await request(w.app.url).get('/api/plugins/budget2/releases/1.0.0').expect(200);
     expect(clean.body.integrity.assets.map((a: { name: string }) => a.name)).toEqual(['at.bin']);
     // The over-budget asset is visible as such: `hashed: false`, with the bytes actually streamed.
@@ -349,27 +421,44 @@ describe('POST /api/publish/:slug', () => {
     expect(payload.assets.map((a: { name: string }) => a.name)).toEqual([`${slug}-linux-x64.tar.gz`, `${slug}-darwin-arm64.zip`]);
     expect(release.integrity.assets).toEqual(payload.assets);
     // `hashed: false` only on the unsigned list, and only for the asset over the budget.
-    expect(release.assets.map((a: { name: string; hashed: boolean }) => [a.name, a.hashed])).toEqual(assets.map((a) => [a.name, a.name !== 'huge.bin']));
+    expect(release.assets.map((a: { name: string; hashed: boolean }) => [a.name, a.hashed])).toEqual(
+      assets.map((a) => [a.name, a.name !== 'huge.bin']),
+    );
   });
 
   it('yanks and un-yanks with a yank scope; latest skips yanked releases', async () => {
     await w.push(alice.token, 'yankable', body('yankable', '1.0.0')).expect(201);
     await w.push(alice.token, 'yankable', { ...body('yankable', '1.1.0'), repoUrl: undefined }).expect(201);
     await w.push(bob.token, 'yankable', undefined as never).expect(400);
-    const denied = await request(w.app.url).post('/api/publish/yankable/yank').set('Authorization', `Bearer ${bob.token}`).send({ version: '1.1.0' });
+    const denied = await request(w.app.url)
+      .post('/api/publish/yankable/yank')
+      .set('Authorization', `Bearer ${bob.token}`)
+      .send({ version: '1.1.0' });
     expect(denied.status).toBe(403);
-    const yanked = await request(w.app.url).post('/api/publish/yankable/yank').set('Authorization', `Bearer ${alice.token}`).send({ version: 'v1.1.0', reason: 'broken' }).expect(200);
+    const yanked = await request(w.app.url)
+      .post('/api/publish/yankable/yank')
+      .set('Authorization', `Bearer ${alice.token}`)
+      .send({ version: 'v1.1.0', reason: 'broken' })
+      .expect(200);
     expect(yanked.body).toEqual({ slug: 'yankable', version: '1.1.0', yanked: true });
     expect((await request(w.app.url).get('/api/plugins/yankable/releases/latest')).body.version).toBe('1.0.0');
     const exact = await request(w.app.url).get('/api/plugins/yankable/releases/1.1.0').expect(200);
     expect(exact.body).toMatchObject({ yanked: true, yankReason: 'broken' });
-    await request(w.app.url).post('/api/publish/yankable/yank').set('Authorization', `Bearer ${alice.token}`).send({ version: '1.1.0', undo: true }).expect(200);
+    await request(w.app.url)
+      .post('/api/publish/yankable/yank')
+      .set('Authorization', `Bearer ${alice.token}`)
+      .send({ version: '1.1.0', undo: true })
+      .expect(200);
     expect((await request(w.app.url).get('/api/plugins/yankable/releases/latest')).body.version).toBe('1.1.0');
     const actions = (await w.audit()).filter((a) => a.slug === 'yankable').map((a) => a.action);
     // A refused yank is audited as a yank denial, never as a publish denial.
     expect(actions).toEqual(expect.arrayContaining(['plugin.yank', 'plugin.unyank', 'plugin.yank_denied']));
     expect(actions).not.toContain('plugin.publish_denied');
-    await request(w.app.url).post('/api/publish/yankable/yank').set('Authorization', `Bearer ${alice.token}`).send({ version: '9.9.9' }).expect(404);
+    await request(w.app.url)
+      .post('/api/publish/yankable/yank')
+      .set('Authorization', `Bearer ${alice.token}`)
+      .send({ version: '9.9.9' })
+      .expect(404);
   });
 
   it('counts a download and redirects to the asset', async () => {
@@ -404,7 +493,9 @@ describe('publish races', () => {
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.every((s) => [201, 403, 409].includes(s))).toBe(true);
-    const owners = await w.app.database.dataSource.query(`SELECT o.user_id FROM plugin_owner o JOIN plugin p ON p.id = o.plugin_id WHERE p.slug = 'race'`);
+    const owners = await w.app.database.dataSource.query(
+      `SELECT o.user_id FROM plugin_owner o JOIN plugin p ON p.id = o.plugin_id WHERE p.slug = 'race'`,
+    );
     expect(owners).toHaveLength(1);
     expect(await w.count('release')).toBe(1);
   });
@@ -419,11 +510,19 @@ describe('publish races', () => {
       assets: [{ name: 'a.zip', url }],
       repoUrl: `${w.forge.url}/acme/version-race`,
     });
-    await w.push(owner.token, 'version-race', { ...make(), manifest: manifestYaml({ name: 'version-race', version: '1.0.0' }), version: '1.0.0' }).expect(201);
+    await w
+      .push(owner.token, 'version-race', {
+        ...make(),
+        manifest: manifestYaml({ name: 'version-race', version: '1.0.0' }),
+        version: '1.0.0',
+      })
+      .expect(201);
     const results = await Promise.all(Array.from({ length: 20 }, () => w.push(owner.token, 'version-race', make())));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(19);
-    const rows = await w.app.database.dataSource.query(`SELECT r.version FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'version-race' ORDER BY r.version`);
+    const rows = await w.app.database.dataSource.query(
+      `SELECT r.version FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'version-race' ORDER BY r.version`,
+    );
     expect(rows.map((r: { version: string }) => r.version)).toEqual(['1.0.0', '2.0.0']);
   });
 });
@@ -437,12 +536,23 @@ describe('GET /api/admin/audit', () => {
 
   it('is for admins only, newest first, filtered by action and slug', async () => {
     const user = await w.tokenFor('plain-user', ['publish:*']);
-    await w.push(user.token, 'audited', { manifest: 'name: x', manifestSource: 'plugin.yaml', version: '1.0.0', assets: [{ name: 'a', url: 'https://example.test/a' }], repoUrl: 'https://example.test/a/b' }).expect(422);
+    await w
+      .push(user.token, 'audited', {
+        manifest: 'name: x',
+        manifestSource: 'plugin.yaml',
+        version: '1.0.0',
+        assets: [{ name: 'a', url: 'https://example.test/a' }],
+        repoUrl: 'https://example.test/a/b',
+      })
+      .expect(422);
     await request(w.app.url).get('/api/admin/audit').expect(401);
     await request(w.app.url).get('/api/admin/audit').set('Authorization', `Bearer ${user.jwt}`).expect(403);
     const { userWithSession } = await import('../support/sessions');
     const admin = await userWithSession(w.app, 'the-admin', 'admin');
-    const page = await request(w.app.url).get('/api/admin/audit?action=plugin.publish_invalid&slug=audited').set('Authorization', `Bearer ${admin.jwt}`).expect(200);
+    const page = await request(w.app.url)
+      .get('/api/admin/audit?action=plugin.publish_invalid&slug=audited')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .expect(200);
     expect(page.body).toMatchObject({ page: 1, limit: 20, total: 1, totalPages: 1 });
     expect(page.body.entries[0]).toMatchObject({ action: 'plugin.publish_invalid', slug: 'audited', actor: { userId: user.userId } });
     expect(page.headers['cache-control']).toBe('no-store');

@@ -30,7 +30,12 @@ describe('rate limits', () => {
   beforeAll(async () => {
     app = await startTestApp();
     freezeClock(app);
-    await setLimits(app, { 'ratelimit.public_read_per_min': 3, 'ratelimit.publish_per_min': 2, 'ratelimit.webhook_per_min': 2, 'ratelimit.signin_per_min': 2 });
+    await setLimits(app, {
+      'ratelimit.public_read_per_min': 3,
+      'ratelimit.publish_per_min': 2,
+      'ratelimit.webhook_per_min': 2,
+      'ratelimit.signin_per_min': 2,
+    });
   });
   afterAll(() => app?.close());
 
@@ -72,13 +77,22 @@ describe('rate limits', () => {
       audit: Number((await app.database.dataSource.query('SELECT count(*)::int AS n FROM audit_entry'))[0].n),
       plugins: Number((await app.database.dataSource.query('SELECT count(*)::int AS n FROM plugin'))[0].n),
     });
-    const randomToken = () => `prt_${randomBytes(30).toString('base64').replace(/[^0-9A-Za-z]/g, '').padEnd(40, 'x').slice(0, 40)}`;
+    const randomToken = () =>
+      `prt_${randomBytes(30)
+        .toString('base64')
+        .replace(/[^0-9A-Za-z]/g, '')
+        .padEnd(40, 'x')
+        .slice(0, 40)}`;
     const push = (ip: string, token?: string) => {
       const req = from(ip, request(app.url).post('/api/publish/alpha')).send({});
       return token ? req.set('Authorization', `Bearer ${token}`) : req;
     };
     const owner = await userWithSession(app, 'limited-publisher');
-    const created = await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${owner.jwt}`).send({ name: 'ci', scopes: ['publish:*'] }).expect(201);
+    const created = await request(app.url)
+      .post('/api/auth/me/tokens')
+      .set('Authorization', `Bearer ${owner.jwt}`)
+      .send({ name: 'ci', scopes: ['publish:*'] })
+      .expect(201);
     const token: string = created.body.token;
 
     // The token verifies once from its CI address: the guard passes it (400: the empty body).
@@ -182,7 +196,11 @@ describe('rate limits with Redis unreachable', () => {
     expect(refused.headers['retry-after']).toBe('5');
     await request(app.url).get('/auth/github/login').expect(503);
     const { jwt } = await userWithSession(app, 'no-counters');
-    const wish = await request(app.url).post('/api/requests').set('Authorization', `Bearer ${jwt}`).send({ title: 'Unmetered?' }).expect(503);
+    const wish = await request(app.url)
+      .post('/api/requests')
+      .set('Authorization', `Bearer ${jwt}`)
+      .send({ title: 'Unmetered?' })
+      .expect(503);
     expect(wish.body).toMatchObject({ status: 503, type: `${app.config.baseUrl}/problems/rate-limit-unavailable` });
     expect(wish.headers['retry-after']).toBe('5');
     expect(Number((await app.database.dataSource.query('SELECT count(*)::int AS n FROM plugin_request'))[0].n)).toBe(0);
@@ -218,7 +236,11 @@ describe('rate limits with Redis unreachable', () => {
 
   it('counts a flood of fresh bearer tokens once across both, against the address', async () => {
     const push = (app: TestApp, i: number) =>
-      request(app.url).post('/api/publish/alpha').set('X-Forwarded-For', '198.51.100.21').set('Authorization', `Bearer prt_${String(i).padStart(40, '0')}`).send({});
+      request(app.url)
+        .post('/api/publish/alpha')
+        .set('X-Forwarded-For', '198.51.100.21')
+        .set('Authorization', `Bearer prt_${String(i).padStart(40, '0')}`)
+        .send({});
     await push(a, 1).expect(401);
     await push(b, 2).expect(401);
     const refused = await push(a, 3).expect(429);

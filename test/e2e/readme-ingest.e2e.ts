@@ -32,7 +32,14 @@ describe('README ingest', () => {
     const api = { github: '/api/v3', gitlab: '/api/v4', gitea: '/api/v1' };
     w = await publishWorld({
       FETCH_ALLOW_HOSTS: '127.0.0.1',
-      FORGES: JSON.stringify((['github', 'gitlab', 'gitea'] as const).map((kind) => ({ name: `fake-${kind}`, type: kind, webUrl: forges[kind].url, apiUrl: `${forges[kind].url}${api[kind]}` }))),
+      FORGES: JSON.stringify(
+        (['github', 'gitlab', 'gitea'] as const).map((kind) => ({
+          name: `fake-${kind}`,
+          type: kind,
+          webUrl: forges[kind].url,
+          apiUrl: `${forges[kind].url}${api[kind]}`,
+        })),
+      ),
     });
     token = (await w.tokenFor('reader', ['publish:*'])).token;
   });
@@ -98,15 +105,18 @@ describe('README ingest', () => {
       expect(tried).toEqual([RAW_PATH[kind](r.repo, pushed, 'README.md'), RAW_PATH[kind](r.repo, tag, 'README.md')]);
     });
 
-    it.each(['github', 'gitlab', 'gitea'] as const)('%s: a README under neither tag is a warning in the response and the audit, not a silent drop', async (kind) => {
-      const r = release(kind, '1.2.0', { readmes: { de: 'README.de.md', en: 'README.md' } });
-      r.serve('1.2.0', 'README.md', '# English');
-      const res = await w.push(token, r.slug, r.body).expect(201);
-      const warning = 'README README.de.md (de) was not rendered: not found at any of the tags 1.2.0, v1.2.0';
-      expect(res.body.warnings).toEqual([warning]);
-      expect(await publishWarnings(r.slug)).toEqual([warning]);
-      expect((await storedReadmes(r.slug)).map((row) => row.locale)).toEqual(['en']);
-    });
+    it.each(['github', 'gitlab', 'gitea'] as const)(
+      '%s: a README under neither tag is a warning in the response and the audit, not a silent drop',
+      async (kind) => {
+        const r = release(kind, '1.2.0', { readmes: { de: 'README.de.md', en: 'README.md' } });
+        r.serve('1.2.0', 'README.md', '# English');
+        const res = await w.push(token, r.slug, r.body).expect(201);
+        const warning = 'README README.de.md (de) was not rendered: not found at any of the tags 1.2.0, v1.2.0';
+        expect(res.body.warnings).toEqual([warning]);
+        expect(await publishWarnings(r.slug)).toEqual([warning]);
+        expect((await storedReadmes(r.slug)).map((row) => row.locale)).toEqual(['en']);
+      },
+    );
   });
 
   describe('bounds', () => {
@@ -206,13 +216,18 @@ describe('README ingest', () => {
       r.serve('1.0.0', 'README.de.md', '# Hallo');
       r.serve('1.0.0', 'README.md', '# Hello');
       await w.push(token, r.slug, r.body).expect(201);
-      const [{ id }] = await w.app.database.dataSource.query(`SELECT r.id FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1`, [r.slug]);
+      const [{ id }] = await w.app.database.dataSource.query(
+        `SELECT r.id FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1`,
+        [r.slug],
+      );
       const readmes = w.app.app.get(ReleaseReadmesRepository);
       expect(await readmes.locales(id)).toEqual(['pt-BR', 'de', 'default']);
       expect(await readmes.findForLocale(id, 'pt')).toEqual({ locale: 'pt-BR', html: '<h1>Olá</h1>\n' });
       expect(await readmes.findForLocale(id, 'de-AT')).toEqual({ locale: 'de', html: '<h1>Hallo</h1>\n' });
       expect(await readmes.findForLocale(id, 'ja')).toEqual({ locale: 'default', html: '<h1>Hello</h1>\n' });
-      const columns = await w.app.database.dataSource.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'release' AND column_name = 'readme_html'`);
+      const columns = await w.app.database.dataSource.query(
+        `SELECT column_name FROM information_schema.columns WHERE table_name = 'release' AND column_name = 'readme_html'`,
+      );
       expect(columns).toEqual([]);
     });
   });

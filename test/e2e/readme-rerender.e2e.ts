@@ -63,7 +63,13 @@ describe('README re-rendering at start', () => {
   it('re-renders READMEs of an older renderer version in the background and serves the new HTML', async () => {
     app = await startTestApp(env, db);
     const { jwt } = await userWithSession(app, 'rerender-author');
-    const token = (await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${jwt}`).send({ name: 'ci', scopes: ['publish:*'] }).expect(201)).body.token;
+    const token = (
+      await request(app.url)
+        .post('/api/auth/me/tokens')
+        .set('Authorization', `Bearer ${jwt}`)
+        .send({ name: 'ci', scopes: ['publish:*'] })
+        .expect(201)
+    ).body.token;
     for (const slug of ['kept-source', 'legacy-html']) {
       await request(app.url)
         .post(`/api/publish/${slug}`)
@@ -78,7 +84,10 @@ describe('README re-rendering at start', () => {
         .expect(201);
     }
     const fresh = await readmeRow('kept-source');
-    expect(fresh).toMatchObject({ render_version: README_RENDER_VERSION, markdown: '# kept-source\n\nSome *text* and [the guide](docs/guide.md).' });
+    expect(fresh).toMatchObject({
+      render_version: README_RENDER_VERSION,
+      markdown: '# kept-source\n\nSome *text* and [the guide](docs/guide.md).',
+    });
     expect(fresh.html).toContain(`href="${forge.url}/acme/kept-source/raw/v1.0.0/docs/guide.md"`);
     await app.close();
     app = null;
@@ -87,7 +96,9 @@ describe('README re-rendering at start', () => {
     // markdown kept, one stored before the markdown was (its HTML from a laxer sanitizer).
     const direct = await openDatabase(loadConfig({ NODE_ENV: 'test', ...db.env, ...env }), { embeddedMode: 'own', migrate: false });
     const releaseOf = `(SELECT r.id FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1)`;
-    await direct.dataSource.query(`UPDATE release_readme SET html = '<p>stale</p>', render_version = 0 WHERE release_id = ${releaseOf}`, ['kept-source']);
+    await direct.dataSource.query(`UPDATE release_readme SET html = '<p>stale</p>', render_version = 0 WHERE release_id = ${releaseOf}`, [
+      'kept-source',
+    ]);
     await direct.dataSource.query(
       `UPDATE release_readme SET html = $2, markdown = NULL, render_context = NULL, render_version = 0 WHERE release_id = ${releaseOf}`,
       ['legacy-html', '<p onclick="steal()">legacy <a href="javascript:steal()">link</a></p><iframe src="https://evil.test/"></iframe>'],
@@ -95,7 +106,12 @@ describe('README re-rendering at start', () => {
     await direct.close();
 
     app = await startTestApp(env, db);
-    await until(async () => (await readmeRow('kept-source')).render_version === README_RENDER_VERSION && (await readmeRow('legacy-html')).render_version === README_RENDER_VERSION, 'both READMEs are re-rendered');
+    await until(
+      async () =>
+        (await readmeRow('kept-source')).render_version === README_RENDER_VERSION &&
+        (await readmeRow('legacy-html')).render_version === README_RENDER_VERSION,
+      'both READMEs are re-rendered',
+    );
     expect((await readmeRow('kept-source')).html).toBe(fresh.html);
     expect((await readmeRow('legacy-html')).html).toBe('<p>legacy link</p>');
     expect((await request(app.url).get('/api/plugins/kept-source').expect(200)).body.readmeHtml).toBe(fresh.html);
@@ -108,7 +124,10 @@ describe('README re-rendering at start', () => {
     // legacy-html has no markdown: its HTML goes through the sanitizer, which must change it.
     const stale: Record<string, string> = { 'kept-source': '<p>stale</p>', 'legacy-html': '<p onclick="steal()">stale</p>' };
     for (const [slug, html] of Object.entries(stale)) {
-      await app!.database.dataSource.query(`UPDATE release_readme SET html = $2, render_version = 0 WHERE release_id = ${releaseOf}`, [slug, html]);
+      await app!.database.dataSource.query(`UPDATE release_readme SET html = $2, render_version = 0 WHERE release_id = ${releaseOf}`, [
+        slug,
+        html,
+      ]);
     }
     await app!.app.get(ResponseCache).invalidate();
     const read = async (slug: string, via: 'lane' | 'express') => {
@@ -124,7 +143,8 @@ describe('README re-rendering at start', () => {
     let calls = 0;
     jest.spyOn(renderer, 'rerender').mockImplementation(async (stale) => {
       if (++calls === 2) {
-        for (const slug of ['kept-source', 'legacy-html']) seen.push({ slug, express: await read(slug, 'express'), lane: await read(slug, 'lane') });
+        for (const slug of ['kept-source', 'legacy-html'])
+          seen.push({ slug, express: await read(slug, 'express'), lane: await read(slug, 'lane') });
       }
       return rerender(stale);
     });

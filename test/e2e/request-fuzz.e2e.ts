@@ -24,14 +24,20 @@ function rawGet(base: string, target: string, method = 'GET'): Promise<RawAnswer
     const socket = connect(Number(port), hostname);
     let head = '';
     socket.setTimeout(15_000, () => socket.destroy(new Error(`no answer to ${method} ${target.slice(0, 80)}`)));
-    socket.on('connect', () => socket.write(`${method} ${target} HTTP/1.1\r\nHost: ${hostname}\r\nAccept: */*\r\nConnection: close\r\n\r\n`));
+    socket.on('connect', () =>
+      socket.write(`${method} ${target} HTTP/1.1\r\nHost: ${hostname}\r\nAccept: */*\r\nConnection: close\r\n\r\n`),
+    );
     socket.on('data', (chunk: Buffer) => {
       head += chunk.toString('latin1');
       const end = head.indexOf('\r\n\r\n');
       if (end < 0) return;
       const lines = head.slice(0, end).split('\r\n');
       const status = Number(lines[0].split(' ')[1]);
-      const contentType = lines.find((line) => /^content-type:/i.test(line))?.split(':')[1].trim() ?? '';
+      const contentType =
+        lines
+          .find((line) => /^content-type:/i.test(line))
+          ?.split(':')[1]
+          .trim() ?? '';
       socket.destroy();
       resolve({ status, contentType });
     });
@@ -72,7 +78,26 @@ const ROUTES = [
 const GOOD = { slug: 'fuzzed', version: '1.0.0', name: 'fuzzed.zip', code: 'not-found' };
 
 /** What goes where a path segment belongs. */
-const SEGMENTS = ['%FF', '%', '%E0%A4%A', '%00', 'a%00b', '%C0%AF', '%E0%80%AF', '%ED%A0%80', '%2e%2e', '..', '.', '%2F', 'x'.repeat(8192), '%25', '%C3%A9', '~', "'", '%22%3E%3Cscript%3E'];
+const SEGMENTS = [
+  '%FF',
+  '%',
+  '%E0%A4%A',
+  '%00',
+  'a%00b',
+  '%C0%AF',
+  '%E0%80%AF',
+  '%ED%A0%80',
+  '%2e%2e',
+  '..',
+  '.',
+  '%2F',
+  'x'.repeat(8192),
+  '%25',
+  '%C3%A9',
+  '~',
+  "'",
+  '%22%3E%3Cscript%3E',
+];
 
 /** Query strings for every route. */
 const QUERIES = [
@@ -143,9 +168,17 @@ describe('request fuzz against the compiled server', () => {
     const jwt = (await registryCli(['sessions', 'issue', 'fuzz-admin'], env)).stdout.trim();
     const json = { Authorization: `Bearer ${jwt}`, 'Content-Type': 'application/json' };
     // The fuzz is one client sending well over a minute's worth of reads.
-    const patched = await fetch(`${url}/api/admin/settings`, { method: 'PATCH', headers: json, body: JSON.stringify({ 'ratelimit.public_read_per_min': 1_000_000 }) });
+    const patched = await fetch(`${url}/api/admin/settings`, {
+      method: 'PATCH',
+      headers: json,
+      body: JSON.stringify({ 'ratelimit.public_read_per_min': 1_000_000 }),
+    });
     expect(patched.status).toBe(200);
-    const created = await fetch(`${url}/api/auth/me/tokens`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'ci', scopes: ['publish:*'] }) });
+    const created = await fetch(`${url}/api/auth/me/tokens`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'ci', scopes: ['publish:*'] }),
+    });
     const { token } = (await created.json()) as { token: string };
     const pushed = await fetch(`${url}/api/publish/fuzzed`, {
       method: 'POST',
@@ -181,7 +214,8 @@ describe('request fuzz against the compiled server', () => {
             const problem = answer.contentType.startsWith('application/problem+json');
             // The web front end's pages answer a person: its not-found page is HTML.
             const page = answer.contentType.startsWith('text/html') && isWebPage(target);
-            const fine = (answer.status >= 200 && answer.status < 400) || (answer.status >= 400 && answer.status < 500 && (problem || page));
+            const fine =
+              (answer.status >= 200 && answer.status < 400) || (answer.status >= 400 && answer.status < 500 && (problem || page));
             if (!fine) wrong.push(`${method} ${target.slice(0, 120)} -> ${answer.status} ${answer.contentType}`);
           }
         }

@@ -25,7 +25,13 @@ import { manifestYaml, publishWorld, type PublishWorld } from '../support/publis
 
 function pushBody(w: PublishWorld, slug: string, version: string) {
   const url = w.forge.asset(`/acme/${slug}/releases/download/${version}/${slug}.zip`, { size: 1_000, seed: version.length });
-  return { manifest: manifestYaml({ name: slug, version }), manifestSource: 'plugin.yaml', version, assets: [{ name: `${slug}.zip`, url }], repoUrl: `${w.forge.url}/acme/${slug}` };
+  return {
+    manifest: manifestYaml({ name: slug, version }),
+    manifestSource: 'plugin.yaml',
+    version,
+    assets: [{ name: `${slug}.zip`, url }],
+    repoUrl: `${w.forge.url}/acme/${slug}`,
+  };
 }
 
 describe('response cache and credentials', () => {
@@ -99,7 +105,9 @@ describe('response cache and credentials', () => {
       expect((await detail().set(name, value).expect(200)).headers['x-cache']).toBeUndefined();
     }
     // A cookie that is not the session is no reason to skip the cache.
-    expect((await detail().set('Cookie', 'theme=dark; registry_sessions=x; xregistry_session=y').expect(200)).headers['x-cache']).toBe('hit');
+    expect((await detail().set('Cookie', 'theme=dark; registry_sessions=x; xregistry_session=y').expect(200)).headers['x-cache']).toBe(
+      'hit',
+    );
   });
 
   it('empties the cache after a write the router accepts, in whatever spelling the path arrives', async () => {
@@ -155,49 +163,54 @@ class ProbeController {
 @Module({ controllers: [ProbeController] })
 class ProbeModule {}
 
-describe.each(process.env.REDIS_URL ? ['memory', 'redis'] : ['memory'])('response cache never stores a private or no-store answer (%s store)', (kind) => {
-  let app: NestExpressApplication;
-  let redis: Redis | null = null;
+describe.each(process.env.REDIS_URL ? ['memory', 'redis'] : ['memory'])(
+  'response cache never stores a private or no-store answer (%s store)',
+  (kind) => {
+    let app: NestExpressApplication;
+    let redis: Redis | null = null;
 
-  beforeAll(async () => {
-    const config = loadConfig({ NODE_ENV: 'test' });
-    @Module({ imports: [ConfigModule.forRoot(config), CommonModule, ProbeModule] })
-    class TestModule {}
-    app = await NestFactory.create<NestExpressApplication>(TestModule, { logger: false, bodyParser: false });
-    redis = kind === 'redis' ? new Redis(process.env.REDIS_URL as string) : null;
-    const store = redis ? new RedisResponseStore(redis, `probe-${process.pid}-${Date.now()}:responses`) : new MemoryResponseStore({ maxEntries: 100, maxBytes: 1_000_000 });
-    configureHttp(app, config, createLogger('silent'), { responseCache: new ResponseCache(store, 60_000, { warn: () => undefined }) });
-    await app.init();
-  });
-  afterAll(async () => {
-    await app?.close();
-    redis?.disconnect();
-  });
+    beforeAll(async () => {
+      const config = loadConfig({ NODE_ENV: 'test' });
+      @Module({ imports: [ConfigModule.forRoot(config), CommonModule, ProbeModule] })
+      class TestModule {}
+      app = await NestFactory.create<NestExpressApplication>(TestModule, { logger: false, bodyParser: false });
+      redis = kind === 'redis' ? new Redis(process.env.REDIS_URL as string) : null;
+      const store = redis
+        ? new RedisResponseStore(redis, `probe-${process.pid}-${Date.now()}:responses`)
+        : new MemoryResponseStore({ maxEntries: 100, maxBytes: 1_000_000 });
+      configureHttp(app, config, createLogger('silent'), { responseCache: new ResponseCache(store, 60_000, { warn: () => undefined }) });
+      await app.init();
+    });
+    afterAll(async () => {
+      await app?.close();
+      redis?.disconnect();
+    });
 
-  // Three asks: an answer is stored on its second, so the third is the one a stored answer serves.
-  const thrice = async (path: string) => {
-    const first = await request(app.getHttpServer()).get(path).expect(200);
-    const second = await request(app.getHttpServer()).get(path).expect(200);
-    const third = await request(app.getHttpServer()).get(path).expect(200);
-    return { first, second, third };
-  };
+    // Three asks: an answer is stored on its second, so the third is the one a stored answer serves.
+    const thrice = async (path: string) => {
+      const first = await request(app.getHttpServer()).get(path).expect(200);
+      const second = await request(app.getHttpServer()).get(path).expect(200);
+      const third = await request(app.getHttpServer()).get(path).expect(200);
+      return { first, second, third };
+    };
 
-  it.each(['private', 'no-store', 'public-no-store', 'private-field', 'shouting'])('computes every %s answer afresh', async (slug) => {
-    const { second, third } = await thrice(`/api/plugins/${slug}`);
-    expect(third.headers['x-cache']).not.toBe('hit');
-    expect(third.body.computedAt).not.toBe(second.body.computedAt);
-  });
+    it.each(['private', 'no-store', 'public-no-store', 'private-field', 'shouting'])('computes every %s answer afresh', async (slug) => {
+      const { second, third } = await thrice(`/api/plugins/${slug}`);
+      expect(third.headers['x-cache']).not.toBe('hit');
+      expect(third.body.computedAt).not.toBe(second.body.computedAt);
+    });
 
-  it('never stores an answer that sets a cookie', async () => {
-    const { second, third } = await thrice('/api/plugins/any/latest');
-    expect(third.headers['x-cache']).not.toBe('hit');
-    expect(third.headers['set-cookie']).toBeDefined();
-    expect(third.body.computedAt).not.toBe(second.body.computedAt);
-  });
+    it('never stores an answer that sets a cookie', async () => {
+      const { second, third } = await thrice('/api/plugins/any/latest');
+      expect(third.headers['x-cache']).not.toBe('hit');
+      expect(third.headers['set-cookie']).toBeDefined();
+      expect(third.body.computedAt).not.toBe(second.body.computedAt);
+    });
 
-  it('still stores a public answer', async () => {
-    const { second, third } = await thrice('/api/plugins/public');
-    expect(third.headers['x-cache']).toBe('hit');
-    expect(third.body.computedAt).toBe(second.body.computedAt);
-  });
-});
+    it('still stores a public answer', async () => {
+      const { second, third } = await thrice('/api/plugins/public');
+      expect(third.headers['x-cache']).toBe('hit');
+      expect(third.body.computedAt).toBe(second.body.computedAt);
+    });
+  },
+);

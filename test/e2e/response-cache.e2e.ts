@@ -61,7 +61,12 @@ describe('response cache', () => {
   });
 
   it('serves detail, latest and a release from it too, and a miss revalidates to 304 as well', async () => {
-    for (const path of ['/api/plugins/alpha', '/api/plugins/alpha/latest', '/api/plugins/alpha/releases/1.0.0', '/api/plugins/alpha/releases/latest']) {
+    for (const path of [
+      '/api/plugins/alpha',
+      '/api/plugins/alpha/latest',
+      '/api/plugins/alpha/releases/1.0.0',
+      '/api/plugins/alpha/releases/latest',
+    ]) {
       await get(path).expect(200);
       const first = await get(path).expect(200);
       expect(first.headers.etag).toBeDefined();
@@ -110,7 +115,9 @@ describe('response cache', () => {
     await get('/api/plugins/alpha/latest').set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64)').expect(200);
     const mac = await get('/api/plugins/alpha/latest').set('User-Agent', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5)').expect(200);
     expect(mac.headers['x-cache']).toBe('miss');
-    expect((await get('/api/plugins/alpha/latest').set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64; rv:1)').expect(200)).headers['x-cache']).toBe('hit');
+    expect(
+      (await get('/api/plugins/alpha/latest').set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64; rv:1)').expect(200)).headers['x-cache'],
+    ).toBe('hit');
     expect(linux.body.version).toBe(mac.body.version);
   });
 
@@ -142,10 +149,19 @@ describe('response cache hits in the access log', () => {
       await request(app.url).get('/api/plugins?sort=new').set('X-Request-Id', 'stored-read').expect(200);
       await request(app.url).get('/api/plugins?sort=new').set('X-Request-Id', 'second-read').expect(200);
       const access = (id: string) => lines.filter((line) => (line.req as { id?: string } | undefined)?.id === id);
-      expect(access('first-read')).toEqual([expect.objectContaining({ msg: 'request completed', res: expect.objectContaining({ statusCode: 200 }) })]);
+      expect(access('first-read')).toEqual([
+        expect.objectContaining({ msg: 'request completed', res: expect.objectContaining({ statusCode: 200 }) }),
+      ]);
       expect(access('first-read')[0]).not.toHaveProperty('cache');
       expect(access('second-read')).toEqual([
-        expect.objectContaining({ level: 'info', msg: 'request completed', cache: 'hit', req: { id: 'second-read', method: 'GET', url: '/api/plugins?sort=new' }, res: { statusCode: 200, length: expect.any(Number) }, responseTime: expect.any(Number) }),
+        expect.objectContaining({
+          level: 'info',
+          msg: 'request completed',
+          cache: 'hit',
+          req: { id: 'second-read', method: 'GET', url: '/api/plugins?sort=new' },
+          res: { statusCode: 200, length: expect.any(Number) },
+          responseTime: expect.any(Number),
+        }),
       ]);
     } finally {
       await app.close();
@@ -161,7 +177,10 @@ describe('response cache hits in the access log', () => {
 
   beforeAll(async () => {
     w = await publishWorld();
-    second = await startTestApp({ FETCH_ALLOW_HOSTS: w.app.config.fetchAllowHosts.join(','), FORGES: JSON.stringify(w.app.config.forges) }, w.app.testDatabase);
+    second = await startTestApp(
+      { FETCH_ALLOW_HOSTS: w.app.config.fetchAllowHosts.join(','), FORGES: JSON.stringify(w.app.config.forges) },
+      w.app.testDatabase,
+    );
     token = (await w.tokenFor('author', ['publish:*'])).token;
   });
   afterAll(async () => {

@@ -24,19 +24,44 @@ describe('sign-in failures per address, counted as they start', () => {
   beforeAll(async () => {
     app = await startTestApp();
     const admin = await userWithSession(app, 'root-failures', 'admin');
-    await request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'ratelimit.signin_failures_per_ip': LIMIT }).expect(200);
+    await request(app.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ 'ratelimit.signin_failures_per_ip': LIMIT })
+      .expect(200);
     const made = await userWithSession(app, 'holder');
     const authenticator = new SoftAuthenticator(app.config.baseUrl);
-    const options = await request(app.url).post('/api/auth/me/passkeys/options').set('Authorization', `Bearer ${made.jwt}`).send({}).expect(200);
-    await request(app.url).post('/api/auth/me/passkeys').set('Authorization', `Bearer ${made.jwt}`).send({ name: 'Key', response: authenticator.register(options.body.options) }).expect(201);
+    const options = await request(app.url)
+      .post('/api/auth/me/passkeys/options')
+      .set('Authorization', `Bearer ${made.jwt}`)
+      .send({})
+      .expect(200);
+    await request(app.url)
+      .post('/api/auth/me/passkeys')
+      .set('Authorization', `Bearer ${made.jwt}`)
+      .send({ name: 'Key', response: authenticator.register(options.body.options) })
+      .expect(201);
     user = { jwt: made.jwt, userId: made.user.id, authenticator };
     stranger.register({ challenge: 'unused', user: { id: 'nobody' } });
   });
   afterAll(() => app?.close());
 
   const signInOptions = async () => (await request(app.url).post('/api/auth/sign-in/passkey/options').send({}).expect(200)).body.options;
-  const stepUpOptions = async () => (await request(app.url).post('/api/auth/me/step-up/options').set('Authorization', `Bearer ${user.jwt}`).send({}).expect(200)).body.options;
-  const link = async () => new URL((await issueSignInLink(app.database.dataSource, { userId: user.userId, login: 'holder', baseUrl: app.config.baseUrl, now: new Date(), via: 'api' })).url).searchParams.get('token')!;
+  const stepUpOptions = async () =>
+    (await request(app.url).post('/api/auth/me/step-up/options').set('Authorization', `Bearer ${user.jwt}`).send({}).expect(200)).body
+      .options;
+  const link = async () =>
+    new URL(
+      (
+        await issueSignInLink(app.database.dataSource, {
+          userId: user.userId,
+          login: 'holder',
+          baseUrl: app.config.baseUrl,
+          now: new Date(),
+          via: 'api',
+        })
+      ).url,
+    ).searchParams.get('token')!;
 
   /** Each way in: a failing attempt (its answer made beforehand, so all go at once) and a successful one. */
   const ways = [
@@ -44,23 +69,41 @@ describe('sign-in failures per address, counted as they start', () => {
       name: 'passkey sign-in',
       refused: 401,
       prepare: async () => stranger.authenticate(await signInOptions()),
-      send: (answer: unknown, ip: string) => request(app.url).post('/api/auth/sign-in/passkey').set('X-Forwarded-For', ip).send({ response: answer }),
-      succeed: async (ip: string) => request(app.url).post('/api/auth/sign-in/passkey').set('X-Forwarded-For', ip).send({ response: user.authenticator.authenticate(await signInOptions()) }),
+      send: (answer: unknown, ip: string) =>
+        request(app.url).post('/api/auth/sign-in/passkey').set('X-Forwarded-For', ip).send({ response: answer }),
+      succeed: async (ip: string) =>
+        request(app.url)
+          .post('/api/auth/sign-in/passkey')
+          .set('X-Forwarded-For', ip)
+          .send({ response: user.authenticator.authenticate(await signInOptions()) }),
     },
     {
       name: 'step-up with a passkey',
       refused: 403,
       prepare: async () => stranger.authenticate(await stepUpOptions()),
-      send: (answer: unknown, ip: string) => request(app.url).post('/api/auth/me/step-up').set('Authorization', `Bearer ${user.jwt}`).set('X-Forwarded-For', ip).send({ passkey: answer }),
+      send: (answer: unknown, ip: string) =>
+        request(app.url)
+          .post('/api/auth/me/step-up')
+          .set('Authorization', `Bearer ${user.jwt}`)
+          .set('X-Forwarded-For', ip)
+          .send({ passkey: answer }),
       succeed: async (ip: string) =>
-        request(app.url).post('/api/auth/me/step-up').set('Authorization', `Bearer ${user.jwt}`).set('X-Forwarded-For', ip).send({ passkey: user.authenticator.authenticate(await stepUpOptions()) }),
+        request(app.url)
+          .post('/api/auth/me/step-up')
+          .set('Authorization', `Bearer ${user.jwt}`)
+          .set('X-Forwarded-For', ip)
+          .send({ passkey: user.authenticator.authenticate(await stepUpOptions()) }),
     },
     {
       name: 'a sign-in link',
       refused: 404,
       prepare: async () => 'A'.repeat(43),
       send: (token: unknown, ip: string) => request(app.url).post('/api/auth/sign-in/link').set('X-Forwarded-For', ip).send({ token }),
-      succeed: async (ip: string) => request(app.url).post('/api/auth/sign-in/link').set('X-Forwarded-For', ip).send({ token: await link() }),
+      succeed: async (ip: string) =>
+        request(app.url)
+          .post('/api/auth/sign-in/link')
+          .set('X-Forwarded-For', ip)
+          .send({ token: await link() }),
     },
   ];
 

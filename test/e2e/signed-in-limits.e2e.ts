@@ -37,7 +37,11 @@ describe('wishlist limits per user', () => {
     app = await startTestApp();
     controlClock(app);
     admin = (await userWithSession(app, 'limits-admin', 'admin')).jwt;
-    await request(app.url).patch('/api/admin/settings').set(bearer(admin)).send({ 'ratelimit.wishlist_request_per_hour': 2, 'ratelimit.wishlist_vote_per_min': 3 }).expect(200);
+    await request(app.url)
+      .patch('/api/admin/settings')
+      .set(bearer(admin))
+      .send({ 'ratelimit.wishlist_request_per_hour': 2, 'ratelimit.wishlist_vote_per_min': 3 })
+      .expect(200);
   });
   afterAll(() => app?.close());
 
@@ -90,7 +94,9 @@ describe('submit limit per user', () => {
     const api = w.apiPath('github');
     w.forge.route('GET', `${api}/repos/:owner/:repo`, (_req, res, params) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ full_name: `${params.owner}/${params.repo}`, default_branch: 'main', permissions: { admin: true, push: true } }));
+      res.end(
+        JSON.stringify({ full_name: `${params.owner}/${params.repo}`, default_branch: 'main', permissions: { admin: true, push: true } }),
+      );
     });
     w.forge.route('GET', `${api}/repos/:owner/:repo/contents/.plugin.yaml`, (_req, res, params) => {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
@@ -107,7 +113,8 @@ describe('submit limit per user', () => {
 
   it('lets a user submit up to the hourly limit, then refuses with 429 before asking the forge or claiming anything', async () => {
     const alice = await linkedUserWithSession(w.app, 'fakehub', 'alice', '2001', 'gho_alice');
-    const submit = (jwt: string, repo: string) => w.as(jwt, 'post', '/api/submit/oauth').send({ repoUrl: `${w.webUrl('github')}/mine/${repo}` });
+    const submit = (jwt: string, repo: string) =>
+      w.as(jwt, 'post', '/api/submit/oauth').send({ repoUrl: `${w.webUrl('github')}/mine/${repo}` });
     await submit(alice.jwt, 'limited-one').expect(200);
     await submit(alice.jwt, 'limited-two').expect(200);
     const asked = w.forge.requests.length;

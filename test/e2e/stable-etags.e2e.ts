@@ -46,14 +46,22 @@ describe('the same resource, the same bytes and ETag on every path', () => {
     token = (await w.tokenFor('steady-author', ['publish:*'])).token;
     // Hundreds of reads a minute from one address: past the public read limit's default.
     const admin = await userWithSession(w.app, 'steady-admin', 'admin');
-    await request(w.app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'ratelimit.public_read_per_min': 100_000 }).expect(200);
+    await request(w.app.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ 'ratelimit.public_read_per_min': 100_000 })
+      .expect(200);
     w.forge.file('/pictures/icon.png', await picture('png', 300, 200), 'image/png');
     w.forge.file('/pictures/shot.jpg', await picture('jpeg', 800, 400), 'image/jpeg');
   });
   afterAll(() => w?.close());
 
   const publish = async (version: string) => {
-    w.forge.file(`/acme/${SLUG}/raw/${version}/README.md`, `# Steady ${version}\n\n![shot](${w.forge.url}/pictures/shot.jpg)\n`, 'text/markdown');
+    w.forge.file(
+      `/acme/${SLUG}/raw/${version}/README.md`,
+      `# Steady ${version}\n\n![shot](${w.forge.url}/pictures/shot.jpg)\n`,
+      'text/markdown',
+    );
     w.forge.file(`/acme/${SLUG}/raw/${version}/README.de.md`, `# Beständig ${version}\n`, 'text/markdown');
     await w
       .push(token, SLUG, {
@@ -68,7 +76,12 @@ describe('the same resource, the same bytes and ETag on every path', () => {
         }),
         manifestSource: 'plugin.yaml',
         version,
-        assets: [{ name: 'steady-linux-x64.tgz', url: w.forge.asset(`/acme/${SLUG}/${version}/steady-linux-x64.tgz`, { size: 500, seed: version.length }) }],
+        assets: [
+          {
+            name: 'steady-linux-x64.tgz',
+            url: w.forge.asset(`/acme/${SLUG}/${version}/steady-linux-x64.tgz`, { size: 500, seed: version.length }),
+          },
+        ],
         repoUrl: `${w.forge.url}/acme/${SLUG}`,
       })
       .expect(201);
@@ -80,7 +93,14 @@ describe('the same resource, the same bytes and ETag on every path', () => {
     if (via === 'express') req = req.set('Authorization', 'Bearer not-a-token');
     if (ifNoneMatch) req = req.set('If-None-Match', ifNoneMatch);
     const res = await req;
-    return { path, via: `${method} ${via}`, status: res.status, etag: res.headers.etag, cache: res.headers['x-cache'], text: method === 'head' ? '' : res.text };
+    return {
+      path,
+      via: `${method} ${via}`,
+      status: res.status,
+      etag: res.headers.etag,
+      cache: res.headers['x-cache'],
+      text: method === 'head' ? '' : res.text,
+    };
   };
 
   /**
@@ -92,7 +112,14 @@ describe('the same resource, the same bytes and ETag on every path', () => {
     const headers: Record<string, string> = etag ? { 'If-None-Match': etag } : {};
     if (via === 'express') headers.Authorization = 'Bearer not-a-token';
     const res = await fetch(`${w.app.url}${path}`, { headers });
-    return { path, via: `fetch ${via} revalidating`, status: res.status, etag: res.headers.get('etag') ?? undefined, cache: res.headers.get('x-cache') ?? undefined, text: await res.text() };
+    return {
+      path,
+      via: `fetch ${via} revalidating`,
+      status: res.status,
+      etag: res.headers.get('etag') ?? undefined,
+      cache: res.headers.get('x-cache') ?? undefined,
+      text: await res.text(),
+    };
   };
 
   /** Every path read ROUNDS times each way, each answer revalidated at once (and as fetch() does); a freshness period that ends meanwhile (hourly) is a change, so the reads are taken again. */
@@ -120,26 +147,36 @@ describe('the same resource, the same bytes and ETag on every path', () => {
   const differences = (answers: Answer[], reference: Map<string, Answer>) =>
     answers.flatMap((answer) => {
       const first = reference.get(answer.path)!;
-      if (answer.via.endsWith('revalidating')) return answer.status === 304 && answer.etag === first.etag ? [] : [`${answer.path} ${answer.via}: ${answer.status} ${answer.etag}`];
+      if (answer.via.endsWith('revalidating'))
+        return answer.status === 304 && answer.etag === first.etag ? [] : [`${answer.path} ${answer.via}: ${answer.status} ${answer.etag}`];
       const same = answer.status === 200 && answer.etag === first.etag && (answer.via.startsWith('head') || answer.text === first.text);
-      return same ? [] : [`${answer.path} ${answer.via} (${answer.cache ?? 'uncached'}): ${answer.status} ${answer.etag}, first ${first.etag}`];
+      return same
+        ? []
+        : [`${answer.path} ${answer.via} (${answer.cache ?? 'uncached'}): ${answer.status} ${answer.etag}, first ${first.etag}`];
     });
 
-  it.each(['1.0.0', '1.1.0'])('after publishing %s: one answer per resource, on every path, and still after the background passes', async (version) => {
-    await publish(version);
-    const answers = await readAll(version);
-    const reference = new Map<string, Answer>();
-    for (const answer of answers) if (answer.via === 'get lane' && !reference.has(answer.path)) reference.set(answer.path, answer);
-    // The answers are of this release, not the one before.
-    expect(JSON.parse(reference.get(`/api/plugins/${SLUG}`)!.text)).toMatchObject({ latestVersion: version, readmeLocale: 'en', readmeAvailableLocales: ['de', 'en'] });
-    expect(JSON.parse(reference.get(`/api/plugins/${SLUG}?locale=de`)!.text).readmeHtml).toContain(`Beständig ${version}`);
-    expect(differences(answers, reference)).toEqual([]);
-    // Every path was taken: the lane's misses and the cache's hits, and the controllers'.
-    const cached = answers.filter((answer) => answer.via === 'get lane');
-    expect(new Set(cached.map((answer) => answer.cache))).toEqual(new Set(['miss', 'hit']));
-    expect(answers.filter((answer) => answer.via === 'get express').every((answer) => answer.cache === undefined)).toBe(true);
+  it.each(['1.0.0', '1.1.0'])(
+    'after publishing %s: one answer per resource, on every path, and still after the background passes',
+    async (version) => {
+      await publish(version);
+      const answers = await readAll(version);
+      const reference = new Map<string, Answer>();
+      for (const answer of answers) if (answer.via === 'get lane' && !reference.has(answer.path)) reference.set(answer.path, answer);
+      // The answers are of this release, not the one before.
+      expect(JSON.parse(reference.get(`/api/plugins/${SLUG}`)!.text)).toMatchObject({
+        latestVersion: version,
+        readmeLocale: 'en',
+        readmeAvailableLocales: ['de', 'en'],
+      });
+      expect(JSON.parse(reference.get(`/api/plugins/${SLUG}?locale=de`)!.text).readmeHtml).toContain(`Beständig ${version}`);
+      expect(differences(answers, reference)).toEqual([]);
+      // Every path was taken: the lane's misses and the cache's hits, and the controllers'.
+      const cached = answers.filter((answer) => answer.via === 'get lane');
+      expect(new Set(cached.map((answer) => answer.cache))).toEqual(new Set(['miss', 'hit']));
+      expect(answers.filter((answer) => answer.via === 'get express').every((answer) => answer.cache === undefined)).toBe(true);
 
-    await new Promise((resolve) => setTimeout(resolve, BACKGROUND_PASSES_MS));
-    expect(differences(await readAll(version), reference)).toEqual([]);
-  });
+      await new Promise((resolve) => setTimeout(resolve, BACKGROUND_PASSES_MS));
+      expect(differences(await readAll(version), reference)).toEqual([]);
+    },
+  );
 });

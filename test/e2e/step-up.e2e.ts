@@ -29,19 +29,43 @@ interface Action {
 }
 
 const ACTIONS: Action[] = [
-  { name: 'setting the password', ok: 200, run: (app, w) => request(app.url).put('/api/auth/me/password').set('Authorization', `Bearer ${w.jwt}`).send({ password: 'an attacker password!' }) },
-  { name: 'removing the password', ok: 204, run: (app, w) => request(app.url).delete('/api/auth/me/password').set('Authorization', `Bearer ${w.jwt}`) },
+  {
+    name: 'setting the password',
+    ok: 200,
+    run: (app, w) =>
+      request(app.url).put('/api/auth/me/password').set('Authorization', `Bearer ${w.jwt}`).send({ password: 'an attacker password!' }),
+  },
+  {
+    name: 'removing the password',
+    ok: 204,
+    run: (app, w) => request(app.url).delete('/api/auth/me/password').set('Authorization', `Bearer ${w.jwt}`),
+  },
   {
     name: 'adding a passkey',
     ok: 201,
     run: async (app, w) => {
       const started = await request(app.url).post('/api/auth/me/passkeys/options').set('Authorization', `Bearer ${w.jwt}`).send({});
       if (started.status !== 200) return started;
-      return request(app.url).post('/api/auth/me/passkeys').set('Authorization', `Bearer ${w.jwt}`).send({ name: 'Second', response: new SoftAuthenticator(app.config.baseUrl).register(started.body.options) });
+      return request(app.url)
+        .post('/api/auth/me/passkeys')
+        .set('Authorization', `Bearer ${w.jwt}`)
+        .send({ name: 'Second', response: new SoftAuthenticator(app.config.baseUrl).register(started.body.options) });
     },
   },
-  { name: 'removing a passkey', ok: 204, run: (app, w) => request(app.url).delete(`/api/auth/me/passkeys/${w.passkeyId}`).set('Authorization', `Bearer ${w.jwt}`) },
-  { name: 'creating a publisher token', ok: 201, run: (app, w) => request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${w.jwt}`).send({ name: 'ci', scopes: ['publish:*'] }) },
+  {
+    name: 'removing a passkey',
+    ok: 204,
+    run: (app, w) => request(app.url).delete(`/api/auth/me/passkeys/${w.passkeyId}`).set('Authorization', `Bearer ${w.jwt}`),
+  },
+  {
+    name: 'creating a publisher token',
+    ok: 201,
+    run: (app, w) =>
+      request(app.url)
+        .post('/api/auth/me/tokens')
+        .set('Authorization', `Bearer ${w.jwt}`)
+        .send({ name: 'ci', scopes: ['publish:*'] }),
+  },
 ];
 
 describe('the step-up rule for credential changes', () => {
@@ -59,7 +83,8 @@ describe('the step-up rule for credential changes', () => {
   afterAll(() => app?.close());
 
   const query = (sql: string, params: unknown[]) => app.database.dataSource.query(sql, params);
-  const signedInAgo = (world: World, ms: number) => query(`UPDATE user_session SET created_at = $1 WHERE user_id = $2`, [new Date(now - ms), world.userId]);
+  const signedInAgo = (world: World, ms: number) =>
+    query(`UPDATE user_session SET created_at = $1 WHERE user_id = $2`, [new Date(now - ms), world.userId]);
 
   /** A local user with a password and one passkey (added while its session was new), whose session signed in an hour ago. */
   async function world(): Promise<World> {
@@ -68,7 +93,11 @@ describe('the step-up rule for credential changes', () => {
     await query(`INSERT INTO user_password (user_id, hash) VALUES ($1, $2)`, [user.id, storedHash]);
     const authenticator = new SoftAuthenticator(app.config.baseUrl);
     const options = await request(app.url).post('/api/auth/me/passkeys/options').set('Authorization', `Bearer ${jwt}`).send({}).expect(200);
-    const added = await request(app.url).post('/api/auth/me/passkeys').set('Authorization', `Bearer ${jwt}`).send({ name: 'First', response: authenticator.register(options.body.options) }).expect(201);
+    const added = await request(app.url)
+      .post('/api/auth/me/passkeys')
+      .set('Authorization', `Bearer ${jwt}`)
+      .send({ name: 'First', response: authenticator.register(options.body.options) })
+      .expect(201);
     const made: World = { userId: user.id, jwt, authenticator, passkeyId: added.body.id as string };
     await signedInAgo(made, 60 * MINUTE);
     return made;
@@ -107,15 +136,31 @@ describe('the step-up rule for credential changes', () => {
 
     it('goes through after a step-up with one of your passkeys', async () => {
       const w = await world();
-      const options = await request(app.url).post('/api/auth/me/step-up/options').set('Authorization', `Bearer ${w.jwt}`).send({}).expect(200);
-      expect(options.body.options.allowCredentials).toEqual([expect.objectContaining({ id: Buffer.from(w.authenticator.credentials[0].id).toString('base64url') })]);
-      await request(app.url).post('/api/auth/me/step-up').set('Authorization', `Bearer ${w.jwt}`).set('X-Forwarded-For', `203.0.113.${++ipCounter}`).send({ passkey: w.authenticator.authenticate(options.body.options) }).expect(204);
+      const options = await request(app.url)
+        .post('/api/auth/me/step-up/options')
+        .set('Authorization', `Bearer ${w.jwt}`)
+        .send({})
+        .expect(200);
+      expect(options.body.options.allowCredentials).toEqual([
+        expect.objectContaining({ id: Buffer.from(w.authenticator.credentials[0].id).toString('base64url') }),
+      ]);
+      await request(app.url)
+        .post('/api/auth/me/step-up')
+        .set('Authorization', `Bearer ${w.jwt}`)
+        .set('X-Forwarded-For', `203.0.113.${++ipCounter}`)
+        .send({ passkey: w.authenticator.authenticate(options.body.options) })
+        .expect(204);
       expect((await action.run(app, w)).status).toBe(action.ok);
     });
 
     it('goes through after a step-up with the current password', async () => {
       const w = await world();
-      await request(app.url).post('/api/auth/me/step-up').set('Authorization', `Bearer ${w.jwt}`).set('X-Forwarded-For', `203.0.113.${++ipCounter}`).send({ currentPassword: PASSWORD }).expect(204);
+      await request(app.url)
+        .post('/api/auth/me/step-up')
+        .set('Authorization', `Bearer ${w.jwt}`)
+        .set('X-Forwarded-For', `203.0.113.${++ipCounter}`)
+        .send({ currentPassword: PASSWORD })
+        .expect(204);
       expect((await action.run(app, w)).status).toBe(action.ok);
     });
   });
@@ -123,15 +168,31 @@ describe('the step-up rule for credential changes', () => {
   it('guards adding a trusted or a pending publisher (a lasting way to publish) in the same way, with nothing written', async () => {
     const w = await world();
     const slug = `stepped-${users}`;
-    const [plugin] = await query(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $3) RETURNING id`, [slug, `https://github.com/acme/${slug}`, `github.com/acme/${slug}`]);
+    const [plugin] = await query(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $3) RETURNING id`, [
+      slug,
+      `https://github.com/acme/${slug}`,
+      `github.com/acme/${slug}`,
+    ]);
     await query(`INSERT INTO plugin_owner (plugin_id, user_id) VALUES ($1, $2)`, [plugin.id, w.userId]);
-    const counts = async () => (await query(`SELECT (SELECT count(*) FROM trusted_publisher)::int AS trusted, (SELECT count(*) FROM pending_publisher)::int AS pending, (SELECT count(*) FROM audit_entry WHERE actor_user_id = $1)::int AS audits`, [w.userId]))[0];
+    const counts = async () =>
+      (
+        await query(
+          `SELECT (SELECT count(*) FROM trusted_publisher)::int AS trusted, (SELECT count(*) FROM pending_publisher)::int AS pending, (SELECT count(*) FROM audit_entry WHERE actor_user_id = $1)::int AS audits`,
+          [w.userId],
+        )
+      )[0];
     const before = await counts();
     const github = { forge: 'github', repository: 'acme/tool', workflow: 'release.yml' };
-    const trusted = await request(app.url).post(`/api/plugins/${slug}/trusted-publishers`).set('Authorization', `Bearer ${w.jwt}`).send(github);
+    const trusted = await request(app.url)
+      .post(`/api/plugins/${slug}/trusted-publishers`)
+      .set('Authorization', `Bearer ${w.jwt}`)
+      .send(github);
     expect(trusted.status).toBe(403);
     expect(trusted.body.type).toMatch(/\/problems\/step-up-required$/);
-    const pending = await request(app.url).post('/api/auth/me/pending-publishers').set('Authorization', `Bearer ${w.jwt}`).send({ ...github, slug: `${slug}-next` });
+    const pending = await request(app.url)
+      .post('/api/auth/me/pending-publishers')
+      .set('Authorization', `Bearer ${w.jwt}`)
+      .send({ ...github, slug: `${slug}-next` });
     expect(pending.status).toBe(403);
     expect(pending.body.type).toMatch(/\/problems\/step-up-required$/);
     expect(await counts()).toEqual(before);
@@ -141,11 +202,20 @@ describe('the step-up rule for credential changes', () => {
     const w = await world();
     const other = await world();
     const create = ACTIONS[4];
-    const stepUp = (body: Record<string, unknown>) => request(app.url).post('/api/auth/me/step-up').set('Authorization', `Bearer ${w.jwt}`).set('X-Forwarded-For', `203.0.113.${++ipCounter}`).send(body);
+    const stepUp = (body: Record<string, unknown>) =>
+      request(app.url)
+        .post('/api/auth/me/step-up')
+        .set('Authorization', `Bearer ${w.jwt}`)
+        .set('X-Forwarded-For', `203.0.113.${++ipCounter}`)
+        .send(body);
     const wrong = await stepUp({ currentPassword: 'not the password at all' }).expect(403);
     expect(wrong.body.type).toMatch(/\/problems\/current-password-wrong$/);
     // Another account's passkey, answering this account's challenge.
-    const options = await request(app.url).post('/api/auth/me/step-up/options').set('Authorization', `Bearer ${w.jwt}`).send({}).expect(200);
+    const options = await request(app.url)
+      .post('/api/auth/me/step-up/options')
+      .set('Authorization', `Bearer ${w.jwt}`)
+      .send({})
+      .expect(200);
     const foreign = await stepUp({ passkey: other.authenticator.authenticate(options.body.options) }).expect(403);
     expect(foreign.body.type).toMatch(/\/problems\/step-up-failed$/);
     // A sign-in's challenge (made for nobody) does not step a session up.

@@ -13,7 +13,13 @@ describe('POST /api/submit/oauth', () => {
     const api = w.apiPath('github');
     w.forge.route('GET', `${api}/repos/:owner/:repo`, (_req, res, params) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ full_name: `${params.owner}/${params.repo}`, default_branch: 'main', permissions: { admin: params.owner === 'mine', push: true } }));
+      res.end(
+        JSON.stringify({
+          full_name: `${params.owner}/${params.repo}`,
+          default_branch: 'main',
+          permissions: { admin: params.owner === 'mine', push: true },
+        }),
+      );
     });
     w.forge.route('GET', `${api}/repos/:owner/:repo/contents/.plugin.yaml`, (_req, res, params) => {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
@@ -33,15 +39,33 @@ describe('POST /api/submit/oauth', () => {
     const alice = await linkedUserWithSession(w.app, 'fakehub', 'alice', '1001', 'gho_alice');
     const res = await submit(alice.jwt, `${w.webUrl('github')}/mine/submitted-one`).expect(200);
     const webhookUrl = `${w.app.config.baseUrl}/api/webhooks/release`;
-    expect(res.body).toEqual({ slug: 'submitted-one', webhookUrl, webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/), webhookInstalled: true });
+    expect(res.body).toEqual({
+      slug: 'submitted-one',
+      webhookUrl,
+      webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
+      webhookInstalled: true,
+    });
     expect(hooks).toHaveLength(1);
     expect(hooks[0].url).toBe(`${w.apiPath('github')}/repos/mine/submitted-one/hooks`);
     expect(hooks[0].headers.authorization).toBe('Bearer gho_alice');
-    expect(hooks[0].body).toEqual({ name: 'web', active: true, events: ['release'], config: { url: webhookUrl, content_type: 'json', secret: res.body.webhookSecret, insecure_ssl: '0' } });
-    const [owner] = await w.query<{ login: string }>(`SELECT u.login FROM plugin p JOIN plugin_owner o ON o.plugin_id = p.id JOIN user_account u ON u.id = o.user_id WHERE p.slug = 'submitted-one'`);
+    expect(hooks[0].body).toEqual({
+      name: 'web',
+      active: true,
+      events: ['release'],
+      config: { url: webhookUrl, content_type: 'json', secret: res.body.webhookSecret, insecure_ssl: '0' },
+    });
+    const [owner] = await w.query<{ login: string }>(
+      `SELECT u.login FROM plugin p JOIN plugin_owner o ON o.plugin_id = p.id JOIN user_account u ON u.id = o.user_id WHERE p.slug = 'submitted-one'`,
+    );
     expect(owner.login).toBe('alice');
 
-    const plugin = { kind: 'github' as const, slug: 'submitted-one', repo: 'mine/submitted-one', repoUrl: `${w.webUrl('github')}/mine/submitted-one`, secret: res.body.webhookSecret };
+    const plugin = {
+      kind: 'github' as const,
+      slug: 'submitted-one',
+      repo: 'mine/submitted-one',
+      repoUrl: `${w.webUrl('github')}/mine/submitted-one`,
+      secret: res.body.webhookSecret,
+    };
     await w.deliver('github', plugin.secret, w.releaseEvent(plugin, 'v1.0.0', [])).expect(202);
   });
 
@@ -50,7 +74,11 @@ describe('POST /api/submit/oauth', () => {
     try {
       const bob = await linkedUserWithSession(w.app, 'fakehub', 'bob', '1002', 'gho_bob');
       const res = await submit(bob.jwt, `${w.webUrl('github')}/mine/submitted-two`).expect(200);
-      expect(res.body).toMatchObject({ slug: 'submitted-two', webhookInstalled: false, webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(res.body).toMatchObject({
+        slug: 'submitted-two',
+        webhookInstalled: false,
+        webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
     } finally {
       refuseHooks = false;
     }

@@ -11,7 +11,11 @@ import request from 'supertest';
 import { AuditService } from '../../src/platform/audit/audit.service';
 import { SystemClock } from '../../src/common/clock';
 import { SubscriptionDeliveriesRepository } from '../../src/news/subscriptions/subscription-deliveries.repository';
-import { DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, SUBSCRIPTION_WORKER_OPTIONS, SubscriptionWorker } from '../../src/news/subscriptions/subscription-worker';
+import {
+  DEFAULT_SUBSCRIPTION_WORKER_OPTIONS,
+  SUBSCRIPTION_WORKER_OPTIONS,
+  SubscriptionWorker,
+} from '../../src/news/subscriptions/subscription-worker';
 import { SubscriptionsRepository } from '../../src/news/subscriptions/subscriptions.repository';
 import { WebhookSender } from '../../src/news/subscriptions/webhook-sender';
 import { FakeForge } from '../support/fake-forge';
@@ -89,13 +93,22 @@ describe('outbound webhook claims: parking, lease owners, a failed claim', () =>
   });
   const query = (sql: string, params: unknown[] = []) => app.database.dataSource.query(sql, params);
   const subscribe = async (jwt: string, url: string) => {
-    const res = await as(jwt).post('/api/account/subscriptions', { url, events: ['plugin.deprecated', 'plugin.undeprecated'], scope: 'plugin', target: 'hook-claims' }).expect(201);
+    const res = await as(jwt)
+      .post('/api/account/subscriptions', {
+        url,
+        events: ['plugin.deprecated', 'plugin.undeprecated'],
+        scope: 'plugin',
+        target: 'hook-claims',
+      })
+      .expect(201);
     return res.body.subscription.id as string;
   };
   const event = (action: 'plugin.deprecate' | 'plugin.undeprecate' = 'plugin.deprecate') =>
     query(`INSERT INTO audit_entry (action, slug, details) VALUES ($1, 'hook-claims', '{"message": "m"}')`, [action]);
   const statuses = async (subscriptionId: string) =>
-    (await query(`SELECT status FROM subscription_delivery WHERE subscription_id = $1 ORDER BY created_at, id`, [subscriptionId])).map((row: { status: string }) => row.status);
+    (await query(`SELECT status FROM subscription_delivery WHERE subscription_id = $1 ORDER BY created_at, id`, [subscriptionId])).map(
+      (row: { status: string }) => row.status,
+    );
   const lease = async (subscriptionId: string) =>
     (await query(`SELECT in_flight_until, in_flight_delivery_id, in_flight_attempts FROM subscription WHERE id = $1`, [subscriptionId]))[0];
 
@@ -111,13 +124,19 @@ describe('outbound webhook claims: parking, lease owners, a failed claim', () =>
       SUBSCRIPTION_ALLOW_HOSTS: `${receiver.host},${tarpit.host}`,
       FORGES: JSON.stringify([{ name: 'fakehub', type: 'github', webUrl: forge.url, apiUrl: `${forge.url}/api/v3` }]),
     };
-    app = await startRegistry(db, env, {}, [{ provide: SUBSCRIPTION_WORKER_OPTIONS, useValue: { ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, autoStart: false } }]);
+    app = await startRegistry(db, env, {}, [
+      { provide: SUBSCRIPTION_WORKER_OPTIONS, useValue: { ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, autoStart: false } },
+    ]);
     const a = await userWithSession(app, 'alice-claims');
     alice = { jwt: a.jwt, userId: a.user.id };
     const b = await userWithSession(app, 'bob-claims');
     bob = { jwt: b.jwt, userId: b.user.id };
     admin = { jwt: (await userWithSession(app, 'root-claims', 'admin')).jwt };
-    const token = (await as(alice.jwt).post('/api/auth/me/tokens', { name: 'ci', scopes: ['publish:*'] }).expect(201)).body.token;
+    const token = (
+      await as(alice.jwt)
+        .post('/api/auth/me/tokens', { name: 'ci', scopes: ['publish:*'] })
+        .expect(201)
+    ).body.token;
     const asset = forge.asset('/acme/hook-claims/releases/download/v1.0.0/hook-claims.zip', { size: 500, seed: 2 });
     await request(app.url)
       .post('/api/publish/hook-claims')
@@ -196,7 +215,9 @@ describe('outbound webhook claims: parking, lease owners, a failed claim', () =>
     const subscription = await subscribe(alice.jwt, `${tarpit.url}/slow`);
     await event('plugin.deprecate');
     await event('plugin.undeprecate');
-    const [first, second] = await query(`SELECT id FROM subscription_delivery WHERE subscription_id = $1 ORDER BY created_at, id`, [subscription]);
+    const [first, second] = await query(`SELECT id FROM subscription_delivery WHERE subscription_id = $1 ORDER BY created_at, id`, [
+      subscription,
+    ]);
     await query(`UPDATE subscription_delivery SET next_attempt_at = now() - interval '10 minutes' WHERE id = $1`, [first.id]);
     const repo = app.app.get(SubscriptionDeliveriesRepository);
 
@@ -212,7 +233,8 @@ describe('outbound webhook claims: parking, lease owners, a failed claim', () =>
     expect(claimB).toMatchObject({ id: second.id, attempts: 1 });
 
     // A's late heartbeat renews nothing of B's.
-    const leaseUntil = async () => (await query(`SELECT in_flight_until FROM subscription WHERE id = $1`, [subscription]))[0].in_flight_until;
+    const leaseUntil = async () =>
+      (await query(`SELECT in_flight_until FROM subscription WHERE id = $1`, [subscription]))[0].in_flight_until;
     const heldUntil = await leaseUntil();
     expect(await repo.renewLease({ id: first.id, attempts: 1 }, new Date(Date.now() + 10 * 60_000))).toBe(false);
     expect(await leaseUntil()).toEqual(heldUntil);
@@ -244,7 +266,9 @@ describe('outbound webhook claims: parking, lease owners, a failed claim', () =>
         END IF;
         RETURN NEW;
       END $$`);
-    await query(`CREATE TRIGGER test_refuse_claim BEFORE UPDATE ON subscription_delivery FOR EACH ROW WHEN (NEW.status = 'processing' AND OLD.status <> 'processing') EXECUTE FUNCTION test_refuse_claim()`);
+    await query(
+      `CREATE TRIGGER test_refuse_claim BEFORE UPDATE ON subscription_delivery FOR EACH ROW WHEN (NEW.status = 'processing' AND OLD.status <> 'processing') EXECUTE FUNCTION test_refuse_claim()`,
+    );
     try {
       let settled = false;
       const outcome = worker()

@@ -12,7 +12,12 @@ import request from 'supertest';
 import { AuditService } from '../../src/platform/audit/audit.service';
 import { Clock } from '../../src/common/clock';
 import { SubscriptionDeliveriesRepository } from '../../src/news/subscriptions/subscription-deliveries.repository';
-import { DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, RETRY_SCHEDULE_MS, SUBSCRIPTION_WORKER_OPTIONS, SubscriptionWorker } from '../../src/news/subscriptions/subscription-worker';
+import {
+  DEFAULT_SUBSCRIPTION_WORKER_OPTIONS,
+  RETRY_SCHEDULE_MS,
+  SUBSCRIPTION_WORKER_OPTIONS,
+  SubscriptionWorker,
+} from '../../src/news/subscriptions/subscription-worker';
 import { SubscriptionsRepository } from '../../src/news/subscriptions/subscriptions.repository';
 import { REFUSED_BY_POLICY, WebhookSender } from '../../src/news/subscriptions/webhook-sender';
 import { FakeForge } from '../support/fake-forge';
@@ -102,7 +107,9 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
   const clock = new MovableClock();
 
   const start = (extra: Record<string, string> = {}) =>
-    startRegistry(db, { ...env, ...extra }, {}, [{ provide: SUBSCRIPTION_WORKER_OPTIONS, useValue: { ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, autoStart: false } }]);
+    startRegistry(db, { ...env, ...extra }, {}, [
+      { provide: SUBSCRIPTION_WORKER_OPTIONS, useValue: { ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, autoStart: false } },
+    ]);
   const worker = () =>
     new SubscriptionWorker(
       { ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, autoStart: false },
@@ -125,10 +132,15 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
     return res.body.subscription.id as string;
   };
   /** An event on hook-one, raised the way every feature raises one: an audit entry (the fan-out trigger queues the deliveries). */
-  const event = (action: 'plugin.deprecate' | 'plugin.undeprecate' = 'plugin.deprecate') => query(`INSERT INTO audit_entry (action, slug, details) VALUES ($1, 'hook-one', '{"message": "m"}')`, [action]);
+  const event = (action: 'plugin.deprecate' | 'plugin.undeprecate' = 'plugin.deprecate') =>
+    query(`INSERT INTO audit_entry (action, slug, details) VALUES ($1, 'hook-one', '{"message": "m"}')`, [action]);
   const deliveriesOf = (subscriptionId: string) =>
-    query(`SELECT id, event_id, status, attempts, response_status, detail, next_attempt_at FROM subscription_delivery WHERE subscription_id = $1 ORDER BY created_at, id`, [subscriptionId]);
-  const shown = async (subscriptionId: string) => (await as(alice.jwt).get(`/api/account/subscriptions/${subscriptionId}`).expect(200)).body;
+    query(
+      `SELECT id, event_id, status, attempts, response_status, detail, next_attempt_at FROM subscription_delivery WHERE subscription_id = $1 ORDER BY created_at, id`,
+      [subscriptionId],
+    );
+  const shown = async (subscriptionId: string) =>
+    (await as(alice.jwt).get(`/api/account/subscriptions/${subscriptionId}`).expect(200)).body;
   /** Moves the clock past the delivery's next attempt and runs the worker. */
   const nextAttempt = async (deliveryId: string) => {
     const [row] = await query(`SELECT next_attempt_at FROM subscription_delivery WHERE id = $1`, [deliveryId]);
@@ -155,7 +167,11 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
     const b = await userWithSession(app, 'bob-delivery');
     bob = { jwt: b.jwt, userId: b.user.id };
     admin = { jwt: (await userWithSession(app, 'root-delivery', 'admin')).jwt };
-    const token = (await as(alice.jwt).post('/api/auth/me/tokens', { name: 'ci', scopes: ['publish:*'] }).expect(201)).body.token;
+    const token = (
+      await as(alice.jwt)
+        .post('/api/auth/me/tokens', { name: 'ci', scopes: ['publish:*'] })
+        .expect(201)
+    ).body.token;
     const asset = forge.asset('/acme/hook-one/releases/download/v1.0.0/hook-one.zip', { size: 500, seed: 1 });
     await request(app.url)
       .post('/api/publish/hook-one')
@@ -208,7 +224,12 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
     expect(attempted[0] + attempted[1]).toBe(4);
     // Its second delivery went only once the first was answered: never two open at once.
     expect(tarpit.maxOpen).toBe(1);
-    expect(tarpit.log).toEqual([`open ${first.event_id}`, `closed ${first.event_id}`, `open ${second.event_id}`, `closed ${second.event_id}`]);
+    expect(tarpit.log).toEqual([
+      `open ${first.event_id}`,
+      `closed ${first.event_id}`,
+      `open ${second.event_id}`,
+      `closed ${second.event_id}`,
+    ]);
     expect(await deliveriesOf(stalled)).toMatchObject([{ status: 'succeeded' }, { status: 'succeeded' }]);
     expect((await query(`SELECT in_flight_until FROM subscription WHERE id = $1`, [stalled]))[0].in_flight_until).toBeNull();
   });
@@ -254,7 +275,11 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
       await worker().runOnce();
       const runStart = (await shown(subscription)).failingSince as number;
       for (let i = 1; i < attempts; i++) await nextAttempt(delivery.id);
-      expect((await deliveriesOf(subscription)).at(-1)).toMatchObject({ status: 'failed', attempts, detail: expect.stringMatching(/^gave up after 8 attempts/) });
+      expect((await deliveriesOf(subscription)).at(-1)).toMatchObject({
+        status: 'failed',
+        attempts,
+        detail: expect.stringMatching(/^gave up after 8 attempts/),
+      });
       return runStart;
     };
 
@@ -290,7 +315,10 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
     await query(`UPDATE subscription SET disabled_at = now(), disabled_reason = 'test' WHERE id = $1`, [subscription]);
     const audits = await count('audit_entry');
     for (const caller of [bob.jwt, admin.jwt]) {
-      for (const path of [`/api/account/subscriptions/${subscription}/enable`, `/api/account/subscriptions/${subscription}/deliveries/${delivery.id}/replay`]) {
+      for (const path of [
+        `/api/account/subscriptions/${subscription}/enable`,
+        `/api/account/subscriptions/${subscription}/deliveries/${delivery.id}/replay`,
+      ]) {
         const res = await as(caller).post(path).expect(404);
         expect(res.headers['content-type']).toContain('application/problem+json');
         expect(res.body).toMatchObject({ status: 404, type: expect.stringContaining('not-found') });
@@ -317,9 +345,18 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
 
   it('refuses an unknown kind as target with 400 naming /target, writing nothing', async () => {
     const before = { subscriptions: await count('subscription'), audits: await count('audit_entry') };
-    const res = await as(alice.jwt).post('/api/account/subscriptions', { url: `${receiver.url}/kind`, events: ['release.published'], scope: 'kind', target: 'no-such-kind' }).expect(400);
+    const res = await as(alice.jwt)
+      .post('/api/account/subscriptions', {
+        url: `${receiver.url}/kind`,
+        events: ['release.published'],
+        scope: 'kind',
+        target: 'no-such-kind',
+      })
+      .expect(400);
     expect(res.headers['content-type']).toContain('application/problem+json');
-    expect(res.body.errors).toEqual([expect.objectContaining({ path: '/target', message: expect.stringContaining('no kind "no-such-kind"') })]);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ path: '/target', message: expect.stringContaining('no kind "no-such-kind"') }),
+    ]);
     expect(await count('subscription')).toBe(before.subscriptions);
     expect(await count('audit_entry')).toBe(before.audits);
   });
@@ -341,7 +378,11 @@ describe('outbound webhook delivery: parallel attempts, claims, failing runs, er
     expect((await shown(subscription)).status).toBe('failing');
     for (let i = 1; i <= RETRY_SCHEDULE_MS.length; i++) await nextAttempt(delivery.id);
     const [failed] = await deliveriesOf(subscription);
-    expect(failed).toMatchObject({ status: 'failed', attempts: RETRY_SCHEDULE_MS.length + 1, detail: `gave up after 8 attempts: ${REFUSED_BY_POLICY}` });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      attempts: RETRY_SCHEDULE_MS.length + 1,
+      detail: `gave up after 8 attempts: ${REFUSED_BY_POLICY}`,
+    });
     expect(receiver.received.filter((h) => h.path === '/private')).toHaveLength(0);
   });
 });

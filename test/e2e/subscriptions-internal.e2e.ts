@@ -12,7 +12,11 @@ import { AuditService } from '../../src/platform/audit/audit.service';
 import { main } from '../../src/cli/main';
 import { SystemClock } from '../../src/common/clock';
 import { SubscriptionDeliveriesRepository } from '../../src/news/subscriptions/subscription-deliveries.repository';
-import { DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, SUBSCRIPTION_WORKER_OPTIONS, SubscriptionWorker } from '../../src/news/subscriptions/subscription-worker';
+import {
+  DEFAULT_SUBSCRIPTION_WORKER_OPTIONS,
+  SUBSCRIPTION_WORKER_OPTIONS,
+  SubscriptionWorker,
+} from '../../src/news/subscriptions/subscription-worker';
 import { SubscriptionsRepository } from '../../src/news/subscriptions/subscriptions.repository';
 import { WebhookSender } from '../../src/news/subscriptions/webhook-sender';
 import { startRegistry } from '../support/rotation-world';
@@ -32,7 +36,9 @@ describe('outbound webhooks to internal hosts', () => {
   let admin: { jwt: string };
 
   const start = (extra: Record<string, string>) =>
-    startRegistry(db, { ...env, ...extra }, {}, [{ provide: SUBSCRIPTION_WORKER_OPTIONS, useValue: { ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, autoStart: false } }]);
+    startRegistry(db, { ...env, ...extra }, {}, [
+      { provide: SUBSCRIPTION_WORKER_OPTIONS, useValue: { ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, autoStart: false } },
+    ]);
   const worker = () =>
     new SubscriptionWorker(
       { ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, autoStart: false },
@@ -86,7 +92,9 @@ describe('outbound webhooks to internal hosts', () => {
       [exportUrl().replace('http:', 'https:'), 'url: must resolve to a public address'],
     ]) {
       for (const jwt of [alice.jwt, admin.jwt]) {
-        const res = await as(jwt).post('/api/account/subscriptions', { url, events: ['plugin.created'], scope: 'owned' }).expect(400);
+        const res = await as(jwt)
+          .post('/api/account/subscriptions', { url, events: ['plugin.created'], scope: 'owned' })
+          .expect(400);
         expect(res.headers['content-type']).toContain('application/problem+json');
         expect(res.body.errors).toEqual([{ path: '/url', message }]);
         // Neither the fetcher's allow-list nor the address is named.
@@ -103,7 +111,11 @@ describe('outbound webhooks to internal hosts', () => {
     app = await start({ SUBSCRIPTION_ALLOW_HOSTS: internal.host });
 
     // A user's ping: the status and the time taken, nothing of the answer.
-    const mine = (await as(alice.jwt).post('/api/account/subscriptions', { url: exportUrl(), events: ['plugin.created'], scope: 'owned' }).expect(201)).body;
+    const mine = (
+      await as(alice.jwt)
+        .post('/api/account/subscriptions', { url: exportUrl(), events: ['plugin.created'], scope: 'owned' })
+        .expect(201)
+    ).body;
     expect(mine.subscription.url).toBe(exportUrl());
     const ping = await as(alice.jwt).post(`/api/account/subscriptions/${mine.subscription.id}/ping`).expect(200);
     expect(ping.body).toEqual({ ok: true, responseStatus: 200, detail: null, durationMs: expect.any(Number) });
@@ -113,16 +125,24 @@ describe('outbound webhooks to internal hosts', () => {
     expect(failing.body).toEqual({ ok: false, responseStatus: 500, detail: 'not a 2xx answer', durationMs: expect.any(Number) });
 
     // An admin's registry-wide subscription: one delivery succeeds, then a replay fails with 500.
-    const sub = (await as(admin.jwt).post('/api/account/subscriptions', { url: exportUrl(), events: ['key.rotated'], scope: 'registry' }).expect(201)).body;
+    const sub = (
+      await as(admin.jwt)
+        .post('/api/account/subscriptions', { url: exportUrl(), events: ['key.rotated'], scope: 'registry' })
+        .expect(201)
+    ).body;
     await query(`INSERT INTO audit_entry (action, details) VALUES ('key.rotate', '{}')`);
     expect(await worker().runOnce()).toBe(1);
     const log = (await as(admin.jwt).get(`/api/account/subscriptions/${sub.subscription.id}/deliveries`).expect(200)).body;
-    expect(log.deliveries).toEqual([expect.objectContaining({ status: 'succeeded', responseStatus: 200, detail: null, durationMs: expect.any(Number) })]);
+    expect(log.deliveries).toEqual([
+      expect.objectContaining({ status: 'succeeded', responseStatus: 200, detail: null, durationMs: expect.any(Number) }),
+    ]);
     internal.statuses.set('/internal/admin/export', [500]);
     await as(admin.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/deliveries/${log.deliveries[0].id}/replay`).expect(200);
     expect(await worker().runOnce()).toBe(1);
     const retried = (await as(admin.jwt).get(`/api/account/subscriptions/${sub.subscription.id}/deliveries`).expect(200)).body;
-    expect(retried.deliveries).toEqual([expect.objectContaining({ status: 'queued', responseStatus: 500, detail: 'not a 2xx answer', durationMs: expect.any(Number) })]);
+    expect(retried.deliveries).toEqual([
+      expect.objectContaining({ status: 'queued', responseStatus: 500, detail: 'not a 2xx answer', durationMs: expect.any(Number) }),
+    ]);
     expect(internal.received.length).toBeGreaterThanOrEqual(4);
 
     // Every way the owner reads it back: the API above, the web page, the CLI, and the rows beneath.
@@ -137,6 +157,7 @@ describe('outbound webhooks to internal hosts', () => {
       fetch: globalThis.fetch,
     });
     expect(code).toBe(0);
-    for (const text of [JSON.stringify([ping.body, failing.body, log, retried]), page.text, cliOut, await stored()]) expect(text).not.toContain(SECRET);
+    for (const text of [JSON.stringify([ping.body, failing.body, log, retried]), page.text, cliOut, await stored()])
+      expect(text).not.toContain(SECRET);
   });
 });

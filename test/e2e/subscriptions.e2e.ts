@@ -11,7 +11,11 @@ import { AuditService } from '../../src/platform/audit/audit.service';
 import { main } from '../../src/cli/main';
 import { Clock } from '../../src/common/clock';
 import { SubscriptionDeliveriesRepository } from '../../src/news/subscriptions/subscription-deliveries.repository';
-import { DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, SUBSCRIPTION_WORKER_OPTIONS, SubscriptionWorker } from '../../src/news/subscriptions/subscription-worker';
+import {
+  DEFAULT_SUBSCRIPTION_WORKER_OPTIONS,
+  SUBSCRIPTION_WORKER_OPTIONS,
+  SubscriptionWorker,
+} from '../../src/news/subscriptions/subscription-worker';
 import { SubscriptionsRepository } from '../../src/news/subscriptions/subscriptions.repository';
 import { WebhookSender } from '../../src/news/subscriptions/webhook-sender';
 import { FakeForge } from '../support/fake-forge';
@@ -42,7 +46,10 @@ describe('outbound webhook subscriptions', () => {
   const clock = new MovableClock();
   let published = 0;
 
-  const start = () => startRegistry(db, env, {}, [{ provide: SUBSCRIPTION_WORKER_OPTIONS, useValue: { ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, autoStart: false } }]);
+  const start = () =>
+    startRegistry(db, env, {}, [
+      { provide: SUBSCRIPTION_WORKER_OPTIONS, useValue: { ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, autoStart: false } },
+    ]);
   const worker = () =>
     new SubscriptionWorker(
       { ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, autoStart: false },
@@ -93,7 +100,9 @@ describe('outbound webhook subscriptions', () => {
     };
     app = await start();
     const a = await userWithSession(app, 'alice-subscriber');
-    const token = await as(a.jwt).post('/api/auth/me/tokens', { name: 'ci', scopes: ['publish:*'] }).expect(201);
+    const token = await as(a.jwt)
+      .post('/api/auth/me/tokens', { name: 'ci', scopes: ['publish:*'] })
+      .expect(201);
     alice = { jwt: a.jwt, userId: a.user.id, token: token.body.token };
     admin = { jwt: (await userWithSession(app, 'root-subscriber', 'admin')).jwt };
   });
@@ -115,10 +124,16 @@ describe('outbound webhook subscriptions', () => {
     await bad(400, { url: 'https://10.1.2.3/hook', events: ['release.published'], scope: 'owned' }, '/url');
     await bad(400, { url: 'https://169.254.169.254/latest', events: ['release.published'], scope: 'owned' }, '/url');
     // The refusal does not say what the host resolves to.
-    const internal = await as(alice.jwt).post('/api/account/subscriptions', { url: 'https://10.9.8.7/hook', events: ['release.published'], scope: 'owned' }).expect(400);
+    const internal = await as(alice.jwt)
+      .post('/api/account/subscriptions', { url: 'https://10.9.8.7/hook', events: ['release.published'], scope: 'owned' })
+      .expect(400);
     expect(JSON.stringify(internal.body)).toContain('must resolve to a public address');
     expect(JSON.stringify(internal.body)).not.toMatch(/private|loopback|resolves to an address/);
-    await bad(400, { url: `${receiver.url}/x`.replace('http://', 'http://user:pw@'), events: ['release.published'], scope: 'owned' }, '/url');
+    await bad(
+      400,
+      { url: `${receiver.url}/x`.replace('http://', 'http://user:pw@'), events: ['release.published'], scope: 'owned' },
+      '/url',
+    );
     await bad(400, { url: `https://a.example/${'x'.repeat(2100)}`, events: ['release.published'], scope: 'owned' }, '/url');
     await bad(400, { url: `${receiver.url}/x`, events: ['release.nope'], scope: 'owned' }, '/events');
     await bad(400, { url: `${receiver.url}/x`, events: [], scope: 'owned' }, '/events');
@@ -132,7 +147,12 @@ describe('outbound webhook subscriptions', () => {
   });
 
   it('delivers a publish to an owner, signed so that the Standard Webhooks verifier accepts it', async () => {
-    const sub = await subscribe(alice.jwt, { url: `${receiver.url}/owned`, events: ['release.published', 'plugin.created'], scope: 'owned', description: 'mine' });
+    const sub = await subscribe(alice.jwt, {
+      url: `${receiver.url}/owned`,
+      events: ['release.published', 'plugin.created'],
+      scope: 'owned',
+      description: 'mine',
+    });
     expect(sub.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(sub.subscription).toMatchObject({ status: 'active', scope: 'owned', target: null });
     // The secret is shown once: never in the list, never stored in clear.
@@ -157,18 +177,31 @@ describe('outbound webhook subscriptions', () => {
     expect(Date.parse(release.timestamp)).toBeGreaterThan(Date.now() - 60_000);
     const log = await as(alice.jwt).get(`/api/account/subscriptions/${sub.subscription.id}/deliveries`).expect(200);
     expect(log.body.total).toBe(2);
-    expect(log.body.deliveries[0]).toMatchObject({ status: 'succeeded', attempts: 1, responseStatus: 200, detail: null, durationMs: expect.any(Number) });
+    expect(log.body.deliveries[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      responseStatus: 200,
+      detail: null,
+      durationMs: expect.any(Number),
+    });
     expect(hooks.map((h) => h.headers['webhook-id']).sort()).toEqual(log.body.deliveries.map((d: { eventId: string }) => d.eventId).sort());
   });
 
   it('sends operational events to admins only, and an ingest error to no owner', async () => {
-    const ops = await subscribe(admin.jwt, { url: `${receiver.url}/ops`, events: ['ingest.failed', 'release.published'], scope: 'registry' });
+    const ops = await subscribe(admin.jwt, {
+      url: `${receiver.url}/ops`,
+      events: ['ingest.failed', 'release.published'],
+      scope: 'registry',
+    });
     const before = receiver.received.length;
     await publish('hook-alpha', '2.0.0', { version: 'not-a-version' }).expect(422);
     await publish('hook-beta', '1.0.0').expect(201);
     expect(await worker().runOnce()).toBe(4); // ops: ingest.failed + release.published; alice: beta's two
     const fresh = receiver.received.slice(before);
-    const opsTypes = fresh.filter((h) => h.path === '/ops').map((h) => JSON.parse(h.body).type).sort();
+    const opsTypes = fresh
+      .filter((h) => h.path === '/ops')
+      .map((h) => JSON.parse(h.body).type)
+      .sort();
     expect(opsTypes).toEqual(['ingest.failed', 'release.published']);
     expect(fresh.filter((h) => h.path === '/owned').map((h) => JSON.parse(h.body).type)).not.toContain('ingest.failed');
     const failure = JSON.parse(fresh.find((h) => JSON.parse(h.body).type === 'ingest.failed')!.body);
@@ -180,13 +213,21 @@ describe('outbound webhook subscriptions', () => {
   });
 
   it('retries a 500 on the schedule, survives a restart, and never delivers an event twice', async () => {
-    const sub = await subscribe(alice.jwt, { url: `${receiver.url}/retry`, events: ['release.published'], scope: 'plugin', target: 'hook-alpha' });
+    const sub = await subscribe(alice.jwt, {
+      url: `${receiver.url}/retry`,
+      events: ['release.published'],
+      scope: 'plugin',
+      target: 'hook-alpha',
+    });
     receiver.statuses.set('/retry', [500]);
     await publish('hook-alpha', '3.0.0').expect(201);
     await worker().runOnce();
     const atRetry = () => receiver.received.filter((h) => h.path === '/retry');
     expect(atRetry()).toHaveLength(1);
-    let [row] = await query(`SELECT status, attempts, response_status, next_attempt_at, detail FROM subscription_delivery WHERE subscription_id = $1`, [sub.subscription.id]);
+    let [row] = await query(
+      `SELECT status, attempts, response_status, next_attempt_at, detail FROM subscription_delivery WHERE subscription_id = $1`,
+      [sub.subscription.id],
+    );
     expect(row).toMatchObject({ status: 'queued', attempts: 1, response_status: 500 });
     expect(new Date(row.next_attempt_at).getTime() - Date.now()).toBeGreaterThan(3_000);
     expect((await as(alice.jwt).get(`/api/account/subscriptions/${sub.subscription.id}`).expect(200)).body.status).toBe('failing');
@@ -201,28 +242,46 @@ describe('outbound webhook subscriptions', () => {
     expect(attempted.reduce((a, b) => a + b, 0)).toBe(1);
     expect(atRetry()).toHaveLength(2);
     expect(atRetry()[0].headers['webhook-id']).toBe(atRetry()[1].headers['webhook-id']);
-    [row] = await query(`SELECT status, attempts, response_status FROM subscription_delivery WHERE subscription_id = $1`, [sub.subscription.id]);
+    [row] = await query(`SELECT status, attempts, response_status FROM subscription_delivery WHERE subscription_id = $1`, [
+      sub.subscription.id,
+    ]);
     expect(row).toMatchObject({ status: 'succeeded', attempts: 2, response_status: 200 });
     expect((await as(alice.jwt).get(`/api/account/subscriptions/${sub.subscription.id}`).expect(200)).body.status).toBe('active');
     // The same event queued again for the same subscription is a no-op (unique per subscription and event).
     const [delivery] = await query(`SELECT event_id FROM subscription_delivery WHERE subscription_id = $1`, [sub.subscription.id]);
-    await query(`INSERT INTO subscription_delivery (subscription_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [sub.subscription.id, delivery.event_id]);
+    await query(`INSERT INTO subscription_delivery (subscription_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+      sub.subscription.id,
+      delivery.event_id,
+    ]);
     expect(await worker().runOnce()).toBe(0);
     expect(atRetry()).toHaveLength(2);
 
     // Replay by hand: the same webhook-id again.
-    const replayed = await as(alice.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/deliveries/${(await query(`SELECT id FROM subscription_delivery WHERE subscription_id = $1`, [sub.subscription.id]))[0].id}/replay`).expect(200);
+    const replayed = await as(alice.jwt)
+      .post(
+        `/api/account/subscriptions/${sub.subscription.id}/deliveries/${(await query(`SELECT id FROM subscription_delivery WHERE subscription_id = $1`, [sub.subscription.id]))[0].id}/replay`,
+      )
+      .expect(200);
     expect(replayed.body).toMatchObject({ status: 'queued', attempts: 0 });
     expect(await worker().runOnce()).toBe(1);
     expect(atRetry()[2].headers['webhook-id']).toBe(atRetry()[0].headers['webhook-id']);
-    await as(alice.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/deliveries/00000000-0000-0000-0000-000000000000/replay`).expect(404);
-    await as(admin.jwt).post(`/api/account/subscriptions/${sub.subscription.id}/deliveries/00000000-0000-0000-0000-000000000000/replay`).expect(404);
+    await as(alice.jwt)
+      .post(`/api/account/subscriptions/${sub.subscription.id}/deliveries/00000000-0000-0000-0000-000000000000/replay`)
+      .expect(404);
+    await as(admin.jwt)
+      .post(`/api/account/subscriptions/${sub.subscription.id}/deliveries/00000000-0000-0000-0000-000000000000/replay`)
+      .expect(404);
     await as(alice.jwt).delete(`/api/account/subscriptions/${sub.subscription.id}`).expect(204);
     clock.offsetMs = 0;
   });
 
   it('disables a subscription failing for 5 days and tells its owner; enabling sends what waited', async () => {
-    const sub = await subscribe(alice.jwt, { url: `${receiver.url}/down`, events: ['release.yanked', 'release.published'], scope: 'plugin', target: 'hook-beta' });
+    const sub = await subscribe(alice.jwt, {
+      url: `${receiver.url}/down`,
+      events: ['release.yanked', 'release.published'],
+      scope: 'plugin',
+      target: 'hook-beta',
+    });
     receiver.statuses.set('/down', [503, 503, 503]);
     clock.offsetMs = 0;
     await publish('hook-beta', '2.0.0').expect(201);
@@ -238,7 +297,9 @@ describe('outbound webhook subscriptions', () => {
     const shown = (await as(alice.jwt).get(`/api/account/subscriptions/${sub.subscription.id}`).expect(200)).body;
     expect(shown).toMatchObject({ status: 'disabled' });
     expect(shown.disabledReason).toContain('5 days');
-    expect((await query(`SELECT details FROM audit_entry WHERE action = 'subscription.disable'`))[0].details.subscriptionId).toBe(sub.subscription.id);
+    expect((await query(`SELECT details FROM audit_entry WHERE action = 'subscription.disable'`))[0].details.subscriptionId).toBe(
+      sub.subscription.id,
+    );
     // Disabled: a due delivery waits, parked, and new events are not queued for it.
     expect((await query(`SELECT status FROM subscription_delivery WHERE id = $1`, [first.id]))[0].status).toBe('parked');
     await query(`UPDATE subscription_delivery SET next_attempt_at = now() - interval '1 hour' WHERE id = $1`, [first.id]);
@@ -271,15 +332,22 @@ describe('outbound webhook subscriptions', () => {
     expect(limited.headers['retry-after']).toMatch(/^\d+$/);
     expect(receiver.received.length).toBe(sent);
     // A replay sends at once too: it shares the ping's bucket.
-    const [finished] = await query(`SELECT d.id, d.subscription_id FROM subscription_delivery d JOIN subscription s ON s.id = d.subscription_id WHERE s.user_id = $1 AND d.status = 'succeeded' LIMIT 1`, [alice.userId]);
+    const [finished] = await query(
+      `SELECT d.id, d.subscription_id FROM subscription_delivery d JOIN subscription s ON s.id = d.subscription_id WHERE s.user_id = $1 AND d.status = 'succeeded' LIMIT 1`,
+      [alice.userId],
+    );
     const replays = () => query(`SELECT status, attempts FROM subscription_delivery WHERE id = $1`, [finished.id]);
     const beforeReplay = await replays();
     await as(alice.jwt).post(`/api/account/subscriptions/${finished.subscription_id}/deliveries/${finished.id}/replay`).expect(429);
     expect(await replays()).toEqual(beforeReplay);
     await as(admin.jwt).patch('/api/admin/settings', { 'ratelimit.subscription_ping_per_hour': 30 }).expect(200);
     // Only a finished delivery is replayed: a queued one answers 409 and stays as it was.
-    await query(`UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() + interval '1 day' WHERE id = $1`, [finished.id]);
-    const notFinished = await as(alice.jwt).post(`/api/account/subscriptions/${finished.subscription_id}/deliveries/${finished.id}/replay`).expect(409);
+    await query(`UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() + interval '1 day' WHERE id = $1`, [
+      finished.id,
+    ]);
+    const notFinished = await as(alice.jwt)
+      .post(`/api/account/subscriptions/${finished.subscription_id}/deliveries/${finished.id}/replay`)
+      .expect(409);
     expect(notFinished.body.type).toContain('delivery-not-finished');
     expect((await replays())[0]).toMatchObject({ status: 'queued', attempts: beforeReplay[0].attempts });
     await query(`UPDATE subscription_delivery SET status = 'succeeded' WHERE id = $1`, [finished.id]);
@@ -288,17 +356,25 @@ describe('outbound webhook subscriptions', () => {
     const have = (await as(alice.jwt).get('/api/account/subscriptions').expect(200)).body.subscriptions.length;
     // Up to 24 written directly (faster), the 25th through the API.
     for (let i = have; i < 24; i++) {
-      await query(`INSERT INTO subscription (user_id, url, events, scope, secret_sealed) VALUES ($1, $2, $3, 'owned', '\\x00')`, [alice.userId, `${receiver.url}/n${i}`, i === have ? '{plugin.created}' : '{plugin.undeprecated}']);
+      await query(`INSERT INTO subscription (user_id, url, events, scope, secret_sealed) VALUES ($1, $2, $3, 'owned', '\\x00')`, [
+        alice.userId,
+        `${receiver.url}/n${i}`,
+        i === have ? '{plugin.created}' : '{plugin.undeprecated}',
+      ]);
     }
     await subscribe(alice.jwt, { url: `${receiver.url}/n25`, events: ['plugin.created'], scope: 'owned' });
     // A sealed secret that cannot be opened: 409, nothing sent.
-    const [broken] = await query(`SELECT id FROM subscription WHERE user_id = $1 AND url LIKE '%/n%' AND secret_sealed = '\\x00' LIMIT 1`, [alice.userId]);
+    const [broken] = await query(`SELECT id FROM subscription WHERE user_id = $1 AND url LIKE '%/n%' AND secret_sealed = '\\x00' LIMIT 1`, [
+      alice.userId,
+    ]);
     const sentBeforeBroken = receiver.received.length;
     const unreadable = await as(alice.jwt).post(`/api/account/subscriptions/${broken.id}/ping`).expect(409);
     expect(unreadable.body.type).toContain('signing-secret-unreadable');
     expect(receiver.received.length).toBe(sentBeforeBroken);
     const audits = await count('audit_entry');
-    const refused = await as(alice.jwt).post('/api/account/subscriptions', { url: `${receiver.url}/n26`, events: ['plugin.created'], scope: 'owned' }).expect(409);
+    const refused = await as(alice.jwt)
+      .post('/api/account/subscriptions', { url: `${receiver.url}/n26`, events: ['plugin.created'], scope: 'owned' })
+      .expect(409);
     expect(refused.body.type).toContain('subscription-limit-reached');
     expect(await count('audit_entry')).toBe(audits);
   });
@@ -316,7 +392,18 @@ describe('outbound webhook subscriptions', () => {
       });
       return { code, out, err };
     };
-    const created = await cli('create', '--url', `${receiver.url}/cli`, '--event', 'release.published', '--event', 'key.rotated', '--scope', 'registry', '--json');
+    const created = await cli(
+      'create',
+      '--url',
+      `${receiver.url}/cli`,
+      '--event',
+      'release.published',
+      '--event',
+      'key.rotated',
+      '--scope',
+      'registry',
+      '--json',
+    );
     expect(created.code).toBe(0);
     const { subscription, secret } = JSON.parse(created.out);
     expect(secret).toMatch(/^whsec_/);
@@ -325,7 +412,9 @@ describe('outbound webhook subscriptions', () => {
     await publish('hook-gamma', '1.0.0').expect(201);
     await worker().runOnce();
     // A subscription whose sealed secret cannot be opened fails its delivery; the worker carries on.
-    const [broken] = await query(`SELECT d.status, d.detail FROM subscription_delivery d JOIN subscription s ON s.id = d.subscription_id WHERE s.url LIKE '%/n%' AND s.secret_sealed = '\\x00'`);
+    const [broken] = await query(
+      `SELECT d.status, d.detail FROM subscription_delivery d JOIN subscription s ON s.id = d.subscription_id WHERE s.url LIKE '%/n%' AND s.secret_sealed = '\\x00'`,
+    );
     expect(broken).toMatchObject({ status: 'queued', detail: expect.stringContaining('signing secret cannot be opened') });
     const deliveries = JSON.parse((await cli('deliveries', subscription.id, '--json')).out);
     expect(deliveries.deliveries).toMatchObject([{ type: 'release.published', slug: 'hook-gamma', status: 'succeeded' }]);
@@ -341,7 +430,9 @@ describe('outbound webhook subscriptions', () => {
   it('stores an event only when a delivery is queued, with only the details its payload shows', async () => {
     const events = await count('subscription_event');
     // No subscription covers a plugin nobody has: no event row.
-    await query(`INSERT INTO audit_entry (action, slug, details) VALUES ('plugin.deprecate', 'nobody-has-this', '{"message": "m", "actor": "x"}')`);
+    await query(
+      `INSERT INTO audit_entry (action, slug, details) VALUES ('plugin.deprecate', 'nobody-has-this', '{"message": "m", "actor": "x"}')`,
+    );
     // An action no event comes from does not even call the fan-out (the trigger's WHEN).
     await query(`INSERT INTO audit_entry (action, details) VALUES ('auth.login', '{}')`);
     expect(await count('subscription_event')).toBe(events);
@@ -354,7 +445,10 @@ describe('outbound webhook subscriptions', () => {
 
   // Two connections: PostgreSQL only (the embedded engine has one).
   (process.env.DATABASE_URL ? it : it.skip)('a subscription deleted while a publish commits never fails the publish', async () => {
-    const [doomed] = await query(`INSERT INTO subscription (user_id, url, events, scope, secret_sealed) VALUES ($1, $2, '{release.published}', 'owned', '\\x00') RETURNING id`, [alice.userId, `${receiver.url}/doomed`]);
+    const [doomed] = await query(
+      `INSERT INTO subscription (user_id, url, events, scope, secret_sealed) VALUES ($1, $2, '{release.published}', 'owned', '\\x00') RETURNING id`,
+      [alice.userId, `${receiver.url}/doomed`],
+    );
     const deleter = app.database.dataSource.createQueryRunner();
     try {
       await deleter.startTransaction();
@@ -363,7 +457,9 @@ describe('outbound webhook subscriptions', () => {
       // The publish's commit waits for the deleting transaction (the fan-out's FOR KEY SHARE).
       const deadline = Date.now() + 10_000;
       while (Date.now() < deadline) {
-        const waiting = await query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`);
+        const waiting = await query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
+        );
         if (waiting[0].n > 0) break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
@@ -379,9 +475,14 @@ describe('outbound webhook subscriptions', () => {
 
   it('deletes finished deliveries 30 days after their last attempt, then their events', async () => {
     const [old] = await query(`SELECT event_id FROM subscription_delivery WHERE status = 'succeeded' LIMIT 1`);
-    await query(`UPDATE subscription_delivery SET status = 'succeeded', last_attempt_at = now() - interval '31 days' WHERE event_id = $1`, [old.event_id]);
+    await query(`UPDATE subscription_delivery SET status = 'succeeded', last_attempt_at = now() - interval '31 days' WHERE event_id = $1`, [
+      old.event_id,
+    ]);
     const [waiting] = await query(`SELECT id, event_id FROM subscription_delivery WHERE event_id <> $1 LIMIT 1`, [old.event_id]);
-    await query(`UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() + interval '1 year', created_at = now() - interval '40 days', last_attempt_at = now() - interval '40 days' WHERE id = $1`, [waiting.id]);
+    await query(
+      `UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() + interval '1 year', created_at = now() - interval '40 days', last_attempt_at = now() - interval '40 days' WHERE id = $1`,
+      [waiting.id],
+    );
     const recent = await count(`subscription_delivery WHERE event_id <> '${old.event_id}'`);
     expect(await worker().prune()).toBeGreaterThan(0);
     expect(await count(`subscription_delivery WHERE event_id = '${old.event_id}'`)).toBe(0);
@@ -395,19 +496,27 @@ describe('outbound webhook subscriptions', () => {
     const repo = app.app.get(SubscriptionDeliveriesRepository);
     await query(`UPDATE subscription_delivery SET next_attempt_at = now() + interval '1 year' WHERE status = 'queued'`);
     const [row] = await query(`SELECT id FROM subscription_delivery WHERE status = 'succeeded' LIMIT 1`);
-    await query(`UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() - interval '1 minute' WHERE id = $1`, [row.id]);
+    await query(`UPDATE subscription_delivery SET status = 'queued', next_attempt_at = now() - interval '1 minute' WHERE id = $1`, [
+      row.id,
+    ]);
     const first = (await repo.claimNext(new Date(), 60_000))!;
     expect(first.id).toBe(row.id);
     // The lease lapses (its instance stalled): the delivery's and its subscription's in-flight lease together.
     await query(`UPDATE subscription_delivery SET locked_until = now() - interval '1 second' WHERE id = $1`, [row.id]);
-    await query(`UPDATE subscription SET in_flight_until = now() - interval '1 second' WHERE id = (SELECT subscription_id FROM subscription_delivery WHERE id = $1)`, [row.id]);
+    await query(
+      `UPDATE subscription SET in_flight_until = now() - interval '1 second' WHERE id = (SELECT subscription_id FROM subscription_delivery WHERE id = $1)`,
+      [row.id],
+    );
     const second = (await repo.claimNext(new Date(), 60_000))!;
     expect(second).toMatchObject({ id: row.id, attempts: first.attempts + 1 });
     const record = { responseStatus: 200, detail: 'late', durationMs: 5, at: new Date() };
     expect(await repo.renewLease(first, new Date())).toBe(false);
     expect(await repo.succeeded(first, record)).toBe(false);
     expect(await repo.failed(first, record)).toBe(false);
-    expect((await query(`SELECT status, attempts FROM subscription_delivery WHERE id = $1`, [row.id]))[0]).toEqual({ status: 'processing', attempts: second.attempts });
+    expect((await query(`SELECT status, attempts FROM subscription_delivery WHERE id = $1`, [row.id]))[0]).toEqual({
+      status: 'processing',
+      attempts: second.attempts,
+    });
     expect(await repo.succeeded(second, record)).toBe(true);
   });
 });

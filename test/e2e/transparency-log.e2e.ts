@@ -107,7 +107,13 @@ describe('transparency log', () => {
     const logged = (await entries()).map((entry) => entry.entry);
     expect(logged.slice(0, 7)).toEqual([
       start[0]!.entry,
-      ...['alpha', 'beta', 'gamma'].map((slug) => ({ type: 'release', slug, version: '1.0.0', kid: k1, jws_sha256: sha256Hex(jws.get(slug)!) })),
+      ...['alpha', 'beta', 'gamma'].map((slug) => ({
+        type: 'release',
+        slug,
+        version: '1.0.0',
+        kid: k1,
+        jws_sha256: sha256Hex(jws.get(slug)!),
+      })),
       { type: 'yank', slug: 'beta', version: '1.0.0' },
       { type: 'keys', keys_sha256: keysHash(afterFirst) },
       { type: 'keys', keys_sha256: keysHash(afterSecond) },
@@ -116,7 +122,15 @@ describe('transparency log', () => {
     const resigned = logged.slice(7, 10);
     const served = await Promise.all(['alpha', 'beta', 'gamma'].map((slug) => world.release({ slug, version: '1.0.0' })));
     expect(resigned).toEqual(
-      expect.arrayContaining(['alpha', 'beta', 'gamma'].map((slug, i) => ({ type: 'resign', slug, version: '1.0.0', kid: k3, jws_sha256: sha256Hex(served[i]!.integrity!.jws) }))),
+      expect.arrayContaining(
+        ['alpha', 'beta', 'gamma'].map((slug, i) => ({
+          type: 'resign',
+          slug,
+          version: '1.0.0',
+          kid: k3,
+          jws_sha256: sha256Hex(served[i]!.integrity!.jws),
+        })),
+      ),
     );
     expect(logged.slice(10)).toEqual([{ type: 'keys', keys_sha256: keysHash(afterRetire) }]);
     // Each release names the entry of the signature it carries now: its re-signing.
@@ -124,7 +138,9 @@ describe('transparency log', () => {
       const logIndex = await logIndexOf(slug, '1.0.0');
       expect(logged[logIndex]).toMatchObject({ type: 'resign', slug });
       // The plugin's release list says the same.
-      expect((await get(`/api/plugins/${slug}`).expect(200)).body.releases).toEqual([expect.objectContaining({ version: '1.0.0', log_index: logIndex })]);
+      expect((await get(`/api/plugins/${slug}`).expect(200)).body.releases).toEqual([
+        expect.objectContaining({ version: '1.0.0', log_index: logIndex }),
+      ]);
     }
   });
 
@@ -169,7 +185,9 @@ describe('transparency log', () => {
       for (let from = 1; from <= to; from++) {
         const proof = (await get(`/api/log/proof/consistency?from=${from}&to=${to}`).expect(200)).body;
         expect(proof).toMatchObject({ from, to });
-        expect(() => verifyConsistency(from, to, proof.proof.map(b64), merkleRoot(leaves.slice(0, from)), merkleRoot(leaves.slice(0, to)))).not.toThrow();
+        expect(() =>
+          verifyConsistency(from, to, proof.proof.map(b64), merkleRoot(leaves.slice(0, from)), merkleRoot(leaves.slice(0, to))),
+        ).not.toThrow();
       }
     }
     expect((await get(`/api/log/proof/consistency?from=0&to=${leaves.length}`).expect(200)).body.proof).toEqual([]);
@@ -179,7 +197,9 @@ describe('transparency log', () => {
     // Enough entries for a full tile (256) and a partial one after it, appended as a publish does.
     const log = world.app.app.get(TransparencyLog);
     for (let i = 0; i < 260; i++) {
-      await world.app.database.dataSource.transaction((manager) => log.append({ type: i % 2 ? 'unyank' : 'yank', slug: 'alpha', version: '1.0.0' }, manager));
+      await world.app.database.dataSource.transaction((manager) =>
+        log.append({ type: i % 2 ? 'unyank' : 'yank', slug: 'alpha', version: '1.0.0' }, manager),
+      );
     }
     const all = await entries();
     const leaves = all.map((entry) => entry.leafHash);
@@ -203,7 +223,14 @@ describe('transparency log', () => {
     const partialBundle = decodeEntryBundle(new Uint8Array((await get(`/log/${tilePath('entries', 1, 15)}`).expect(200)).body));
     expect(partialBundle.map(leafHash)).toEqual(leaves.slice(256));
 
-    for (const past of [tilePath(0, 1), tilePath(0, 1, 16), tilePath(1, 0, 2), tilePath(2, 0, 1), tilePath('entries', 1), tilePath('entries', 2, 1)]) {
+    for (const past of [
+      tilePath(0, 1),
+      tilePath(0, 1, 16),
+      tilePath(1, 0, 2),
+      tilePath(2, 0, 1),
+      tilePath('entries', 1),
+      tilePath('entries', 2, 1),
+    ]) {
       const answer = await get(`/log/${past}`).expect(404);
       expect(answer.headers['content-type']).toMatch(/application\/problem\+json/);
     }
@@ -258,7 +285,10 @@ describe('transparency log', () => {
     const dataSource = world.app.database.dataSource;
     const { size } = await head();
     // The node the next append must write is already there: its insert violates the primary key.
-    await dataSource.query('INSERT INTO "transparency_node" ("level", "index", "hash") VALUES (0, $1, $2)', [String(size), Buffer.alloc(32)]);
+    await dataSource.query('INSERT INTO "transparency_node" ("level", "index", "hash") VALUES (0, $1, $2)', [
+      String(size),
+      Buffer.alloc(32),
+    ]);
     const failed = await world.publishAnswer('zeta', '1.0.0');
     expect(failed.status).toBe(500);
     expect(failed.headers['content-type']).toMatch(/application\/problem\+json/);
@@ -297,13 +327,26 @@ describe('transparency log', () => {
   });
 
   describe('proofs on the catalogue lane', () => {
-    const COMPARED_HEADERS = ['content-type', 'cache-control', 'vary', 'etag', 'content-length', 'x-content-type-options', 'x-frame-options', 'referrer-policy'];
+    const COMPARED_HEADERS = [
+      'content-type',
+      'cache-control',
+      'vary',
+      'etag',
+      'content-length',
+      'x-content-type-options',
+      'x-frame-options',
+      'referrer-policy',
+    ];
     /** Anonymous (the lane answers) or with a header that sends the request to the controller (an unknown token reads as anonymous there). */
     const read = async (url: string, via: 'lean' | 'controller') => {
       let req = get(url);
       if (via === 'controller') req = req.set('Authorization', 'Bearer not-a-token');
       const res = await req;
-      return { status: res.status, body: res.body as unknown, headers: Object.fromEntries(COMPARED_HEADERS.map((h) => [h, res.headers[h]])) };
+      return {
+        status: res.status,
+        body: res.body as unknown,
+        headers: Object.fromEntries(COMPARED_HEADERS.map((h) => [h, res.headers[h]])),
+      };
     };
 
     it.each([

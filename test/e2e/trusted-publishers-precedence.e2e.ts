@@ -16,9 +16,11 @@ describe('pending publishers: proof of repository control, and the repository ow
   let squatter: User;
 
   const sql = (text: string, params: unknown[] = []) => w.app.database.dataSource.query(text, params);
-  const register = (user: User, body: object) => request(w.app.url).post('/api/auth/me/pending-publishers').set('Authorization', `Bearer ${user.jwt}`).send(body);
+  const register = (user: User, body: object) =>
+    request(w.app.url).post('/api/auth/me/pending-publishers').set('Authorization', `Bearer ${user.jwt}`).send(body);
   const listing = async (user: User) =>
-    (await request(w.app.url).get('/api/auth/me/pending-publishers').set('Authorization', `Bearer ${user.jwt}`).expect(200)).body.pendingPublishers as Record<string, unknown>[];
+    (await request(w.app.url).get('/api/auth/me/pending-publishers').set('Authorization', `Bearer ${user.jwt}`).expect(200)).body
+      .pendingPublishers as Record<string, unknown>[];
   const written = async () =>
     (
       await sql(`SELECT (SELECT count(*) FROM pending_publisher)::int AS pending, (SELECT count(*) FROM pending_publisher WHERE status = 'active')::int AS active,
@@ -33,7 +35,10 @@ describe('pending publishers: proof of repository control, and the repository ow
     issuer = await new FakeOidcIssuer().start();
     await issuer.newKey('RS256');
     // Sign-in is configured for fakehub, so its users can prove what they administer.
-    w = await publishWorld({ FETCH_ALLOW_HOSTS: `127.0.0.1:${issuer.port}` }, { clientId: 'registry-app', clientSecret: 'registry-secret', oidcIssuer: issuer.url });
+    w = await publishWorld(
+      { FETCH_ALLOW_HOSTS: `127.0.0.1:${issuer.port}` },
+      { clientId: 'registry-app', clientSecret: 'registry-secret', oidcIssuer: issuer.url },
+    );
     owner = await w.linkedTokenFor('owner', 'tok-owner', ['publish:*']);
     rival = await w.linkedTokenFor('rival', 'tok-rival', ['publish:*']);
     developer = await w.linkedTokenFor('developer', 'tok-dev', ['publish:*']);
@@ -61,9 +66,13 @@ describe('pending publishers: proof of repository control, and the repository ow
     const asked = w.forge.requests.length;
     const res = await register(owner, { slug: 'proved-thing', forge: 'fakehub', repository: 'owner/proved' }).expect(201);
     expect(res.body).toMatchObject({ repositoryId: '2001', status: 'active', statusReason: null });
-    expect(await sql(`SELECT repo_verified, repository_id FROM pending_publisher WHERE slug = 'proved-thing'`)).toEqual([{ repo_verified: true, repository_id: '2001' }]);
+    expect(await sql(`SELECT repo_verified, repository_id FROM pending_publisher WHERE slug = 'proved-thing'`)).toEqual([
+      { repo_verified: true, repository_id: '2001' },
+    ]);
     // One read of the repository record, with the registrant's own token: it proves control and gives the id.
-    expect(w.forge.requests.slice(asked).map((r) => [r.url, r.headers.authorization])).toEqual([['/api/v3/repos/owner/proved', 'Bearer tok-owner']]);
+    expect(w.forge.requests.slice(asked).map((r) => [r.url, r.headers.authorization])).toEqual([
+      ['/api/v3/repos/owner/proved', 'Bearer tok-owner'],
+    ]);
   });
 
   it("reads the id of a private repository from the registrant's own record of it", async () => {
@@ -86,7 +95,13 @@ describe('pending publishers: proof of repository control, and the repository ow
 
     // The loser sees why in their own listing; the entry no longer holds the slug or the repository.
     expect(await listing(squatter)).toEqual([
-      expect.objectContaining({ id: squat.id, slug: 'squat-slug', status: 'displaced', statusReason: expect.stringContaining('proved that they administer owner/contested'), statusChangedAt: expect.any(Number) }),
+      expect.objectContaining({
+        id: squat.id,
+        slug: 'squat-slug',
+        status: 'displaced',
+        statusReason: expect.stringContaining('proved that they administer owner/contested'),
+        statusChangedAt: expect.any(Number),
+      }),
     ]);
     expect(await sql(`SELECT slug, status FROM pending_publisher WHERE repository_id = '2002' ORDER BY created_at`)).toEqual([
       { slug: 'squat-slug', status: 'displaced' },
@@ -97,21 +112,40 @@ describe('pending publishers: proof of repository control, and the repository ow
       {
         slug: 'squat-slug',
         actor_user_id: owner.userId,
-        details: expect.objectContaining({ pending: true, id: squat.id, repositoryId: '2002', userId: squatter.userId, displacedBy: won.body.id, reason: expect.any(String) }),
+        details: expect.objectContaining({
+          pending: true,
+          id: squat.id,
+          repositoryId: '2002',
+          userId: squatter.userId,
+          displacedBy: won.body.id,
+          reason: expect.any(String),
+        }),
       },
     ]);
 
     // The repository's CI now publishes for its owner, into the owner's slug.
-    const claims = githubActionsClaims(issuer.url, w.app.config.baseUrl, { repository: 'owner/contested', repository_id: '2002', environment: undefined });
-    const minted = await request(w.app.url).post('/api/publish/oidc/token').send({ token: await issuer.sign(claims) }).expect(201);
+    const claims = githubActionsClaims(issuer.url, w.app.config.baseUrl, {
+      repository: 'owner/contested',
+      repository_id: '2002',
+      environment: undefined,
+    });
+    const minted = await request(w.app.url)
+      .post('/api/publish/oidc/token')
+      .send({ token: await issuer.sign(claims) })
+      .expect(201);
     expect(minted.body.scopes).toEqual(['publish:real-slug']);
-    expect(await sql(`SELECT user_id FROM publisher_token WHERE prefix = $1`, [minted.body.token.slice(0, 12)])).toEqual([{ user_id: owner.userId }]);
+    expect(await sql(`SELECT user_id FROM publisher_token WHERE prefix = $1`, [minted.body.token.slice(0, 12)])).toEqual([
+      { user_id: owner.userId },
+    ]);
 
     // The loser cannot take it back, and may remove the displaced entry.
     const before = await written();
     await register(squatter, { slug: 'squat-again', forge: 'fakehub', repository: 'owner/contested' }).expect(403);
     expect(await written()).toEqual(before);
-    await request(w.app.url).delete(`/api/auth/me/pending-publishers/${squat.id}`).set('Authorization', `Bearer ${squatter.jwt}`).expect(204);
+    await request(w.app.url)
+      .delete(`/api/auth/me/pending-publishers/${squat.id}`)
+      .set('Authorization', `Bearer ${squatter.jwt}`)
+      .expect(204);
     expect(await listing(squatter)).toEqual([]);
   });
 
@@ -129,11 +163,17 @@ describe('pending publishers: proof of repository control, and the repository ow
     } finally {
       await requireProof(true);
     }
-    expect(await sql(`SELECT slug, status, repo_verified FROM pending_publisher WHERE repository_id = '2005' ORDER BY created_at`)).toEqual([
-      { slug: 'squat-too', status: 'displaced', repo_verified: false },
-      { slug: 'owner-too', status: 'active', repo_verified: true },
-    ]);
-    expect((await sql(`SELECT slug FROM audit_entry WHERE action = 'trusted_publisher.displace' ORDER BY created_at`)).map((r: { slug: string }) => r.slug)).toEqual(['squat-slug', 'squat-too']);
+    expect(await sql(`SELECT slug, status, repo_verified FROM pending_publisher WHERE repository_id = '2005' ORDER BY created_at`)).toEqual(
+      [
+        { slug: 'squat-too', status: 'displaced', repo_verified: false },
+        { slug: 'owner-too', status: 'active', repo_verified: true },
+      ],
+    );
+    expect(
+      (await sql(`SELECT slug FROM audit_entry WHERE action = 'trusted_publisher.displace' ORDER BY created_at`)).map(
+        (r: { slug: string }) => r.slug,
+      ),
+    ).toEqual(['squat-slug', 'squat-too']);
   });
 
   it("gives the repository's CI token to its owner, not to another user whose plugin named the repository earlier", async () => {
@@ -141,17 +181,36 @@ describe('pending publishers: proof of repository control, and the repository ow
     const mallory = await w.tokenFor('mallory', ['publish:*']);
     const asset = w.forge.asset('/mallory/releases/mallory-plugin.zip', { size: 64 });
     await w
-      .push(mallory.token, 'mallory-plugin', { manifest: manifestYaml({ name: 'mallory-plugin', version: '1.0.0' }), manifestSource: 'plugin.yaml', version: '1.0.0', assets: [{ name: 'mallory-plugin.zip', url: asset }], repoUrl: 'https://git.example.org/mallory/plugin' })
+      .push(mallory.token, 'mallory-plugin', {
+        manifest: manifestYaml({ name: 'mallory-plugin', version: '1.0.0' }),
+        manifestSource: 'plugin.yaml',
+        version: '1.0.0',
+        assets: [{ name: 'mallory-plugin.zip', url: asset }],
+        repoUrl: 'https://git.example.org/mallory/plugin',
+      })
       .expect(201);
-    await request(w.app.url).post('/api/plugins/mallory-plugin/trusted-publishers').set('Authorization', `Bearer ${mallory.jwt}`).send({ forge: 'fakehub', repository: 'owner/ci-target' }).expect(201);
-    const ciToken = () => issuer.sign(githubActionsClaims(issuer.url, w.app.config.baseUrl, { repository: 'owner/ci-target', repository_id: '2006' }));
-    const exchange = async () => (await request(w.app.url).post('/api/publish/oidc/token').send({ token: await ciToken() }).expect(201)).body;
+    await request(w.app.url)
+      .post('/api/plugins/mallory-plugin/trusted-publishers')
+      .set('Authorization', `Bearer ${mallory.jwt}`)
+      .send({ forge: 'fakehub', repository: 'owner/ci-target' })
+      .expect(201);
+    const ciToken = () =>
+      issuer.sign(githubActionsClaims(issuer.url, w.app.config.baseUrl, { repository: 'owner/ci-target', repository_id: '2006' }));
+    const exchange = async () =>
+      (
+        await request(w.app.url)
+          .post('/api/publish/oidc/token')
+          .send({ token: await ciToken() })
+          .expect(201)
+      ).body;
     expect((await exchange()).scopes).toEqual(['publish:mallory-plugin']);
 
     await register(owner, { slug: 'ci-target', forge: 'fakehub', repository: 'owner/ci-target' }).expect(201);
     const minted = await exchange();
     expect(minted.scopes).toEqual(['publish:ci-target']);
-    expect(await sql(`SELECT user_id FROM publisher_token WHERE prefix = $1`, [minted.token.slice(0, 12)])).toEqual([{ user_id: owner.userId }]);
+    expect(await sql(`SELECT user_id FROM publisher_token WHERE prefix = $1`, [minted.token.slice(0, 12)])).toEqual([
+      { user_id: owner.userId },
+    ]);
   });
 
   it('keeps an earlier registration that proved control too: 409 for the later one, nothing written', async () => {
@@ -160,6 +219,8 @@ describe('pending publishers: proof of repository control, and the repository ow
     const res = await register(rival, { slug: 'shared-two', forge: 'fakehub', repository: 'owner/shared' }).expect(409);
     expect(res.body.type).toMatch(/\/problems\/pending-publisher-exists$/);
     expect(await written()).toEqual(before);
-    expect(await sql(`SELECT slug, status FROM pending_publisher WHERE repository_id = '2003'`)).toEqual([{ slug: 'shared-one', status: 'active' }]);
+    expect(await sql(`SELECT slug, status FROM pending_publisher WHERE repository_id = '2003'`)).toEqual([
+      { slug: 'shared-one', status: 'active' },
+    ]);
   });
 });

@@ -57,11 +57,19 @@ describe('trusted publishing (OIDC)', () => {
     lab = await new FakeForge().start();
     lab.repository('gitlab', 'group/sub/proj', { id: 77 });
     w = await publishWorld(
-      { FETCH_ALLOW_HOSTS: `127.0.0.1:${issuer.port},127.0.0.1:${otherIssuer.port},127.0.0.1:${gitlabIssuer.port},${new URL(lab.url).host}` },
+      {
+        FETCH_ALLOW_HOSTS: `127.0.0.1:${issuer.port},127.0.0.1:${otherIssuer.port},127.0.0.1:${gitlabIssuer.port},${new URL(lab.url).host}`,
+      },
       {
         oidcIssuer: issuer.url,
         extraForges: [
-          { name: 'corp', type: 'gitlab', webUrl: 'https://git.corp.example', apiUrl: 'https://git.corp.example/api/v4', oidcIssuer: otherIssuer.url },
+          {
+            name: 'corp',
+            type: 'gitlab',
+            webUrl: 'https://git.corp.example',
+            apiUrl: 'https://git.corp.example/api/v4',
+            oidcIssuer: otherIssuer.url,
+          },
           { name: 'labby', type: 'gitlab', webUrl: lab.url, apiUrl: `${lab.url}/api/v4`, oidcIssuer: gitlabIssuer.url },
         ],
       },
@@ -71,16 +79,33 @@ describe('trusted publishing (OIDC)', () => {
     jest.spyOn(clock, 'now').mockImplementation(() => new Date(Date.now() + clockOffsetMs));
 
     // The repository ids the forge answers; registrations never take one from the client.
-    for (const [path, id] of [['acme/tool', 1001], ['acme/other-tool', 1002], ['carol/c', 4004], ['bob/fresh', 3003], ['bob/tl', 6006], ['bob/race', 5005], ['bob/liar', 1015]] as const) {
+    for (const [path, id] of [
+      ['acme/tool', 1001],
+      ['acme/other-tool', 1002],
+      ['carol/c', 4004],
+      ['bob/fresh', 3003],
+      ['bob/tl', 6006],
+      ['bob/race', 5005],
+      ['bob/liar', 1015],
+    ] as const) {
       w.forge.repository('github', path, { id });
     }
     alice = await w.tokenFor('alice', ['publish:*', 'yank:*']);
     bob = await w.tokenFor('bob', ['publish:*']);
-    for (const [slug, repo] of [['tool', 'acme/tool'], ['other-tool', 'acme/other-tool']]) {
+    for (const [slug, repo] of [
+      ['tool', 'acme/tool'],
+      ['other-tool', 'acme/other-tool'],
+    ]) {
       await w.push(alice.token, slug, { ...body(slug, '1.0.0', repo), repoUrl: `${w.forge.url}/${repo}` }).expect(201);
     }
     await session(alice.jwt)
-      .post('/api/plugins/tool/trusted-publishers', { forge: 'fakehub', repository: 'acme/tool', workflow: '.github/workflows/release.yml', ref: 'refs/tags/v*', environment: 'release' })
+      .post('/api/plugins/tool/trusted-publishers', {
+        forge: 'fakehub',
+        repository: 'acme/tool',
+        workflow: '.github/workflows/release.yml',
+        ref: 'refs/tags/v*',
+        environment: 'release',
+      })
       .expect(201);
   });
   afterEach(() => {
@@ -94,19 +119,39 @@ describe('trusted publishing (OIDC)', () => {
   it('exchanges a matching ID token for a 15-minute publisher token for that plugin only, which publishes it', async () => {
     const before = Date.now();
     const res = await exchange(await issuer.sign(claims())).expect(201);
-    expect(res.body).toEqual({ token: expect.stringMatching(/^prt_[0-9A-Za-z]{40}$/), expiresAt: expect.any(Number), scopes: ['publish:tool'] });
+    expect(res.body).toEqual({
+      token: expect.stringMatching(/^prt_[0-9A-Za-z]{40}$/),
+      expiresAt: expect.any(Number),
+      scopes: ['publish:tool'],
+    });
     expect(res.body.expiresAt).toBeGreaterThanOrEqual(before + 15 * 60_000);
     expect(res.body.expiresAt).toBeLessThanOrEqual(Date.now() + 15 * 60_000);
-    const [row] = await sql(`SELECT user_id, scopes, trusted, token_sha256 FROM publisher_token WHERE prefix = $1`, [res.body.token.slice(0, 12)]);
+    const [row] = await sql(`SELECT user_id, scopes, trusted, token_sha256 FROM publisher_token WHERE prefix = $1`, [
+      res.body.token.slice(0, 12),
+    ]);
     expect(row.user_id).toBe(alice.userId);
     expect(Buffer.from(row.token_sha256).toString('utf8')).not.toContain(res.body.token);
-    expect(row.trusted).toMatchObject({ forge: 'fakehub', repository: 'acme/tool', repositoryId: '1001', workflow: '.github/workflows/release.yml', ref: 'refs/tags/v1.0.0', environment: 'release', pending: null });
+    expect(row.trusted).toMatchObject({
+      forge: 'fakehub',
+      repository: 'acme/tool',
+      repositoryId: '1001',
+      workflow: '.github/workflows/release.yml',
+      ref: 'refs/tags/v1.0.0',
+      environment: 'release',
+      pending: null,
+    });
 
     const pushed = await w.push(res.body.token, 'tool', body('tool', '1.1.0')).expect(201);
     expect(pushed.body).toMatchObject({ slug: 'tool', version: '1.1.0', claimed: false });
 
     // The release and its audit entry say it came from the repository's CI; a token push says token.
-    const trusted = { kind: 'trusted', forge: 'fakehub', repository: 'acme/tool', workflow: '.github/workflows/release.yml', ref: 'refs/tags/v1.0.0' };
+    const trusted = {
+      kind: 'trusted',
+      forge: 'fakehub',
+      repository: 'acme/tool',
+      workflow: '.github/workflows/release.yml',
+      ref: 'refs/tags/v1.0.0',
+    };
     expect((await request(w.app.url).get('/api/plugins/tool/releases/1.1.0').expect(200)).body.publishedBy).toEqual(trusted);
     expect((await request(w.app.url).get('/api/plugins/tool/releases/1.0.0').expect(200)).body.publishedBy).toEqual({ kind: 'token' });
     const detail = await request(w.app.url).get('/api/plugins/tool').expect(200);
@@ -114,7 +159,9 @@ describe('trusted publishing (OIDC)', () => {
       ['1.1.0', trusted],
       ['1.0.0', { kind: 'token' }],
     ]);
-    const [audit] = await sql(`SELECT details, actor_token_id FROM audit_entry WHERE action = 'plugin.publish' AND slug = 'tool' AND details->>'version' = '1.1.0'`);
+    const [audit] = await sql(
+      `SELECT details, actor_token_id FROM audit_entry WHERE action = 'plugin.publish' AND slug = 'tool' AND details->>'version' = '1.1.0'`,
+    );
     expect(audit.details.publishedBy).toEqual(trusted);
     const [{ id: tokenId }] = await sql(`SELECT id FROM publisher_token WHERE prefix = $1`, [res.body.token.slice(0, 12)]);
     expect(audit.actor_token_id).toBe(tokenId);
@@ -125,7 +172,10 @@ describe('trusted publishing (OIDC)', () => {
   });
 
   it.each([
-    ['another repository', { repository: 'acme/other', repository_id: '2002', job_workflow_ref: 'acme/other/.github/workflows/release.yml@refs/tags/v1.0.0' }],
+    [
+      'another repository',
+      { repository: 'acme/other', repository_id: '2002', job_workflow_ref: 'acme/other/.github/workflows/release.yml@refs/tags/v1.0.0' },
+    ],
     ['a re-created repository (same path, new id)', { repository_id: '9999' }],
     ['another workflow', { job_workflow_ref: 'acme/tool/.github/workflows/ci.yml@refs/tags/v1.0.0' }],
     ['a ref outside the pattern', { ref: 'refs/heads/main', job_workflow_ref: 'acme/tool/.github/workflows/release.yml@refs/heads/main' }],
@@ -142,7 +192,17 @@ describe('trusted publishing (OIDC)', () => {
 
   it.each<[string, () => Promise<string>]>([
     ['the wrong audience', () => issuer.sign(claims({ aud: 'https://another-registry.example' }))],
-    ['an expired token', () => issuer.sign(claims({ iat: Math.floor(Date.now() / 1000) - 900, nbf: Math.floor(Date.now() / 1000) - 900, exp: Math.floor(Date.now() / 1000) - 120 }))],
+    [
+      'an expired token',
+      () =>
+        issuer.sign(
+          claims({
+            iat: Math.floor(Date.now() / 1000) - 900,
+            nbf: Math.floor(Date.now() / 1000) - 900,
+            exp: Math.floor(Date.now() / 1000) - 120,
+          }),
+        ),
+    ],
     ['a token not yet valid', () => issuer.sign(claims({ nbf: Math.floor(Date.now() / 1000) + 300 }))],
     ['a token issued in the future', () => issuer.sign(claims({ iat: Math.floor(Date.now() / 1000) + 300 }))],
     ['a token without jti', () => issuer.sign(claims({ jti: undefined }))],
@@ -150,8 +210,14 @@ describe('trusted publishing (OIDC)', () => {
     ['alg none', async () => issuer.unsigned(claims())],
     ['HS256 keyed with the public key bytes', () => issuer.hmacWithPublicKey(claims())],
     ['a key that is not in the JWKS', async () => issuer.sign(claims(), { key: await issuer.newKey('RS256', false) })],
-    ['a published kid over another key', async () => issuer.sign(claims(), { key: await issuer.newKey('RS256', false), kid: issuer.published[0].kid })],
-    ['a JWKS on a loopback address that is not allow-listed', () => otherIssuer.sign({ ...claims(), iss: otherIssuer.url, project_id: '1', project_path: 'g/p' })],
+    [
+      'a published kid over another key',
+      async () => issuer.sign(claims(), { key: await issuer.newKey('RS256', false), kid: issuer.published[0].kid }),
+    ],
+    [
+      'a JWKS on a loopback address that is not allow-listed',
+      () => otherIssuer.sign({ ...claims(), iss: otherIssuer.url, project_id: '1', project_path: 'g/p' }),
+    ],
     ['garbage', async () => 'not.a.jwt'],
   ])('answers 401 with nothing written for %s', async (_label, make) => {
     const token = await make();
@@ -203,30 +269,50 @@ describe('trusted publishing (OIDC)', () => {
     });
 
     it('cannot yank', async () => {
-      await request(w.app.url).post('/api/publish/tool/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.0.0' }).expect(403);
+      await request(w.app.url)
+        .post('/api/publish/tool/yank')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ version: '1.0.0' })
+        .expect(403);
     });
 
     it('cannot create or list tokens', async () => {
-      await request(w.app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${token}`).send({ name: 'x', scopes: ['publish:*'] }).expect(401);
+      await request(w.app.url)
+        .post('/api/auth/me/tokens')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ name: 'x', scopes: ['publish:*'] })
+        .expect(401);
       await request(w.app.url).get('/api/auth/me/tokens').set('Authorization', `Bearer ${token}`).expect(401);
     });
 
     it('cannot manage trusted publishers', async () => {
-      await request(w.app.url).post('/api/plugins/tool/trusted-publishers').set('Authorization', `Bearer ${token}`).send({ forge: 'fakehub', repository: 'x/y', repositoryId: '1' }).expect(401);
+      await request(w.app.url)
+        .post('/api/plugins/tool/trusted-publishers')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ forge: 'fakehub', repository: 'x/y', repositoryId: '1' })
+        .expect(401);
     });
 
     it('expires after 15 minutes', async () => {
       clockOffsetMs = 15 * 60_000 + 1_000;
       await w.push(token, 'tool', body('tool', '1.9.0')).expect(401);
-      expect(await sql(`SELECT 1 FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'tool' AND r.version = '1.9.0'`)).toEqual([]);
+      expect(
+        await sql(`SELECT 1 FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'tool' AND r.version = '1.9.0'`),
+      ).toEqual([]);
     });
   });
 
   it('yanks when the trusted publisher allows it', async () => {
-    await session(alice.jwt).post('/api/plugins/other-tool/trusted-publishers', { forge: 'fakehub', repository: 'acme/other-tool', allowYank: true }).expect(201);
+    await session(alice.jwt)
+      .post('/api/plugins/other-tool/trusted-publishers', { forge: 'fakehub', repository: 'acme/other-tool', allowYank: true })
+      .expect(201);
     const res = await exchange(await issuer.sign(claims({ repository: 'acme/other-tool', repository_id: '1002' }))).expect(201);
     expect(res.body.scopes).toEqual(['publish:other-tool', 'yank:other-tool']);
-    await request(w.app.url).post('/api/publish/other-tool/yank').set('Authorization', `Bearer ${res.body.token}`).send({ version: '1.0.0' }).expect(200);
+    await request(w.app.url)
+      .post('/api/publish/other-tool/yank')
+      .set('Authorization', `Bearer ${res.body.token}`)
+      .send({ version: '1.0.0' })
+      .expect(200);
   });
 
   it('stops matching once the owner who added it is disabled', async () => {
@@ -241,7 +327,14 @@ describe('trusted publishing (OIDC)', () => {
 
   it('maps GitLab CI claims (project id and path, CI config path, ref and ref_type) on a GitLab instance', async () => {
     await session(bob.jwt)
-      .post('/api/auth/me/pending-publishers', { slug: 'lab-plugin', forge: 'labby', repository: 'group/sub/proj', workflow: '.gitlab-ci.yml', ref: 'refs/tags/v*', environment: 'production' })
+      .post('/api/auth/me/pending-publishers', {
+        slug: 'lab-plugin',
+        forge: 'labby',
+        repository: 'group/sub/proj',
+        workflow: '.gitlab-ci.yml',
+        ref: 'refs/tags/v*',
+        environment: 'production',
+      })
       .expect(201);
     const now = Math.floor(Date.now() / 1000);
     const gitlab = (fields: Record<string, unknown> = {}) => ({
@@ -270,22 +363,45 @@ describe('trusted publishing (OIDC)', () => {
 
   describe('pending publishers', () => {
     const bobClaims = (fields: Record<string, unknown> = {}) =>
-      claims({ repository: 'bob/fresh', repository_id: '3003', job_workflow_ref: 'bob/fresh/.github/workflows/release.yml@refs/tags/v1.0.0', ...fields });
+      claims({
+        repository: 'bob/fresh',
+        repository_id: '3003',
+        job_workflow_ref: 'bob/fresh/.github/workflows/release.yml@refs/tags/v1.0.0',
+        ...fields,
+      });
 
     beforeAll(async () => {
-      await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'fresh-plugin', forge: 'fakehub', repository: 'bob/fresh', workflow: '.github/workflows/release.yml' }).expect(201);
+      await session(bob.jwt)
+        .post('/api/auth/me/pending-publishers', {
+          slug: 'fresh-plugin',
+          forge: 'fakehub',
+          repository: 'bob/fresh',
+          workflow: '.github/workflows/release.yml',
+        })
+        .expect(201);
     });
 
-    it("matches the repository id the forge says, never one the registrant sent", async () => {
+    it('matches the repository id the forge says, never one the registrant sent', async () => {
       const before = await sideEffects();
       // bob/liar is 1015 on the forge: an entry for 988669 would let a CI job of that id claim the slug.
-      const refused = await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'liar-plugin', forge: 'fakehub', repository: 'bob/liar', repositoryId: '988669' }).expect(422);
+      const refused = await session(bob.jwt)
+        .post('/api/auth/me/pending-publishers', { slug: 'liar-plugin', forge: 'fakehub', repository: 'bob/liar', repositoryId: '988669' })
+        .expect(422);
       expect(refused.body.errors.map((e: { path: string }) => e.path)).toEqual(['/repositoryId']);
-      const liar = (id: string) => issuer.sign(claims({ repository: 'bob/liar', repository_id: id, job_workflow_ref: 'bob/liar/.github/workflows/release.yml@refs/tags/v1.0.0' }));
+      const liar = (id: string) =>
+        issuer.sign(
+          claims({
+            repository: 'bob/liar',
+            repository_id: id,
+            job_workflow_ref: 'bob/liar/.github/workflows/release.yml@refs/tags/v1.0.0',
+          }),
+        );
       await exchange(await liar('988669')).expect(403);
       expect(await sideEffects()).toEqual(before);
 
-      const registered = await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'liar-plugin', forge: 'fakehub', repository: 'bob/liar' }).expect(201);
+      const registered = await session(bob.jwt)
+        .post('/api/auth/me/pending-publishers', { slug: 'liar-plugin', forge: 'fakehub', repository: 'bob/liar' })
+        .expect(201);
       expect(registered.body.repositoryId).toBe('1015');
       await exchange(await liar('988669')).expect(403);
       expect((await exchange(await liar('1015')).expect(201)).body.scopes).toEqual(['publish:liar-plugin']);
@@ -304,7 +420,9 @@ describe('trusted publishing (OIDC)', () => {
       expect(first.body.scopes).toEqual(['publish:fresh-plugin']);
 
       // Not another slug: the pending publisher names one.
-      await w.push(first.body.token, 'fresh-other', { ...body('fresh-other', '1.0.0', 'bob/fresh'), repoUrl: `${w.forge.url}/bob/fresh` }).expect(403);
+      await w
+        .push(first.body.token, 'fresh-other', { ...body('fresh-other', '1.0.0', 'bob/fresh'), repoUrl: `${w.forge.url}/bob/fresh` })
+        .expect(403);
 
       const claimed = await w.push(first.body.token, 'fresh-plugin', body('fresh-plugin', '1.0.0', 'bob/fresh')).expect(201);
       expect(claimed.body).toMatchObject({ slug: 'fresh-plugin', claimed: true });
@@ -312,12 +430,16 @@ describe('trusted publishing (OIDC)', () => {
       expect(plugin.repo_url).toBe(`${w.forge.url}/bob/fresh`);
       expect(await sql(`SELECT user_id FROM plugin_owner WHERE plugin_id = $1`, [plugin.id])).toEqual([{ user_id: bob.userId }]);
       expect(await sql(`SELECT 1 FROM pending_publisher WHERE slug = 'fresh-plugin'`)).toEqual([]);
-      expect(await sql(`SELECT repository_path, repository_id, workflow, created_by FROM trusted_publisher WHERE plugin_id = $1`, [plugin.id])).toEqual([
+      expect(
+        await sql(`SELECT repository_path, repository_id, workflow, created_by FROM trusted_publisher WHERE plugin_id = $1`, [plugin.id]),
+      ).toEqual([
         { repository_path: 'bob/fresh', repository_id: '3003', workflow: '.github/workflows/release.yml', created_by: bob.userId },
       ]);
 
       // The second token minted from the entry can no longer claim; as bob owns the plugin now, it updates it.
-      expect((await w.push(second.body.token, 'fresh-plugin', body('fresh-plugin', '1.1.0', 'bob/fresh')).expect(201)).body.claimed).toBe(false);
+      expect((await w.push(second.body.token, 'fresh-plugin', body('fresh-plugin', '1.1.0', 'bob/fresh')).expect(201)).body.claimed).toBe(
+        false,
+      );
       // Later exchanges match the trusted publisher it became.
       const later = await exchange(await issuer.sign(bobClaims())).expect(201);
       expect(later.body.scopes).toEqual(['publish:fresh-plugin']);
@@ -326,17 +448,25 @@ describe('trusted publishing (OIDC)', () => {
     });
 
     it('is not used once its slug was taken by someone else', async () => {
-      await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'taken-later', forge: 'fakehub', repository: 'bob/tl' }).expect(201);
-      await w.push(alice.token, 'taken-later', { ...body('taken-later', '1.0.0', 'alice/tl'), repoUrl: `${w.forge.url}/alice/tl` }).expect(201);
+      await session(bob.jwt)
+        .post('/api/auth/me/pending-publishers', { slug: 'taken-later', forge: 'fakehub', repository: 'bob/tl' })
+        .expect(201);
+      await w
+        .push(alice.token, 'taken-later', { ...body('taken-later', '1.0.0', 'alice/tl'), repoUrl: `${w.forge.url}/alice/tl` })
+        .expect(201);
       const before = await sideEffects();
       await exchange(await issuer.sign(claims({ repository: 'bob/tl', repository_id: '6006' }))).expect(403);
       expect(await sideEffects()).toEqual(before);
     });
 
     it('refuses the claim at use when the repository was claimed by another slug meanwhile (409), leaving the entry', async () => {
-      await session(bob.jwt).post('/api/auth/me/pending-publishers', { slug: 'race-plugin', forge: 'fakehub', repository: 'bob/race' }).expect(201);
+      await session(bob.jwt)
+        .post('/api/auth/me/pending-publishers', { slug: 'race-plugin', forge: 'fakehub', repository: 'bob/race' })
+        .expect(201);
       const minted = await exchange(await issuer.sign(claims({ repository: 'bob/race', repository_id: '5005' }))).expect(201);
-      await w.push(alice.token, 'race-other', { ...body('race-other', '1.0.0', 'bob/race'), repoUrl: `${w.forge.url}/bob/race` }).expect(201);
+      await w
+        .push(alice.token, 'race-other', { ...body('race-other', '1.0.0', 'bob/race'), repoUrl: `${w.forge.url}/bob/race` })
+        .expect(201);
       const before = await sideEffects();
       const res = await w.push(minted.body.token, 'race-plugin', body('race-plugin', '1.0.0', 'bob/race')).expect(409);
       expect(res.body.type).toMatch(/\/problems\/repo-claimed$/);

@@ -32,7 +32,10 @@ class Tally {
   summary(): string {
     const lines = Object.entries(this.byKind).map(([kind, counts]) => {
       const total = [...counts.values()].reduce((a, b) => a + b, 0);
-      return `${kind}: ${total} (${[...counts].sort(([a], [b]) => a - b).map(([s, c]) => `${s}×${c}`).join(', ')})`;
+      return `${kind}: ${total} (${[...counts]
+        .sort(([a], [b]) => a - b)
+        .map(([s, c]) => `${s}×${c}`)
+        .join(', ')})`;
     });
     return `two-instance load, ${LOAD_MS / 1000} s: ${lines.join('; ')}`;
   }
@@ -67,11 +70,16 @@ if (TWO_INSTANCES_SKIP_REASON) {
     it('answers no 5xx, and every accepted push and delivery has its release', async () => {
       const admin = (await w.session(true)).jwt;
       // Before B's first request, so it loads these limits and the load is never refused.
-      await w.setSettings(admin, { 'ratelimit.public_read_per_min': 1_000_000, 'ratelimit.publish_per_min': 1_000_000, 'ratelimit.webhook_per_min': 1_000_000 });
+      await w.setSettings(admin, {
+        'ratelimit.public_read_per_min': 1_000_000,
+        'ratelimit.publish_per_min': 1_000_000,
+        'ratelimit.webhook_per_min': 1_000_000,
+      });
       const owner = await w.session();
       const token = (await w.publisherToken(owner.jwt)).token;
       for (const slug of ['load-pushed', 'load-hooked']) expect((await w.push(0, token, slug, '0.0.1')).status).toBe(201);
-      const secret = (await w.call(0, 'POST', '/api/plugins/load-hooked/webhook-secret', { jwt: owner.jwt, body: {} })).body.webhookSecret as string;
+      const secret = (await w.call(0, 'POST', '/api/plugins/load-hooked/webhook-secret', { jwt: owner.jwt, body: {} })).body
+        .webhookSecret as string;
       const hooked = { kind: 'github' as const, repoUrl: `${w.forge.url}/acme/load-hooked` };
       w.forge.route('GET', '/dl/:tag/plugin.yaml', (_req, res, params) => {
         res.writeHead(200, { 'Content-Type': 'text/yaml' }).end(manifestYaml({ name: 'load-hooked', version: params.tag.slice(1) }));
@@ -86,10 +94,17 @@ if (TWO_INSTANCES_SKIP_REASON) {
       const until = Date.now() + LOAD_MS;
       let pushes = 0;
       let deliveries = 0;
-      const readPaths = ['/api/plugins', '/api/plugins/load-pushed', '/api/plugins/load-pushed/latest', '/api/plugins/load-hooked', '/api/stats'];
+      const readPaths = [
+        '/api/plugins',
+        '/api/plugins/load-pushed',
+        '/api/plugins/load-pushed/latest',
+        '/api/plugins/load-hooked',
+        '/api/stats',
+      ];
 
       const reader = async (id: number) => {
-        for (let i = 0; Date.now() < until; i += 1) await tallied(tally, 'read', () => w.call((id + i) % 2, 'GET', readPaths[i % readPaths.length]));
+        for (let i = 0; Date.now() < until; i += 1)
+          await tallied(tally, 'read', () => w.call((id + i) % 2, 'GET', readPaths[i % readPaths.length]));
       };
       const publisher = async (via: number) => {
         while (Date.now() < until) {
@@ -107,7 +122,12 @@ if (TWO_INSTANCES_SKIP_REASON) {
           ]);
           const headers = webhookHeaders('github', secret, event.body, event.event);
           const answer = await tallied(tally, 'webhook', async () => {
-            const res = await fetch(`${w.urls[deliveries % 2]}/api/webhooks/release`, { method: 'POST', headers, body: new Uint8Array(event.body), signal: AbortSignal.timeout(30_000) });
+            const res = await fetch(`${w.urls[deliveries % 2]}/api/webhooks/release`, {
+              method: 'POST',
+              headers,
+              body: new Uint8Array(event.body),
+              signal: AbortSignal.timeout(30_000),
+            });
             await res.arrayBuffer();
             return { status: res.status, headers: res.headers, body: null };
           });
@@ -123,7 +143,13 @@ if (TWO_INSTANCES_SKIP_REASON) {
       expect(delivered.length).toBeGreaterThan(0);
       // Deliveries are ingested by the instances' background workers: wait for the queue to drain.
       const versionsOf = async (slug: string) =>
-        new Set((await w.sql<{ version: string }>('SELECT r.version FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1', [slug])).map((r) => r.version));
+        new Set(
+          (
+            await w.sql<{ version: string }>('SELECT r.version FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1', [
+              slug,
+            ])
+          ).map((r) => r.version),
+        );
       const deadline = Date.now() + 60_000;
       let hookedVersions = await versionsOf('load-hooked');
       while (delivered.some((v) => !hookedVersions.has(v)) && Date.now() < deadline) {

@@ -26,7 +26,7 @@ if (TWO_INSTANCES_SKIP_REASON) {
       await w?.stop();
     }, 60_000);
 
-    it('keeps stats current across instances: a push through A shows in B\'s next answer', async () => {
+    it("keeps stats current across instances: a push through A shows in B's next answer", async () => {
       const first = await w.call(A, 'GET', '/api/stats');
       expect(first.status).toBe(200);
       expect((await w.call(B, 'GET', '/api/stats')).body).toEqual(first.body);
@@ -39,7 +39,9 @@ if (TWO_INSTANCES_SKIP_REASON) {
       let upstream = 0;
       w.forge.route('GET', '/api/v3/repos/acme/stats-later', (_req, res) => {
         upstream += 1;
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ stargazers_count: 11, forks_count: 2, subscribers_count: 1 }));
+        res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ stargazers_count: 11, forks_count: 2, subscribers_count: 1 }));
       });
       const onA = await w.call(A, 'GET', '/api/plugins/stats-later/stats');
       const onB = await w.call(B, 'GET', '/api/plugins/stats-later/stats');
@@ -56,7 +58,9 @@ if (TWO_INSTANCES_SKIP_REASON) {
       expect(statuses[0]).toBe(201);
       expect([403, 409]).toContain(statuses[1]);
       expect(answers.find((a) => a.status !== 201)!.headers.get('content-type')).toContain('application/problem+json');
-      const owners = await w.sql('SELECT o.user_id FROM plugin_owner o JOIN plugin p ON p.id = o.plugin_id WHERE p.slug = $1', ['race-slug']);
+      const owners = await w.sql('SELECT o.user_id FROM plugin_owner o JOIN plugin p ON p.id = o.plugin_id WHERE p.slug = $1', [
+        'race-slug',
+      ]);
       expect(owners).toHaveLength(1);
     });
 
@@ -64,7 +68,10 @@ if (TWO_INSTANCES_SKIP_REASON) {
       expect((await w.push(A, owner.token, 'race-version', '1.0.0')).status).toBe(201);
       const answers = await Promise.all([w.push(A, owner.token, 'race-version', '2.0.0'), w.push(B, owner.token, 'race-version', '2.0.0')]);
       expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
-      const releases = await w.sql('SELECT r.id FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 AND r.version = $2', ['race-version', '2.0.0']);
+      const releases = await w.sql('SELECT r.id FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 AND r.version = $2', [
+        'race-version',
+        '2.0.0',
+      ]);
       expect(releases).toHaveLength(1);
     });
 
@@ -76,7 +83,8 @@ if (TWO_INSTANCES_SKIP_REASON) {
     });
 
     it('serves on B the key set of a rotation made on A, at once', async () => {
-      const kids = async (via: number) => ((await w.call(via, 'GET', '/.well-known/registry-key.json')).body.keys as { kid: string }[]).map((k) => k.kid);
+      const kids = async (via: number) =>
+        ((await w.call(via, 'GET', '/.well-known/registry-key.json')).body.keys as { kid: string }[]).map((k) => k.kid);
       const before = await kids(B);
       const rotated = await w.call(A, 'POST', '/api/admin/keys/rotate', { jwt: admin });
       expect(rotated.status).toBe(200);
@@ -87,7 +95,8 @@ if (TWO_INSTANCES_SKIP_REASON) {
 
     it('answers on B what a write through A changed, though B had it cached', async () => {
       expect((await w.push(A, owner.token, 'cached-detail', '1.0.0')).status).toBe(201);
-      for (const via of [B, B]) expect((await w.call(via, 'GET', '/api/plugins/cached-detail/latest')).body).toMatchObject({ version: '1.0.0' });
+      for (const via of [B, B])
+        expect((await w.call(via, 'GET', '/api/plugins/cached-detail/latest')).body).toMatchObject({ version: '1.0.0' });
       expect((await w.push(A, owner.token, 'cached-detail', '1.1.0')).status).toBe(201);
       expect((await w.call(B, 'GET', '/api/plugins/cached-detail/latest')).body).toMatchObject({ version: '1.1.0' });
     });

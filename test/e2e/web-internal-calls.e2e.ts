@@ -18,7 +18,11 @@ describe('web pages and the rate limiter', () => {
     const now = new Date();
     jest.spyOn(app.app.get(Clock), 'now').mockImplementation(() => now);
     const admin = await userWithSession(app, 'limits-admin', 'admin');
-    await request(app.url).patch('/api/admin/settings').set('Authorization', `Bearer ${admin.jwt}`).send({ 'ratelimit.public_read_per_min': 3 }).expect(200);
+    await request(app.url)
+      .patch('/api/admin/settings')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ 'ratelimit.public_read_per_min': 3 })
+      .expect(200);
   });
   afterAll(() => app?.close());
 

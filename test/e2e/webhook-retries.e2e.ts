@@ -15,7 +15,8 @@ describe('webhook delivery retries', () => {
   });
   afterAll(() => w?.close());
 
-  const deliveries = async (slug: string) => (await w.as(w.owner.jwt, 'get', `/api/plugins/${slug}/deliveries`).expect(200)).body.deliveries;
+  const deliveries = async (slug: string) =>
+    (await w.as(w.owner.jwt, 'get', `/api/plugins/${slug}/deliveries`).expect(200)).body.deliveries;
 
   /** Runs the worker until the delivery is no longer queued or processing (pg-boss may hold a retry for a second or two). */
   async function settle(slug: string): Promise<Record<string, unknown>> {
@@ -81,7 +82,9 @@ describe('webhook delivery retries', () => {
     const plugin = await w.plugin('github');
     const [manifest] = w.releaseFiles(plugin, 'v1.0.0', w.manifest(plugin, '1.0.0'));
     const binary = w.forge.held(`/downloads/${plugin.repo}/v1.0.0/slow.tar.gz`);
-    await w.deliver('github', plugin.secret, w.releaseEvent(plugin, 'v1.0.0', [manifest, { name: 'slow.tar.gz', url: binary.url }])).expect(202);
+    await w
+      .deliver('github', plugin.secret, w.releaseEvent(plugin, 'v1.0.0', [manifest, { name: 'slow.tar.gz', url: binary.url }]))
+      .expect(202);
     const lease = () =>
       w.query<{ status: string; lockedUntil: Date }>(
         `SELECT d.status, d.locked_until AS "lockedUntil" FROM webhook_delivery d JOIN plugin p ON p.id = d.plugin_id WHERE p.slug = $1`,

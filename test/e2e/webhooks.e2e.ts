@@ -13,7 +13,8 @@ describe('POST /api/webhooks/release', () => {
   });
   afterAll(() => w?.close());
 
-  const deliveries = async (slug: string, jwt = w.owner.jwt) => (await w.as(jwt, 'get', `/api/plugins/${slug}/deliveries`).expect(200)).body.deliveries;
+  const deliveries = async (slug: string, jwt = w.owner.jwt) =>
+    (await w.as(jwt, 'get', `/api/plugins/${slug}/deliveries`).expect(200)).body.deliveries;
 
   it.each(FORGE_KINDS)('%s: a signed release delivery is stored, answered 202, and ingested as a signed release', async (kind) => {
     const plugin = await w.plugin(kind);
@@ -37,13 +38,24 @@ describe('POST /api/webhooks/release', () => {
     });
     expect(verified.ok).toBe(true);
     const [delivery] = await deliveries(plugin.slug);
-    expect(delivery).toMatchObject({ provider: kind, status: 'succeeded', version: '1.0.0', tag: 'v1.0.0', source: 'webhook', reason: null, attempts: 1 });
-    const [row] = await w.query<{ source: string }>(`SELECT r.source FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 AND r.version = '1.0.0'`, [plugin.slug]);
+    expect(delivery).toMatchObject({
+      provider: kind,
+      status: 'succeeded',
+      version: '1.0.0',
+      tag: 'v1.0.0',
+      source: 'webhook',
+      reason: null,
+      attempts: 1,
+    });
+    const [row] = await w.query<{ source: string }>(
+      `SELECT r.source FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 AND r.version = '1.0.0'`,
+      [plugin.slug],
+    );
     expect(row.source).toBe('webhook');
   });
 
   describe('refuses with 401 and stores nothing', () => {
-    it.each(FORGE_KINDS)('%s: wrong secret, missing header, re-serialized body, another plugin\'s secret', async (kind) => {
+    it.each(FORGE_KINDS)("%s: wrong secret, missing header, re-serialized body, another plugin's secret", async (kind) => {
       const plugin = await w.plugin(kind);
       const other = await w.plugin(kind);
       const delivery = w.releaseEvent(plugin, 'v2.0.0', w.releaseFiles(plugin, 'v2.0.0', w.manifest(plugin, '2.0.0')));
@@ -74,7 +86,10 @@ describe('POST /api/webhooks/release', () => {
       const { sealWebhookSecret } = await import('../../src/publishing/webhooks/webhook-secret');
       const [row] = await w.query<{ id: string }>('SELECT id FROM plugin WHERE slug = $1', [plugin.slug]);
       const short = 's'.repeat(31);
-      await w.query('UPDATE plugin_webhook SET secret_sealed = $1 WHERE plugin_id = $2', [sealWebhookSecret(w.app.config.keyEncryptionKey, row.id, short), row.id]);
+      await w.query('UPDATE plugin_webhook SET secret_sealed = $1 WHERE plugin_id = $2', [
+        sealWebhookSecret(w.app.config.keyEncryptionKey, row.id, short),
+        row.id,
+      ]);
       await w.deliver('github', short, w.releaseEvent(plugin, 'v1.0.0', [])).expect(401);
       expect(await w.count('webhook_delivery', plugin.slug)).toBe(0);
     });
@@ -86,7 +101,11 @@ describe('POST /api/webhooks/release', () => {
       for (const body of ['{}', event.body.toString()]) {
         const res = await request(w.app.url).post('/api/webhooks/release').set('Content-Type', 'application/json').send(body).expect(401);
         expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-        expect(res.body).toMatchObject({ status: 401, type: expect.stringContaining('webhook-unrecognized'), detail: expect.stringContaining('X-GitHub-Event') });
+        expect(res.body).toMatchObject({
+          status: 401,
+          type: expect.stringContaining('webhook-unrecognized'),
+          detail: expect.stringContaining('X-GitHub-Event'),
+        });
       }
       // A signature alone (no event header) is not a forge delivery either.
       const signed = webhookHeaders('github', plugin.secret, event.body, event.event);
@@ -122,27 +141,36 @@ describe('POST /api/webhooks/release', () => {
     await w.runWorker();
     expect(await w.count('release', plugin.slug)).toBe(2);
     const statuses = (await deliveries(plugin.slug)).map((d: { status: string; reason: string | null }) => [d.status, d.reason]).sort();
-    expect(statuses).toEqual([['skipped', 'version-exists'], ['succeeded', null]]);
+    expect(statuses).toEqual([
+      ['skipped', 'version-exists'],
+      ['succeeded', null],
+    ]);
   });
 
-  it.each(FORGE_KINDS)('%s: the same signed body replayed under a new delivery id is a duplicate (200), stored and ingested once', async (kind) => {
-    const plugin = await w.plugin(kind);
-    const event = w.releaseEvent(plugin, 'v1.2.0', w.releaseFiles(plugin, 'v1.2.0', w.manifest(plugin, '1.2.0')));
-    const first = webhookHeaders(kind, plugin.secret, event.body, event.event);
-    const replayed = webhookHeaders(kind, plugin.secret, event.body, event.event);
-    expect(replayed).not.toEqual(first);
-    await w.deliver(kind, plugin.secret, event, first).expect(202);
-    const replay = await w.deliver(kind, plugin.secret, event, replayed).expect(200);
-    expect(replay.body).toMatchObject({ status: 'duplicate', id: null });
-    // Also once the first has been ingested.
-    expect(await w.runWorker()).toBe(1);
-    expect((await w.deliver(kind, plugin.secret, event).expect(200)).body.status).toBe('duplicate');
-    expect(await w.runWorker()).toBe(0);
-    expect(await w.count('webhook_delivery', plugin.slug)).toBe(1);
-    const [release] = await w.query<{ n: number }>(`SELECT count(*)::int AS n FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 AND r.version = '1.2.0'`, [plugin.slug]);
-    expect(release.n).toBe(1);
-    expect((await deliveries(plugin.slug)).map((d: { status: string }) => d.status)).toEqual(['succeeded']);
-  });
+  it.each(FORGE_KINDS)(
+    '%s: the same signed body replayed under a new delivery id is a duplicate (200), stored and ingested once',
+    async (kind) => {
+      const plugin = await w.plugin(kind);
+      const event = w.releaseEvent(plugin, 'v1.2.0', w.releaseFiles(plugin, 'v1.2.0', w.manifest(plugin, '1.2.0')));
+      const first = webhookHeaders(kind, plugin.secret, event.body, event.event);
+      const replayed = webhookHeaders(kind, plugin.secret, event.body, event.event);
+      expect(replayed).not.toEqual(first);
+      await w.deliver(kind, plugin.secret, event, first).expect(202);
+      const replay = await w.deliver(kind, plugin.secret, event, replayed).expect(200);
+      expect(replay.body).toMatchObject({ status: 'duplicate', id: null });
+      // Also once the first has been ingested.
+      expect(await w.runWorker()).toBe(1);
+      expect((await w.deliver(kind, plugin.secret, event).expect(200)).body.status).toBe('duplicate');
+      expect(await w.runWorker()).toBe(0);
+      expect(await w.count('webhook_delivery', plugin.slug)).toBe(1);
+      const [release] = await w.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 AND r.version = '1.2.0'`,
+        [plugin.slug],
+      );
+      expect(release.n).toBe(1);
+      expect((await deliveries(plugin.slug)).map((d: { status: string }) => d.status)).toEqual(['succeeded']);
+    },
+  );
 
   it('strict mode without a manifest asset: a failed delivery with its reason, audited', async () => {
     const plugin = await w.plugin('github');
@@ -150,7 +178,10 @@ describe('POST /api/webhooks/release', () => {
     await w.runWorker();
     const [delivery] = await deliveries(plugin.slug);
     expect(delivery).toMatchObject({ status: 'failed', reason: 'manifest-asset-missing' });
-    const actions = await w.query<{ action: string; details: { reason: string } }>(`SELECT action, details FROM audit_entry WHERE slug = $1 AND action <> 'plugin.claim' AND action <> 'plugin.publish' ORDER BY created_at`, [plugin.slug]);
+    const actions = await w.query<{ action: string; details: { reason: string } }>(
+      `SELECT action, details FROM audit_entry WHERE slug = $1 AND action <> 'plugin.claim' AND action <> 'plugin.publish' ORDER BY created_at`,
+      [plugin.slug],
+    );
     expect(actions.map((a) => [a.action, a.details.reason])).toEqual([
       ['plugin.manifest_asset_missing', 'manifest-asset-missing'],
       ['webhook.delivery_failed', 'manifest-asset-missing'],
@@ -164,7 +195,11 @@ describe('POST /api/webhooks/release', () => {
       const plugin = await w.plugin('github');
       const assets = w.releaseFiles(plugin, 'v4.0.0', null);
       const api = `${w.apiPath('github')}/repos/${plugin.repo}`;
-      w.forge.json('GET', `${api}/releases/tags/v4.0.0`, { tag_name: 'v4.0.0', draft: false, assets: assets.map((a) => ({ name: a.name, browser_download_url: a.url })) });
+      w.forge.json('GET', `${api}/releases/tags/v4.0.0`, {
+        tag_name: 'v4.0.0',
+        draft: false,
+        assets: assets.map((a) => ({ name: a.name, browser_download_url: a.url })),
+      });
       w.forge.route('GET', `${api}/contents/.plugin.yaml`, (_req, res) => {
         res.writeHead(200, { 'Content-Type': 'application/vnd.github.raw+json' });
         res.end(w.manifest(plugin, '4.0.0'));
@@ -189,10 +224,20 @@ describe('POST /api/webhooks/release', () => {
       res.end(manifest);
     });
     const binary = w.releaseFiles(plugin, 'v5.0.0', null);
-    await w.deliver('gitlab', plugin.secret, w.releaseEvent(plugin, 'v5.0.0', [{ name: 'plugin.yaml', url: `${w.forge.url}${base}/plugin.yaml` }, ...binary])).expect(202);
+    await w
+      .deliver(
+        'gitlab',
+        plugin.secret,
+        w.releaseEvent(plugin, 'v5.0.0', [{ name: 'plugin.yaml', url: `${w.forge.url}${base}/plugin.yaml` }, ...binary]),
+      )
+      .expect(202);
     await w.runWorker();
     const [failed] = await deliveries(plugin.slug, w.adminJwt);
-    expect(failed).toMatchObject({ status: 'failed', reason: 'version-mismatch', violations: [expect.objectContaining({ path: '/version' })] });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      reason: 'version-mismatch',
+      violations: [expect.objectContaining({ path: '/version' })],
+    });
 
     const stranger = (await import('../support/sessions')).userWithSession;
     const other = await stranger(w.app, 'not-the-owner');
@@ -236,14 +281,21 @@ describe('POST /api/webhooks/release', () => {
     await w.runWorker();
     const [delivery] = await deliveries(plugin.slug);
     expect(delivery).toMatchObject({ source: 'reconcile', status: 'succeeded', version: '6.0.0' });
-    const [row] = await w.query<{ source: string }>(`SELECT r.source FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 AND r.version = '6.0.0'`, [plugin.slug]);
+    const [row] = await w.query<{ source: string }>(
+      `SELECT r.source FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 AND r.version = '6.0.0'`,
+      [plugin.slug],
+    );
     expect(row.source).toBe('reconcile');
   });
 
   it('rotating the secret returns a new 64-hex secret once; the old one stops verifying', async () => {
     const plugin = await w.plugin('forgejo');
     const rotated = await w.as(w.owner.jwt, 'post', `/api/plugins/${plugin.slug}/webhook-secret`).send({}).expect(200);
-    expect(rotated.body).toEqual({ slug: plugin.slug, webhookUrl: `${w.app.config.baseUrl}/api/webhooks/release`, webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(rotated.body).toEqual({
+      slug: plugin.slug,
+      webhookUrl: `${w.app.config.baseUrl}/api/webhooks/release`,
+      webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     const event = w.releaseEvent(plugin, 'v1.0.0', []);
     await w.deliver('forgejo', plugin.secret, event).expect(401);
     await w.deliver('forgejo', rotated.body.webhookSecret, event).expect(202);
@@ -261,7 +313,9 @@ describe('webhook deliveries survive a restart', () => {
 
   it('a delivery accepted by a server that stopped before ingesting it is ingested by the next one', async () => {
     const plugin = await w.plugin('github');
-    await w.deliver('github', plugin.secret, w.releaseEvent(plugin, 'v1.0.0', w.releaseFiles(plugin, 'v1.0.0', w.manifest(plugin, '1.0.0')))).expect(202);
+    await w
+      .deliver('github', plugin.secret, w.releaseEvent(plugin, 'v1.0.0', w.releaseFiles(plugin, 'v1.0.0', w.manifest(plugin, '1.0.0'))))
+      .expect(202);
     await w.restart({ autoStart: true });
     const deadline = Date.now() + 30_000;
     while ((await w.count('release', plugin.slug)) < 2 && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));

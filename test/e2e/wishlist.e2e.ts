@@ -12,8 +12,10 @@ describe('the wishlist (/api/requests)', () => {
   const create = (jwt: string, body: Record<string, unknown>) => request(app.url).post('/api/requests').set(bearer(jwt)).send(body);
   const upvote = (jwt: string, id: string) => request(app.url).post(`/api/requests/${id}/upvote`).set(bearer(jwt));
   const unvote = (jwt: string, id: string) => request(app.url).delete(`/api/requests/${id}/upvote`).set(bearer(jwt));
-  const settle = (id: string, body: Record<string, unknown>) => request(app.url).patch(`/api/admin/requests/${id}`).set(bearer(admin.jwt)).send(body);
-  const setFlag = (requests: boolean) => request(app.url).patch('/api/admin/features').set(bearer(admin.jwt)).send({ flags: { requests } }).expect(200);
+  const settle = (id: string, body: Record<string, unknown>) =>
+    request(app.url).patch(`/api/admin/requests/${id}`).set(bearer(admin.jwt)).send(body);
+  const setFlag = (requests: boolean) =>
+    request(app.url).patch('/api/admin/features').set(bearer(admin.jwt)).send({ flags: { requests } }).expect(200);
   const voteRows = async (id: string) =>
     Number((await app.database.dataSource.query('SELECT count(*)::int AS n FROM plugin_request_vote WHERE request_id = $1', [id]))[0].n);
 
@@ -137,14 +139,19 @@ describe('the wishlist (/api/requests)', () => {
     expect(closed.body).toMatchObject({ status: 'closed', plugin: null });
     expect((await request(app.url).get('/api/requests?status=closed').expect(200)).body.total).toBe(1);
 
-    const entries = await app.database.dataSource.query(`SELECT actor_user_id, slug, details FROM audit_entry WHERE action = 'request.update' ORDER BY created_at`);
+    const entries = await app.database.dataSource.query(
+      `SELECT actor_user_id, slug, details FROM audit_entry WHERE action = 'request.update' ORDER BY created_at`,
+    );
     expect(entries).toHaveLength(2);
     expect(entries[0]).toMatchObject({
       actor_user_id: admin.user.id,
       slug: 'mermaid',
       details: { requestId: body.id, before: { status: 'open', plugin: null }, after: { status: 'fulfilled', plugin: 'mermaid' } },
     });
-    expect(entries[1].details).toMatchObject({ before: { status: 'fulfilled', plugin: 'mermaid' }, after: { status: 'closed', plugin: null } });
+    expect(entries[1].details).toMatchObject({
+      before: { status: 'fulfilled', plugin: 'mermaid' },
+      after: { status: 'closed', plugin: null },
+    });
   });
 
   it('answers 404 on every wishlist endpoint while the requests flag is off, to everyone', async () => {

@@ -37,7 +37,7 @@ withRedis('ChangeChannel over Redis', () => {
     await b.close();
   });
 
-  it('runs the other instances\' listeners, never the announcer\'s own (it has already reloaded)', async () => {
+  it("runs the other instances' listeners, never the announcer's own (it has already reloaded)", async () => {
     const heard = { a: 0, b: 0 };
     const onA = new ChangeChannel(a, 'things-changed');
     const onB = new ChangeChannel(b, 'things-changed');

@@ -27,10 +27,12 @@ beforeAll(async () => {
       [from, from + 499],
     );
     if (from === 1001) {
-      await dataSource.transaction(async (manager) => {
-        await manager.query("INSERT INTO catalogue_event (txid, type, data) VALUES (0, 'keys.changed', '{}')");
-        throw new Error('rolled back');
-      }).catch(() => undefined);
+      await dataSource
+        .transaction(async (manager) => {
+          await manager.query("INSERT INTO catalogue_event (txid, type, data) VALUES (0, 'keys.changed', '{}')");
+          throw new Error('rolled back');
+        })
+        .catch(() => undefined);
     }
   }
 });

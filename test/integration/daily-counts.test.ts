@@ -38,7 +38,10 @@ let second: string;
 const sql = (text: string, params: unknown[] = []) => dataSource.query(text, params);
 
 async function plugin(slug: string): Promise<string> {
-  const [{ id }] = await sql(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $2) RETURNING id`, [slug, `https://forge.test/acme/${slug}`]);
+  const [{ id }] = await sql(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $2) RETURNING id`, [
+    slug,
+    `https://forge.test/acme/${slug}`,
+  ]);
   return id;
 }
 
@@ -51,8 +54,10 @@ async function release(id: string, version: string): Promise<string> {
   return releaseId;
 }
 
-const pluginDays = async (id: string) => sql(`SELECT day::text AS day, downloads FROM plugin_download_day WHERE plugin_id = $1 ORDER BY day`, [id]);
-const releaseDays = async (id: string) => sql(`SELECT day::text AS day, downloads FROM release_download_day WHERE release_id = $1 ORDER BY day`, [id]);
+const pluginDays = async (id: string) =>
+  sql(`SELECT day::text AS day, downloads FROM plugin_download_day WHERE plugin_id = $1 ORDER BY day`, [id]);
+const releaseDays = async (id: string) =>
+  sql(`SELECT day::text AS day, downloads FROM release_download_day WHERE release_id = $1 ORDER BY day`, [id]);
 
 /** The plan of `query` with sequential scans priced out, in one connection. */
 async function planOf(query: string, params: unknown[]): Promise<string> {
@@ -172,7 +177,10 @@ describe('downloads per day', () => {
   });
 
   it('reads a plugin’s days by a range scan of the primary key, and prunes by the day index', async () => {
-    const plan = await planOf(`SELECT day::text AS day, downloads FROM plugin_download_day WHERE plugin_id = $1 AND day BETWEEN $2::date AND $3::date ORDER BY day`, [pluginId, '2026-09-01', '2026-11-29']);
+    const plan = await planOf(
+      `SELECT day::text AS day, downloads FROM plugin_download_day WHERE plugin_id = $1 AND day BETWEEN $2::date AND $3::date ORDER BY day`,
+      [pluginId, '2026-09-01', '2026-11-29'],
+    );
     expect(plan).toMatch(/Index Scan using "?PK_|Index Only Scan using "?PK_/);
     expect(await planOf(`DELETE FROM plugin_download_day WHERE day < $1::date`, ['2025-11-28'])).toMatch(/idx_plugin_download_day_day/);
   });
@@ -180,7 +188,8 @@ describe('downloads per day', () => {
 
 describe('admin activity per day', () => {
   let activity: AdminActivityService;
-  const audit = (action: string, at: string) => sql(`INSERT INTO audit_entry (action, slug, created_at) VALUES ($1, 'counted', $2)`, [action, at]);
+  const audit = (action: string, at: string) =>
+    sql(`INSERT INTO audit_entry (action, slug, created_at) VALUES ($1, 'counted', $2)`, [action, at]);
 
   beforeAll(async () => {
     activity = new AdminActivityService(new AuditRepository(dataSource.getRepository(AuditEntryEntity)), clock);

@@ -29,7 +29,12 @@ describeWithServer('DatabaseAvailability (PostgreSQL through a proxy that can be
     const url = new URL(databaseUrl!);
     url.hostname = '127.0.0.1';
     url.port = String(proxy.port);
-    pool = new Pool({ connectionString: url.toString(), max: 4, connectionTimeoutMillis: 5_000, Client: availability.clientClass() as never });
+    pool = new Pool({
+      connectionString: url.toString(),
+      max: 4,
+      connectionTimeoutMillis: 5_000,
+      Client: availability.clientClass() as never,
+    });
     pool.on('error', () => undefined);
     process.on('uncaughtException', onUncaught);
   });

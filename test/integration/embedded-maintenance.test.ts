@@ -108,7 +108,9 @@ describe('embedded maintenance (ANALYZE)', () => {
     database = await openEmbeddedDatabase({ dataDir, mode: 'own', analyzeIntervalMs: 3_600_000 });
     socketPath = `${database.target.host}/.s.PGSQL.${database.target.port}`;
     await query('CREATE TABLE gauge (n int NOT NULL); INSERT INTO gauge SELECT g FROM generate_series(1, 50) g');
-    await query('CREATE SCHEMA side; CREATE TABLE side.dial (n int NOT NULL); INSERT INTO side.dial SELECT g FROM generate_series(1, 20) g');
+    await query(
+      'CREATE SCHEMA side; CREATE TABLE side.dial (n int NOT NULL); INSERT INTO side.dial SELECT g FROM generate_series(1, 20) g',
+    );
   });
 
   afterAll(async () => {
@@ -122,7 +124,9 @@ describe('embedded maintenance (ANALYZE)', () => {
     expect(result.rows).toEqual([{ n: 50 }]);
     // Table by table, every schema of ours (a database-wide ANALYZE would hold the engine through
     // the system catalogues too).
-    const stats = await query("SELECT relname, reltuples::int AS estimate FROM pg_class WHERE relname IN ('gauge', 'dial') ORDER BY relname");
+    const stats = await query(
+      "SELECT relname, reltuples::int AS estimate FROM pg_class WHERE relname IN ('gauge', 'dial') ORDER BY relname",
+    );
     expect(stats.rows).toEqual([
       { relname: 'dial', estimate: 20 },
       { relname: 'gauge', estimate: 50 },
@@ -131,9 +135,15 @@ describe('embedded maintenance (ANALYZE)', () => {
 
   it('samples a table larger than the bound with a lower statistics target, and the session keeps the stock one', async () => {
     // ~1.5 KB rows stored inline: 6,000 of them are ~9.5 MiB, past the 8 MiB sample bound.
-    await query("CREATE TABLE wide (n int NOT NULL, body text NOT NULL); INSERT INTO wide SELECT g, repeat(md5(g::text), 47) FROM generate_series(1, 6000) g");
+    await query(
+      'CREATE TABLE wide (n int NOT NULL, body text NOT NULL); INSERT INTO wide SELECT g, repeat(md5(g::text), 47) FROM generate_series(1, 6000) g',
+    );
     const histogram = async () =>
-      (await query("SELECT array_length(histogram_bounds::text::int[], 1) AS bounds FROM pg_stats WHERE tablename = 'wide' AND attname = 'n'")).rows[0]?.bounds;
+      (
+        await query(
+          "SELECT array_length(histogram_bounds::text::int[], 1) AS bounds FROM pg_stats WHERE tablename = 'wide' AND attname = 'n'",
+        )
+      ).rows[0]?.bounds;
     expect(await within(database.analyze(), 10_000, 'ANALYZE')).toBe(true);
     // Never analyzed, its width unknown: the floor (10), so at most 11 bounds.
     expect(await histogram()).toBe(11);
@@ -194,7 +204,11 @@ describe('embedded maintenance (ANALYZE)', () => {
       let estimate = -1;
       for (let attempt = 0; attempt < 100 && estimate !== 30; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        const stats = await within(client.query("SELECT reltuples::int AS estimate FROM pg_class WHERE relname = 'tick'"), 10_000, 'a query');
+        const stats = await within(
+          client.query("SELECT reltuples::int AS estimate FROM pg_class WHERE relname = 'tick'"),
+          10_000,
+          'a query',
+        );
         estimate = stats.rows[0].estimate;
       }
       expect(estimate).toBe(30);

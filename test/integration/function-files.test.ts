@@ -4,7 +4,13 @@
  * text: a migration that changes a function without its file (or the other way round) fails here.
  */
 import { MIGRATIONS } from '../../src/database/migrations';
-import { applyFunctionFiles, FUNCTION_FILES, functionFileFrom, functionFileText, type FunctionName } from '../../src/database/trigger-functions';
+import {
+  applyFunctionFiles,
+  FUNCTION_FILES,
+  functionFileFrom,
+  functionFileText,
+  type FunctionName,
+} from '../../src/database/trigger-functions';
 import { openMigrationTarget, type MigrationTarget } from '../support/migration-target';
 
 /** Extensions' functions (pgcrypto, pg_trgm) are theirs, not ours. */
@@ -60,7 +66,9 @@ describe('database functions and their files', () => {
   });
 
   it('applies the files as a migration does, leaving each function and trigger as it was', () => {
-    expect(reapplied.map(({ name, definition }) => ({ name, definition }))).toEqual(functions.map(({ name, definition }) => ({ name, definition })));
+    expect(reapplied.map(({ name, definition }) => ({ name, definition }))).toEqual(
+      functions.map(({ name, definition }) => ({ name, definition })),
+    );
     expect(reappliedShapes).toEqual(shapes);
     expect(reapplied.map((f) => f.triggers.length)).toEqual(functions.map((f) => f.triggers.length));
   });

@@ -25,7 +25,8 @@ import { userWithSession } from '../support/sessions';
 import { WebhookWorld } from '../support/webhook-world';
 
 const describeWithPostgres = process.env.DATABASE_URL ? describe : describe.skip;
-if (!process.env.DATABASE_URL) console.info('interrupted-writes tests skipped: they need a PostgreSQL server (DATABASE_URL) to kill connections on');
+if (!process.env.DATABASE_URL)
+  console.info('interrupted-writes tests skipped: they need a PostgreSQL server (DATABASE_URL) to kill connections on');
 
 /**
  * Written outside the interrupted transaction on purpose, so left out of the comparison: a token's
@@ -54,10 +55,14 @@ async function count(client: Client, sql: string, params: unknown[] = []): Promi
  * updated or deleted) changes its table's digest, and the diff names the table.
  */
 async function digests(client: Client, except: readonly string[] = WRITTEN_BY_OTHERS): Promise<Record<string, string>> {
-  const tables = await rows<{ name: string }>(client, `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND NOT (tablename = ANY ($1::text[])) ORDER BY 1`, [
-    [...except],
-  ]);
-  const perTable = tables.map(({ name }) => `SELECT '${name}' AS name, md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '')) AS digest FROM "${name}" t`);
+  const tables = await rows<{ name: string }>(
+    client,
+    `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND NOT (tablename = ANY ($1::text[])) ORDER BY 1`,
+    [[...except]],
+  );
+  const perTable = tables.map(
+    ({ name }) => `SELECT '${name}' AS name, md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '')) AS digest FROM "${name}" t`,
+  );
   const found = await rows<{ name: string; digest: string }>(client, perTable.join(' UNION ALL '));
   return Object.fromEntries(found.map((row) => [row.name, row.digest]));
 }
@@ -141,7 +146,10 @@ async function interrupt<T>(
 /** The answer a write gets when its database went away under it; anything else fails with what the server logged. */
 function expectDatabaseUnavailable(res: request.Response, logged: readonly string[]): void {
   const body = res.body as { type?: string; status?: number };
-  if (res.status !== 503) throw new Error(`expected 503 database-unavailable, got ${res.status} ${JSON.stringify(body)}; the server logged:\n${logged.join('\n')}`);
+  if (res.status !== 503)
+    throw new Error(
+      `expected 503 database-unavailable, got ${res.status} ${JSON.stringify(body)}; the server logged:\n${logged.join('\n')}`,
+    );
   expect({ retryAfter: res.headers['retry-after'], type: body.type, status: body.status }).toEqual({
     retryAfter: expect.stringMatching(/^\d+$/),
     type: expect.stringMatching(/\/problems\/database-unavailable$/),
@@ -206,12 +214,22 @@ describeWithPostgres('a write whose database connection is killed mid-transactio
       manifest: manifestYaml({ name: slug, version, description: 'Published around a killed connection' }),
       manifestSource: 'plugin.yaml',
       version: `v${version}`,
-      assets: [{ name: `${slug}.zip`, url: w.forge.asset(`/acme/${slug}/releases/download/v${version}/${slug}.zip`, { size: 2_000, seed: version.length }) }],
+      assets: [
+        {
+          name: `${slug}.zip`,
+          url: w.forge.asset(`/acme/${slug}/releases/download/v${version}/${slug}.zip`, { size: 2_000, seed: version.length }),
+        },
+      ],
       repoUrl: `${w.forge.url}/acme/${slug}`,
     });
-    const releasesOf = (slug: string) => rows(sql, 'SELECT r.version FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 ORDER BY r.version', [slug]);
+    const releasesOf = (slug: string) =>
+      rows(sql, 'SELECT r.version FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 ORDER BY r.version', [slug]);
     const audits = (action: string, slug: string | null, version?: string) =>
-      count(sql, "SELECT 1 FROM audit_entry WHERE action = $1 AND slug IS NOT DISTINCT FROM $2 AND ($3::text IS NULL OR details->>'version' = $3)", [action, slug, version ?? null]);
+      count(
+        sql,
+        "SELECT 1 FROM audit_entry WHERE action = $1 AND slug IS NOT DISTINCT FROM $2 AND ($3::text IS NULL OR details->>'version' = $3)",
+        [action, slug, version ?? null],
+      );
     const subscribe = async (slug: string, path: string) => {
       const res = await request(w.app.url)
         .post('/api/account/subscriptions')
@@ -231,7 +249,11 @@ describeWithPostgres('a write whose database connection is killed mid-transactio
     beforeAll(async () => {
       receiver = await new Receiver().start();
       // A short lease, so a subscription delivery whose outcome was lost is taken up again in seconds.
-      w = await publishWorld({ WEBHOOK_LEASE_MS: '2000', SUBSCRIPTION_ALLOW_HOSTS: receiver.host, RESPONSE_CACHE_TTL_S: '0' }, {}, createLogger('warn', log.stream));
+      w = await publishWorld(
+        { WEBHOOK_LEASE_MS: '2000', SUBSCRIPTION_ALLOW_HOSTS: receiver.host, RESPONSE_CACHE_TTL_S: '0' },
+        {},
+        createLogger('warn', log.stream),
+      );
       url = w.app.config.databaseUrl!;
       sql = await connect(url);
       token = (await w.tokenFor('mid-publisher', ['publish:*', 'yank:*'])).token;
@@ -251,22 +273,36 @@ describeWithPostgres('a write whose database connection is killed mid-transactio
       const from = log.lines.length;
       // The log append is the transaction's last write: by then the claim, the release, its
       // listing and both audit entries are written, uncommitted.
-      const { victim, outcome } = await interrupt(url, sql, 'LOCK TABLE transparency_leaf IN EXCLUSIVE MODE', () => w.push(token, 'mid-publish', body));
+      const { victim, outcome } = await interrupt(url, sql, 'LOCK TABLE transparency_leaf IN EXCLUSIVE MODE', () =>
+        w.push(token, 'mid-publish', body),
+      );
       expect(victim.query).toMatch(/INSERT INTO "transparency_leaf"/);
       expectDatabaseUnavailable(await outcome, loggedSince(from));
       expect(await digests(sql)).toEqual(before);
 
       const retried = await w.push(token, 'mid-publish', body);
-      expect({ status: retried.status, body: retried.body }).toMatchObject({ status: 201, body: { slug: 'mid-publish', version: '1.0.0', claimed: true } });
+      expect({ status: retried.status, body: retried.body }).toMatchObject({
+        status: 201,
+        body: { slug: 'mid-publish', version: '1.0.0', claimed: true },
+      });
       expect(await releasesOf('mid-publish')).toEqual([{ version: '1.0.0' }]);
       expect(await audits('plugin.claim', 'mid-publish')).toBe(1);
       expect(await audits('plugin.publish', 'mid-publish', '1.0.0')).toBe(1);
-      expect(await count(sql, "SELECT 1 FROM transparency_leaf l JOIN release r ON r.id = l.release_id JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'mid-publish'")).toBe(1);
+      expect(
+        await count(
+          sql,
+          "SELECT 1 FROM transparency_leaf l JOIN release r ON r.id = l.release_id JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'mid-publish'",
+        ),
+      ).toBe(1);
     });
 
     it('yank: 503, the release not yanked and nothing audited or logged, and the retry yanks once', async () => {
       await w.push(token, 'mid-yank', pushBody('mid-yank', '1.0.0')).expect(201);
-      const yank = () => request(w.app.url).post('/api/publish/mid-yank/yank').set('Authorization', `Bearer ${token}`).send({ version: '1.0.0', reason: 'broken build' });
+      const yank = () =>
+        request(w.app.url)
+          .post('/api/publish/mid-yank/yank')
+          .set('Authorization', `Bearer ${token}`)
+          .send({ version: '1.0.0', reason: 'broken build' });
       const before = await digests(sql);
       const leaves = await count(sql, 'SELECT 1 FROM transparency_leaf');
       const from = log.lines.length;
@@ -277,10 +313,16 @@ describeWithPostgres('a write whose database connection is killed mid-transactio
       expect(await digests(sql)).toEqual(before);
 
       const retried = await yank();
-      expect({ status: retried.status, body: retried.body }).toEqual({ status: 200, body: { slug: 'mid-yank', version: '1.0.0', yanked: true } });
-      expect(await rows(sql, "SELECT r.yanked_at IS NOT NULL AS yanked, r.yank_reason AS reason FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'mid-yank'")).toEqual([
-        { yanked: true, reason: 'broken build' },
-      ]);
+      expect({ status: retried.status, body: retried.body }).toEqual({
+        status: 200,
+        body: { slug: 'mid-yank', version: '1.0.0', yanked: true },
+      });
+      expect(
+        await rows(
+          sql,
+          "SELECT r.yanked_at IS NOT NULL AS yanked, r.yank_reason AS reason FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = 'mid-yank'",
+        ),
+      ).toEqual([{ yanked: true, reason: 'broken build' }]);
       expect(await audits('plugin.yank', 'mid-yank', '1.0.0')).toBe(1);
       expect(await count(sql, 'SELECT 1 FROM transparency_leaf')).toBe(leaves + 1);
     });
@@ -299,7 +341,10 @@ describeWithPostgres('a write whose database connection is killed mid-transactio
       expect(await digests(sql)).toEqual(before);
 
       const retried = await rotate();
-      expect({ status: retried.status, body: retried.body }).toMatchObject({ status: 200, body: { previousKid: keysBefore[0]!.kid, drainingKid: null, pending: 0 } });
+      expect({ status: retried.status, body: retried.body }).toMatchObject({
+        status: 200,
+        body: { previousKid: keysBefore[0]!.kid, drainingKid: null, pending: 0 },
+      });
       expect(await rows(sql, 'SELECT kid, state FROM signing_key ORDER BY created_at')).toEqual([
         { kid: keysBefore[0]!.kid, state: 'previous' },
         { kid: retried.body.kid, state: 'current' },
@@ -316,7 +361,9 @@ describeWithPostgres('a write whose database connection is killed mid-transactio
       const from = log.lines.length;
       // The fan-out is a deferred trigger on audit_entry: it runs in the COMMIT, after every other
       // write of the publish, and stores the event before it queues the deliveries.
-      const { victim, outcome } = await interrupt(url, sql, 'LOCK TABLE subscription_delivery IN EXCLUSIVE MODE', () => w.push(token, 'mid-fan-out', body));
+      const { victim, outcome } = await interrupt(url, sql, 'LOCK TABLE subscription_delivery IN EXCLUSIVE MODE', () =>
+        w.push(token, 'mid-fan-out', body),
+      );
       expect(victim.query).toMatch(/^COMMIT/i);
       expectDatabaseUnavailable(await outcome, loggedSince(from));
       expect(await digests(sql)).toEqual(before);
@@ -324,7 +371,9 @@ describeWithPostgres('a write whose database connection is killed mid-transactio
       await w.push(token, 'mid-fan-out', body).expect(201);
       await waitFor(async () => (await deliveriesOf(subscription)).some((d) => d.status === 'succeeded'));
       expect(await deliveriesOf(subscription)).toEqual([{ status: 'succeeded', attempts: 1, version: '1.1.0' }]);
-      expect(receiver.at('/fan-out').map((hook) => hook.event)).toEqual([expect.objectContaining({ type: 'release.published', data: expect.objectContaining({ slug: 'mid-fan-out', version: '1.1.0' }) })]);
+      expect(receiver.at('/fan-out').map((hook) => hook.event)).toEqual([
+        expect.objectContaining({ type: 'release.published', data: expect.objectContaining({ slug: 'mid-fan-out', version: '1.1.0' }) }),
+      ]);
       expect(await releasesOf('mid-fan-out')).toEqual([{ version: '1.0.0' }, { version: '1.1.0' }]);
     });
 
@@ -361,7 +410,9 @@ describeWithPostgres('a write whose database connection is killed mid-transactio
 
       await waitFor(async () => (await deliveriesOf(subscription)).some((d) => d.status === 'succeeded'));
       expect(await deliveriesOf(subscription)).toEqual([{ status: 'succeeded', attempts: 2, version: '1.1.0' }]);
-      expect(await rows(sql, 'SELECT in_flight_until FROM subscription WHERE id = $1', [subscription])).toEqual([{ in_flight_until: null }]);
+      expect(await rows(sql, 'SELECT in_flight_until FROM subscription WHERE id = $1', [subscription])).toEqual([
+        { in_flight_until: null },
+      ]);
       // Sent again once the lost attempt's lease lapsed (delivery is at least once): under the
       // same webhook-id, so a receiver that remembers ids handles the event once.
       const hooks = receiver.at('/outcome');
@@ -390,7 +441,11 @@ describeWithPostgres('a write whose database connection is killed mid-transactio
     it('leaves no release, audit or log entry behind, and the delivery ends succeeded with one release', async () => {
       const plugin = await w.plugin('github');
       const event = w.releaseEvent(plugin, 'v1.0.0', w.releaseFiles(plugin, 'v1.0.0', w.manifest(plugin, '1.0.0')));
-      const deliveryOf = () => rows<{ status: string; attempts: number; version: string | null }>(sql, "SELECT status, attempts, version, reason FROM webhook_delivery WHERE tag = 'v1.0.0'");
+      const deliveryOf = () =>
+        rows<{ status: string; attempts: number; version: string | null }>(
+          sql,
+          "SELECT status, attempts, version, reason FROM webhook_delivery WHERE tag = 'v1.0.0'",
+        );
       // The delivery row is the worker's queue: stored, claimed and sent back by design outside the ingest's transaction.
       const except = [...WRITTEN_BY_OTHERS, 'webhook_delivery'];
       const before = await digests(sql, except);
@@ -410,11 +465,19 @@ describeWithPostgres('a write whose database connection is killed mid-transactio
 
       await waitFor(async () => (await deliveryOf())[0]?.status === 'succeeded');
       expect(await deliveryOf()).toEqual([{ status: 'succeeded', attempts: 2, version: '1.0.0', reason: null }]);
-      expect((await w.query<{ version: string }>('SELECT r.version FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 ORDER BY r.version', [plugin.slug])).map((r) => r.version)).toEqual([
-        '0.1.0',
-        '1.0.0',
-      ]);
-      expect(await count(sql, "SELECT 1 FROM audit_entry WHERE action = 'plugin.publish' AND slug = $1 AND details->>'version' = '1.0.0'", [plugin.slug])).toBe(1);
+      expect(
+        (
+          await w.query<{ version: string }>(
+            'SELECT r.version FROM release r JOIN plugin p ON p.id = r.plugin_id WHERE p.slug = $1 ORDER BY r.version',
+            [plugin.slug],
+          )
+        ).map((r) => r.version),
+      ).toEqual(['0.1.0', '1.0.0']);
+      expect(
+        await count(sql, "SELECT 1 FROM audit_entry WHERE action = 'plugin.publish' AND slug = $1 AND details->>'version' = '1.0.0'", [
+          plugin.slug,
+        ]),
+      ).toBe(1);
       expect(await count(sql, "SELECT 1 FROM transparency_leaf l JOIN release r ON r.id = l.release_id WHERE r.version = '1.0.0'")).toBe(1);
     });
   });
@@ -457,15 +520,27 @@ describeWithPostgres('a write whose database connection is killed mid-transactio
       );
       expect(victim.query).toMatch(/INSERT INTO "transparency_leaf"/);
 
-      await waitFor(async () => (await rows<{ state: string }>(sql, 'SELECT state FROM signing_key WHERE kid = $1', [k1]))[0]?.state === 'retired');
-      expect(await rows(sql, 'SELECT state, resigned_count FROM signing_key WHERE kid = $1', [k1])).toEqual([{ state: 'retired', resigned_count: 4 }]);
+      await waitFor(
+        async () => (await rows<{ state: string }>(sql, 'SELECT state FROM signing_key WHERE kid = $1', [k1]))[0]?.state === 'retired',
+      );
+      expect(await rows(sql, 'SELECT state, resigned_count FROM signing_key WHERE kid = $1', [k1])).toEqual([
+        { state: 'retired', resigned_count: 4 },
+      ]);
       expect(await world.storedKids()).toEqual(Array(4).fill(k3));
       const keys = await world.keySet();
-      const verdicts = await Promise.all(world.published.map(async (published) => (await verifyRelease({ release: await world.release(published), keys, expected: published })).ok));
+      const verdicts = await Promise.all(
+        world.published.map(
+          async (published) => (await verifyRelease({ release: await world.release(published), keys, expected: published })).ok,
+        ),
+      );
       expect(verdicts).toEqual([true, true, true, true]);
-      expect(await rows(sql, "SELECT details->>'resigned' AS resigned FROM audit_entry WHERE action = 'key.resign'")).toEqual([{ resigned: '4' }]);
+      expect(await rows(sql, "SELECT details->>'resigned' AS resigned FROM audit_entry WHERE action = 'key.resign'")).toEqual([
+        { resigned: '4' },
+      ]);
       // Each release: its publish entry and one resign entry.
-      expect(await rows(sql, 'SELECT count(*)::int AS n FROM transparency_leaf WHERE release_id IS NOT NULL GROUP BY release_id')).toEqual(Array(4).fill({ n: 2 }));
+      expect(await rows(sql, 'SELECT count(*)::int AS n FROM transparency_leaf WHERE release_id IS NOT NULL GROUP BY release_id')).toEqual(
+        Array(4).fill({ n: 2 }),
+      );
     });
   });
 });

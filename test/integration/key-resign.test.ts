@@ -136,7 +136,9 @@ describe('two workers draining at once', () => {
     await world.app.app.get(ReleaseResignWorker).stop();
     const handle = world.app.database;
     // A second connection pool, standing in for another server instance or the CLI.
-    other = new DataSource(dataSourceOptions(world.app.config.databaseUrl ? { url: world.app.config.databaseUrl } : { embedded: handle.embedded!.target }));
+    other = new DataSource(
+      dataSourceOptions(world.app.config.databaseUrl ? { url: world.app.config.databaseUrl } : { embedded: handle.embedded!.target }),
+    );
     await other.initialize();
   });
   afterAll(async () => {
@@ -146,11 +148,15 @@ describe('two workers draining at once', () => {
 
   it('never re-sign a release twice, and every release ends with the one deterministic signature', async () => {
     const { k1, k3 } = await drainingWorld(world, 15);
-    const before: { id: string; jws: string }[] = await world.app.database.dataSource.query("SELECT id, integrity->>'jws' AS jws FROM release ORDER BY id");
+    const before: { id: string; jws: string }[] = await world.app.database.dataSource.query(
+      "SELECT id, integrity->>'jws' AS jws FROM release ORDER BY id",
+    );
     const manager = world.app.app.get(SigningKeyManager);
     const current = await manager.signingKey();
     const k1Row = (await world.app.app.get(SigningKeyRepository).findByKid(k1))!;
-    const expected = before.map((row) => resignCompactJws({ jws: row.jws, kid: k1, oldKey: publicJwkOf(k1Row), newKid: current.kid, newPrivateKey: current.privateKey }));
+    const expected = before.map((row) =>
+      resignCompactJws({ jws: row.jws, kid: k1, oldKey: publicJwkOf(k1Row), newKid: current.kid, newPrivateKey: current.privateKey }),
+    );
 
     const mine = resignerOf(world);
     const otherManager = new SigningKeyManager(
@@ -243,14 +249,25 @@ describe('releases that cannot or must not be re-signed', () => {
     const current = (await keys.list()).find((key) => key.state === 'current')!;
     // An ingest that signed with K1 just before K1 was displaced, and committed after K1 left.
     const lateId = [...originals.keys()].find((id) => id !== victimId)!;
-    await ds.query("UPDATE release SET integrity = integrity || jsonb_build_object('jws', $2::text, 'kid', $3::text) WHERE id = $1", [lateId, originals.get(lateId), k1]);
+    await ds.query("UPDATE release SET integrity = integrity || jsonb_build_object('jws', $2::text, 'kid', $3::text) WHERE id = $1", [
+      lateId,
+      originals.get(lateId),
+      k1,
+    ]);
     expect((await keys.list()).find((key) => key.kid === k1)).toMatchObject({ state: 'retired', pending: 1 });
 
     await expect(resignerOf(world).drain({ batchSize: 10, graceMs: 0, via: 'worker' })).resolves.toMatchObject({ resigned: 1, failed: 0 });
     const [rescued] = await ds.query("SELECT integrity->>'kid' AS kid, integrity->>'jws' AS jws FROM release WHERE id = $1", [lateId]);
     expect(rescued.kid).toBe(current.kid);
     expect(rescued.jws.split('.')[1]).toBe(originals.get(lateId)!.split('.')[1]);
-    expect((await resignAudits(world)).at(-1)).toEqual({ kid: k1, resignedWith: current.kid, resigned: 1, failed: 0, retiredKey: true, via: 'worker' });
+    expect((await resignAudits(world)).at(-1)).toEqual({
+      kid: k1,
+      resignedWith: current.kid,
+      resigned: 1,
+      failed: 0,
+      retiredKey: true,
+      via: 'worker',
+    });
     // Every release verifies except the damaged one, which was broken before any rotation.
     const problems = await everyReleaseVerifies(world);
     expect(problems).toHaveLength(1);

@@ -28,7 +28,12 @@ describe('the log', () => {
     forge = await new FakeForge().start();
     app = await startTestApp({ FETCH_ALLOW_HOSTS: `127.0.0.1:${new URL(forge.url).port}` }, undefined, createLogger('debug', stream));
     const { jwt } = await userWithSession(app, 'logger');
-    token = (await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${jwt}`).send({ name: 'ci', scopes: ['publish:*'] })).body.token;
+    token = (
+      await request(app.url)
+        .post('/api/auth/me/tokens')
+        .set('Authorization', `Bearer ${jwt}`)
+        .send({ name: 'ci', scopes: ['publish:*'] })
+    ).body.token;
   });
   afterAll(async () => {
     await app?.close();
@@ -78,7 +83,9 @@ describe('the log', () => {
   });
 
   it('reads as one line per entry in the pretty format', () => {
-    const text = prettyLine(JSON.stringify({ level: 'warn', time: Date.UTC(2026, 0, 1, 12, 0, 1, 5), msg: 'careful', context: 'Ingest', reqId: 'r1', slug: 'p' }));
+    const text = prettyLine(
+      JSON.stringify({ level: 'warn', time: Date.UTC(2026, 0, 1, 12, 0, 1, 5), msg: 'careful', context: 'Ingest', reqId: 'r1', slug: 'p' }),
+    );
     expect(text).toBe('12:00:01.005 WARN  [Ingest] careful slug=p (req r1)\n');
   });
 });

@@ -34,11 +34,27 @@ describe('migration ChangesFeedStoredJson on a log written before it', () => {
     try {
       const stored = await now.query('SELECT seq::text AS seq, change FROM catalogue_event ORDER BY seq');
       expect(stored).toEqual(written);
-      expect(JSON.parse(stored[2].change)).toEqual({ cursor: stored[2].seq, type: 'plugin.deleted', slug: 'beta', version: null, data: {}, at: '2026-12-31T21:59:59.999Z' });
+      expect(JSON.parse(stored[2].change)).toEqual({
+        cursor: stored[2].seq,
+        type: 'plugin.deleted',
+        slug: 'beta',
+        version: null,
+        data: {},
+        at: '2026-12-31T21:59:59.999Z',
+      });
 
-      await now.query(`INSERT INTO catalogue_event (txid, type, slug, version, data, created_at) VALUES (5, 'release.published', 'gamma', '2.0.0', '{"kid": "k2"}', '2026-05-06T07:08:09.010Z')`);
+      await now.query(
+        `INSERT INTO catalogue_event (txid, type, slug, version, data, created_at) VALUES (5, 'release.published', 'gamma', '2.0.0', '{"kid": "k2"}', '2026-05-06T07:08:09.010Z')`,
+      );
       const [fresh] = await now.query('SELECT seq::text AS seq, change FROM catalogue_event ORDER BY seq DESC LIMIT 1');
-      expect(JSON.parse(fresh.change)).toEqual({ cursor: fresh.seq, type: 'release.published', slug: 'gamma', version: '2.0.0', data: { kid: 'k2' }, at: '2026-05-06T07:08:09.010Z' });
+      expect(JSON.parse(fresh.change)).toEqual({
+        cursor: fresh.seq,
+        type: 'release.published',
+        slug: 'gamma',
+        version: '2.0.0',
+        data: { kid: 'k2' },
+        at: '2026-05-06T07:08:09.010Z',
+      });
     } finally {
       await now.destroy();
     }

@@ -22,7 +22,9 @@ describe('migration WebhookDeliveryPayloadUnique on replays stored before it', (
     const before = MIGRATIONS.findIndex((m) => m.name.startsWith('WebhookDeliveryPayloadUnique'));
     expect(before).toBeGreaterThan(0);
     const old = await migrated(before);
-    const [plugin] = await old.query(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ('hooked', 'hooked', 'https://h/o/r', 'h/o/r') RETURNING id`);
+    const [plugin] = await old.query(
+      `INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ('hooked', 'hooked', 'https://h/o/r', 'h/o/r') RETURNING id`,
+    );
     const insert = (deliveryId: string, tag: string, sha: string, status: string, createdAt: string) =>
       old.query(
         `INSERT INTO webhook_delivery (plugin_id, provider, delivery_id, event, source, repo_url, tag, payload_sha256, status, next_attempt_at, created_at)

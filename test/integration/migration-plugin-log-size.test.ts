@@ -21,7 +21,11 @@ describe('migration FreshnessFromPluginLogSize on a log written before it', () =
     expect(before).toBeGreaterThan(0);
     const old = await database.migrated(before);
     for (const slug of ['alpha', 'beta', 'quiet']) {
-      await old.query(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $3)`, [slug, `https://h/o/${slug}`, `h/o/${slug}`]);
+      await old.query(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $3)`, [
+        slug,
+        `https://h/o/${slug}`,
+        `h/o/${slug}`,
+      ]);
     }
     const jws = { kid: 'k1', jws_sha256: 'a'.repeat(64) };
     const entries: LogEntry[] = [
@@ -35,10 +39,16 @@ describe('migration FreshnessFromPluginLogSize on a log written before it', () =
     ];
     for (const [index, entry] of entries.entries()) {
       const bytes = encodeLogEntry(entry);
-      await old.query(`INSERT INTO transparency_leaf ("index", entry, leaf_hash) VALUES ($1, $2, $3)`, [index, Buffer.from(bytes), Buffer.from(leafHash(bytes))]);
+      await old.query(`INSERT INTO transparency_leaf ("index", entry, leaf_hash) VALUES ($1, $2, $3)`, [
+        index,
+        Buffer.from(bytes),
+        Buffer.from(leafHash(bytes)),
+      ]);
     }
     // The last statement served before the upgrade named the whole log then.
-    await old.query(`INSERT INTO freshness_statement (slug, platform, version, tree_size, jws, issued_at, expires_at) VALUES ('beta', 'all', '1.0.0', 7, 'x', now(), now() + interval '1 day')`);
+    await old.query(
+      `INSERT INTO freshness_statement (slug, platform, version, tree_size, jws, issued_at, expires_at) VALUES ('beta', 'all', '1.0.0', 7, 'x', now(), now() + interval '1 day')`,
+    );
     await old.destroy();
 
     const now = await database.migrated(MIGRATIONS.length);

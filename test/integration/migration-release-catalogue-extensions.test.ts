@@ -25,7 +25,15 @@ describe('migration ReleaseCatalogueExtensions', () => {
       old.query(
         `INSERT INTO release (plugin_id, version, version_key, version_sort, prerelease, assets, manifest, manifest_raw, manifest_canonical, manifest_sha256, source${extra ? ', yanked_at' : ''})
          VALUES ($1, $2, $2, $3, $4, '[]', $5::jsonb, '', $6, $7, 'push'${extra ? ', now()' : ''})`,
-        [plugin.id, version, versionSortKey(version), version.includes('-'), JSON.stringify(manifest), JSON.stringify(canonical), '0'.repeat(64)],
+        [
+          plugin.id,
+          version,
+          versionSortKey(version),
+          version.includes('-'),
+          JSON.stringify(manifest),
+          JSON.stringify(canonical),
+          '0'.repeat(64),
+        ],
       );
     const spec = (version: string, description: string) => ({ name: 'moved', version, description, tags: [description], kind: 'tool' });
     await release('3.0.0-beta.1', spec('3.0.0-beta.1', 'beta'), { ...spec('3.0.0-beta.1', 'beta'), stars: 3 });
@@ -44,6 +52,13 @@ describe('migration ReleaseCatalogueExtensions', () => {
       { version: '2.0.0', extensions: { stars: 2, platforms: ['linux'] } },
       { version: '1.9.1', extensions: null },
     ]);
-    expect(row).toEqual({ name: 'moved', description: 'latest', tags: ['latest'], kind: 'tool', metadata: spec('2.0.0', 'latest'), extensions: { stars: 2, platforms: ['linux'] } });
+    expect(row).toEqual({
+      name: 'moved',
+      description: 'latest',
+      tags: ['latest'],
+      kind: 'tool',
+      metadata: spec('2.0.0', 'latest'),
+      extensions: { stars: 2, platforms: ['linux'] },
+    });
   });
 });

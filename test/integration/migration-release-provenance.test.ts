@@ -17,7 +17,9 @@ describe('migration ReleaseProvenance on releases recorded before it', () => {
     const before = MIGRATIONS.findIndex((m) => m.name.startsWith('ReleaseProvenance'));
     expect(before).toBeGreaterThan(0);
     const old = await database.migrated(before);
-    const [plugin] = await old.query(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ('old', 'old', 'https://h/o/r', 'h/o/r') RETURNING id`);
+    const [plugin] = await old.query(
+      `INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ('old', 'old', 'https://h/o/r', 'h/o/r') RETURNING id`,
+    );
     const insert = (version: string, attestation: string | null) =>
       old.query(
         `INSERT INTO release (plugin_id, version, version_key, version_sort, assets, manifest, manifest_canonical, manifest_raw, manifest_sha256, source, attestation)
@@ -30,8 +32,12 @@ describe('migration ReleaseProvenance on releases recorded before it', () => {
     await old.destroy();
 
     const now = await database.migrated(MIGRATIONS.length);
-    const rows = await now.query(`SELECT version, provenance_status, provenance_repository, provenance_signed_at FROM release ORDER BY version`);
-    const [kind] = await now.query(`SELECT column_default FROM information_schema.columns WHERE table_name = 'kind' AND column_name = 'require_provenance'`);
+    const rows = await now.query(
+      `SELECT version, provenance_status, provenance_repository, provenance_signed_at FROM release ORDER BY version`,
+    );
+    const [kind] = await now.query(
+      `SELECT column_default FROM information_schema.columns WHERE table_name = 'kind' AND column_name = 'require_provenance'`,
+    );
     await now.destroy();
     expect(rows).toEqual([
       { version: '1.0.0', provenance_status: 'unverified', provenance_repository: null, provenance_signed_at: null },

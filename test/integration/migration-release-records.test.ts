@@ -36,7 +36,11 @@ describe('migration ReleaseRecords on releases written before it', () => {
        VALUES ($1, '1.2.0-rc.1', '1.2.0-rc.1', true, '[]', $2::jsonb, $3::jsonb, $4, $5, '{}', 'push')`,
       [
         plugin.id,
-        JSON.stringify({ jws: 'h.p.s', kid: 'k1', assets: [{ name: 'a', sha256: 'ab', size: 1, contentType: 'x', arch: 'x64', os: 'linux', attestation }] }),
+        JSON.stringify({
+          jws: 'h.p.s',
+          kid: 'k1',
+          assets: [{ name: 'a', sha256: 'ab', size: 1, contentType: 'x', arch: 'x64', os: 'linux', attestation }],
+        }),
         JSON.stringify({ name: 'legacy', version: '1.2.0-rc.1' }),
         raw,
         sha256(hashed),
@@ -45,7 +49,9 @@ describe('migration ReleaseRecords on releases written before it', () => {
     await old.destroy();
 
     const now = await migrated(MIGRATIONS.length);
-    const [row] = await now.query(`SELECT version_sort, manifest_canonical, manifest_sha256, attestation, integrity, downloads FROM release`);
+    const [row] = await now.query(
+      `SELECT version_sort, manifest_canonical, manifest_sha256, attestation, integrity, downloads FROM release`,
+    );
     await now.destroy();
     expect(row.manifest_canonical).toBe(hashed);
     expect(sha256(row.manifest_canonical)).toBe(row.manifest_sha256);

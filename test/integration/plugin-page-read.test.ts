@@ -39,8 +39,16 @@ describe('PluginPageRepository.page', () => {
     const older = await release(id, '1.0.0', '2026-01-02 03:04:05.000999+00', null);
     const newer = await release(id, '1.1.0', '2026-02-02 03:04:05.555555+00', '2026-02-03 00:00:00.999999+00');
     const readme = (html: string) => ({ html, markdown: '', context: { kind: 'none' as const }, renderVersion: 1 });
-    await dataSource.transaction((manager) => new ReleaseReadmesRepository(dataSource).insertForRelease(older, { de: readme('<p>hallo</p>'), default: readme('<p>hi</p>') }, manager));
-    const [{ id: userId }] = await dataSource.query(`INSERT INTO user_account (instance, provider_user_id, login) VALUES ('github.com', '42', 'owner') RETURNING id`);
+    await dataSource.transaction((manager) =>
+      new ReleaseReadmesRepository(dataSource).insertForRelease(
+        older,
+        { de: readme('<p>hallo</p>'), default: readme('<p>hi</p>') },
+        manager,
+      ),
+    );
+    const [{ id: userId }] = await dataSource.query(
+      `INSERT INTO user_account (instance, provider_user_id, login) VALUES ('github.com', '42', 'owner') RETURNING id`,
+    );
     await dataSource.query(`INSERT INTO plugin_owner (plugin_id, user_id) VALUES ($1, $2)`, [id, userId]);
 
     const page = await new PluginPageRepository(dataSource).page('timed');
@@ -50,13 +58,22 @@ describe('PluginPageRepository.page', () => {
     expect(page?.plugin.updatedAt.toISOString()).toBe('2026-03-04T05:06:07.999Z');
     expect(page?.plugin.downloads).toBe('9007199254740991');
 
-    const rows = await dataSource.query(`SELECT id, created_at, yanked_at FROM release WHERE plugin_id = $1 ORDER BY version_sort DESC`, [id]);
-    expect(page?.releases.map((r) => [r.id, r.version, r.createdAt.getTime(), r.yankedAt?.getTime() ?? null, r.yankReason, r.downloads])).toEqual([
+    const rows = await dataSource.query(`SELECT id, created_at, yanked_at FROM release WHERE plugin_id = $1 ORDER BY version_sort DESC`, [
+      id,
+    ]);
+    expect(
+      page?.releases.map((r) => [r.id, r.version, r.createdAt.getTime(), r.yankedAt?.getTime() ?? null, r.yankReason, r.downloads]),
+    ).toEqual([
       [newer, '1.1.0', rows[0].created_at.getTime(), rows[0].yanked_at.getTime(), 'broken', '12'],
       [older, '1.0.0', rows[1].created_at.getTime(), null, null, '12'],
     ]);
     // The shown release is the highest live one: 1.0.0, with its READMEs in their stored order.
-    expect(page).toMatchObject({ shownId: older, shownManifest: { name: 'timed', version: '1.0.0' }, readmeLocales: ['de', 'default'], firstReadmeHtml: '<p>hallo</p>' });
+    expect(page).toMatchObject({
+      shownId: older,
+      shownManifest: { name: 'timed', version: '1.0.0' },
+      readmeLocales: ['de', 'default'],
+      firstReadmeHtml: '<p>hallo</p>',
+    });
     expect(page?.owners).toEqual([{ login: 'owner', instance: 'github.com' }]);
     expect(await new PluginPageRepository(dataSource).page('nobody')).toBeNull();
   });

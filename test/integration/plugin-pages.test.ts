@@ -27,10 +27,10 @@ let userId: string;
 const readme = (html: string) => ({ html, markdown: '', context: { kind: 'none' as const }, renderVersion: 1 });
 
 async function plugin(slug: string): Promise<string> {
-  const [{ id }] = await dataSource.query(
-    `INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $2) RETURNING id`,
-    [slug, `https://forge.test/acme/${slug}`],
-  );
+  const [{ id }] = await dataSource.query(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $2) RETURNING id`, [
+    slug,
+    `https://forge.test/acme/${slug}`,
+  ]);
   return id;
 }
 
@@ -62,9 +62,15 @@ beforeAll(async () => {
   olderRelease = await release(pluginId, '1.0.0');
   await release(pluginId, '1.1.0');
   await dataSource.transaction((manager) =>
-    new ReleaseReadmesRepository(dataSource).insertForRelease(olderRelease, { de: readme('<p>hallo</p>'), default: readme('<p>hi</p>') }, manager),
+    new ReleaseReadmesRepository(dataSource).insertForRelease(
+      olderRelease,
+      { de: readme('<p>hallo</p>'), default: readme('<p>hi</p>') },
+      manager,
+    ),
   );
-  [{ id: userId }] = await dataSource.query(`INSERT INTO user_account (instance, provider_user_id, login) VALUES ('github.com', '42', 'owner') RETURNING id`);
+  [{ id: userId }] = await dataSource.query(
+    `INSERT INTO user_account (instance, provider_user_id, login) VALUES ('github.com', '42', 'owner') RETURNING id`,
+  );
   await dataSource.query(`INSERT INTO plugin_owner (plugin_id, user_id) VALUES ($1, $2)`, [pluginId, userId]);
 });
 afterAll(() => opened?.close());
@@ -76,7 +82,12 @@ describe('stored plugin pages', () => {
     const stored = await pages.storedPage('paged', PAGE_FORMAT);
     expect(stored).toBe(await detailAsRead('paged'));
     expect(await details.detailJson('paged', undefined)).toBe(stored);
-    expect(JSON.parse(stored!)).toMatchObject({ slug: 'paged', latestVersion: null, owners: [{ login: 'owner' }], releases: [{ version: '1.1.0' }, { version: '1.0.0' }] });
+    expect(JSON.parse(stored!)).toMatchObject({
+      slug: 'paged',
+      latestVersion: null,
+      owners: [{ login: 'owner' }],
+      releases: [{ version: '1.1.0' }, { version: '1.0.0' }],
+    });
     expect(await pages.pendingCount()).toBe(0);
     // A language asked for is read as it is; so is a page another build of the code stored.
     expect(await details.detailJson('paged', 'de')).toBe(JSON.stringify(await details.detail('paged', 'de', null)));
@@ -87,7 +98,12 @@ describe('stored plugin pages', () => {
     expect(candidates?.releases.map((r) => r.version)).toEqual(['1.1.0']);
     expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(candidates);
     await dataSource.query(`UPDATE plugin_page SET latest = '[]' WHERE plugin_id = $1`, [pluginId]);
-    expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual({ slug: 'paged', releases: [], deprecation: null, logSize: candidates?.logSize });
+    expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual({
+      slug: 'paged',
+      releases: [],
+      deprecation: null,
+      logSize: candidates?.logSize,
+    });
     await dataSource.query(`UPDATE plugin SET featured = featured WHERE id = $1`, [pluginId]);
     expect(await pages.latestCandidates('paged', PAGE_FORMAT)).toEqual(candidates);
     expect(await pages.latestCandidates('nobody', PAGE_FORMAT)).toBeNull();
@@ -95,12 +111,30 @@ describe('stored plugin pages', () => {
 
   it("hold `latest`'s candidates down to the first release every query accepts, each asset with what the answer uses", async () => {
     const id = await plugin('weighed');
-    const asset = { name: 'weighed.zip', url: 'https://forge.test/weighed.zip', size: 10, sha256: 'a'.repeat(64), hashed: true, contentType: 'application/zip', os: 'linux', arch: 'x64' };
+    const asset = {
+      name: 'weighed.zip',
+      url: 'https://forge.test/weighed.zip',
+      size: 10,
+      sha256: 'a'.repeat(64),
+      hashed: true,
+      contentType: 'application/zip',
+      os: 'linux',
+      arch: 'x64',
+    };
     const add = (version: string, sort: string, columns: { prerelease?: boolean; yanked?: boolean; minRuntime?: string }) =>
       dataSource.query(
         `INSERT INTO release (plugin_id, version, version_key, version_sort, prerelease, yanked_at, min_runtime_version, assets, manifest, manifest_raw, manifest_canonical, manifest_sha256, source)
          VALUES ($1, $2, $2, $3, $4, $5, $6, $7, '{}', '', '{}', $8, 'push')`,
-        [id, version, sort, columns.prerelease ?? false, columns.yanked ? new Date() : null, columns.minRuntime ?? null, JSON.stringify([asset]), '0'.repeat(64)],
+        [
+          id,
+          version,
+          sort,
+          columns.prerelease ?? false,
+          columns.yanked ? new Date() : null,
+          columns.minRuntime ?? null,
+          JSON.stringify([asset]),
+          '0'.repeat(64),
+        ],
       );
     await add('4.0.0-rc.1', '5', { prerelease: true });
     await add('3.0.0', '4', { yanked: true });
@@ -114,21 +148,38 @@ describe('stored plugin pages', () => {
       ['2.0.0', false, false, '>=5'],
       ['1.5.0', false, false, null],
     ]);
-    expect(read?.releases[0].assets).toEqual([{ name: 'weighed.zip', size: 10, sha256: 'a'.repeat(64), hashed: true, os: 'linux', arch: 'x64' }]);
+    expect(read?.releases[0].assets).toEqual([
+      { name: 'weighed.zip', size: 10, sha256: 'a'.repeat(64), hashed: true, os: 'linux', arch: 'x64' },
+    ]);
     await builder.buildMarked();
     expect(await pages.latestCandidates('weighed', PAGE_FORMAT)).toEqual(read);
     // Yanking the release that closed the list opens it down to the next one every query accepts.
     await dataSource.query(`UPDATE release SET yanked_at = now() WHERE plugin_id = $1 AND version = '1.5.0'`, [id]);
-    expect((await pages.latestCandidates('weighed', PAGE_FORMAT))?.releases.map((r) => r.version)).toEqual(['4.0.0-rc.1', '3.0.0', '2.0.0', '1.5.0', '1.0.0']);
+    expect((await pages.latestCandidates('weighed', PAGE_FORMAT))?.releases.map((r) => r.version)).toEqual([
+      '4.0.0-rc.1',
+      '3.0.0',
+      '2.0.0',
+      '1.5.0',
+      '1.0.0',
+    ]);
   });
 
   const writes: [string, () => Promise<unknown>][] = [
     ['the plugin row (a verification)', () => dataSource.query(`UPDATE plugin SET verified_at = now() WHERE id = $1`, [pluginId])],
     ['a download count', () => dataSource.query(`UPDATE release SET downloads = downloads + 5 WHERE plugin_id = $1`, [pluginId])],
-    ['a yank', () => dataSource.query(`UPDATE release SET yanked_at = now(), yank_reason = 'broken' WHERE plugin_id = $1 AND version = '1.1.0'`, [pluginId])],
+    [
+      'a yank',
+      () =>
+        dataSource.query(`UPDATE release SET yanked_at = now(), yank_reason = 'broken' WHERE plugin_id = $1 AND version = '1.1.0'`, [
+          pluginId,
+        ]),
+    ],
     ['a new release', () => release(pluginId, '1.2.0')],
     ['a release deleted', () => dataSource.query(`DELETE FROM release WHERE plugin_id = $1 AND version = '1.2.0'`, [pluginId])],
-    ['a README rendered again', () => dataSource.query(`UPDATE release_readme SET html = '<p>hi!</p>' WHERE release_id = $1 AND locale = 'default'`, [olderRelease])],
+    [
+      'a README rendered again',
+      () => dataSource.query(`UPDATE release_readme SET html = '<p>hi!</p>' WHERE release_id = $1 AND locale = 'default'`, [olderRelease]),
+    ],
     ['a README removed', () => dataSource.query(`DELETE FROM release_readme WHERE release_id = $1 AND locale = 'de'`, [olderRelease])],
     ['an owner renamed', () => dataSource.query(`UPDATE user_account SET login = 'renamed' WHERE id = $1`, [userId])],
     ['an owner removed', () => dataSource.query(`DELETE FROM plugin_owner WHERE plugin_id = $1`, [pluginId])],
@@ -206,7 +257,10 @@ describe('stored plugin pages', () => {
       await bump(a, pluginId, '1.0.0');
       await bump(b, second, '1.0.0');
       // Had logging locked the plugins (a stamp on their rows, as a first design did), each would now wait for the other.
-      await Promise.all([bump(a, second, '1.1.0').then(() => a.commitTransaction()), bump(b, pluginId, '1.1.0').then(() => b.commitTransaction())]);
+      await Promise.all([
+        bump(a, second, '1.1.0').then(() => a.commitTransaction()),
+        bump(b, pluginId, '1.1.0').then(() => b.commitTransaction()),
+      ]);
     } finally {
       await Promise.all([a.release(), b.release()]);
     }
@@ -234,7 +288,10 @@ describe('stored plugin pages', () => {
   it("compact the log they take from: a builder's first pass, and once 1,000 logged writes were taken", async () => {
     const logPages = async () => Number((await dataSource.query(`SELECT pg_relation_size('plugin_page_change') AS bytes`))[0].bytes) / 8192;
     const logWrites = (n: number) =>
-      dataSource.query(`INSERT INTO plugin_page_change (plugin_id, txid) SELECT $1, pg_current_xact_id()::text::bigint FROM generate_series(1, $2::int)`, [pluginId, n]);
+      dataSource.query(
+        `INSERT INTO plugin_page_change (plugin_id, txid) SELECT $1, pg_current_xact_id()::text::bigint FROM generate_series(1, $2::int)`,
+        [pluginId, n],
+      );
     const fresh = new PluginPageBuilder(pages, details, new Metrics(), true);
     await logWrites(3_000);
     expect(await logPages()).toBeGreaterThan(10);

@@ -8,7 +8,9 @@ import request from 'supertest';
 import { manifestYaml, publishWorld, type PublishWorld } from '../support/publishing';
 import { ScratchPostgres, scratchPostgresUnavailable } from '../support/scratch-postgres';
 
-const skipReason = !process.env.DATABASE_URL ? 'runs in the DATABASE_URL pass only (needs the PostgreSQL server binaries)' : scratchPostgresUnavailable();
+const skipReason = !process.env.DATABASE_URL
+  ? 'runs in the DATABASE_URL pass only (needs the PostgreSQL server binaries)'
+  : scratchPostgresUnavailable();
 const describeWithServer = skipReason ? describe.skip : describe;
 if (skipReason) console.info(`postgres-restart tests skipped: ${skipReason}`);
 
@@ -71,7 +73,8 @@ describeWithServer('PostgreSQL restarted under load', () => {
       expect(res.headers['content-type']).toMatch(/application\/problem\+json|application\/json/);
     }
     const apiProblems = down.slice(0, reads.length + 1).map((res) => res.body as { type: string; status: number });
-    for (const problem of apiProblems) expect(problem).toMatchObject({ type: expect.stringMatching(/\/problems\/database-unavailable$/), status: 503 });
+    for (const problem of apiProblems)
+      expect(problem).toMatchObject({ type: expect.stringMatching(/\/problems\/database-unavailable$/), status: 503 });
 
     await cluster.start();
     const readyAt = Date.now();

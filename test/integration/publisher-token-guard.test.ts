@@ -46,7 +46,11 @@ describe('the publisher-token guard', () => {
 
   const make = async (login: string, expiresAt: number | null = null) => {
     const user = await users.createLocal({ login, email: null, role: 'user' });
-    const created = await tokens.create({ kind: 'session', user, sessionId: 's', via: 'bearer', verifiedAt: clock.now() }, { name: 't', scopes: ['publish:*'], expiresAt }, null);
+    const created = await tokens.create(
+      { kind: 'session', user, sessionId: 's', via: 'bearer', verifiedAt: clock.now() },
+      { name: 't', scopes: ['publish:*'], expiresAt },
+      null,
+    );
     return { user, ...created };
   };
 

@@ -40,7 +40,10 @@ async function replicaStatements(url: string, database: string): Promise<string[
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ query: string }>('SELECT query FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [database, REPLICA_APPLICATION_NAME]);
+    const { rows } = await client.query<{ query: string }>(
+      'SELECT query FROM pg_stat_activity WHERE datname = $1 AND application_name = $2',
+      [database, REPLICA_APPLICATION_NAME],
+    );
     return rows.map((row) => row.query);
   } finally {
     await client.end();
@@ -63,10 +66,16 @@ describeWithServer('catalogue reads on a read replica', () => {
   let app: TestApp;
   let database: string;
 
-  const publicKinds = async () => ((await request(app.url).get('/api/kinds').expect(200)).body.kinds as { key: string }[]).map((k) => k.key);
+  const publicKinds = async () =>
+    ((await request(app.url).get('/api/kinds').expect(200)).body.kinds as { key: string }[]).map((k) => k.key);
   const replicaConnections = async (server: { query: ScratchPostgres['query'] }) =>
     Number(
-      (await server.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [database, REPLICA_APPLICATION_NAME]))[0].n,
+      (
+        await server.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [
+          database,
+          REPLICA_APPLICATION_NAME,
+        ])
+      )[0].n,
     );
 
   let primary: ScratchPostgres;
@@ -78,13 +87,20 @@ describeWithServer('catalogue reads on a read replica', () => {
     await primary.query(`CREATE DATABASE ${database}`);
     const dataDir = mkdtempSync(join(tmpdir(), 'registry-replica-'));
     db = {
-      env: { DATABASE_URL: primary.url(database), DATA_DIR: dataDir, ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) },
+      env: {
+        DATABASE_URL: primary.url(database),
+        DATA_DIR: dataDir,
+        ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      },
       kind: 'postgres',
       dataDir,
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
     replica = await ScratchPostgres.replicaOf({ host: '127.0.0.1', port: primary.port });
-    app = await startTestApp({ DATABASE_READ_URLS: replica.url(database), RESPONSE_CACHE_TTL_S: '0', DATABASE_READ_PROBE_INTERVAL_MS: '200' }, db);
+    app = await startTestApp(
+      { DATABASE_READ_URLS: replica.url(database), RESPONSE_CACHE_TTL_S: '0', DATABASE_READ_PROBE_INTERVAL_MS: '200' },
+      db,
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -99,12 +115,16 @@ describeWithServer('catalogue reads on a read replica', () => {
     await eventually(async () => (await publicKinds()).includes('theme'), 'the replica to replay the new kind');
 
     // The other anonymous catalogue reads run on the (read-only) replica too.
-    for (const path of ['/api/plugins', '/api/plugins?search=mardown', '/api/stats', '/api/requests']) await request(app.url).get(path).expect(200);
+    for (const path of ['/api/plugins', '/api/plugins?search=mardown', '/api/stats', '/api/requests'])
+      await request(app.url).get(path).expect(200);
     await request(app.url).get('/api/plugins/no-such-plugin').expect(404);
     await request(app.url).get('/api/plugins/no-such-plugin/latest').expect(404);
 
     expect(await replicaConnections(replica)).toBeGreaterThan(0);
-    const onPrimary = await app.database.dataSource.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [database, REPLICA_APPLICATION_NAME]);
+    const onPrimary = await app.database.dataSource.query(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = $2',
+      [database, REPLICA_APPLICATION_NAME],
+    );
     expect(onPrimary[0].n).toBe(0);
   });
 
@@ -112,7 +132,11 @@ describeWithServer('catalogue reads on a read replica', () => {
     const { jwt } = await userWithSession(app, 'replica-admin', 'admin');
     await replica.query('SELECT pg_wal_replay_pause()');
     try {
-      const created = await request(app.url).post('/api/admin/kinds').set('Authorization', `Bearer ${jwt}`).send({ key: 'sound', label: 'Sounds' }).expect(201);
+      const created = await request(app.url)
+        .post('/api/admin/kinds')
+        .set('Authorization', `Bearer ${jwt}`)
+        .send({ key: 'sound', label: 'Sounds' })
+        .expect(201);
       expect(created.body.key).toBe('sound');
       const adminList = await request(app.url).get('/api/admin/kinds').set('Authorization', `Bearer ${jwt}`).expect(200);
       expect(JSON.stringify(adminList.body)).toContain('"sound"');
@@ -139,9 +163,15 @@ describeWithServer('catalogue reads on a read replica', () => {
 
   it('starts while the replica is stopped, and uses it once it answers', async () => {
     await replica.stop('fast');
-    const second = await startTestApp({ DATABASE_READ_URLS: replica.url(database), RESPONSE_CACHE_TTL_S: '0', DATABASE_READ_PROBE_INTERVAL_MS: '200' }, db);
+    const second = await startTestApp(
+      { DATABASE_READ_URLS: replica.url(database), RESPONSE_CACHE_TTL_S: '0', DATABASE_READ_PROBE_INTERVAL_MS: '200' },
+      db,
+    );
     try {
-      expect(await readiness(second)).toMatchObject({ status: 200, body: { status: 'ok', database: 'up', replicas: [{ index: 0, state: 'down' }] } });
+      expect(await readiness(second)).toMatchObject({
+        status: 200,
+        body: { status: 'ok', database: 'up', replicas: [{ index: 0, state: 'down' }] },
+      });
       await request(second.url).get('/api/kinds').expect(200);
 
       await replica.start();
@@ -175,7 +205,10 @@ describeWithPrimary('a read replica that is down when the server starts', () => 
     proxy.port = await freePort();
     const replicaUrl = new URL(primaryUrl);
     replicaUrl.port = String(proxy.port);
-    app = await startTestApp({ DATABASE_READ_URLS: replicaUrl.toString(), RESPONSE_CACHE_TTL_S: '0', DATABASE_READ_PROBE_INTERVAL_MS: '200' }, db);
+    app = await startTestApp(
+      { DATABASE_READ_URLS: replicaUrl.toString(), RESPONSE_CACHE_TTL_S: '0', DATABASE_READ_PROBE_INTERVAL_MS: '200' },
+      db,
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -186,8 +219,12 @@ describeWithPrimary('a read replica that is down when the server starts', () => 
 
   it('starts ready with the replica reported down, and serves catalogue reads from the primary', async () => {
     const ready = await readiness(app);
-    expect(ready).toEqual({ status: 200, body: { status: 'ok', database: 'up', migrations: 'applied', replicas: [{ index: 0, state: 'down', since: expect.any(Number) }] } });
-    for (const path of ['/api/kinds', '/api/plugins', '/api/plugins?search=markdown', '/api/stats', '/api/requests']) await request(app.url).get(path).expect(200);
+    expect(ready).toEqual({
+      status: 200,
+      body: { status: 'ok', database: 'up', migrations: 'applied', replicas: [{ index: 0, state: 'down', since: expect.any(Number) }] },
+    });
+    for (const path of ['/api/kinds', '/api/plugins', '/api/plugins?search=markdown', '/api/stats', '/api/requests'])
+      await request(app.url).get(path).expect(200);
     await request(app.url).get('/api/plugins/no-such-plugin').expect(404);
     expect(await replicaStatements(primaryUrl, database)).toEqual([]);
   });

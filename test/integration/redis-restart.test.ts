@@ -9,7 +9,9 @@ import { captureLog } from '../support/log-capture';
 import { ScratchRedis, scratchRedisUnavailable } from '../support/scratch-redis';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-const skipReason = !process.env.DATABASE_URL ? 'runs in the DATABASE_URL pass only (with the machine\'s services)' : scratchRedisUnavailable();
+const skipReason = !process.env.DATABASE_URL
+  ? "runs in the DATABASE_URL pass only (with the machine's services)"
+  : scratchRedisUnavailable();
 const describeWithRedis = skipReason ? describe.skip : describe;
 if (skipReason) console.info(`redis-restart tests skipped: ${skipReason}`);
 
@@ -32,7 +34,11 @@ describeWithRedis('Redis killed under load', () => {
 
   beforeAll(async () => {
     redis = await ScratchRedis.start();
-    app = await startTestApp({ REDIS_URL: redis.url, RESPONSE_CACHE_TTL_S: '30', LOG_LEVEL: 'warn' }, undefined, createLogger('warn', stream));
+    app = await startTestApp(
+      { REDIS_URL: redis.url, RESPONSE_CACHE_TTL_S: '30', LOG_LEVEL: 'warn' },
+      undefined,
+      createLogger('warn', stream),
+    );
   }, 60_000);
 
   afterAll(async () => {

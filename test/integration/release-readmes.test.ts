@@ -23,7 +23,10 @@ const viaPool: Query = (sql, parameters) => dataSource.query(sql, parameters);
 
 async function newPlugin(query: Query = viaPool): Promise<string> {
   const slug = `readme-store-${counter++}`;
-  const [{ id }] = await query(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $2) RETURNING id`, [slug, `https://forge.test/acme/${slug}`]);
+  const [{ id }] = await query(`INSERT INTO plugin (slug, name, repo_url, repo_identity) VALUES ($1, $1, $2, $2) RETURNING id`, [
+    slug,
+    `https://forge.test/acme/${slug}`,
+  ]);
   return id;
 }
 
@@ -38,14 +41,21 @@ async function newRelease(pluginId: string, version: string, query: Query = viaP
 
 /** READMEs by locale as stored, from HTML alone. */
 const rendered = (htmlByLocale: Record<string, string>): Record<string, ReadmeRendering> =>
-  Object.fromEntries(Object.entries(htmlByLocale).map(([locale, html]) => [locale, { html, markdown: `# ${locale}`, context: { kind: 'none' }, renderVersion: 1 }]));
+  Object.fromEntries(
+    Object.entries(htmlByLocale).map(([locale, html]) => [
+      locale,
+      { html, markdown: `# ${locale}`, context: { kind: 'none' }, renderVersion: 1 },
+    ]),
+  );
 
 describe('ReleaseReadmesRepository', () => {
   const readmes = () => new ReleaseReadmesRepository(dataSource);
 
   it('stores one row per locale in the given order and reads one locale by the resolution rule', async () => {
     const release = await newRelease(await newPlugin(), '1.0.0');
-    await dataSource.transaction((manager) => readmes().insertForRelease(release, rendered({ 'pt-BR': '<p>olá</p>', de: '<p>hallo</p>', default: '<p>hello</p>' }), manager));
+    await dataSource.transaction((manager) =>
+      readmes().insertForRelease(release, rendered({ 'pt-BR': '<p>olá</p>', de: '<p>hallo</p>', default: '<p>hello</p>' }), manager),
+    );
 
     expect(await readmes().locales(release)).toEqual(['pt-BR', 'de', 'default']);
     expect(await readmes().findExact(release, 'de')).toEqual({ locale: 'de', html: '<p>hallo</p>' });
@@ -60,7 +70,9 @@ describe('ReleaseReadmesRepository', () => {
     const plugin = await newPlugin();
     const withLocales = await newRelease(plugin, '1.0.0');
     const without = await newRelease(plugin, '1.1.0');
-    await dataSource.transaction((manager) => readmes().insertForRelease(withLocales, rendered({ fr: '<p>fr</p>', de: '<p>de</p>' }), manager));
+    await dataSource.transaction((manager) =>
+      readmes().insertForRelease(withLocales, rendered({ fr: '<p>fr</p>', de: '<p>de</p>' }), manager),
+    );
     await dataSource.transaction((manager) => readmes().insertForRelease(without, rendered({}), manager));
     expect(await readmes().findForLocale(withLocales, 'ja')).toEqual({ locale: 'fr', html: '<p>fr</p>' });
     expect(await readmes().locales(without)).toEqual([]);
@@ -70,7 +82,9 @@ describe('ReleaseReadmesRepository', () => {
   it('holds one README per release and locale', async () => {
     const release = await newRelease(await newPlugin(), '1.0.0');
     await dataSource.transaction((manager) => readmes().insertForRelease(release, rendered({ de: 'a' }), manager));
-    await expect(dataSource.transaction((manager) => readmes().insertForRelease(release, rendered({ de: 'b' }), manager))).rejects.toThrow(QueryFailedError);
+    await expect(dataSource.transaction((manager) => readmes().insertForRelease(release, rendered({ de: 'b' }), manager))).rejects.toThrow(
+      QueryFailedError,
+    );
     expect(await readmes().findExact(release, 'de')).toEqual({ locale: 'de', html: 'a' });
   });
 
@@ -89,12 +103,17 @@ describe('ReleaseReadmesRepository: re-rendering', () => {
 
   it('pages through READMEs older than a version by key, keys only, and stores a re-render only over what was read', async () => {
     const release = await newRelease(await newPlugin(), '1.0.0');
-    await dataSource.transaction((manager) => readmes().insertForRelease(release, rendered({ de: '<p>alt</p>', en: '<p>old</p>', fr: '<p>vieux</p>' }), manager));
+    await dataSource.transaction((manager) =>
+      readmes().insertForRelease(release, rendered({ de: '<p>alt</p>', en: '<p>old</p>', fr: '<p>vieux</p>' }), manager),
+    );
     await dataSource.query(`UPDATE release_readme SET render_version = 0 WHERE release_id = $1 AND locale <> 'fr'`, [release]);
 
     const mine = <K extends { releaseId: string }>(keys: K[]) => keys.filter((key) => key.releaseId === release);
     const first = mine(await readmes().findStaleKeys(1, null, 1000));
-    expect(first).toEqual([{ releaseId: release, locale: 'de' }, { releaseId: release, locale: 'en' }]);
+    expect(first).toEqual([
+      { releaseId: release, locale: 'de' },
+      { releaseId: release, locale: 'en' },
+    ]);
     expect(mine(await readmes().findStaleKeys(1, first[0], 1000))).toEqual([first[1]]);
     expect(mine(await readmes().findStaleKeys(1, first[1], 1000))).toEqual([]);
 
@@ -114,8 +133,12 @@ describe('ReleaseReadmesRepository: re-rendering', () => {
 
   it('replaces the READMEs of a release, keeping the stored one of a locale that did not render', async () => {
     const release = await newRelease(await newPlugin(), '1.0.0');
-    await dataSource.transaction((manager) => readmes().insertForRelease(release, rendered({ de: '<p>de</p>', en: '<p>en</p>', fr: '<p>fr</p>' }), manager));
-    await dataSource.transaction((manager) => readmes().replaceForRelease(release, ['en', 'de', 'pt'], rendered({ en: '<p>en 2</p>', pt: '<p>pt</p>' }), manager));
+    await dataSource.transaction((manager) =>
+      readmes().insertForRelease(release, rendered({ de: '<p>de</p>', en: '<p>en</p>', fr: '<p>fr</p>' }), manager),
+    );
+    await dataSource.transaction((manager) =>
+      readmes().replaceForRelease(release, ['en', 'de', 'pt'], rendered({ en: '<p>en 2</p>', pt: '<p>pt</p>' }), manager),
+    );
     expect(await readmes().locales(release)).toEqual(['en', 'de', 'pt']);
     expect(await readmes().htmlByLocale(release)).toEqual({ en: '<p>en 2</p>', de: '<p>de</p>', pt: '<p>pt</p>' });
   });
@@ -133,11 +156,17 @@ describe('migration ReleaseReadmes', () => {
       const localized = await newRelease(plugin, '2.0.0', query);
       const single = await newRelease(plugin, '2.1.0', query);
       const none = await newRelease(plugin, '2.2.0', query);
-      await query(`UPDATE release SET readme_html = $2 WHERE id = $1`, [localized, JSON.stringify({ de: '<h1>Hallo</h1>', 'pt-BR': '<h1>Olá</h1>' })]);
+      await query(`UPDATE release SET readme_html = $2 WHERE id = $1`, [
+        localized,
+        JSON.stringify({ de: '<h1>Hallo</h1>', 'pt-BR': '<h1>Olá</h1>' }),
+      ]);
       await query(`UPDATE release SET readme_html = $2 WHERE id = $1`, [single, JSON.stringify({ default: '<h1>Hi</h1>' })]);
 
       await migration.up(runner);
-      const rows = await query(`SELECT release_id, locale, html FROM release_readme WHERE release_id = ANY($1) ORDER BY locale COLLATE "C"`, [[localized, single, none]]);
+      const rows = await query(
+        `SELECT release_id, locale, html FROM release_readme WHERE release_id = ANY($1) ORDER BY locale COLLATE "C"`,
+        [[localized, single, none]],
+      );
       expect(rows).toEqual([
         { release_id: localized, locale: 'de', html: '<h1>Hallo</h1>' },
         { release_id: single, locale: 'default', html: '<h1>Hi</h1>' },

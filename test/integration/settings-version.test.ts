@@ -74,7 +74,9 @@ describe('settings_version', () => {
       await runner.query(`DELETE FROM app_setting WHERE key = 'site.name'`);
       expect(await runner.query('SELECT id, version FROM settings_version')).toEqual([{ id: 1, version: '1' }]);
       expect(await runner.query(`SELECT key FROM app_setting WHERE key = 'site.name'`)).toEqual([]);
-      await expect(runner.query('INSERT INTO settings_version (id, version) VALUES (2, 0)')).rejects.toThrow(/ck_settings_version_single_row/);
+      await expect(runner.query('INSERT INTO settings_version (id, version) VALUES (2, 0)')).rejects.toThrow(
+        /ck_settings_version_single_row/,
+      );
     } finally {
       await runner.release();
     }

@@ -85,8 +85,18 @@ async function anotherDataSource(harness: Harness): Promise<DataSource> {
   return dataSource;
 }
 
-function managerOn(dataSource: DataSource, generator: SigningKeyGenerator = new RandomSigningKeyGenerator(), kek = Buffer.from(KEK_HEX, 'hex')) {
-  return new SigningKeyManager(new SigningKeyRepository(dataSource), new ReleaseSignaturesRepository(dataSource), new KeyEncryption(kek), generator, new TransparencyLog(new TransparencyRepository(dataSource)));
+function managerOn(
+  dataSource: DataSource,
+  generator: SigningKeyGenerator = new RandomSigningKeyGenerator(),
+  kek = Buffer.from(KEK_HEX, 'hex'),
+) {
+  return new SigningKeyManager(
+    new SigningKeyRepository(dataSource),
+    new ReleaseSignaturesRepository(dataSource),
+    new KeyEncryption(kek),
+    generator,
+    new TransparencyLog(new TransparencyRepository(dataSource)),
+  );
 }
 
 async function stateCounts(dataSource: DataSource): Promise<Record<string, number>> {
@@ -208,17 +218,34 @@ describe('rotation', () => {
   });
 
   it('moves a key that signed no release current → previous → retired; the key set is then current + previous', async () => {
-    const manager = managerOn(harness.handle.dataSource, new SequenceSigningKeyGenerator([keyA.privateKey, keyB.privateKey, keyC.privateKey]));
+    const manager = managerOn(
+      harness.handle.dataSource,
+      new SequenceSigningKeyGenerator([keyA.privateKey, keyB.privateKey, keyC.privateKey]),
+    );
     const audited: unknown[] = [];
     const audit = async (_: unknown, rotation: unknown) => void audited.push(rotation);
     await manager.ensureCurrentKey();
     expect(await manager.publishedKeys()).toEqual([keyA.jwk]);
 
-    await expect(manager.rotate(audit)).resolves.toEqual({ kid: keyB.jwk.kid, previousKid: keyA.jwk.kid, drainingKid: null, retiredKids: [], pending: 0, stillDraining: [] });
+    await expect(manager.rotate(audit)).resolves.toEqual({
+      kid: keyB.jwk.kid,
+      previousKid: keyA.jwk.kid,
+      drainingKid: null,
+      retiredKids: [],
+      pending: 0,
+      stillDraining: [],
+    });
     expect(await manager.publishedKeys()).toEqual([keyB.jwk, keyA.jwk]);
     expect((await manager.signingKey()).kid).toBe(keyB.jwk.kid);
 
-    await expect(manager.rotate(audit)).resolves.toEqual({ kid: keyC.jwk.kid, previousKid: keyB.jwk.kid, drainingKid: null, retiredKids: [keyA.jwk.kid], pending: 0, stillDraining: [] });
+    await expect(manager.rotate(audit)).resolves.toEqual({
+      kid: keyC.jwk.kid,
+      previousKid: keyB.jwk.kid,
+      drainingKid: null,
+      retiredKids: [keyA.jwk.kid],
+      pending: 0,
+      stillDraining: [],
+    });
     expect(await manager.publishedKeys()).toEqual([keyC.jwk, keyB.jwk]);
     expect((await manager.signingKey()).kid).toBe(keyC.jwk.kid);
 
@@ -236,7 +263,10 @@ describe('rotation', () => {
     ]);
 
     // A retired key can never sign again: its encrypted private key is gone.
-    const [retired] = await harness.handle.dataSource.query('SELECT private_key_ciphertext, private_key_iv, private_key_tag FROM signing_key WHERE kid = $1', [keyA.jwk.kid]);
+    const [retired] = await harness.handle.dataSource.query(
+      'SELECT private_key_ciphertext, private_key_iv, private_key_tag FROM signing_key WHERE kid = $1',
+      [keyA.jwk.kid],
+    );
     expect(retired).toEqual({ private_key_ciphertext: null, private_key_iv: null, private_key_tag: null });
   });
 
@@ -324,7 +354,14 @@ describe('IntegrityModule with an injected signing key', () => {
   beforeAll(async () => {
     harness = await openHarness();
     const moduleRef = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(harness.config), CommonModule, DatabaseModule.forRoot(harness.handle), ResponseCacheModule, AuditModule, IntegrityModule],
+      imports: [
+        ConfigModule.forRoot(harness.config),
+        CommonModule,
+        DatabaseModule.forRoot(harness.handle),
+        ResponseCacheModule,
+        AuditModule,
+        IntegrityModule,
+      ],
     })
       .overrideProvider(SigningKeyGenerator)
       .useValue(new SequenceSigningKeyGenerator([keyA.privateKey, keyB.privateKey]))
@@ -343,16 +380,29 @@ describe('IntegrityModule with an injected signing key', () => {
   });
 
   it('signs inside a caller transaction (one pooled connection on PGlite does not deadlock)', async () => {
-    const signature = await harness.handle.dataSource.transaction((manager) => app.get(IntegrityService).signRelease(PINNED_PAYLOAD, manager));
+    const signature = await harness.handle.dataSource.transaction((manager) =>
+      app.get(IntegrityService).signRelease(PINNED_PAYLOAD, manager),
+    );
     expect(signature.jws).toBe(PINNED_RELEASE_JWS);
   });
 
   it('rotates and audits key.rotate in the same transaction', async () => {
     const rotation = await app.get(KeysService).rotate({ userId: null, ip: '127.0.0.1' });
-    expect(rotation).toEqual({ kid: keyB.jwk.kid, previousKid: keyA.jwk.kid, drainingKid: null, retiredKids: [], pending: 0, stillDraining: [] });
+    expect(rotation).toEqual({
+      kid: keyB.jwk.kid,
+      previousKid: keyA.jwk.kid,
+      drainingKid: null,
+      retiredKids: [],
+      pending: 0,
+      stillDraining: [],
+    });
     const entries = await harness.handle.dataSource.query("SELECT action, ip, details FROM audit_entry WHERE action = 'key.rotate'");
     expect(entries).toEqual([
-      { action: 'key.rotate', ip: '127.0.0.1', details: { newKid: keyB.jwk.kid, previousKid: keyA.jwk.kid, drainingKid: null, retiredKids: [], pending: 0, stillDraining: [] } },
+      {
+        action: 'key.rotate',
+        ip: '127.0.0.1',
+        details: { newKid: keyB.jwk.kid, previousKid: keyA.jwk.kid, drainingKid: null, retiredKids: [], pending: 0, stillDraining: [] },
+      },
     ]);
     expect((await app.get(IntegrityService).keySet()).keys).toEqual([keyB.jwk, keyA.jwk]);
   });

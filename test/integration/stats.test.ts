@@ -29,12 +29,10 @@ describe('GET /api/stats', () => {
   const sql = (text: string, params: unknown[] = []) => database.dataSource.query(text, params);
 
   async function plugin(slug: string, downloads: number, ownerIds: string[]) {
-    const [row] = await sql(`INSERT INTO plugin (slug, name, repo_url, repo_identity, downloads) VALUES ($1, $1, $2, $3, $4) RETURNING id`, [
-      slug,
-      `https://example.org/o/${slug}`,
-      `example.org/o/${slug}`,
-      downloads,
-    ]);
+    const [row] = await sql(
+      `INSERT INTO plugin (slug, name, repo_url, repo_identity, downloads) VALUES ($1, $1, $2, $3, $4) RETURNING id`,
+      [slug, `https://example.org/o/${slug}`, `example.org/o/${slug}`, downloads],
+    );
     for (const owner of ownerIds) await sql('INSERT INTO plugin_owner (plugin_id, user_id) VALUES ($1, $2)', [row.id, owner]);
   }
 
@@ -59,12 +57,16 @@ describe('GET /api/stats', () => {
 
   it('counts plugins, downloads, distinct owners, open requests and enabled kinds, and shows a change in the next answer', async () => {
     const users = new UsersRepository(database.dataSource);
-    const [ann, ben, cat] = await Promise.all(['ann', 'ben', 'cat'].map((login) => users.createLocal({ login, email: null, role: 'user' })));
+    const [ann, ben, cat] = await Promise.all(
+      ['ann', 'ben', 'cat'].map((login) => users.createLocal({ login, email: null, role: 'user' })),
+    );
     await plugin('alpha', 10, [ann.id, ben.id]);
     await plugin('beta', 5, [ann.id]);
     await plugin('gamma', 2 ** 33, [cat.id]);
     await sql(`INSERT INTO kind (key, label, enabled) VALUES ('theme', 'Themes', true), ('tool', 'Tools', true), ('old', 'Old', false)`);
-    await sql(`INSERT INTO plugin_request (title, status) VALUES ('one', 'open'), ('two', 'open'), ('three', 'closed'), ('four', 'fulfilled')`);
+    await sql(
+      `INSERT INTO plugin_request (title, status) VALUES ('one', 'open'), ('two', 'open'), ('three', 'closed'), ('four', 'fulfilled')`,
+    );
 
     const first = await request(app.getHttpServer()).get('/api/stats').expect(200);
     expect(first.headers['cache-control']).toBe('public, max-age=60');
@@ -74,7 +76,13 @@ describe('GET /api/stats', () => {
     await plugin('delta', 1, [ann.id]);
     await sql(`INSERT INTO plugin_request (title) VALUES ('five')`);
     await sql(`UPDATE kind SET enabled = false WHERE key = 'tool'`);
-    expect((await request(app.getHttpServer()).get('/api/stats').expect(200)).body).toEqual({ plugins: 4, downloads: 16 + 2 ** 33, authors: 3, requests: 3, kinds: 1 });
+    expect((await request(app.getHttpServer()).get('/api/stats').expect(200)).body).toEqual({
+      plugins: 4,
+      downloads: 16 + 2 ** 33,
+      authors: 3,
+      requests: 3,
+      kinds: 1,
+    });
     await sql(`UPDATE plugin SET downloads = downloads + 4 WHERE slug = 'alpha'`);
     expect((await request(app.getHttpServer()).get('/api/stats').expect(200)).body.downloads).toBe(20 + 2 ** 33);
     await sql(`DELETE FROM plugin WHERE slug = 'delta'`);

@@ -34,7 +34,10 @@ describe('stray errors', () => {
       });
     });
     expect(code).toBe(0);
-    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const logged = lines.filter((line) => line.msg !== undefined);
     expect(logged.map((line) => [line.level, line.source, (line.err as { message: string }).message])).toEqual([
       [50, 'uncaught-exception', 'from a timer'],
@@ -43,6 +46,9 @@ describe('stray errors', () => {
       [50, 'response-hook', 'URI malformed'],
     ]);
     expect(logged[3].requestId).toBe('req-42');
-    expect(lines.at(-1)).toEqual({ alive: true, counted: ['uncaught-exception', 'uncaught-exception', 'unhandled-rejection', 'response-hook'] });
+    expect(lines.at(-1)).toEqual({
+      alive: true,
+      counted: ['uncaught-exception', 'uncaught-exception', 'unhandled-rejection', 'response-hook'],
+    });
   }, 30_000);
 });

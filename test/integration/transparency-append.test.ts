@@ -30,7 +30,8 @@ describe('TransparencyLog.append from many transactions at once', () => {
       Array.from({ length: transactions }, (_, t) =>
         db.dataSource.transaction(async (manager) => {
           const taken: number[] = [];
-          for (let i = 0; i < perTransaction; i++) taken.push(await log.append({ type: 'yank', slug: `plugin-${t}`, version: `1.0.${i}` }, manager));
+          for (let i = 0; i < perTransaction; i++)
+            taken.push(await log.append({ type: 'yank', slug: `plugin-${t}`, version: `1.0.${i}` }, manager));
           // Held to commit: the other transactions wait on the lock meanwhile.
           await manager.query('SELECT pg_sleep(0.02)');
           return taken;
@@ -79,7 +80,9 @@ describe('TransparencyLog.append from many transactions at once', () => {
       const nodes = Array.from({ length: Math.floor(size / width) }, (_, index) => ({ level, index }));
       const stored = await repository.findNodes(nodes);
       for (const node of nodes) {
-        expect(Buffer.from(stored.get(nodeKey(node))!).toString('hex')).toBe(Buffer.from(merkleRoot(leaves.slice(node.index * width, (node.index + 1) * width))).toString('hex'));
+        expect(Buffer.from(stored.get(nodeKey(node))!).toString('hex')).toBe(
+          Buffer.from(merkleRoot(leaves.slice(node.index * width, (node.index + 1) * width))).toString('hex'),
+        );
       }
     }
   });
@@ -87,15 +90,23 @@ describe('TransparencyLog.append from many transactions at once', () => {
   it('fails the append, writing nothing, when a left sibling it joins is missing', async () => {
     const log = new TransparencyLog(repository);
     // The next leaf's index is odd: it joins its left neighbour's level-0 node.
-    if ((await repository.size()) % 2 === 0) await db.dataSource.transaction((manager) => log.append({ type: 'yank', slug: 'even', version: '1.0.0' }, manager));
+    if ((await repository.size()) % 2 === 0)
+      await db.dataSource.transaction((manager) => log.append({ type: 'yank', slug: 'even', version: '1.0.0' }, manager));
     const size = await repository.size();
-    const [sibling] = await db.dataSource.query('SELECT "hash" FROM "transparency_node" WHERE "level" = 0 AND "index" = $1', [String(size - 1)]);
+    const [sibling] = await db.dataSource.query('SELECT "hash" FROM "transparency_node" WHERE "level" = 0 AND "index" = $1', [
+      String(size - 1),
+    ]);
     await db.dataSource.query('DELETE FROM "transparency_node" WHERE "level" = 0 AND "index" = $1', [String(size - 1)]);
     try {
-      await expect(db.dataSource.transaction((manager) => log.append({ type: 'yank', slug: 'orphan', version: '1.0.0' }, manager))).rejects.toThrow(/a left sibling is missing/);
+      await expect(
+        db.dataSource.transaction((manager) => log.append({ type: 'yank', slug: 'orphan', version: '1.0.0' }, manager)),
+      ).rejects.toThrow(/a left sibling is missing/);
       expect(await repository.size()).toBe(size);
     } finally {
-      await db.dataSource.query('INSERT INTO "transparency_node" ("level", "index", "hash") VALUES (0, $1, $2)', [String(size - 1), sibling.hash]);
+      await db.dataSource.query('INSERT INTO "transparency_node" ("level", "index", "hash") VALUES (0, $1, $2)', [
+        String(size - 1),
+        sibling.hash,
+      ]);
     }
   });
 });

@@ -4,7 +4,15 @@
  * committed size is held, the byte bound raises the lowest level, and a failing read is reported
  * and retried only after a pause.
  */
-import { consistencyProofNodes, foldSubtrees, inclusionProofNodes, leafHash, type NodeId, rootNodes, verifyInclusion } from '../../src/lib/transparency';
+import {
+  consistencyProofNodes,
+  foldSubtrees,
+  inclusionProofNodes,
+  leafHash,
+  type NodeId,
+  rootNodes,
+  verifyInclusion,
+} from '../../src/lib/transparency';
 import { TransparencyLog } from '../../src/trust/transparency-log/transparency-log';
 import { type NodeHashes, nodeKey, TransparencyRepository } from '../../src/trust/transparency-log/transparency.repository';
 import { COMMITTED_SIZE_TRUST_MS, UpperTreeLevels } from '../../src/trust/transparency/upper-tree-levels';
@@ -13,7 +21,8 @@ import { openTestDatabase, type OpenTestDatabase } from '../support/test-databas
 /** Every complete subtree of a tree of `size` leaves at `level` and up. */
 function nodesFrom(level: number, size: number): NodeId[] {
   const nodes: NodeId[] = [];
-  for (let l = level; Math.floor(size / 2 ** l) > 0; l++) for (let index = 0; index < Math.floor(size / 2 ** l); index++) nodes.push({ level: l, index });
+  for (let l = level; Math.floor(size / 2 ** l) > 0; l++)
+    for (let index = 0; index < Math.floor(size / 2 ** l); index++) nodes.push({ level: l, index });
   return nodes;
 }
 
@@ -22,11 +31,18 @@ describe('UpperTreeLevels over a real log', () => {
   let repository: TransparencyRepository;
   const failures: unknown[] = [];
   const levelsOf = (source: TransparencyRepository, maxBytes?: number, now: () => number = Date.now) =>
-    new UpperTreeLevels({ size: () => source.size(), levelHashes: (l, f, t) => source.levelHashes(l, f, t) }, (error) => failures.push(error), 4, maxBytes, now);
+    new UpperTreeLevels(
+      { size: () => source.size(), levelHashes: (l, f, t) => source.levelHashes(l, f, t) },
+      (error) => failures.push(error),
+      4,
+      maxBytes,
+      now,
+    );
   const append = (count: number) =>
     db.dataSource.transaction(async (manager) => {
       const log = new TransparencyLog(repository);
-      for (let i = 0; i < count; i++) await log.append({ type: 'keys', keys_sha256: (Math.random().toString(16).slice(2) + '0'.repeat(64)).slice(0, 64) }, manager);
+      for (let i = 0; i < count; i++)
+        await log.append({ type: 'keys', keys_sha256: (Math.random().toString(16).slice(2) + '0'.repeat(64)).slice(0, 64) }, manager);
     });
   /** Looks every node up: the held ones must be the stored hashes. */
   const check = async (levels: UpperTreeLevels, nodes: NodeId[]) => {
@@ -51,7 +67,15 @@ describe('UpperTreeLevels over a real log', () => {
     const upper = nodesFrom(4, 600);
     expect(levels.heldNodes).toBe(upper.length);
     expect(await check(levels, upper)).toEqual([]);
-    expect(await check(levels, [{ level: 3, index: 0 }, { level: 0, index: 599 }])).toEqual([{ level: 3, index: 0 }, { level: 0, index: 599 }]);
+    expect(
+      await check(levels, [
+        { level: 3, index: 0 },
+        { level: 0, index: 599 },
+      ]),
+    ).toEqual([
+      { level: 3, index: 0 },
+      { level: 0, index: 599 },
+    ]);
 
     // The log grows: the next size a read sees extends what is held, never past what is committed.
     await append(300);
@@ -105,7 +129,12 @@ describe('UpperTreeLevels over a real log', () => {
     levels.sawCommittedSize(900);
     await levels.settled();
     expect(levels.heldNodes).toBe(nodesFrom(6, 900).length);
-    expect(await check(levels, [{ level: 5, index: 0 }, { level: 6, index: 13 }])).toEqual([{ level: 5, index: 0 }]);
+    expect(
+      await check(levels, [
+        { level: 5, index: 0 },
+        { level: 6, index: 13 },
+      ]),
+    ).toEqual([{ level: 5, index: 0 }]);
   });
 
   it('forgets everything held when the log is seen smaller (a failover that lost commits, a restore), and holds the new log after', async () => {
@@ -133,7 +162,11 @@ describe('UpperTreeLevels over a real log', () => {
       levels.sawCommittedSize(16);
       expect(levels.heldNodes).toBe(0);
       expect(levels.committedAtLeast(60)).toBe(false);
-      levels.elements(groups, plan, plan.toRead.map((node) => read.get(nodeKey(node))));
+      levels.elements(
+        groups,
+        plan,
+        plan.toRead.map((node) => read.get(nodeKey(node))),
+      );
       expect(levels.plan(groups).known.every((element) => element === undefined)).toBe(true);
       await levels.settled();
       await appendTo(48, 'second');
@@ -177,11 +210,16 @@ describe('UpperTreeLevels over a real log', () => {
     expect(levels.committedAtLeast(900)).toBe(false);
   });
 
-  it('reads a proof\'s leaf and leaf hashes from the leaf table and higher nodes from the node table, each by its position', async () => {
+  it("reads a proof's leaf and leaf hashes from the leaf table and higher nodes from the node table, each by its position", async () => {
     const size = await repository.size();
     const hex = (hash: Uint8Array | undefined) => (hash ? Buffer.from(hash).toString('hex') : undefined);
     // Level 9's node 1 covers leaves 512-1023: past the head, so missing.
-    const nodes: NodeId[] = [{ level: 0, index: 776 }, { level: 2, index: 195 }, { level: 0, index: 5 }, { level: 9, index: 1 }];
+    const nodes: NodeId[] = [
+      { level: 0, index: 776 },
+      { level: 2, index: 195 },
+      { level: 0, index: 5 },
+      { level: 9, index: 1 },
+    ];
     const stored = await repository.findNodes(nodes);
     const expected = nodes.map((node) => hex(stored.get(nodeKey(node))));
     expect(expected[3]).toBeUndefined();
@@ -210,7 +248,11 @@ describe('UpperTreeLevels over a real log', () => {
     const tops = await repository.findNodes(top);
     const root = foldSubtrees(top.map((node) => tops.get(nodeKey(node))!));
     for (const minLevel of [1, 4]) {
-      const levels = new UpperTreeLevels({ size: () => repository.size(), levelHashes: (l, f, t) => repository.levelHashes(l, f, t) }, (error) => failures.push(error), minLevel);
+      const levels = new UpperTreeLevels(
+        { size: () => repository.size(), levelHashes: (l, f, t) => repository.levelHashes(l, f, t) },
+        (error) => failures.push(error),
+        minLevel,
+      );
       levels.sawCommittedSize(size);
       await levels.settled();
       for (const index of [0, 1, 2, 511, 512, 777, size - 2, size - 1]) {
@@ -243,5 +285,4 @@ describe('UpperTreeLevels over a real log', () => {
     expect(failures).toHaveLength(2);
     expect(levels.heldNodes).toBe(0);
   });
-
 });

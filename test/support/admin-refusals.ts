@@ -27,7 +27,13 @@ export async function adminRefusalCallers(app: TestApp): Promise<AdminRefusalCal
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Anonymous → 401, a non-admin session → 403, a publisher token (even an admin's) → 401. */
-export async function expectAdminOnly(app: TestApp, callers: AdminRefusalCallers, method: Method, path: string, body?: object): Promise<void> {
+export async function expectAdminOnly(
+  app: TestApp,
+  callers: AdminRefusalCallers,
+  method: Method,
+  path: string,
+  body?: object,
+): Promise<void> {
   const send = (req: request.Test) => (body === undefined ? req : req.send(body));
   const anonymous = await send(request(app.url)[method](path));
   expect([path, anonymous.status]).toEqual([path, 401]);

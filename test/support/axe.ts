@@ -26,7 +26,16 @@ export async function axeViolations(page: Page, scope: AxeScope = null, tags?: s
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(
     async ({ scope, tags }) => {
-      const axe = (window as unknown as { axe: { run(context: unknown, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+      const axe = (
+        window as unknown as {
+          axe: {
+            run(
+              context: unknown,
+              options: object,
+            ): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+          };
+        }
+      ).axe;
       const options = tags ? { resultTypes: ['violations'], runOnly: { type: 'tag', values: tags } } : { resultTypes: ['violations'] };
       const result = await axe.run(scope ?? document, options);
       return result.violations.flatMap((v) => v.nodes.map((n) => `axe ${v.impact} ${v.id} (${v.help}) at ${n.target.join(' ')}`));

@@ -38,7 +38,16 @@ export async function openBrowser(appUrl: string): Promise<BrowserSession> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const origin = new URL(appUrl).origin;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -67,7 +76,8 @@ export async function openBrowser(appUrl: string): Promise<BrowserSession> {
         // The browser fetches a page's favicon after the page loads and drops that fetch when the
         // test moves on at once (a click right after load): a race of the test, not an answer.
         if (new URL(request.url()).pathname === '/favicon.ico' && request.failure()?.errorText === 'net::ERR_ABORTED') return;
-        if (request.url().startsWith(origin)) problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`);
+        if (request.url().startsWith(origin))
+          problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`);
       });
       return {
         page,

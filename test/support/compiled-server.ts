@@ -14,10 +14,15 @@ export interface CliRun {
 /** Runs `registry <args>` to completion with exactly the given environment (plus PATH). */
 export function registryCli(args: string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [REGISTRY_BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
-    });
+    execFile(
+      process.execPath,
+      [REGISTRY_BIN, ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
+      },
+    );
   });
 }
 

@@ -66,10 +66,21 @@ export interface FakeRepository {
 }
 
 /** Where each family's REST API lives below its instance (GitHub's is GitHub Enterprise's /api/v3, as in publishWorld). */
-export const DEFAULT_API_PATH: Readonly<Record<ForgeKind, string>> = { github: '/api/v3', gitlab: '/api/v4', gitea: '/api/v1', forgejo: '/api/v1' };
+export const DEFAULT_API_PATH: Readonly<Record<ForgeKind, string>> = {
+  github: '/api/v3',
+  gitlab: '/api/v4',
+  gitea: '/api/v1',
+  forgejo: '/api/v1',
+};
 
 /** The repository record in the family's own shape, with the caller's permissions when a token was sent. */
-function repositoryRecord(kind: ForgeKind, webUrl: string, path: string, repo: FakeRepository, token: string | null): Record<string, unknown> {
+function repositoryRecord(
+  kind: ForgeKind,
+  webUrl: string,
+  path: string,
+  repo: FakeRepository,
+  token: string | null,
+): Record<string, unknown> {
   const admin = token !== null && (repo.admins ?? []).includes(token);
   const member = admin || (token !== null && (repo.members ?? []).includes(token));
   const segments = path.split('/');
@@ -87,10 +98,19 @@ function repositoryRecord(kind: ForgeKind, webUrl: string, path: string, repo: F
       permissions: { project_access: member ? { access_level: admin ? 40 : 30 } : null, group_access: null },
     };
   }
-  const common = { id: repo.id, name, full_name: path, owner: { login: segments[0] }, private: repo.private === true, html_url: `${webUrl}/${path}` };
+  const common = {
+    id: repo.id,
+    name,
+    full_name: path,
+    owner: { login: segments[0] },
+    private: repo.private === true,
+    html_url: `${webUrl}/${path}`,
+  };
   if (kind === 'github') {
     // GitHub adds the caller's permissions only when the request is authenticated.
-    return token === null ? { ...common, node_id: `R_${repo.id}` } : { ...common, node_id: `R_${repo.id}`, permissions: { admin, maintain: false, push: member, triage: member, pull: true } };
+    return token === null
+      ? { ...common, node_id: `R_${repo.id}` }
+      : { ...common, node_id: `R_${repo.id}`, permissions: { admin, maintain: false, push: member, triage: member, pull: true } };
   }
   return { ...common, permissions: { admin, push: member, pull: true } };
 }
@@ -160,16 +180,25 @@ export class FakeForge {
       const served = known;
       const answer = (res: ServerResponse, asked: string, token: string | null) => {
         const found = served.get(asked.toLowerCase());
-        const visible = found && (!found.private || (token !== null && [...(found.admins ?? []), ...(found.members ?? [])].includes(token)));
+        const visible =
+          found && (!found.private || (token !== null && [...(found.admins ?? []), ...(found.members ?? [])].includes(token)));
         if (!found || !visible) {
-          res.writeHead(404, { 'Content-Type': 'application/json' }).end(kind === 'gitlab' ? '{"message":"404 Project Not Found"}' : '{"message":"Not Found"}');
+          res
+            .writeHead(404, { 'Content-Type': 'application/json' })
+            .end(kind === 'gitlab' ? '{"message":"404 Project Not Found"}' : '{"message":"Not Found"}');
           return;
         }
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(repositoryRecord(kind, this.url, found.currentPath ?? asked, found, token)));
+        res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify(repositoryRecord(kind, this.url, found.currentPath ?? asked, found, token)));
       };
       const bearer = (req: IncomingMessage) => /^(?:Bearer|token) (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? null;
-      if (kind === 'gitlab') this.route('GET', `${apiPath}/projects/:project`, (req, res, params) => answer(res, params.project, bearer(req)));
-      else this.route('GET', `${apiPath}/repos/:owner/:repo`, (req, res, params) => answer(res, `${params.owner}/${params.repo}`, bearer(req)));
+      if (kind === 'gitlab')
+        this.route('GET', `${apiPath}/projects/:project`, (req, res, params) => answer(res, params.project, bearer(req)));
+      else
+        this.route('GET', `${apiPath}/repos/:owner/:repo`, (req, res, params) =>
+          answer(res, `${params.owner}/${params.repo}`, bearer(req)),
+        );
     }
     known.set(path.toLowerCase(), { ...repo, currentPath: repo.currentPath ?? path });
     return this;

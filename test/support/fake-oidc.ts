@@ -86,7 +86,11 @@ export class FakeOidcIssuer {
       res.end(JSON.stringify(body));
     };
     if (path === '/.well-known/openid-configuration') {
-      return json({ issuer: this.url, jwks_uri: this.jwksUri ?? `${this.url}/jwks`, id_token_signing_alg_values_supported: ['RS256', 'ES256'] });
+      return json({
+        issuer: this.url,
+        jwks_uri: this.jwksUri ?? `${this.url}/jwks`,
+        id_token_signing_alg_values_supported: ['RS256', 'ES256'],
+      });
     }
     if (path === '/jwks') return json({ keys: this.published.map((k) => k.publicJwk) });
     res.writeHead(404);
@@ -95,7 +99,11 @@ export class FakeOidcIssuer {
 }
 
 /** Claims as GitHub Actions puts them in an ID token, for `repository` with the given id. */
-export function githubActionsClaims(issuer: string, audience: string, fields: Partial<Record<string, unknown>> = {}): Record<string, unknown> {
+export function githubActionsClaims(
+  issuer: string,
+  audience: string,
+  fields: Partial<Record<string, unknown>> = {},
+): Record<string, unknown> {
   const now = Math.floor(Date.now() / 1000);
   const repository = (fields.repository as string | undefined) ?? 'acme/tool';
   const ref = (fields.ref as string | undefined) ?? 'refs/tags/v1.0.0';

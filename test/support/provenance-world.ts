@@ -87,7 +87,10 @@ type LoggedEntry = {
   body: string;
   integratedTime: number;
   logIndex: number;
-  verification?: { signedEntryTimestamp?: string; inclusionProof?: { logIndex: number; treeSize: number; rootHash: string; checkpoint: string } };
+  verification?: {
+    signedEntryTimestamp?: string;
+    inclusionProof?: { logIndex: number; treeSize: number; rootHash: string; checkpoint: string };
+  };
 };
 
 export async function provenanceWorld(): Promise<ProvenanceWorld> {
@@ -100,7 +103,12 @@ export async function provenanceWorld(): Promise<ProvenanceWorld> {
   const logKey = logKeys.publicKey.export({ type: 'spki', format: 'der' });
   const logId = createHash('sha256').update(logKey).digest();
   const trustedRoot = trustedRootOf(ca, tsa);
-  const tlog = { baseUrl: LOG_URL, hashAlgorithm: 'SHA2_256', publicKey: { rawBytes: b64(logKey), keyDetails: 'PKIX_ECDSA_P256_SHA_256', validFor: { start: '2000-01-01T00:00:00Z' } }, logId: { keyId: b64(logId) } };
+  const tlog = {
+    baseUrl: LOG_URL,
+    hashAlgorithm: 'SHA2_256',
+    publicKey: { rawBytes: b64(logKey), keyDetails: 'PKIX_ECDSA_P256_SHA_256', validFor: { start: '2000-01-01T00:00:00Z' } },
+    logId: { keyId: b64(logId) },
+  };
   return {
     trustedRoot,
     trustedRootWithLog: { ...trustedRoot, tlogs: [tlog] },
@@ -123,11 +131,20 @@ export async function provenanceWorld(): Promise<ProvenanceWorld> {
       };
       const payload = Buffer.from(JSON.stringify(statement));
       const signature = sign('sha256', pae(payloadType, payload), signer.privateKey);
-      const timestamp = await tsa.timestamp({ artifactHash: createHash('sha256').update(signature).digest(), hashAlgorithmOID: SHA256_OID, nonce: randomInt(1, 2 ** 31), policyOID: '1.3.6.1.4.1.57264.2', certReq: false });
+      const timestamp = await tsa.timestamp({
+        artifactHash: createHash('sha256').update(signature).digest(),
+        hashAlgorithmOID: SHA256_OID,
+        nonce: randomInt(1, 2 ** 31),
+        policyOID: '1.3.6.1.4.1.57264.2',
+        certReq: false,
+      });
       const tlogEntries = [];
       if (options.logEntry) {
         const log = await initializeTLog(LOG_URL, logKeys, options.logEntry.integratedTime);
-        const dsse = { signatures: [{ signature: signature.toString('base64'), verifier: b64(certificate) }], payloadHash: { algorithm: 'sha256', value: createHash('sha256').update(payload).digest('hex') } };
+        const dsse = {
+          signatures: [{ signature: signature.toString('base64'), verifier: b64(certificate) }],
+          payloadHash: { algorithm: 'sha256', value: createHash('sha256').update(payload).digest('hex') },
+        };
         const [entry] = Object.values(await log.log({ kind: 'dsse', apiVersion: '0.0.1', spec: dsse })) as LoggedEntry[];
         const proof = entry.verification!.inclusionProof!;
         tlogEntries.push({
@@ -136,7 +153,13 @@ export async function provenanceWorld(): Promise<ProvenanceWorld> {
           kindVersion: { kind: 'dsse', version: '0.0.1' },
           integratedTime: String(entry.integratedTime),
           ...(options.logEntry.promise ? { inclusionPromise: { signedEntryTimestamp: entry.verification!.signedEntryTimestamp } } : {}),
-          inclusionProof: { logIndex: String(proof.logIndex), rootHash: Buffer.from(proof.rootHash, 'hex').toString('base64'), treeSize: String(proof.treeSize), hashes: [], checkpoint: { envelope: proof.checkpoint } },
+          inclusionProof: {
+            logIndex: String(proof.logIndex),
+            rootHash: Buffer.from(proof.rootHash, 'hex').toString('base64'),
+            treeSize: String(proof.treeSize),
+            hashes: [],
+            checkpoint: { envelope: proof.checkpoint },
+          },
           canonicalizedBody: entry.body,
         });
       }

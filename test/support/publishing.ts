@@ -34,29 +34,45 @@ export interface FakeForgeInstance {
   proxyImagesFromForge?: boolean;
 }
 
-export async function publishWorld(env: Record<string, string> = {}, instance: FakeForgeInstance = {}, logger?: Logger, options: TestAppOptions = {}): Promise<PublishWorld> {
+export async function publishWorld(
+  env: Record<string, string> = {},
+  instance: FakeForgeInstance = {},
+  logger?: Logger,
+  options: TestAppOptions = {},
+): Promise<PublishWorld> {
   const forge = await new FakeForge().start();
   const port = new URL(forge.url).port;
-  const app = await startTestApp({
-    FORGES: JSON.stringify([
-      {
-        name: 'fakehub',
-        type: instance.type ?? 'github',
-        webUrl: forge.url,
-        apiUrl: `${forge.url}${instance.apiPath ?? '/api/v3'}`,
-        ...(instance.clientId ? { clientId: instance.clientId, clientSecret: instance.clientSecret } : {}),
-        ...(instance.oidcIssuer ? { oidcIssuer: instance.oidcIssuer } : {}),
-      },
-      ...(instance.extraForges ?? []),
-    ]),
-    ...env,
-    // Hosts given here are allowed besides the fake forge's.
-    FETCH_ALLOW_HOSTS: [`127.0.0.1:${port}`, env.FETCH_ALLOW_HOSTS].filter(Boolean).join(','),
-    ...(instance.proxyImagesFromForge ? { IMAGE_PROXY_ALLOW_HOSTS: [`127.0.0.1:${port}`, env.IMAGE_PROXY_ALLOW_HOSTS].filter(Boolean).join(',') } : {}),
-  }, undefined, logger, options);
+  const app = await startTestApp(
+    {
+      FORGES: JSON.stringify([
+        {
+          name: 'fakehub',
+          type: instance.type ?? 'github',
+          webUrl: forge.url,
+          apiUrl: `${forge.url}${instance.apiPath ?? '/api/v3'}`,
+          ...(instance.clientId ? { clientId: instance.clientId, clientSecret: instance.clientSecret } : {}),
+          ...(instance.oidcIssuer ? { oidcIssuer: instance.oidcIssuer } : {}),
+        },
+        ...(instance.extraForges ?? []),
+      ]),
+      ...env,
+      // Hosts given here are allowed besides the fake forge's.
+      FETCH_ALLOW_HOSTS: [`127.0.0.1:${port}`, env.FETCH_ALLOW_HOSTS].filter(Boolean).join(','),
+      ...(instance.proxyImagesFromForge
+        ? { IMAGE_PROXY_ALLOW_HOSTS: [`127.0.0.1:${port}`, env.IMAGE_PROXY_ALLOW_HOSTS].filter(Boolean).join(',') }
+        : {}),
+    },
+    undefined,
+    logger,
+    options,
+  );
   const query = (sql: string, params: unknown[] = []) => app.database.dataSource.query(sql, params);
   const tokenOf = async ({ user, jwt }: { user: { id: string }; jwt: string }, scopes: string[]) => {
-    const res = await request(app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${jwt}`).send({ name: 'ci', scopes }).expect(201);
+    const res = await request(app.url)
+      .post('/api/auth/me/tokens')
+      .set('Authorization', `Bearer ${jwt}`)
+      .send({ name: 'ci', scopes })
+      .expect(201);
     return { token: res.body.token as string, userId: user.id, jwt };
   };
   return {
@@ -66,7 +82,10 @@ export async function publishWorld(env: Record<string, string> = {}, instance: F
       return tokenOf(await userWithSession(app, login), scopes);
     },
     async linkedTokenFor(login, accessToken, scopes) {
-      return tokenOf(await linkedUserWithSession(app, 'fakehub', login, String(100 + Math.floor(Math.random() * 1e9)), accessToken), scopes);
+      return tokenOf(
+        await linkedUserWithSession(app, 'fakehub', login, String(100 + Math.floor(Math.random() * 1e9)), accessToken),
+        scopes,
+      );
     },
     push(token, slug, body) {
       const req = request(app.url).post(`/api/publish/${slug}`);

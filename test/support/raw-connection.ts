@@ -66,7 +66,9 @@ export class RawConnection {
     const headEnd = this.buffered.indexOf('\r\n\r\n');
     if (headEnd < 0) return null;
     const [statusLine, ...lines] = this.buffered.subarray(0, headEnd).toString('latin1').split('\r\n');
-    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
     const length = Number(headers['content-length'] ?? 0);
     if (this.buffered.length < headEnd + 4 + length) return null;
     const body = this.buffered.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8');

@@ -37,7 +37,12 @@ export async function startRegistry(
     .useValue({ ...DEFAULT_RESIGN_WORKER_OPTIONS, ...resignWorker });
   for (const override of overrides) builder = builder.overrideProvider(override.provide).useValue(override.useValue);
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false, bodyParser: false, rawBody: true, abortOnError: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>({
+    logger: false,
+    bodyParser: false,
+    rawBody: true,
+    abortOnError: false,
+  });
   const logger = createLogger('silent');
   configureHttp(app, config, logger);
   await app.init();
@@ -159,7 +164,8 @@ export class RotationWorld {
   }
 
   async release(published: PublishedRelease): Promise<ReleaseRecord> {
-    return (await request(this.app.url).get(`/api/plugins/${published.slug}/releases/${published.version}`).expect(200)).body as ReleaseRecord;
+    return (await request(this.app.url).get(`/api/plugins/${published.slug}/releases/${published.version}`).expect(200))
+      .body as ReleaseRecord;
   }
 
   /** The kid each stored release's signature names, by release id. */

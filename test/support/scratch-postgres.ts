@@ -33,7 +33,9 @@ export function scratchPostgresUnavailable(): string | null {
 
 function postgresUser(): { uid: number; gid: number } | null {
   try {
-    const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+    const line = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('postgres:'));
     if (!line) return null;
     const [, , uid, gid] = line.split(':');
     return { uid: Number(uid), gid: Number(gid) };
@@ -61,13 +63,21 @@ function serverDir(): string {
 }
 
 /** A standby refuses to run with less of these than its primary has. */
-const STANDBY_MINIMUMS = ['max_connections', 'max_worker_processes', 'max_wal_senders', 'max_prepared_transactions', 'max_locks_per_transaction'];
+const STANDBY_MINIMUMS = [
+  'max_connections',
+  'max_worker_processes',
+  'max_wal_senders',
+  'max_prepared_transactions',
+  'max_locks_per_transaction',
+];
 
 async function primarySettings(primary: { host: string; port: number }): Promise<string[]> {
   const client = new Client({ host: primary.host, port: primary.port, user: 'postgres', database: 'postgres' });
   await client.connect();
   try {
-    const { rows } = await client.query<{ name: string; setting: string }>('SELECT name, setting FROM pg_settings WHERE name = ANY($1)', [STANDBY_MINIMUMS]);
+    const { rows } = await client.query<{ name: string; setting: string }>('SELECT name, setting FROM pg_settings WHERE name = ANY($1)', [
+      STANDBY_MINIMUMS,
+    ]);
     return rows.map((row) => `${row.name} = ${row.setting}`);
   } finally {
     await client.end();
@@ -89,7 +99,8 @@ function serverConfig(port: number, dir: string, settings: string[]): string {
   ].join('\n');
 }
 
-const TRUST_LOOPBACK = 'local all all trust\nhost all all 127.0.0.1/32 trust\nlocal replication all trust\nhost replication all 127.0.0.1/32 trust\n';
+const TRUST_LOOPBACK =
+  'local all all trust\nhost all all 127.0.0.1/32 trust\nlocal replication all trust\nhost replication all 127.0.0.1/32 trust\n';
 
 export class ScratchPostgres {
   private constructor(
@@ -112,7 +123,22 @@ export class ScratchPostgres {
     const dataDir = serverDir();
     const port = await freePort();
     return startedOrRemoved(new ScratchPostgres(port, dataDir), async () => {
-      await pg('pg_basebackup', ['-h', primary.host, '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+      await pg('pg_basebackup', [
+        '-h',
+        primary.host,
+        '-p',
+        String(primary.port),
+        '-U',
+        'postgres',
+        '-D',
+        dataDir,
+        '-R',
+        '-X',
+        'stream',
+        '-c',
+        'fast',
+        '--no-sync',
+      ]);
       // Debian keeps the primary's postgresql.conf and pg_hba.conf outside its data directory.
       const config = serverConfig(port, dataDir, ['hot_standby = on', ...(await primarySettings(primary))]);
       await writeAsServer(join(dataDir, 'postgresql.conf'), config);

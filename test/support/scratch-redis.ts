@@ -36,7 +36,11 @@ export class ScratchRedis {
 
   /** Starts (again, on the same port) and waits until it answers PING. */
   async start(): Promise<void> {
-    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir], { stdio: 'ignore' });
+    this.process = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir],
+      { stdio: 'ignore' },
+    );
     const until = Date.now() + 30_000;
     while (!(await this.answers())) {
       if (Date.now() > until) throw new Error(`redis-server on port ${this.port} did not answer within 30 s`);

@@ -31,7 +31,8 @@ const REACHES = [
 
 function keep(path) {
   const file = relative(ROOT, path).split(sep).join('/');
-  if (/^test\/integration\/embedded-[\w-]+\.test\.ts$/.test(file)) return /test\/support\/|DATABASE_URL|REDIS_URL/.test(readFileSync(path, 'utf8'));
+  if (/^test\/integration\/embedded-[\w-]+\.test\.ts$/.test(file))
+    return /test\/support\/|DATABASE_URL|REDIS_URL/.test(readFileSync(path, 'utf8'));
   if (file.startsWith('test/docs/') || file.startsWith('test/browser/')) return false;
   if (file.startsWith('test/e2e/') && /@embedded-engine-only\b/.test(readFileSync(path, 'utf8'))) return false;
   if (!file.startsWith('src/')) return true;

@@ -62,30 +62,47 @@ export class SoftAuthenticator {
     const id = randomBytes(16);
     const credentialData = Buffer.concat([Buffer.alloc(16), Buffer.from([id.length >> 8, id.length & 0xff]), id, coseKey]);
     const authData = Buffer.concat([sha256(this.rpId), Buffer.from([flags | AT]), Buffer.alloc(4), credentialData]);
-    const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin: this.origin, crossOrigin: false }));
+    const clientData = Buffer.from(
+      JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin: this.origin, crossOrigin: false }),
+    );
     this.credentials.push({ id, privateKey, userHandle: options.user.id, signCount: 0 });
     return {
       id: b64url(id),
       rawId: b64url(id),
       type: 'public-key',
-      response: { clientDataJSON: b64url(clientData), attestationObject: b64url(cbor({ fmt: 'none', attStmt: {}, authData })), transports: ['internal'] },
+      response: {
+        clientDataJSON: b64url(clientData),
+        attestationObject: b64url(cbor({ fmt: 'none', attStmt: {}, authData })),
+        transports: ['internal'],
+      },
       clientExtensionResults: {},
     };
   }
 
   /** Answers request options like navigator.credentials.get with the given (default: first) credential. */
-  authenticate(options: { challenge: string }, credential = this.credentials[0], overrides: { origin?: string; flags?: number } = {}): Record<string, unknown> {
+  authenticate(
+    options: { challenge: string },
+    credential = this.credentials[0],
+    overrides: { origin?: string; flags?: number } = {},
+  ): Record<string, unknown> {
     credential.signCount += 1;
     const count = Buffer.alloc(4);
     count.writeUInt32BE(credential.signCount);
     const authData = Buffer.concat([sha256(this.rpId), Buffer.from([overrides.flags ?? UP | UV]), count]);
-    const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin: overrides.origin ?? this.origin, crossOrigin: false }));
+    const clientData = Buffer.from(
+      JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin: overrides.origin ?? this.origin, crossOrigin: false }),
+    );
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientData)]), credential.privateKey);
     return {
       id: b64url(credential.id),
       rawId: b64url(credential.id),
       type: 'public-key',
-      response: { clientDataJSON: b64url(clientData), authenticatorData: b64url(authData), signature: b64url(signature), userHandle: credential.userHandle },
+      response: {
+        clientDataJSON: b64url(clientData),
+        authenticatorData: b64url(authData),
+        signature: b64url(signature),
+        userHandle: credential.userHandle,
+      },
       clientExtensionResults: {},
     };
   }

@@ -28,7 +28,12 @@ export interface TestAppOptions {
 }
 
 /** Boots the real AppModule on its own fresh database, listening on a loopback port. */
-export async function startTestApp(env: Record<string, string> = {}, testDatabase?: TestDatabase, logger?: Logger, options: TestAppOptions = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  testDatabase?: TestDatabase,
+  logger?: Logger,
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const db = testDatabase ?? (await createTestDatabase());
   // A real port up front, so BASE_URL and the absolute links built from it (downloads) work; held
   // until the app listens, which is seconds later.
@@ -40,7 +45,11 @@ export async function startTestApp(env: Record<string, string> = {}, testDatabas
   try {
     const log = logger ?? createLogger('silent');
     // As `serve` opens it: statements bounded, the database's availability tracked.
-    database = await openDatabase(config, { embeddedMode: 'own', migrate: true, serving: { say: (level, message) => (level === 'warn' ? log.warn(message) : log.info(message)) } });
+    database = await openDatabase(config, {
+      embeddedMode: 'own',
+      migrate: true,
+      serving: { say: (level, message) => (level === 'warn' ? log.warn(message) : log.info(message)) },
+    });
     app = options.clock ? await withClock(options.clock, config, database, log) : await createApp({ config, database, logger: log });
   } finally {
     await reserved?.release();
@@ -67,6 +76,10 @@ async function withClock(clock: Clock, config: AppConfig, database: DatabaseHand
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(caseSensitiveExpress(), { logger: new PinoLoggerService(logger), bodyParser: false, abortOnError: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(caseSensitiveExpress(), {
+    logger: new PinoLoggerService(logger),
+    bodyParser: false,
+    abortOnError: false,
+  });
   return assembleApp(app, config, logger);
 }

@@ -7,7 +7,9 @@ import { createTestDatabase, type TestDatabase } from './test-database';
 
 /** Two instances need a shared database and Redis: only the Postgres+Redis pass has both. */
 export const TWO_INSTANCES_SKIP_REASON =
-  process.env.DATABASE_URL && process.env.REDIS_URL ? null : 'two compiled instances need DATABASE_URL and REDIS_URL (the Postgres+Redis pass)';
+  process.env.DATABASE_URL && process.env.REDIS_URL
+    ? null
+    : 'two compiled instances need DATABASE_URL and REDIS_URL (the Postgres+Redis pass)';
 
 export interface HttpAnswer {
   status: number;
@@ -78,11 +80,21 @@ export class TwoInstances {
     return { id: created.body.row.id, token: created.body.token };
   }
 
-  async call(via: number, method: string, path: string, options: { jwt?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
+  async call(
+    via: number,
+    method: string,
+    path: string,
+    options: { jwt?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<HttpAnswer> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.jwt) headers.Authorization = `Bearer ${options.jwt}`;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${this.urls[via]}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(`${this.urls[via]}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.timeout(30_000),
+    });
     const text = await res.text();
     let body: unknown = text;
     try {
@@ -98,7 +110,13 @@ export class TwoInstances {
     const asset = this.forge.asset(`/files/${slug}/${version}/a.zip`, { size: 200 });
     return this.call(via, 'POST', `/api/publish/${slug}`, {
       jwt: token,
-      body: { manifest: manifestYaml({ name: slug, version }), manifestSource: 'plugin.yaml', version, assets: [{ name: 'a.zip', url: asset }], repoUrl: `${this.forge.url}/acme/${slug}` },
+      body: {
+        manifest: manifestYaml({ name: slug, version }),
+        manifestSource: 'plugin.yaml',
+        version,
+        assets: [{ name: 'a.zip', url: asset }],
+        repoUrl: `${this.forge.url}/acme/${slug}`,
+      },
     });
   }
 

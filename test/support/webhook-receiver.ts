@@ -40,7 +40,11 @@ export class WebhookReceiver {
 
   /** The `webhook-*` headers of a received request, as the verifier wants them. */
   static signatureHeaders(hook: ReceivedHook): Record<string, string> {
-    return { 'webhook-id': String(hook.headers['webhook-id']), 'webhook-timestamp': String(hook.headers['webhook-timestamp']), 'webhook-signature': String(hook.headers['webhook-signature']) };
+    return {
+      'webhook-id': String(hook.headers['webhook-id']),
+      'webhook-timestamp': String(hook.headers['webhook-timestamp']),
+      'webhook-signature': String(hook.headers['webhook-signature']),
+    };
   }
 
   async stop(): Promise<void> {

@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { DEFAULT_DELIVERY_WORKER_OPTIONS, DELIVERY_WORKER_OPTIONS, DeliveryWorker, type DeliveryWorkerOptions } from '../../src/publishing/webhooks/delivery-worker';
+import {
+  DEFAULT_DELIVERY_WORKER_OPTIONS,
+  DELIVERY_WORKER_OPTIONS,
+  DeliveryWorker,
+  type DeliveryWorkerOptions,
+} from '../../src/publishing/webhooks/delivery-worker';
 import { FakeForge, type ForgeKind, webhookHeaders } from './fake-forge';
 import { manifestYaml } from './publishing';
 import { startRegistry } from './rotation-world';
@@ -20,7 +25,8 @@ const INSTANCES: Record<ForgeKind, { name: string; prefix: string; api: string }
   forgejo: { name: 'fakejo', prefix: '/fj', api: '/fj/api/v1' },
 };
 
-const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'webhooks', name), 'utf8')) as Record<string, any>;
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'webhooks', name), 'utf8')) as Record<string, any>;
 
 export interface AssetRef {
   name: string;
@@ -38,7 +44,11 @@ export interface WebhookPlugin {
 }
 
 /** The forge's own release event for `tag` with these assets, built from the real payload fixtures. */
-export function releaseEvent(plugin: Pick<WebhookPlugin, 'kind' | 'repoUrl'>, tag: string, assets: AssetRef[]): { event: string; body: Buffer } {
+export function releaseEvent(
+  plugin: Pick<WebhookPlugin, 'kind' | 'repoUrl'>,
+  tag: string,
+  assets: AssetRef[],
+): { event: string; body: Buffer } {
   const web = plugin.repoUrl;
   if (plugin.kind === 'gitlab') {
     const payload = fixture('gitlab-release-hook.create.json');
@@ -81,25 +91,41 @@ export class WebhookWorld {
       SESSION_SECRET: randomBytes(32).toString('hex'),
       FETCH_ALLOW_HOSTS: `127.0.0.1:${new URL(forge.url).port}`,
       FORGES: JSON.stringify(
-        FORGE_KINDS.map((kind) => ({ name: INSTANCES[kind].name, type: kind, webUrl: `${forge.url}${INSTANCES[kind].prefix}`, apiUrl: `${forge.url}${INSTANCES[kind].api}`, ...oauth })),
+        FORGE_KINDS.map((kind) => ({
+          name: INSTANCES[kind].name,
+          type: kind,
+          webUrl: `${forge.url}${INSTANCES[kind].prefix}`,
+          apiUrl: `${forge.url}${INSTANCES[kind].api}`,
+          ...oauth,
+        })),
       ),
       ...extraEnv,
     };
   }
 
   /** `signIn`: the instances have OAuth credentials, so users can link identities (and claims need proof). */
-  static async open(extraEnv: Record<string, string> = {}, worker: Partial<DeliveryWorkerOptions> = {}, signIn = false): Promise<WebhookWorld> {
+  static async open(
+    extraEnv: Record<string, string> = {},
+    worker: Partial<DeliveryWorkerOptions> = {},
+    signIn = false,
+  ): Promise<WebhookWorld> {
     const world = new WebhookWorld(await createTestDatabase(), await new FakeForge().start(), extraEnv, signIn);
     await world.start(worker);
     const owner = await userWithSession(world.app, 'hook-owner');
-    const token = await request(world.app.url).post('/api/auth/me/tokens').set('Authorization', `Bearer ${owner.jwt}`).send({ name: 'ci', scopes: ['publish:*'] }).expect(201);
+    const token = await request(world.app.url)
+      .post('/api/auth/me/tokens')
+      .set('Authorization', `Bearer ${owner.jwt}`)
+      .send({ name: 'ci', scopes: ['publish:*'] })
+      .expect(201);
     world.owner = { jwt: owner.jwt, userId: owner.user.id, token: token.body.token as string };
     world.adminJwt = (await userWithSession(world.app, 'hook-admin', 'admin')).jwt;
     return world;
   }
 
   private async start(worker: Partial<DeliveryWorkerOptions>): Promise<void> {
-    this.app = await startRegistry(this.db, this.env, {}, [{ provide: DELIVERY_WORKER_OPTIONS, useValue: { ...DEFAULT_DELIVERY_WORKER_OPTIONS, autoStart: false, ...worker } }]);
+    this.app = await startRegistry(this.db, this.env, {}, [
+      { provide: DELIVERY_WORKER_OPTIONS, useValue: { ...DEFAULT_DELIVERY_WORKER_OPTIONS, autoStart: false, ...worker } },
+    ]);
   }
 
   /** Stops the app and starts another on the same database. */
@@ -136,16 +162,31 @@ export class WebhookWorld {
     await request(this.app.url)
       .post(`/api/publish/${slug}`)
       .set('Authorization', `Bearer ${this.owner.token}`)
-      .send({ manifest: manifestYaml({ name: slug, version: '0.1.0' }), manifestSource: 'plugin.yaml', version: '0.1.0', assets: [{ name: 'a.zip', url: asset }], repoUrl })
+      .send({
+        manifest: manifestYaml({ name: slug, version: '0.1.0' }),
+        manifestSource: 'plugin.yaml',
+        version: '0.1.0',
+        assets: [{ name: 'a.zip', url: asset }],
+        repoUrl,
+      })
       .expect(201);
-    const rotated = await request(this.app.url).post(`/api/plugins/${slug}/webhook-secret`).set('Authorization', `Bearer ${this.owner.jwt}`).send({}).expect(200);
+    const rotated = await request(this.app.url)
+      .post(`/api/plugins/${slug}/webhook-secret`)
+      .set('Authorization', `Bearer ${this.owner.jwt}`)
+      .send({})
+      .expect(200);
     return { kind, slug, repo, repoUrl, secret: rotated.body.webhookSecret as string };
   }
 
   /** Serves a release's files on the fake forge: the manifest (when given) and one binary; returns their refs. */
   releaseFiles(plugin: WebhookPlugin, tag: string, manifest: string | null, binarySize = 4_000): AssetRef[] {
     const base = `/downloads/${plugin.repo}/${tag}`;
-    const refs: AssetRef[] = [{ name: `${plugin.slug}-linux-x64.tar.gz`, url: this.forge.asset(`${base}/${plugin.slug}-linux-x64.tar.gz`, { size: binarySize, seed: 7 }) }];
+    const refs: AssetRef[] = [
+      {
+        name: `${plugin.slug}-linux-x64.tar.gz`,
+        url: this.forge.asset(`${base}/${plugin.slug}-linux-x64.tar.gz`, { size: binarySize, seed: 7 }),
+      },
+    ];
     if (manifest !== null) {
       this.forge.route('GET', `${base}/plugin.yaml`, (_req, res) => {
         res.writeHead(200, { 'Content-Type': 'text/yaml' });
@@ -173,7 +214,12 @@ export class WebhookWorld {
     return { event: 'create', body: Buffer.from(JSON.stringify(payload)) };
   }
 
-  deliver(kind: ForgeKind, secret: string, delivery: { event: string; body: Buffer }, headers: Record<string, string> = webhookHeaders(kind, secret, delivery.body, delivery.event)): request.Test {
+  deliver(
+    kind: ForgeKind,
+    secret: string,
+    delivery: { event: string; body: Buffer },
+    headers: Record<string, string> = webhookHeaders(kind, secret, delivery.body, delivery.event),
+  ): request.Test {
     // A string is sent as is; supertest would serialize a Buffer as JSON.
     return request(this.app.url).post('/api/webhooks/release').set(headers).send(delivery.body.toString('utf8'));
   }
@@ -183,7 +229,9 @@ export class WebhookWorld {
   }
 
   async setSetting(key: string, value: unknown): Promise<void> {
-    await this.as(this.adminJwt, 'patch', '/api/admin/settings').send({ [key]: value }).expect(200);
+    await this.as(this.adminJwt, 'patch', '/api/admin/settings')
+      .send({ [key]: value })
+      .expect(200);
   }
 
   query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
@@ -192,7 +240,9 @@ export class WebhookWorld {
 
   async count(table: 'release' | 'webhook_delivery', slug?: string): Promise<number> {
     const rows = slug
-      ? await this.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} t JOIN plugin p ON p.id = t.plugin_id WHERE p.slug = $1`, [slug])
+      ? await this.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} t JOIN plugin p ON p.id = t.plugin_id WHERE p.slug = $1`, [
+          slug,
+        ])
       : await this.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
     return Number(rows[0].n);
   }

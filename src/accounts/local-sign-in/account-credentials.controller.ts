@@ -1,5 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import type { SessionAuthContext } from '../../platform/auth/auth-context';
 import { Auth, SignedIn } from '../../platform/auth/auth.decorators';
 import { ProblemDto } from '../../openapi/problem.dto';
@@ -11,9 +23,19 @@ import { PasskeysService } from './passkeys.service';
 import { SignInRequestParam, type SignInRequest } from './sign-in-http';
 import { StepUpService } from './step-up.service';
 
-const STEP_UP = { type: ProblemDto, description: 'step-up-required: this session signed in (or stepped up with POST /api/auth/me/step-up) more than 10 minutes ago' };
-const PASSWORD_LIMITED = { type: ProblemDto, description: 'rate-limited (setting ratelimit.password_checks_per_hour, per account and per address) or account-locked (too many wrong passwords); Retry-After says when to try again' };
-const HASHING_BUSY = { type: ProblemDto, description: 'password-hashing-busy: too many password hashes running on this server (PASSWORD_HASH_CONCURRENCY); Retry-After' };
+const STEP_UP = {
+  type: ProblemDto,
+  description: 'step-up-required: this session signed in (or stepped up with POST /api/auth/me/step-up) more than 10 minutes ago',
+};
+const PASSWORD_LIMITED = {
+  type: ProblemDto,
+  description:
+    'rate-limited (setting ratelimit.password_checks_per_hour, per account and per address) or account-locked (too many wrong passwords); Retry-After says when to try again',
+};
+const HASHING_BUSY = {
+  type: ProblemDto,
+  description: 'password-hashing-busy: too many password hashes running on this server (PASSWORD_HASH_CONCURRENCY); Retry-After',
+};
 
 /** The signed-in user's own ways in: passkeys and (local accounts) a password. */
 @ApiTags('auth')
@@ -28,9 +50,14 @@ export class AccountCredentialsController {
   @Post('step-up/options')
   @HttpCode(200)
   @SignedIn()
-  @ApiOperation({ summary: 'Start a step-up with a passkey: WebAuthn request options naming your passkeys, with a challenge only you can answer' })
+  @ApiOperation({
+    summary: 'Start a step-up with a passkey: WebAuthn request options naming your passkeys, with a challenge only you can answer',
+  })
   @ApiOkResponse({ type: PasskeyOptionsDto })
-  @ApiConflictResponse({ type: ProblemDto, description: 'no-passkey: you have no passkey (step up with your current password, or sign in again)' })
+  @ApiConflictResponse({
+    type: ProblemDto,
+    description: 'no-passkey: you have no passkey (step up with your current password, or sign in again)',
+  })
   stepUpOptions(@Auth() auth: SessionAuthContext): Promise<PasskeyOptionsDto> {
     return this.stepUp.options(auth);
   }
@@ -45,7 +72,10 @@ export class AccountCredentialsController {
   })
   @ApiNoContentResponse({ description: 'Confirmed: this session may change credentials for 10 minutes' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'validation-failed: give exactly one of passkey and currentPassword' })
-  @ApiForbiddenResponse({ type: ProblemDto, description: 'step-up-failed (the passkey is not yours, or does not verify) or current-password-wrong' })
+  @ApiForbiddenResponse({
+    type: ProblemDto,
+    description: 'step-up-failed (the passkey is not yours, or does not verify) or current-password-wrong',
+  })
   @ApiTooManyRequestsResponse(PASSWORD_LIMITED)
   @ApiServiceUnavailableResponse(HASHING_BUSY)
   confirmStepUp(@Auth() auth: SessionAuthContext, @Body() body: StepUpDto, @SignInRequestParam() request: SignInRequest): Promise<void> {
@@ -75,7 +105,10 @@ export class AccountCredentialsController {
   @SignedIn()
   @ApiOperation({ summary: "Finish registering a passkey with the browser's answer" })
   @ApiCreatedResponse({ type: PasskeyDto })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'passkey-registration-failed: no matching registration started, or the answer does not verify' })
+  @ApiBadRequestResponse({
+    type: ProblemDto,
+    description: 'passkey-registration-failed: no matching registration started, or the answer does not verify',
+  })
   @ApiConflictResponse({ type: ProblemDto, description: 'passkey-exists: this passkey is registered already' })
   @ApiForbiddenResponse(STEP_UP)
   register(@Auth() auth: SessionAuthContext, @Body() body: PasskeyRegistrationDto): Promise<PasskeyDto> {
@@ -112,15 +145,25 @@ export class AccountCredentialsController {
 
   @Put('password')
   @SignedIn()
-  @ApiOperation({ summary: 'Set or change your password (local accounts; needs a step-up, or currentPassword with the request); signs you out everywhere else' })
+  @ApiOperation({
+    summary:
+      'Set or change your password (local accounts; needs a step-up, or currentPassword with the request); signs you out everywhere else',
+  })
   @ApiOkResponse({ type: PasswordStatusDto })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'validation-failed: too short, too long, or the login itself' })
   @ApiConflictResponse({ type: ProblemDto, description: 'password-not-local: the account signs in through a forge' })
-  @ApiForbiddenResponse({ type: ProblemDto, description: 'step-up-required (give currentPassword, or step up first) or current-password-wrong' })
+  @ApiForbiddenResponse({
+    type: ProblemDto,
+    description: 'step-up-required (give currentPassword, or step up first) or current-password-wrong',
+  })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'password-sign-in-off: the operator turned passwords off' })
   @ApiTooManyRequestsResponse(PASSWORD_LIMITED)
   @ApiServiceUnavailableResponse(HASHING_BUSY)
-  setPassword(@Auth() auth: SessionAuthContext, @Body() body: SetPasswordDto, @SignInRequestParam() request: SignInRequest): Promise<PasswordStatusDto> {
+  setPassword(
+    @Auth() auth: SessionAuthContext,
+    @Body() body: SetPasswordDto,
+    @SignInRequestParam() request: SignInRequest,
+  ): Promise<PasswordStatusDto> {
     return this.password.set(auth, body, request.ip);
   }
 

@@ -44,7 +44,11 @@ export class AccountPasswordService {
   async set(auth: SessionAuthContext, body: SetPasswordDto, ip: string | null): Promise<PasswordStatusDto> {
     if ((await this.settings.get('signin.password_enabled')) !== 1) throw passwordSignInOff();
     if (auth.user.instance !== LOCAL_INSTANCE) {
-      throw new DomainError('conflict', 'password-not-local', `passwords are for local accounts; you sign in through ${auth.user.instance} (a passkey works for any account)`);
+      throw new DomainError(
+        'conflict',
+        'password-not-local',
+        `passwords are for local accounts; you sign in through ${auth.user.instance} (a passkey works for any account)`,
+      );
     }
     const problem = passwordProblem(body.password, auth.user.login);
     if (problem) throw badRequest('validation-failed', `password: ${problem}`, [{ path: '/password', message: problem }]);
@@ -61,7 +65,11 @@ export class AccountPasswordService {
       await this.passwords.store(auth.user.id, hash, manager);
       await this.sessions.revokeOthers(auth.user.id, auth.sessionId, manager);
     });
-    await this.audit.record({ action: 'password.set', actor: { userId: auth.user.id }, details: { login: auth.user.login, changed: current !== null } });
+    await this.audit.record({
+      action: 'password.set',
+      actor: { userId: auth.user.id },
+      details: { login: auth.user.login, changed: current !== null },
+    });
     return this.status(auth);
   }
 
@@ -72,6 +80,7 @@ export class AccountPasswordService {
       if (had) await this.sessions.revokeOthers(auth.user.id, auth.sessionId, manager);
       return had;
     });
-    if (removed) await this.audit.record({ action: 'password.remove', actor: { userId: auth.user.id }, details: { login: auth.user.login } });
+    if (removed)
+      await this.audit.record({ action: 'password.remove', actor: { userId: auth.user.id }, details: { login: auth.user.login } });
   }
 }

@@ -13,9 +13,24 @@ import { SignInLinksRepository } from './sign-in-links.repository';
 import { linkTokenSha256 } from './sign-in-links';
 
 const REFUSALS = {
-  'already-used': () => new DomainError('gone', 'sign-in-link-used', 'this sign-in link was used already; each link signs in once. Ask the operator for a new one (registry users sign-in-link <login>)'),
-  expired: () => new DomainError('gone', 'sign-in-link-expired', 'this sign-in link has expired (links work for 15 minutes). Ask the operator for a new one (registry users sign-in-link <login>)'),
-  unknown: () => new DomainError('not-found', 'sign-in-link-unknown', 'this sign-in link is not known here (mistyped, or long expired). Ask the operator for a new one (registry users sign-in-link <login>)'),
+  'already-used': () =>
+    new DomainError(
+      'gone',
+      'sign-in-link-used',
+      'this sign-in link was used already; each link signs in once. Ask the operator for a new one (registry users sign-in-link <login>)',
+    ),
+  expired: () =>
+    new DomainError(
+      'gone',
+      'sign-in-link-expired',
+      'this sign-in link has expired (links work for 15 minutes). Ask the operator for a new one (registry users sign-in-link <login>)',
+    ),
+  unknown: () =>
+    new DomainError(
+      'not-found',
+      'sign-in-link-unknown',
+      'this sign-in link is not known here (mistyped, or long expired). Ask the operator for a new one (registry users sign-in-link <login>)',
+    ),
   disabled: () => new DomainError('gone', 'sign-in-link-expired', 'this sign-in link cannot be used: the account is disabled'),
 } as const;
 

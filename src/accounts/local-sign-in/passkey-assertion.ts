@@ -7,7 +7,12 @@ import { relyingParty, userHandle } from './relying-party';
  * verification required, the user handle, when sent, the passkey's user's): its new signature
  * counter, or null. Sign-in and step-up both ask it.
  */
-export async function verifiedAssertion(answer: Record<string, unknown>, challenge: string, passkey: PasskeyCredentialEntity, baseUrl: string): Promise<{ newCounter: number } | null> {
+export async function verifiedAssertion(
+  answer: Record<string, unknown>,
+  challenge: string,
+  passkey: PasskeyCredentialEntity,
+  baseUrl: string,
+): Promise<{ newCounter: number } | null> {
   const handle = (answer.response as Record<string, unknown>)?.userHandle;
   if (handle !== undefined && handle !== null && handle !== Buffer.from(userHandle(passkey.userId)).toString('base64url')) return null;
   const rp = relyingParty(baseUrl);

@@ -37,7 +37,13 @@ export class PasskeySignInService {
       userVerification: 'required',
       timeout: CEREMONY_TIMEOUT_MS,
     });
-    await this.challenges.create(challengeSha256(options.challenge), 'authentication', null, new Date(now.getTime() + CEREMONY_TIMEOUT_MS), now);
+    await this.challenges.create(
+      challengeSha256(options.challenge),
+      'authentication',
+      null,
+      new Date(now.getTime() + CEREMONY_TIMEOUT_MS),
+      now,
+    );
     return { options: options as unknown as Record<string, unknown> };
   }
 
@@ -50,7 +56,13 @@ export class PasskeySignInService {
     const passkey = taken ? await this.passkeys.findByCredentialId(answer.id as string) : null;
     const verified = passkey?.user && challenge ? await verifiedAssertion(answer, challenge, passkey, this.config.baseUrl) : null;
     if (!passkey?.user || !verified || passkey.user.disabledAt) {
-      const reason = !taken ? 'unknown-challenge' : !passkey ? 'unknown-credential' : passkey.user?.disabledAt ? 'disabled' : 'not-verified';
+      const reason = !taken
+        ? 'unknown-challenge'
+        : !passkey
+          ? 'unknown-credential'
+          : passkey.user?.disabledAt
+            ? 'disabled'
+            : 'not-verified';
       await this.sessions.failed('passkey', ip, { reason, ...(passkey ? { userId: passkey.userId, passkeyId: passkey.id } : {}) });
       throw passkeyRejected();
     }

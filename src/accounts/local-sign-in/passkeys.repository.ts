@@ -2,7 +2,10 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { UserEntity } from '../../platform/users/entities/user.entity';
 import { PasskeyCredentialEntity } from './entities/passkey-credential.entity';
 
-export type NewPasskey = Pick<PasskeyCredentialEntity, 'userId' | 'credentialId' | 'publicKey' | 'signCount' | 'transports' | 'name' | 'deviceType' | 'backedUp'>;
+export type NewPasskey = Pick<
+  PasskeyCredentialEntity,
+  'userId' | 'credentialId' | 'publicKey' | 'signCount' | 'transports' | 'name' | 'deviceType' | 'backedUp'
+>;
 
 /** Every query on passkeys. */
 export class PasskeysRepository {
@@ -35,7 +38,13 @@ export class PasskeysRepository {
    */
   async createWithin(limit: number, passkey: NewPasskey): Promise<PasskeyCredentialEntity | null> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.getRepository(UserEntity).createQueryBuilder('u').select('u.id').where('u.id = :id', { id: passkey.userId }).setLock('pessimistic_write').getOne();
+      await manager
+        .getRepository(UserEntity)
+        .createQueryBuilder('u')
+        .select('u.id')
+        .where('u.id = :id', { id: passkey.userId })
+        .setLock('pessimistic_write')
+        .getOne();
       if ((await this.repo(manager).countBy({ userId: passkey.userId })) >= limit) return null;
       return this.create(passkey, manager);
     });

@@ -1,5 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { generateRegistrationOptions, verifyRegistrationResponse, type AuthenticatorTransportFuture, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import {
+  generateRegistrationOptions,
+  verifyRegistrationResponse,
+  type AuthenticatorTransportFuture,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
 import { AuditService } from '../../platform/audit/audit.service';
 import type { SessionAuthContext } from '../../platform/auth/auth-context';
 import { StepUp } from '../../platform/auth/step-up';
@@ -57,7 +62,13 @@ export class PasskeysService {
       excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransportFuture[] })),
       authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
     });
-    await this.challenges.create(challengeSha256(options.challenge), 'registration', auth.user.id, new Date(now.getTime() + CEREMONY_TIMEOUT_MS), now);
+    await this.challenges.create(
+      challengeSha256(options.challenge),
+      'registration',
+      auth.user.id,
+      new Date(now.getTime() + CEREMONY_TIMEOUT_MS),
+      now,
+    );
     return { options: options as unknown as Record<string, unknown> };
   }
 
@@ -96,7 +107,11 @@ export class PasskeysService {
         backedUp: info.credentialBackedUp,
       });
       if (!created) throw limitReached();
-      await this.audit.record({ action: 'passkey.add', actor: { userId: auth.user.id }, details: { passkeyId: created.id, name: created.name } });
+      await this.audit.record({
+        action: 'passkey.add',
+        actor: { userId: auth.user.id },
+        details: { passkeyId: created.id, name: created.name },
+      });
       return toPasskeyDto(created);
     } catch (error) {
       if (uniqueViolation(error)) throw conflict('passkey-exists', 'this passkey is registered already');
@@ -114,7 +129,11 @@ export class PasskeysService {
     this.stepUp.require(auth);
     const passkey = await this.owned(auth, id);
     await this.passkeys.remove(passkey.id);
-    await this.audit.record({ action: 'passkey.remove', actor: { userId: auth.user.id }, details: { passkeyId: passkey.id, name: passkey.name } });
+    await this.audit.record({
+      action: 'passkey.remove',
+      actor: { userId: auth.user.id },
+      details: { passkeyId: passkey.id, name: passkey.name },
+    });
   }
 
   private async owned(auth: SessionAuthContext, id: string) {

@@ -15,9 +15,15 @@ export interface HashSlot {
 const BUSY_RETRY_AFTER_S = 1;
 
 export const hashingBusy = () =>
-  new DomainError('unavailable', 'password-hashing-busy', 'too many password checks are running on this server right now; try again in a second', undefined, {
-    retryAfter: BUSY_RETRY_AFTER_S,
-  });
+  new DomainError(
+    'unavailable',
+    'password-hashing-busy',
+    'too many password checks are running on this server right now; try again in a second',
+    undefined,
+    {
+      retryAfter: BUSY_RETRY_AFTER_S,
+    },
+  );
 
 /**
  * Every password hash the instance computes goes through here: at most PASSWORD_HASH_CONCURRENCY

@@ -24,7 +24,12 @@ const FORM_FAILURES = new Set(['sign-in-failed', 'rate-limited', 'password-sign-
 /** The one answer every failed password sign-in gets: unknown login, wrong password, locked or disabled account alike. */
 export const signInFailed = () => new DomainError('unauthorized', 'sign-in-failed', 'the login or the password is wrong');
 
-export const passwordSignInOff = () => new DomainError('not-found', 'password-sign-in-off', 'password sign-in is turned off on this registry; sign in with a passkey or a sign-in link');
+export const passwordSignInOff = () =>
+  new DomainError(
+    'not-found',
+    'password-sign-in-off',
+    'password sign-in is turned off on this registry; sign in with a passkey or a sign-in link',
+  );
 
 /**
  * Password sign-in for local accounts. Every failure costs the same: one scrypt verification
@@ -97,7 +102,17 @@ export class PasswordSignInService {
     const unknown = user ? null : loginDigest(login);
     const entry = await this.attempts.enter(ip, user ? user.id : `login:${unknown}`);
     const matches = await slot.verify(password, hash ?? (await this.dummy(slot)));
-    const reason = !user ? 'unknown-login' : !hash ? 'no-password' : entry.locked ? 'locked' : !matches ? 'wrong-password' : user.disabledAt ? 'disabled' : null;
+    const reason = !user
+      ? 'unknown-login'
+      : !hash
+        ? 'no-password'
+        : entry.locked
+          ? 'locked'
+          : !matches
+            ? 'wrong-password'
+            : user.disabledAt
+              ? 'disabled'
+              : null;
     if (reason || !user || !hash) {
       await this.sessions.failed('password', ip, user ? { login: user.login, reason, userId: user.id } : { loginSha256: unknown, reason });
       throw signInFailed();

@@ -15,7 +15,12 @@ export class PasswordsRepository {
 
   /** The stored hash (the one place it is selected), or null when the user has no password. */
   async hashOf(userId: string): Promise<string | null> {
-    const row = await this.repo().createQueryBuilder('p').select(['p.userId']).addSelect('p.hash').where('p.user_id = :userId', { userId }).getOne();
+    const row = await this.repo()
+      .createQueryBuilder('p')
+      .select(['p.userId'])
+      .addSelect('p.hash')
+      .where('p.user_id = :userId', { userId })
+      .getOne();
     return row?.hash ?? null;
   }
 

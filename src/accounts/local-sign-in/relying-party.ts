@@ -15,7 +15,8 @@ export function relyingParty(baseUrl: string): RelyingParty {
   return { id: url.hostname, origin: url.origin };
 }
 
-export const passkeyRejected = (detail = 'the passkey was not accepted; try again, or sign in another way') => new DomainError('unauthorized', 'passkey-rejected', detail);
+export const passkeyRejected = (detail = 'the passkey was not accepted; try again, or sign in another way') =>
+  new DomainError('unauthorized', 'passkey-rejected', detail);
 
 export function challengeSha256(challenge: string): Buffer {
   return createHash('sha256').update(challenge).digest();

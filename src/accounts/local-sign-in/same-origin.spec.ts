@@ -11,10 +11,14 @@ describe('the sign-in form origin check', () => {
   });
 
   it('refuses other sites, by Sec-Fetch-Site first, then by Origin', () => {
-    const refused: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site', origin: BASE }, { origin: 'https://evil.example' }, { origin: 'null' }];
+    const refused: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site', origin: BASE },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+    ];
     for (const headers of refused) {
       expect(() => requireSameOrigin(post(headers), BASE)).toThrow(/only from this registry's own pages/);
     }
   });
 });
-

@@ -12,5 +12,10 @@ export function requireSameOrigin(request: { origin: string | undefined; fetchSi
   const { origin, fetchSite: site } = request;
   const expected = new URL(baseUrl).origin;
   const ok = site !== undefined ? site === 'same-origin' : origin === undefined || origin === expected;
-  if (!ok) throw new DomainError('forbidden', 'origin-check-failed', `a sign-in form is accepted only from this registry's own pages (${expected})`);
+  if (!ok)
+    throw new DomainError(
+      'forbidden',
+      'origin-check-failed',
+      `a sign-in form is accepted only from this registry's own pages (${expected})`,
+    );
 }

@@ -21,7 +21,11 @@ export class SessionIssuer {
   /** A new session for the user: the answer's body and the cookie to set (sign-in-http.ts writes them). */
   async signIn(user: UserEntity, method: SignInMethod, ip: string | null): Promise<SignedIn> {
     const session = await this.tokens.issue(user.id);
-    await this.audit.record({ action: 'user.sign_in', actor: { userId: user.id, ip }, details: { method, login: user.login, instance: user.instance } });
+    await this.audit.record({
+      action: 'user.sign_in',
+      actor: { userId: user.id, ip },
+      details: { method, login: user.login, instance: user.instance },
+    });
     return {
       body: { token: session.token, user: toUserDto(user) },
       cookie: { name: SESSION_COOKIE, value: session.token, options: sessionCookieOptions(this.config.baseUrl) },

@@ -40,9 +40,15 @@ export class SignInAttempts {
 
   private refuse(decision: Exclude<RateLimitDecision, { outcome: 'allowed' }>): never {
     if (decision.outcome === 'unavailable') throw rateLimitRefusal('signin', decision);
-    throw new DomainError('rate-limited', 'rate-limited', `too many failed sign-ins from your address; try again in ${decision.retryAfterSeconds} s`, undefined, {
-      retryAfter: decision.retryAfterSeconds,
-    });
+    throw new DomainError(
+      'rate-limited',
+      'rate-limited',
+      `too many failed sign-ins from your address; try again in ${decision.retryAfterSeconds} s`,
+      undefined,
+      {
+        retryAfter: decision.retryAfterSeconds,
+      },
+    );
   }
 
   /**
@@ -84,9 +90,15 @@ export class SignInAttempts {
     const decision = await this.limiter.peek(signInFailureRule('account', account));
     if (decision.outcome === 'unavailable') throw rateLimitRefusal('signin', decision);
     if (decision.outcome !== 'allowed') {
-      throw new DomainError('rate-limited', 'account-locked', `too many wrong passwords for this account; try again in ${decision.retryAfterSeconds} s`, undefined, {
-        retryAfter: decision.retryAfterSeconds,
-      });
+      throw new DomainError(
+        'rate-limited',
+        'account-locked',
+        `too many wrong passwords for this account; try again in ${decision.retryAfterSeconds} s`,
+        undefined,
+        {
+          retryAfter: decision.retryAfterSeconds,
+        },
+      );
     }
   }
 

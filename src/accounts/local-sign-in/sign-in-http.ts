@@ -22,7 +22,9 @@ export function signInRequest(request: Request): SignInRequest {
   };
 }
 
-export const SignInRequestParam = createParamDecorator((_data: unknown, context: ExecutionContext): SignInRequest => signInRequest(context.switchToHttp().getRequest<Request>()));
+export const SignInRequestParam = createParamDecorator((_data: unknown, context: ExecutionContext): SignInRequest =>
+  signInRequest(context.switchToHttp().getRequest<Request>()),
+);
 
 /** The session cookie a sign-in sets. */
 export interface SessionCookie {

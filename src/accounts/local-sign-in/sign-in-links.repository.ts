@@ -14,7 +14,11 @@ export class SignInLinksRepository {
   /** Stores a new link, and forgets links that expired over a day ago (their reuse page says "unknown" then). */
   async create(userId: string, tokenSha256: Buffer, expiresAt: Date, now: Date, manager?: EntityManager): Promise<void> {
     const repo = this.repo(manager);
-    await repo.createQueryBuilder().delete().where('expires_at < :before', { before: new Date(now.getTime() - 24 * 3600 * 1000) }).execute();
+    await repo
+      .createQueryBuilder()
+      .delete()
+      .where('expires_at < :before', { before: new Date(now.getTime() - 24 * 3600 * 1000) })
+      .execute();
     await repo.insert({ tokenSha256, userId, expiresAt, usedAt: null });
   }
 

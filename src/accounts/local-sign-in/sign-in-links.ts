@@ -30,7 +30,10 @@ export async function issueSignInLink(
   const expiresAt = new Date(input.now.getTime() + SIGN_IN_LINK_LIFETIME_MS);
   await dataSource.transaction(async (manager) => {
     await new SignInLinksRepository(dataSource).create(input.userId, linkTokenSha256(token), expiresAt, input.now, manager);
-    await insertAuditRecord(manager, { action: 'sign_in_link.issue', details: { userId: input.userId, login: input.login, via: input.via, expiresAt: expiresAt.getTime() } });
+    await insertAuditRecord(manager, {
+      action: 'sign_in_link.issue',
+      details: { userId: input.userId, login: input.login, via: input.via, expiresAt: expiresAt.getTime() },
+    });
   });
   // base64url needs no escaping in a query.
   return { url: `${input.baseUrl}${SIGN_IN_LINK_PATH}?token=${token}`, expiresAt };

@@ -18,7 +18,12 @@ import { PasswordsRepository } from './passwords.repository';
 import { answeredChallenge, CEREMONY_TIMEOUT_MS, challengeSha256, relyingParty } from './relying-party';
 import { SignInAttempts } from './sign-in-attempts';
 
-const stepUpFailed = () => new DomainError('forbidden', 'step-up-failed', 'the passkey was not accepted: use one of your own passkeys, answering options from POST /api/auth/me/step-up/options within 5 minutes');
+const stepUpFailed = () =>
+  new DomainError(
+    'forbidden',
+    'step-up-failed',
+    'the passkey was not accepted: use one of your own passkeys, answering options from POST /api/auth/me/step-up/options within 5 minutes',
+  );
 
 /**
  * A signed-in person confirms it is them (POST /api/auth/me/step-up): with one of the account's
@@ -53,13 +58,21 @@ export class StepUpService {
       timeout: CEREMONY_TIMEOUT_MS,
       allowCredentials: mine.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransportFuture[] })),
     });
-    await this.challenges.create(challengeSha256(options.challenge), 'authentication', auth.user.id, new Date(now.getTime() + CEREMONY_TIMEOUT_MS), now);
+    await this.challenges.create(
+      challengeSha256(options.challenge),
+      'authentication',
+      auth.user.id,
+      new Date(now.getTime() + CEREMONY_TIMEOUT_MS),
+      now,
+    );
     return { options: options as unknown as Record<string, unknown> };
   }
 
   async confirm(auth: SessionAuthContext, body: StepUpDto, ip: string | null): Promise<void> {
     if ((body.passkey === undefined) === (body.currentPassword === undefined)) {
-      throw badRequest('validation-failed', 'give either passkey or currentPassword', [{ path: '', message: 'exactly one of passkey and currentPassword' }]);
+      throw badRequest('validation-failed', 'give either passkey or currentPassword', [
+        { path: '', message: 'exactly one of passkey and currentPassword' },
+      ]);
     }
     const method = body.passkey ? 'passkey' : 'password';
     if (body.passkey) await this.byPasskey(auth, body.passkey, ip);
@@ -73,9 +86,11 @@ export class StepUpService {
     const entry = await this.attempts.enterAddress(ip);
     const challenge = answeredChallenge(answer);
     // Only a challenge made for this account by step-up/options: a sign-in's challenge (no user) does not do.
-    const taken = challenge !== null && (await this.challenges.take(challengeSha256(challenge), 'authentication', auth.user.id, this.clock.now()));
+    const taken =
+      challenge !== null && (await this.challenges.take(challengeSha256(challenge), 'authentication', auth.user.id, this.clock.now()));
     const passkey = taken ? await this.passkeys.findByCredentialId(answer.id as string) : null;
-    const verified = passkey?.userId === auth.user.id && challenge ? await verifiedAssertion(answer, challenge, passkey, this.config.baseUrl) : null;
+    const verified =
+      passkey?.userId === auth.user.id && challenge ? await verifiedAssertion(answer, challenge, passkey, this.config.baseUrl) : null;
     if (!passkey || !verified) throw stepUpFailed();
     await entry.succeeded();
     await this.passkeys.used(passkey.id, verified.newCounter, this.clock.now());

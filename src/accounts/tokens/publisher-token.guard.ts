@@ -32,6 +32,9 @@ export function PublisherTokenAuth() {
     UseGuards(PublisherTokenGuard),
     ApiBearerAuth(),
     ApiUnauthorizedResponse({ type: ProblemDto, description: 'Publisher token missing, malformed, unknown, expired or revoked' }),
-    ApiTooManyRequestsResponse({ type: ProblemDto, description: 'Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again' }),
+    ApiTooManyRequestsResponse({
+      type: ProblemDto,
+      description: 'Over the publish limit of the token, or (token not verified) of the client address; Retry-After says when to try again',
+    }),
   );
 }

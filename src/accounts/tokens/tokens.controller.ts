@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import { type AuthContext, clientIp } from '../../platform/auth/auth-context';
 import { Auth, SignedIn } from '../../platform/auth/auth.decorators';
@@ -18,8 +27,13 @@ export class TokensController {
   @ApiCreatedResponse({ type: CreatedTokenDto, description: 'The plaintext token, returned once, and its row' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'Bad name, scope or expiresAt (errors lists each)' })
   @ApiConflictResponse({ type: ProblemDto, description: 'Already 50 active tokens' })
-  @ApiForbiddenResponse({ type: ProblemDto, description: 'step-up-required: the session signed in (or stepped up with POST /api/auth/me/step-up) more than 10 minutes ago' })
-  @ApiOperation({ summary: 'Create a publisher token (needs a step-up: a session that signed in or confirmed it is you in the last 10 minutes)' })
+  @ApiForbiddenResponse({
+    type: ProblemDto,
+    description: 'step-up-required: the session signed in (or stepped up with POST /api/auth/me/step-up) more than 10 minutes ago',
+  })
+  @ApiOperation({
+    summary: 'Create a publisher token (needs a step-up: a session that signed in or confirmed it is you in the last 10 minutes)',
+  })
   create(@Auth() auth: AuthContext, @Body() body: CreateTokenDto, @Req() request: Request): Promise<CreatedTokenDto> {
     return this.tokens.create(auth, body, clientIp(request));
   }

@@ -10,11 +10,7 @@ import { TokensService } from './tokens.service';
 @Module({
   imports: [AuthModule, RateLimitModule],
   controllers: [TokensController],
-  providers: [
-    repositoryProvider(TokensRepository),
-    TokensService,
-    PublisherTokenGuard,
-  ],
+  providers: [repositoryProvider(TokensRepository), TokensService, PublisherTokenGuard],
   // RateLimitModule too: the guard is instantiated where it is used, and needs RateLimitGate there.
   exports: [TokensService, TokensRepository, PublisherTokenGuard, RateLimitModule],
 })

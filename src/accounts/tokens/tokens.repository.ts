@@ -31,7 +31,10 @@ export class TokensRepository {
   countActive(userId: string, now: Date, manager: EntityManager): Promise<number> {
     return this.repo(manager)
       .createQueryBuilder('t')
-      .where('t.user_id = :userId AND t.trusted IS NULL AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > :now)', { userId, now })
+      .where('t.user_id = :userId AND t.trusted IS NULL AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > :now)', {
+        userId,
+        now,
+      })
       .getCount();
   }
 
@@ -51,11 +54,7 @@ export class TokensRepository {
 
   /** The token by the hash of its plaintext, with its owner; a single indexed lookup. */
   findByHashWithUser(hash: Buffer): Promise<PublisherTokenEntity | null> {
-    return this.repo()
-      .createQueryBuilder('t')
-      .innerJoinAndSelect('t.user', 'u')
-      .where('t.token_sha256 = :hash', { hash })
-      .getOne();
+    return this.repo().createQueryBuilder('t').innerJoinAndSelect('t.user', 'u').where('t.token_sha256 = :hash', { hash }).getOne();
   }
 
   /**
@@ -73,7 +72,12 @@ export class TokensRepository {
   }
 
   async revoke(id: string, at: Date): Promise<boolean> {
-    const result = await this.repo().createQueryBuilder().update().set({ revokedAt: at }).where('id = :id AND revoked_at IS NULL', { id }).execute();
+    const result = await this.repo()
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: at })
+      .where('id = :id AND revoked_at IS NULL', { id })
+      .execute();
     return (result.affected ?? 0) > 0;
   }
 

@@ -31,7 +31,9 @@ export class TokensService {
     const now = this.clock.now();
     const expiresAt = input.expiresAt === null || input.expiresAt === undefined ? null : new Date(input.expiresAt);
     if (expiresAt && expiresAt.getTime() <= now.getTime()) {
-      throw badRequest('validation-failed', 'expiresAt is in the past', [{ path: '/expiresAt', message: 'expiresAt: must be in the future' }]);
+      throw badRequest('validation-failed', 'expiresAt is in the past', [
+        { path: '/expiresAt', message: 'expiresAt: must be in the future' },
+      ]);
     }
     const plaintext = generatePublisherToken(this.random);
     const scopes = [...new Set(input.scopes)];
@@ -51,7 +53,11 @@ export class TokensService {
         manager,
       );
       await this.audit.record(
-        { action: 'token.create', actor: { userId: auth.user.id, ip }, details: { tokenId: token.id, name: token.name, scopes, prefix: token.prefix } },
+        {
+          action: 'token.create',
+          actor: { userId: auth.user.id, ip },
+          details: { tokenId: token.id, name: token.name, scopes, prefix: token.prefix },
+        },
         manager,
       );
       return token;
@@ -68,7 +74,11 @@ export class TokensService {
     const token = /^[0-9a-f-]{36}$/i.test(id) ? await this.tokens.findForUser(id, auth.user.id) : null;
     if (!token) throw notFound('no such token');
     if (await this.tokens.revoke(token.id, this.clock.now())) {
-      await this.audit.record({ action: 'token.revoke', actor: { userId: auth.user.id, ip }, details: { tokenId: token.id, name: token.name } });
+      await this.audit.record({
+        action: 'token.revoke',
+        actor: { userId: auth.user.id, ip },
+        details: { tokenId: token.id, name: token.name },
+      });
     }
   }
 

@@ -27,7 +27,10 @@ function isAvif(bytes: Uint8Array): boolean {
 }
 
 function looksLikeSvg(bytes: Uint8Array): boolean {
-  const head = ascii(bytes, 0, SVG_WINDOW).replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+  const head = ascii(bytes, 0, SVG_WINDOW)
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart()
+    .toLowerCase();
   return (head.startsWith('<') && head.includes('<svg')) || head.startsWith('<svg');
 }
 
@@ -43,4 +46,10 @@ export function sniffImageFormat(bytes: Uint8Array): SniffedFormat | null {
 }
 
 /** The format name sharp's `metadata()` reports for each accepted format (AVIF decodes through libheif). */
-export const SHARP_FORMAT: Readonly<Record<RasterFormat, string>> = Object.freeze({ png: 'png', jpeg: 'jpeg', gif: 'gif', webp: 'webp', avif: 'heif' });
+export const SHARP_FORMAT: Readonly<Record<RasterFormat, string>> = Object.freeze({
+  png: 'png',
+  jpeg: 'jpeg',
+  gif: 'gif',
+  webp: 'webp',
+  avif: 'heif',
+});

@@ -17,7 +17,11 @@ describe('encodePicture', () => {
   it('encodes an icon as WebP squares of 64, 128 and 256 px, each named by the hash of its bytes', async () => {
     const encoded = await encodePicture(await picture('png', 300, 200), ICON_PLAN);
     expect(encoded.source).toEqual({ format: 'png', width: 300, height: 200 });
-    expect(encoded.variants.map((v) => [v.width, v.height])).toEqual([[64, 64], [128, 128], [256, 256]]);
+    expect(encoded.variants.map((v) => [v.width, v.height])).toEqual([
+      [64, 64],
+      [128, 128],
+      [256, 256],
+    ]);
     for (const variant of encoded.variants) {
       expect(variant.sha256).toBe(createHash('sha256').update(variant.bytes).digest('hex'));
       const meta = await sharp(variant.bytes).metadata();
@@ -27,9 +31,15 @@ describe('encodePicture', () => {
 
   it('never enlarges a screenshot: a narrow one keeps its own width', async () => {
     const wide = await encodePicture(await picture('jpeg', 2000, 1000), SCREENSHOT_PLAN);
-    expect(wide.variants.map((v) => [v.width, v.height])).toEqual([[640, 320], [1280, 640]]);
+    expect(wide.variants.map((v) => [v.width, v.height])).toEqual([
+      [640, 320],
+      [1280, 640],
+    ]);
     const narrow = await encodePicture(await picture('webp', 800, 400), SCREENSHOT_PLAN);
-    expect(narrow.variants.map((v) => [v.width, v.height])).toEqual([[640, 320], [800, 400]]);
+    expect(narrow.variants.map((v) => [v.width, v.height])).toEqual([
+      [640, 320],
+      [800, 400],
+    ]);
     const tiny = await encodePicture(await picture('gif', 100, 50), PROXY_PLAN);
     expect(tiny.variants.map((v) => v.width)).toEqual([100]);
   });

@@ -83,7 +83,8 @@ export async function encodePicture(bytes: Buffer, plan: ImagePlan): Promise<Enc
   } catch {
     throw new ImageRefusal('undecodable', `looks like ${format.toUpperCase()} but does not decode as one`);
   }
-  if (width * height > MAX_INPUT_PIXELS) throw new ImageRefusal('too-many-pixels', `is ${width} × ${height} pixels; at most ${MAX_INPUT_PIXELS / 1e6} megapixels are accepted`);
+  if (width * height > MAX_INPUT_PIXELS)
+    throw new ImageRefusal('too-many-pixels', `is ${width} × ${height} pixels; at most ${MAX_INPUT_PIXELS / 1e6} megapixels are accepted`);
   const widths = plan.square ? plan.widths : narrowerWidths(plan.widths, width);
   const variants: EncodedImage[] = [];
   for (const target of widths) {
@@ -95,7 +96,8 @@ export async function encodePicture(bytes: Buffer, plan: ImagePlan): Promise<Enc
       const { data, info } = await resized.webp({ quality: 82, effort: 4 }).toBuffer({ resolveWithObject: true });
       variants.push({ sha256: createHash('sha256').update(data).digest('hex'), width: info.width, height: info.height, bytes: data });
     } catch (error) {
-      if (error instanceof Error && /pixel limit/i.test(error.message)) throw new ImageRefusal('too-many-pixels', `is larger than ${MAX_INPUT_PIXELS / 1e6} megapixels`);
+      if (error instanceof Error && /pixel limit/i.test(error.message))
+        throw new ImageRefusal('too-many-pixels', `is larger than ${MAX_INPUT_PIXELS / 1e6} megapixels`);
       throw new ImageRefusal('undecodable', `does not decode as ${format.toUpperCase()}`);
     }
   }
@@ -113,7 +115,8 @@ export async function checkWebpEncoding(bytes: Buffer, width: number, height: nu
   try {
     const metadata = await sharp(bytes, { ...INPUT, limitInputPixels: false }).metadata();
     if (metadata.format !== SHARP_FORMAT.webp) return 'is not WebP';
-    if (metadata.width !== width || metadata.height !== height) return `is ${metadata.width} × ${metadata.height} pixels, not the ${width} × ${height} upstream gives`;
+    if (metadata.width !== width || metadata.height !== height)
+      return `is ${metadata.width} × ${metadata.height} pixels, not the ${width} × ${height} upstream gives`;
     await sharp(bytes, INPUT).raw().toBuffer();
     return null;
   } catch (error) {

@@ -96,9 +96,15 @@ export class ImageProxyService {
       });
     } catch (error) {
       if (error instanceof GateFull || (error instanceof PictureFailure && error.stage === 'held')) {
-        throw new DomainError('unavailable', 'image-proxy-busy', 'the image proxy is fetching as many images as it may at once; try again shortly', undefined, {
-          retryAfter: PROXY_BUSY_RETRY_AFTER_S,
-        });
+        throw new DomainError(
+          'unavailable',
+          'image-proxy-busy',
+          'the image proxy is fetching as many images as it may at once; try again shortly',
+          undefined,
+          {
+            retryAfter: PROXY_BUSY_RETRY_AFTER_S,
+          },
+        );
       }
       throw error;
     } finally {

@@ -29,7 +29,14 @@ export class ImagesRepository {
         .createQueryBuilder()
         .insert()
         .into(ImageEntity)
-        .values({ sha256: image.sha256, contentType: WEBP, width: image.width, height: image.height, bytes: image.bytes, pendingUntil: null })
+        .values({
+          sha256: image.sha256,
+          contentType: WEBP,
+          width: image.width,
+          height: image.height,
+          bytes: image.bytes,
+          pendingUntil: null,
+        })
         .orUpdate(['pending_until'], ['sha256'])
         .execute();
     }
@@ -64,7 +71,12 @@ export class ImagesRepository {
 
   /** Deletes pending encodings whose time passed before `now` (their ingest never recorded them); how many. */
   async deleteExpiredPending(now: Date): Promise<number> {
-    const result = await this.dataSource.manager.createQueryBuilder().delete().from(ImageEntity).where('pending_until < :now', { now }).execute();
+    const result = await this.dataSource.manager
+      .createQueryBuilder()
+      .delete()
+      .from(ImageEntity)
+      .where('pending_until < :now', { now })
+      .execute();
     return result.affected ?? 0;
   }
 
@@ -78,7 +90,9 @@ export class ImagesRepository {
   /** Which of these encodings are stored and confirmed already (rows never change: one stored need not be read again). */
   async storedAmong(sha256s: readonly string[]): Promise<Set<string>> {
     if (sha256s.length === 0) return new Set();
-    const rows = await this.dataSource.manager.getRepository(ImageEntity).find({ where: { sha256: In([...sha256s]), pendingUntil: IsNull() }, select: { sha256: true } });
+    const rows = await this.dataSource.manager
+      .getRepository(ImageEntity)
+      .find({ where: { sha256: In([...sha256s]), pendingUntil: IsNull() }, select: { sha256: true } });
     return new Set(rows.map((row) => row.sha256));
   }
 
@@ -99,7 +113,13 @@ export class ImagesRepository {
   async putProxied(urlSha256: string, entry: ProxyEntry, now: Date, expiresAt: Date): Promise<void> {
     const values =
       'image' in entry
-        ? { status: 'ok' as const, detail: null, sha256: entry.image.sha256, contentType: entry.image.contentType, bytes: entry.image.bytes }
+        ? {
+            status: 'ok' as const,
+            detail: null,
+            sha256: entry.image.sha256,
+            contentType: entry.image.contentType,
+            bytes: entry.image.bytes,
+          }
         : { status: entry.failure, detail: entry.detail.slice(0, 500), sha256: null, contentType: null, bytes: null };
     await this.dataSource.transaction(async (manager) => {
       await manager.createQueryBuilder().delete().from(ImageProxyEntryEntity).where('expires_at <= :now', { now }).execute();

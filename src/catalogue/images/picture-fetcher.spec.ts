@@ -22,9 +22,20 @@ describe('PictureFetcher, release pictures', () => {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(body.length) }).end(body);
     });
     const policy = {
-      options: async () => ({ maxBytes: 10 * MiB, allowHosts: [`127.0.0.1:${server.port}`], connectTimeoutMs: 5_000, idleTimeoutMs: 5_000, totalTimeoutMs: 20_000, maxRedirects: 0 }),
+      options: async () => ({
+        maxBytes: 10 * MiB,
+        allowHosts: [`127.0.0.1:${server.port}`],
+        connectTimeoutMs: 5_000,
+        idleTimeoutMs: 5_000,
+        totalTimeoutMs: 20_000,
+        maxRedirects: 0,
+      }),
     } as unknown as ImageFetchPolicy;
-    fetcher = new PictureFetcher(policy, { pictureMemoryBytes: 64 * MiB, pictureMemoryBytesPerUser: 32 * MiB, pictureWaitMs: 30_000 } as AppConfig);
+    fetcher = new PictureFetcher(policy, {
+      pictureMemoryBytes: 64 * MiB,
+      pictureMemoryBytesPerUser: 32 * MiB,
+      pictureWaitMs: 30_000,
+    } as AppConfig);
   });
   afterAll(() => server.close());
 
@@ -33,7 +44,9 @@ describe('PictureFetcher, release pictures', () => {
     try {
       const hold = fetcher.hold('user:1');
       const patience = fetcher.patience();
-      const encoded = await Promise.all(pictures.map((_, i) => fetcher.fetchInTurn(server.url(`/${i}.png`), SCREENSHOT_PLAN, hold, patience)));
+      const encoded = await Promise.all(
+        pictures.map((_, i) => fetcher.fetchInTurn(server.url(`/${i}.png`), SCREENSHOT_PLAN, hold, patience)),
+      );
       // Each picture is its own, whatever buffer it was downloaded into.
       expect(encoded.map((picture) => picture.source.width)).toEqual([50, 60, 70, 80]);
       const sources = allocate.mock.calls.filter(([size]) => size === pictures[0].length);

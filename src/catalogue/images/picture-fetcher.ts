@@ -91,7 +91,10 @@ export class PictureFetcher {
     } catch (error) {
       if (started) throw error;
       if (signal?.aborted) throw new PictureFailure('fetch', 'the ingest was abandoned before it was fetched');
-      throw new PictureFailure('busy', `the registry was decoding other pictures for as long as a release's pictures may wait (${formatSeconds(this.waitMs)}); it is fetched again when the manifest is refreshed or the next release names it`);
+      throw new PictureFailure(
+        'busy',
+        `the registry was decoding other pictures for as long as a release's pictures may wait (${formatSeconds(this.waitMs)}); it is fetched again when the manifest is refreshed or the next release names it`,
+      );
     } finally {
       // An idle instance keeps no spare: they are collected with the next garbage.
       if (this.releaseTurns.idle) this.spareSources.length = 0;
@@ -118,11 +121,24 @@ export class PictureFetcher {
   }
 
   /** `source` picks the fetch policy (ImageFetchPolicy): a release's, or the README proxy's. */
-  async fetch(url: string, plan: ImagePlan, hold: PictureHold, signal?: AbortSignal, source: PictureSource = 'release'): Promise<EncodedPicture> {
+  async fetch(
+    url: string,
+    plan: ImagePlan,
+    hold: PictureHold,
+    signal?: AbortSignal,
+    source: PictureSource = 'release',
+  ): Promise<EncodedPicture> {
     return this.fetchWith(url, plan, hold, signal, source);
   }
 
-  private async fetchWith(url: string, plan: ImagePlan, hold: PictureHold, signal: AbortSignal | undefined, source: PictureSource, allocate?: (length: number) => Buffer): Promise<EncodedPicture> {
+  private async fetchWith(
+    url: string,
+    plan: ImagePlan,
+    hold: PictureHold,
+    signal: AbortSignal | undefined,
+    source: PictureSource,
+    allocate?: (length: number) => Buffer,
+  ): Promise<EncodedPicture> {
     const bytes = await this.download(url, hold, signal, source, allocate);
     let picture: EncodedPicture;
     try {
@@ -138,7 +154,13 @@ export class PictureFetcher {
     return picture;
   }
 
-  private async download(url: string, hold: PictureHold, signal: AbortSignal | undefined, source: PictureSource, allocate?: (length: number) => Buffer): Promise<Buffer> {
+  private async download(
+    url: string,
+    hold: PictureHold,
+    signal: AbortSignal | undefined,
+    source: PictureSource,
+    allocate?: (length: number) => Buffer,
+  ): Promise<Buffer> {
     const stop = new AbortController();
     const taking: { bytes: number; refused: PictureBound | null } = { bytes: 0, refused: null };
     // Takes more of the bound as the body needs it, or refuses and stops the download.
@@ -173,7 +195,10 @@ export class PictureFetcher {
 
   private overBound(bound: PictureBound): PictureFailure {
     const [limit, whose] = bound === 'instance' ? [this.budget.instanceBytes, 'in all'] : [this.budget.ownerBytes, 'for one publisher'];
-    return new PictureFailure('held', `the registry was already holding as many picture bytes as it may at once (${formatBytes(limit)} ${whose}); it is fetched again when the manifest is refreshed or the next release names it`);
+    return new PictureFailure(
+      'held',
+      `the registry was already holding as many picture bytes as it may at once (${formatBytes(limit)} ${whose}); it is fetched again when the manifest is refreshed or the next release names it`,
+    );
   }
 }
 

@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import { type AuthContext, clientIp } from '../../platform/auth/auth-context';
 import { AdminOnly, Auth } from '../../platform/auth/auth.decorators';
@@ -31,11 +40,19 @@ export class AdminKindsController {
   }
 
   @Put(':key')
-  @ApiOkResponse({ type: AdminKindDto, description: 'Changed the fields the body names; the others keep their values (audited kind.update)' })
+  @ApiOkResponse({
+    type: AdminKindDto,
+    description: 'Changed the fields the body names; the others keep their values (audited kind.update)',
+  })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'A different key in the body: the key is immutable' })
   @ApiNotFoundResponse({ type: ProblemDto })
   @ApiOperation({ summary: 'Change a plugin kind' })
-  update(@Param('key') key: string, @Body() body: UpdateKindDto, @Auth() auth: AuthContext, @Req() request: Request): Promise<AdminKindDto> {
+  update(
+    @Param('key') key: string,
+    @Body() body: UpdateKindDto,
+    @Auth() auth: AuthContext,
+    @Req() request: Request,
+  ): Promise<AdminKindDto> {
     return this.kinds.update(key, body, { userId: auth.user.id, ip: clientIp(request) });
   }
 

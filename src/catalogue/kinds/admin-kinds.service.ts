@@ -4,21 +4,35 @@ import { type AuditActor, AuditService } from '../../platform/audit/audit.servic
 import { badRequest, conflict, invalid, notFound } from '../../common/errors/domain-error';
 import { declarationProblems, type ExtensionFieldDeclaration } from '../../lib/manifest';
 import { SettingsRepository } from '../../platform/settings/settings.repository';
-import type { AdminKindDto, AdminKindListDto, CreateKindDto, ExtensionFieldInputDto, ExtensionFieldsDto, UpdateKindDto } from './dto/admin-kind.dto';
+import type {
+  AdminKindDto,
+  AdminKindListDto,
+  CreateKindDto,
+  ExtensionFieldInputDto,
+  ExtensionFieldsDto,
+  UpdateKindDto,
+} from './dto/admin-kind.dto';
 import type { KindEntity } from './entities/kind.entity';
 import { toAdminKindDto, toDeclarations } from './kinds.mapper';
 import { type KindFields, KindsRepository } from './kinds.repository';
 import { GLOBAL_EXTENSION_FIELDS_SETTING, KindsService } from './kinds.service';
 
 function snapshot(kind: KindEntity): Record<string, unknown> {
-  return { label: kind.label, description: kind.description, enabled: kind.enabled, extensionFields: kind.extensionFields, requireProvenance: kind.requireProvenance };
+  return {
+    label: kind.label,
+    description: kind.description,
+    enabled: kind.enabled,
+    extensionFields: kind.extensionFields,
+    requireProvenance: kind.requireProvenance,
+  };
 }
 
 /** Declarations as given, refused with every problem at its pointer when they cannot be used. */
 function checkedDeclarations(fields: readonly ExtensionFieldInputDto[] | undefined, root: string): ExtensionFieldDeclaration[] {
   const declarations = toDeclarations(fields ?? []);
   const problems = declarationProblems(declarations, root);
-  if (problems.length) throw invalid('extension-fields-invalid', `${problems.length} extension field declaration(s) cannot be used`, problems);
+  if (problems.length)
+    throw invalid('extension-fields-invalid', `${problems.length} extension field declaration(s) cannot be used`, problems);
   return declarations;
 }
 
@@ -59,34 +73,48 @@ export class AdminKindsService {
       extensionFields: checkedDeclarations(input.extensionFields, '/extensionFields'),
       requireProvenance: input.requireProvenance ?? false,
     };
-    return this.announced(this.kinds.transaction(async (manager) => {
-      const created = await this.kinds.insert(input.key, fields, manager);
-      if (!created) throw conflict('kind-exists', `a kind "${input.key}" already exists`);
-      await this.audit.record({ action: 'kind.create', actor, details: { key: input.key, before: null, after: snapshot(created) } }, manager);
-      return toAdminKindDto(created);
-    }));
+    return this.announced(
+      this.kinds.transaction(async (manager) => {
+        const created = await this.kinds.insert(input.key, fields, manager);
+        if (!created) throw conflict('kind-exists', `a kind "${input.key}" already exists`);
+        await this.audit.record(
+          { action: 'kind.create', actor, details: { key: input.key, before: null, after: snapshot(created) } },
+          manager,
+        );
+        return toAdminKindDto(created);
+      }),
+    );
   }
 
   async update(key: string, input: UpdateKindDto, actor: AuditActor): Promise<AdminKindDto> {
     if (input.key !== undefined && input.key !== key) {
-      throw badRequest('kind-key-immutable', 'a kind key cannot change', [{ path: '/key', message: `key: is immutable; it must equal "${key}" or be left out` }]);
+      throw badRequest('kind-key-immutable', 'a kind key cannot change', [
+        { path: '/key', message: `key: is immutable; it must equal "${key}" or be left out` },
+      ]);
     }
     const changes = namedChanges(input);
-    return this.announced(this.kinds.transaction(async (manager) => {
-      const before = await this.existing(key, manager);
-      const after = await this.kinds.update(key, changes, manager);
-      await this.audit.record({ action: 'kind.update', actor, details: { key, before: snapshot(before), after: snapshot(after) } }, manager);
-      return toAdminKindDto(after);
-    }));
+    return this.announced(
+      this.kinds.transaction(async (manager) => {
+        const before = await this.existing(key, manager);
+        const after = await this.kinds.update(key, changes, manager);
+        await this.audit.record(
+          { action: 'kind.update', actor, details: { key, before: snapshot(before), after: snapshot(after) } },
+          manager,
+        );
+        return toAdminKindDto(after);
+      }),
+    );
   }
 
   /** Plugins keep the key as a free-form value; they are not touched. */
   async remove(key: string, actor: AuditActor): Promise<void> {
-    await this.announced(this.kinds.transaction(async (manager) => {
-      const before = await this.existing(key, manager);
-      await this.kinds.delete(key, manager);
-      await this.audit.record({ action: 'kind.delete', actor, details: { key, before: snapshot(before), after: null } }, manager);
-    }));
+    await this.announced(
+      this.kinds.transaction(async (manager) => {
+        const before = await this.existing(key, manager);
+        await this.kinds.delete(key, manager);
+        await this.audit.record({ action: 'kind.delete', actor, details: { key, before: snapshot(before), after: null } }, manager);
+      }),
+    );
   }
 
   async globalFields(): Promise<ExtensionFieldsDto> {
@@ -95,11 +123,13 @@ export class AdminKindsService {
 
   async replaceGlobalFields(fields: readonly ExtensionFieldInputDto[], actor: AuditActor): Promise<ExtensionFieldsDto> {
     const declarations = checkedDeclarations(fields, '/fields');
-    await this.announced(this.kinds.transaction(async (manager) => {
-      const before = (await this.settings.get<ExtensionFieldDeclaration[]>(GLOBAL_EXTENSION_FIELDS_SETTING, manager)) ?? [];
-      await this.settings.set(GLOBAL_EXTENSION_FIELDS_SETTING, declarations, manager);
-      await this.audit.record({ action: 'extension_fields.update', actor, details: { before, after: declarations } }, manager);
-    }));
+    await this.announced(
+      this.kinds.transaction(async (manager) => {
+        const before = (await this.settings.get<ExtensionFieldDeclaration[]>(GLOBAL_EXTENSION_FIELDS_SETTING, manager)) ?? [];
+        await this.settings.set(GLOBAL_EXTENSION_FIELDS_SETTING, declarations, manager);
+        await this.audit.record({ action: 'extension_fields.update', actor, details: { before, after: declarations } }, manager);
+      }),
+    );
     return { fields: declarations };
   }
 

@@ -4,7 +4,13 @@ import type { KindDto } from './dto/kind.dto';
 import type { KindEntity } from './entities/kind.entity';
 
 export function toKindDto(kind: KindEntity): KindDto {
-  return { key: kind.key, label: kind.label, description: kind.description, extensionFields: kind.extensionFields, requireProvenance: kind.requireProvenance };
+  return {
+    key: kind.key,
+    label: kind.label,
+    description: kind.description,
+    extensionFields: kind.extensionFields,
+    requireProvenance: kind.requireProvenance,
+  };
 }
 
 export function toAdminKindDto(kind: KindEntity): AdminKindDto {

@@ -49,7 +49,8 @@ export class KindsService {
       const version = await this.settings.version(manager);
       const [kinds, globalFields] = await Promise.all([this.kinds.allIn(manager), this.globalExtensionFields(manager)]);
       const keys = new Set<string>();
-      for (const field of [...globalFields, ...kinds.flatMap((kind) => kind.extensionFields ?? [])]) if (isFacetable(field)) keys.add(field.key);
+      for (const field of [...globalFields, ...kinds.flatMap((kind) => kind.extensionFields ?? [])])
+        if (isFacetable(field)) keys.add(field.key);
       return { keys: [...keys].sort(), version };
     });
   }
@@ -78,7 +79,13 @@ export class KindsService {
   async validationContext(): Promise<ManifestRegistryContext> {
     const [kinds, globalExtensionFields] = await Promise.all([this.kinds.all(), this.globalExtensionFields()]);
     return {
-      kinds: kinds.map((k) => ({ key: k.key, label: k.label, description: k.description, enabled: k.enabled, extensionFields: k.extensionFields })),
+      kinds: kinds.map((k) => ({
+        key: k.key,
+        label: k.label,
+        description: k.description,
+        enabled: k.enabled,
+        extensionFields: k.extensionFields,
+      })),
       globalExtensionFields,
     };
   }

@@ -61,7 +61,12 @@ export class AdminPluginsController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted (audited release.delete); publishing the same version again re-ingests it with a new JWS' })
   @ApiOperation({ summary: 'Delete a release' })
-  deleteRelease(@Param('slug', SlugPipe) slug: string, @Param('version') version: string, @Auth() auth: AuthContext, @Req() request: Request): Promise<void> {
+  deleteRelease(
+    @Param('slug', SlugPipe) slug: string,
+    @Param('version') version: string,
+    @Auth() auth: AuthContext,
+    @Req() request: Request,
+  ): Promise<void> {
     return this.plugins.deleteRelease(slug, version, actor(auth, request));
   }
 
@@ -69,7 +74,12 @@ export class AdminPluginsController {
   @HttpCode(200)
   @ApiOkResponse({ type: AdminPluginDto, description: 'Owners added, removed or transferred (audited plugin.owners_change)' })
   @ApiOperation({ summary: "Change a plugin's owners" })
-  owners(@Param('slug', SlugPipe) slug: string, @Body() body: ChangeOwnersDto, @Auth() auth: AuthContext, @Req() request: Request): Promise<AdminPluginDto> {
+  owners(
+    @Param('slug', SlugPipe) slug: string,
+    @Body() body: ChangeOwnersDto,
+    @Auth() auth: AuthContext,
+    @Req() request: Request,
+  ): Promise<AdminPluginDto> {
     return this.plugins.changeOwners(slug, body, actor(auth, request));
   }
 }

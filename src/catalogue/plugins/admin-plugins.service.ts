@@ -77,7 +77,10 @@ export class AdminPluginsService {
       if (!release) throw notFound(`no release ${version} of "${slug}"`);
       await this.releases.delete(release.id, manager);
       await this.listing.recompute(plugin.id, manager);
-      await this.audit.record({ action: 'release.delete', actor, slug, details: { version: release.version, kid: release.integrity?.kid ?? null } }, manager);
+      await this.audit.record(
+        { action: 'release.delete', actor, slug, details: { version: release.version, kid: release.integrity?.kid ?? null } },
+        manager,
+      );
       // Logged like a yank, last (the log's tail lock is held to commit): a release that vanishes
       // without an entry would look to every monitor like one the registry hid, and `latest`
       // stepping back would look to a client like a rollback.
@@ -94,7 +97,8 @@ export class AdminPluginsService {
   applyRefreshedManifest(slug: string, refreshed: RefreshedManifest, actor: AuditActor): Promise<AdminPluginDto> {
     return this.change(slug, async (plugin, manager) => {
       const release = await this.releases.findByVersionKey(plugin.id, versionKey(refreshed.version), manager);
-      if (release?.id !== refreshed.releaseId) throw conflict('release-changed', `release ${refreshed.version} of "${slug}" was deleted meanwhile; refresh again`);
+      if (release?.id !== refreshed.releaseId)
+        throw conflict('release-changed', `release ${refreshed.version} of "${slug}" was deleted meanwhile; refresh again`);
       await this.releases.setCatalogueManifest(release.id, refreshed.manifest, refreshed.extensions, manager);
       await this.readmes.replaceForRelease(release.id, refreshed.readme.locales, refreshed.readme.rendered, manager);
       await this.releases.setImages(release.id, refreshed.images, manager);
@@ -106,14 +110,21 @@ export class AdminPluginsService {
   /** Adds and removes owners, or transfers to one; a plugin always keeps at least one owner. */
   changeOwners(slug: string, input: ChangeOwnersDto, actor: AuditActor): Promise<AdminPluginDto> {
     if (input.transfer && (input.add?.length || input.remove?.length)) {
-      throw badRequest('validation-failed', 'transfer replaces every owner; send it alone', [{ path: '/transfer', message: 'transfer: cannot be combined with add or remove' }]);
+      throw badRequest('validation-failed', 'transfer replaces every owner; send it alone', [
+        { path: '/transfer', message: 'transfer: cannot be combined with add or remove' },
+      ]);
     }
     return this.changeOwnership(slug, async (plugin, manager) => {
       const before = (await this.plugins.owners(plugin.id, manager)).map((o) => o.userId);
       const add = input.transfer ? [input.transfer] : (input.add ?? []);
       const remove = input.transfer ? before.filter((id) => id !== input.transfer) : (input.remove ?? []);
       const unknown = await this.unknownUsers(add, manager);
-      if (unknown.length) throw badRequest('validation-failed', 'every new owner must be a user', unknown.map((id) => ({ path: input.transfer ? '/transfer' : '/add', message: `no user ${id}` })));
+      if (unknown.length)
+        throw badRequest(
+          'validation-failed',
+          'every new owner must be a user',
+          unknown.map((id) => ({ path: input.transfer ? '/transfer' : '/add', message: `no user ${id}` })),
+        );
       await this.plugins.addOwners(plugin.id, add, manager);
       await this.plugins.removeOwners(plugin.id, remove, manager);
       const after = (await this.plugins.owners(plugin.id, manager)).map((o) => o.userId);
@@ -128,7 +139,10 @@ export class AdminPluginsService {
   }
 
   /** Like `change`, with the ownership rows locked instead of the plugin row (see lockOwners). */
-  private async changeOwnership(slug: string, work: (plugin: PluginEntity, manager: EntityManager) => Promise<void>): Promise<AdminPluginDto> {
+  private async changeOwnership(
+    slug: string,
+    work: (plugin: PluginEntity, manager: EntityManager) => Promise<void>,
+  ): Promise<AdminPluginDto> {
     await this.dataSource.transaction(async (manager) => {
       const plugin = await this.plugins.findBySlug(slug, manager);
       if (!plugin) throw notFound(`no plugin "${slug}"`);

@@ -17,7 +17,11 @@ const doc = (id: string, name: string): SearchDocument => ({
   latestReleaseAt: null,
   createdAt: 0,
 });
-const change = (seq: number, pluginId: string, name: string | null): CatalogueChange => ({ seq, pluginId, doc: name === null ? null : doc(pluginId, name) });
+const change = (seq: number, pluginId: string, name: string | null): CatalogueChange => ({
+  seq,
+  pluginId,
+  doc: name === null ? null : doc(pluginId, name),
+});
 
 describe('ChangeCursor', () => {
   it('takes each change once, and reads on from the newest xmin', () => {

@@ -22,7 +22,9 @@ export interface ChangeFeed {
 }
 
 /** The columns the index reads, as one JSON object per plugin of the row `d` (the change feed's `doc`). */
-const docJson = (d: string) => `json_build_object('id', ${d}.id, 'slug', ${d}.slug, 'name', ${d}.name, 'description', ${d}.description, 'category', ${d}.category,
+const docJson = (
+  d: string,
+) => `json_build_object('id', ${d}.id, 'slug', ${d}.slug, 'name', ${d}.name, 'description', ${d}.description, 'category', ${d}.category,
   'kind', ${d}.kind, 'tags', ${d}.tags, 'extensions', ${d}.extensions, 'readme', left(${d}.search_readme, 2002), 'featured', ${d}.featured,
   'verifiedAt', ${d}.verified_at, 'latestReleaseAt', ${d}.latest_release_at, 'createdAt', ${d}.created_at, 'deprecatedAt', ${d}.deprecated_at)`;
 
@@ -52,12 +54,26 @@ type DocJson = Omit<SearchDocument, 'verifiedAt' | 'latestReleaseAt' | 'createdA
 /** JSON spells timestamps as text; the index compares epoch milliseconds. */
 function documentOf(doc: DocJson): SearchDocument {
   const ms = (at: string | null) => (at === null ? null : Date.parse(at));
-  return { ...doc, verifiedAt: ms(doc.verifiedAt), latestReleaseAt: ms(doc.latestReleaseAt), createdAt: Date.parse(doc.createdAt), deprecatedAt: ms(doc.deprecatedAt ?? null) };
+  return {
+    ...doc,
+    verifiedAt: ms(doc.verifiedAt),
+    latestReleaseAt: ms(doc.latestReleaseAt),
+    createdAt: Date.parse(doc.createdAt),
+    deprecatedAt: ms(doc.deprecatedAt ?? null),
+  };
 }
 
 function feedOf(row: FeedRow): ChangeFeed {
-  const changes = (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as { seq: number | string; pluginId: string; doc: DocJson | null }[];
-  return { changes: changes.map((c) => ({ seq: Number(c.seq), pluginId: c.pluginId, doc: c.doc && documentOf(c.doc) })), xmin: Number(row.xmin), settingsVersion: row.settings_version ?? '0' };
+  const changes = (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as {
+    seq: number | string;
+    pluginId: string;
+    doc: DocJson | null;
+  }[];
+  return {
+    changes: changes.map((c) => ({ seq: Number(c.seq), pluginId: c.pluginId, doc: c.doc && documentOf(c.doc) })),
+    xmin: Number(row.xmin),
+    settingsVersion: row.settings_version ?? '0',
+  };
 }
 
 /**
@@ -72,7 +88,11 @@ export class CatalogueIndexRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Up to `limit` plugins after `afterId` (keyset order), as index documents and list items. */
-  async documents(afterId: string | null, limit: number, manager: EntityManager = this.dataSource.manager): Promise<{ doc: SearchDocument; item: CatalogueItemDto }[]> {
+  async documents(
+    afterId: string | null,
+    limit: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ doc: SearchDocument; item: CatalogueItemDto }[]> {
     const rows: (PluginRow & { doc: DocJson })[] = await manager.query(
       `SELECT ${docJson('p')} AS doc, ${PLUGIN_ROW_COLUMNS} FROM plugin p WHERE ($1::uuid IS NULL OR p.id > $1::uuid) ORDER BY p.id LIMIT $2`,
       [afterId, limit],
@@ -95,7 +115,11 @@ export class CatalogueIndexRepository {
    * A page's rows by id, in one round trip with the change feed of the same snapshot: when the
    * feed holds nothing the index has not seen, the page the index chose is that snapshot's page.
    */
-  async page(ids: readonly string[], since: number, manager: EntityManager = this.dataSource.manager): Promise<ChangeFeed & { items: CatalogueItemDto[] }> {
+  async page(
+    ids: readonly string[],
+    since: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ChangeFeed & { items: CatalogueItemDto[] }> {
     const rows = await preparedQuery<FeedRow & Partial<PluginRow>>(
       manager,
       'catalogue_page',
@@ -110,7 +134,10 @@ export class CatalogueIndexRepository {
 
   /** Forgets changes older than `olderThanMs`; every instance catches up far more often than that. */
   async prune(olderThanMs: number): Promise<number> {
-    const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM catalogue_change WHERE changed_at < now() - make_interval(secs => $1)`, [olderThanMs / 1000]);
+    const result: [unknown[], number] = await this.dataSource.query(
+      `DELETE FROM catalogue_change WHERE changed_at < now() - make_interval(secs => $1)`,
+      [olderThanMs / 1000],
+    );
     return result[1] ?? 0;
   }
 }

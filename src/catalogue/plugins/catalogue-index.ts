@@ -49,7 +49,11 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly clock: Clock,
     private readonly metrics: Metrics,
   ) {
-    this.loop = new BackgroundLoop(() => this.catchUp(), CATCH_UP_MS, (error) => this.log.warn(`reading the catalogue change log failed: ${error.message}`));
+    this.loop = new BackgroundLoop(
+      () => this.catchUp(),
+      CATCH_UP_MS,
+      (error) => this.log.warn(`reading the catalogue change log failed: ${error.message}`),
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -111,7 +115,12 @@ export class CatalogueIndex implements OnApplicationBootstrap, OnModuleDestroy {
     const epoch = items.epoch;
     const read = await this.repository.page(ids, this.cursor.since, manager);
     items.keep(read.items, epoch);
-    return { changes: read.changes, xmin: read.xmin, settingsVersion: read.settingsVersion, items: read.items.map((item) => JSON.stringify(item)) };
+    return {
+      changes: read.changes,
+      xmin: read.xmin,
+      settingsVersion: read.settingsVersion,
+      items: read.items.map((item) => JSON.stringify(item)),
+    };
   }
 
   /** Where the next change-log read starts. */

@@ -36,6 +36,10 @@ export class CatalogueListing {
           searchReadme: readmeSearchText(await this.readmes.htmlByLocale(shown.id, manager)),
         }
       : {};
-    await this.plugins.updateCatalogue(pluginId, { ...fromShown, latestVersion: latest.stable, latestPrerelease: latest.prerelease, ...also }, manager);
+    await this.plugins.updateCatalogue(
+      pluginId,
+      { ...fromShown, latestVersion: latest.stable, latestPrerelease: latest.prerelease, ...also },
+      manager,
+    );
   }
 }

@@ -38,11 +38,7 @@ function* queries(): Generator<Record<string, unknown>> {
       for (const a of EDGES[names[i]])
         for (const b of EDGES[names[j]]) {
           n++;
-          yield queryOf([
-            [names[i], a],
-            [names[j], b],
-            ...(n % 3 === 0 ? ([['sort', 'name']] as [string, unknown][]) : []),
-          ]);
+          yield queryOf([[names[i], a], [names[j], b], ...(n % 3 === 0 ? ([['sort', 'name']] as [string, unknown][]) : [])]);
         }
 }
 
@@ -75,7 +71,13 @@ describe('CatalogueQueryPipe: reading a query without the validator', () => {
   });
 
   it('reads the queries the catalogue serves most without the validator', () => {
-    for (const named of [{}, { page: '3' }, { sort: 'new', page: '50', limit: '20' }, { search: 'git' }, { search: 'markdown lint', kind: 'theme', verified: '1', sort: 'name' }]) {
+    for (const named of [
+      {},
+      { page: '3' },
+      { sort: 'new', page: '50', limit: '20' },
+      { search: 'git' },
+      { search: 'markdown lint', kind: 'theme', verified: '1', sort: 'name' },
+    ]) {
       expect(readPlainly(queryOf(Object.entries(named)))).not.toBeNull();
     }
   });

@@ -37,7 +37,8 @@ export class CatalogueQueryPipe implements PipeTransform<Record<string, unknown>
       const key = name.slice(4);
       const path = `/${name}`;
       if (!EXTENSION_KEY_PATTERN.test(key)) errors.push({ path, message: `${name}: the key must match ${EXTENSION_KEY_PATTERN.source}` });
-      else if (typeof value !== 'string' || value.length === 0 || value.length > 200) errors.push({ path, message: `${name}: must be given once, 1 to 200 characters` });
+      else if (typeof value !== 'string' || value.length === 0 || value.length > 200)
+        errors.push({ path, message: `${name}: must be given once, 1 to 200 characters` });
       else ext[key] = value;
     }
     if (Object.keys(ext).length > MAX_EXT_FILTERS) errors.push({ path: '/ext', message: `ext: at most ${MAX_EXT_FILTERS} ext.* filters` });

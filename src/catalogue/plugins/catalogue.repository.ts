@@ -47,26 +47,43 @@ export function extensionProbes(key: string, value: string): string[] {
 }
 
 function isUnfiltered(filter: CatalogueFilter): boolean {
-  return !filter.words.length && !filter.category && !filter.tag && !filter.kind && !filter.featured && !filter.verified && Object.keys(filter.ext).length === 0;
+  return (
+    !filter.words.length &&
+    !filter.category &&
+    !filter.tag &&
+    !filter.kind &&
+    !filter.featured &&
+    !filter.verified &&
+    Object.keys(filter.ext).length === 0
+  );
 }
 
 /** The catalogue's one query: filters, `ext.*` matches, search, and deprecated-last, verified-first ordering. */
 export class CatalogueRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async page(filter: CatalogueFilter, manager: EntityManager = this.dataSource.manager): Promise<{ plugins: PluginEntity[]; total: number }> {
+  async page(
+    filter: CatalogueFilter,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ plugins: PluginEntity[]; total: number }> {
     const query = manager.getRepository(PluginEntity).createQueryBuilder('p');
     if (filter.words.length) {
       query
         .addSelect(`(lower(p.name) = lower(:search))`, 'exact_name')
-        .addSelect(`ts_rank(p.search_vector, to_tsquery('simple', :tsquery)) + word_similarity(lower(:search), lower(p.name))`, 'search_rank')
+        .addSelect(
+          `ts_rank(p.search_vector, to_tsquery('simple', :tsquery)) + word_similarity(lower(:search), lower(p.name))`,
+          'search_rank',
+        )
         // Words as prefixes over the weighted document, the name as a prefix, or a name close
         // enough to forgive a typo (`mardown` finds `markdown`): each arm has its own GIN index.
-        .andWhere(`(p.search_vector @@ to_tsquery('simple', :tsquery) OR lower(p.name) LIKE :namePrefix OR lower(:search) <% lower(p.name))`, {
-          search: filter.search,
-          tsquery: filter.words.map((word) => `${word}:*`).join(' & '),
-          namePrefix: `${filter.words.join('%')}%`,
-        });
+        .andWhere(
+          `(p.search_vector @@ to_tsquery('simple', :tsquery) OR lower(p.name) LIKE :namePrefix OR lower(:search) <% lower(p.name))`,
+          {
+            search: filter.search,
+            tsquery: filter.words.map((word) => `${word}:*`).join(' & '),
+            namePrefix: `${filter.words.join('%')}%`,
+          },
+        );
     }
     if (filter.category) query.andWhere('p.category = :category', { category: filter.category });
     if (filter.tag) query.andWhere('p.tags @> :tag::jsonb', { tag: JSON.stringify([filter.tag]) });

@@ -16,9 +16,11 @@ import { ProblemDto } from '../../openapi/problem.dto';
 import { deprecationCaller, DeprecationService } from './deprecation.service';
 import { DeprecatePluginDto, DeprecationStateDto } from './dto/deprecation.dto';
 
-const DEPRECATED = 'Deprecated (audited plugin.deprecate); the plugin sinks below every other in each catalogue sort and `latest` carries a `Deprecation` header. Sent again, it replaces the message and replacement and keeps `since`';
+const DEPRECATED =
+  'Deprecated (audited plugin.deprecate); the plugin sinks below every other in each catalogue sort and `latest` carries a `Deprecation` header. Sent again, it replaces the message and replacement and keeps `since`';
 const UNDONE = 'No longer deprecated (audited plugin.undeprecate; nothing is written when it was not deprecated)';
-const BAD_MARK = '`slug` not a plugin slug, `message` missing, blank, over 500 characters or holding a control character, or `replacement` not a slug';
+const BAD_MARK =
+  '`slug` not a plugin slug, `message` missing, blank, over 500 characters or holding a control character, or `replacement` not a slug';
 const BAD_SLUG = '`slug` not a plugin slug';
 const OWNER_FORBIDDEN =
   'Neither an owner of the plugin nor an admin, or an owner changing a deprecation an admin who is not an owner set (code admin-deprecation); both audited plugin.deprecate_denied. Also a cookie-authenticated change without Content-Type: application/json';
@@ -34,10 +36,18 @@ export class DeprecationController {
   @Put()
   @ApiOkResponse({ type: DeprecationStateDto, description: DEPRECATED })
   @ApiBadRequestResponse({ type: ProblemDto, description: BAD_MARK })
-  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: '`replacement` names no plugin, this plugin, or a deprecated plugin whose replacement is this one' })
+  @ApiUnprocessableEntityResponse({
+    type: ProblemDto,
+    description: '`replacement` names no plugin, this plugin, or a deprecated plugin whose replacement is this one',
+  })
   @ApiForbiddenResponse({ type: ProblemDto, description: OWNER_FORBIDDEN })
   @ApiOperation({ summary: 'Deprecate a plugin you own' })
-  deprecate(@Param('slug', SlugPipe) slug: string, @Body() body: DeprecatePluginDto, @Auth() auth: AuthContext, @Req() request: Request): Promise<DeprecationStateDto> {
+  deprecate(
+    @Param('slug', SlugPipe) slug: string,
+    @Body() body: DeprecatePluginDto,
+    @Auth() auth: AuthContext,
+    @Req() request: Request,
+  ): Promise<DeprecationStateDto> {
     return this.deprecation.deprecate(deprecationCaller(auth, clientIp(request)), slug, body);
   }
 
@@ -62,9 +72,17 @@ export class AdminDeprecationController {
   @Put()
   @ApiOkResponse({ type: DeprecationStateDto, description: DEPRECATED })
   @ApiBadRequestResponse({ type: ProblemDto, description: BAD_MARK })
-  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: '`replacement` names no plugin, this plugin, or a deprecated plugin whose replacement is this one' })
+  @ApiUnprocessableEntityResponse({
+    type: ProblemDto,
+    description: '`replacement` names no plugin, this plugin, or a deprecated plugin whose replacement is this one',
+  })
   @ApiOperation({ summary: 'Deprecate a plugin as an admin' })
-  deprecate(@Param('slug', SlugPipe) slug: string, @Body() body: DeprecatePluginDto, @Auth() auth: AuthContext, @Req() request: Request): Promise<DeprecationStateDto> {
+  deprecate(
+    @Param('slug', SlugPipe) slug: string,
+    @Body() body: DeprecatePluginDto,
+    @Auth() auth: AuthContext,
+    @Req() request: Request,
+  ): Promise<DeprecationStateDto> {
     return this.deprecation.deprecate(deprecationCaller(auth, clientIp(request)), slug, body);
   }
 

@@ -20,7 +20,8 @@ export function deprecationCaller(auth: AuthContext, ip: string | null): Depreca
   return { userId: auth.user.id, admin: auth.user.role === 'admin', ip };
 }
 
-const replacementError = (message: string) => invalid('invalid-replacement', message, [{ path: '/replacement', message: `replacement: ${message}` }]);
+const replacementError = (message: string) =>
+  invalid('invalid-replacement', message, [{ path: '/replacement', message: `replacement: ${message}` }]);
 
 /**
  * Deprecating a plugin and undoing it (docs/publishing-from-ci.md#deprecating-a-plugin): its owners
@@ -57,7 +58,15 @@ export class DeprecationService {
       // Undoing what is not there changes nothing and records nothing.
       if (!plugin.deprecatedAt) return null;
       await this.plugins.setDeprecation(plugin.id, null, manager);
-      await this.audit.record({ action: 'plugin.undeprecate', actor, slug, details: { message: plugin.deprecationMessage, replacement: plugin.deprecatedReplacement } }, manager);
+      await this.audit.record(
+        {
+          action: 'plugin.undeprecate',
+          actor,
+          slug,
+          details: { message: plugin.deprecationMessage, replacement: plugin.deprecatedReplacement },
+        },
+        manager,
+      );
       return null;
     });
   }
@@ -74,7 +83,11 @@ export class DeprecationService {
     operation: 'deprecate' | 'undeprecate',
     details: Record<string, unknown>,
     replacement: string | null,
-    work: (rows: { plugin: PluginEntity; target: PluginEntity | null }, manager: EntityManager, actor: AuditActor) => Promise<DeprecationDto | null>,
+    work: (
+      rows: { plugin: PluginEntity; target: PluginEntity | null },
+      manager: EntityManager,
+      actor: AuditActor,
+    ) => Promise<DeprecationDto | null>,
   ): Promise<DeprecationStateDto> {
     const actor: AuditActor = { userId: caller.userId, ip: caller.ip };
     try {
@@ -88,7 +101,12 @@ export class DeprecationService {
       });
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'forbidden') {
-        await this.audit.record({ action: 'plugin.deprecate_denied', actor, slug, details: { ...details, operation, code: error.code, detail: error.detail } });
+        await this.audit.record({
+          action: 'plugin.deprecate_denied',
+          actor,
+          slug,
+          details: { ...details, operation, code: error.code, detail: error.detail },
+        });
       }
       throw error;
     }
@@ -101,7 +119,11 @@ export class DeprecationService {
       throw forbidden(`only the owners of "${plugin.slug}" (or an admin) may ${operation} it`);
     }
     if (plugin.deprecatedAt && plugin.deprecatedBy && (await this.plugins.isAdminNotOwner(plugin.id, plugin.deprecatedBy, manager))) {
-      throw new DomainError('forbidden', 'admin-deprecation', `an admin deprecated "${plugin.slug}"; only an admin may ${operation} it now`);
+      throw new DomainError(
+        'forbidden',
+        'admin-deprecation',
+        `an admin deprecated "${plugin.slug}"; only an admin may ${operation} it now`,
+      );
     }
   }
 }

@@ -35,8 +35,14 @@ export class DownloadCounter implements OnModuleInit, OnApplicationShutdown {
     private readonly days: DownloadDaysRepository,
     private readonly clock: Clock,
   ) {
-    this.writeFailures = new OccasionalWarning((message) => this.logger.warn(message), () => clock.nowMs());
-    this.pruneFailures = new OccasionalWarning((message) => this.logger.warn(message), () => clock.nowMs());
+    this.writeFailures = new OccasionalWarning(
+      (message) => this.logger.warn(message),
+      () => clock.nowMs(),
+    );
+    this.pruneFailures = new OccasionalWarning(
+      (message) => this.logger.warn(message),
+      () => clock.nowMs(),
+    );
   }
 
   onModuleInit(): void {

@@ -14,7 +14,8 @@ export class DownloadsController {
   @Header('Cache-Control', 'public, max-age=300')
   @ApiOperation({
     summary: 'Downloads per day',
-    description: "A plugin's downloads (or one release's, with `version`) on each UTC day, the last `days` days ending today. Public; counts reach it within a few seconds of a download.",
+    description:
+      "A plugin's downloads (or one release's, with `version`) on each UTC day, the last `days` days ending today. Public; counts reach it within a few seconds of a download.",
     security: [],
   })
   @ApiOkResponse({ type: DownloadSeriesDto })

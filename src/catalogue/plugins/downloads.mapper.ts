@@ -2,7 +2,12 @@ import { denseSeries, type DayValue } from '../../lib/charts/days';
 import type { DownloadSeriesDto } from './dto/downloads.dto';
 
 /** Every one of `days` with its downloads (0 for a day without a row), and the total. */
-export function toDownloadSeriesDto(slug: string, version: string | null, days: readonly string[], rows: readonly DayValue[]): DownloadSeriesDto {
+export function toDownloadSeriesDto(
+  slug: string,
+  version: string | null,
+  days: readonly string[],
+  rows: readonly DayValue[],
+): DownloadSeriesDto {
   const series = denseSeries(rows, days);
   return {
     slug,

@@ -28,7 +28,8 @@ export class DownloadsService {
     return this.reads.run(async (manager) => {
       const plugin = await this.plugins.findBySlug(slug, manager);
       if (!plugin) throw notFound(`no plugin "${slug}"`);
-      if (query.version === undefined) return toDownloadSeriesDto(plugin.slug, null, days, await this.days.pluginDays(plugin.id, from, to, manager));
+      if (query.version === undefined)
+        return toDownloadSeriesDto(plugin.slug, null, days, await this.days.pluginDays(plugin.id, from, to, manager));
       const release = await this.releases.findByVersionKey(plugin.id, versionKey(query.version), manager);
       if (!release) throw notFound(`no release ${query.version} of "${slug}"`);
       return toDownloadSeriesDto(plugin.slug, release.version, days, await this.days.releaseDays(release.id, from, to, manager));

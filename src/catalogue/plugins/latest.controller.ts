@@ -25,7 +25,10 @@ export class LatestController {
       'The latest release and its asset for the platform (query os/arch, else the User-Agent, else the universal asset). For a deprecated plugin, RFC 9745 headers: `Deprecation: @<unix seconds>` and `Link` to the plugin\'s page (rel="deprecation") and to its replacement\'s (rel="successor-version")',
   })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such plugin, or no release passes the filters (`skipped` says why)' })
-  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'Neither an asset for the platform nor a universal one; the body carries `platforms`' })
+  @ApiUnprocessableEntityResponse({
+    type: ProblemDto,
+    description: 'Neither an asset for the platform nor a universal one; the body carries `platforms`',
+  })
   @ApiOperation({ summary: 'Resolve the latest release for a platform' })
   @ApiPublic()
   async resolve(

@@ -12,7 +12,10 @@ import { type LatestCandidateRow, type LatestCandidates, PluginPageRepository } 
 import { assetDownloadUrl } from './release.mapper';
 
 function candidate(release: LatestCandidateRow): CandidateRelease {
-  return { ...release, assets: release.assets.map((a) => ({ name: a.name, os: a.os, arch: a.arch, size: a.size, sha256: a.hashed ? a.sha256 : null })) };
+  return {
+    ...release,
+    assets: release.assets.map((a) => ({ name: a.name, os: a.os, arch: a.arch, size: a.size, sha256: a.hashed ? a.sha256 : null })),
+  };
 }
 
 /** The query's os/arch when given (aliases understood), else what the User-Agent names. */
@@ -69,7 +72,12 @@ export class LatestService {
     return { body: { ...body, freshness }, headers: freshness ? { ...headers, [FRESHNESS_HEADER]: freshness } : headers };
   }
 
-  private resolve(slug: string, plugin: LatestCandidates | null, query: LatestQueryDto, userAgent: string | undefined): { body: Omit<LatestDto, 'freshness'>; choice: LatestChoice } {
+  private resolve(
+    slug: string,
+    plugin: LatestCandidates | null,
+    query: LatestQueryDto,
+    userAgent: string | undefined,
+  ): { body: Omit<LatestDto, 'freshness'>; choice: LatestChoice } {
     if (!plugin) throw notFound(`no plugin "${slug}"`);
     const { releases } = plugin;
     const candidates = releases.map(candidate);
@@ -81,15 +89,26 @@ export class LatestService {
     const link = (name: string) => assetDownloadUrl(this.config.baseUrl, plugin.slug, release.version, name);
     const platforms: Record<string, PlatformAssetDto> = {};
     for (const asset of release.assets) {
-      platforms[platformKey(asset.os, asset.arch)] ??= { name: asset.name, download_url: link(asset.name), size: asset.size, sha256: asset.sha256 };
+      platforms[platformKey(asset.os, asset.arch)] ??= {
+        name: asset.name,
+        download_url: link(asset.name),
+        size: asset.size,
+        sha256: asset.sha256,
+      };
     }
     const chosen = chooseAsset(release.assets, targetOf(query, userAgent));
     if (!chosen) {
-      throw new DomainError('invalid', 'no-platform-asset', `release ${release.version} of "${slug}" has no asset for this platform and no universal one`, undefined, {
-        version: release.version,
-        platforms,
-        skipped,
-      });
+      throw new DomainError(
+        'invalid',
+        'no-platform-asset',
+        `release ${release.version} of "${slug}" has no asset for this platform and no universal one`,
+        undefined,
+        {
+          version: release.version,
+          platforms,
+          skipped,
+        },
+      );
     }
     const { asset } = chosen;
     return {

@@ -1,7 +1,14 @@
 import { type ArgumentMetadata, Injectable, type ValidationPipe } from '@nestjs/common';
 import { PUBLIC_ANSWER_CACHE_CONTROL } from '../../platform/auth/cache-by-caller.interceptor';
 import { requestValidationPipe } from '../../common/errors/validation';
-import { type AnswerHeaders, declaredHeaders, type LeanAnswer, type LeanRead, type LeanReads, type LeanRequest } from '../../common/http/lean-read';
+import {
+  type AnswerHeaders,
+  declaredHeaders,
+  type LeanAnswer,
+  type LeanRead,
+  type LeanReads,
+  type LeanRequest,
+} from '../../common/http/lean-read';
 import { RouteTable } from '../../common/http/route-table';
 import { SlugPipe } from '../../common/validation/slug.pipe';
 import { CatalogueQueryPipe } from './catalogue-query.pipe';
@@ -54,7 +61,10 @@ export class LeanCatalogueReads implements LeanReads {
   private readonly slugs = new SlugPipe();
   private readonly catalogueQuery = new CatalogueQueryPipe();
   private readonly listHeaders = declaredHeaders(PluginsController.prototype.list);
-  private readonly detailHeaders: AnswerHeaders = [...declaredHeaders(PluginsController.prototype.detail), { name: 'Cache-Control', value: PUBLIC_ANSWER_CACHE_CONTROL }];
+  private readonly detailHeaders: AnswerHeaders = [
+    ...declaredHeaders(PluginsController.prototype.detail),
+    { name: 'Cache-Control', value: PUBLIC_ANSWER_CACHE_CONTROL },
+  ];
   private readonly latestHeaders = declaredHeaders(LatestController.prototype.resolve);
 
   constructor(
@@ -81,7 +91,13 @@ export class LeanCatalogueReads implements LeanReads {
   private async list(req: LeanRequest): Promise<LeanAnswer> {
     const query = await this.catalogueQuery.transform(req.query);
     const { json, cacheControl } = await this.catalogue.pageJson(query);
-    return { json, headers: cacheControl === CATALOGUE_CACHE_CONTROL ? this.listHeaders : this.listHeaders.map((h) => (h.name === 'Cache-Control' ? { name: h.name, value: cacheControl } : h)) };
+    return {
+      json,
+      headers:
+        cacheControl === CATALOGUE_CACHE_CONTROL
+          ? this.listHeaders
+          : this.listHeaders.map((h) => (h.name === 'Cache-Control' ? { name: h.name, value: cacheControl } : h)),
+    };
   }
 
   /**
@@ -135,8 +151,15 @@ export class LeanCatalogueReads implements LeanReads {
   private async latestOf(req: LeanRequest, segment: string): Promise<LeanAnswer> {
     const slug = this.slugs.transform(decodeURIComponent(segment));
     const query = await this.query(req, LatestQueryDto);
-    const answer = await this.latest.answer(slug, query, typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : undefined);
+    const answer = await this.latest.answer(
+      slug,
+      query,
+      typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : undefined,
+    );
     const extra = Object.entries(answer.headers);
-    return { body: answer.body, headers: extra.length ? [...this.latestHeaders, ...extra.map(([name, value]) => ({ name, value }))] : this.latestHeaders };
+    return {
+      body: answer.body,
+      headers: extra.length ? [...this.latestHeaders, ...extra.map(([name, value]) => ({ name, value }))] : this.latestHeaders,
+    };
   }
 }

@@ -27,7 +27,9 @@ export function toReleaseSummaryDto(release: ReleaseEntity): ReleaseSummaryDto {
 }
 
 function pictureOf(variants: readonly StoredImageVariant[], defaultWidth: number): ServedPictureDto {
-  const served = [...variants].sort((a, b) => a.width - b.width).map((v) => ({ url: imageUrl(v.sha256), width: v.width, height: v.height }));
+  const served = [...variants]
+    .sort((a, b) => a.width - b.width)
+    .map((v) => ({ url: imageUrl(v.sha256), width: v.width, height: v.height }));
   const chosen = served.find((v) => v.width === defaultWidth) ?? served[served.length - 1];
   return { ...chosen, variants: served };
 }

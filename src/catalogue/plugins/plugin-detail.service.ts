@@ -59,26 +59,46 @@ export class PluginDetailService {
     return JSON.stringify(await this.answer(page, undefined, null, manager));
   }
 
-  private async read(slug: string, locale: string | undefined, caller: AuthContext | null, manager: EntityManager | undefined): Promise<PluginDetailDto> {
+  private async read(
+    slug: string,
+    locale: string | undefined,
+    caller: AuthContext | null,
+    manager: EntityManager | undefined,
+  ): Promise<PluginDetailDto> {
     // One round trip: the plugin, its releases, owners, the shown release and its READMEs' locales.
     const page = await this.pages.page(slug, manager);
     if (!page) throw notFound(`no plugin "${slug}"`);
     return this.answer(page, locale, caller, manager);
   }
 
-  private async answer(page: PluginPageRow, locale: string | undefined, caller: AuthContext | null, manager: EntityManager | undefined): Promise<PluginDetailDto> {
-    const shown = page.shownId ? ({ id: page.shownId, manifest: page.shownManifest, images: page.shownImages } as ReleaseEntity) : undefined;
+  private async answer(
+    page: PluginPageRow,
+    locale: string | undefined,
+    caller: AuthContext | null,
+    manager: EntityManager | undefined,
+  ): Promise<PluginDetailDto> {
+    const shown = page.shownId
+      ? ({ id: page.shownId, manifest: page.shownManifest, images: page.shownImages } as ReleaseEntity)
+      : undefined;
     return toPluginDetailDto(page.plugin, {
       owners: page.owners,
       releases: page.releases,
       shown,
-      readme: shown ? await this.readme(shown.id, locale, page.readmeLocales, page.firstReadmeHtml, manager) : { html: null, locale: null, available: [] },
+      readme: shown
+        ? await this.readme(shown.id, locale, page.readmeLocales, page.firstReadmeHtml, manager)
+        : { html: null, locale: null, available: [] },
       admin: caller?.user.role === 'admin',
     });
   }
 
   /** A single README has no language (`readmeLocale` null, no alternatives); `readmes` have theirs. */
-  private async readme(releaseId: string, locale: string | undefined, stored: string[], firstHtml: string | null, manager: EntityManager | undefined): Promise<ReadmeView> {
+  private async readme(
+    releaseId: string,
+    locale: string | undefined,
+    stored: string[],
+    firstHtml: string | null,
+    manager: EntityManager | undefined,
+  ): Promise<ReadmeView> {
     const available = stored.filter((l) => l !== DEFAULT_README_LOCALE);
     const chosen = resolveStoredReadmeLocale(locale, stored);
     if (chosen === null) return { html: null, locale: null, available };

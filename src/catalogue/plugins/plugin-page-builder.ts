@@ -42,7 +42,11 @@ export class PluginPageBuilder implements OnApplicationBootstrap, OnModuleDestro
     private readonly metrics: Metrics,
     @Inject(STORED_PAGES) private readonly storesPages: boolean,
   ) {
-    this.loop = new BackgroundLoop(() => this.buildMarked(), storesPages ? PASS_MS : CLEAR_MS, (error) => this.log.warn(`building plugin pages failed: ${error.message}`));
+    this.loop = new BackgroundLoop(
+      () => this.buildMarked(),
+      storesPages ? PASS_MS : CLEAR_MS,
+      (error) => this.log.warn(`building plugin pages failed: ${error.message}`),
+    );
     this.takenSinceCompact = storesPages ? COMPACT_AFTER_ROWS : 0;
   }
 

@@ -117,7 +117,19 @@ const STORE_SQL = `INSERT INTO plugin_page (plugin_id, read_snapshot, format, bo
 const ABSORBED_SQL = `DELETE FROM plugin_page_change WHERE plugin_id = ANY($1::uuid[]) AND pg_visible_in_snapshot(txid::text::xid8, $2::pg_snapshot)`;
 
 /** A release summary as PAGE_SQL lists it: [id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt, logIndex]. */
-type ReleaseSummaryTuple = [string, string, boolean, number | null, string | null, PublishedBy | null, ReleaseEntity['source'], string | null, number, number, number | null];
+type ReleaseSummaryTuple = [
+  string,
+  string,
+  boolean,
+  number | null,
+  string | null,
+  PublishedBy | null,
+  ReleaseEntity['source'],
+  string | null,
+  number,
+  number,
+  number | null,
+];
 
 interface PageJson {
   plugin: PluginJson;
@@ -131,7 +143,19 @@ interface PageJson {
 }
 
 /** Part of what PAGE_FORMAT hashes, as pageRowOf. */
-export function releaseOfTuple([id, version, prerelease, yankedAt, yankReason, publishedBy, source, minRuntimeVersion, downloads, createdAt, logIndex]: ReleaseSummaryTuple): ReleaseEntity {
+export function releaseOfTuple([
+  id,
+  version,
+  prerelease,
+  yankedAt,
+  yankReason,
+  publishedBy,
+  source,
+  minRuntimeVersion,
+  downloads,
+  createdAt,
+  logIndex,
+]: ReleaseSummaryTuple): ReleaseEntity {
   return {
     id,
     version,
@@ -164,12 +188,13 @@ export class PluginPageRepository {
    * page when `format` built it and it is current); null when there is no such plugin.
    */
   async latestCandidates(slug: string, format: string, manager: EntityManager = this.dataSource.manager): Promise<LatestCandidates | null> {
-    const [row] = await preparedQuery<{ slug: string; releases: LatestCandidateRow[]; deprecated_at: string | number | null; deprecated_replacement: string | null; log_size: string }>(
-      manager,
-      'plugin_latest',
-      LATEST_SQL,
-      [slug, format],
-    );
+    const [row] = await preparedQuery<{
+      slug: string;
+      releases: LatestCandidateRow[];
+      deprecated_at: string | number | null;
+      deprecated_replacement: string | null;
+      log_size: string;
+    }>(manager, 'plugin_latest', LATEST_SQL, [slug, format]);
     if (!row) return null;
     const deprecation = row.deprecated_at === null ? null : { since: Number(row.deprecated_at), replacement: row.deprecated_replacement };
     return { slug: row.slug, releases: row.releases, deprecation, logSize: Number(row.log_size) };
@@ -186,15 +211,25 @@ export class PluginPageRepository {
    * storing what `render` makes of each, in one transaction. How many plugins it took (0 when none
    * waited, or another instance is building) and how many logged writes their pages absorbed.
    */
-  async buildPending(limit: number, format: string, render: (page: PluginPageRow, manager: EntityManager) => Promise<string>): Promise<{ plugins: number; absorbed: number }> {
+  async buildPending(
+    limit: number,
+    format: string,
+    render: (page: PluginPageRow, manager: EntityManager) => Promise<string>,
+  ): Promise<{ plugins: number; absorbed: number }> {
     return this.dataSource.transaction(async (manager) => {
       const [{ locked }] = await manager.query<{ locked: boolean }[]>('SELECT pg_try_advisory_xact_lock($1) AS locked', [BUILDER_LOCK_KEY]);
       if (!locked) return { plugins: 0, absorbed: 0 };
       const ids = (await manager.query<{ plugin_id: string }[]>(PENDING_SQL, [format, limit])).map((row) => row.plugin_id);
       if (ids.length === 0) return { plugins: 0, absorbed: 0 };
-      const rows = await preparedQuery<{ page: PageJson; latest: string; snapshot: string }>(manager, 'plugin_pages_by_id', PAGES_BY_ID_SQL, [ids]);
+      const rows = await preparedQuery<{ page: PageJson; latest: string; snapshot: string }>(
+        manager,
+        'plugin_pages_by_id',
+        PAGES_BY_ID_SQL,
+        [ids],
+      );
       // Plugins deleted since leave no row; their writes are absorbed as of a snapshot taken now.
-      const snapshot = rows[0]?.snapshot ?? (await manager.query<{ snapshot: string }[]>('SELECT pg_current_snapshot()::text AS snapshot'))[0].snapshot;
+      const snapshot =
+        rows[0]?.snapshot ?? (await manager.query<{ snapshot: string }[]>('SELECT pg_current_snapshot()::text AS snapshot'))[0].snapshot;
       const pages = rows.map((row) => pageRowOf(row.page));
       const bodies: string[] = [];
       for (const page of pages) bodies.push(await render(page, manager));
@@ -217,7 +252,9 @@ export class PluginPageRepository {
   /** Where no page is stored: forgets every committed logged write (and any page stored before); how many it forgot. */
   async clearLog(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const [, forgotten] = await manager.query<[unknown, number]>('DELETE FROM plugin_page_change WHERE pg_visible_in_snapshot(txid::text::xid8, pg_current_snapshot())');
+      const [, forgotten] = await manager.query<[unknown, number]>(
+        'DELETE FROM plugin_page_change WHERE pg_visible_in_snapshot(txid::text::xid8, pg_current_snapshot())',
+      );
       await manager.query('DELETE FROM plugin_page');
       return forgotten;
     });

@@ -1,9 +1,33 @@
 import type { PluginEntity } from './entities/plugin.entity';
 
 /** The plugin columns a catalogue answer shows, in PluginRow's order; the timestamps among them. */
-const PLUGIN_COLUMNS = ['id', 'slug', 'name', 'description', 'category', 'kind', 'tags', 'license', 'icon', 'icon_image', 'latest_version', 'latest_prerelease',
-  'created_at', 'updated_at', 'downloads', 'featured', 'verified_at', 'verified_by', 'extensions', 'repo_url', 'repo_verified', 'metadata',
-  'deprecated_at', 'deprecation_message', 'deprecated_replacement'] as const satisfies readonly (keyof PluginRow)[];
+const PLUGIN_COLUMNS = [
+  'id',
+  'slug',
+  'name',
+  'description',
+  'category',
+  'kind',
+  'tags',
+  'license',
+  'icon',
+  'icon_image',
+  'latest_version',
+  'latest_prerelease',
+  'created_at',
+  'updated_at',
+  'downloads',
+  'featured',
+  'verified_at',
+  'verified_by',
+  'extensions',
+  'repo_url',
+  'repo_verified',
+  'metadata',
+  'deprecated_at',
+  'deprecation_message',
+  'deprecated_replacement',
+] as const satisfies readonly (keyof PluginRow)[];
 const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'verified_at', 'deprecated_at']);
 
 /** Those columns of `plugin p`, for hand-written reads (prepared statements) that skip entity hydration. */
@@ -51,7 +75,9 @@ export function epochMsSql(column: string): string {
  * described by the server, typed and parsed by the driver on every call.
  */
 export function pluginJsonSql(alias: string): string {
-  const pairs = PLUGIN_COLUMNS.map((column) => `'${column}', ${TIMESTAMP_COLUMNS.has(column) ? epochMsSql(`${alias}.${column}`) : `${alias}.${column}`}`);
+  const pairs = PLUGIN_COLUMNS.map(
+    (column) => `'${column}', ${TIMESTAMP_COLUMNS.has(column) ? epochMsSql(`${alias}.${column}`) : `${alias}.${column}`}`,
+  );
   return `json_build_object(${pairs.join(', ')})`;
 }
 

@@ -27,9 +27,18 @@ export class PluginsController {
   @Header('Cache-Control', CATALOGUE_CACHE_CONTROL)
   // The pipe reads the query (the parameter's type is an interface), so the document is told here.
   @ApiQueryFrom(CatalogueQueryDto)
-  @ApiQuery({ name: 'ext.<key>', required: false, type: String, description: 'A declared extension field (GET /api/kinds) to match: any number of ext.<key>=<value> parameters (up to 8), combined with AND; string[] fields match one item' })
+  @ApiQuery({
+    name: 'ext.<key>',
+    required: false,
+    type: String,
+    description:
+      'A declared extension field (GET /api/kinds) to match: any number of ext.<key>=<value> parameters (up to 8), combined with AND; string[] fields match one item',
+  })
   @ApiOkResponse({ type: CataloguePageDto })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'An unknown parameter or a value out of range (limit over 100, page under 1, ...)' })
+  @ApiBadRequestResponse({
+    type: ProblemDto,
+    description: 'An unknown parameter or a value out of range (limit over 100, page under 1, ...)',
+  })
   @ApiOperation({ summary: 'Search and list plugins' })
   @ApiPublic()
   async list(@Query(CatalogueQueryPipe) query: CatalogueQuery, @Res({ passthrough: true }) res: Response): Promise<CataloguePageDto> {
@@ -46,7 +55,11 @@ export class PluginsController {
   @ApiOkResponse({ type: PluginDetailDto })
   @ApiNotFoundResponse({ type: ProblemDto })
   @ApiOperation({ summary: 'Read a plugin' })
-  detail(@Param('slug', SlugPipe) slug: string, @Query() query: PluginDetailQueryDto, @MaybeAuth() caller: AuthContext | null): Promise<PluginDetailDto> {
+  detail(
+    @Param('slug', SlugPipe) slug: string,
+    @Query() query: PluginDetailQueryDto,
+    @MaybeAuth() caller: AuthContext | null,
+  ): Promise<PluginDetailDto> {
     return this.details.detail(slug, query.locale, caller);
   }
 }

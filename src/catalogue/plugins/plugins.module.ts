@@ -37,7 +37,16 @@ import { ReleasesService } from './releases.service';
 
 @Module({
   imports: [AuthModule, KindsModule, FreshnessModule, TransparencyLogModule],
-  controllers: [ReleasesController, LatestController, PluginsController, AdminPluginsController, MyPluginsController, DownloadsController, DeprecationController, AdminDeprecationController],
+  controllers: [
+    ReleasesController,
+    LatestController,
+    PluginsController,
+    AdminPluginsController,
+    MyPluginsController,
+    DownloadsController,
+    DeprecationController,
+    AdminDeprecationController,
+  ],
   providers: [
     repositoryProvider(PluginsRepository),
     repositoryProvider(ReleasesRepository),

@@ -6,7 +6,20 @@ import { PluginEntity } from './entities/plugin.entity';
 export type NewPlugin = Pick<PluginEntity, 'slug' | 'name' | 'repoUrl' | 'repoIdentity' | 'repoVerified'>;
 export type PluginCatalogueFields = Pick<
   PluginEntity,
-  'name' | 'description' | 'category' | 'kind' | 'tags' | 'license' | 'icon' | 'iconImage' | 'metadata' | 'extensions' | 'latestVersion' | 'latestPrerelease' | 'latestReleaseAt' | 'searchReadme'
+  | 'name'
+  | 'description'
+  | 'category'
+  | 'kind'
+  | 'tags'
+  | 'license'
+  | 'icon'
+  | 'iconImage'
+  | 'metadata'
+  | 'extensions'
+  | 'latestVersion'
+  | 'latestPrerelease'
+  | 'latestReleaseAt'
+  | 'searchReadme'
 >;
 
 /** Every query on plugins and their owners. */
@@ -43,7 +56,10 @@ export class PluginsRepository {
    * transfer that removes it waits for the release being recorded (and vice versa).
    */
   async isOwnerLocked(pluginId: string, userId: string, manager: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await manager.query('SELECT 1 FROM plugin_owner WHERE plugin_id = $1 AND user_id = $2 FOR SHARE', [pluginId, userId]);
+    const rows: unknown[] = await manager.query('SELECT 1 FROM plugin_owner WHERE plugin_id = $1 AND user_id = $2 FOR SHARE', [
+      pluginId,
+      userId,
+    ]);
     return rows.length > 0;
   }
 
@@ -63,7 +79,10 @@ export class PluginsRepository {
    * A mirror's copy of an upstream plugin (MIRROR_OF): no owner on this instance (nobody here may
    * publish to it), and upstream's public verification, feature and deprecation fields.
    */
-  async upsertMirrored(plugin: NewPlugin & Pick<PluginEntity, 'featured' | 'verifiedAt' | 'deprecatedAt' | 'deprecationMessage' | 'deprecatedReplacement'>, manager: EntityManager): Promise<PluginEntity> {
+  async upsertMirrored(
+    plugin: NewPlugin & Pick<PluginEntity, 'featured' | 'verifiedAt' | 'deprecatedAt' | 'deprecationMessage' | 'deprecatedReplacement'>,
+    manager: EntityManager,
+  ): Promise<PluginEntity> {
     const repo = this.repo(manager);
     const existing = await repo.findOne({ where: { slug: plugin.slug }, lock: { mode: 'pessimistic_write' } });
     if (existing) {
@@ -99,7 +118,12 @@ export class PluginsRepository {
    * read returns each row as the transaction that held it last committed it.
    */
   findBySlugsForUpdate(slugs: readonly string[], manager: EntityManager): Promise<PluginEntity[]> {
-    return this.repo(manager).createQueryBuilder('p').where('p.slug IN (:...slugs)', { slugs: [...new Set(slugs)] }).orderBy('p.slug', 'ASC').setLock('pessimistic_write').getMany();
+    return this.repo(manager)
+      .createQueryBuilder('p')
+      .where('p.slug IN (:...slugs)', { slugs: [...new Set(slugs)] })
+      .orderBy('p.slug', 'ASC')
+      .setLock('pessimistic_write')
+      .getMany();
   }
 
   /** Whether the user is an admin who does not own the plugin (a deprecation they set is theirs to change). */
@@ -125,10 +149,19 @@ export class PluginsRepository {
   }
 
   /** Marks the plugin deprecated (null: undoes it); the catalogue_change trigger logs it for every instance's index. */
-  async setDeprecation(pluginId: string, mark: { at: Date; message: string; replacement: string | null; by: string } | null, manager: EntityManager): Promise<void> {
+  async setDeprecation(
+    pluginId: string,
+    mark: { at: Date; message: string; replacement: string | null; by: string } | null,
+    manager: EntityManager,
+  ): Promise<void> {
     await this.repo(manager).update(
       { id: pluginId },
-      { deprecatedAt: mark?.at ?? null, deprecationMessage: mark?.message ?? null, deprecatedReplacement: mark?.replacement ?? null, deprecatedBy: mark?.by ?? null },
+      {
+        deprecatedAt: mark?.at ?? null,
+        deprecationMessage: mark?.message ?? null,
+        deprecatedReplacement: mark?.replacement ?? null,
+        deprecatedBy: mark?.by ?? null,
+      },
     );
   }
 
@@ -138,10 +171,10 @@ export class PluginsRepository {
 
   async addOwners(pluginId: string, userIds: readonly string[], manager: EntityManager): Promise<void> {
     if (userIds.length === 0) return;
-    await manager.query(
-      `INSERT INTO plugin_owner (plugin_id, user_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING`,
-      [pluginId, [...userIds]],
-    );
+    await manager.query(`INSERT INTO plugin_owner (plugin_id, user_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING`, [
+      pluginId,
+      [...userIds],
+    ]);
   }
 
   async removeOwners(pluginId: string, userIds: readonly string[], manager: EntityManager): Promise<void> {

@@ -2,7 +2,9 @@ import { README_SEARCH_TEXT_MAX, readmeSearchText } from './readme-search-text';
 
 describe('readmeSearchText', () => {
   it('keeps the words of the default README without markup or entities', () => {
-    expect(readmeSearchText({ default: '<h1>Usage</h1>\n<p>Run <code>a &amp; b</code> &lt;fast&gt;</p>', de: '<p>Nutzung</p>' })).toBe('Usage Run a & b <fast>');
+    expect(readmeSearchText({ default: '<h1>Usage</h1>\n<p>Run <code>a &amp; b</code> &lt;fast&gt;</p>', de: '<p>Nutzung</p>' })).toBe(
+      'Usage Run a & b <fast>',
+    );
   });
 
   it('falls back to English, then the first locale, then nothing', () => {

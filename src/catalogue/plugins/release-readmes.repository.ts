@@ -57,9 +57,19 @@ export class ReleaseReadmesRepository {
    * Replaces a release's READMEs: each of `locales` in that order, as `rendered`, else the row
    * stored for it (a README that could not be read again keeps what it had), else none.
    */
-  async replaceForRelease(releaseId: string, locales: readonly string[], rendered: Record<string, ReadmeRendering>, manager: EntityManager): Promise<void> {
+  async replaceForRelease(
+    releaseId: string,
+    locales: readonly string[],
+    rendered: Record<string, ReadmeRendering>,
+    manager: EntityManager,
+  ): Promise<void> {
     const rows = await this.repo(manager).find({ where: { releaseId } });
-    const stored = new Map(rows.map((row) => [row.locale, { html: row.html, markdown: row.markdown, context: row.renderContext, renderVersion: row.renderVersion }]));
+    const stored = new Map(
+      rows.map((row) => [
+        row.locale,
+        { html: row.html, markdown: row.markdown, context: row.renderContext, renderVersion: row.renderVersion },
+      ]),
+    );
     const kept: Record<string, ReadmeRendering> = {};
     for (const locale of locales) {
       const readme = rendered[locale] ?? stored.get(locale);
@@ -136,7 +146,12 @@ export class ReleaseReadmesRepository {
    * (resolveStoredReadmeLocale). Null when the release has no README. `stored` is the release's
    * locales when the caller has read them already.
    */
-  async findForLocale(releaseId: string, requested: string | null | undefined, stored?: readonly string[], manager?: EntityManager): Promise<StoredReadme | null> {
+  async findForLocale(
+    releaseId: string,
+    requested: string | null | undefined,
+    stored?: readonly string[],
+    manager?: EntityManager,
+  ): Promise<StoredReadme | null> {
     const locale = resolveStoredReadmeLocale(requested, stored ?? (await this.locales(releaseId, manager)));
     return locale === null ? null : this.findExact(releaseId, locale, manager);
   }

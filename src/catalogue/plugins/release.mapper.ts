@@ -27,7 +27,12 @@ export function toReleaseDto(release: ReleaseEntity, slug: string, baseUrl: stri
   return {
     slug,
     version: release.version,
-    assets: release.assets.map((a) => ({ name: a.name, url: assetDownloadUrl(baseUrl, slug, release.version, a.name), size: a.size, hashed: a.hashed })),
+    assets: release.assets.map((a) => ({
+      name: a.name,
+      url: assetDownloadUrl(baseUrl, slug, release.version, a.name),
+      size: a.size,
+      hashed: a.hashed,
+    })),
     ...(release.integrity
       ? {
           integrity: {
@@ -35,7 +40,9 @@ export function toReleaseDto(release: ReleaseEntity, slug: string, baseUrl: stri
             // Spec: "the same list" as the signed payload's assets, so it is read from the payload
             // itself, member for member; the stored copy (attestation kept once, on the release)
             // only stands in for a signature that no longer decodes.
-            assets: signedAssetsOf(release.integrity.jws) ?? release.integrity.assets.map((a) => ({ ...a, attestation: release.attestation ?? null })),
+            assets:
+              signedAssetsOf(release.integrity.jws) ??
+              release.integrity.assets.map((a) => ({ ...a, attestation: release.attestation ?? null })),
           },
         }
       : {}),

@@ -23,7 +23,11 @@ export class ReleasesController {
   @ApiNotFoundResponse({ type: ProblemDto })
   @ApiOperation({ summary: 'Read the latest release' })
   @ApiPublic()
-  async latest(@Param('slug') slug: string, @Query() query: LatestReleaseQueryDto, @Res({ passthrough: true }) res: Response): Promise<LatestReleaseDto> {
+  async latest(
+    @Param('slug') slug: string,
+    @Query() query: LatestReleaseQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<LatestReleaseDto> {
     const answer = await this.releases.latest(slug, query.prerelease === '1');
     res.set(answer.headers);
     return answer.body;
@@ -58,7 +62,11 @@ export class ReleasesController {
   @ApiNotFoundResponse({ type: ProblemDto })
   @ApiOperation({ summary: "Resolve an asset's location" })
   @ApiPublic()
-  async resolveDownload(@Param('slug') slug: string, @Param('version') version: string, @Param('name') name: string): Promise<{ url: string; statusCode: number }> {
+  async resolveDownload(
+    @Param('slug') slug: string,
+    @Param('version') version: string,
+    @Param('name') name: string,
+  ): Promise<{ url: string; statusCode: number }> {
     return { url: await this.releases.download(slug, version, name, false), statusCode: 302 };
   }
 
@@ -68,7 +76,11 @@ export class ReleasesController {
   @ApiNotFoundResponse({ type: ProblemDto })
   @ApiOperation({ summary: 'Download an asset' })
   @ApiPublic()
-  async download(@Param('slug') slug: string, @Param('version') version: string, @Param('name') name: string): Promise<{ url: string; statusCode: number }> {
+  async download(
+    @Param('slug') slug: string,
+    @Param('version') version: string,
+    @Param('name') name: string,
+  ): Promise<{ url: string; statusCode: number }> {
     return { url: await this.releases.download(slug, version, name, true), statusCode: 302 };
   }
 }

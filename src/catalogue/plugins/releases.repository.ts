@@ -42,8 +42,16 @@ export class ReleasesRepository {
    * highest SemVer precedence, not yanked, no prerelease unless asked. `version_sort` orders bytes
    * as SemVer orders versions, so this is an index scan.
    */
-  findLatest(pluginId: string, options: { prerelease?: boolean; yanked?: boolean } = {}, manager?: EntityManager): Promise<ReleaseEntity | null> {
-    const query = this.repo(manager).createQueryBuilder('r').where('r.plugin_id = :pluginId', { pluginId }).orderBy('r.version_sort', 'DESC').limit(1);
+  findLatest(
+    pluginId: string,
+    options: { prerelease?: boolean; yanked?: boolean } = {},
+    manager?: EntityManager,
+  ): Promise<ReleaseEntity | null> {
+    const query = this.repo(manager)
+      .createQueryBuilder('r')
+      .where('r.plugin_id = :pluginId', { pluginId })
+      .orderBy('r.version_sort', 'DESC')
+      .limit(1);
     if (!options.yanked) query.andWhere('r.yanked_at IS NULL');
     if (!options.prerelease) query.andWhere('r.prerelease = false');
     return query.getOne();
@@ -98,7 +106,12 @@ export class ReleasesRepository {
   }
 
   /** What the catalogue shows of a release's manifest (Refresh manifest); the signed manifest stays. */
-  async setCatalogueManifest(id: string, manifest: Record<string, unknown>, extensions: Record<string, unknown> | null, manager: EntityManager): Promise<void> {
+  async setCatalogueManifest(
+    id: string,
+    manifest: Record<string, unknown>,
+    extensions: Record<string, unknown> | null,
+    manager: EntityManager,
+  ): Promise<void> {
     await this.repo(manager).update({ id }, { manifest, extensions } as QueryDeepPartialEntity<ReleaseEntity>);
   }
 

@@ -64,9 +64,18 @@ export class ReleasesService {
     // A deprecated plugin's answer carries the RFC 9745 headers `/latest` does.
     const deprecation = plugin.deprecatedAt ? { since: plugin.deprecatedAt.getTime(), replacement: plugin.deprecatedReplacement } : null;
     // The statement vouches for the release as a whole (platform "all"): it names no one asset.
-    const freshness = await this.freshness.statementFor({ slug: plugin.slug, version: latest.version, platform: 'all', assetSha256: null, treeSize: Number(plugin.logSize) });
+    const freshness = await this.freshness.statementFor({
+      slug: plugin.slug,
+      version: latest.version,
+      platform: 'all',
+      assetSha256: null,
+      treeSize: Number(plugin.logSize),
+    });
     const headers = deprecationHeaders(this.config.baseUrl, plugin.slug, deprecation);
-    return { body: { ...toReleaseDto(latest, plugin.slug, this.config.baseUrl), freshness }, headers: freshness ? { ...headers, [FRESHNESS_HEADER]: freshness } : headers };
+    return {
+      body: { ...toReleaseDto(latest, plugin.slug, this.config.baseUrl), freshness },
+      headers: freshness ? { ...headers, [FRESHNESS_HEADER]: freshness } : headers,
+    };
   }
 
   // The manifest and the download read the primary: a client fetches them right after a publish.

@@ -17,7 +17,15 @@ describe('served pictures', () => {
     const images: StoredReleaseImages = {
       icon: icon([256, 64, 128]),
       screenshots: [
-        { index: 0, caption: 'One', alt: null, variants: [{ width: 1280, height: 640, sha256: sha('a') }, { width: 640, height: 320, sha256: sha('b') }] },
+        {
+          index: 0,
+          caption: 'One',
+          alt: null,
+          variants: [
+            { width: 1280, height: 640, sha256: sha('a') },
+            { width: 640, height: 320, sha256: sha('b') },
+          ],
+        },
         { index: 2, caption: null, alt: 'Three', variants: [{ width: 500, height: 400, sha256: sha('c') }] },
       ],
     };
@@ -29,8 +37,27 @@ describe('served pictures', () => {
       variants: [64, 128, 256].map((w) => ({ url: imageUrl(sha(String([256, 64, 128].indexOf(w)))), width: w, height: w })),
     });
     expect(dto.screenshots).toEqual([
-      { index: 0, caption: 'One', alt: null, url: imageUrl(sha('a')), width: 1280, height: 640, variants: [{ url: imageUrl(sha('b')), width: 640, height: 320 }, { url: imageUrl(sha('a')), width: 1280, height: 640 }] },
-      { index: 2, caption: null, alt: 'Three', url: imageUrl(sha('c')), width: 500, height: 400, variants: [{ url: imageUrl(sha('c')), width: 500, height: 400 }] },
+      {
+        index: 0,
+        caption: 'One',
+        alt: null,
+        url: imageUrl(sha('a')),
+        width: 1280,
+        height: 640,
+        variants: [
+          { url: imageUrl(sha('b')), width: 640, height: 320 },
+          { url: imageUrl(sha('a')), width: 1280, height: 640 },
+        ],
+      },
+      {
+        index: 2,
+        caption: null,
+        alt: 'Three',
+        url: imageUrl(sha('c')),
+        width: 500,
+        height: 400,
+        variants: [{ url: imageUrl(sha('c')), width: 500, height: 400 }],
+      },
     ]);
   });
 

@@ -14,7 +14,10 @@ export class ProviderStatsController {
 
   @Get()
   @Header('Cache-Control', 'public, max-age=600')
-  @ApiOkResponse({ type: ProviderStatsDto, description: "The repository's stars, forks, watchers, last push and homepage from its forge, cached 10 minutes" })
+  @ApiOkResponse({
+    type: ProviderStatsDto,
+    description: "The repository's stars, forks, watchers, last push and homepage from its forge, cached 10 minutes",
+  })
   @ApiNotFoundResponse({ type: ProblemDto })
   @ApiOperation({ summary: "Read a plugin's repository statistics" })
   @ApiPublic()

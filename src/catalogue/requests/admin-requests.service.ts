@@ -43,12 +43,21 @@ export class AdminRequestsService {
   private async fulfillingPlugin(input: UpdateRequestDto): Promise<{ id: string; slug: string } | null> {
     const slug = input.plugin ?? null;
     if (input.status !== 'fulfilled') {
-      if (slug !== null) throw badRequest('validation-failed', 'only a fulfilled request names a plugin', [{ path: '/plugin', message: `plugin: only with status "fulfilled"` }]);
+      if (slug !== null)
+        throw badRequest('validation-failed', 'only a fulfilled request names a plugin', [
+          { path: '/plugin', message: `plugin: only with status "fulfilled"` },
+        ]);
       return null;
     }
-    if (slug === null) throw badRequest('validation-failed', 'a fulfilled request names its plugin', [{ path: '/plugin', message: 'plugin: is required with status "fulfilled"' }]);
+    if (slug === null)
+      throw badRequest('validation-failed', 'a fulfilled request names its plugin', [
+        { path: '/plugin', message: 'plugin: is required with status "fulfilled"' },
+      ]);
     const plugin = await this.plugins.findBySlug(slug);
-    if (!plugin) throw badRequest('validation-failed', 'no plugin has that slug', [{ path: '/plugin', message: `plugin: no plugin has the slug ${JSON.stringify(slug)}` }]);
+    if (!plugin)
+      throw badRequest('validation-failed', 'no plugin has that slug', [
+        { path: '/plugin', message: `plugin: no plugin has the slug ${JSON.stringify(slug)}` },
+      ]);
     return { id: plugin.id, slug: plugin.slug };
   }
 }

@@ -34,7 +34,12 @@ export class RequestsRepository {
   }
 
   findWithPlugin(id: string, manager?: EntityManager): Promise<PluginRequestEntity | null> {
-    return this.repo(manager).createQueryBuilder('r').leftJoin('r.plugin', 'p').addSelect(['p.id', 'p.slug']).where('r.id = :id', { id }).getOne();
+    return this.repo(manager)
+      .createQueryBuilder('r')
+      .leftJoin('r.plugin', 'p')
+      .addSelect(['p.id', 'p.slug'])
+      .where('r.id = :id', { id })
+      .getOne();
   }
 
   /** Which of `requestIds` the user voted for. */
@@ -62,7 +67,14 @@ export class RequestsRepository {
 
   /** Adds the user's vote and recounts; false when the user had voted already. */
   async addVote(requestId: string, userId: string, manager: EntityManager): Promise<boolean> {
-    const result = await manager.createQueryBuilder().insert().into(PluginRequestVoteEntity).values({ requestId, userId }).orIgnore().returning(['request_id']).execute();
+    const result = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(PluginRequestVoteEntity)
+      .values({ requestId, userId })
+      .orIgnore()
+      .returning(['request_id'])
+      .execute();
     const added = (result.raw as unknown[]).length > 0;
     if (added) await this.recount(requestId, manager);
     return added;
@@ -78,7 +90,10 @@ export class RequestsRepository {
 
   /** The stored count is derived from the vote rows, under the request's row lock, so it is exact. */
   private async recount(requestId: string, manager: EntityManager): Promise<void> {
-    await manager.query('UPDATE plugin_request SET votes = (SELECT count(*) FROM plugin_request_vote WHERE request_id = $1) WHERE id = $1', [requestId]);
+    await manager.query(
+      'UPDATE plugin_request SET votes = (SELECT count(*) FROM plugin_request_vote WHERE request_id = $1) WHERE id = $1',
+      [requestId],
+    );
   }
 
   async setStatus(id: string, status: RequestStatus, pluginId: string | null, manager: EntityManager): Promise<void> {

@@ -9,7 +9,6 @@ import type { PluginRequestEntity } from './entities/plugin-request.entity';
 import { toRequestDto } from './requests.mapper';
 import { RequestsRepository } from './requests.repository';
 
-
 /** The wishlist: anyone reads it, signed-in users add requests and vote, one vote a user. */
 @Injectable()
 export class RequestsService {
@@ -29,7 +28,10 @@ export class RequestsService {
       return { requests: requests.map((r) => toRequestDto(r, false)), page, limit, total };
     }
     const { requests, total } = await this.requests.page(pageQuery);
-    const voted = await this.requests.votedBy(viewer.user.id, requests.map((r) => r.id));
+    const voted = await this.requests.votedBy(
+      viewer.user.id,
+      requests.map((r) => r.id),
+    );
     return { requests: requests.map((r) => toRequestDto(r, voted.has(r.id))), page, limit, total };
   }
 
@@ -82,8 +84,11 @@ export class RequestsService {
   private async checkKind(kind: string): Promise<void> {
     const enabled = await this.kinds.enabledKeys();
     if (!enabled.includes(kind)) {
-      throw badRequest('validation-failed', 'the kind is not one of this registry\'s kinds', [
-        { path: '/kind', message: `kind: must be one of the enabled kinds${enabled.length ? ` (${enabled.join(', ')})` : ' (this registry has none)'}` },
+      throw badRequest('validation-failed', "the kind is not one of this registry's kinds", [
+        {
+          path: '/kind',
+          message: `kind: must be one of the enabled kinds${enabled.length ? ` (${enabled.join(', ')})` : ' (this registry has none)'}`,
+        },
       ]);
     }
   }

@@ -47,7 +47,8 @@ const ADVICE: Record<number, string> = {
 
 function parseArgs(args: string[], env: CliIo['env']) {
   const rest = args.filter((arg) => arg !== '--json' && arg !== '--undo');
-  if (rest.some((arg) => /^--(session|token)(=|$)/.test(arg))) throw new UsageError('a session is never taken from the command line; set REGISTRY_SESSION');
+  if (rest.some((arg) => /^--(session|token)(=|$)/.test(arg)))
+    throw new UsageError('a session is never taken from the command line; set REGISTRY_SESSION');
   let parsed: ReturnType<typeof parseValueFlags<'registry' | 'message' | 'replacement'>>;
   try {
     parsed = parseValueFlags(rest, { '--registry': 'registry', '--message': 'message', '--replacement': 'replacement' });
@@ -74,19 +75,27 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const parsed = parseArgs(args, io.env);
     const session = io.env.REGISTRY_SESSION;
     if (!session) {
-      throw new UsageError('set REGISTRY_SESSION to your session (the registry_session cookie); a publisher token (REGISTRY_TOKEN) cannot deprecate');
+      throw new UsageError(
+        'set REGISTRY_SESSION to your session (the registry_session cookie); a publisher token (REGISTRY_TOKEN) cannot deprecate',
+      );
     }
     const client = createRegistryClient(parsed.registry, { token: session, fetch: io.fetch });
     const path = { params: { path: { slug: parsed.slug } } };
     const answer = parsed.undo
       ? await withRetries(io, 'deprecate', 'the undo', () => client.DELETE('/api/plugins/{slug}/deprecation', path))
       : await withRetries(io, 'deprecate', 'the deprecation', () =>
-          client.PUT('/api/plugins/{slug}/deprecation', { ...path, body: { message: parsed.message!, ...(parsed.replacement ? { replacement: parsed.replacement } : {}) } }),
+          client.PUT('/api/plugins/{slug}/deprecation', {
+            ...path,
+            body: { message: parsed.message!, ...(parsed.replacement ? { replacement: parsed.replacement } : {}) },
+          }),
         );
     if (!answer.data) {
       const status = answer.response.status;
       const problem = (answer.error ?? {}) as Problem;
-      const lines = [`registry deprecate: refused (HTTP ${status}): ${problem.detail ?? problem.title ?? 'no detail'}`, `  ${ADVICE[status] ?? 'see the detail above'}`];
+      const lines = [
+        `registry deprecate: refused (HTTP ${status}): ${problem.detail ?? problem.title ?? 'no detail'}`,
+        `  ${ADVICE[status] ?? 'see the detail above'}`,
+      ];
       for (const error of problem.errors ?? []) lines.push(`  ${error.path}: ${error.message}`);
       io.stderr(lines.join('\n') + '\n');
       return EXIT_FAILURE;

@@ -70,16 +70,25 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         return EXIT_OK;
       }
       const counts = (key: (typeof all)[number]) =>
-        key.state === 'draining' || key.pending || key.failed ? `  pending ${key.pending}${key.failed ? `  failed ${key.failed}` : ''}` : '';
+        key.state === 'draining' || key.pending || key.failed
+          ? `  pending ${key.pending}${key.failed ? `  failed ${key.failed}` : ''}`
+          : '';
       io.stdout(all.map((key) => `${key.kid}  ${key.state.padEnd(8)}  ${key.createdAt.toISOString()}${counts(key)}\n`).join(''));
       return EXIT_OK;
     }
 
     if ((subcommand as Subcommand) === 'resign') {
       const resigner = new ReleaseResigner(repository, signatures, keys);
-      const done = await resigner.drain({ batchSize: DEFAULT_RESIGN_WORKER_OPTIONS.batchSize, graceMs: DEFAULT_RESIGN_WORKER_OPTIONS.retireGraceMs, via: 'cli' });
+      const done = await resigner.drain({
+        batchSize: DEFAULT_RESIGN_WORKER_OPTIONS.batchSize,
+        graceMs: DEFAULT_RESIGN_WORKER_OPTIONS.retireGraceMs,
+        via: 'cli',
+      });
       io.stdout(`re-signed ${done.resigned} release(s) with the current key\n`);
-      if (done.failed) io.stderr(`${done.failed} release(s) kept their signature: it does not verify under the key it names (see the key.resign audit entry)\n`);
+      if (done.failed)
+        io.stderr(
+          `${done.failed} release(s) kept their signature: it does not verify under the key it names (see the key.resign audit entry)\n`,
+        );
       for (const drain of done.drains ?? []) {
         if (drain.state === 'retired') io.stderr(`${drain.kid} has no release left to re-sign and left the key set\n`);
         if (drain.state === 'grace') {
@@ -88,7 +97,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
               `(clients may cache a release it signed), then a running server retires it, or 'registry keys resign' does\n`,
           );
         }
-        if (drain.state === 'pending') io.stderr(`${drain.pending} release(s) of ${drain.kid} are being re-signed by another process; run again to wait for them\n`);
+        if (drain.state === 'pending')
+          io.stderr(`${drain.pending} release(s) of ${drain.kid} are being re-signed by another process; run again to wait for them\n`);
       }
       return EXIT_OK;
     }

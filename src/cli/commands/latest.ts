@@ -1,7 +1,13 @@
 import type { CliIo } from '../command';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../command';
 import { FreshnessState } from '../freshness-state';
-import { FRESHNESS_ERRORS, type FreshnessErrorCode, freshnessPlatformKey, type FreshnessStatement, verifyFreshness } from '../../lib/freshness';
+import {
+  FRESHNESS_ERRORS,
+  type FreshnessErrorCode,
+  freshnessPlatformKey,
+  type FreshnessStatement,
+  verifyFreshness,
+} from '../../lib/freshness';
 import { type KeySet, type KeySetSource, verifyRelease } from '../../lib/integrity';
 import { normalizeArch, normalizeOs } from '../../lib/platform/platform';
 import { asReleaseRecord, fetchJson, OperationalError, parseValueFlags, reportFailure, UsageError } from './verify';
@@ -56,7 +62,14 @@ interface LatestAnswer {
 
 function asLatestAnswer(value: unknown, url: string): LatestAnswer {
   const answer = value as Partial<LatestAnswer> | null;
-  if (typeof answer !== 'object' || answer === null || typeof answer.version !== 'string' || typeof answer.platforms !== 'object' || answer.platforms === null || typeof answer.download_url !== 'string') {
+  if (
+    typeof answer !== 'object' ||
+    answer === null ||
+    typeof answer.version !== 'string' ||
+    typeof answer.platforms !== 'object' ||
+    answer.platforms === null ||
+    typeof answer.download_url !== 'string'
+  ) {
     throw new OperationalError(`${url} did not return a latest answer`);
   }
   return answer as LatestAnswer;
@@ -68,13 +81,19 @@ function refuse(io: CliIo, slug: string, code: FreshnessErrorCode, message: stri
 }
 
 /** The answer and its statement must name the same release, platform and asset. */
-function mismatch(answer: LatestAnswer, statement: FreshnessStatement, wanted: { os: string; arch: string }): { code: FreshnessErrorCode; message: string } | null {
+function mismatch(
+  answer: LatestAnswer,
+  statement: FreshnessStatement,
+  wanted: { os: string; arch: string },
+): { code: FreshnessErrorCode; message: string } | null {
   const key = answer.platform ?? 'universal';
   const fits = [`${wanted.os}-${wanted.arch}`, `${wanted.os}-universal`, 'universal'];
   if (!fits.includes(key)) return { code: 'PLATFORM_MISMATCH', message: `asked for ${wanted.os}-${wanted.arch}, the answer is for ${key}` };
   const asset = Object.hasOwn(answer.platforms, key) ? answer.platforms[key] : undefined;
-  if (statement.version !== answer.version) return { code: 'ANSWER_MISMATCH', message: `the statement names ${statement.version}, the answer ${answer.version}` };
-  if (!asset || asset.sha256 !== statement.asset_sha256) return { code: 'ANSWER_MISMATCH', message: `the statement's asset_sha256 is not the answer's asset's` };
+  if (statement.version !== answer.version)
+    return { code: 'ANSWER_MISMATCH', message: `the statement names ${statement.version}, the answer ${answer.version}` };
+  if (!asset || asset.sha256 !== statement.asset_sha256)
+    return { code: 'ANSWER_MISMATCH', message: `the statement's asset_sha256 is not the answer's asset's` };
   return null;
 }
 

@@ -63,16 +63,36 @@ interface PublishArgs {
   json: boolean;
 }
 
-const VALUE_OPTIONS = ['--registry', '--manifest', '--version', '--asset', '--asset-file', '--repo-url', '--attestation', '--oidc-token-env', '--oidc-audience'];
+const VALUE_OPTIONS = [
+  '--registry',
+  '--manifest',
+  '--version',
+  '--asset',
+  '--asset-file',
+  '--repo-url',
+  '--attestation',
+  '--oidc-token-env',
+  '--oidc-audience',
+];
 
 function parseArgs(args: readonly string[], env: CliIo['env']): PublishArgs | 'help' {
-  const parsed: PublishArgs = { registry: env.REGISTRY_URL ?? DEFAULT_REGISTRY, manifest: '.', assets: [], assetFiles: [], oidcTokenEnv: DEFAULT_ID_TOKEN_ENV, offline: false, dryRun: false, json: false };
+  const parsed: PublishArgs = {
+    registry: env.REGISTRY_URL ?? DEFAULT_REGISTRY,
+    manifest: '.',
+    assets: [],
+    assetFiles: [],
+    oidcTokenEnv: DEFAULT_ID_TOKEN_ENV,
+    offline: false,
+    dryRun: false,
+    json: false,
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const option = equals > 0 ? arg.slice(0, equals) : arg;
     if (option === '--help' || option === '-h') return 'help';
-    if (option === '--token') throw new UsageError('a token is never taken from the command line (it would land in shell history and CI logs); set REGISTRY_TOKEN');
+    if (option === '--token')
+      throw new UsageError('a token is never taken from the command line (it would land in shell history and CI logs); set REGISTRY_TOKEN');
     if (option === '--dry-run') parsed.dryRun = true;
     else if (option === '--offline') parsed.offline = true;
     else if (option === '--json') parsed.json = true;
@@ -91,7 +111,8 @@ function parseArgs(args: readonly string[], env: CliIo['env']): PublishArgs | 'h
     } else throw new UsageError(`unexpected argument '${arg}'`);
   }
   parsed.registry = secureRegistryUrl(parsed.registry, 'REGISTRY_TOKEN');
-  if (parsed.assets.length + parsed.assetFiles.length === 0) throw new UsageError('a release needs at least one asset: give --asset NAME=URL or --asset-file PATH=URL');
+  if (parsed.assets.length + parsed.assetFiles.length === 0)
+    throw new UsageError('a release needs at least one asset: give --asset NAME=URL or --asset-file PATH=URL');
   return parsed;
 }
 
@@ -104,7 +125,9 @@ function manifestSource(fileName: string): ManifestSource {
 }
 
 function violationsText(file: string, result: Extract<ValidationResult, { ok: false }>): string {
-  return [`${file}: ${result.violations.length} violation(s)`, ...result.violations.map((v) => `  ${formatViolation(v)}`)].join('\n') + '\n';
+  return (
+    [`${file}: ${result.violations.length} violation(s)`, ...result.violations.map((v) => `  ${formatViolation(v)}`)].join('\n') + '\n'
+  );
 }
 
 function warningsText(warnings: readonly Violation[]): string {
@@ -157,14 +180,18 @@ async function trustedToken(io: CliIo, client: RegistryClient, source: IdTokenSo
     io.stderr(`registry publish: trusted publishing: ${error.message}\n`);
     return null;
   }
-  const exchanged = await withRetries(io, 'publish', 'the trusted publishing exchange', () => client.POST('/api/publish/oidc/token', { body: { token: idToken } }));
+  const exchanged = await withRetries(io, 'publish', 'the trusted publishing exchange', () =>
+    client.POST('/api/publish/oidc/token', { body: { token: idToken } }),
+  );
   if (!exchanged.response.ok || !exchanged.data) {
     const problem = (exchanged.error ?? {}) as Problem;
     const advice =
       exchanged.response.status === 403
         ? 'no trusted publisher of the plugin matches this job: an owner adds one (repository, workflow, ref, environment) to the plugin, or you register a pending publisher for a new plugin'
         : "the ID token was refused: it must come from the forge's CI, for this registry's audience, and be fresh (each one is good for one exchange)";
-    io.stderr(`registry publish: trusted publishing refused (HTTP ${exchanged.response.status}): ${problem.detail ?? 'no detail'}\n  ${advice}\n`);
+    io.stderr(
+      `registry publish: trusted publishing refused (HTTP ${exchanged.response.status}): ${problem.detail ?? 'no detail'}\n  ${advice}\n`,
+    );
     return null;
   }
   return exchanged.data.token;
@@ -227,7 +254,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     io.stderr(warningsText(checked.warnings));
     const manifestText = readFileSync(file, 'utf8');
-    const assets: PushAsset[] = [...parsed.assets.map(assetFromArgument), ...(await Promise.all(parsed.assetFiles.map((a) => assetFromFile(a, io.cwd))))];
+    const assets: PushAsset[] = [
+      ...parsed.assets.map(assetFromArgument),
+      ...(await Promise.all(parsed.assetFiles.map((a) => assetFromFile(a, io.cwd)))),
+    ];
     const repoUrl = parsed.repoUrl ?? originRepositoryUrl(io.cwd) ?? undefined;
     const body = {
       manifest: manifestText,
@@ -262,11 +292,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       io.stderr(refusalText(pushed.response.status, problem));
       return EXIT_FAILURE;
     }
-    if (earlier) io.stderr(`registry publish: an earlier attempt's answer was lost, but the registry recorded its release: ${slug}@${earlier.version} has this manifest\n`);
+    if (earlier)
+      io.stderr(
+        `registry publish: an earlier attempt's answer was lost, but the registry recorded its release: ${slug}@${earlier.version} has this manifest\n`,
+      );
     const result = earlier
       ? { slug, version: earlier.version, claimed: false, warnings: [] as string[] }
       : (pushed.data as unknown as { slug: string; version: string; claimed: boolean; warnings: string[] });
-    const release = await client.GET('/api/plugins/{slug}/releases/{version}', { params: { path: { slug: result.slug, version: result.version } } });
+    const release = await client.GET('/api/plugins/{slug}/releases/{version}', {
+      params: { path: { slug: result.slug, version: result.version } },
+    });
     const signed = (release.data?.integrity?.assets ?? []).map((a) => ({ name: a.name, sha256: a.sha256, size: a.size }));
     if (parsed.json) {
       io.stdout(JSON.stringify({ ...result, signedAssets: signed }, null, 2) + '\n');

@@ -50,7 +50,8 @@ function parseArgs(args: readonly string[], env: CliIo['env']): Args | 'help' {
     const option = equals > 0 ? arg.slice(0, equals) : arg;
     if (option === '--help' || option === '-h') return 'help';
     if (option === '--json') parsed.json = true;
-    else if (option === '--session' || option === '--token') throw new UsageError('a session is never taken from the command line; set REGISTRY_SESSION');
+    else if (option === '--session' || option === '--token')
+      throw new UsageError('a session is never taken from the command line; set REGISTRY_SESSION');
     else if (VALUE_OPTIONS.includes(option)) {
       const value = equals > 0 ? arg.slice(equals + 1) : rest[++i];
       if (value === undefined || value === '') throw new UsageError(`${option} needs a value`);
@@ -86,7 +87,13 @@ async function act(client: RegistryClient, args: Args, io: CliIo): Promise<numbe
     case 'list': {
       const answer = await client.GET('/api/account/subscriptions');
       if (!answer.data) return failed(answer);
-      print(answer.data, () => answer.data.subscriptions.map((s) => `${s.id}  ${s.status.padEnd(8)}  ${s.scope}${s.target ? `:${s.target}` : ''}  ${s.events.join(',')}  ${s.url}\n`).join('') || 'no subscriptions\n');
+      print(
+        answer.data,
+        () =>
+          answer.data.subscriptions
+            .map((s) => `${s.id}  ${s.status.padEnd(8)}  ${s.scope}${s.target ? `:${s.target}` : ''}  ${s.events.join(',')}  ${s.url}\n`)
+            .join('') || 'no subscriptions\n',
+      );
       return EXIT_OK;
     }
     case 'create': {
@@ -113,15 +120,22 @@ async function act(client: RegistryClient, args: Args, io: CliIo): Promise<numbe
       const limit = Number(one(args, '--limit') ?? 20);
       const answer = await client.GET('/api/account/subscriptions/{id}/deliveries', { params: { path: { id }, query: { page, limit } } });
       if (!answer.data) return failed(answer);
-      print(answer.data, () =>
-        answer.data.deliveries
-          .map((d) => `${d.id}  ${d.status.padEnd(10)}  ${d.type}${d.slug ? ` ${d.slug}` : ''}  attempts ${d.attempts}  ${d.responseStatus ?? '-'}  ${d.durationMs === null ? '-' : `${d.durationMs} ms`}  ${d.detail ?? ''}\n`)
-          .join('') || 'no deliveries\n',
+      print(
+        answer.data,
+        () =>
+          answer.data.deliveries
+            .map(
+              (d) =>
+                `${d.id}  ${d.status.padEnd(10)}  ${d.type}${d.slug ? ` ${d.slug}` : ''}  attempts ${d.attempts}  ${d.responseStatus ?? '-'}  ${d.durationMs === null ? '-' : `${d.durationMs} ms`}  ${d.detail ?? ''}\n`,
+            )
+            .join('') || 'no deliveries\n',
       );
       return EXIT_OK;
     }
     case 'replay': {
-      const answer = await client.POST('/api/account/subscriptions/{id}/deliveries/{deliveryId}/replay', { params: { path: { id, deliveryId } } });
+      const answer = await client.POST('/api/account/subscriptions/{id}/deliveries/{deliveryId}/replay', {
+        params: { path: { id, deliveryId } },
+      });
       if (!answer.data) return failed(answer);
       print(answer.data, () => `queued ${deliveryId} again (webhook-id ${answer.data.eventId})\n`);
       return EXIT_OK;
@@ -129,7 +143,11 @@ async function act(client: RegistryClient, args: Args, io: CliIo): Promise<numbe
     default: {
       const answer = await client.POST('/api/account/subscriptions/{id}/ping', path);
       if (!answer.data) return failed(answer);
-      print(answer.data, () => `${answer.data.ok ? 'ok' : 'failed'}: ${[answer.data.responseStatus ?? 'no answer', answer.data.detail, `(${answer.data.durationMs} ms)`].filter(Boolean).join(' ')}\n`);
+      print(
+        answer.data,
+        () =>
+          `${answer.data.ok ? 'ok' : 'failed'}: ${[answer.data.responseStatus ?? 'no answer', answer.data.detail, `(${answer.data.durationMs} ms)`].filter(Boolean).join(' ')}\n`,
+      );
       return answer.data.ok ? EXIT_OK : EXIT_FAILURE;
     }
   }

@@ -16,7 +16,12 @@ async function readStdin(): Promise<string> {
 }
 
 /** `registry users sign-in-link <login>` and `registry users set-password <login>`. */
-export async function runCredentialCommand(sub: 'sign-in-link' | 'set-password', args: string[], io: CliIo, usage: string): Promise<number> {
+export async function runCredentialCommand(
+  sub: 'sign-in-link' | 'set-password',
+  args: string[],
+  io: CliIo,
+  usage: string,
+): Promise<number> {
   let login: string | undefined;
   let instance: string | undefined;
   for (let i = 0; i < args.length; i++) {
@@ -46,7 +51,9 @@ export async function runCredentialCommand(sub: 'sign-in-link' | 'set-password',
   return withOperatorDatabase(io, { migrate: false }, async ({ dataSource }, config) => {
     const matches = await new UsersRepository(dataSource).findByLogin(login!, instance);
     if (matches.length === 0) {
-      io.stderr(`registry users ${sub}: no ${instance === 'local' ? 'local ' : ''}user '${login}'${instance && instance !== 'local' ? ` on ${instance}` : ''}\n`);
+      io.stderr(
+        `registry users ${sub}: no ${instance === 'local' ? 'local ' : ''}user '${login}'${instance && instance !== 'local' ? ` on ${instance}` : ''}\n`,
+      );
       return EXIT_FAILURE;
     }
     if (matches.length > 1) {
@@ -70,7 +77,13 @@ export async function runCredentialCommand(sub: 'sign-in-link' | 'set-password',
       return 0;
     }
     const { issueSignInLink } = await import('../../accounts/local-sign-in/sign-in-links');
-    const link = await issueSignInLink(dataSource, { userId: user.id, login: user.login, baseUrl: config.baseUrl, now: new Date(), via: 'cli' });
+    const link = await issueSignInLink(dataSource, {
+      userId: user.id,
+      login: user.login,
+      baseUrl: config.baseUrl,
+      now: new Date(),
+      via: 'cli',
+    });
     io.stdout(`${link.url}\n`);
     io.stderr(`one-time sign-in link for ${user.login}: works once, until ${link.expiresAt.toISOString()}\n`);
     return 0;

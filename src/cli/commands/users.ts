@@ -63,7 +63,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     const user = await dataSource.transaction(async (manager) => {
       const created = await users.createLocal({ login: login!, email, role: admin ? 'admin' : 'user' }, manager);
-      await insertAuditRecord(manager, { action: 'user.create', details: { userId: created.id, login: created.login, role: created.role, via: 'cli' } });
+      await insertAuditRecord(manager, {
+        action: 'user.create',
+        details: { userId: created.id, login: created.login, role: created.role, via: 'cli' },
+      });
       return created;
     });
     io.stdout(`created ${user.role} ${user.login} (${user.id})\n`);

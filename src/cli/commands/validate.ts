@@ -95,7 +95,8 @@ function loadKinds(path: string): { kinds: Kind[]; globalExtensionFields: Extens
 }
 
 /** Where the kinds the manifest was checked against came from. */
-type KindsSource = { source: 'registry'; registry: string } | { source: 'file'; file: string } | { source: 'none'; registry?: string; error?: string };
+type KindsSource =
+  { source: 'registry'; registry: string } | { source: 'file'; file: string } | { source: 'none'; registry?: string; error?: string };
 
 interface Outcome {
   result: ValidationResult;
@@ -105,7 +106,10 @@ interface Outcome {
 
 function report(io: CliIo, shownName: string, { result, notes, kinds }: Outcome, json: boolean): void {
   const nameKind = kindOfName(basename(shownName));
-  const unread = kinds.source === 'none' && kinds.error !== undefined ? `could not read the kinds of ${kinds.registry} (${kinds.error}); checked without them` : null;
+  const unread =
+    kinds.source === 'none' && kinds.error !== undefined
+      ? `could not read the kinds of ${kinds.registry} (${kinds.error}); checked without them`
+      : null;
   if (json) {
     const body = {
       file: shownName,
@@ -122,7 +126,10 @@ function report(io: CliIo, shownName: string, { result, notes, kinds }: Outcome,
   }
   const lines: string[] = [];
   if (result.ok) {
-    lines.push(`${shownName} (${nameKind}): valid (${result.manifest.name} ${result.manifest.version})`, `  manifest_sha256: ${result.sha256}`);
+    lines.push(
+      `${shownName} (${nameKind}): valid (${result.manifest.name} ${result.manifest.version})`,
+      `  manifest_sha256: ${result.sha256}`,
+    );
   } else {
     const count = result.violations.length;
     lines.push(`${shownName} (${nameKind}): ${count} ${count === 1 ? 'violation' : 'violations'}`);
@@ -136,7 +143,8 @@ function report(io: CliIo, shownName: string, { result, notes, kinds }: Outcome,
 
 /** The kinds to check against: a file, the registry's, or none (offline, or the registry could not be read). */
 async function kindsFor(io: CliIo, parsed: ValidateArgs): Promise<{ options: RegistryKinds | { kinds: null }; kinds: KindsSource }> {
-  if (parsed.kindsFile !== undefined) return { options: loadKinds(resolve(io.cwd, parsed.kindsFile)), kinds: { source: 'file', file: parsed.kindsFile } };
+  if (parsed.kindsFile !== undefined)
+    return { options: loadKinds(resolve(io.cwd, parsed.kindsFile)), kinds: { source: 'file', file: parsed.kindsFile } };
   const registry = parsed.registry ?? (parsed.offline || !io.env.REGISTRY_URL ? undefined : registryUrl(io.env.REGISTRY_URL));
   if (registry === undefined) return { options: { kinds: null }, kinds: { source: 'none' } };
   const answer = await readRegistryKinds(io, registry);

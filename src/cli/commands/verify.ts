@@ -63,7 +63,8 @@ export async function fetchJson(io: CliIo, url: string): Promise<unknown> {
 }
 
 export function asReleaseRecord(value: unknown, url: string): ReleaseRecord {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new OperationalError(`${url} did not return a release record`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new OperationalError(`${url} did not return a release record`);
   const record = value as Partial<ReleaseRecord>;
   const assets = Array.isArray(record.assets) ? record.assets : [];
   return { ...record, assets } as ReleaseRecord;
@@ -113,7 +114,13 @@ async function assetSource(io: CliIo, options: VerifyOptions, name: string, link
   return { name, stream: response.body as unknown as AsyncIterable<Uint8Array> };
 }
 
-async function checkOneAsset(io: CliIo, options: VerifyOptions, payload: SignedPayload, name: string, links: ReleaseAssetLink[]): Promise<AssetCheckResult> {
+async function checkOneAsset(
+  io: CliIo,
+  options: VerifyOptions,
+  payload: SignedPayload,
+  name: string,
+  links: ReleaseAssetLink[],
+): Promise<AssetCheckResult> {
   // Decide whether the name is signed before fetching anything: an unsigned asset is not worth downloading.
   const signed = await checkAsset(payload, { name });
   if (!signed.ok) return signed;
@@ -166,7 +173,13 @@ async function verify(io: CliIo, options: VerifyOptions): Promise<number> {
     io.stderr(`provenance REFUSED for ${target}: ${refused}\n`);
     return EXIT_PROVENANCE;
   }
-  const lines = [`verified ${target}`, `  signed by kid ${signature.kid}`, ...verified.map(describeAsset), ...log.lines, ...provenanceLines(provenance)];
+  const lines = [
+    `verified ${target}`,
+    `  signed by kid ${signature.kid}`,
+    ...verified.map(describeAsset),
+    ...log.lines,
+    ...provenanceLines(provenance),
+  ];
   if (names.length === 0) lines.push('  (release has no assets; signature only)');
   if (release.yanked === true) lines.push('  note: this release is yanked');
   io.stdout(lines.join('\n') + '\n');
@@ -177,14 +190,28 @@ async function verify(io: CliIo, options: VerifyOptions): Promise<number> {
 async function pluginRepository(io: CliIo, options: VerifyOptions): Promise<string> {
   const url = `${options.registry}/api/plugins/${encodeURIComponent(options.slug)}`;
   const repoUrl = ((await fetchJson(io, url)) as { repoUrl?: unknown } | null)?.repoUrl;
-  if (typeof repoUrl !== 'string' || !/^https?:\/\//.test(repoUrl) || !URL.canParse(repoUrl)) throw new OperationalError(`${url} names no repository URL`);
+  if (typeof repoUrl !== 'string' || !/^https?:\/\//.test(repoUrl) || !URL.canParse(repoUrl))
+    throw new OperationalError(`${url} names no repository URL`);
   return repoUrl;
 }
 
-async function checkLog(io: CliIo, options: VerifyOptions, release: ReleaseRecord, keySet: KeySet | undefined, kid: string): Promise<{ lines: string[]; warning?: string } | number> {
+async function checkLog(
+  io: CliIo,
+  options: VerifyOptions,
+  release: ReleaseRecord,
+  keySet: KeySet | undefined,
+  kid: string,
+): Promise<{ lines: string[]; warning?: string } | number> {
   const target = `${options.slug}@${options.version}`;
   try {
-    const input = { registry: options.registry, statePath: statePath(io, options.statePath), release, keySet: keySet ?? { keys: [] }, kid, requireEntry: options.requireLog };
+    const input = {
+      registry: options.registry,
+      statePath: statePath(io, options.statePath),
+      release,
+      keySet: keySet ?? { keys: [] },
+      kid,
+      requireEntry: options.requireLog,
+    };
     return await checkReleaseInLog(io, input);
   } catch (error) {
     if (error instanceof LogForkError) {

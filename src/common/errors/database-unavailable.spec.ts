@@ -8,7 +8,9 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(pgError('ECONNREFUSED'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
-    expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], pgError('57P01', 'terminating connection due to administrator command')))).toBe(true);
+    expect(
+      isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], pgError('57P01', 'terminating connection due to administrator command'))),
+    ).toBe(true);
     expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], pgError('57P03', 'the database system is starting up')))).toBe(true);
     expect(isDatabaseUnavailable(pgError('08006'))).toBe(true);
   });
@@ -20,14 +22,22 @@ describe('isDatabaseUnavailable', () => {
     class QueryRunnerProviderAlreadyReleasedError extends Error {
       override name = 'QueryRunnerProviderAlreadyReleasedError';
     }
-    expect(databaseUnavailability(new QueryRunnerAlreadyReleasedError('Query runner already released. Cannot run queries anymore.'))).toBe('lost');
-    expect(databaseUnavailability(new QueryRunnerProviderAlreadyReleasedError('Database connection provided by a query runner was already released'))).toBe('lost');
+    expect(databaseUnavailability(new QueryRunnerAlreadyReleasedError('Query runner already released. Cannot run queries anymore.'))).toBe(
+      'lost',
+    );
+    expect(
+      databaseUnavailability(
+        new QueryRunnerProviderAlreadyReleasedError('Database connection provided by a query runner was already released'),
+      ),
+    ).toBe('lost');
     expect(databaseUnavailability(new DatabaseDownError('Connection terminated unexpectedly'))).toBe('lost');
     expect(databaseUnavailability(new Error('Connection terminated due to connection timeout'))).toBe('lost');
   });
 
   it('calls a database that is there but refuses or times out the work busy, not lost', () => {
-    expect(databaseUnavailability(new QueryFailedError('SELECT', [], pgError('57014', 'canceling statement due to statement timeout')))).toBe('busy');
+    expect(
+      databaseUnavailability(new QueryFailedError('SELECT', [], pgError('57014', 'canceling statement due to statement timeout'))),
+    ).toBe('busy');
     expect(databaseUnavailability(pgError('53300', 'sorry, too many clients already'))).toBe('busy');
     expect(databaseUnavailability(new Error('timeout exceeded when trying to connect'))).toBe('busy');
     expect(isDatabaseUnavailable(pgError('57014'))).toBe(true);

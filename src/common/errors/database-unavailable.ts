@@ -1,4 +1,13 @@
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** admin_shutdown, crash_shutdown, cannot_connect_now; class 08 is connection exceptions. */
 const LOST_SQLSTATES = new Set(['57P01', '57P02', '57P03']);
 /** too_many_connections, and query_canceled (a statement past DATABASE_STATEMENT_TIMEOUT_MS): the server is there, but too busy. */
@@ -32,7 +41,13 @@ export class DatabaseDownError extends Error {
  */
 export function databaseUnavailability(error: unknown): 'lost' | 'busy' | null {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; depth += 1) {
-    const { name, code, message, driverError, cause } = e as { name?: unknown; code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+    const { name, code, message, driverError, cause } = e as {
+      name?: unknown;
+      code?: unknown;
+      message?: unknown;
+      driverError?: unknown;
+      cause?: unknown;
+    };
     if ((typeof name === 'string' && RELEASED_RUNNER.has(name)) || e instanceof DatabaseDownError) return 'lost';
     if (typeof code === 'string') {
       if (NETWORK_CODES.has(code) || LOST_SQLSTATES.has(code) || /^08/.test(code)) return 'lost';

@@ -44,7 +44,6 @@ export const forbidden = (detail: string) => new DomainError('forbidden', 'forbi
 export const notFound = (detail: string) => new DomainError('not-found', 'not-found', detail);
 export const conflict = (code: string, detail: string) => new DomainError('conflict', code, detail);
 export const gone = (detail: string) => new DomainError('gone', 'gone', detail);
-export const invalid = (code: string, detail: string, errors: ProblemFieldError[]) =>
-  new DomainError('invalid', code, detail, errors);
+export const invalid = (code: string, detail: string, errors: ProblemFieldError[]) => new DomainError('invalid', code, detail, errors);
 export const upstreamFailed = (code: string, detail: string) => new DomainError('upstream-failed', code, detail);
 export const upstreamTimeout = (code: string, detail: string) => new DomainError('upstream-timeout', code, detail);

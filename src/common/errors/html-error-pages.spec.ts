@@ -5,7 +5,18 @@ describe('the HTML 404 page', () => {
   const pages = new HtmlErrorPages();
   pages.register(() => Promise.resolve());
   const req = (method: string, path: string, accept?: string) =>
-    ({ method, path, accepts: (types: string[]) => (accept === undefined || accept === '*/*' ? types[0] : accept.includes('text/html') ? 'text/html' : accept.includes('json') ? 'application/json' : false) }) as unknown as Request;
+    ({
+      method,
+      path,
+      accepts: (types: string[]) =>
+        accept === undefined || accept === '*/*'
+          ? types[0]
+          : accept.includes('text/html')
+            ? 'text/html'
+            : accept.includes('json')
+              ? 'application/json'
+              : false,
+    }) as unknown as Request;
 
   it('is for a browser loading a page outside the API; everything else keeps problem+json', () => {
     expect(pages.wants(req('GET', '/no/such/page', 'text/html,application/xhtml+xml,*/*;q=0.8'))).toBe(true);

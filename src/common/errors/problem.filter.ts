@@ -6,7 +6,14 @@ import { isDatabaseUnavailable } from './database-unavailable';
 import { DomainError } from './domain-error';
 import { HtmlErrorPages } from './html-error-pages';
 import { RouteTable } from '../http/route-table';
-import { internalProblem, type Problem, problemFromBodyParserError, problemFromDomainError, problemFromHttpException, problemType } from './problem';
+import {
+  internalProblem,
+  type Problem,
+  problemFromBodyParserError,
+  problemFromDomainError,
+  problemFromHttpException,
+  problemType,
+} from './problem';
 
 interface BodyParserError {
   type?: string;
@@ -19,7 +26,9 @@ interface BodyParserError {
 
 /** The database is down or restarting: the client may retry, and the log gets a warning, not a stack. */
 function databaseUnavailable(): DomainError {
-  return new DomainError('unavailable', 'database-unavailable', 'the database cannot be reached right now; try again shortly', undefined, { retryAfter: 5 });
+  return new DomainError('unavailable', 'database-unavailable', 'the database cannot be reached right now; try again shortly', undefined, {
+    retryAfter: 5,
+  });
 }
 
 /** Every error leaves the process as RFC 9457 problem+json; nothing internal leaks. */
@@ -51,12 +60,14 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (problem.status === 404 && this.htmlPages.wants(request)) {
       this.htmlPages.send(request, response, 404).catch((error: unknown) => {
         this.logger.error(`the 404 page could not be rendered: ${error instanceof Error ? error.message : String(error)}`);
-        if (!response.headersSent) response.status(404).type('application/problem+json').setHeader('Cache-Control', 'no-store').send(JSON.stringify(problem));
+        if (!response.headersSent)
+          response.status(404).type('application/problem+json').setHeader('Cache-Control', 'no-store').send(JSON.stringify(problem));
       });
       return;
     }
     // A refusal that says when to come back (a busy ingest slot) says it in the header too.
-    if (exception instanceof DomainError && typeof exception.extensions.retryAfter === 'number') response.setHeader('Retry-After', String(exception.extensions.retryAfter));
+    if (exception instanceof DomainError && typeof exception.extensions.retryAfter === 'number')
+      response.setHeader('Retry-After', String(exception.extensions.retryAfter));
     response.status(problem.status).type('application/problem+json').setHeader('Cache-Control', 'no-store');
     response.send(JSON.stringify(problem));
   }

@@ -48,7 +48,9 @@ const CODE_BY_STATUS: Readonly<Record<number, string>> = {
 };
 
 const payloadTooLargeDetail = (limit?: number) =>
-  typeof limit === 'number' ? `the request body is larger than the ${describeBytes(limit)} limit` : 'the request body is larger than this route accepts';
+  typeof limit === 'number'
+    ? `the request body is larger than the ${describeBytes(limit)} limit`
+    : 'the request body is larger than this route accepts';
 
 function title(status: number): string {
   return STATUS_CODES[status] ?? 'Error';

@@ -32,7 +32,8 @@ const WORDING: Readonly<Record<string, (args: readonly unknown[]) => string>> = 
   isIn: ([values]) => `must be one of ${(values as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
   arrayMinSize: ([n]) => `must have at least ${plural(n, 'element')}`,
   arrayMaxSize: ([n]) => `must have at most ${plural(n, 'element')}`,
-  isLength: ([min, max]) => (max === undefined ? `must be at least ${plural(min, 'character')} long` : `must be ${String(min)} to ${plural(max, 'character')} long`),
+  isLength: ([min, max]) =>
+    max === undefined ? `must be at least ${plural(min, 'character')} long` : `must be ${String(min)} to ${plural(max, 'character')} long`,
   minLength: ([n]) => `must be at least ${plural(n, 'character')} long`,
   maxLength: ([n]) => `must be at most ${plural(n, 'character')} long`,
   min: ([n]) => `must be at least ${String(n)}`,

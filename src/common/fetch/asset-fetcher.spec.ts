@@ -78,7 +78,11 @@ describe('fetchAndHashAsset', () => {
 
     it('asks for the bytes as stored, saying who is asking', async () => {
       await fetchAndHashAsset(server.url('/plugin.zip'), options());
-      expect(seenHeaders.at(-1)).toMatchObject({ 'accept-encoding': 'identity', 'user-agent': USER_AGENT, host: `127.0.0.1:${server.port}` });
+      expect(seenHeaders.at(-1)).toMatchObject({
+        'accept-encoding': 'identity',
+        'user-agent': USER_AGENT,
+        host: `127.0.0.1:${server.port}`,
+      });
     });
   });
 
@@ -162,7 +166,9 @@ describe('fetchAndHashAsset', () => {
     });
 
     it('stops an endless body at the total deadline with timeout and closes the connection', async () => {
-      const error = await failure(fetchAndHashAsset(server.url('/forever'), options({ totalTimeoutMs: 300, maxBytes: Number.MAX_SAFE_INTEGER })));
+      const error = await failure(
+        fetchAndHashAsset(server.url('/forever'), options({ totalTimeoutMs: 300, maxBytes: Number.MAX_SAFE_INTEGER })),
+      );
       expect(error.reason).toBe('timeout');
       expect(error.message).toBe('fetch from 127.0.0.1 did not finish within 300 ms');
       await connectionClosed;
@@ -172,7 +178,9 @@ describe('fetchAndHashAsset', () => {
       const silent = await startRawServer(() => undefined);
       try {
         const started = Date.now();
-        const error = await failure(fetchAndHashAsset(silent.url('/a'), options({ allowHosts: [`127.0.0.1:${silent.port}`], idleTimeoutMs: 200 })));
+        const error = await failure(
+          fetchAndHashAsset(silent.url('/a'), options({ allowHosts: [`127.0.0.1:${silent.port}`], idleTimeoutMs: 200 })),
+        );
         expect(error.reason).toBe('timeout');
         expect(error.message).toBe('timed out after 200 ms without data from 127.0.0.1');
         expect(Date.now() - started).toBeGreaterThanOrEqual(190);
@@ -212,7 +220,8 @@ describe('fetchAndHashAsset', () => {
       // Fires the connect timer before any I/O can happen: connecting is slower than a microtask.
       const timers = {
         ...systemTimers,
-        setTimeout: (callback: () => void, ms: number) => (ms === connectTimeoutMs ? queueMicrotask(callback) : systemTimers.setTimeout(callback, ms)),
+        setTimeout: (callback: () => void, ms: number) =>
+          ms === connectTimeoutMs ? queueMicrotask(callback) : systemTimers.setTimeout(callback, ms),
       };
       const error = await failure(fetchAndHashAsset(server.url('/any'), options({ connectTimeoutMs, timers })));
       expect(error.reason).toBe('timeout');
@@ -256,7 +265,12 @@ describe('fetchAndHashAsset', () => {
     it('returns the body as text through the same policy', async () => {
       served.set('/README.md', (_req, res) => res.writeHead(200, { 'content-type': 'text/markdown' }).end('\uFEFF# Hello ✓\n'));
       const fetched = await fetchText(server.url('/README.md'), options({ maxBytes: 1024 }));
-      expect(fetched).toEqual({ url: server.url('/README.md'), finalUrl: server.url('/README.md'), contentType: 'text/markdown', text: '# Hello ✓\n' });
+      expect(fetched).toEqual({
+        url: server.url('/README.md'),
+        finalUrl: server.url('/README.md'),
+        contentType: 'text/markdown',
+        text: '# Hello ✓\n',
+      });
     });
 
     it('fails too-large past maxBytes instead of buffering on', async () => {
@@ -265,7 +279,9 @@ describe('fetchAndHashAsset', () => {
     });
 
     it('refuses what assets refuse', async () => {
-      expect(await failure(fetchText('https://127.0.0.1/README.md', testFetchOptions({ maxBytes: 1000 })))).toMatchObject({ reason: 'refused-address' });
+      expect(await failure(fetchText('https://127.0.0.1/README.md', testFetchOptions({ maxBytes: 1000 })))).toMatchObject({
+        reason: 'refused-address',
+      });
     });
   });
 });

@@ -45,4 +45,3 @@ export async function fetchBytes(
   const bytes = kept.whole ? kept.whole.subarray(0, kept.filled) : Buffer.concat(kept.chunks, body.size);
   return { url: body.url, finalUrl: body.finalUrl, contentType: body.contentType, status: body.status, bytes };
 }
-

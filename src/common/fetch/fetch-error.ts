@@ -3,15 +3,7 @@
  * asset URL, or hashing the asset, failed"); the reason lets it log and audit the cause.
  */
 export type AssetFetchFailure =
-  | 'bad-url'
-  | 'refused-scheme'
-  | 'refused-address'
-  | 'status'
-  | 'timeout'
-  | 'too-many-redirects'
-  | 'too-large'
-  | 'network'
-  | 'aborted';
+  'bad-url' | 'refused-scheme' | 'refused-address' | 'status' | 'timeout' | 'too-many-redirects' | 'too-large' | 'network' | 'aborted';
 
 /**
  * A failed fetch. The message is written for the publisher: it names the host and the reason and

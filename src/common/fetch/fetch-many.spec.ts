@@ -14,9 +14,12 @@ describe('fetchAndHashAssets', () => {
       const url = new URL(req.url ?? '/', 'http://x');
       inFlight++;
       mostInFlight = Math.max(mostInFlight, inFlight);
-      const answer = setTimeout(() => {
-        res.writeHead(Number(url.searchParams.get('status') ?? 200)).end(`content of ${url.pathname}`);
-      }, Number(url.searchParams.get('delay') ?? 0));
+      const answer = setTimeout(
+        () => {
+          res.writeHead(Number(url.searchParams.get('status') ?? 200)).end(`content of ${url.pathname}`);
+        },
+        Number(url.searchParams.get('delay') ?? 0),
+      );
       res.on('close', () => {
         inFlight--;
         clearTimeout(answer);
@@ -31,7 +34,11 @@ describe('fetchAndHashAssets', () => {
   const options = (overrides = {}) => ({ ...testFetchOptions({ allowHosts: [`127.0.0.1:${server.port}`] }), concurrency: 3, ...overrides });
   // Later assets answer sooner, so completion order is the reverse of input order.
   const assets = (count: number) =>
-    Array.from({ length: count }, (_, i) => ({ name: `asset-${i}.zip`, url: server.url(`/asset/${i}?delay=${(count - i) * 15}`), platform: i }));
+    Array.from({ length: count }, (_, i) => ({
+      name: `asset-${i}.zip`,
+      url: server.url(`/asset/${i}?delay=${(count - i) * 15}`),
+      platform: i,
+    }));
 
   it('runs at most `concurrency` fetches at once, and uses all of them', async () => {
     await fetchAndHashAssets(assets(10), options());

@@ -18,7 +18,9 @@ describe('checkConnectedPeer (the last guard, after connect)', () => {
   it('refuses a peer other than the vetted address', () => {
     const refusal = checkConnectedPeer(target(false, '93.184.215.14'), '93.184.215.15');
     expect(refusal).toMatchObject({ reason: 'refused-address' });
-    expect(refusal?.message).toContain('refused host assets.example.test: it resolves to an address that is not fetched (not the address that was checked)');
+    expect(refusal?.message).toContain(
+      'refused host assets.example.test: it resolves to an address that is not fetched (not the address that was checked)',
+    );
     expect(refusal?.message).not.toContain('93.184.215.15');
   });
 

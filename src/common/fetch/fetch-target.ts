@@ -46,13 +46,19 @@ export async function resolveTarget(url: URL, policy: TargetPolicy, signal: Abor
   const href = url.href;
   const displayHost = url.hostname;
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new AssetFetchError('refused-scheme', `refused scheme ${url.protocol} for host ${displayHost}: only https is fetched`, { url: href });
+    throw new AssetFetchError('refused-scheme', `refused scheme ${url.protocol} for host ${displayHost}: only https is fetched`, {
+      url: href,
+    });
   }
   const secure = url.protocol === 'https:';
   const port = url.port === '' ? (secure ? 443 : 80) : Number(url.port);
   const allowListed = isAllowListed(policy.allowed, url.hostname, port);
   if (!secure && !allowListed) {
-    throw new AssetFetchError('refused-scheme', `refused plain http for host ${displayHost}: only https is fetched (the operator can allow a host with FETCH_ALLOW_HOSTS)`, { url: href });
+    throw new AssetFetchError(
+      'refused-scheme',
+      `refused plain http for host ${displayHost}: only https is fetched (the operator can allow a host with FETCH_ALLOW_HOSTS)`,
+      { url: href },
+    );
   }
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (!allowListed && isLocalhostName(hostname)) {

@@ -77,7 +77,8 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions, si
   if (options.signal?.aborted) onCallerAbort();
   options.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const deadline = timers.setTimeout(
-    () => controller.abort(new AssetFetchError('timeout', `fetch from ${host} did not finish within ${options.totalTimeoutMs} ms`, { url })),
+    () =>
+      controller.abort(new AssetFetchError('timeout', `fetch from ${host} did not finish within ${options.totalTimeoutMs} ms`, { url })),
     options.totalTimeoutMs,
   );
   const limits = { ...options, timers, signal: controller.signal };
@@ -88,9 +89,12 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions, si
       // Credentials stay with the origin they were meant for, whatever a redirect says.
       const headers = current.origin === first.origin ? options.headers : undefined;
       const outcome = await exchange(target, { ...limits, headers, body: redirects === 0 ? options.body : undefined }, sink);
-      if (outcome.kind === 'body') return { url, finalUrl: current.href, size: outcome.size, contentType: outcome.contentType, status: outcome.status };
+      if (outcome.kind === 'body')
+        return { url, finalUrl: current.href, size: outcome.size, contentType: outcome.contentType, status: outcome.status };
       if (redirects >= options.maxRedirects) {
-        throw new AssetFetchError('too-many-redirects', `more than ${options.maxRedirects} redirects (last from ${current.hostname})`, { url });
+        throw new AssetFetchError('too-many-redirects', `more than ${options.maxRedirects} redirects (last from ${current.hostname})`, {
+          url,
+        });
       }
       current = parseUrl(outcome.location, current);
     }

@@ -30,9 +30,7 @@ export interface ExchangeLimits {
 /** Receives the body as it streams; `bytesSoFar` includes `chunk`, a buffer of its own. */
 export type BodySink = (chunk: Buffer, bytesSoFar: number) => void;
 
-export type ExchangeOutcome =
-  | { kind: 'redirect'; location: string }
-  | { kind: 'body'; size: number; contentType: string; status: number };
+export type ExchangeOutcome = { kind: 'redirect'; location: string } | { kind: 'body'; size: number; contentType: string; status: number };
 
 /**
  * One GET (or a POST with `limits.body`) over a fresh connection (no agent pooling, no proxy variables) to the vetted addresses
@@ -73,7 +71,11 @@ export function exchange(target: FetchTarget, limits: ExchangeLimits, sink: Body
     const truncated = (size: number) =>
       new AssetFetchError('network', `connection to ${host} closed after ${size} bytes, before the response was complete`, { url });
     function onAbort() {
-      fail(signal.reason instanceof AssetFetchError ? signal.reason : new AssetFetchError('aborted', `fetch from ${host} was cancelled`, { url }));
+      fail(
+        signal.reason instanceof AssetFetchError
+          ? signal.reason
+          : new AssetFetchError('aborted', `fetch from ${host} was cancelled`, { url }),
+      );
     }
 
     const onResponse = (incoming: IncomingMessage) => {
@@ -146,7 +148,11 @@ export function exchange(target: FetchTarget, limits: ExchangeLimits, sink: Body
   });
 }
 
-function requestOptions(target: FetchTarget, extra: Readonly<Record<string, string>> | undefined, body: Buffer | undefined): RequestOptions {
+function requestOptions(
+  target: FetchTarget,
+  extra: Readonly<Record<string, string>> | undefined,
+  body: Buffer | undefined,
+): RequestOptions {
   const length = body ? { 'content-length': String(body.length) } : {};
   return {
     method: body ? 'POST' : 'GET',

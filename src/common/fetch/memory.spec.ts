@@ -32,7 +32,10 @@ describe('memory while hashing a large asset', () => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 10);
     try {
-      const fetched = await fetchAndHashAsset(server.url('/big'), testFetchOptions({ allowHosts: [`127.0.0.1:${server.port}`], budgetBytes: ASSET_BYTES, maxBytes: ASSET_BYTES }));
+      const fetched = await fetchAndHashAsset(
+        server.url('/big'),
+        testFetchOptions({ allowHosts: [`127.0.0.1:${server.port}`], budgetBytes: ASSET_BYTES, maxBytes: ASSET_BYTES }),
+      );
       peak = Math.max(peak, process.memoryUsage().rss);
       expect(fetched).toMatchObject({ size: ASSET_BYTES, hashed: true, sha256: expected.digest('hex') });
     } finally {

@@ -24,8 +24,18 @@ describe('postBytes', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const options = (allowHosts: string[]) => ({ allowHosts, maxBytes: 4096, connectTimeoutMs: 2000, idleTimeoutMs: 2000, totalTimeoutMs: 4000 });
-  const failure = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as AssetFetchError);
+  const options = (allowHosts: string[]) => ({
+    allowHosts,
+    maxBytes: 4096,
+    connectTimeoutMs: 2000,
+    idleTimeoutMs: 2000,
+    totalTimeoutMs: 4000,
+  });
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (error: unknown) => error as AssetFetchError,
+    );
 
   it('POSTs the body with its length and keeps none of the answer but its status', async () => {
     const answer = await postBytes(`http://${host}/hook`, Buffer.from('{"a":1}'), { 'x-test': 'yes' }, options([host]));
@@ -35,17 +45,28 @@ describe('postBytes', () => {
 
   it('follows no redirect and reports a non-2xx with its status', async () => {
     const before = seen.length;
-    expect(await failure(postBytes(`http://${host}/moved`, Buffer.from('{}'), {}, options([host])))).toMatchObject({ reason: 'too-many-redirects' });
+    expect(await failure(postBytes(`http://${host}/moved`, Buffer.from('{}'), {}, options([host])))).toMatchObject({
+      reason: 'too-many-redirects',
+    });
     expect(seen.slice(before).map((s) => s.path)).toEqual(['/moved']);
-    expect(await failure(postBytes(`http://${host}/down`, Buffer.from('{}'), {}, options([host])))).toMatchObject({ reason: 'status', status: 503 });
+    expect(await failure(postBytes(`http://${host}/down`, Buffer.from('{}'), {}, options([host])))).toMatchObject({
+      reason: 'status',
+      status: 503,
+    });
   });
 
   it('refuses loopback, private and metadata addresses unless the host is allowed, sending nothing', async () => {
     const before = seen.length;
     expect(await failure(postBytes(`http://${host}/hook`, Buffer.from('{}'), {}, options([])))).toMatchObject({ reason: 'refused-scheme' });
-    expect(await failure(postBytes(`https://${host}/hook`, Buffer.from('{}'), {}, options([])))).toMatchObject({ reason: 'refused-address' });
-    expect(await failure(postBytes('https://10.0.0.8/hook', Buffer.from('{}'), {}, options([])))).toMatchObject({ reason: 'refused-address' });
-    expect(await failure(postBytes('https://169.254.169.254/latest', Buffer.from('{}'), {}, options([])))).toMatchObject({ reason: 'refused-address' });
+    expect(await failure(postBytes(`https://${host}/hook`, Buffer.from('{}'), {}, options([])))).toMatchObject({
+      reason: 'refused-address',
+    });
+    expect(await failure(postBytes('https://10.0.0.8/hook', Buffer.from('{}'), {}, options([])))).toMatchObject({
+      reason: 'refused-address',
+    });
+    expect(await failure(postBytes('https://169.254.169.254/latest', Buffer.from('{}'), {}, options([])))).toMatchObject({
+      reason: 'refused-address',
+    });
     expect(seen.length).toBe(before);
   });
 });

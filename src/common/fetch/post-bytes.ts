@@ -14,7 +14,12 @@ export interface PostedBytes {
  * its bytes are the receiver's, and whoever asked for the POST (a subscription's owner, say) is
  * told the status only, so a URL aimed at an internal service reads nothing back.
  */
-export async function postBytes(url: string, body: Buffer, headers: Readonly<Record<string, string>>, options: Omit<GuardedFetchOptions, 'body' | 'headers' | 'maxRedirects'>): Promise<PostedBytes> {
+export async function postBytes(
+  url: string,
+  body: Buffer,
+  headers: Readonly<Record<string, string>>,
+  options: Omit<GuardedFetchOptions, 'body' | 'headers' | 'maxRedirects'>,
+): Promise<PostedBytes> {
   const answer = await guardedFetch(url, { ...options, maxRedirects: 0, headers, body }, () => undefined);
   return { url: answer.url, status: answer.status, contentType: answer.contentType };
 }

@@ -49,7 +49,12 @@ describe('fetch policy against server-side request forgery', () => {
   });
 
   const refusedBeforeConnect: [string, () => string, 'refused-address' | 'refused-scheme', RegExp][] = [
-    ['loopback IPv4 literal', () => `https://127.0.0.1:${canary.port}/x`, 'refused-address', /^refused host 127\.0\.0\.1: it resolves to an address that is not fetched \(loopback\); only hosts in FETCH_ALLOW_HOSTS/],
+    [
+      'loopback IPv4 literal',
+      () => `https://127.0.0.1:${canary.port}/x`,
+      'refused-address',
+      /^refused host 127\.0\.0\.1: it resolves to an address that is not fetched \(loopback\); only hosts in FETCH_ALLOW_HOSTS/,
+    ],
     ['plain http to a host that is not allow-listed', () => `http://127.0.0.1:${canary.port}/x`, 'refused-scheme', /refused plain http/],
     ['localhost by name', () => `https://localhost:${canary.port}/x`, 'refused-address', /refused host localhost: a local name/],
     ['a subdomain of localhost', () => `https://api.localhost:${canary.port}/x`, 'refused-address', /a local name/],
@@ -80,7 +85,9 @@ describe('fetch policy against server-side request forgery', () => {
     const error = await failure(fetchAndHashAsset(`https://public.example.test:${canary.port}/x`, testFetchOptions({ lookup })));
     expect(error.reason).toBe('refused-address');
     // The resolved address is what an SSRF probe wants to learn: the message never carries it.
-    expect(error.message).toBe('refused host public.example.test: it resolves to an address that is not fetched (loopback); only hosts in FETCH_ALLOW_HOSTS may use private addresses');
+    expect(error.message).toBe(
+      'refused host public.example.test: it resolves to an address that is not fetched (loopback); only hosts in FETCH_ALLOW_HOSTS may use private addresses',
+    );
     expect(error.message).not.toContain('127.0.0.1');
     expect(lookup.hostnames).toEqual(['public.example.test']);
     expect(connectSpy).not.toHaveBeenCalled();
@@ -88,15 +95,16 @@ describe('fetch policy against server-side request forgery', () => {
 
   // Choice: one bad address in the answer refuses the host. Picking the good one would still let
   // a later connection (or a retry on another address) land on the bad one.
-  it.each([
-    [['93.184.215.14', '127.0.0.1']],
-    [['127.0.0.1', '93.184.215.14']],
-    [['2606:2800:21f:cb07:6820:80da:af6b:8b2c', '::1']],
-  ])('refuses a name whose answer mixes public and private addresses %j', async (addresses) => {
-    const error = await failure(fetchAndHashAsset(`https://rebind.example.test:${canary.port}/x`, testFetchOptions({ lookup: fixedLookup(...addresses) })));
-    expect(error.reason).toBe('refused-address');
-    expect(connectSpy).not.toHaveBeenCalled();
-  });
+  it.each([[['93.184.215.14', '127.0.0.1']], [['127.0.0.1', '93.184.215.14']], [['2606:2800:21f:cb07:6820:80da:af6b:8b2c', '::1']]])(
+    'refuses a name whose answer mixes public and private addresses %j',
+    async (addresses) => {
+      const error = await failure(
+        fetchAndHashAsset(`https://rebind.example.test:${canary.port}/x`, testFetchOptions({ lookup: fixedLookup(...addresses) })),
+      );
+      expect(error.reason).toBe('refused-address');
+      expect(connectSpy).not.toHaveBeenCalled();
+    },
+  );
 
   it('re-applies the policy to a redirect: allow-listed forge → https name resolving to loopback is refused', async () => {
     const to = `https://evil.example.test:${canary.port}/x`;

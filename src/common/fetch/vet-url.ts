@@ -8,12 +8,19 @@ import { type LookupFunction, resolveTarget, systemLookup } from './fetch-target
  * will call later by other means (a forge instance's OAuth and API roots), checked when they are
  * entered. Throws an AssetFetchError whose message is safe to show.
  */
-export async function vetUrl(url: string, options: { allowHosts: readonly string[]; lookup?: LookupFunction; timeoutMs?: number }): Promise<void> {
+export async function vetUrl(
+  url: string,
+  options: { allowHosts: readonly string[]; lookup?: LookupFunction; timeoutMs?: number },
+): Promise<void> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new AssetFetchError('refused-scheme', 'not a URL', { url });
   }
-  await resolveTarget(parsed, { allowed: options.allowHosts.map(parseAllowedHost), lookup: options.lookup ?? systemLookup }, AbortSignal.timeout(options.timeoutMs ?? 10_000));
+  await resolveTarget(
+    parsed,
+    { allowed: options.allowHosts.map(parseAllowedHost), lookup: options.lookup ?? systemLookup },
+    AbortSignal.timeout(options.timeoutMs ?? 10_000),
+  );
 }

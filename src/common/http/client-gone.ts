@@ -8,11 +8,14 @@ import type { Response } from 'express';
 export function clientGoneSignal(response: Response): AbortSignal {
   const controller = new AbortController();
   if (response.destroyed || response.req.socket.destroyed) controller.abort();
-  else response.once('close', () => {
-    if (!response.writableFinished) controller.abort();
-  });
+  else
+    response.once('close', () => {
+      if (!response.writableFinished) controller.abort();
+    });
   return controller.signal;
 }
 
 /** Handler parameter: the request's `clientGoneSignal`. */
-export const ClientGone = createParamDecorator((_data: unknown, context: ExecutionContext): AbortSignal => clientGoneSignal(context.switchToHttp().getResponse<Response>()));
+export const ClientGone = createParamDecorator((_data: unknown, context: ExecutionContext): AbortSignal =>
+  clientGoneSignal(context.switchToHttp().getResponse<Response>()),
+);

@@ -33,7 +33,7 @@ describe('setConnectionTimeouts', () => {
   beforeAll(async () => ({ server, port } = await serve()));
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  it('does not count a kept-alive connection\'s idle time against the headers or request timeout', async () => {
+  it("does not count a kept-alive connection's idle time against the headers or request timeout", async () => {
     const client = exchange(port);
     try {
       client.send('GET / HTTP/1.1\r\nHost: x\r\n\r\n');

@@ -12,7 +12,10 @@ import type { AppConfig } from '../../config/config.types';
  * a request's first byte, never the idle time before it (Node 18 and later), so the headers
  * timeout need not exceed the keep-alive one, as the old advice has it.
  */
-export function setConnectionTimeouts(server: Server, config: Pick<AppConfig, 'httpRequestTimeoutMs' | 'httpHeadersTimeoutMs' | 'httpKeepAliveTimeoutMs'>): void {
+export function setConnectionTimeouts(
+  server: Server,
+  config: Pick<AppConfig, 'httpRequestTimeoutMs' | 'httpHeadersTimeoutMs' | 'httpKeepAliveTimeoutMs'>,
+): void {
   server.requestTimeout = config.httpRequestTimeoutMs;
   server.headersTimeout = config.httpHeadersTimeoutMs;
   server.keepAliveTimeout = config.httpKeepAliveTimeoutMs;

@@ -17,5 +17,11 @@ export function isDecodablePath(path: string): boolean {
 /** Refuses, before routing, a path with a malformed or overlong percent-escape or a NUL: 400 problem+json. */
 export function decodablePathsOnly(request: Request, _response: Response, next: NextFunction): void {
   if (isDecodablePath(request.path)) return next();
-  next(new DomainError('bad-request', 'malformed-path', 'the path has a malformed percent-escape (or an encoded NUL): escapes must spell UTF-8, such as %C3%A9 for é'));
+  next(
+    new DomainError(
+      'bad-request',
+      'malformed-path',
+      'the path has a malformed percent-escape (or an encoded NUL): escapes must spell UTF-8, such as %C3%A9 for é',
+    ),
+  );
 }

@@ -11,7 +11,13 @@ async function headersAfter(middleware: express.RequestHandler): Promise<Record<
     res.end('ok');
   });
   const { headers } = await request(app).get('/');
-  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, 'content-length': _length, ...rest } = headers as Record<string, string>;
+  const {
+    date: _date,
+    connection: _connection,
+    'keep-alive': _keepAlive,
+    'content-length': _length,
+    ...rest
+  } = headers as Record<string, string>;
   return rest;
 }
 

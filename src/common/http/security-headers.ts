@@ -47,10 +47,14 @@ export function headersWrittenBy(middleware: RequestHandler): { set: [string, st
     },
   };
   let finished = false;
-  void middleware({} as Request, recorder as unknown as Response, ((error?: unknown) => {
-    if (error) throw error instanceof Error ? error : new Error(String(error));
-    finished = true;
-  }) as NextFunction);
+  void middleware(
+    {} as Request,
+    recorder as unknown as Response,
+    ((error?: unknown) => {
+      if (error) throw error instanceof Error ? error : new Error(String(error));
+      finished = true;
+    }) as NextFunction,
+  );
   if (!finished) throw new Error('the security headers middleware did not finish at once: its headers cannot be written ahead');
   return { set: [...set], removed };
 }

@@ -33,7 +33,14 @@ describe('structured request logging', () => {
       .set('X-Request-Id', 'req-42')
       .expect(204);
     const all = lines.join('\n');
-    for (const secret of ['prt_supersecrettokenvalue', 'secret-cookie-value', 'deadbeefsignature', 'gitlab-secret-token', 'giteasignaturehex', 'oauth-code-value']) {
+    for (const secret of [
+      'prt_supersecrettokenvalue',
+      'secret-cookie-value',
+      'deadbeefsignature',
+      'gitlab-secret-token',
+      'giteasignaturehex',
+      'oauth-code-value',
+    ]) {
       expect(all).not.toContain(secret);
     }
     const entry = JSON.parse(lines[lines.length - 1]);
@@ -90,12 +97,16 @@ describe('structured request logging', () => {
   });
 
   it('redacts credential query parameters only', () => {
-    expect(redactUrl('/auth/github/callback?state=s&code=c&x=1')).toBe('/auth/github/callback?state=%5BRedacted%5D&code=%5BRedacted%5D&x=1');
+    expect(redactUrl('/auth/github/callback?state=s&code=c&x=1')).toBe(
+      '/auth/github/callback?state=%5BRedacted%5D&code=%5BRedacted%5D&x=1',
+    );
     expect(redactUrl('/api/plugins?search=a')).toBe('/api/plugins?search=a');
   });
 
   it('redacts passwords and secrets a form sent in the query, whatever the spelling of the key', () => {
-    const redacted = redactUrl('/account?username=alice&password=hunter22&confirm=hunter22&Client-Secret=s1&clientSecret=s2&SECRET=s3&Access_Token=t&page=2');
+    const redacted = redactUrl(
+      '/account?username=alice&password=hunter22&confirm=hunter22&Client-Secret=s1&clientSecret=s2&SECRET=s3&Access_Token=t&page=2',
+    );
     expect(redacted).toBe(
       '/account?username=%5BRedacted%5D&password=%5BRedacted%5D&confirm=%5BRedacted%5D&Client-Secret=%5BRedacted%5D&clientSecret=%5BRedacted%5D&SECRET=%5BRedacted%5D&Access_Token=%5BRedacted%5D&page=2',
     );

@@ -26,7 +26,19 @@ export const REDACTED_PATHS = [
  * Query keys whose values are secrets, compared lower-cased with `_` and `-` removed (`client_secret`, `Client-Secret`, `clientSecret` alike).
  * Logins too: people type their password into the login field.
  */
-const SECRET_QUERY_KEYS = new Set(['code', 'state', 'token', 'accesstoken', 'clientsecret', 'secret', 'password', 'currentpassword', 'confirm', 'login', 'username']);
+const SECRET_QUERY_KEYS = new Set([
+  'code',
+  'state',
+  'token',
+  'accesstoken',
+  'clientsecret',
+  'secret',
+  'password',
+  'currentpassword',
+  'confirm',
+  'login',
+  'username',
+]);
 
 function secretQueryKey(key: string): boolean {
   return SECRET_QUERY_KEYS.has(key.toLowerCase().replace(/[_-]/g, ''));
@@ -104,12 +116,19 @@ export function unavailableSummary(logger: Logger): UnavailableSummary {
  * now (the database down, readiness probed every few seconds): its access line stays at info
  * and the cause is a warning once a minute (UnavailableSummary), not one warning per request.
  */
-function accessLevel(req: IncomingMessage & { path?: string }, res: ServerResponse, options: AccessLogOptions): 'debug' | 'info' | 'warn' | 'error' {
+function accessLevel(
+  req: IncomingMessage & { path?: string },
+  res: ServerResponse,
+  options: AccessLogOptions,
+): 'debug' | 'info' | 'warn' | 'error' {
   const problem = expectedProblem(res);
   if (res.statusCode === 503) {
     const probe = (req.path ?? req.url ?? '').startsWith('/health');
     const cause = problem?.code ?? (probe ? 'not-ready' : 'unavailable');
-    options.unavailable?.note(cause, problem?.detail ?? (probe ? 'the readiness probe answers 503 (see GET /health/ready)' : 'a request was answered 503'));
+    options.unavailable?.note(
+      cause,
+      problem?.detail ?? (probe ? 'the readiness probe answers 503 (see GET /health/ready)' : 'a request was answered 503'),
+    );
     return options.isInternal?.(req) ? 'debug' : 'info';
   }
   // An upstream failure the service expected and reported (an asset 404, a forge refusing)
@@ -181,7 +200,15 @@ export function compactAccessLog(logger: Logger, note: Record<string, unknown>, 
     // The id the request context echoed: a 'finish' listener may run outside the request's context.
     const id = res.getHeader('x-request-id') ?? currentRequestId();
     const length = responseLength(res.getHeader('content-length'));
-    logger[level]({ req: { id, method: req.method, url: redactUrl(req.originalUrl ?? req.url ?? '') }, res: { statusCode: res.statusCode, ...length }, responseTime, ...note }, 'request completed');
+    logger[level](
+      {
+        req: { id, method: req.method, url: redactUrl(req.originalUrl ?? req.url ?? '') },
+        res: { statusCode: res.statusCode, ...length },
+        responseTime,
+        ...note,
+      },
+      'request completed',
+    );
   };
 }
 

@@ -32,7 +32,10 @@ export function prettyLine(line: string): string {
   const res = entry.res as { statusCode?: number; length?: number } | undefined;
   const parts = [clock(entry.time), levelName(entry.level).padEnd(5)];
   if (typeof entry.context === 'string') parts.push(`[${entry.context}]`);
-  if (req?.method) parts.push(`${req.method} ${req.url ?? ''} ${res?.statusCode ?? ''}${typeof res?.length === 'number' ? ` ${res.length}B` : ''} ${entry.responseTime ?? '?'}ms`);
+  if (req?.method)
+    parts.push(
+      `${req.method} ${req.url ?? ''} ${res?.statusCode ?? ''}${typeof res?.length === 'number' ? ` ${res.length}B` : ''} ${entry.responseTime ?? '?'}ms`,
+    );
   else if (entry.msg !== undefined) parts.push(String(entry.msg));
   if (req?.method && entry.msg !== 'request completed') parts.push(`- ${String(entry.msg)}`);
   for (const [key, v] of Object.entries(entry)) if (!OMITTED.has(key)) parts.push(`${key}=${value(v)}`);

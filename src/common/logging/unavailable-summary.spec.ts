@@ -4,7 +4,11 @@ describe('UnavailableSummary', () => {
   it('warns once per cause per interval and counts the 503s in between', () => {
     let now = 0;
     const said: Array<{ fields: Record<string, unknown>; message: string }> = [];
-    const summary = new UnavailableSummary((fields, message) => said.push({ fields, message }), () => now, 60_000);
+    const summary = new UnavailableSummary(
+      (fields, message) => said.push({ fields, message }),
+      () => now,
+      60_000,
+    );
     for (let i = 0; i < 500; i++) summary.note('database-unavailable', 'the database cannot be reached');
     summary.note('not-ready', 'readiness probe answered 503');
     expect(said.map((s) => s.fields)).toEqual([

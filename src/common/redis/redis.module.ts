@@ -18,7 +18,11 @@ async function openSharedRedis(config: AppConfig, dataSource: DataSource): Promi
 @Module({
   providers: [
     { provide: SharedRedis, inject: [APP_CONFIG, DataSource], useFactory: openSharedRedis },
-    { provide: SharedCaches, inject: [SharedRedis, Clock], useFactory: (redis: SharedRedis, clock: Clock) => new SharedCaches(redis, clock) },
+    {
+      provide: SharedCaches,
+      inject: [SharedRedis, Clock],
+      useFactory: (redis: SharedRedis, clock: Clock) => new SharedCaches(redis, clock),
+    },
   ],
   exports: [SharedRedis, SharedCaches],
 })

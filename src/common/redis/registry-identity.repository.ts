@@ -9,7 +9,10 @@ export class RegistryIdentityRepository {
    * serving as another registry under another name gets a namespace of its own.
    */
   async namespace(): Promise<string> {
-    const [row] = (await this.dataSource.query('SELECT namespace, current_database() AS database FROM registry_identity WHERE id = 1')) as { namespace: string; database: string }[];
+    const [row] = (await this.dataSource.query('SELECT namespace, current_database() AS database FROM registry_identity WHERE id = 1')) as {
+      namespace: string;
+      database: string;
+    }[];
     if (!row) throw new Error('registry_identity has no row: run the migrations');
     return `${row.namespace}:${row.database}`;
   }

@@ -4,7 +4,11 @@ import { Satisfies } from './satisfies';
 
 /** A well-formed BCP 47 language tag (any letter case, `_` for `-`); the resolver does the rest. */
 export const IsLanguageTag = () =>
-  Satisfies('isLanguageTag', (value) => normalizeLanguageTag(value) !== null, (p) => `${p}: must be a language tag such as en, pt-BR or zh-Hant-TW (at most 64 characters)`);
+  Satisfies(
+    'isLanguageTag',
+    (value) => normalizeLanguageTag(value) !== null,
+    (p) => `${p}: must be a language tag such as en, pt-BR or zh-Hant-TW (at most 64 characters)`,
+  );
 
 /**
  * Reads a locale that looks up something stored (a page's locale) in canonical case, `_` as `-`

@@ -14,4 +14,8 @@ export function hasControlCharacters(value: string): boolean {
  * text and jsonb: 22021 / 22P05). Anything but a string passes, for `@IsString` to refuse.
  */
 export const NoControlCharacters = () =>
-  Satisfies('noControlCharacters', (v) => typeof v !== 'string' || !hasControlCharacters(v), (p) => `${p}: must not contain control characters`);
+  Satisfies(
+    'noControlCharacters',
+    (v) => typeof v !== 'string' || !hasControlCharacters(v),
+    (p) => `${p}: must not contain control characters`,
+  );

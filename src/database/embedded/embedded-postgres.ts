@@ -252,7 +252,10 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
   const { mode } = options;
   const dataDir = resolve(options.dataDir);
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS[mode];
-  const engine = { analyzeIntervalMs: options.analyzeIntervalMs ?? 60_000, sharedBuffersMb: options.sharedBuffersMb ?? DEFAULT_SHARED_BUFFERS_MB };
+  const engine = {
+    analyzeIntervalMs: options.analyzeIntervalMs ?? 60_000,
+    sharedBuffersMb: options.sharedBuffersMb ?? DEFAULT_SHARED_BUFFERS_MB,
+  };
   ensurePrivateDirectory(dataDir);
   const deadline = Date.now() + waitMs;
 

@@ -9,7 +9,9 @@ describe('the embedded ANALYZE sample bound', () => {
   it('samples as many rows as fit the bound at the mean row width', () => {
     // 100,000 releases in 156 MiB: ~1,638 bytes a row, 5,120 rows fit, 300 a unit of target.
     expect(statisticsTarget(163_840_000, 100_000)).toBe(17);
-    expect(analyzeStatement('public.release', 163_840_000, 100_000)).toBe('SET LOCAL default_statistics_target = 17; ANALYZE public.release');
+    expect(analyzeStatement('public.release', 163_840_000, 100_000)).toBe(
+      'SET LOCAL default_statistics_target = 17; ANALYZE public.release',
+    );
     // Narrow rows: the whole stock sample fits.
     expect(statisticsTarget(64 * 1024 * 1024, 2_000_000)).toBe(100);
   });

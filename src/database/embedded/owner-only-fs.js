@@ -39,8 +39,22 @@ function ownerOnly(fs) {
   fs.writeFileSync = (path, data, options) =>
     writeFileSync(path, data, typeof options === 'string' ? { encoding: options, mode: FILE } : clampOptions(options, FILE));
   fs.openSync = (path, flags, mode) => openSync(path, flags, clamp(mode ?? FILE, FILE));
-  fs.chmodSync = (path, mode) => chmodSync(path, clamp(mode, allowedFor(mode, () => statSync(path))));
-  fs.fchmodSync = (fd, mode) => fchmodSync(fd, clamp(mode, allowedFor(mode, () => fstatSync(fd))));
+  fs.chmodSync = (path, mode) =>
+    chmodSync(
+      path,
+      clamp(
+        mode,
+        allowedFor(mode, () => statSync(path)),
+      ),
+    );
+  fs.fchmodSync = (fd, mode) =>
+    fchmodSync(
+      fd,
+      clamp(
+        mode,
+        allowedFor(mode, () => fstatSync(fd)),
+      ),
+    );
 }
 
 module.exports = { ownerOnly };

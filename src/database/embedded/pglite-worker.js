@@ -12,21 +12,21 @@ const { parentPort, workerData } = require('node:worker_threads');
 // plan on default row estimates. These are the planner settings of a stock PostgreSQL server,
 // pinned explicitly, and ANALYZE runs here instead of autovacuum.
 const SESSION_SETTINGS = [
-  "SET seq_page_cost = 1",
-  "SET random_page_cost = 4",
-  "SET cpu_tuple_cost = 0.01",
-  "SET cpu_index_tuple_cost = 0.005",
-  "SET cpu_operator_cost = 0.0025",
+  'SET seq_page_cost = 1',
+  'SET random_page_cost = 4',
+  'SET cpu_tuple_cost = 0.01',
+  'SET cpu_index_tuple_cost = 0.005',
+  'SET cpu_operator_cost = 0.0025',
   "SET effective_cache_size = '4GB'",
   "SET work_mem = '4MB'",
-  "SET default_statistics_target = 100",
-  "SET enable_seqscan = on",
-  "SET enable_indexscan = on",
-  "SET enable_bitmapscan = on",
-  "SET join_collapse_limit = 8",
-  "SET from_collapse_limit = 8",
+  'SET default_statistics_target = 100',
+  'SET enable_seqscan = on',
+  'SET enable_indexscan = on',
+  'SET enable_bitmapscan = on',
+  'SET join_collapse_limit = 8',
+  'SET from_collapse_limit = 8',
   // As the server path's connection options (data-source-options.ts): the catalogue's typo match.
-  "SET pg_trgm.word_similarity_threshold = 0.5",
+  'SET pg_trgm.word_similarity_threshold = 0.5',
 ];
 
 /**
@@ -216,7 +216,9 @@ async function main() {
       if (fresh || passLeft.length === 0) {
         const listed = await betweenClients(USER_TABLES);
         if (!listed.ran) return false;
-        passLeft = listed.messages.filter((m) => m.name === 'dataRow').map((m) => analyzeStatement(m.fields[0], Number(m.fields[1]), Number(m.fields[2])));
+        passLeft = listed.messages
+          .filter((m) => m.name === 'dataRow')
+          .map((m) => analyzeStatement(m.fields[0], Number(m.fields[1]), Number(m.fields[2])));
       }
       while (passLeft.length > 0) {
         try {

@@ -34,10 +34,14 @@ $$`);
     await queryRunner.query(`UPDATE "plugin" SET search_readme = search_readme`);
     await queryRunner.query(`CREATE INDEX "idx_plugin_search_vector" ON "plugin" USING gin (search_vector)`);
     await queryRunner.query(`CREATE INDEX "idx_plugin_name_trgm" ON "plugin" USING gin (lower(name) gin_trgm_ops)`);
-    await queryRunner.query(`CREATE INDEX "idx_plugin_sort_updated" ON "plugin" ((verified_at IS NULL), latest_release_at DESC NULLS LAST, slug)`);
+    await queryRunner.query(
+      `CREATE INDEX "idx_plugin_sort_updated" ON "plugin" ((verified_at IS NULL), latest_release_at DESC NULLS LAST, slug)`,
+    );
     await queryRunner.query(`CREATE INDEX "idx_plugin_sort_new" ON "plugin" ((verified_at IS NULL), created_at DESC, slug)`);
     await queryRunner.query(`CREATE INDEX "idx_plugin_sort_name" ON "plugin" ((verified_at IS NULL), name, slug)`);
-    await queryRunner.query(`CREATE INDEX "idx_plugin_sort_featured" ON "plugin" ((verified_at IS NULL), featured DESC, latest_release_at DESC NULLS LAST, slug)`);
+    await queryRunner.query(
+      `CREATE INDEX "idx_plugin_sort_featured" ON "plugin" ((verified_at IS NULL), featured DESC, latest_release_at DESC NULLS LAST, slug)`,
+    );
     await queryRunner.query(
       `CREATE INDEX "idx_plugin_featured_updated" ON "plugin" ((verified_at IS NULL), latest_release_at DESC NULLS LAST, slug) WHERE featured`,
     );
@@ -48,7 +52,19 @@ $$`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const index of ['extensions', 'tags', 'kind', 'category', 'featured_updated', 'sort_featured', 'sort_name', 'sort_new', 'sort_updated', 'name_trgm', 'search_vector']) {
+    for (const index of [
+      'extensions',
+      'tags',
+      'kind',
+      'category',
+      'featured_updated',
+      'sort_featured',
+      'sort_name',
+      'sort_new',
+      'sort_updated',
+      'name_trgm',
+      'search_vector',
+    ]) {
       await queryRunner.query(`DROP INDEX "idx_plugin_${index}"`);
     }
     await queryRunner.query('DROP TRIGGER plugin_search_vector ON "plugin"');

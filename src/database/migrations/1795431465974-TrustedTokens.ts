@@ -4,10 +4,10 @@ export class TrustedTokens1795431465974 implements MigrationInterface {
   name = 'TrustedTokens1795431465974';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("ALTER TABLE \"publisher_token\" ADD \"trusted\" jsonb");
+    await queryRunner.query('ALTER TABLE "publisher_token" ADD "trusted" jsonb');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("ALTER TABLE \"publisher_token\" DROP COLUMN \"trusted\"");
+    await queryRunner.query('ALTER TABLE "publisher_token" DROP COLUMN "trusted"');
   }
 }

@@ -11,11 +11,15 @@ export class PendingPublisherStatus1795613996093 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "pending_publisher" ADD "status" character varying(16) NOT NULL DEFAULT 'active'`);
     await queryRunner.query(`ALTER TABLE "pending_publisher" ADD "status_reason" character varying(500)`);
     await queryRunner.query(`ALTER TABLE "pending_publisher" ADD "status_changed_at" TIMESTAMP WITH TIME ZONE`);
-    await queryRunner.query(`ALTER TABLE "pending_publisher" ADD CONSTRAINT "ck_pending_publisher_status" CHECK ("status" IN ('active', 'displaced'))`);
+    await queryRunner.query(
+      `ALTER TABLE "pending_publisher" ADD CONSTRAINT "ck_pending_publisher_status" CHECK ("status" IN ('active', 'displaced'))`,
+    );
     await queryRunner.query(`DROP INDEX "public"."uq_pending_publisher_slug"`);
     await queryRunner.query(`DROP INDEX "public"."uq_pending_publisher_repository"`);
     await queryRunner.query(`CREATE UNIQUE INDEX "uq_pending_publisher_slug" ON "pending_publisher" ("slug") WHERE "status" = 'active'`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "uq_pending_publisher_repository" ON "pending_publisher" ("forge", "repository_id") WHERE "status" = 'active'`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "uq_pending_publisher_repository" ON "pending_publisher" ("forge", "repository_id") WHERE "status" = 'active'`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

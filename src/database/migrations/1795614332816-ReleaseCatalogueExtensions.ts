@@ -9,7 +9,7 @@ export class ReleaseCatalogueExtensions1795614332816 implements MigrationInterfa
   name = 'ReleaseCatalogueExtensions1795614332816';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("ALTER TABLE \"release\" ADD \"extensions\" jsonb");
+    await queryRunner.query('ALTER TABLE "release" ADD "extensions" jsonb');
     // A stored manifest holds the spec's fields; the signed canonical manifest holds those and the
     // declared extension fields (anything else was refused at ingest): the difference.
     await queryRunner.query(`UPDATE "release" SET "extensions" = NULLIF("manifest_canonical"::jsonb - ARRAY(SELECT jsonb_object_keys("manifest")), '{}'::jsonb)
@@ -27,6 +27,6 @@ export class ReleaseCatalogueExtensions1795614332816 implements MigrationInterfa
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("ALTER TABLE \"release\" DROP COLUMN \"extensions\"");
+    await queryRunner.query('ALTER TABLE "release" DROP COLUMN "extensions"');
   }
 }

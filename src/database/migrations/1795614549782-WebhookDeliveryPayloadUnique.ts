@@ -17,10 +17,12 @@ export class WebhookDeliveryPayloadUnique1795614549782 implements MigrationInter
            FROM "webhook_delivery") AS "ranked"
          WHERE "rank" > 1)`,
     );
-    await queryRunner.query("CREATE UNIQUE INDEX \"uq_webhook_delivery_payload\" ON \"webhook_delivery\"  (\"provider\", \"plugin_id\", \"tag\", \"payload_sha256\") ");
+    await queryRunner.query(
+      'CREATE UNIQUE INDEX "uq_webhook_delivery_payload" ON "webhook_delivery"  ("provider", "plugin_id", "tag", "payload_sha256") ',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("DROP INDEX \"public\".\"uq_webhook_delivery_payload\"");
+    await queryRunner.query('DROP INDEX "public"."uq_webhook_delivery_payload"');
   }
 }

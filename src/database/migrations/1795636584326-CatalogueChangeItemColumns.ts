@@ -1,7 +1,20 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** What CatalogueChanges1795616840574 logged: the columns the in-memory search index reads. */
-const INDEXED = ['slug', 'name', 'description', 'category', 'kind', 'tags', 'extensions', 'search_readme', 'featured', 'verified_at', 'latest_release_at', 'created_at'];
+const INDEXED = [
+  'slug',
+  'name',
+  'description',
+  'category',
+  'kind',
+  'tags',
+  'extensions',
+  'search_readme',
+  'featured',
+  'verified_at',
+  'latest_release_at',
+  'created_at',
+];
 /** The other columns a catalogue list item shows, which instances now hold in memory too (catalogue-items.ts). Not downloads. */
 const LISTED = ['license', 'icon', 'latest_version', 'latest_prerelease', 'updated_at', 'repo_url'];
 

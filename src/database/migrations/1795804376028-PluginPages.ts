@@ -32,10 +32,16 @@ export class PluginPages1795804376028 implements MigrationInterface {
   name = 'PluginPages1795804376028';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("CREATE TABLE \"plugin_page\" (\"plugin_id\" uuid NOT NULL, \"read_snapshot\" text NOT NULL, \"format\" character varying(32) NOT NULL, \"body\" text NOT NULL, \"latest\" json NOT NULL, CONSTRAINT \"PK_f1cbde59a0f1ba0eacc60723441\" PRIMARY KEY (\"plugin_id\"))");
-    await queryRunner.query("CREATE TABLE \"plugin_page_change\" (\"seq\" BIGSERIAL NOT NULL, \"plugin_id\" uuid NOT NULL, \"txid\" bigint NOT NULL, CONSTRAINT \"PK_15563c4d352dcb38db37195a709\" PRIMARY KEY (\"seq\"))");
-    await queryRunner.query("CREATE INDEX \"idx_plugin_page_change_plugin_txid\" ON \"plugin_page_change\"  (\"plugin_id\", \"txid\") ");
-    await queryRunner.query("ALTER TABLE \"plugin_page\" ADD CONSTRAINT \"FK_f1cbde59a0f1ba0eacc60723441\" FOREIGN KEY (\"plugin_id\") REFERENCES \"plugin\"(\"id\") ON DELETE CASCADE ON UPDATE NO ACTION");
+    await queryRunner.query(
+      'CREATE TABLE "plugin_page" ("plugin_id" uuid NOT NULL, "read_snapshot" text NOT NULL, "format" character varying(32) NOT NULL, "body" text NOT NULL, "latest" json NOT NULL, CONSTRAINT "PK_f1cbde59a0f1ba0eacc60723441" PRIMARY KEY ("plugin_id"))',
+    );
+    await queryRunner.query(
+      'CREATE TABLE "plugin_page_change" ("seq" BIGSERIAL NOT NULL, "plugin_id" uuid NOT NULL, "txid" bigint NOT NULL, CONSTRAINT "PK_15563c4d352dcb38db37195a709" PRIMARY KEY ("seq"))',
+    );
+    await queryRunner.query('CREATE INDEX "idx_plugin_page_change_plugin_txid" ON "plugin_page_change"  ("plugin_id", "txid") ');
+    await queryRunner.query(
+      'ALTER TABLE "plugin_page" ADD CONSTRAINT "FK_f1cbde59a0f1ba0eacc60723441" FOREIGN KEY ("plugin_id") REFERENCES "plugin"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
+    );
     for (const { table, plugins } of TABLES) {
       await queryRunner.query(`CREATE FUNCTION ${table}_page_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -68,9 +74,9 @@ $$`);
       for (const { event } of EVENTS) await queryRunner.query(`DROP TRIGGER ${table}_page_${event.toLowerCase()} ON "${table}"`);
       await queryRunner.query(`DROP FUNCTION ${table}_page_change()`);
     }
-    await queryRunner.query("ALTER TABLE \"plugin_page\" DROP CONSTRAINT \"FK_f1cbde59a0f1ba0eacc60723441\"");
-    await queryRunner.query("DROP INDEX \"public\".\"idx_plugin_page_change_plugin_txid\"");
-    await queryRunner.query("DROP TABLE \"plugin_page_change\"");
-    await queryRunner.query("DROP TABLE \"plugin_page\"");
+    await queryRunner.query('ALTER TABLE "plugin_page" DROP CONSTRAINT "FK_f1cbde59a0f1ba0eacc60723441"');
+    await queryRunner.query('DROP INDEX "public"."idx_plugin_page_change_plugin_txid"');
+    await queryRunner.query('DROP TABLE "plugin_page_change"');
+    await queryRunner.query('DROP TABLE "plugin_page"');
   }
 }

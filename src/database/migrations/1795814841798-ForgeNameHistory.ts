@@ -8,11 +8,15 @@ export class ForgeNameHistory1795814841798 implements MigrationInterface {
   name = 'ForgeNameHistory1795814841798';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("CREATE TABLE \"forge_name_history\" (\"name\" character varying(40) NOT NULL, \"web_url\" character varying(2048) NOT NULL, \"recorded_at\" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT \"PK_1cd5088074e32a82df47879261a\" PRIMARY KEY (\"name\"))");
-    await queryRunner.query('INSERT INTO "forge_name_history" ("name", "web_url", "recorded_at") SELECT "name", "web_url", "created_at" FROM "forge_instance"');
+    await queryRunner.query(
+      'CREATE TABLE "forge_name_history" ("name" character varying(40) NOT NULL, "web_url" character varying(2048) NOT NULL, "recorded_at" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "PK_1cd5088074e32a82df47879261a" PRIMARY KEY ("name"))',
+    );
+    await queryRunner.query(
+      'INSERT INTO "forge_name_history" ("name", "web_url", "recorded_at") SELECT "name", "web_url", "created_at" FROM "forge_instance"',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("DROP TABLE \"forge_name_history\"");
+    await queryRunner.query('DROP TABLE "forge_name_history"');
   }
 }

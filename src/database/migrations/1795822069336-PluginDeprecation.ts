@@ -1,8 +1,28 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** The columns ReleasePictures1795811049165 logged. */
-const LOGGED = ['slug', 'name', 'description', 'category', 'kind', 'tags', 'extensions', 'search_readme', 'featured', 'verified_at', 'latest_release_at', 'created_at',
-  'license', 'icon', 'latest_version', 'latest_prerelease', 'updated_at', 'repo_url', 'downloads', 'icon_image'];
+const LOGGED = [
+  'slug',
+  'name',
+  'description',
+  'category',
+  'kind',
+  'tags',
+  'extensions',
+  'search_readme',
+  'featured',
+  'verified_at',
+  'latest_release_at',
+  'created_at',
+  'license',
+  'icon',
+  'latest_version',
+  'latest_prerelease',
+  'updated_at',
+  'repo_url',
+  'downloads',
+  'icon_image',
+];
 /** What list items and the index read of a deprecation. */
 const DEPRECATION = ['deprecated_at', 'deprecation_message', 'deprecated_replacement'];
 
@@ -29,10 +49,10 @@ export class PluginDeprecation1795822069336 implements MigrationInterface {
   name = 'PluginDeprecation1795822069336';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("ALTER TABLE \"plugin\" ADD \"deprecated_at\" TIMESTAMP WITH TIME ZONE");
-    await queryRunner.query("ALTER TABLE \"plugin\" ADD \"deprecation_message\" character varying(500)");
-    await queryRunner.query("ALTER TABLE \"plugin\" ADD \"deprecated_replacement\" character varying(64)");
-    await queryRunner.query("ALTER TABLE \"plugin\" ADD \"deprecated_by\" uuid");
+    await queryRunner.query('ALTER TABLE "plugin" ADD "deprecated_at" TIMESTAMP WITH TIME ZONE');
+    await queryRunner.query('ALTER TABLE "plugin" ADD "deprecation_message" character varying(500)');
+    await queryRunner.query('ALTER TABLE "plugin" ADD "deprecated_replacement" character varying(64)');
+    await queryRunner.query('ALTER TABLE "plugin" ADD "deprecated_by" uuid');
     await queryRunner.query('DROP TRIGGER catalogue_change_update ON "plugin"');
     await queryRunner.query(updateTrigger([...LOGGED, ...DEPRECATION]));
     for (const index of SORT_INDEXES) await queryRunner.query(`DROP INDEX "idx_plugin_${index}"`);
@@ -44,9 +64,9 @@ export class PluginDeprecation1795822069336 implements MigrationInterface {
     for (const sql of sortIndexes('(verified_at IS NULL)')) await queryRunner.query(sql);
     await queryRunner.query('DROP TRIGGER catalogue_change_update ON "plugin"');
     await queryRunner.query(updateTrigger(LOGGED));
-    await queryRunner.query("ALTER TABLE \"plugin\" DROP COLUMN \"deprecated_by\"");
-    await queryRunner.query("ALTER TABLE \"plugin\" DROP COLUMN \"deprecated_replacement\"");
-    await queryRunner.query("ALTER TABLE \"plugin\" DROP COLUMN \"deprecation_message\"");
-    await queryRunner.query("ALTER TABLE \"plugin\" DROP COLUMN \"deprecated_at\"");
+    await queryRunner.query('ALTER TABLE "plugin" DROP COLUMN "deprecated_by"');
+    await queryRunner.query('ALTER TABLE "plugin" DROP COLUMN "deprecated_replacement"');
+    await queryRunner.query('ALTER TABLE "plugin" DROP COLUMN "deprecation_message"');
+    await queryRunner.query('ALTER TABLE "plugin" DROP COLUMN "deprecated_at"');
   }
 }

@@ -59,20 +59,38 @@ $$`;
 
 /** The audit actions the feed logs; the trigger's WHEN skips the rest without calling the function. */
 const AUDITED = [
-  'plugin.publish', 'plugin.yank', 'plugin.unyank', 'release.delete', 'plugin.manifest_refresh', 'plugin.verify', 'plugin.unverify',
-  'plugin.feature', 'plugin.unfeature', 'plugin.deprecate', 'plugin.undeprecate', 'plugin.owners_change', 'key.rotate', 'key.resign',
+  'plugin.publish',
+  'plugin.yank',
+  'plugin.unyank',
+  'release.delete',
+  'plugin.manifest_refresh',
+  'plugin.verify',
+  'plugin.unverify',
+  'plugin.feature',
+  'plugin.unfeature',
+  'plugin.deprecate',
+  'plugin.undeprecate',
+  'plugin.owners_change',
+  'key.rotate',
+  'key.resign',
 ];
 
 export class ChangesFeed1795822073138 implements MigrationInterface {
   name = 'ChangesFeed1795822073138';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("CREATE TABLE \"catalogue_event\" (\"seq\" bigint GENERATED ALWAYS AS IDENTITY NOT NULL, \"txid\" bigint NOT NULL, \"type\" character varying(32) NOT NULL, \"slug\" character varying(64), \"version\" character varying(64), \"data\" jsonb NOT NULL DEFAULT '{}', \"created_at\" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT \"PK_3862efdcbee8b0667b545d4b665\" PRIMARY KEY (\"seq\"))");
+    await queryRunner.query(
+      'CREATE TABLE "catalogue_event" ("seq" bigint GENERATED ALWAYS AS IDENTITY NOT NULL, "txid" bigint NOT NULL, "type" character varying(32) NOT NULL, "slug" character varying(64), "version" character varying(64), "data" jsonb NOT NULL DEFAULT \'{}\', "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_3862efdcbee8b0667b545d4b665" PRIMARY KEY ("seq"))',
+    );
     await queryRunner.query(LOG_AUDITED);
     const actions = AUDITED.map((action) => `'${action}'`).join(', ');
-    await queryRunner.query(`CREATE TRIGGER catalogue_event_audit AFTER INSERT ON "audit_entry" FOR EACH ROW WHEN (NEW.action IN (${actions})) EXECUTE FUNCTION catalogue_event_from_audit()`);
+    await queryRunner.query(
+      `CREATE TRIGGER catalogue_event_audit AFTER INSERT ON "audit_entry" FOR EACH ROW WHEN (NEW.action IN (${actions})) EXECUTE FUNCTION catalogue_event_from_audit()`,
+    );
     await queryRunner.query(LOG_DELETED);
-    await queryRunner.query('CREATE TRIGGER catalogue_event_plugin_delete AFTER DELETE ON "plugin" FOR EACH ROW EXECUTE FUNCTION catalogue_event_plugin_deleted()');
+    await queryRunner.query(
+      'CREATE TRIGGER catalogue_event_plugin_delete AFTER DELETE ON "plugin" FOR EACH ROW EXECUTE FUNCTION catalogue_event_plugin_deleted()',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
@@ -80,6 +98,6 @@ export class ChangesFeed1795822073138 implements MigrationInterface {
     await queryRunner.query('DROP FUNCTION catalogue_event_plugin_deleted()');
     await queryRunner.query('DROP TRIGGER catalogue_event_audit ON "audit_entry"');
     await queryRunner.query('DROP FUNCTION catalogue_event_from_audit()');
-    await queryRunner.query("DROP TABLE \"catalogue_event\"");
+    await queryRunner.query('DROP TABLE "catalogue_event"');
   }
 }

@@ -10,11 +10,15 @@ export class DeprecationReplacementKey1795827107966 implements MigrationInterfac
   name = 'DeprecationReplacementKey1795827107966';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('UPDATE "plugin" p SET "deprecated_replacement" = NULL WHERE p."deprecated_replacement" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "plugin" r WHERE r."slug" = p."deprecated_replacement")');
-    await queryRunner.query("ALTER TABLE \"plugin\" ADD CONSTRAINT \"fk_plugin_deprecated_replacement\" FOREIGN KEY (\"deprecated_replacement\") REFERENCES \"plugin\"(\"slug\") ON DELETE SET NULL ON UPDATE NO ACTION");
+    await queryRunner.query(
+      'UPDATE "plugin" p SET "deprecated_replacement" = NULL WHERE p."deprecated_replacement" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "plugin" r WHERE r."slug" = p."deprecated_replacement")',
+    );
+    await queryRunner.query(
+      'ALTER TABLE "plugin" ADD CONSTRAINT "fk_plugin_deprecated_replacement" FOREIGN KEY ("deprecated_replacement") REFERENCES "plugin"("slug") ON DELETE SET NULL ON UPDATE NO ACTION',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("ALTER TABLE \"plugin\" DROP CONSTRAINT \"fk_plugin_deprecated_replacement\"");
+    await queryRunner.query('ALTER TABLE "plugin" DROP CONSTRAINT "fk_plugin_deprecated_replacement"');
   }
 }

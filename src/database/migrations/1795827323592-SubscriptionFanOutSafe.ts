@@ -20,7 +20,9 @@ const ADMIN_EVENTS = ['webhook.delivery_failed', 'ingest.failed', 'key.rotated']
 const PUBLIC_DETAIL_KEYS = ['version', 'reason', 'repoUrl', 'message', 'replacement'];
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const list = (items: string[]) => items.map(literal).join(', ');
-const cases = Object.entries(EVENT_OF_ACTION).map(([action, type]) => `WHEN ${literal(action)} THEN ${literal(type)}`).join(' ');
+const cases = Object.entries(EVENT_OF_ACTION)
+  .map(([action, type]) => `WHEN ${literal(action)} THEN ${literal(type)}`)
+  .join(' ');
 
 /**
  * The fan-out, safe for the catalogue write it rides on and cheap under the changes feed's lock:
@@ -121,8 +123,10 @@ export class SubscriptionFanOutSafe1795827323592 implements MigrationInterface {
   name = 'SubscriptionFanOutSafe1795827323592';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("CREATE INDEX \"idx_user_account_admin\" ON \"user_account\"  (\"id\") WHERE \"role\" = 'admin'");
-    await queryRunner.query("CREATE INDEX \"idx_subscription_scope_target\" ON \"subscription\"  (\"scope\", \"target\") WHERE \"disabled_at\" IS NULL");
+    await queryRunner.query('CREATE INDEX "idx_user_account_admin" ON "user_account"  ("id") WHERE "role" = \'admin\'');
+    await queryRunner.query(
+      'CREATE INDEX "idx_subscription_scope_target" ON "subscription"  ("scope", "target") WHERE "disabled_at" IS NULL',
+    );
     await queryRunner.query(FAN_OUT);
     // Only the mapped actions queue the deferred call (sign-ins, tokens and the rest do not).
     await queryRunner.query('DROP TRIGGER subscription_fan_out ON "audit_entry"');
@@ -133,9 +137,11 @@ export class SubscriptionFanOutSafe1795827323592 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('DROP TRIGGER subscription_fan_out ON "audit_entry"');
-    await queryRunner.query('CREATE CONSTRAINT TRIGGER subscription_fan_out AFTER INSERT ON "audit_entry" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION subscription_fan_out()');
+    await queryRunner.query(
+      'CREATE CONSTRAINT TRIGGER subscription_fan_out AFTER INSERT ON "audit_entry" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION subscription_fan_out()',
+    );
     await queryRunner.query(PREVIOUS);
-    await queryRunner.query("DROP INDEX \"public\".\"idx_subscription_scope_target\"");
-    await queryRunner.query("DROP INDEX \"public\".\"idx_user_account_admin\"");
+    await queryRunner.query('DROP INDEX "public"."idx_subscription_scope_target"');
+    await queryRunner.query('DROP INDEX "public"."idx_user_account_admin"');
   }
 }

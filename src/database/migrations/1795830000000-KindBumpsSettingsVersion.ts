@@ -9,7 +9,9 @@ export class KindBumpsSettingsVersion1795830000000 implements MigrationInterface
   name = 'KindBumpsSettingsVersion1795830000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('CREATE TRIGGER "kind_bumps_settings_version" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "kind" FOR EACH STATEMENT EXECUTE FUNCTION "bump_settings_version"()');
+    await queryRunner.query(
+      'CREATE TRIGGER "kind_bumps_settings_version" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "kind" FOR EACH STATEMENT EXECUTE FUNCTION "bump_settings_version"()',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

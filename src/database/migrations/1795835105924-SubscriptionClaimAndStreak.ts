@@ -11,18 +11,22 @@ export class SubscriptionClaimAndStreak1795835105924 implements MigrationInterfa
   name = 'SubscriptionClaimAndStreak1795835105924';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("DROP INDEX \"public\".\"idx_subscription_delivery_due\"");
-    await queryRunner.query("ALTER TABLE \"subscription\" ADD \"last_failed_at\" TIMESTAMP WITH TIME ZONE");
-    await queryRunner.query("ALTER TABLE \"subscription\" ADD \"in_flight_until\" TIMESTAMP WITH TIME ZONE");
-    await queryRunner.query("CREATE INDEX \"idx_subscription_delivery_processing\" ON \"subscription_delivery\"  (\"locked_until\") WHERE \"status\" = 'processing'");
-    await queryRunner.query("CREATE INDEX \"idx_subscription_delivery_queued\" ON \"subscription_delivery\"  (\"next_attempt_at\") WHERE \"status\" = 'queued'");
+    await queryRunner.query('DROP INDEX "public"."idx_subscription_delivery_due"');
+    await queryRunner.query('ALTER TABLE "subscription" ADD "last_failed_at" TIMESTAMP WITH TIME ZONE');
+    await queryRunner.query('ALTER TABLE "subscription" ADD "in_flight_until" TIMESTAMP WITH TIME ZONE');
+    await queryRunner.query(
+      'CREATE INDEX "idx_subscription_delivery_processing" ON "subscription_delivery"  ("locked_until") WHERE "status" = \'processing\'',
+    );
+    await queryRunner.query(
+      'CREATE INDEX "idx_subscription_delivery_queued" ON "subscription_delivery"  ("next_attempt_at") WHERE "status" = \'queued\'',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("DROP INDEX \"public\".\"idx_subscription_delivery_queued\"");
-    await queryRunner.query("DROP INDEX \"public\".\"idx_subscription_delivery_processing\"");
-    await queryRunner.query("ALTER TABLE \"subscription\" DROP COLUMN \"in_flight_until\"");
-    await queryRunner.query("ALTER TABLE \"subscription\" DROP COLUMN \"last_failed_at\"");
-    await queryRunner.query("CREATE INDEX \"idx_subscription_delivery_due\" ON \"subscription_delivery\" (\"status\", \"next_attempt_at\") ");
+    await queryRunner.query('DROP INDEX "public"."idx_subscription_delivery_queued"');
+    await queryRunner.query('DROP INDEX "public"."idx_subscription_delivery_processing"');
+    await queryRunner.query('ALTER TABLE "subscription" DROP COLUMN "in_flight_until"');
+    await queryRunner.query('ALTER TABLE "subscription" DROP COLUMN "last_failed_at"');
+    await queryRunner.query('CREATE INDEX "idx_subscription_delivery_due" ON "subscription_delivery" ("status", "next_attempt_at") ');
   }
 }

@@ -28,8 +28,12 @@ export class ChangesFeedStoredJson1796700000000 implements MigrationInterface {
     await queryRunner.query(CHANGE_JSON);
     await queryRunner.query(STAMP);
     // Before the row is stored, when its identity seq is already drawn.
-    await queryRunner.query('CREATE TRIGGER catalogue_event_stamp_change BEFORE INSERT OR UPDATE ON "catalogue_event" FOR EACH ROW EXECUTE FUNCTION catalogue_event_stamp_change()');
-    await queryRunner.query('UPDATE "catalogue_event" SET "change" = catalogue_event_change_json(seq, type, slug, version, data, created_at)');
+    await queryRunner.query(
+      'CREATE TRIGGER catalogue_event_stamp_change BEFORE INSERT OR UPDATE ON "catalogue_event" FOR EACH ROW EXECUTE FUNCTION catalogue_event_stamp_change()',
+    );
+    await queryRunner.query(
+      'UPDATE "catalogue_event" SET "change" = catalogue_event_change_json(seq, type, slug, version, data, created_at)',
+    );
     await queryRunner.query('ALTER TABLE "catalogue_event" ALTER COLUMN "change" SET NOT NULL');
   }
 

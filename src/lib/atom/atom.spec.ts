@@ -36,7 +36,13 @@ describe('renderAtomFeed', () => {
     expect(parsed.self).toBe('https://registry.example/feeds/releases.atom');
     expect(parsed.url).toBe('https://registry.example/plugins');
     expect(parsed.items.map((i) => [i.id, i.title, i.url, i.description, i.authors[0]?.name])).toEqual([
-      ['tag:registry.example,2026:release/aurora/1.2.0', 'Aurora 1.2.0', 'https://registry.example/plugins/aurora', 'Northern lights', 'alice'],
+      [
+        'tag:registry.example,2026:release/aurora/1.2.0',
+        'Aurora 1.2.0',
+        'https://registry.example/plugins/aurora',
+        'Northern lights',
+        'alice',
+      ],
     ]);
     expect(parsed.items[0].published?.toISOString()).toBe('2026-11-27T12:00:00.000Z');
   });
@@ -52,7 +58,9 @@ describe('renderAtomFeed', () => {
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).not.toContain('<script>');
     const clean = 'a<script>alert(1)</script> & "b"  c 😀';
-    const parsed = new XMLParser({ ignoreAttributes: false, processEntities: true, htmlEntities: false }).parse(xml) as { feed: { title: { '#text': string }; entry: { summary: { '#text': string }; category: { '@_term': string } } } };
+    const parsed = new XMLParser({ ignoreAttributes: false, processEntities: true, htmlEntities: false }).parse(xml) as {
+      feed: { title: { '#text': string }; entry: { summary: { '#text': string }; category: { '@_term': string } } };
+    };
     expect(parsed.feed.title['#text']).toBe(clean);
     expect(parsed.feed.entry.summary['#text']).toBe(clean);
     expect(parsed.feed.entry.category['@_term']).toBe(clean);

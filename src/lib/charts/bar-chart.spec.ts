@@ -1,7 +1,8 @@
 import { barChartLayout, barChartSvg, compactNumber, escapeXml, niceMax, PLOT, PLOT_HEIGHT, PLOT_WIDTH } from './bar-chart';
 import { daysEndingOn, type DayValue } from './days';
 
-const series = (values: number[], last = '2026-11-27'): DayValue[] => daysEndingOn(last, values.length).map((day, i) => ({ day, value: values[i] }));
+const series = (values: number[], last = '2026-11-27'): DayValue[] =>
+  daysEndingOn(last, values.length).map((day, i) => ({ day, value: values[i] }));
 const BASELINE = PLOT.top + PLOT_HEIGHT;
 
 describe('bar chart layout', () => {
@@ -88,7 +89,15 @@ describe('bar chart layout', () => {
   });
 
   it('has nothing to place for an empty series', () => {
-    expect(barChartLayout([])).toEqual({ scaleMax: 1, bars: [], ticks: [{ value: 0, y: 138, label: '0' }, { value: 1, y: 10, label: '1' }], dayLabels: [] });
+    expect(barChartLayout([])).toEqual({
+      scaleMax: 1,
+      bars: [],
+      ticks: [
+        { value: 0, y: 138, label: '0' },
+        { value: 1, y: 10, label: '1' },
+      ],
+      dayLabels: [],
+    });
   });
 });
 
@@ -97,7 +106,11 @@ describe('bar chart SVG', () => {
 
   it('is an image named by its title and described by its desc, with one tooltip per day that has a count', () => {
     const svg = barChartSvg(series([0, 1, 2, 4]), options);
-    expect(svg.startsWith('<svg class="chart-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 320 160" role="img" aria-labelledby="downloads-title" aria-describedby="downloads-desc" focusable="false">')).toBe(true);
+    expect(
+      svg.startsWith(
+        '<svg class="chart-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 320 160" role="img" aria-labelledby="downloads-title" aria-describedby="downloads-desc" focusable="false">',
+      ),
+    ).toBe(true);
     expect(svg).toContain('<title id="downloads-title">Downloads per day</title><desc id="downloads-desc">7 downloads in 4 days.</desc>');
     expect(svg.match(/<rect /g)).toHaveLength(3);
     expect(svg).toContain('<rect x="252.35" y="35.6" width="54.8" height="102.4"><title>2026-11-27: 4</title></rect>');
@@ -108,7 +121,13 @@ describe('bar chart SVG', () => {
 
   it('escapes every text it is given and loads nothing', () => {
     const hostile = '<script>alert("x")</script> & \'q\'';
-    const svg = barChartSvg(series([3]), { id: 'x"><script>', title: hostile, description: hostile, formatDay: () => hostile, emptyText: hostile });
+    const svg = barChartSvg(series([3]), {
+      id: 'x"><script>',
+      title: hostile,
+      description: hostile,
+      formatDay: () => hostile,
+      emptyText: hostile,
+    });
     expect(svg).not.toContain('<script');
     expect(svg).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;');
     expect(svg).toContain('aria-labelledby="xscript-title"');

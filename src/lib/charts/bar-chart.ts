@@ -85,7 +85,14 @@ export function barChartLayout(series: readonly DayValue[], options: Pick<BarCha
     const value = Math.max(0, point.value);
     const scaled = (value / scaleMax) * PLOT_HEIGHT;
     const height = value > 0 ? round(Math.max(MIN_BAR_HEIGHT, scaled)) : 0;
-    return { day: point.day, value: point.value, x: round(PLOT.left + i * slot + (slot - width) / 2), y: round(baseline - height), width, height };
+    return {
+      day: point.day,
+      value: point.value,
+      x: round(PLOT.left + i * slot + (slot - width) / 2),
+      y: round(baseline - height),
+      width,
+      height,
+    };
   });
   const ticks = [0, scaleMax / 2, scaleMax]
     .filter((value) => Number.isInteger(value))
@@ -97,7 +104,12 @@ export function barChartLayout(series: readonly DayValue[], options: Pick<BarCha
     dayLabels.push({ day: series[0].day, x: PLOT.left, anchor: 'start', label: formatDay(series[0].day) });
     if (series.length >= 5) {
       const mid = Math.floor((series.length - 1) / 2);
-      dayLabels.push({ day: series[mid].day, x: round(PLOT.left + (mid + 0.5) * slot), anchor: 'middle', label: formatDay(series[mid].day) });
+      dayLabels.push({
+        day: series[mid].day,
+        x: round(PLOT.left + (mid + 0.5) * slot),
+        anchor: 'middle',
+        label: formatDay(series[mid].day),
+      });
     }
     const last = series[series.length - 1];
     dayLabels.push({ day: last.day, x: PLOT.left + PLOT_WIDTH, anchor: 'end', label: formatDay(last.day) });
@@ -147,13 +159,21 @@ export function barChartSvg(series: readonly DayValue[], options: BarChartOption
   }
   parts.push('</g>');
   if (series.length === 0) {
-    parts.push(`<text class="chart-empty" x="${PLOT.left + PLOT_WIDTH / 2}" y="${PLOT.top + PLOT_HEIGHT / 2}" text-anchor="middle" dominant-baseline="middle">${escapeXml(options.emptyText ?? '')}</text>`);
+    parts.push(
+      `<text class="chart-empty" x="${PLOT.left + PLOT_WIDTH / 2}" y="${PLOT.top + PLOT_HEIGHT / 2}" text-anchor="middle" dominant-baseline="middle">${escapeXml(options.emptyText ?? '')}</text>`,
+    );
   }
   parts.push('<g class="chart-bars">');
   for (const bar of layout.bars) {
     if (bar.height === 0) continue;
-    parts.push(`<rect x="${bar.x}" y="${bar.y}" width="${bar.width}" height="${bar.height}"><title>${escapeXml(`${formatDay(bar.day)}: ${numbers.format(bar.value)}`)}</title></rect>`);
+    parts.push(
+      `<rect x="${bar.x}" y="${bar.y}" width="${bar.width}" height="${bar.height}"><title>${escapeXml(`${formatDay(bar.day)}: ${numbers.format(bar.value)}`)}</title></rect>`,
+    );
   }
-  parts.push('</g>', `<line class="chart-baseline" x1="${PLOT.left}" x2="${PLOT.left + PLOT_WIDTH}" y1="${baseline}" y2="${baseline}" aria-hidden="true"/>`, '</svg>');
+  parts.push(
+    '</g>',
+    `<line class="chart-baseline" x1="${PLOT.left}" x2="${PLOT.left + PLOT_WIDTH}" y1="${baseline}" y2="${baseline}" aria-hidden="true"/>`,
+    '</svg>',
+  );
   return parts.join('');
 }

@@ -28,7 +28,16 @@ describe('UTC days', () => {
 
   it('fills the days without a row with 0, in the days’ order, ignoring rows outside them', () => {
     const days = daysEndingOn('2026-11-27', 3);
-    expect(denseSeries([{ day: '2026-11-27', value: 4 }, { day: '2026-11-25', value: 1 }, { day: '2026-10-01', value: 9 }], days)).toEqual([
+    expect(
+      denseSeries(
+        [
+          { day: '2026-11-27', value: 4 },
+          { day: '2026-11-25', value: 1 },
+          { day: '2026-10-01', value: 9 },
+        ],
+        days,
+      ),
+    ).toEqual([
       { day: '2026-11-25', value: 1 },
       { day: '2026-11-26', value: 0 },
       { day: '2026-11-27', value: 4 },
@@ -36,7 +45,13 @@ describe('UTC days', () => {
   });
 
   it('summarizes a series: total, the first highest day, its ends', () => {
-    expect(summarize([{ day: 'a', value: 2 }, { day: 'b', value: 5 }, { day: 'c', value: 5 }])).toEqual({ days: 3, total: 12, peak: { day: 'b', value: 5 }, first: 'a', last: 'c' });
+    expect(
+      summarize([
+        { day: 'a', value: 2 },
+        { day: 'b', value: 5 },
+        { day: 'c', value: 5 },
+      ]),
+    ).toEqual({ days: 3, total: 12, peak: { day: 'b', value: 5 }, first: 'a', last: 'c' });
     expect(summarize([{ day: 'a', value: 0 }])).toEqual({ days: 1, total: 0, peak: null, first: 'a', last: 'a' });
     expect(summarize([])).toEqual({ days: 0, total: 0, peak: null, first: null, last: null });
   });

@@ -1,5 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { FRESHNESS_REISSUE_MAX_SECONDS, freshnessPeriod, freshnessReissueSeconds, type FreshnessStatement, signFreshnessStatement, statementReuseUntilMs } from './statement';
+import {
+  FRESHNESS_REISSUE_MAX_SECONDS,
+  freshnessPeriod,
+  freshnessReissueSeconds,
+  type FreshnessStatement,
+  signFreshnessStatement,
+  statementReuseUntilMs,
+} from './statement';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -18,7 +25,10 @@ describe('freshness reissue periods', () => {
       expect(freshnessPeriod(at(now), day)).toEqual({ issuedAt: '2026-11-28T10:00:00Z', expiresAt: '2026-11-29T10:00:00Z' });
     }
     expect(freshnessPeriod(at('2026-11-28T11:00:00Z'), day).issuedAt).toBe('2026-11-28T11:00:00Z');
-    expect(freshnessPeriod(at('2026-11-28T10:44:00Z'), 3_600)).toEqual({ issuedAt: '2026-11-28T10:30:00Z', expiresAt: '2026-11-28T11:30:00Z' });
+    expect(freshnessPeriod(at('2026-11-28T10:44:00Z'), 3_600)).toEqual({
+      issuedAt: '2026-11-28T10:30:00Z',
+      expiresAt: '2026-11-28T11:30:00Z',
+    });
   });
 
   it('never moves the issue time back when the lifetime is raised (from an hour to 30 days)', () => {
@@ -48,7 +58,15 @@ describe('freshness reissue periods', () => {
   it('signs the same bytes for the same statement (Ed25519 is deterministic), so instances agree', () => {
     const { privateKey } = generateKeyPairSync('ed25519');
     const period = freshnessPeriod(at('2026-11-28T10:17:00Z'), 86_400);
-    const make = (): FreshnessStatement => ({ slug: 'demo', version: '1.0.0', platform: { os: 'linux', arch: 'x64' }, asset_sha256: 'a'.repeat(64), issued_at: period.issuedAt, expires_at: period.expiresAt, tree_size: 9 });
+    const make = (): FreshnessStatement => ({
+      slug: 'demo',
+      version: '1.0.0',
+      platform: { os: 'linux', arch: 'x64' },
+      asset_sha256: 'a'.repeat(64),
+      issued_at: period.issuedAt,
+      expires_at: period.expiresAt,
+      tree_size: 9,
+    });
     expect(signFreshnessStatement(make(), privateKey, 'k')).toBe(signFreshnessStatement(make(), privateKey, 'k'));
   });
 });

@@ -92,7 +92,8 @@ function platformProblem(platform: unknown): string | undefined {
   if (!isRecord(platform)) return 'platform is not {os, arch}, "universal" or "all"';
   const keys = Object.keys(platform).sort();
   if (keys.length !== 2 || keys[0] !== 'arch' || keys[1] !== 'os') return 'platform has members other than os and arch';
-  if (typeof platform.os !== 'string' || platform.os === '' || typeof platform.arch !== 'string' || platform.arch === '') return 'platform.os and platform.arch must be non-empty strings';
+  if (typeof platform.os !== 'string' || platform.os === '' || typeof platform.arch !== 'string' || platform.arch === '')
+    return 'platform.os and platform.arch must be non-empty strings';
   return undefined;
 }
 
@@ -104,12 +105,14 @@ function statementProblem(value: unknown): string | undefined {
   if (typeof value.version !== 'string' || value.version === '') return 'version is not a non-empty string';
   const platform = platformProblem(value.platform);
   if (platform) return platform;
-  if (value.asset_sha256 !== null && (typeof value.asset_sha256 !== 'string' || !SHA256_HEX.test(value.asset_sha256))) return 'asset_sha256 is neither null nor 64 lowercase hex digits';
+  if (value.asset_sha256 !== null && (typeof value.asset_sha256 !== 'string' || !SHA256_HEX.test(value.asset_sha256)))
+    return 'asset_sha256 is neither null nor 64 lowercase hex digits';
   for (const member of ['issued_at', 'expires_at'] as const) {
     if (typeof value[member] !== 'string' || Number.isNaN(timestampMs(value[member]))) return `${member} is not an RFC 3339 UTC timestamp`;
   }
   if (timestampMs(value.expires_at as string) <= timestampMs(value.issued_at as string)) return 'expires_at is not after issued_at';
-  if (typeof value.tree_size !== 'number' || !Number.isSafeInteger(value.tree_size) || value.tree_size < 0) return 'tree_size is not a non-negative integer';
+  if (typeof value.tree_size !== 'number' || !Number.isSafeInteger(value.tree_size) || value.tree_size < 0)
+    return 'tree_size is not a non-negative integer';
   return undefined;
 }
 

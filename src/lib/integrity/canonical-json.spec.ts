@@ -22,7 +22,9 @@ function thrown(run: () => unknown): CanonicalJsonError {
 }
 
 describe('canonicalJson: published JCS vectors (cyberphone/json-canonicalization testdata)', () => {
-  const names = readdirSync(join(VECTORS, 'input')).filter((name) => name.endsWith('.json')).sort();
+  const names = readdirSync(join(VECTORS, 'input'))
+    .filter((name) => name.endsWith('.json'))
+    .sort();
 
   it('has all six vector pairs on disk', () => {
     expect(names).toEqual(['arrays.json', 'french.json', 'structures.json', 'unicode.json', 'values.json', 'weird.json']);

@@ -45,7 +45,18 @@ function opensslVerify(jws: string, jwk: PublicJwk, label: string): { status: nu
   const publicKey = writePublicKeyPem(jwk, `${label}.pub.pem`);
   writeFileSync(join(workDir, `${label}.input.txt`), `${header}.${payload}`);
   writeFileSync(join(workDir, `${label}.sig.bin`), Buffer.from(signature, 'base64url'));
-  return openssl(['pkeyutl', '-verify', '-pubin', '-inkey', publicKey, '-rawin', '-in', `${label}.input.txt`, '-sigfile', `${label}.sig.bin`]);
+  return openssl([
+    'pkeyutl',
+    '-verify',
+    '-pubin',
+    '-inkey',
+    publicKey,
+    '-rawin',
+    '-in',
+    `${label}.input.txt`,
+    '-sigfile',
+    `${label}.sig.bin`,
+  ]);
 }
 
 describe('interop with openssl pkeyutl (Ed25519)', () => {

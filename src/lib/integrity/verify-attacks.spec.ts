@@ -78,7 +78,9 @@ describe('algorithm and key confusion', () => {
 
   it.each([['none'], ['None'], ['RS256'], ['ES256'], ['eddsa'], ['Ed25519']])('alg %s → ALGORITHM_REFUSED', async (alg) => {
     expect(await codeOf(forge({ alg, kid: keyA.jwk.kid }, () => new Uint8Array()))).toBe('ALGORITHM_REFUSED');
-    expect(await codeOf(`${base64urlEncode(JSON.stringify({ alg, kid: keyA.jwk.kid }))}.${PAYLOAD}.${SIGNATURE}`)).toBe('ALGORITHM_REFUSED');
+    expect(await codeOf(`${base64urlEncode(JSON.stringify({ alg, kid: keyA.jwk.kid }))}.${PAYLOAD}.${SIGNATURE}`)).toBe(
+      'ALGORITHM_REFUSED',
+    );
   });
 
   it('a missing or non-string alg → ALGORITHM_REFUSED', async () => {

@@ -38,11 +38,14 @@ describe('verifyRelease: a genuine release', () => {
 
   it.each<[string, () => AssetToVerify]>([
     ['bytes', () => ({ name: 'demo.zip', bytes: ASSET_BYTES })],
-    ['a file path', () => {
-      const path = join(workDir, 'demo.zip');
-      writeFileSync(path, ASSET_BYTES);
-      return { name: 'demo.zip', path };
-    }],
+    [
+      'a file path',
+      () => {
+        const path = join(workDir, 'demo.zip');
+        writeFileSync(path, ASSET_BYTES);
+        return { name: 'demo.zip', path };
+      },
+    ],
     ['a stream of small chunks', () => ({ name: 'demo.zip', stream: Readable.from(chunks(ASSET_BYTES, 7)) })],
   ])('verifies an asset given as %s', async (_label, asset) => {
     const result = await verifyDemo({ asset: asset() });

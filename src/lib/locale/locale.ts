@@ -17,9 +17,25 @@ const LANGTAG =
 
 /** RFC 5646's irregular grandfathered tags: well-formed, though the grammar above does not fit them. */
 const IRREGULAR = new Set(
-  ['en-GB-oed', 'i-ami', 'i-bnn', 'i-default', 'i-enochian', 'i-hak', 'i-klingon', 'i-lux', 'i-mingo', 'i-navajo', 'i-pwn', 'i-tao', 'i-tay', 'i-tsu', 'sgn-BE-FR', 'sgn-BE-NL', 'sgn-CH-DE'].map(
-    (tag) => tag.toLowerCase(),
-  ),
+  [
+    'en-GB-oed',
+    'i-ami',
+    'i-bnn',
+    'i-default',
+    'i-enochian',
+    'i-hak',
+    'i-klingon',
+    'i-lux',
+    'i-mingo',
+    'i-navajo',
+    'i-pwn',
+    'i-tao',
+    'i-tay',
+    'i-tsu',
+    'sgn-BE-FR',
+    'sgn-BE-NL',
+    'sgn-CH-DE',
+  ].map((tag) => tag.toLowerCase()),
 );
 
 /** The canonical letter case of RFC 5646 §2.1.1: `zh-Hant-TW`, `pt-BR`, `de-CH-x-phonebk`. */
@@ -70,7 +86,12 @@ export function lookupChain(tag: string): string[] {
 
 const primaryLanguage = (tag: string) => tag.split('-')[0].toLowerCase();
 /** A region subtag (`BR`, `419`) past the language: how two variants of one language are told apart. */
-const regionOf = (tag: string) => tag.split('-').slice(1).find((subtag) => /^(?:[a-z]{2}|[0-9]{3})$/i.test(subtag))?.toUpperCase();
+const regionOf = (tag: string) =>
+  tag
+    .split('-')
+    .slice(1)
+    .find((subtag) => /^(?:[a-z]{2}|[0-9]{3})$/i.test(subtag))
+    ?.toUpperCase();
 
 /**
  * The available locale for one wanted tag: its lookup chain matched without regard to case (the
@@ -146,6 +167,10 @@ export function resolveStoredReadmeLocale(requested: string | null | undefined, 
 }
 
 /** The same rule with the site's own default in place of `en` (CMS pages). */
-export function resolveLocaleWithDefault(requested: string | null | undefined, available: readonly string[], defaultLocale: string): string | null {
+export function resolveLocaleWithDefault(
+  requested: string | null | undefined,
+  available: readonly string[],
+  defaultLocale: string,
+): string | null {
   return resolveLocale(requested, available, { defaultLocale });
 }

@@ -21,7 +21,12 @@ function listValues(values: readonly (string | number)[]): string {
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
 }
 
-function enumMiss(value: string | number, allowed: readonly (string | number)[], notes?: Readonly<Record<string, string>>, emptyReason?: string): string {
+function enumMiss(
+  value: string | number,
+  allowed: readonly (string | number)[],
+  notes?: Readonly<Record<string, string>>,
+  emptyReason?: string,
+): string {
   const note = typeof value === 'string' && notes && Object.hasOwn(notes, value) ? `; ${notes[value]}` : '';
   if (allowed.length === 0) return emptyReason ? `must be left out: ${emptyReason}${note}` : `must be left out: no value is allowed${note}`;
   const names = allowed.filter((item): item is string => typeof item === 'string');
@@ -42,7 +47,8 @@ function checkString(value: string, rule: StringRule, pointer: string, out: Viol
   if (rule.pattern && !matchesPattern(value, rule.pattern.source)) {
     out.push(violation(pointer, `must be ${rule.pattern.meaning} (pattern ${rule.pattern.source})`));
   }
-  if (rule.enum && !rule.enum.includes(value)) out.push(violation(pointer, enumMiss(value, rule.enum, rule.enumNotes, rule.enumEmptyReason)));
+  if (rule.enum && !rule.enum.includes(value))
+    out.push(violation(pointer, enumMiss(value, rule.enum, rule.enumNotes, rule.enumEmptyReason)));
   if (rule.semverRange && validRange(value) === null) {
     out.push(violation(pointer, 'must be a semver range or version, such as ">=1.2.0" or "1.2.3"'));
   }

@@ -5,7 +5,15 @@ export const MAX_MANIFEST_BYTES = 65536;
 export const MAX_NESTING_DEPTH = 32;
 
 /** The file names a push may name its manifest by (`manifestSource`): its format. */
-export const MANIFEST_SOURCES: readonly string[] = ['plugin.yaml', 'plugin.yml', 'plugin.json', '.plugin', '.plugin.yaml', '.plugin.yml', '.plugin.json'];
+export const MANIFEST_SOURCES: readonly string[] = [
+  'plugin.yaml',
+  'plugin.yml',
+  'plugin.json',
+  '.plugin',
+  '.plugin.yaml',
+  '.plugin.yml',
+  '.plugin.json',
+];
 
 /** Manifest file names allowed at a repository root, in the order the CLI prefers them. */
 export const MANIFEST_FILE_NAMES: readonly string[] = ['.plugin.yaml', '.plugin.yml', '.plugin.json', '.plugin'];

@@ -2,7 +2,13 @@ import { declarationProblems } from './declarations';
 
 describe('declarationProblems', () => {
   it('accepts well-formed declarations', () => {
-    expect(declarationProblems([{ key: 'stars', type: 'number', enum: [1, 2] }, { key: 'dark', type: 'boolean' }, { key: 'os_list', type: 'string[]', maxLength: 10 }])).toEqual([]);
+    expect(
+      declarationProblems([
+        { key: 'stars', type: 'number', enum: [1, 2] },
+        { key: 'dark', type: 'boolean' },
+        { key: 'os_list', type: 'string[]', maxLength: 10 },
+      ]),
+    ).toEqual([]);
   });
 
   it('names each problem at its pointer', () => {

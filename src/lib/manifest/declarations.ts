@@ -23,7 +23,8 @@ export function declarationProblems(declarations: readonly ExtensionFieldDeclara
     const at = childPointer(root, index);
     const say = (path: string, message: string) => problems.push({ path, message: `${path.slice(1)}: ${message}` });
     if (!EXTENSION_KEY_PATTERN.test(declaration.key)) say(`${at}/key`, `must match ${EXTENSION_KEY_PATTERN.source}`);
-    else if (Object.hasOwn(SPEC_MANIFEST_FIELDS, declaration.key) || FORBIDDEN_KEYS.has(declaration.key)) say(`${at}/key`, `"${declaration.key}" is a field of the manifest format itself`);
+    else if (Object.hasOwn(SPEC_MANIFEST_FIELDS, declaration.key) || FORBIDDEN_KEYS.has(declaration.key))
+      say(`${at}/key`, `"${declaration.key}" is a field of the manifest format itself`);
     else if (seen.has(declaration.key)) say(`${at}/key`, `"${declaration.key}" is declared twice`);
     seen.add(declaration.key);
     const itemType = declaration.type === 'number' ? 'number' : declaration.type === 'boolean' ? null : 'string';
@@ -31,7 +32,8 @@ export function declarationProblems(declarations: readonly ExtensionFieldDeclara
       if (itemType === null) say(`${at}/enum`, 'a boolean field takes no enum');
       else if (typeof value !== itemType) say(`${at}/enum/${position}`, `must be a ${itemType}, as the field is ${declaration.type}`);
     });
-    if (declaration.maxLength !== undefined && itemType !== 'string') say(`${at}/maxLength`, `applies to string fields only, not ${declaration.type}`);
+    if (declaration.maxLength !== undefined && itemType !== 'string')
+      say(`${at}/maxLength`, `applies to string fields only, not ${declaration.type}`);
   });
   return [...new Map(problems.map((p) => [`${p.path}|${p.message}`, p])).values()];
 }

@@ -40,19 +40,33 @@ describe('manifestJsonSchema: shape', () => {
   });
 
   it('takes its $id from the caller', () => {
-    expect(manifestJsonSchema({ id: 'https://registry.example/schemas/manifest.json' }).$id).toBe('https://registry.example/schemas/manifest.json');
+    expect(manifestJsonSchema({ id: 'https://registry.example/schemas/manifest.json' }).$id).toBe(
+      'https://registry.example/schemas/manifest.json',
+    );
   });
 
   it('writes the spec limits as schema keywords', () => {
     const properties = propertiesOf(manifestJsonSchema()) as Record<string, SchemaObject>;
     expect(properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9-]*$' });
-    expect(properties.tags).toEqual({ description: expect.any(String), type: 'array', maxItems: 16, items: { type: 'string', maxLength: 30 } });
+    expect(properties.tags).toEqual({
+      description: expect.any(String),
+      type: 'array',
+      maxItems: 16,
+      items: { type: 'string', maxLength: 30 },
+    });
     expect(properties.screenshots).toMatchObject({
       maxItems: 12,
       items: { type: 'object', required: ['url'], additionalProperties: false, properties: { url: { minLength: 1, maxLength: 500 } } },
     });
-    expect(properties.readmes).toMatchObject({ type: 'object', additionalProperties: false, patternProperties: { '^[a-z]{2}(-[A-Z]{2})?$': { maxLength: 500 } } });
-    expect(properties.support).toMatchObject({ additionalProperties: false, properties: { email: { maxLength: 254 }, issues_url: { pattern: '^https?://.+' } } });
+    expect(properties.readmes).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      patternProperties: { '^[a-z]{2}(-[A-Z]{2})?$': { maxLength: 500 } },
+    });
+    expect(properties.support).toMatchObject({
+      additionalProperties: false,
+      properties: { email: { maxLength: 254 }, issues_url: { pattern: '^https?://.+' } },
+    });
   });
 
   it('lists only enabled kinds, and leaves kind open when kinds are not known', () => {
@@ -90,7 +104,10 @@ describe('manifestJsonSchema: shape', () => {
       [{ version: '1.0.0' }, false],
     ];
     for (const [manifest, valid] of cases) {
-      expect({ manifest, schema: schemaErrors(schema, manifest) }).toEqual({ manifest, schema: valid ? [] : expect.arrayContaining([expect.any(String)]) });
+      expect({ manifest, schema: schemaErrors(schema, manifest) }).toEqual({
+        manifest,
+        schema: valid ? [] : expect.arrayContaining([expect.any(String)]),
+      });
       expect({ manifest, validator: validateManifest(manifest, options).ok }).toEqual({ manifest, validator: valid });
     }
   });
@@ -105,7 +122,9 @@ describe('manifestJsonSchema agrees with validateManifest (property)', () => {
 
   it('generates both accepted and refused manifests, so the properties below are not vacuous', () => {
     for (const [, options] of registries) {
-      const verdicts = fc.sample(manifestValue('valid-only'), { numRuns: 600, seed: 42 }).map((value) => validateManifest(value, options).ok);
+      const verdicts = fc
+        .sample(manifestValue('valid-only'), { numRuns: 600, seed: 42 })
+        .map((value) => validateManifest(value, options).ok);
       const accepted = verdicts.filter(Boolean).length;
       expect(accepted).toBeGreaterThan(60);
       expect(verdicts.length - accepted).toBeGreaterThan(60);

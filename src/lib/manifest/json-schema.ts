@@ -120,7 +120,9 @@ export function manifestJsonSchema(options: ManifestSchemaOptions = {}): { [keyw
     required,
     // Without the kinds, a key shaped like an extension field may be one the registry declares;
     // its value is unchecked but for what canonical JSON refuses (an integer beyond ±(2^53-1)).
-    ...(fields.kindsKnown ? {} : { patternProperties: { [UNDECLARED_EXTENSION_KEY]: { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } } }),
+    ...(fields.kindsKnown
+      ? {}
+      : { patternProperties: { [UNDECLARED_EXTENSION_KEY]: { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } } }),
     additionalProperties: false,
   });
   if (allOf.length > 0) schema.allOf = allOf;

@@ -4,7 +4,12 @@ describe('readKindsDocument', () => {
   it('reads the GET /api/kinds shape', () => {
     const document = readKindsDocument({
       kinds: [
-        { key: 'theme', label: 'Theme', description: 'Colour schemes', extensionFields: [{ key: 'colors', type: 'string[]', enum: ['dark'], maxLength: 10 }] },
+        {
+          key: 'theme',
+          label: 'Theme',
+          description: 'Colour schemes',
+          extensionFields: [{ key: 'colors', type: 'string[]', enum: ['dark'], maxLength: 10 }],
+        },
         { key: 'tool', label: 'Tool', description: null, extensionFields: [] },
         { key: 'old', label: 'Old', enabled: false },
       ],
@@ -13,7 +18,12 @@ describe('readKindsDocument', () => {
     expect(document).toEqual({
       ok: true,
       kinds: [
-        { key: 'theme', label: 'Theme', description: 'Colour schemes', extensionFields: [{ key: 'colors', type: 'string[]', enum: ['dark'], maxLength: 10 }] },
+        {
+          key: 'theme',
+          label: 'Theme',
+          description: 'Colour schemes',
+          extensionFields: [{ key: 'colors', type: 'string[]', enum: ['dark'], maxLength: 10 }],
+        },
         { key: 'tool', label: 'Tool', description: null, extensionFields: [] },
         { key: 'old', label: 'Old', description: null, enabled: false, extensionFields: [] },
       ],
@@ -23,7 +33,18 @@ describe('readKindsDocument', () => {
 
   it('names every problem in a malformed list', () => {
     const document = readKindsDocument({
-      kinds: [{ key: '', label: 3 }, 'theme', { key: 'tool', label: 'Tool', extensionFields: [{ key: 'x', type: 'date' }, { type: 'string', maxLength: -1 }] }],
+      kinds: [
+        { key: '', label: 3 },
+        'theme',
+        {
+          key: 'tool',
+          label: 'Tool',
+          extensionFields: [
+            { key: 'x', type: 'date' },
+            { type: 'string', maxLength: -1 },
+          ],
+        },
+      ],
     });
     expect(document).toEqual({
       ok: false,

@@ -7,8 +7,7 @@ import type { ExtensionFieldDeclaration, ExtensionFieldType, Kind } from './type
  * Used by tools that are handed such a file; the server builds its kinds from the database.
  */
 export type KindsDocument =
-  | { ok: true; kinds: Kind[]; globalExtensionFields: ExtensionFieldDeclaration[] }
-  | { ok: false; problems: string[] };
+  { ok: true; kinds: Kind[]; globalExtensionFields: ExtensionFieldDeclaration[] } | { ok: false; problems: string[] };
 
 const FIELD_TYPES: readonly ExtensionFieldType[] = ['string', 'number', 'boolean', 'string[]'];
 
@@ -36,7 +35,7 @@ function readDeclaration(value: unknown, where: string, problems: string[]): Ext
 
 function readDeclarations(value: unknown, where: string, problems: string[]): ExtensionFieldDeclaration[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) return void problems.push(`${where}: must be an array`), [];
+  if (!Array.isArray(value)) return (void problems.push(`${where}: must be an array`), []);
   return value.flatMap((item, index) => readDeclaration(item, `${where}[${index}]`, problems) ?? []);
 }
 

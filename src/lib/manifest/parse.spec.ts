@@ -73,7 +73,9 @@ describe('parseManifestText: YAML', () => {
   it('reports syntax errors with their line instead of throwing', () => {
     const violations = violationsOf(parseManifestText('name: demo\ntags: [a, b\nversion: "1.0.0\n', '.plugin.yaml'));
     expect(violations.length).toBeGreaterThan(0);
-    expect(violations.every((item) => item.path === '' && /^manifest: is not valid YAML: .* at line \d+, column \d+$/.test(item.message))).toBe(true);
+    expect(
+      violations.every((item) => item.path === '' && /^manifest: is not valid YAML: .* at line \d+, column \d+$/.test(item.message)),
+    ).toBe(true);
   });
 
   it('reads an empty file as null (the validator then says it is not an object)', () => {
@@ -131,7 +133,9 @@ describe('parseManifestText: JSON', () => {
 describe('parseManifestText: a .plugin file may hold either', () => {
   it('reads JSON as JSON, with JSON duplicate-key rules', () => {
     expect(valueOf(parseManifestText('{"name": "demo"}', '.plugin'))).toEqual({ name: 'demo' });
-    expect(violationsOf(parseManifestText('{"a": 1, "a": 2}', '.plugin'))).toEqual([{ path: '/a', message: 'a: duplicate key (first defined at line 1)' }]);
+    expect(violationsOf(parseManifestText('{"a": 1, "a": 2}', '.plugin'))).toEqual([
+      { path: '/a', message: 'a: duplicate key (first defined at line 1)' },
+    ]);
   });
 
   it('reads YAML, including YAML flow style that only looks like JSON', () => {
@@ -142,14 +146,46 @@ describe('parseManifestText: a .plugin file may hold either', () => {
 });
 
 describe('parseManifestText never throws', () => {
-  const fragments = fc.constantFrom('{', '}', '[', ']', ':', ',', '"', "'", '&a ', '*a', '!!', '!x ', '- ', '? ', '\n', '  ', '\t', '#', '%YAML', '---', 'a', '1', '\\u', '\ud800', '__proto__');
+  const fragments = fc.constantFrom(
+    '{',
+    '}',
+    '[',
+    ']',
+    ':',
+    ',',
+    '"',
+    "'",
+    '&a ',
+    '*a',
+    '!!',
+    '!x ',
+    '- ',
+    '? ',
+    '\n',
+    '  ',
+    '\t',
+    '#',
+    '%YAML',
+    '---',
+    'a',
+    '1',
+    '\\u',
+    '\ud800',
+    '__proto__',
+  );
 
   it.each(['.plugin.yaml', '.plugin.json', '.plugin'])('for any text as %s', (name) => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.array(fragments, { maxLength: 60 }).map((parts) => parts.join(''))), (text) => {
-        const result = parseManifestText(text, name);
-        return result.ok || (result.violations.length > 0 && result.violations.every((item) => typeof item.path === 'string'));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(fragments, { maxLength: 60 }).map((parts) => parts.join('')),
+        ),
+        (text) => {
+          const result = parseManifestText(text, name);
+          return result.ok || (result.violations.length > 0 && result.violations.every((item) => typeof item.path === 'string'));
+        },
+      ),
       { numRuns: 300 },
     );
   });

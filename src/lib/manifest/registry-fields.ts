@@ -75,7 +75,13 @@ export function registryFields(options: RegistryOptions): RegistryFields {
     if (kind.enabled === false && !byKind.has(kind.key)) enumNotes[kind.key] = `kind "${kind.key}" is disabled`;
   }
   const enumEmptyReason = byKind.size === 0 ? 'this registry has no kinds enabled' : undefined;
-  return { kindsKnown: true, kindRule: { ...kindRule, enum: [...byKind.keys()], enumNotes, ...(enumEmptyReason ? { enumEmptyReason } : {}) }, global, byKind, notes };
+  return {
+    kindsKnown: true,
+    kindRule: { ...kindRule, enum: [...byKind.keys()], enumNotes, ...(enumEmptyReason ? { enumEmptyReason } : {}) },
+    global,
+    byKind,
+    notes,
+  };
 }
 
 /** The declarations that apply to a manifest of this kind: global ones, overridden by the kind's own. */

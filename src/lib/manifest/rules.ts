@@ -114,7 +114,13 @@ export const SPEC_MANIFEST_FIELDS: Readonly<Record<string, ValueRule>> = {
     },
   },
   readme: README_REFERENCE,
-  readmes: { type: 'map', keyPattern: LOCALE_PATTERN, values: README_REFERENCE, maxProperties: MAX_README_LOCALES, description: 'Per-locale README overrides.' },
+  readmes: {
+    type: 'map',
+    keyPattern: LOCALE_PATTERN,
+    values: README_REFERENCE,
+    maxProperties: MAX_README_LOCALES,
+    description: 'Per-locale README overrides.',
+  },
   documentation_url: { type: 'string', pattern: HTTP_URL },
   homepage: { type: 'string', pattern: HTTP_URL },
   support: {

@@ -107,7 +107,11 @@ describe('validateManifest: screenshots', () => {
 
   it.each(['caption', 'alt'])('limits %s to 200 characters', (field) => {
     expect(check({ screenshots: [shot({ [field]: 'x'.repeat(200) })] }).ok).toBe(true);
-    expectOnlyViolation({ screenshots: [shot(), shot({ [field]: 'x'.repeat(201) })] }, `/screenshots/1/${field}`, 'must be at most 200 characters');
+    expectOnlyViolation(
+      { screenshots: [shot(), shot({ [field]: 'x'.repeat(201) })] },
+      `/screenshots/1/${field}`,
+      'must be at most 200 characters',
+    );
   });
 
   it('refuses other keys and non-objects', () => {
@@ -155,9 +159,12 @@ describe('validateManifest: patterns', () => {
     expectOnlyViolation({ name }, '/name', 'pattern ^[a-z][a-z0-9-]*$');
   });
 
-  it.each(['1.2.3', '0.0.0', '10.20.30', '1.2.3-beta.1', '1.2.3+build.5', '1.2.3-rc-1+sha.abc', '01.2.3'])('version %j matches', (version) => {
-    expect(check({ version }).ok).toBe(true);
-  });
+  it.each(['1.2.3', '0.0.0', '10.20.30', '1.2.3-beta.1', '1.2.3+build.5', '1.2.3-rc-1+sha.abc', '01.2.3'])(
+    'version %j matches',
+    (version) => {
+      expect(check({ version }).ok).toBe(true);
+    },
+  );
   it.each(['v1.2.3', '1.2', '1', '1.2.3-', '1.2.3+', '1.2.3 ', '1.2.3_beta', 'latest', '1.2.3-béta'])('version %j does not', (version) => {
     expectOnlyViolation({ version }, '/version', 'must be a semantic version');
   });
@@ -286,7 +293,10 @@ describe('validateManifest: bounds that protect ingest and storage', () => {
   });
 
   it('refuses NUL in any string or key, naming each field (PostgreSQL cannot store it)', () => {
-    const result = validateManifest({ ...base, description: 'a\u0000b', tags: ['ok', 'x\u0000'], support: { 'e\u0000': 'y' } }, { kinds: null });
+    const result = validateManifest(
+      { ...base, description: 'a\u0000b', tags: ['ok', 'x\u0000'], support: { 'e\u0000': 'y' } },
+      { kinds: null },
+    );
     expect(result.ok).toBe(false);
     expect(!result.ok && result.violations.map((v) => v.path)).toEqual(['/description', '/support/e\u0000', '/tags/1']);
     expect(!result.ok && result.violations[0].message).toBe('description: must not contain NUL (U+0000) characters');

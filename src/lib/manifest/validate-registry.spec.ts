@@ -54,7 +54,9 @@ describe('validateManifest: kinds', () => {
   });
 
   it('refuses every kind when the registry has none', () => {
-    expect(violationsOf({ kind: 'widget' }, { kinds: [] })).toEqual([{ path: '/kind', message: 'kind: must be left out: this registry has no kinds enabled' }]);
+    expect(violationsOf({ kind: 'widget' }, { kinds: [] })).toEqual([
+      { path: '/kind', message: 'kind: must be left out: this registry has no kinds enabled' },
+    ]);
     expect(validate({}, { kinds: [] }).ok).toBe(true);
   });
 
@@ -82,8 +84,12 @@ describe('validateManifest: extension fields', () => {
   it('checks each declared type', () => {
     expect(violationsOf({ stars: 'five' })).toEqual([{ path: '/stars', message: 'stars: must be a finite number (got a string)' }]);
     expect(violationsOf({ beta: 'yes' })).toEqual([{ path: '/beta', message: 'beta: must be true or false (got a string)' }]);
-    expect(violationsOf({ audience: 3 })).toEqual([{ path: '/audience', message: 'audience: must be a string; quote it (it was read as the number 3)' }]);
-    expect(violationsOf({ kind: 'tool', colors: 'red' })).toEqual([{ path: '/colors', message: 'colors: must be an array (got a string)' }]);
+    expect(violationsOf({ audience: 3 })).toEqual([
+      { path: '/audience', message: 'audience: must be a string; quote it (it was read as the number 3)' },
+    ]);
+    expect(violationsOf({ kind: 'tool', colors: 'red' })).toEqual([
+      { path: '/colors', message: 'colors: must be an array (got a string)' },
+    ]);
   });
 
   it('checks enum and maxLength, per item for string[]', () => {
@@ -106,7 +112,7 @@ describe('validateManifest: extension fields', () => {
     expect(violationsOf({ stars: Number.NaN })).toEqual([{ path: '/stars', message: 'stars: must be a finite number (got NaN)' }]);
   });
 
-  it('requires a kind\'s required fields only for that kind', () => {
+  it("requires a kind's required fields only for that kind", () => {
     expect(violationsOf({ kind: 'theme' })).toEqual([{ path: '/colors', message: 'colors: is required for kind "theme"' }]);
     expect(validate({ kind: 'tool' }).ok).toBe(true);
   });
@@ -116,7 +122,7 @@ describe('validateManifest: extension fields', () => {
     expect(violationsOf({}, options)).toEqual([{ path: '/audience', message: 'audience: is required by this registry' }]);
   });
 
-  it('lets a kind\'s declaration replace the global one of the same name', () => {
+  it("lets a kind's declaration replace the global one of the same name", () => {
     expect(validate({ kind: 'theme', colors: [], stars: 'abc' }).ok).toBe(true);
     expect(violationsOf({ kind: 'theme', colors: [], stars: 5 })).toEqual([
       { path: '/stars', message: 'stars: must be a string; quote it (it was read as the number 5)' },
@@ -136,9 +142,15 @@ describe('validateManifest: extension fields', () => {
   });
 
   it('flags undeclared fields with a did-you-mean hint against spec and declared names', () => {
-    expect(violationsOf({ descripton: 'x' })).toEqual([{ path: '/descripton', message: 'descripton: is not a known field; did you mean "description"?' }]);
-    expect(violationsOf({ licence: 'MIT' })).toEqual([{ path: '/licence', message: 'licence: is not a known field; did you mean "license"?' }]);
-    expect(violationsOf({ audiance: 'dev' })).toEqual([{ path: '/audiance', message: 'audiance: is not a known field; did you mean "audience"?' }]);
+    expect(violationsOf({ descripton: 'x' })).toEqual([
+      { path: '/descripton', message: 'descripton: is not a known field; did you mean "description"?' },
+    ]);
+    expect(violationsOf({ licence: 'MIT' })).toEqual([
+      { path: '/licence', message: 'licence: is not a known field; did you mean "license"?' },
+    ]);
+    expect(violationsOf({ audiance: 'dev' })).toEqual([
+      { path: '/audiance', message: 'audiance: is not a known field; did you mean "audience"?' },
+    ]);
     expect(violationsOf({ Homepage: 'https://x' })[0].message).toBe('Homepage: is not a known field; did you mean "homepage"?');
     expect(violationsOf({ website: 'https://x' })).toEqual([{ path: '/website', message: 'website: is not a known field' }]);
   });
@@ -147,10 +159,14 @@ describe('validateManifest: extension fields', () => {
     const result = validate({ colors: ['dark'], descripton: 'x' }, { kinds: null, globalExtensionFields: GLOBALS });
     expect(result.ok).toBe(true);
     expect(result.warnings).toEqual([
-      { path: '/colors', message: 'colors: is not a field of the manifest format; not checked: it must be an extension field the registry declares' },
+      {
+        path: '/colors',
+        message: 'colors: is not a field of the manifest format; not checked: it must be an extension field the registry declares',
+      },
       {
         path: '/descripton',
-        message: 'descripton: is not a field of the manifest format; not checked: it must be an extension field the registry declares; did you mean "description"?',
+        message:
+          'descripton: is not a field of the manifest format; not checked: it must be an extension field the registry declares; did you mean "description"?',
       },
     ]);
     expect(result.ok && result.extensions).toBeNull();
@@ -159,7 +175,9 @@ describe('validateManifest: extension fields', () => {
   });
 
   it('without a kinds list, still refuses a key no registry could declare', () => {
-    expect(violationsOf({ Homepage: 'https://x' }, { kinds: null })).toEqual([{ path: '/Homepage', message: 'Homepage: is not a known field; did you mean "homepage"?' }]);
+    expect(violationsOf({ Homepage: 'https://x' }, { kinds: null })).toEqual([
+      { path: '/Homepage', message: 'Homepage: is not a known field; did you mean "homepage"?' },
+    ]);
     expect(violationsOf({ 'x.y': 1 }, { kinds: null }).map((v) => v.path)).toEqual(['/x.y']);
   });
 
@@ -170,7 +188,10 @@ describe('validateManifest: extension fields', () => {
   });
 
   it('ignores declarations that reuse a spec field name, with a note', () => {
-    const result = validate({ description: 'still a string' }, { kinds: null, globalExtensionFields: [{ key: 'description', type: 'number' }] });
+    const result = validate(
+      { description: 'still a string' },
+      { kinds: null, globalExtensionFields: [{ key: 'description', type: 'number' }] },
+    );
     expect(result.ok).toBe(true);
     expect(result.notes).toContain('extension field "description" (global) is ignored: that name is reserved by the manifest format');
   });
@@ -191,7 +212,10 @@ describe('validateManifest: consistency', () => {
 
   it('explains a tag mismatch', () => {
     expect(violationsOf({}, { kinds: null, tag: 'v1.0.1' })).toEqual([
-      { path: '/version', message: 'version: must equal the release tag without its leading v: expected "1.0.1" (tag "v1.0.1"), got "1.0.0"' },
+      {
+        path: '/version',
+        message: 'version: must equal the release tag without its leading v: expected "1.0.1" (tag "v1.0.1"), got "1.0.0"',
+      },
     ]);
   });
 
@@ -201,7 +225,9 @@ describe('validateManifest: consistency', () => {
 
   it('wants the name to equal the slug', () => {
     expect(validate({}, { kinds: null, slug: 'demo' }).ok).toBe(true);
-    expect(violationsOf({}, { kinds: null, slug: 'other' })).toEqual([{ path: '/name', message: 'name: must equal the plugin slug "other", got "demo"' }]);
+    expect(violationsOf({}, { kinds: null, slug: 'other' })).toEqual([
+      { path: '/name', message: 'name: must equal the plugin slug "other", got "demo"' },
+    ]);
   });
 });
 

@@ -63,7 +63,10 @@ function mayBeExtensionField(key: string, fields: RegistryFields): boolean {
 
 function unverifiedField(key: string, extensionKeys: ReadonlySet<string>): Violation {
   const hint = didYouMean(key, [...Object.keys(SPEC_MANIFEST_FIELDS), ...extensionKeys]);
-  return violation(childPointer('', key), `is not a field of the manifest format; not checked: it must be an extension field the registry declares${hint}`);
+  return violation(
+    childPointer('', key),
+    `is not a field of the manifest format; not checked: it must be an extension field the registry declares${hint}`,
+  );
 }
 
 /** Checks a parsed manifest against the spec and the registry's kinds; reports every violation. */
@@ -72,12 +75,23 @@ export function validateManifest(value: unknown, options: ValidateOptions): Vali
   const notes = [...fields.notes];
   if (!fields.kindsKnown) notes.push(KINDS_NOT_CHECKED_NOTE);
   if (!isPlainObject(value)) {
-    return { ok: false, violations: [violation('', `must be an object of manifest fields (got ${describeType(value)})`)], notes, warnings: [] };
+    return {
+      ok: false,
+      violations: [violation('', `must be an object of manifest fields (got ${describeType(value)})`)],
+      notes,
+      warnings: [],
+    };
   }
 
   // A NUL cannot be stored, and a field holding one is refused whatever else it breaks.
   const nul = nulCharacterPointers(value);
-  if (nul.length > 0) return { ok: false, violations: nul.map((pointer) => violation(pointer, 'must not contain NUL (U+0000) characters')), notes, warnings: [] };
+  if (nul.length > 0)
+    return {
+      ok: false,
+      violations: nul.map((pointer) => violation(pointer, 'must not contain NUL (U+0000) characters')),
+      notes,
+      warnings: [],
+    };
 
   const violations: Violation[] = [];
   const warnings: Violation[] = [];

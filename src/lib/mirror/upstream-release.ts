@@ -1,5 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
-import { type IntegrityAsset, type KeySet, type ReleaseRecord, type SignedPayload, sha256Hex, type VerificationErrorCode, verifyRelease } from '../integrity';
+import {
+  type IntegrityAsset,
+  type KeySet,
+  type ReleaseRecord,
+  type SignedPayload,
+  sha256Hex,
+  type VerificationErrorCode,
+  verifyRelease,
+} from '../integrity';
 
 /**
  * How a mirror reads its upstream: the transport is injected (the server's SSRF-safe fetcher, a
@@ -69,7 +77,12 @@ function isReleaseRecord(value: unknown): value is ReleaseRecord {
  * exactly the signed assets, and every asset's bytes against its signed SHA-256 and size. Any
  * failure is a refusal naming why; transport failures throw (try again later: not evidence).
  */
-export async function verifyUpstreamRelease(upstream: string, slug: string, version: string, reader: UpstreamReader): Promise<VerifiedUpstreamRelease | MirrorRefusal> {
+export async function verifyUpstreamRelease(
+  upstream: string,
+  slug: string,
+  version: string,
+  reader: UpstreamReader,
+): Promise<VerifiedUpstreamRelease | MirrorRefusal> {
   const base = upstream.replace(/\/+$/, '');
   const releaseUrl = `${base}/api/plugins/${encodeURIComponent(slug)}/releases/${encodeURIComponent(version)}`;
   const release = await reader.json(releaseUrl);
@@ -89,7 +102,11 @@ export async function verifyUpstreamRelease(upstream: string, slug: string, vers
   const signed = new Map(payload.assets.map((asset) => [asset.name, asset]));
   const listed = new Set(release.assets.map((asset) => asset.name));
   const unsigned = release.assets.find((asset) => !signed.has(asset.name));
-  if (unsigned) return refuse('ASSET_UNSIGNED', `${slug}@${version}: asset '${unsigned.name}' is not in the signed payload (over upstream's hash budget); a mirror copies only what it can verify`);
+  if (unsigned)
+    return refuse(
+      'ASSET_UNSIGNED',
+      `${slug}@${version}: asset '${unsigned.name}' is not in the signed payload (over upstream's hash budget); a mirror copies only what it can verify`,
+    );
   const missing = payload.assets.find((asset) => !listed.has(asset.name));
   if (missing) return refuse('ASSET_MISSING', `${slug}@${version}: signed asset '${missing.name}' is not in the release`);
 
@@ -99,11 +116,14 @@ export async function verifyUpstreamRelease(upstream: string, slug: string, vers
     try {
       digest = await reader.assetDigest(asset.url, entry.size);
     } catch (error) {
-      if (error instanceof AssetTooLargeError) return refuse('SIZE_MISMATCH', `${slug}@${version}: asset '${asset.name}' is over its signed ${entry.size} bytes`);
+      if (error instanceof AssetTooLargeError)
+        return refuse('SIZE_MISMATCH', `${slug}@${version}: asset '${asset.name}' is over its signed ${entry.size} bytes`);
       throw error;
     }
-    if (digest.size !== entry.size) return refuse('SIZE_MISMATCH', `${slug}@${version}: asset '${asset.name}' is ${digest.size} bytes, signed ${entry.size}`);
-    if (!sameHex(digest.sha256, entry.sha256)) return refuse('HASH_MISMATCH', `${slug}@${version}: asset '${asset.name}' has sha256 ${digest.sha256}, signed ${entry.sha256}`);
+    if (digest.size !== entry.size)
+      return refuse('SIZE_MISMATCH', `${slug}@${version}: asset '${asset.name}' is ${digest.size} bytes, signed ${entry.size}`);
+    if (!sameHex(digest.sha256, entry.sha256))
+      return refuse('HASH_MISMATCH', `${slug}@${version}: asset '${asset.name}' has sha256 ${digest.sha256}, signed ${entry.sha256}`);
   }
   return { ok: true, release, payload, kid, manifest, keySet, assets: payload.assets };
 }

@@ -71,12 +71,18 @@ describe('refusedAddressKind', () => {
     expect(kindOf(address)).toBe(kind);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '64:ff9b::8.8.8.8', '2002:808:808::1', '::ffff:8.8.8.8'])(
-    '%s is public',
-    (address) => {
-      expect(kindOf(address)).toBeNull();
-    },
-  );
+  it.each([
+    '93.184.215.14',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700::1111',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+    '::ffff:8.8.8.8',
+  ])('%s is public', (address) => {
+    expect(kindOf(address)).toBeNull();
+  });
 });
 
 describe('localhost names', () => {

@@ -58,7 +58,7 @@ export function formatIpAddress(bytes: IpBytes): string {
   const words = Array.from({ length: 8 }, (_, i) => (bytes[2 * i] << 8) | bytes[2 * i + 1]);
   let bestStart = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     let j = i;
     while (j < 8 && words[j] === 0) j++;
     if (j - i > bestLength) [bestStart, bestLength] = [i, j - i];

@@ -7,7 +7,23 @@ describe('safeNext', () => {
   });
 
   it('refuses other sites, scheme-relative tricks, backslashes and control characters', () => {
-    const bad = [undefined, null, 42, '', 'admin', 'https://evil.example', '//evil.example', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', '/\r//evil.example', '/x\nLocation: y', '/a\\b', `/x\u007f`, `/${'a'.repeat(600)}`];
+    const bad = [
+      undefined,
+      null,
+      42,
+      '',
+      'admin',
+      'https://evil.example',
+      '//evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '/\r//evil.example',
+      '/x\nLocation: y',
+      '/a\\b',
+      `/x\u007f`,
+      `/${'a'.repeat(600)}`,
+    ];
     for (const value of bad) expect(safeNext(value)).toBe(DEFAULT_NEXT);
   });
 });
@@ -18,6 +34,7 @@ describe('sameOriginNext', () => {
     expect(sameOriginNext('/plugins?q=x', origin)).toBe('/plugins?q=x');
   });
   it('refuses anything that would leave it', () => {
-    for (const value of ['//evil.example', '/\t/evil.example', 'https://evil.example/', '/\\evil.example']) expect(sameOriginNext(value, origin)).toBe(DEFAULT_NEXT);
+    for (const value of ['//evil.example', '/\t/evil.example', 'https://evil.example/', '/\\evil.example'])
+      expect(sameOriginNext(value, origin)).toBe(DEFAULT_NEXT);
   });
 });

@@ -22,7 +22,12 @@ describe('password hashes', () => {
   });
 
   it('match nothing when malformed or asking for absurd work', async () => {
-    for (const bad of ['', 'plain', '$scrypt$ln=30,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '$argon2id$v=19$m=1,t=1,p=1$AAAA$AAAA']) {
+    for (const bad of [
+      '',
+      'plain',
+      '$scrypt$ln=30,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      '$argon2id$v=19$m=1,t=1,p=1$AAAA$AAAA',
+    ]) {
       await expect(verifyPassword('anything', bad)).resolves.toBe(false);
       expect(needsRehash(bad)).toBe(true);
     }

@@ -32,14 +32,20 @@ function derive(password: string, salt: Buffer, params: ScryptParameters, length
   // scrypt needs 128 * N * r bytes (plus a little); allow twice that.
   const maxmem = 256 * N * params.r + 1024 * 1024;
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, length, { N, r: params.r, p: params.p, maxmem }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize('NFC'), salt, length, { N, r: params.r, p: params.p, maxmem }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
 const b64 = (bytes: Buffer) => bytes.toString('base64').replace(/=+$/, '');
 
 /** A fresh hash of `password` with a random salt and the current parameters. */
-export async function hashPassword(password: string, params: ScryptParameters = CURRENT_SCRYPT, salt: Buffer = randomBytes(SALT_BYTES)): Promise<string> {
+export async function hashPassword(
+  password: string,
+  params: ScryptParameters = CURRENT_SCRYPT,
+  salt: Buffer = randomBytes(SALT_BYTES),
+): Promise<string> {
   const key = await derive(password, salt, params, KEY_BYTES);
   return `$scrypt$ln=${params.ln},r=${params.r},p=${params.p}$${b64(salt)}$${b64(key)}`;
 }

@@ -45,6 +45,11 @@ describe('platformFromUserAgent', () => {
 
   it('reads query aliases', () => {
     expect([normalizeOs('macOS'), normalizeOs('windows'), normalizeOs('plan9')]).toEqual(['darwin', 'win32', null]);
-    expect([normalizeArch('amd64'), normalizeArch('x86_64'), normalizeArch('aarch64'), normalizeArch('sparc')]).toEqual(['x64', 'x64', 'arm64', null]);
+    expect([normalizeArch('amd64'), normalizeArch('x86_64'), normalizeArch('aarch64'), normalizeArch('sparc')]).toEqual([
+      'x64',
+      'x64',
+      'arm64',
+      null,
+    ]);
   });
 });

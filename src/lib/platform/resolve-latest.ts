@@ -50,7 +50,8 @@ export function chooseLatestRelease(releases: readonly CandidateRelease[], optio
   for (const release of releases) {
     if (release.yanked) skipped.push({ version: release.version, reason: 'yanked' });
     else if (release.prerelease && !options.prerelease) skipped.push({ version: release.version, reason: 'prerelease' });
-    else if (runtimeExcluded(release.minRuntimeVersion, options.runtime)) skipped.push({ version: release.version, reason: 'runtime', range: release.minRuntimeVersion! });
+    else if (runtimeExcluded(release.minRuntimeVersion, options.runtime))
+      skipped.push({ version: release.version, reason: 'runtime', range: release.minRuntimeVersion! });
     else return { release, skipped };
   }
   return { release: null, skipped };

@@ -122,17 +122,27 @@ export function expectedIssuers(forge: { type: ProvenanceForge; webUrl: string; 
 function issuerAccepted(issuer: string, accepted: readonly string[]): boolean {
   const bare = issuer.replace(/\/+$/, '');
   if (accepted.includes(bare)) return true;
-  return accepted.includes(GITHUB_ACTIONS_ISSUER) && /^https:\/\/token\.actions\.githubusercontent\.com\/[A-Za-z0-9][A-Za-z0-9-]{0,99}$/.test(bare);
+  return (
+    accepted.includes(GITHUB_ACTIONS_ISSUER) &&
+    /^https:\/\/token\.actions\.githubusercontent\.com\/[A-Za-z0-9][A-Za-z0-9-]{0,99}$/.test(bare)
+  );
 }
 
 /** The repository that was built, from 1.12 or, in certificates before it, GitHub's raw 1.5 (`owner/repo`). */
 function sourceRepositoryOf(certificate: X509Certificate, expected: IdentityExpectation): string | IdentityFailure {
   const uri = extensionText(certificate, OID_SOURCE_REPOSITORY_URI, 'der');
-  if (uri === 'undecodable') return { check: 'certificate-identity', message: "the certificate's source repository extension (1.3.6.1.4.1.57264.1.12) is not a DER UTF8String" };
+  if (uri === 'undecodable')
+    return {
+      check: 'certificate-identity',
+      message: "the certificate's source repository extension (1.3.6.1.4.1.57264.1.12) is not a DER UTF8String",
+    };
   if (uri !== null) return canonicalRepositoryUrl(uri);
   const legacy = expected.forge === 'github' ? textOrNull(extensionText(certificate, OID_GITHUB_WORKFLOW_REPOSITORY, 'raw')) : null;
   if (legacy !== null) return `${expected.forgeUrl.replace(/\/+$/, '')}/${legacy}`;
-  return { check: 'certificate-identity', message: 'the certificate does not name the repository it was built from (no source repository extension)' };
+  return {
+    check: 'certificate-identity',
+    message: 'the certificate does not name the repository it was built from (no source repository extension)',
+  };
 }
 
 /**
@@ -151,19 +161,30 @@ export function signerIdentity(certificate: X509Certificate, expected: IdentityE
   const issuer = (issuerText === 'undecodable' ? null : issuerText) ?? textOrNull(extensionText(certificate, OID_ISSUER_V1, 'raw'));
   if (issuer === null) return { check: 'certificate-identity', message: 'the certificate names no OIDC issuer' };
   if (expected.issuers !== 'unpinned' && !issuerAccepted(issuer, expected.issuers)) {
-    return { check: 'certificate-identity', message: `the certificate was issued on the word of ${issuer}, not of this forge's CI (${expected.issuers.join(', ') || 'no issuer is configured for it'})` };
+    return {
+      check: 'certificate-identity',
+      message: `the certificate was issued on the word of ${issuer}, not of this forge's CI (${expected.issuers.join(', ') || 'no issuer is configured for it'})`,
+    };
   }
   const match = subjectAlternativeNamePattern(expected.forge, root).exec(san);
   if (!match) return { check: 'certificate-identity', message: `the certificate identity ${san} is not a CI workflow on ${root}` };
   const source = sourceRepositoryOf(certificate, expected);
   if (typeof source !== 'string') return source;
-  if (source.toLowerCase() !== repository.toLowerCase()) return { check: 'certificate-identity', message: `the certificate's source repository ${source} is not ${repository}` };
+  if (source.toLowerCase() !== repository.toLowerCase())
+    return { check: 'certificate-identity', message: `the certificate's source repository ${source} is not ${repository}` };
   const [, sanRepository, sanWorkflow, sanRef] = match;
   const own = `${root}/${sanRepository}`.toLowerCase() === repository.toLowerCase();
   // Named as the OIDC claims name it (ci-identity): a reusable workflow with its repository.
-  const workflow = own ? sanWorkflow : expected.forge === 'gitlab' ? `${root.replace(/^https?:\/\//, '')}/${sanRepository}//${sanWorkflow}` : `${sanRepository}/${sanWorkflow}`;
+  const workflow = own
+    ? sanWorkflow
+    : expected.forge === 'gitlab'
+      ? `${root.replace(/^https?:\/\//, '')}/${sanRepository}//${sanWorkflow}`
+      : `${sanRepository}/${sanWorkflow}`;
   if (expected.workflow !== null && expected.workflow !== workflow) {
-    return { check: 'certificate-workflow', message: `the bundle was signed by workflow ${workflow}, not by the trusted publisher's ${expected.workflow}` };
+    return {
+      check: 'certificate-workflow',
+      message: `the bundle was signed by workflow ${workflow}, not by the trusted publisher's ${expected.workflow}`,
+    };
   }
   const ref = textOrNull(extensionText(certificate, OID_SOURCE_REPOSITORY_REF, 'der')) ?? sanRef;
   return { repository: own ? san.slice(0, repository.length) : source, workflow, ref, issuer, subjectAlternativeName: san };

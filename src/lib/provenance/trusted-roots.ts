@@ -33,10 +33,13 @@ function thresholdsOf(root: TrustedRoot): TrustedRootMaterial['thresholds'] {
 
 /** Parses a trusted root JSON document; a document that names no certificate authority is refused. */
 export function trustedRootMaterial(name: string, json: unknown, source: string | null = null): TrustedRootMaterial {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new TrustedRootError(`${name}: a trusted root is a JSON object`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new TrustedRootError(`${name}: a trusted root is a JSON object`);
   const mediaType = (json as { mediaType?: unknown }).mediaType;
   if (typeof mediaType !== 'string' || !mediaType.startsWith('application/vnd.dev.sigstore.trustedroot')) {
-    throw new TrustedRootError(`${name}: mediaType must be application/vnd.dev.sigstore.trustedroot+json (got ${JSON.stringify(mediaType)})`);
+    throw new TrustedRootError(
+      `${name}: mediaType must be application/vnd.dev.sigstore.trustedroot+json (got ${JSON.stringify(mediaType)})`,
+    );
   }
   let root: TrustedRoot;
   let material: TrustMaterial;

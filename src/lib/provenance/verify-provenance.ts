@@ -78,9 +78,11 @@ const fail = (check: ProvenanceCheck, message: string): ProvenanceFailure => ({ 
 
 /** The sha256 digests the in-toto statement names as subjects, lower-case hex. */
 function statementDigests(bundle: Bundle): Set<string> | ProvenanceFailure {
-  if (bundle.content.$case !== 'dsseEnvelope') return fail('statement', 'the bundle signs a message, not an in-toto statement (a DSSE envelope)');
+  if (bundle.content.$case !== 'dsseEnvelope')
+    return fail('statement', 'the bundle signs a message, not an in-toto statement (a DSSE envelope)');
   const envelope = bundle.content.dsseEnvelope;
-  if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE) return fail('statement', `the envelope's payloadType is ${envelope.payloadType}, not ${IN_TOTO_PAYLOAD_TYPE}`);
+  if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE)
+    return fail('statement', `the envelope's payloadType is ${envelope.payloadType}, not ${IN_TOTO_PAYLOAD_TYPE}`);
   let statement: unknown;
   try {
     statement = JSON.parse(envelope.payload.toString('utf8'));
@@ -88,9 +90,13 @@ function statementDigests(bundle: Bundle): Set<string> | ProvenanceFailure {
     return fail('statement', 'the envelope payload is not JSON');
   }
   const { _type: type, subject, predicateType } = (statement ?? {}) as { _type?: unknown; subject?: unknown; predicateType?: unknown };
-  if (typeof type !== 'string' || !IN_TOTO_STATEMENT_TYPES.has(type)) return fail('statement', `the payload is not an in-toto statement (_type ${JSON.stringify(type)})`);
+  if (typeof type !== 'string' || !IN_TOTO_STATEMENT_TYPES.has(type))
+    return fail('statement', `the payload is not an in-toto statement (_type ${JSON.stringify(type)})`);
   if (typeof predicateType !== 'string' || !SLSA_PROVENANCE_TYPES.has(predicateType)) {
-    return fail('statement', `the statement is not SLSA build provenance (predicateType ${JSON.stringify(predicateType)}; expected ${[...SLSA_PROVENANCE_TYPES].join(' or ')})`);
+    return fail(
+      'statement',
+      `the statement is not SLSA build provenance (predicateType ${JSON.stringify(predicateType)}; expected ${[...SLSA_PROVENANCE_TYPES].join(' or ')})`,
+    );
   }
   if (!Array.isArray(subject)) return fail('statement', 'the statement has no subject list');
   const digests = new Set<string>();
@@ -138,17 +144,27 @@ function signedBy(timestamp: RFC3161Timestamp, leaf: X509Certificate): boolean {
  * timestamp is wrong.
  */
 function timestampSignerUnknown(entity: SignedEntity, roots: readonly TrustedRootMaterial[]): boolean {
-  return entity.timestamps.some((timestamp) => timestamp.$case === 'timestamp-authority') && !entity.timestamps.some(
-    (timestamp) =>
-      timestamp.$case === 'timestamp-authority' &&
-      roots.some((root) => root.material.timestampAuthorities.some((authority) => authority.certChain[0] !== undefined && signedBy(timestamp.timestamp, authority.certChain[0]))),
+  return (
+    entity.timestamps.some((timestamp) => timestamp.$case === 'timestamp-authority') &&
+    !entity.timestamps.some(
+      (timestamp) =>
+        timestamp.$case === 'timestamp-authority' &&
+        roots.some((root) =>
+          root.material.timestampAuthorities.some(
+            (authority) => authority.certChain[0] !== undefined && signedBy(timestamp.timestamp, authority.certChain[0]),
+          ),
+        ),
+    )
   );
 }
 
 function cryptoFailure(error: unknown, root: string, tsaUnknown: boolean): ProvenanceFailure {
   if (error instanceof VerificationError) {
     const check = error.code === 'TIMESTAMP_ERROR' && tsaUnknown ? 'trusted-root' : (CHECK_OF_CODE[error.code] ?? 'bundle');
-    const why = check === 'trusted-root' && error.code === 'TIMESTAMP_ERROR' ? 'no trusted root lists the timestamp authority that signed its timestamp' : error.message;
+    const why =
+      check === 'trusted-root' && error.code === 'TIMESTAMP_ERROR'
+        ? 'no trusted root lists the timestamp authority that signed its timestamp'
+        : error.message;
     return fail(check, `${why} (trusted root ${root})`);
   }
   if (error instanceof PolicyError) return fail('certificate-identity', error.message);
@@ -173,8 +189,13 @@ function signedAt(entity: SignedEntity): Date | null {
 /** The subject-digest check: every asset's SHA-256 is a subject of the verified statement. */
 export function checkSubjects(verified: VerifiedProvenance, assets: readonly ProvenanceAsset[]): ProvenanceOutcome {
   for (const asset of assets) {
-    if (asset.sha256 === null) return fail('subject-digest', `asset ${asset.name} was not hashed (over the hash budget), so the statement cannot be checked against it`);
-    if (!verified.subjects.has(asset.sha256.toLowerCase())) return fail('subject-digest', `the statement has no subject with the SHA-256 of asset ${asset.name} (${asset.sha256})`);
+    if (asset.sha256 === null)
+      return fail(
+        'subject-digest',
+        `asset ${asset.name} was not hashed (over the hash budget), so the statement cannot be checked against it`,
+      );
+    if (!verified.subjects.has(asset.sha256.toLowerCase()))
+      return fail('subject-digest', `the statement has no subject with the SHA-256 of asset ${asset.name} (${asset.sha256})`);
   }
   return verified;
 }
@@ -212,7 +233,8 @@ export function verifyProvenance(json: unknown, expected: ProvenanceExpectation,
   }
   if (verifiedBy === null) return deepest ?? fail('trusted-root', 'no trusted root is configured');
 
-  if (entity.key.$case !== 'certificate') return fail('certificate-identity', 'the bundle is signed with a bare public key: it names no CI identity');
+  if (entity.key.$case !== 'certificate')
+    return fail('certificate-identity', 'the bundle is signed with a bare public key: it names no CI identity');
   const signer = signerIdentity(entity.key.certificate as X509Certificate, expected);
   if ('check' in signer) return fail(signer.check, signer.message);
 

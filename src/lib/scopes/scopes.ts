@@ -27,7 +27,10 @@ export function parseScope(text: string): ParsedScope {
     return { ok: false, message: `unknown action "${action}"; expected one of ${SCOPE_ACTIONS.join(', ')}` };
   }
   if (target !== '*' && (!SLUG_PATTERN.test(target) || target.length > SLUG_MAX_LENGTH)) {
-    return { ok: false, message: `target "${target}" must be * or a plugin slug (${SLUG_PATTERN.source}, at most ${SLUG_MAX_LENGTH} characters)` };
+    return {
+      ok: false,
+      message: `target "${target}" must be * or a plugin slug (${SLUG_PATTERN.source}, at most ${SLUG_MAX_LENGTH} characters)`,
+    };
   }
   return { ok: true, scope: { action: action as ScopeAction, target } };
 }

@@ -20,7 +20,8 @@ describe('checkpoints (TestFormatTree, TestParseTree)', () => {
   });
 
   it.each(v.tree.badTrees)('refuses %j', (text) => {
-    if (text.startsWith('not-')) expect(parseCheckpoint(text).origin).toBe('not-go.sum database tree'); // another origin, still a checkpoint
+    if (text.startsWith('not-'))
+      expect(parseCheckpoint(text).origin).toBe('not-go.sum database tree'); // another origin, still a checkpoint
     else expect(() => parseCheckpoint(text)).toThrow(CheckpointError);
   });
 
@@ -64,10 +65,18 @@ describe('tile paths (tlog_test.go tilePaths, with the height segment dropped as
     expect(tilePath(2, 1000, 256)).toBe('tile/2/x001/000');
   });
 
-  it.each(['tile/0/x000/001', 'tile/0/001.p/256', 'tile/0/001.p/0', 'tile/0/001.p/05', 'tile/64/000', 'tile/01/000', 'tile/0/1', 'tile/x/000', `tile/0/${'x999/'.repeat(20)}000`, '../tile/0/000'])(
-    'refuses %s',
-    (path) => expect(() => parseTilePath(path)).toThrow(TileError),
-  );
+  it.each([
+    'tile/0/x000/001',
+    'tile/0/001.p/256',
+    'tile/0/001.p/0',
+    'tile/0/001.p/05',
+    'tile/64/000',
+    'tile/01/000',
+    'tile/0/1',
+    'tile/x/000',
+    `tile/0/${'x999/'.repeat(20)}000`,
+    '../tile/0/000',
+  ])('refuses %s', (path) => expect(() => parseTilePath(path)).toThrow(TileError));
 });
 
 describe('entry bundles', () => {

@@ -13,7 +13,9 @@ describe('log entries', () => {
     { type: 'keys', keys_sha256: SHA },
   ])('encodes a $type entry as canonical JSON and decodes it back', (entry) => {
     const bytes = encodeLogEntry(entry);
-    expect(new TextDecoder().decode(bytes)).toBe(JSON.stringify(Object.fromEntries(Object.entries(entry).sort(([a], [b]) => (a < b ? -1 : 1)))));
+    expect(new TextDecoder().decode(bytes)).toBe(
+      JSON.stringify(Object.fromEntries(Object.entries(entry).sort(([a], [b]) => (a < b ? -1 : 1)))),
+    );
     expect(decodeLogEntry(bytes)).toEqual(entry);
   });
 

@@ -14,7 +14,12 @@ interface ShapeRow {
   wantErr?: boolean;
 }
 interface Reference {
-  hasher: { emptyRoot: string; emptyLeaf: string; leaf: { input: string; hash: string }; node: { left: string; right: string; hash: string } };
+  hasher: {
+    emptyRoot: string;
+    emptyLeaf: string;
+    leaf: { input: string; hash: string };
+    node: { left: string; right: string; hash: string };
+  };
   leafInputs: string[];
   nodeHashes: string[][];
   rootHashes: string[];
@@ -47,7 +52,11 @@ const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 function expectedElements(row: ShapeRow): NodeId[][] {
   const ids = (row.ids ?? []).map(([level, index]) => ({ level, index }));
   const [begin, end] = row.rehash ?? [ids.length, ids.length];
-  return [...ids.slice(0, begin).map((id) => [id]), ...(begin < end ? [ids.slice(begin, end).reverse()] : []), ...ids.slice(end).map((id) => [id])];
+  return [
+    ...ids.slice(0, begin).map((id) => [id]),
+    ...(begin < end ? [ids.slice(begin, end).reverse()] : []),
+    ...ids.slice(end).map((id) => [id]),
+  ];
 }
 
 describe('RFC 6962 hashing (rfc6962/rfc6962_test.go)', () => {

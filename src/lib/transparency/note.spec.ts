@@ -50,13 +50,18 @@ describe('verifier keys (TestNewVerifier)', () => {
     const publicKey = new Uint8Array(32).fill(0xfb);
     const text = formatVerifierKey('registry.example.org:8443/log', publicKey);
     expect(text.split('+').length).toBeGreaterThan(3);
-    expect(parseVerifierKey(text)).toEqual({ name: 'registry.example.org:8443/log', keyHash: noteKeyHash('registry.example.org:8443/log', publicKey), publicKey });
+    expect(parseVerifierKey(text)).toEqual({
+      name: 'registry.example.org:8443/log',
+      keyHash: noteKeyHash('registry.example.org:8443/log', publicKey),
+      publicKey,
+    });
   });
 
   it('refuses every substring and every one-byte change of a key, and the two crafted bad keys', () => {
     const key = v.verifierKeys.peter;
     const mangled = new Set<string>(v.badVerifierKeys);
-    for (let i = 0; i <= key.length; i++) for (let j = i + 1; j <= key.length; j++) if (i !== 0 || j !== key.length) mangled.add(key.slice(i, j));
+    for (let i = 0; i <= key.length; i++)
+      for (let j = i + 1; j <= key.length; j++) if (i !== 0 || j !== key.length) mangled.add(key.slice(i, j));
     for (let i = 0; i < key.length; i++) mangled.add(key.slice(0, i) + String.fromCharCode(key.charCodeAt(i) + 1) + key.slice(i + 1));
     for (const bad of mangled) expect(() => parseVerifierKey(bad)).toThrow(NoteError);
   });
@@ -110,7 +115,9 @@ describe('opening (TestOpen, TestVerifierList)', () => {
   });
 
   it('rejects a signature by a renamed or re-hashed key as unknown', () => {
-    expect(() => openNote(v.text + '\n' + v.peterSig.replace('PeterNeumann', 'CarmenSandiego'), [peter])).toThrow('note has no verifiable signatures');
+    expect(() => openNote(v.text + '\n' + v.peterSig.replace('PeterNeumann', 'CarmenSandiego'), [peter])).toThrow(
+      'note has no verifiable signatures',
+    );
     expect(() => openNote(v.text + '\n' + v.peterSig.replace('x08g', 'xxxx'), [peter])).toThrow('note has no verifiable signatures');
   });
 });

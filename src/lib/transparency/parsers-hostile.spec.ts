@@ -16,7 +16,10 @@ function refusesWith(errorClass: new (...args: never[]) => Error, parse: () => u
 }
 
 describe('parsers on arbitrary input', () => {
-  const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: fc.constantFrom('\n', '—', ' ', 'a', '+', '/', '=', '0', 'x', '.', 'p'), maxLength: 80 }));
+  const text = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 300 }),
+    fc.string({ unit: fc.constantFrom('\n', '—', ' ', 'a', '+', '/', '=', '0', 'x', '.', 'p'), maxLength: 80 }),
+  );
   const bytes = fc.uint8Array({ maxLength: 600 });
 
   it('parseCheckpoint', () => fc.assert(fc.property(text, (t) => refusesWith(CheckpointError, () => parseCheckpoint(t)))));

@@ -15,7 +15,8 @@ const MAX_PATH_LENGTH = 64;
 const TILE_PATH = /^tile\/(entries|0|[1-9][0-9]?)\/((?:x[0-9]{3}\/)*[0-9]{3})(?:\.p\/([1-9][0-9]{0,2}))?$/;
 
 function checkTile(level: number | 'entries', index: number, width: number): void {
-  if (level !== 'entries' && !(Number.isInteger(level) && level >= 0 && level <= MAX_LEVEL)) throw new TileError('tile level must be 0..63 or "entries"');
+  if (level !== 'entries' && !(Number.isInteger(level) && level >= 0 && level <= MAX_LEVEL))
+    throw new TileError('tile level must be 0..63 or "entries"');
   if (!Number.isSafeInteger(index) || index < 0) throw new TileError('tile index must be a safe integer >= 0');
   if (!Number.isInteger(width) || width < 1 || width > TILE_WIDTH) throw new TileError(`tile width must be 1..${TILE_WIDTH}`);
 }
@@ -59,7 +60,7 @@ export function decodeEntryBundle(bytes: Uint8Array): Uint8Array[] {
   if (!(bytes instanceof Uint8Array)) throw new TileError('entry bundle is not bytes');
   if (bytes.length > MAX_BUNDLE_BYTES) throw new TileError('entry bundle is too long');
   const entries: Uint8Array[] = [];
-  for (let offset = 0; offset < bytes.length; ) {
+  for (let offset = 0; offset < bytes.length;) {
     if (entries.length === TILE_WIDTH) throw new TileError(`entry bundle holds more than ${TILE_WIDTH} entries`);
     if (offset + 2 > bytes.length) throw new TileError('entry bundle ends inside a length');
     const length = (bytes[offset]! << 8) | bytes[offset + 1]!;

@@ -58,7 +58,7 @@ export function rootNodes(size: number): NodeId[] {
 export function completedBy(size: number): NodeId[] {
   checkSize('size', size, 1);
   const nodes: NodeId[] = [{ level: 0, index: size - 1 }];
-  for (let node = nodes[0]!; node.index % 2 === 1; ) {
+  for (let node = nodes[0]!; node.index % 2 === 1;) {
     node = { level: node.level + 1, index: (node.index - 1) / 2 };
     nodes.push(node);
   }

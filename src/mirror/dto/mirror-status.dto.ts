@@ -24,10 +24,17 @@ export class MirrorStatusDto {
   @ApiProperty({ type: String, nullable: true, description: 'The registry mirrored' })
   upstream: string | null;
 
-  @ApiProperty({ description: 'True when this instance is the one following upstream now: of several instances on one PostgreSQL database, one follows at a time (the others take over when it stops)' })
+  @ApiProperty({
+    description:
+      'True when this instance is the one following upstream now: of several instances on one PostgreSQL database, one follows at a time (the others take over when it stops)',
+  })
   following: boolean;
 
-  @ApiProperty({ type: String, nullable: true, description: "Upstream's changes-feed cursor after the last change applied; null: none yet" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "Upstream's changes-feed cursor after the last change applied; null: none yet",
+  })
   cursor: string | null;
 
   @ApiProperty({ type: Number, nullable: true, description: 'When upstream was last read, in milliseconds since the epoch' })

@@ -23,7 +23,10 @@ export class ChangesController {
   })
   @ApiPublic()
   @ApiOkResponse({ type: ChangesPageDto })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'A `since` that is not a cursor, a `limit` outside 1-1000, or an unknown parameter' })
+  @ApiBadRequestResponse({
+    type: ProblemDto,
+    description: 'A `since` that is not a cursor, a `limit` outside 1-1000, or an unknown parameter',
+  })
   page(@Query() query: ChangesQueryDto): Promise<string> {
     return this.changes.page(query);
   }

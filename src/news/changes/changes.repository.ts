@@ -41,7 +41,10 @@ export class ChangesRepository {
    */
   async page(since: bigint, limit: number): Promise<ChangesPageRow> {
     // Prepared once per connection: planning this statement cost as much as running it.
-    const [row] = await preparedQuery<ChangesPageRow & { [column: string]: unknown }>(this.dataSource.manager, 'changes_page', PAGE_SQL, [since.toString(), limit]);
+    const [row] = await preparedQuery<ChangesPageRow & { [column: string]: unknown }>(this.dataSource.manager, 'changes_page', PAGE_SQL, [
+      since.toString(),
+      limit,
+    ]);
     return row;
   }
 }

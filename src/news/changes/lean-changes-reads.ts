@@ -30,7 +30,9 @@ export class LeanChangesReads implements LeanReads {
   }
 
   private async page(req: LeanRequest): Promise<LeanAnswer> {
-    const query = plainQuery(req.query) ?? ((await this.validation.transform(req.query, { type: 'query', metatype: ChangesQueryDto, data: undefined })) as ChangesQueryDto);
+    const query =
+      plainQuery(req.query) ??
+      ((await this.validation.transform(req.query, { type: 'query', metatype: ChangesQueryDto, data: undefined })) as ChangesQueryDto);
     return { json: await this.changes.page(query), headers: this.headers };
   }
 }
@@ -46,7 +48,8 @@ export function plainQuery(raw: Record<string, unknown>): ChangesQueryDto | null
     const value = raw[name];
     if (typeof value !== 'string') return null;
     if (name === 'since' && CURSOR_PATTERN.test(value)) query.since = value;
-    else if (name === 'limit' && DECIMAL_DIGITS.test(value) && Number(value) >= 1 && Number(value) <= MAX_CHANGES_LIMIT) query.limit = Number(value);
+    else if (name === 'limit' && DECIMAL_DIGITS.test(value) && Number(value) >= 1 && Number(value) <= MAX_CHANGES_LIMIT)
+      query.limit = Number(value);
     else return null;
   }
   return query;

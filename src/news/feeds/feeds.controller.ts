@@ -16,7 +16,10 @@ function AtomFeed(summary: string, description: string, badRequest = ''): Method
   return applyDecorators(
     Header('Content-Type', ATOM_CONTENT_TYPE),
     Header('Cache-Control', 'public, max-age=300'),
-    ApiOperation({ summary, description: `${description} The newest 50 releases that are not yanked, newest first. Sent with an ETag; a matching If-None-Match is answered 304.` }),
+    ApiOperation({
+      summary,
+      description: `${description} The newest 50 releases that are not yanked, newest first. Sent with an ETag; a matching If-None-Match is answered 304.`,
+    }),
     ApiPublic(),
     ApiOkResponse({ description: 'An Atom 1.0 feed (RFC 4287)', content: { 'application/atom+xml': { schema: { type: 'string' } } } }),
     ApiNotModifiedResponse({ description: 'Not modified: the If-None-Match given names the current ETag' }),
@@ -45,16 +48,27 @@ export class FeedsController {
   }
 
   @Get('plugins/:slug.atom')
-  @AtomFeed('Feed of new releases of a plugin', "New releases of one plugin; the subtitle is the plugin's description.", ', or a slug that cannot exist')
+  @AtomFeed(
+    'Feed of new releases of a plugin',
+    "New releases of one plugin; the subtitle is the plugin's description.",
+    ', or a slug that cannot exist',
+  )
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such plugin' })
   plugin(@Param('slug', SlugPipe) slug: string, @Query(NoQueryPipe) _query: Record<string, never>): Promise<string> {
     return this.feeds.plugin(slug);
   }
 
   @Get('owners/:instance/:login.atom')
-  @AtomFeed('Feed of new releases by an owner', 'New releases of the plugins an owner publishes, the owner named as plugin pages name them: a login on a forge instance (`local` for accounts made on this registry).')
+  @AtomFeed(
+    'Feed of new releases by an owner',
+    'New releases of the plugins an owner publishes, the owner named as plugin pages name them: a login on a forge instance (`local` for accounts made on this registry).',
+  )
   @ApiNotFoundResponse({ type: ProblemDto, description: 'Nobody by that login on that instance owns a plugin' })
-  owner(@Param('instance') instance: string, @Param('login') login: string, @Query(NoQueryPipe) _query: Record<string, never>): Promise<string> {
+  owner(
+    @Param('instance') instance: string,
+    @Param('login') login: string,
+    @Query(NoQueryPipe) _query: Record<string, never>,
+  ): Promise<string> {
     return this.feeds.owner(instance, login);
   }
 }

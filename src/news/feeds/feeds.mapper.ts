@@ -62,7 +62,12 @@ function feedUpdated(rows: readonly FeedReleaseRow[], newestYank: Date | null): 
 }
 
 /** The Atom feed of some releases (newest first, as the repository read them); `newestYank`: when one of the feed's releases was last yanked. */
-export function toAtomFeed(site: FeedSite, feed: FeedDescription, rows: readonly FeedReleaseRow[], newestYank: Date | null = null): AtomFeed {
+export function toAtomFeed(
+  site: FeedSite,
+  feed: FeedDescription,
+  rows: readonly FeedReleaseRow[],
+  newestYank: Date | null = null,
+): AtomFeed {
   const self = `${site.baseUrl}${feed.path}`;
   return {
     id: self,

@@ -4,7 +4,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 export const FEED_ENTRIES = 50;
 
 /** Which releases a feed follows. */
-export type FeedFilter = { by: 'all' } | { by: 'kind'; kind: string } | { by: 'plugin'; pluginId: string } | { by: 'owners'; userIds: string[] };
+export type FeedFilter =
+  { by: 'all' } | { by: 'kind'; kind: string } | { by: 'plugin'; pluginId: string } | { by: 'owners'; userIds: string[] };
 
 /** One release as a feed shows it: the plugin's current public fields and its owners' logins. */
 export interface FeedReleaseRow {

@@ -34,14 +34,22 @@ export class FeedsService {
   }
 
   catalogue(): Promise<string> {
-    return this.render({ by: 'all' }, async (site) => ({ path: '/feeds/releases.atom', title: `New releases · ${site.siteName}`, alternatePath: '/plugins' }));
+    return this.render({ by: 'all' }, async (site) => ({
+      path: '/feeds/releases.atom',
+      title: `New releases · ${site.siteName}`,
+      alternatePath: '/plugins',
+    }));
   }
 
   kind(key: string): Promise<string> {
     return this.render({ by: 'kind', kind: key }, async (site) => {
       const label = site.kindLabels.get(key);
       if (label === undefined) throw notFound(`no kind "${key}"`);
-      return { path: `/feeds/kinds/${encodeURIComponent(key)}.atom`, title: `New releases: ${label} · ${site.siteName}`, alternatePath: `/kinds/${encodeURIComponent(key)}` };
+      return {
+        path: `/feeds/kinds/${encodeURIComponent(key)}.atom`,
+        title: `New releases: ${label} · ${site.siteName}`,
+        alternatePath: `/kinds/${encodeURIComponent(key)}`,
+      };
     });
   }
 
@@ -57,7 +65,10 @@ export class FeedsService {
   }
 
   async owner(instance: string, login: string): Promise<string> {
-    const userIds = instance.length <= INSTANCE_MAX && login.length <= LOGIN_MAX ? await this.reads.run((manager) => this.feeds.ownersNamed(instance, login, manager)) : [];
+    const userIds =
+      instance.length <= INSTANCE_MAX && login.length <= LOGIN_MAX
+        ? await this.reads.run((manager) => this.feeds.ownersNamed(instance, login, manager))
+        : [];
     if (!userIds.length) throw notFound(`no publisher "${login}" on "${instance}"`);
     return this.render({ by: 'owners', userIds }, async (site) => ({
       path: `/feeds/owners/${encodeURIComponent(instance)}/${encodeURIComponent(login)}.atom`,
@@ -68,7 +79,11 @@ export class FeedsService {
   /** The feed's site facts, its description (which may refuse: an unknown kind), then its entries. */
   private async render(filter: FeedFilter, describe: (site: FeedSite) => Promise<FeedDescription>): Promise<string> {
     const [kinds, branding] = await Promise.all([this.kinds.publicList(), this.branding.get()]);
-    const site: FeedSite = { baseUrl: this.baseUrl, siteName: branding.siteName, kindLabels: new Map(kinds.kinds.map((k) => [k.key, k.label])) };
+    const site: FeedSite = {
+      baseUrl: this.baseUrl,
+      siteName: branding.siteName,
+      kindLabels: new Map(kinds.kinds.map((k) => [k.key, k.label])),
+    };
     const feed = await describe(site);
     const { rows, newestYank } = await this.reads.run(async (manager) => ({
       rows: await this.feeds.newestReleases(filter, manager),

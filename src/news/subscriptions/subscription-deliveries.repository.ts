@@ -128,7 +128,14 @@ export class SubscriptionDeliveriesRepository {
   async succeeded(claim: DeliveryClaim, record: AttemptRecord, manager?: EntityManager): Promise<boolean> {
     const result = await this.repo(manager).update(
       { id: claim.id, attempts: claim.attempts, status: 'processing' },
-      { status: 'succeeded', lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, durationMs: record.durationMs, lastAttemptAt: record.at },
+      {
+        status: 'succeeded',
+        lockedUntil: null,
+        responseStatus: record.responseStatus,
+        detail: record.detail,
+        durationMs: record.durationMs,
+        lastAttemptAt: record.at,
+      },
     );
     return (result.affected ?? 0) > 0;
   }
@@ -147,7 +154,14 @@ export class SubscriptionDeliveriesRepository {
   async failed(claim: DeliveryClaim, record: AttemptRecord, manager?: EntityManager): Promise<boolean> {
     const result = await this.repo(manager).update(
       { id: claim.id, attempts: claim.attempts, status: 'processing' },
-      { status: 'failed', lockedUntil: null, responseStatus: record.responseStatus, detail: record.detail, durationMs: record.durationMs, lastAttemptAt: record.at },
+      {
+        status: 'failed',
+        lockedUntil: null,
+        responseStatus: record.responseStatus,
+        detail: record.detail,
+        durationMs: record.durationMs,
+        lastAttemptAt: record.at,
+      },
     );
     return (result.affected ?? 0) > 0;
   }

@@ -37,7 +37,12 @@ export const DELIVERY_RETENTION_MS = 30 * 24 * HOUR;
 /** How often the worker's loop runs the retention pass. */
 const PRUNE_EVERY_MS = HOUR;
 
-export const DEFAULT_SUBSCRIPTION_WORKER_OPTIONS: SubscriptionWorkerOptions = { autoStart: true, pollIntervalMs: 2_000, leaseMs: 60_000, concurrency: 4 };
+export const DEFAULT_SUBSCRIPTION_WORKER_OPTIONS: SubscriptionWorkerOptions = {
+  autoStart: true,
+  pollIntervalMs: 2_000,
+  leaseMs: 60_000,
+  concurrency: 4,
+};
 export const SUBSCRIPTION_WORKER_OPTIONS = Symbol('SUBSCRIPTION_WORKER_OPTIONS');
 
 /**
@@ -64,7 +69,11 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
     private readonly audit: AuditService,
     private readonly clock: Clock,
   ) {
-    this.loop = new BackgroundLoop(() => this.pass(), options.pollIntervalMs, loopFailureLog(this.logger, 'delivering subscription events'));
+    this.loop = new BackgroundLoop(
+      () => this.pass(),
+      options.pollIntervalMs,
+      loopFailureLog(this.logger, 'delivering subscription events'),
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -181,7 +190,11 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
       const wait = RETRY_SCHEDULE_MS[claimed.attempts - 1];
       const recorded =
         wait === undefined
-          ? await this.deliveries.failed(claim, { ...record, detail: `gave up after ${claimed.attempts} attempts: ${result.detail}`.slice(0, 300) }, manager)
+          ? await this.deliveries.failed(
+              claim,
+              { ...record, detail: `gave up after ${claimed.attempts} attempts: ${result.detail}`.slice(0, 300) },
+              manager,
+            )
           : await this.deliveries.retryLater(claim, new Date(now.getTime() + wait), record, manager);
       // A claim taken over after its lease lapsed records nothing: the new claim's attempt will.
       if (!recorded) return null;
@@ -201,14 +214,22 @@ export class SubscriptionWorker implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private async send(claimed: ClaimedSubscriptionDelivery) {
-    const [event, sealed] = await Promise.all([this.deliveries.event(claimed.eventId), this.subscriptions.sealedSecret(claimed.subscriptionId)]);
+    const [event, sealed] = await Promise.all([
+      this.deliveries.event(claimed.eventId),
+      this.subscriptions.sealedSecret(claimed.subscriptionId),
+    ]);
     if (!event || !sealed) return { ok: false as const, status: null, detail: 'the event or the subscription is gone', durationMs: null };
     let secret: string;
     try {
       secret = openSigningSecret(this.config.keyEncryptionKey, claimed.subscriptionId, sealed);
     } catch {
       // KEY_ENCRYPTION_KEY changed, or the row was tampered with: it fails like an unreachable receiver.
-      return { ok: false as const, status: null, detail: 'the signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?)', durationMs: null };
+      return {
+        ok: false as const,
+        status: null,
+        detail: 'the signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?)',
+        durationMs: null,
+      };
     }
     const body = Buffer.from(JSON.stringify(eventPayload(event, this.config.baseUrl)));
     return this.sender.send(claimed.url, secret, event.id, body, Math.floor(this.clock.nowMs() / 1000));

@@ -1,12 +1,30 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import { type AuthContext, clientIp } from '../../platform/auth/auth-context';
 import { Auth, SignedIn } from '../../platform/auth/auth.decorators';
 import { PageQueryDto } from '../../common/validation/page-query.dto';
 import { ProblemDto } from '../../openapi/problem.dto';
 import { UserActionLimit } from '../../platform/rate-limit/user-action-limit';
-import { CreatedSubscriptionDto, CreateSubscriptionDto, PingResultDto, SubscriptionDeliveryDto, SubscriptionDeliveryListDto, SubscriptionDto, SubscriptionListDto } from './dto/subscription.dto';
+import {
+  CreatedSubscriptionDto,
+  CreateSubscriptionDto,
+  PingResultDto,
+  SubscriptionDeliveryDto,
+  SubscriptionDeliveryListDto,
+  SubscriptionDto,
+  SubscriptionListDto,
+} from './dto/subscription.dto';
 import { SubscriptionsService } from './subscriptions.service';
 
 @ApiTags('subscriptions')
@@ -17,7 +35,11 @@ export class SubscriptionsController {
 
   @Post()
   @ApiCreatedResponse({ type: CreatedSubscriptionDto, description: 'The subscription and its signing secret, shown once' })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'Bad url (not https, a private or loopback address whose host SUBSCRIPTION_ALLOW_HOSTS does not name, unknown host), events, scope or target (errors names each)' })
+  @ApiBadRequestResponse({
+    type: ProblemDto,
+    description:
+      'Bad url (not https, a private or loopback address whose host SUBSCRIPTION_ALLOW_HOSTS does not name, unknown host), events, scope or target (errors names each)',
+  })
   @ApiForbiddenResponse({ type: ProblemDto, description: 'An operational event type or scope registry, and the caller is no admin' })
   @ApiConflictResponse({ type: ProblemDto, description: 'Already 25 subscriptions' })
   @ApiOperation({ summary: 'Subscribe a URL to events' })
@@ -75,7 +97,10 @@ export class SubscriptionsController {
   @UserActionLimit('subscription-ping')
   @ApiOkResponse({ type: SubscriptionDeliveryDto, description: 'Queued again now, with the same webhook-id' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such subscription of yours, or no such delivery of it' })
-  @ApiConflictResponse({ type: ProblemDto, description: 'The delivery has not finished (queued or under way): only a succeeded or failed one is replayed' })
+  @ApiConflictResponse({
+    type: ProblemDto,
+    description: 'The delivery has not finished (queued or under way): only a succeeded or failed one is replayed',
+  })
   @ApiOperation({ summary: 'Replay a webhook subscription delivery' })
   replay(@Auth() auth: AuthContext, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<SubscriptionDeliveryDto> {
     return this.subscriptions.replay(auth, id, deliveryId);
@@ -84,7 +109,10 @@ export class SubscriptionsController {
   @Post(':id/ping')
   @HttpCode(200)
   @UserActionLimit('subscription-ping')
-  @ApiOkResponse({ type: PingResultDto, description: "A signed webhook.ping was sent; the receiver's status and the time taken, never its answer's body" })
+  @ApiOkResponse({
+    type: PingResultDto,
+    description: "A signed webhook.ping was sent; the receiver's status and the time taken, never its answer's body",
+  })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such subscription of yours' })
   @ApiConflictResponse({ type: ProblemDto, description: 'Its signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?)' })
   @ApiOperation({ summary: 'Send a test ping to a webhook subscription' })

@@ -7,7 +7,12 @@ import { PluginsModule } from '../../catalogue/plugins/plugins.module';
 import { repositoryProvider } from '../../persistence/repository-provider';
 import { RateLimitModule } from '../../platform/rate-limit/rate-limit.module';
 import { SubscriptionDeliveriesRepository } from './subscription-deliveries.repository';
-import { DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, SUBSCRIPTION_WORKER_OPTIONS, SubscriptionWorker, type SubscriptionWorkerOptions } from './subscription-worker';
+import {
+  DEFAULT_SUBSCRIPTION_WORKER_OPTIONS,
+  SUBSCRIPTION_WORKER_OPTIONS,
+  SubscriptionWorker,
+  type SubscriptionWorkerOptions,
+} from './subscription-worker';
 import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { SubscriptionsService } from './subscriptions.service';
@@ -27,7 +32,10 @@ import { WebhookSender } from './webhook-sender';
     {
       provide: SUBSCRIPTION_WORKER_OPTIONS,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): SubscriptionWorkerOptions => ({ ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS, leaseMs: config.webhookLeaseMs }),
+      useFactory: (config: AppConfig): SubscriptionWorkerOptions => ({
+        ...DEFAULT_SUBSCRIPTION_WORKER_OPTIONS,
+        leaseMs: config.webhookLeaseMs,
+      }),
     },
     WebhookSender,
     SubscriptionWorker,

@@ -77,7 +77,12 @@ export class SubscriptionsRepository {
 
   /** A success: the run of failures (if any) ends. */
   async markSucceeding(id: string, manager?: EntityManager): Promise<void> {
-    await this.repo(manager).createQueryBuilder().update().set({ failingSince: null }).where('id = :id AND failing_since IS NOT NULL', { id }).execute();
+    await this.repo(manager)
+      .createQueryBuilder()
+      .update()
+      .set({ failingSince: null })
+      .where('id = :id AND failing_since IS NOT NULL', { id })
+      .execute();
   }
 
   /**

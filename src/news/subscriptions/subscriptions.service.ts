@@ -9,7 +9,15 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.types';
 import { KindsService } from '../../catalogue/kinds/kinds.service';
 import { PluginsRepository } from '../../catalogue/plugins/plugins.repository';
-import type { CreatedSubscriptionDto, CreateSubscriptionDto, PingResultDto, SubscriptionDeliveryDto, SubscriptionDeliveryListDto, SubscriptionDto, SubscriptionListDto } from './dto/subscription.dto';
+import type {
+  CreatedSubscriptionDto,
+  CreateSubscriptionDto,
+  PingResultDto,
+  SubscriptionDeliveryDto,
+  SubscriptionDeliveryListDto,
+  SubscriptionDto,
+  SubscriptionListDto,
+} from './dto/subscription.dto';
 import type { SubscriptionEntity } from './entities/subscription.entity';
 import { isAdminEventType } from './event-types';
 import { generateSigningSecret, openSigningSecret, sealSigningSecret } from './signing-secret';
@@ -57,7 +65,12 @@ export class SubscriptionsService {
         manager,
       );
       await this.audit.record(
-        { action: 'subscription.create', actor: { userId: auth.user.id, ip }, slug: input.scope === 'plugin' ? target : null, details: { subscriptionId: inserted.id, host: new URL(input.url).host, events, scope: input.scope, target } },
+        {
+          action: 'subscription.create',
+          actor: { userId: auth.user.id, ip },
+          slug: input.scope === 'plugin' ? target : null,
+          details: { subscriptionId: inserted.id, host: new URL(input.url).host, events, scope: input.scope, target },
+        },
         manager,
       );
       return inserted;
@@ -77,7 +90,14 @@ export class SubscriptionsService {
     const row = await this.own(auth, id);
     await this.subscriptions.inUserTransaction(auth.user.id, async (manager) => {
       await this.subscriptions.delete(row.id, manager);
-      await this.audit.record({ action: 'subscription.delete', actor: { userId: auth.user.id, ip }, details: { subscriptionId: row.id, host: new URL(row.url).host } }, manager);
+      await this.audit.record(
+        {
+          action: 'subscription.delete',
+          actor: { userId: auth.user.id, ip },
+          details: { subscriptionId: row.id, host: new URL(row.url).host },
+        },
+        manager,
+      );
     });
   }
 
@@ -87,7 +107,10 @@ export class SubscriptionsService {
     if (!row.disabledAt) throw conflict('subscription-enabled', 'the subscription is not disabled');
     await this.subscriptions.inUserTransaction(auth.user.id, async (manager) => {
       await this.subscriptions.enable(row.id, manager);
-      await this.audit.record({ action: 'subscription.enable', actor: { userId: auth.user.id, ip }, details: { subscriptionId: row.id } }, manager);
+      await this.audit.record(
+        { action: 'subscription.enable', actor: { userId: auth.user.id, ip }, details: { subscriptionId: row.id } },
+        manager,
+      );
     });
     this.worker.kick();
     return toSubscriptionDto(await this.own(auth, id));
@@ -103,7 +126,8 @@ export class SubscriptionsService {
   async replay(auth: AuthContext, id: string, deliveryId: string): Promise<SubscriptionDeliveryDto> {
     const row = await this.own(auth, id);
     if (!UUID.test(deliveryId) || !(await this.deliveries.findWithEvent(deliveryId, row.id))) throw notFound('no such delivery');
-    if (!(await this.deliveries.requeue(deliveryId, row.id, this.clock.now()))) throw conflict('delivery-not-finished', 'only a succeeded or failed delivery can be replayed; this one is queued or under way');
+    if (!(await this.deliveries.requeue(deliveryId, row.id, this.clock.now())))
+      throw conflict('delivery-not-finished', 'only a succeeded or failed delivery can be replayed; this one is queued or under way');
     this.worker.kick();
     return toSubscriptionDeliveryDto((await this.deliveries.findWithEvent(deliveryId, row.id))!);
   }
@@ -116,7 +140,10 @@ export class SubscriptionsService {
     try {
       secret = openSigningSecret(this.config.keyEncryptionKey, row.id, sealed!);
     } catch {
-      throw conflict('signing-secret-unreadable', 'the signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?); delete the subscription and create it again');
+      throw conflict(
+        'signing-secret-unreadable',
+        'the signing secret cannot be opened (was KEY_ENCRYPTION_KEY changed?); delete the subscription and create it again',
+      );
     }
     const now = this.clock.now();
     const body = Buffer.from(JSON.stringify({ type: 'webhook.ping', timestamp: now.toISOString(), data: { subscriptionId: row.id } }));
@@ -132,14 +159,19 @@ export class SubscriptionsService {
 
   private async checkTarget(input: CreateSubscriptionDto): Promise<string | null> {
     if (input.scope === 'plugin') {
-      if (!(await this.plugins.findBySlug(input.target!))) throw badRequest('validation-failed', 'no such plugin', [{ path: '/target', message: `target: no plugin "${input.target}"` }]);
+      if (!(await this.plugins.findBySlug(input.target!)))
+        throw badRequest('validation-failed', 'no such plugin', [{ path: '/target', message: `target: no plugin "${input.target}"` }]);
       return input.target!;
     }
     if (input.scope === 'kind') {
-      if (!(await this.kinds.enabledKeys()).includes(input.target!)) throw badRequest('validation-failed', 'no such kind', [{ path: '/target', message: `target: no kind "${input.target}"` }]);
+      if (!(await this.kinds.enabledKeys()).includes(input.target!))
+        throw badRequest('validation-failed', 'no such kind', [{ path: '/target', message: `target: no kind "${input.target}"` }]);
       return input.target!;
     }
-    if (input.target !== undefined) throw badRequest('validation-failed', 'target is only for scopes plugin and kind', [{ path: '/target', message: `target: must be absent for scope ${input.scope}` }]);
+    if (input.target !== undefined)
+      throw badRequest('validation-failed', 'target is only for scopes plugin and kind', [
+        { path: '/target', message: `target: must be absent for scope ${input.scope}` },
+      ]);
     return null;
   }
 

@@ -12,7 +12,8 @@ describe('WebhookSender', () => {
   const ANSWER = 'internal-answer-7f3c';
   const sender = (allowHosts: string[], fetchAllowHosts: string[] = []) =>
     new WebhookSender({ subscriptionAllowHosts: allowHosts, fetchAllowHosts } as unknown as AppConfig, new SystemClock());
-  const send = (allowHosts: string[], url: string, fetchAllowHosts: string[] = []) => sender(allowHosts, fetchAllowHosts).send(url, secret, 'evt_1', Buffer.from('{}'), 1_795_823_000);
+  const send = (allowHosts: string[], url: string, fetchAllowHosts: string[] = []) =>
+    sender(allowHosts, fetchAllowHosts).send(url, secret, 'evt_1', Buffer.from('{}'), 1_795_823_000);
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -36,7 +37,11 @@ describe('WebhookSender', () => {
   it('does not take FETCH_ALLOW_HOSTS for a subscriber, sending nothing', async () => {
     const before = requests;
     const host = `127.0.0.1:${port}`;
-    expect(await send([], `http://${host}/hook`, [host])).toMatchObject({ ok: false, status: null, detail: 'refused URL: only https is delivered to' });
+    expect(await send([], `http://${host}/hook`, [host])).toMatchObject({
+      ok: false,
+      status: null,
+      detail: 'refused URL: only https is delivered to',
+    });
     expect(await send([], `https://${host}/hook`, [host])).toMatchObject({ ok: false, status: null, detail: REFUSED_BY_POLICY });
     expect(requests).toBe(before);
   });
@@ -46,7 +51,11 @@ describe('WebhookSender', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    expect(await send([`127.0.0.1:${closedPort}`], `http://127.0.0.1:${closedPort}/hook`)).toMatchObject({ ok: false, status: null, detail: 'connection refused' });
+    expect(await send([`127.0.0.1:${closedPort}`], `http://127.0.0.1:${closedPort}/hook`)).toMatchObject({
+      ok: false,
+      status: null,
+      detail: 'connection refused',
+    });
   });
 
   it.each([

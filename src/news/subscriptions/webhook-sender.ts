@@ -11,8 +11,7 @@ import { signPayload } from './signing-secret';
  * so an answer passed on would let them read whatever the URL's server says to the registry.
  */
 export type SendResult =
-  | { ok: true; status: number; detail: null; durationMs: number }
-  | { ok: false; status: number | null; detail: string; durationMs: number };
+  { ok: true; status: number; detail: null; durationMs: number } | { ok: false; status: number | null; detail: string; durationMs: number };
 
 /** The fetch limits of a delivery: 10 s in all, the answer read (and discarded) up to 64 KiB. */
 export const SEND_LIMITS = { maxBytes: 64 * 1024, connectTimeoutMs: 5_000, idleTimeoutMs: 10_000, totalTimeoutMs: 10_000 };

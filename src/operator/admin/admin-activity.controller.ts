@@ -12,7 +12,10 @@ export class AdminActivityController {
   constructor(private readonly activity: AdminActivityService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Publishes, failed webhook deliveries and ingest errors per day', description: 'Counted from the audit log by UTC day, the last `days` days ending today.' })
+  @ApiOperation({
+    summary: 'Publishes, failed webhook deliveries and ingest errors per day',
+    description: 'Counted from the audit log by UTC day, the last `days` days ending today.',
+  })
   @ApiOkResponse({ type: ActivityDto })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'A `days` outside 1-366, or an unknown parameter' })
   get(@Query() query: ActivityQueryDto): Promise<ActivityDto> {

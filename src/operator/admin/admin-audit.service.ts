@@ -18,7 +18,11 @@ export class AdminAuditService {
     if (from && to && from.getTime() > to.getTime()) {
       throw badRequest('validation-failed', 'from is after to', [{ path: '/from', message: 'from: must not be after to' }]);
     }
-    const { entries, total } = await this.audit.page({ action: query.action, slug: query.slug, actorUserId: query.actor, from, to }, page, limit);
+    const { entries, total } = await this.audit.page(
+      { action: query.action, slug: query.slug, actorUserId: query.actor, from, to },
+      page,
+      limit,
+    );
     return { entries: entries.map(toAuditEntryDto), page, limit, total, totalPages: Math.ceil(total / limit) };
   }
 }

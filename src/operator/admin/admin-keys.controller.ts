@@ -14,7 +14,10 @@ export class AdminKeysController {
   constructor(private readonly keys: AdminKeysService) {}
 
   @Get()
-  @ApiOkResponse({ type: SigningKeyListDto, description: 'Every signing key: current, previous, draining (with the releases it still has to have re-signed), retired' })
+  @ApiOkResponse({
+    type: SigningKeyListDto,
+    description: 'Every signing key: current, previous, draining (with the releases it still has to have re-signed), retired',
+  })
   @ApiOperation({ summary: 'List the signing keys' })
   list(): Promise<SigningKeyListDto> {
     return this.keys.list();

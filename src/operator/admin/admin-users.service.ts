@@ -10,7 +10,6 @@ import { type UserAccessChange, UsersRepository } from '../../platform/users/use
 import type { AdminUserDto, AdminUserPageDto, UpdateUserDto, UserListQueryDto } from './dto/admin-users.dto';
 import { toAdminUserDto } from './admin-users.mapper';
 
-
 const isEnabledAdmin = (role: string, disabled: boolean) => role === 'admin' && !disabled;
 
 /** Users and roles for admins: list, promote or demote, disable or enable. */
@@ -47,7 +46,11 @@ export class AdminUsersService {
       if (disabled !== wasDisabled) change.disabledAt = disabled ? this.clock.now() : null;
       if (Object.keys(change).length === 0) return current;
 
-      if (isEnabledAdmin(current.role, wasDisabled) && !isEnabledAdmin(role, disabled) && (await this.users.countEnabledAdminsExcept(current.id, manager)) === 0) {
+      if (
+        isEnabledAdmin(current.role, wasDisabled) &&
+        !isEnabledAdmin(role, disabled) &&
+        (await this.users.countEnabledAdminsExcept(current.id, manager)) === 0
+      ) {
         const who = current.id === auth.user.id ? 'you are' : `${current.login} is`;
         throw conflict('last-admin', `${who} the last enabled admin: make another user an admin first`);
       }
@@ -58,11 +61,20 @@ export class AdminUsersService {
     return toAdminUserDto(user);
   }
 
-  private async auditChange(auth: AuthContext, ip: string | null, before: UserEntity, change: UserAccessChange, manager: EntityManager): Promise<void> {
+  private async auditChange(
+    auth: AuthContext,
+    ip: string | null,
+    before: UserEntity,
+    change: UserAccessChange,
+    manager: EntityManager,
+  ): Promise<void> {
     const actor = { userId: auth.user.id, ip };
     const subject = { userId: before.id, login: before.login, instance: before.instance };
     if (change.role !== undefined) {
-      await this.audit.record({ action: 'user.role_change', actor, details: { ...subject, before: { role: before.role }, after: { role: change.role } } }, manager);
+      await this.audit.record(
+        { action: 'user.role_change', actor, details: { ...subject, before: { role: before.role }, after: { role: change.role } } },
+        manager,
+      );
     }
     if (change.disabledAt !== undefined) {
       await this.audit.record({ action: change.disabledAt ? 'user.disable' : 'user.enable', actor, details: subject }, manager);

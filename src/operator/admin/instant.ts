@@ -18,7 +18,8 @@ export function parseInstant(text: string): Date | null {
   const [, year, month, day, hour, , , offset] = match;
   if (hour !== undefined && offset === undefined) return null;
   const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  if (calendar.getUTCFullYear() !== Number(year) || calendar.getUTCMonth() !== Number(month) - 1 || calendar.getUTCDate() !== Number(day)) return null;
+  if (calendar.getUTCFullYear() !== Number(year) || calendar.getUTCMonth() !== Number(month) - 1 || calendar.getUTCDate() !== Number(day))
+    return null;
   const ms = Date.parse(hour === undefined ? `${year}-${month}-${day}T00:00:00Z` : text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
   return Number.isNaN(ms) ? null : new Date(ms);
 }

@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import { type AuthContext, clientIp } from '../../platform/auth/auth-context';
 import { AdminOnly, Auth } from '../../platform/auth/auth.decorators';
@@ -50,7 +58,12 @@ export class AdminPagesController {
   @ApiNoContentResponse({ description: 'Deleted (audited page.delete)' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such page in that locale' })
   @ApiOperation({ summary: 'Delete a content page' })
-  delete(@Auth() auth: AuthContext, @Param('slug') slug: string, @Query() query: PageLocaleQueryDto, @Req() request: Request): Promise<void> {
+  delete(
+    @Auth() auth: AuthContext,
+    @Param('slug') slug: string,
+    @Query() query: PageLocaleQueryDto,
+    @Req() request: Request,
+  ): Promise<void> {
     return this.pages.delete(slug, query.locale, { userId: auth.user.id, ip: clientIp(request) });
   }
 }

@@ -16,7 +16,9 @@ export class PageRenderer implements OnModuleDestroy {
       return (await this.pool.render({ markdown, context: { kind: 'none' } })).html;
     } catch (error) {
       if (!(error instanceof ReadmeRenderError)) throw error;
-      throw invalid('page-render-failed', 'the page markdown could not be rendered', [{ path: '/markdown', message: `markdown: ${error.message}` }]);
+      throw invalid('page-render-failed', 'the page markdown could not be rendered', [
+        { path: '/markdown', message: `markdown: ${error.message}` },
+      ]);
     }
   }
 

@@ -32,7 +32,14 @@ export class PagesRepository {
 
   /** Inserts the page; null when that (slug, locale) exists already, decided by the unique index. */
   async insert(page: NewPage, manager: EntityManager): Promise<PageEntity | null> {
-    const result = await this.repo(manager).createQueryBuilder().insert().into(PageEntity).values(page).orIgnore().returning(['id']).execute();
+    const result = await this.repo(manager)
+      .createQueryBuilder()
+      .insert()
+      .into(PageEntity)
+      .values(page)
+      .orIgnore()
+      .returning(['id'])
+      .execute();
     const id = (result.raw as { id: string }[])[0]?.id;
     return id ? this.repo(manager).findOneByOrFail({ id }) : null;
   }

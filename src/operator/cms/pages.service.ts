@@ -38,7 +38,11 @@ export class PagesService {
   async read(slug: string, requestedLocale: string | undefined): Promise<PageDto> {
     const [translations, languages] = await Promise.all([this.pages.published(slug), this.i18n.get()]);
     const ordered = inSiteOrder(translations, languages.locales);
-    const locale = resolveLocaleWithDefault(requestedLocale, ordered.map((p) => p.locale), languages.defaultLocale);
+    const locale = resolveLocaleWithDefault(
+      requestedLocale,
+      ordered.map((p) => p.locale),
+      languages.defaultLocale,
+    );
     const page = ordered.find((p) => p.locale === locale);
     if (!page) throw notFound(`no page "${slug}"`);
     return toPageDto(page);
@@ -53,7 +57,10 @@ export class PagesService {
     return this.pages.transaction(async (manager) => {
       const page = await this.pages.insert({ slug: input.slug, locale: input.locale, ...content }, manager);
       if (!page) throw conflict('page-exists', `the page "${input.slug}" exists already in ${input.locale}; change it with PUT`);
-      await this.audit.record({ action: 'page.create', actor, details: { slug: page.slug, locale: page.locale, after: audited(page) } }, manager);
+      await this.audit.record(
+        { action: 'page.create', actor, details: { slug: page.slug, locale: page.locale, after: audited(page) } },
+        manager,
+      );
       return toAdminPageDto(page);
     });
   }
@@ -64,7 +71,10 @@ export class PagesService {
       const current = await this.pages.findForUpdate(slug, locale, manager);
       if (!current) throw notFound(`no page "${slug}" in ${locale}`);
       const page = await this.pages.update(current.id, content, manager);
-      await this.audit.record({ action: 'page.update', actor, details: { slug, locale, before: audited(current), after: audited(page) } }, manager);
+      await this.audit.record(
+        { action: 'page.update', actor, details: { slug, locale, before: audited(current), after: audited(page) } },
+        manager,
+      );
       return toAdminPageDto(page);
     });
   }

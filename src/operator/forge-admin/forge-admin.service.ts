@@ -118,11 +118,15 @@ export class ForgeAdminService {
       const row = (await this.stored.list(manager)).find((r) => r.name === name);
       if (!row) {
         const configured = this.registry.entries().find((entry) => entry.source !== 'stored' && entry.forge.name === name);
-        if (configured) throw conflict('forge-configured', `the forge instance "${name}" comes from the FORGES configuration; change it there`);
+        if (configured)
+          throw conflict('forge-configured', `the forge instance "${name}" comes from the FORGES configuration; change it there`);
         throw notFound(`no forge instance "${name}"`);
       }
       await this.stored.remove(name, manager);
-      await this.audit.record({ action: 'forge.delete', actor: writer.actor, details: { name, type: row.type, webUrl: row.webUrl, via: writer.via } }, manager);
+      await this.audit.record(
+        { action: 'forge.delete', actor: writer.actor, details: { name, type: row.type, webUrl: row.webUrl, via: writer.via } },
+        manager,
+      );
     });
     await this.reloadAfterCommit();
   }
@@ -136,7 +140,9 @@ export class ForgeAdminService {
     try {
       await this.registry.changed();
     } catch (error) {
-      this.logger.warn(`a forge instance change is stored, but reloading the list failed (retried within ${FORGE_RELOAD_INTERVAL_MS / 1000} s): ${(error as Error).message}`);
+      this.logger.warn(
+        `a forge instance change is stored, but reloading the list failed (retried within ${FORGE_RELOAD_INTERVAL_MS / 1000} s): ${(error as Error).message}`,
+      );
     }
   }
 
@@ -149,7 +155,12 @@ export class ForgeAdminService {
     const errors: ProblemFieldError[] = [];
     if (RESERVED_NAMES.has(input.name)) errors.push({ path: `${at}/name`, message: `name: "${input.name}" is reserved` });
     const webUrl = this.normalizeUrl(input.webUrl, `${at}/webUrl`, errors);
-    const apiUrl = input.apiUrl === undefined || input.apiUrl.trim() === '' ? (webUrl ? forgeAdapter(input.type).defaultApiUrl(webUrl) : null) : this.normalizeUrl(input.apiUrl, `${at}/apiUrl`, errors);
+    const apiUrl =
+      input.apiUrl === undefined || input.apiUrl.trim() === ''
+        ? webUrl
+          ? forgeAdapter(input.type).defaultApiUrl(webUrl)
+          : null
+        : this.normalizeUrl(input.apiUrl, `${at}/apiUrl`, errors);
     if (errors.length > 0) throw badRequest('validation-failed', errors.map((e) => e.message).join('; '), errors);
     const webRefusal = await this.policyRefusal(webUrl!);
     if (webRefusal) errors.push({ path: `${at}/webUrl`, message: `webUrl: ${webRefusal}` });
@@ -158,7 +169,14 @@ export class ForgeAdminService {
     const apiRefusal = derived && webRefusal ? null : await this.policyRefusal(apiUrl!);
     if (apiRefusal) errors.push({ path: `${at}/apiUrl`, message: `apiUrl: ${apiRefusal}` });
     if (errors.length > 0) throw badRequest('forge-url-refused', errors.map((e) => e.message).join('; '), errors);
-    return { name: input.name, type: input.type, webUrl: webUrl!, apiUrl: apiUrl!, clientId: input.clientId, clientSecret: input.clientSecret };
+    return {
+      name: input.name,
+      type: input.type,
+      webUrl: webUrl!,
+      apiUrl: apiUrl!,
+      clientId: input.clientId,
+      clientSecret: input.clientSecret,
+    };
   }
 
   /** An http(s) URL without credentials, query or fragment, with no trailing slash; null (and an error) otherwise. */
@@ -192,14 +210,27 @@ export class ForgeAdminService {
   /** Stores a checked instance, refusing clashes (409) before anything is written; answers the stored row as a live entry. */
   private async insert(forge: CheckedForge, writer: ForgeWriter, manager: EntityManager, at: string): Promise<LiveForge> {
     const key = webUrlKey(forge.webUrl);
-    const clashes = this.registry.entries().filter((entry) => entry.source !== 'stored' && (entry.forge.name === forge.name || webUrlKey(entry.forge.webUrl) === key));
+    const clashes = this.registry
+      .entries()
+      .filter((entry) => entry.source !== 'stored' && (entry.forge.name === forge.name || webUrlKey(entry.forge.webUrl) === key));
     const configured = clashes.find((entry) => entry.source === 'configuration');
     if (configured) {
-      throw conflict('forge-exists', `the forge instance "${configured.forge.name}" in the FORGES configuration already has this ${configured.forge.name === forge.name ? 'name' : 'web URL'}`);
+      throw conflict(
+        'forge-exists',
+        `the forge instance "${configured.forge.name}" in the FORGES configuration already has this ${configured.forge.name === forge.name ? 'name' : 'web URL'}`,
+      );
     }
-    if (clashes.length > 1) throw conflict('forge-exists', `the name and the web URL belong to two different built-in instances (${clashes.map((c) => c.forge.name).join(', ')})`);
+    if (clashes.length > 1)
+      throw conflict(
+        'forge-exists',
+        `the name and the web URL belong to two different built-in instances (${clashes.map((c) => c.forge.name).join(', ')})`,
+      );
     const stored = (await this.stored.list(manager)).find((row) => row.name === forge.name || webUrlKey(row.webUrl) === key);
-    if (stored) throw conflict('forge-exists', `the added forge instance "${stored.name}" already has this ${stored.name === forge.name ? 'name' : 'web URL'}; remove it first`);
+    if (stored)
+      throw conflict(
+        'forge-exists',
+        `the added forge instance "${stored.name}" already has this ${stored.name === forge.name ? 'name' : 'web URL'}; remove it first`,
+      );
     await this.checkNameBinding(forge, at, manager);
     const createdAt = this.clock.now();
     await this.stored.insert(
@@ -220,11 +251,25 @@ export class ForgeAdminService {
       {
         action: 'forge.create',
         actor: writer.actor,
-        details: { name: forge.name, type: forge.type, webUrl: forge.webUrl, apiUrl: forge.apiUrl, via: writer.via, ...(clashes.length === 1 ? { replaces: clashes[0].forge.name } : {}) },
+        details: {
+          name: forge.name,
+          type: forge.type,
+          webUrl: forge.webUrl,
+          apiUrl: forge.apiUrl,
+          via: writer.via,
+          ...(clashes.length === 1 ? { replaces: clashes[0].forge.name } : {}),
+        },
       },
       manager,
     );
-    const live = { name: forge.name, type: forge.type, webUrl: forge.webUrl, apiUrl: forge.apiUrl, clientId: forge.clientId, clientSecret: forge.clientSecret };
+    const live = {
+      name: forge.name,
+      type: forge.type,
+      webUrl: forge.webUrl,
+      apiUrl: forge.apiUrl,
+      clientId: forge.clientId,
+      clientSecret: forge.clientSecret,
+    };
     return { forge: live, source: 'stored', createdAt, createdBy: writer.actor.userId ?? null };
   }
 
@@ -239,9 +284,12 @@ export class ForgeAdminService {
     const refuse = (message: string) => new DomainError('conflict', 'forge-name-bound', message, [{ path: `${at}/webUrl`, message }]);
     const liveDefault = this.registry.entries().find((entry) => entry.source === 'default' && entry.forge.name === forge.name);
     if (liveDefault && webUrlKey(liveDefault.forge.webUrl) !== key) {
-      throw refuse(`webUrl: the built-in instance "${forge.name}" is ${liveDefault.forge.webUrl}; an instance of that name must have the same web URL (pick another name for another server)`);
+      throw refuse(
+        `webUrl: the built-in instance "${forge.name}" is ${liveDefault.forge.webUrl}; an instance of that name must have the same web URL (pick another name for another server)`,
+      );
     }
-    const recorded = (await this.stored.recordedWebUrl(forge.name, manager)) ?? DEFAULT_FORGES.find((d) => d.name === forge.name)?.webUrl ?? null;
+    const recorded =
+      (await this.stored.recordedWebUrl(forge.name, manager)) ?? DEFAULT_FORGES.find((d) => d.name === forge.name)?.webUrl ?? null;
     if (recorded !== null && webUrlKey(recorded) === key) return;
     if (!(await this.users.anyOfInstance(forge.name, manager))) return;
     throw refuse(

@@ -79,7 +79,8 @@ export class InitService implements OnApplicationBootstrap {
   /** 410 once closed, then 401 for a wrong token (inside the lock, or as a pre-check before slow work). */
   private async assertOpen(bearer: string | null, manager?: EntityManager): Promise<void> {
     if (await this.closed(manager)) throw gone(WIZARD_CLOSED);
-    if (!this.token.matches(bearer)) throw new DomainError('unauthorized', 'bad-bootstrap-token', 'the bootstrap token is missing or wrong');
+    if (!this.token.matches(bearer))
+      throw new DomainError('unauthorized', 'bad-bootstrap-token', 'the bootstrap token is missing or wrong');
   }
 
   /**
@@ -90,7 +91,14 @@ export class InitService implements OnApplicationBootstrap {
   async createAdmin(bearer: string | null, input: CreateAdminDto, ip: string | null, response: Response): Promise<SessionIssuedDto> {
     const result = await this.inOpenWizard(bearer, async (manager) => {
       const user = await this.users.createLocal({ login: input.login, email: input.email ?? null, role: 'admin' }, manager);
-      await this.audit.record({ action: 'user.create', actor: { userId: null, ip }, details: { userId: user.id, login: user.login, role: 'admin', via: 'install-wizard' } }, manager);
+      await this.audit.record(
+        {
+          action: 'user.create',
+          actor: { userId: null, ip },
+          details: { userId: user.id, login: user.login, role: 'admin', via: 'install-wizard' },
+        },
+        manager,
+      );
       const session = await this.sessions.issue(user.id, manager);
       return { token: session.token, user: toUserDto(user) };
     });
@@ -110,7 +118,8 @@ export class InitService implements OnApplicationBootstrap {
     }
     await this.inOpenWizard(bearer, async (manager) => {
       if (input.siteName !== undefined) await this.settings.write('site.name', input.siteName, manager);
-      if (checked !== undefined) await this.forges.replaceForWizard(checked, { actor: { userId: null, ip }, via: 'install-wizard' }, manager);
+      if (checked !== undefined)
+        await this.forges.replaceForWizard(checked, { actor: { userId: null, ip }, via: 'install-wizard' }, manager);
     });
     const forges = input.forges !== undefined ? await this.forges.wizardCommitted() : await this.forges.listStored();
     return { siteName: await this.settings.get('site.name'), forges };

@@ -24,7 +24,8 @@ import { StepUp } from './step-up';
     repositoryProvider(OAuthStatesRepository),
     {
       provide: SessionTokens,
-      useFactory: (config: AppConfig, sessions: SessionsRepository, clock: Clock) => new SessionTokens(config.sessionSecret, sessions, clock),
+      useFactory: (config: AppConfig, sessions: SessionsRepository, clock: Clock) =>
+        new SessionTokens(config.sessionSecret, sessions, clock),
       inject: [APP_CONFIG, SessionsRepository, Clock],
     },
     SessionService,

@@ -18,10 +18,10 @@ export class OAuthStatesRepository {
    * gets the row back. Returns its expiry, or null when it was never issued (or already used).
    */
   async consume(stateSha256: Buffer, instance: string): Promise<Date | null> {
-    const [rows] = (await this.dataSource.query(
-      'DELETE FROM oauth_state WHERE state_sha256 = $1 AND instance = $2 RETURNING expires_at',
-      [stateSha256, instance],
-    )) as [{ expires_at: Date }[], number];
+    const [rows] = (await this.dataSource.query('DELETE FROM oauth_state WHERE state_sha256 = $1 AND instance = $2 RETURNING expires_at', [
+      stateSha256,
+      instance,
+    ])) as [{ expires_at: Date }[], number];
     return rows[0]?.expires_at ?? null;
   }
 }

@@ -24,7 +24,16 @@ describe('forge adapters', () => {
   });
 
   it('builds the same URLs for Forgejo as for Gitea', () => {
-    const at = { webRoot: 'https://f.example', apiRoot: 'https://f.example/api/v1', rawRepoPath: 'o/r', repoPath: 'o/r', rawTag: 'v1', tag: 'v1', rawFilePath: 'a.md', filePath: 'a.md' };
+    const at = {
+      webRoot: 'https://f.example',
+      apiRoot: 'https://f.example/api/v1',
+      rawRepoPath: 'o/r',
+      repoPath: 'o/r',
+      rawTag: 'v1',
+      tag: 'v1',
+      rawFilePath: 'a.md',
+      filePath: 'a.md',
+    };
     expect(forgeAdapter('forgejo').rawFileUrl(at)).toBe(forgeAdapter('gitea').rawFileUrl(at));
     expect(forgeAdapter('forgejo').fileContentsApiRequest(at)).toEqual(forgeAdapter('gitea').fileContentsApiRequest(at));
   });
@@ -32,9 +41,28 @@ describe('forge adapters', () => {
 
 describe('provider stats from each forge', () => {
   it.each([
-    ['github', { stargazers_count: 10, forks_count: 2, subscribers_count: 3, watchers_count: 10, pushed_at: '2026-01-02T03:04:05Z', homepage: 'https://x.test' }, { stars: 10, forks: 2, watchers: 3, lastPushAt: Date.UTC(2026, 0, 2, 3, 4, 5), homepage: 'https://x.test' }],
-    ['gitlab', { star_count: 7, forks_count: 1, last_activity_at: '2026-01-02T03:04:05.000Z' }, { stars: 7, forks: 1, watchers: null, lastPushAt: Date.UTC(2026, 0, 2, 3, 4, 5), homepage: null }],
-    ['gitea', { stars_count: 4, forks_count: 0, watchers_count: 2, updated_at: '2026-01-02T03:04:05+00:00', website: '' }, { stars: 4, forks: 0, watchers: 2, lastPushAt: Date.UTC(2026, 0, 2, 3, 4, 5), homepage: null }],
+    [
+      'github',
+      {
+        stargazers_count: 10,
+        forks_count: 2,
+        subscribers_count: 3,
+        watchers_count: 10,
+        pushed_at: '2026-01-02T03:04:05Z',
+        homepage: 'https://x.test',
+      },
+      { stars: 10, forks: 2, watchers: 3, lastPushAt: Date.UTC(2026, 0, 2, 3, 4, 5), homepage: 'https://x.test' },
+    ],
+    [
+      'gitlab',
+      { star_count: 7, forks_count: 1, last_activity_at: '2026-01-02T03:04:05.000Z' },
+      { stars: 7, forks: 1, watchers: null, lastPushAt: Date.UTC(2026, 0, 2, 3, 4, 5), homepage: null },
+    ],
+    [
+      'gitea',
+      { stars_count: 4, forks_count: 0, watchers_count: 2, updated_at: '2026-01-02T03:04:05+00:00', website: '' },
+      { stars: 4, forks: 0, watchers: 2, lastPushAt: Date.UTC(2026, 0, 2, 3, 4, 5), homepage: null },
+    ],
   ] as const)('%s', (type, document, stats) => {
     expect(forgeAdapter(type).providerStats(document)).toEqual(stats);
   });

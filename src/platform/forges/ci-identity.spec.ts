@@ -20,13 +20,23 @@ describe('CI identity from OIDC ID token claims', () => {
   });
 
   it('names a reusable workflow of another repository with that repository', () => {
-    const identity = forgeAdapter('github').ciIdentity({ repository_id: 1, repository: 'a/b', job_workflow_ref: 'org/shared/.github/workflows/pub.yml@refs/heads/main' });
+    const identity = forgeAdapter('github').ciIdentity({
+      repository_id: 1,
+      repository: 'a/b',
+      job_workflow_ref: 'org/shared/.github/workflows/pub.yml@refs/heads/main',
+    });
     expect(identity).toMatchObject({ repositoryId: '1', workflow: 'org/shared/.github/workflows/pub.yml', ref: null, environment: null });
   });
 
   it('maps GitHub-compatible claims for Gitea and Forgejo Actions', () => {
-    const claims = { repository_id: '9', repository: 'o/r', job_workflow_ref: 'o/r/.forgejo/workflows/x.yml@refs/tags/v2', ref: 'refs/tags/v2' };
-    for (const type of ['gitea', 'forgejo'] as const) expect(forgeAdapter(type).ciIdentity(claims)).toMatchObject({ repositoryId: '9', workflow: '.forgejo/workflows/x.yml' });
+    const claims = {
+      repository_id: '9',
+      repository: 'o/r',
+      job_workflow_ref: 'o/r/.forgejo/workflows/x.yml@refs/tags/v2',
+      ref: 'refs/tags/v2',
+    };
+    for (const type of ['gitea', 'forgejo'] as const)
+      expect(forgeAdapter(type).ciIdentity(claims)).toMatchObject({ repositoryId: '9', workflow: '.forgejo/workflows/x.yml' });
   });
 
   it('reads GitLab CI claims: project id and path, CI config path, full ref from ref and ref_type', () => {
@@ -45,8 +55,17 @@ describe('CI identity from OIDC ID token claims', () => {
       ref: 'refs/tags/v1.2.0',
       environment: 'production',
     });
-    expect(forgeAdapter('gitlab').ciIdentity({ project_id: 1, project_path: 'g/p', ref: 'main', ref_type: 'branch' })).toMatchObject({ ref: 'refs/heads/main', workflow: null });
-    expect(forgeAdapter('gitlab').ciIdentity({ project_id: 1, project_path: 'g/p', ci_config_ref_uri: 'gitlab.com/other/ci//p.yml@refs/heads/main' })).toMatchObject({
+    expect(forgeAdapter('gitlab').ciIdentity({ project_id: 1, project_path: 'g/p', ref: 'main', ref_type: 'branch' })).toMatchObject({
+      ref: 'refs/heads/main',
+      workflow: null,
+    });
+    expect(
+      forgeAdapter('gitlab').ciIdentity({
+        project_id: 1,
+        project_path: 'g/p',
+        ci_config_ref_uri: 'gitlab.com/other/ci//p.yml@refs/heads/main',
+      }),
+    ).toMatchObject({
       workflow: 'gitlab.com/other/ci//p.yml',
     });
   });

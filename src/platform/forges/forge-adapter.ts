@@ -11,7 +11,13 @@ export interface ProviderStats {
   homepage: string | null;
 }
 
-export const NO_PROVIDER_STATS: ProviderStats = Object.freeze({ stars: null, forks: null, watchers: null, lastPushAt: null, homepage: null });
+export const NO_PROVIDER_STATS: ProviderStats = Object.freeze({
+  stars: null,
+  forks: null,
+  watchers: null,
+  lastPushAt: null,
+  homepage: null,
+});
 
 export function numberAt(document: unknown, key: string): number | null {
   const value = typeof document === 'object' && document !== null ? (document as Record<string, unknown>)[key] : undefined;

@@ -8,12 +8,24 @@ import { openClientSecret, sealClientSecret } from './stored-forge-secret';
 const key = randomBytes(32);
 
 function row(name: string, webUrl: string, secret = `${name}-secret`, type = 'gitlab'): StoredForgeInput {
-  return { name, type, webUrl, apiUrl: `${webUrl}/api/v4`, clientId: `${name}-id`, clientSecretSealed: sealClientSecret(key, name, secret), createdAt: new Date(0), createdBy: null };
+  return {
+    name,
+    type,
+    webUrl,
+    apiUrl: `${webUrl}/api/v4`,
+    clientId: `${name}-id`,
+    clientSecretSealed: sealClientSecret(key, name, secret),
+    createdAt: new Date(0),
+    createdBy: null,
+  };
 }
 
 function compose(configured: readonly ForgeInstanceConfig[], rows: StoredForgeInput[]) {
   const warnings: string[] = [];
-  const live = composeForges(configured, rows, { openSecret: (r) => openClientSecret(key, r.name, r.clientSecretSealed), warn: (_key, line) => warnings.push(line) });
+  const live = composeForges(configured, rows, {
+    openSecret: (r) => openClientSecret(key, r.name, r.clientSecretSealed),
+    warn: (_key, line) => warnings.push(line),
+  });
   return { live, warnings, summary: live.map((e) => `${e.forge.name}:${e.source}:${e.forge.clientSecret ? 'sign-in' : '-'}`) };
 }
 
@@ -32,8 +44,13 @@ describe('composeForges', () => {
   });
 
   it('lets the FORGES configuration win over a stored instance with its name or web URL', () => {
-    const configured: ForgeInstanceConfig[] = [{ name: 'corp', type: 'gitlab', webUrl: 'https://git.corp.example', apiUrl: 'https://git.corp.example/api/v4' }];
-    const { summary, warnings } = compose(configured, [row('corp', 'https://elsewhere.example'), row('other', 'https://git.corp.example/')]);
+    const configured: ForgeInstanceConfig[] = [
+      { name: 'corp', type: 'gitlab', webUrl: 'https://git.corp.example', apiUrl: 'https://git.corp.example/api/v4' },
+    ];
+    const { summary, warnings } = compose(configured, [
+      row('corp', 'https://elsewhere.example'),
+      row('other', 'https://git.corp.example/'),
+    ]);
     expect(summary).toEqual(['corp:configuration:-']);
     expect(warnings).toHaveLength(2);
   });

@@ -43,7 +43,10 @@ function isBuiltInDefault(forge: ForgeInstanceConfig): boolean {
 }
 
 /** A stored row as the registry needs it: no entity methods, the sealed secret included. */
-export type StoredForgeInput = Pick<StoredForgeRow, 'name' | 'type' | 'webUrl' | 'apiUrl' | 'clientId' | 'clientSecretSealed' | 'createdAt' | 'createdBy'>;
+export type StoredForgeInput = Pick<
+  StoredForgeRow,
+  'name' | 'type' | 'webUrl' | 'apiUrl' | 'clientId' | 'clientSecretSealed' | 'createdAt' | 'createdBy'
+>;
 
 /**
  * The live list: the configured instances in order, each stored one appended, or put in the place
@@ -57,18 +60,29 @@ export function composeForges(
   rows: readonly StoredForgeInput[],
   options: { openSecret(row: StoredForgeInput): string; warn(key: string, line: string): void },
 ): LiveForge[] {
-  const live: LiveForge[] = configured.map((forge) => ({ forge, source: isBuiltInDefault(forge) ? 'default' : 'configuration', createdAt: null, createdBy: null }));
+  const live: LiveForge[] = configured.map((forge) => ({
+    forge,
+    source: isBuiltInDefault(forge) ? 'default' : 'configuration',
+    createdAt: null,
+    createdBy: null,
+  }));
   for (const row of rows) {
     const clash = live.findIndex((entry) => entry.forge.name === row.name || webUrlKey(entry.forge.webUrl) === webUrlKey(row.webUrl));
     if (clash >= 0 && live[clash].source !== 'default') {
-      options.warn(`${row.name}:clash`, `the stored forge instance "${row.name}" is ignored: "${live[clash].forge.name}" in FORGES has its name or web URL`);
+      options.warn(
+        `${row.name}:clash`,
+        `the stored forge instance "${row.name}" is ignored: "${live[clash].forge.name}" in FORGES has its name or web URL`,
+      );
       continue;
     }
     let clientSecret: string | null = null;
     try {
       clientSecret = options.openSecret(row);
     } catch {
-      options.warn(`${row.name}:secret`, `the client secret of forge instance "${row.name}" cannot be decrypted (KEY_ENCRYPTION_KEY is not the key it was stored with): sign-in with it is off until it is added again`);
+      options.warn(
+        `${row.name}:secret`,
+        `the client secret of forge instance "${row.name}" cannot be decrypted (KEY_ENCRYPTION_KEY is not the key it was stored with): sign-in with it is off until it is added again`,
+      );
     }
     const others = live.filter((_, i) => i !== clash);
     const issuer = DEFAULT_OIDC_ISSUERS[row.webUrl];
@@ -116,7 +130,11 @@ export class ForgeRegistry implements OnModuleInit, OnApplicationBootstrap, OnMo
     redis: SharedRedis,
   ) {
     this.live = this.compose([]);
-    this.loop = new BackgroundLoop(() => this.refresh(), FORGE_RELOAD_INTERVAL_MS, (error) => this.reportFailure(error));
+    this.loop = new BackgroundLoop(
+      () => this.refresh(),
+      FORGE_RELOAD_INTERVAL_MS,
+      (error) => this.reportFailure(error),
+    );
     this.channel = new ChangeChannel(redis, 'forges-changed');
   }
 

@@ -23,7 +23,10 @@ const giteaFamily = {
   rawFileUrl: (at) => `${at.webRoot}/${at.repoPath}/raw/tag/${at.tag}/${at.filePath}`,
   blobUrl: (at) => `${at.webRoot}/${at.repoPath}/src/tag/${at.tag}/${at.filePath}`,
   repositoryApiUrl: repoApi,
-  fileContentsApiRequest: (at) => ({ url: `${at.apiRoot}/repos/${at.repoPath}/raw/${at.filePath}?ref=${encodeURIComponent(at.rawTag)}`, headers: {} }),
+  fileContentsApiRequest: (at) => ({
+    url: `${at.apiRoot}/repos/${at.repoPath}/raw/${at.filePath}?ref=${encodeURIComponent(at.rawTag)}`,
+    headers: {},
+  }),
   oauthEndpoints: (forge) => ({
     authorizationURL: `${forge.webUrl}/login/oauth/authorize`,
     tokenURL: `${forge.webUrl}/login/oauth/access_token`,

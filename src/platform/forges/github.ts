@@ -29,7 +29,9 @@ export function githubStyleEvent(event: string, payload: unknown, releaseActions
 /** A release document of GitHub's (and Gitea's) REST API. */
 export function githubStyleRelease(document: unknown) {
   const tag = text(document, 'tag_name');
-  return tag ? { tag, draft: field(document, 'draft') === true, assets: assetList(field(document, 'assets'), 'name', 'browser_download_url') } : null;
+  return tag
+    ? { tag, draft: field(document, 'draft') === true, assets: assetList(field(document, 'assets'), 'name', 'browser_download_url') }
+    : null;
 }
 
 /**

@@ -30,8 +30,16 @@ function gitlabCiIdentity(claims: Readonly<Record<string, unknown>>): CiIdentity
   const ownPrefix = configUri ? `${configUri.slice(0, configUri.indexOf('/') + 1)}${repository}//` : '';
   const ref = claimText(claims, 'ref');
   const refType = claimText(claims, 'ref_type');
-  const fullRef = claimText(claims, 'ref_path') ?? (ref && refType === 'tag' ? `refs/tags/${ref}` : ref && refType === 'branch' ? `refs/heads/${ref}` : null);
-  return { repositoryId, repository, workflow: workflowPath(configUri, ownPrefix), ref: fullRef, environment: claimText(claims, 'environment') };
+  const fullRef =
+    claimText(claims, 'ref_path') ??
+    (ref && refType === 'tag' ? `refs/tags/${ref}` : ref && refType === 'branch' ? `refs/heads/${ref}` : null);
+  return {
+    repositoryId,
+    repository,
+    workflow: workflowPath(configUri, ownPrefix),
+    ref: fullRef,
+    environment: claimText(claims, 'environment'),
+  };
 }
 
 /** GitLab.com and self-managed GitLab; projects may sit in nested groups. */

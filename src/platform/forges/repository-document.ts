@@ -7,8 +7,15 @@ import { forgeAdapter } from './adapters';
  * with `accessToken` (a user's or the instance's) when given. Throws the fetch's AssetFetchError,
  * or a SyntaxError for an answer that is not JSON; what a failure means is the caller's to say.
  */
-export async function readRepositoryDocument({ forge, repoPath }: ForgeLocation, accessToken: string | undefined, options: GuardedFetchOptions): Promise<unknown> {
+export async function readRepositoryDocument(
+  { forge, repoPath }: ForgeLocation,
+  accessToken: string | undefined,
+  options: GuardedFetchOptions,
+): Promise<unknown> {
   const authorization: Record<string, string> = accessToken ? { Authorization: forgeAdapter(forge.type).authorization(accessToken) } : {};
-  const fetched = await fetchText(repositoryApiUrl(forge, repoPath), { ...options, headers: { Accept: 'application/json', ...authorization } });
+  const fetched = await fetchText(repositoryApiUrl(forge, repoPath), {
+    ...options,
+    headers: { Accept: 'application/json', ...authorization },
+  });
   return JSON.parse(fetched.text);
 }

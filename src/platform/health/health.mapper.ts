@@ -6,6 +6,8 @@ export function toReadinessDto(report: ReadinessReport): ReadinessDto {
     status: report.ready ? 'ok' : 'unavailable',
     database: report.database,
     migrations: report.migrations,
-    ...(report.replicas ? { replicas: report.replicas.map((replica) => ({ index: replica.index, state: replica.state, since: replica.since.getTime() })) } : {}),
+    ...(report.replicas
+      ? { replicas: report.replicas.map((replica) => ({ index: replica.index, state: replica.state, since: replica.since.getTime() })) }
+      : {}),
   };
 }

@@ -75,7 +75,13 @@ export function urlReadmeContext(readmeUrl: string | URL): ReadmeContext {
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return NO_REPOSITORY_CONTEXT;
   let directory: string;
   try {
-    directory = directoryOf(url.pathname.split('/').filter((s) => s !== '').map(decodeURIComponent).join('/'));
+    directory = directoryOf(
+      url.pathname
+        .split('/')
+        .filter((s) => s !== '')
+        .map(decodeURIComponent)
+        .join('/'),
+    );
   } catch {
     return NO_REPOSITORY_CONTEXT;
   }

@@ -69,7 +69,11 @@ describe('README images through the signed proxy', () => {
   });
 
   it('counts images already proxied (HTML sanitized again) toward the cap', () => {
-    const once = renderReadme(Array.from({ length: MAX_PROXIED_IMAGES }, (_, i) => `![${i}](https://cdn.example/${i}.png)`).join(' '), NO_REPOSITORY_CONTEXT, key);
+    const once = renderReadme(
+      Array.from({ length: MAX_PROXIED_IMAGES }, (_, i) => `![${i}](https://cdn.example/${i}.png)`).join(' '),
+      NO_REPOSITORY_CONTEXT,
+      key,
+    );
     const again = sanitizeReadmeHtml(`${once}<p><img src="https://cdn.example/extra.png" alt="extra"></p>`, key);
     expect(sources(again)).toHaveLength(MAX_PROXIED_IMAGES);
     expect(again).toContain('<p>extra</p>');

@@ -40,5 +40,8 @@ export function contextFromSpec(spec: ReadmeContextSpec): ReadmeContext {
  */
 export function runRenderJob(job: ReadmeRenderJob, imageProxyKey: Buffer | null = null): RenderedReadme {
   if ('sanitize' in job) return { html: sanitizeReadmeHtml(job.sanitize, imageProxyKey), truncated: false };
-  return { html: renderReadme(job.markdown, contextFromSpec(job.context), imageProxyKey), truncated: job.markdown.length > README_MAX_LENGTH };
+  return {
+    html: renderReadme(job.markdown, contextFromSpec(job.context), imageProxyKey),
+    truncated: job.markdown.length > README_MAX_LENGTH,
+  };
 }

@@ -1,4 +1,13 @@
-import { NO_REPOSITORY_CONTEXT, README_MAX_LENGTH, ReadmeRenderError, ReadmeRenderPool, renderReadme, runRenderJob, TRUNCATION_NOTICE, urlReadmeContext } from './index';
+import {
+  NO_REPOSITORY_CONTEXT,
+  README_MAX_LENGTH,
+  ReadmeRenderError,
+  ReadmeRenderPool,
+  renderReadme,
+  runRenderJob,
+  TRUNCATION_NOTICE,
+  urlReadmeContext,
+} from './index';
 import type { ReadmeContextSpec, ReadmeRenderJob } from './index';
 import { forgeReadmeContext } from './context';
 
@@ -11,7 +20,10 @@ const HEAVY = `|${'a|'.repeat(5000)}\n|${'-|'.repeat(5000)}\n${`|${'b|'.repeat(5
 describe('runRenderJob', () => {
   it('renders exactly what renderReadme renders with the context the spec describes', () => {
     expect(runRenderJob({ markdown: MARKDOWN, context: FORGE })).toEqual({
-      html: renderReadme(MARKDOWN, forgeReadmeContext({ forge, repoPath: 'group/sub/widget', tag: 'v1.2.0', readmePath: 'docs/README.md' })),
+      html: renderReadme(
+        MARKDOWN,
+        forgeReadmeContext({ forge, repoPath: 'group/sub/widget', tag: 'v1.2.0', readmePath: 'docs/README.md' }),
+      ),
       truncated: false,
     });
     expect(runRenderJob({ markdown: MARKDOWN, context: { kind: 'url', url: 'https://docs.example/w/README.md' } }).html).toBe(
@@ -53,7 +65,9 @@ describe('ReadmeRenderPool', () => {
 
   it('queues jobs past its size and answers each with its own result', async () => {
     const renderer = pool({ size: 1 });
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => renderer.render({ markdown: `# ${i}`, context: { kind: 'none' } })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => renderer.render({ markdown: `# ${i}`, context: { kind: 'none' } })),
+    );
     expect(results.map((r) => r.html)).toEqual(Array.from({ length: 6 }, (_, i) => `<h1>${i}</h1>\n`));
     expect(renderer.threads).toBe(1);
   });
@@ -75,7 +89,9 @@ describe('ReadmeRenderPool', () => {
 
   it('fails a job whose context is invalid, and keeps serving', async () => {
     const renderer = pool({ size: 1 });
-    await expect(renderer.render({ markdown: 'x', context: { ...FORGE, tag: '../v1' } as ReadmeContextSpec })).rejects.toThrow(/^rendering failed: .*tag/);
+    await expect(renderer.render({ markdown: 'x', context: { ...FORGE, tag: '../v1' } as ReadmeContextSpec })).rejects.toThrow(
+      /^rendering failed: .*tag/,
+    );
     expect((await renderer.render({ markdown: '# ok', context: { kind: 'none' } })).html).toBe('<h1>ok</h1>\n');
   });
 
@@ -97,8 +113,12 @@ describe('ReadmeRenderPool', () => {
 
   it('fails queued jobs on close and refuses new ones', async () => {
     const renderer = pool({ size: 1 });
-    const running = expect(renderer.render({ markdown: HEAVY, context: { kind: 'none' } })).rejects.toThrow('the README renderer is shut down');
-    const queued = expect(renderer.render({ markdown: '# queued', context: { kind: 'none' } })).rejects.toThrow('the README renderer is shut down');
+    const running = expect(renderer.render({ markdown: HEAVY, context: { kind: 'none' } })).rejects.toThrow(
+      'the README renderer is shut down',
+    );
+    const queued = expect(renderer.render({ markdown: '# queued', context: { kind: 'none' } })).rejects.toThrow(
+      'the README renderer is shut down',
+    );
     await renderer.close();
     await running;
     await queued;

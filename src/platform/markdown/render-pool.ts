@@ -117,7 +117,10 @@ export class ReadmeRenderPool {
     worker.on('message', (reply: Reply) => this.settle(slot, reply));
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.retire(slot, new ReadmeRenderError(outOfMemory ? 'rendering needed more memory than allowed' : 'rendering failed', { cause: error }));
+      this.retire(
+        slot,
+        new ReadmeRenderError(outOfMemory ? 'rendering needed more memory than allowed' : 'rendering failed', { cause: error }),
+      );
     });
     worker.on('exit', (code) => this.retire(slot, new ReadmeRenderError(`rendering failed (the render thread stopped with code ${code})`)));
     this.slots.add(slot);

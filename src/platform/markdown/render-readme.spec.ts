@@ -1,4 +1,12 @@
-import { forgeReadmeContext, NO_REPOSITORY_CONTEXT, README_MAX_LENGTH, renderReadme, runRenderJob, TRUNCATION_NOTICE, urlReadmeContext } from './index';
+import {
+  forgeReadmeContext,
+  NO_REPOSITORY_CONTEXT,
+  README_MAX_LENGTH,
+  renderReadme,
+  runRenderJob,
+  TRUNCATION_NOTICE,
+  urlReadmeContext,
+} from './index';
 import type { ReadmeContext } from './index';
 import { inertnessProblems } from './testing/inert-html';
 
@@ -47,7 +55,9 @@ describe('rendering basics', () => {
   });
 
   it('shows raw HTML as text', () => {
-    expect(render('<b>bold</b> <div align="center">x</div>')).toBe('<p>&lt;b&gt;bold&lt;/b&gt; &lt;div align="center"&gt;x&lt;/div&gt;</p>\n');
+    expect(render('<b>bold</b> <div align="center">x</div>')).toBe(
+      '<p>&lt;b&gt;bold&lt;/b&gt; &lt;div align="center"&gt;x&lt;/div&gt;</p>\n',
+    );
   });
 
   it('marks every link nofollow and never sets a target', () => {
@@ -81,7 +91,10 @@ describe('links and images', () => {
   });
 
   it('rewrites relative links and images through the context, against the README directory', () => {
-    const html = render('[use](USAGE.md#install) ![shot](img/a.png) [up](../LICENSE) [root](/CHANGELOG.md) [q](a.md?plain=1)', fakeContext('docs'));
+    const html = render(
+      '[use](USAGE.md#install) ![shot](img/a.png) [up](../LICENSE) [root](/CHANGELOG.md) [q](a.md?plain=1)',
+      fakeContext('docs'),
+    );
     expect(html).toContain(`<a href="https://forge.test/link/docs/USAGE.md#install" ${REL}>use</a>`);
     expect(html).toContain('<img src="https://forge.test/image/docs/img/a.png" alt="shot" />');
     expect(html).toContain('href="https://forge.test/link/LICENSE"');
@@ -210,6 +223,9 @@ describe('sanitizing stored HTML again (READMEs stored before their markdown was
   });
 
   it('applies the current policy to HTML a laxer one let through', () => {
-    expect(runRenderJob({ sanitize: '<p style="x" onclick="y()">a <a href="javascript:z()" target="_blank">b</a></p><script>s()</script>' }).html).toBe('<p>a b</p>');
+    expect(
+      runRenderJob({ sanitize: '<p style="x" onclick="y()">a <a href="javascript:z()" target="_blank">b</a></p><script>s()</script>' })
+        .html,
+    ).toBe('<p>a b</p>');
   });
 });

@@ -3,8 +3,36 @@ import { proxiedImageSrc } from './proxy-signature';
 
 /** Elements a rendered README may contain. `sup`, `sub` and `kbd` cannot come out of markdown today; they are harmless if a plugin ever emits them. */
 export const README_TAGS: readonly string[] = Object.freeze([
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'em', 'strong', 'del', 's',
-  'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub', 'kbd',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'br',
+  'hr',
+  'blockquote',
+  'pre',
+  'code',
+  'em',
+  'strong',
+  'del',
+  's',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'img',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'sup',
+  'sub',
+  'kbd',
 ]);
 
 /** Attributes per element; anything else (`style`, `class` outside code, `id`, `on*`, `target`) is dropped. */

@@ -7,14 +7,26 @@ describe('clientAddressKey', () => {
   });
 
   it('counts IPv4-mapped IPv6 as the IPv4 client it maps, in every spelling', () => {
-    for (const mapped of ['::ffff:203.0.113.9', '::FFFF:203.0.113.9', '::ffff:cb00:7109', '0:0:0:0:0:ffff:cb00:7109', '[::ffff:203.0.113.9]']) {
+    for (const mapped of [
+      '::ffff:203.0.113.9',
+      '::FFFF:203.0.113.9',
+      '::ffff:cb00:7109',
+      '0:0:0:0:0:ffff:cb00:7109',
+      '[::ffff:203.0.113.9]',
+    ]) {
       expect(clientAddressKey(mapped, 64)).toBe('203.0.113.9');
     }
   });
 
   it('counts an IPv6 client by its /64: every address in it is one client', () => {
     const key = '2001:db8:1:2::/64';
-    for (const address of ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:db8:1:2:a:b:c:d', '2001:0db8:0001:0002:0000:0000:0000:0001', '2001:DB8:1:2::A']) {
+    for (const address of [
+      '2001:db8:1:2::1',
+      '2001:db8:1:2:ffff:ffff:ffff:ffff',
+      '2001:db8:1:2:a:b:c:d',
+      '2001:0db8:0001:0002:0000:0000:0000:0001',
+      '2001:DB8:1:2::A',
+    ]) {
       expect(clientAddressKey(address, 64)).toBe(key);
     }
     expect(clientAddressKey('2001:db8:1:3::1', 64)).toBe('2001:db8:1:3::/64');

@@ -37,7 +37,10 @@ export class RateLimitGate {
 
   /** One more password change or check by this signed-in account, from this address: both counted, either may refuse. */
   async passwordCheck(userId: string, ip: string | null): Promise<void> {
-    for (const rule of [passwordCheckRule('account', userId), passwordCheckRule('ip', clientAddressKey(ip, this.config.rateLimitIpv6PrefixBits))]) {
+    for (const rule of [
+      passwordCheckRule('account', userId),
+      passwordCheckRule('ip', clientAddressKey(ip, this.config.rateLimitIpv6PrefixBits)),
+    ]) {
       const decision = await this.limiter.check(rule);
       if (decision.outcome !== 'allowed') throw rateLimitRefusal(rule.bucket, decision);
     }

@@ -80,7 +80,8 @@ export function rateLimitRule(request: RequestFacts): RateLimitRule | null {
   const ip = `ip:${request.client}`;
   // Never throttled: probes and scrapers must reach an instance that is otherwise busy.
   if (under(path, '/health') || under(path, '/metrics')) return null;
-  if (under(path, '/auth') || under(path, '/api/auth/sign-in')) return { bucket: 'signin', setting: 'ratelimit.signin_per_min', subject: ip, failOpen: false };
+  if (under(path, '/auth') || under(path, '/api/auth/sign-in'))
+    return { bucket: 'signin', setting: 'ratelimit.signin_per_min', subject: ip, failOpen: false };
   if (under(path, '/api/init')) return { bucket: 'wizard', setting: 'ratelimit.signin_per_min', subject: ip, failOpen: false };
   const read = method === 'GET' || method === 'HEAD';
   if (read) return { bucket: 'read', setting: 'ratelimit.public_read_per_min', subject: ip, failOpen: true };

@@ -18,12 +18,22 @@ const read: RateLimitRule = { bucket: 'read', setting: 'ratelimit.public_read_pe
 const publish: RateLimitRule = { bucket: 'publish', setting: 'ratelimit.publish_per_min', subject: 'ip:192.0.2.1', failOpen: false };
 const publishWith = (token: string): RateLimitRule => ({ ...publish, tokenSubject: `token:${token}` });
 const vote: RateLimitRule = { bucket: 'wishlist-vote', setting: 'ratelimit.wishlist_vote_per_min', subject: 'user:u1', failOpen: false };
-const wish: RateLimitRule = { bucket: 'wishlist-request', setting: 'ratelimit.wishlist_request_per_hour', subject: 'user:u1', failOpen: false };
+const wish: RateLimitRule = {
+  bucket: 'wishlist-request',
+  setting: 'ratelimit.wishlist_request_per_hour',
+  subject: 'user:u1',
+  failOpen: false,
+};
 const MINUTE = 60_000;
 
 function world(limits: Partial<SettingValues> = {}, store?: CounterStore) {
   const clock = new ManualClock(100 * MINUTE + 15_000);
-  let values: SettingValues = { ...defaultValues({ hashBudgetBytes: 1 }), 'ratelimit.public_read_per_min': 3, 'ratelimit.publish_per_min': 2, ...limits };
+  let values: SettingValues = {
+    ...defaultValues({ hashBudgetBytes: 1 }),
+    'ratelimit.public_read_per_min': 3,
+    'ratelimit.publish_per_min': 2,
+    ...limits,
+  };
   let reads = 0;
   const warnings: string[] = [];
   const limiter = new RateLimiter(
@@ -103,7 +113,12 @@ describe('RateLimiter', () => {
     const clock = new ManualClock(0);
     let failing = false;
     const values = { ...defaultValues({ hashBudgetBytes: 1 }), 'ratelimit.public_read_per_min': 1 };
-    const limiter = new RateLimiter(new MemoryCounterStore(clock), () => (failing ? Promise.reject(new Error('database down')) : Promise.resolve(values)), clock, { warn: () => undefined });
+    const limiter = new RateLimiter(
+      new MemoryCounterStore(clock),
+      () => (failing ? Promise.reject(new Error('database down')) : Promise.resolve(values)),
+      clock,
+      { warn: () => undefined },
+    );
     expect((await limiter.check(read)).outcome).toBe('allowed');
     failing = true;
     clock.ms += LIMITS_MAX_AGE_MS;
@@ -177,7 +192,11 @@ describe('RateLimiter on signed-in actions and cooldowns', () => {
     const { limiter, clock } = world({ 'ratelimit.reconcile_cooldown_s': 60 });
     expect(await limiter.startCooldown('reconcile', 'plugin:p1')).toEqual({ outcome: 'allowed' });
     clock.ms += 20_500;
-    expect(await limiter.startCooldown('reconcile', 'plugin:p1')).toEqual({ outcome: 'cooling-down', cooldownSeconds: 60, retryAfterSeconds: 40 });
+    expect(await limiter.startCooldown('reconcile', 'plugin:p1')).toEqual({
+      outcome: 'cooling-down',
+      cooldownSeconds: 60,
+      retryAfterSeconds: 40,
+    });
     expect(await limiter.startCooldown('reconcile', 'plugin:p2')).toEqual({ outcome: 'allowed' });
     clock.ms += 39_500;
     expect(await limiter.startCooldown('reconcile', 'plugin:p1')).toEqual({ outcome: 'allowed' });

@@ -1,7 +1,14 @@
 import type { Clock } from '../../common/clock';
 import { OccasionalWarning } from '../../common/logging/occasional-warning';
 import type { SettingValues } from '../settings/setting-definitions';
-import { COOLDOWN_SETTINGS, type CooldownName, type CooldownSetting, LIMIT_WINDOWS_MS, type RateLimitRule, type RateLimitSetting } from './rate-limit-rules';
+import {
+  COOLDOWN_SETTINGS,
+  type CooldownName,
+  type CooldownSetting,
+  LIMIT_WINDOWS_MS,
+  type RateLimitRule,
+  type RateLimitSetting,
+} from './rate-limit-rules';
 import type { CounterStore } from './stores/counter-store';
 
 /** How long limits read from the settings are reused before being read again. */
@@ -23,7 +30,10 @@ export type RateLimitDecision =
   /** The counter store failed and the rule fails closed. */
   | { outcome: 'unavailable'; retryAfterSeconds: number };
 
-export type CooldownDecision = { outcome: 'allowed' } | { outcome: 'cooling-down'; cooldownSeconds: number; retryAfterSeconds: number } | { outcome: 'unavailable'; retryAfterSeconds: number };
+export type CooldownDecision =
+  | { outcome: 'allowed' }
+  | { outcome: 'cooling-down'; cooldownSeconds: number; retryAfterSeconds: number }
+  | { outcome: 'unavailable'; retryAfterSeconds: number };
 
 export interface RateLimitLog {
   warn(message: string): void;
@@ -56,7 +66,10 @@ export class RateLimiter {
     private readonly clock: Clock,
     log: RateLimitLog,
   ) {
-    this.failures = new OccasionalWarning((message) => log.warn(message), () => clock.nowMs());
+    this.failures = new OccasionalWarning(
+      (message) => log.warn(message),
+      () => clock.nowMs(),
+    );
   }
 
   /** Forget the cached limits (a settings change through this instance). */
@@ -80,7 +93,8 @@ export class RateLimiter {
       }
       const key = this.key(rule, rule.subject);
       const decision = this.judge(rule, limits, await this.hit(rule, key));
-      if (decision.outcome === 'allowed' && rule.tokenSubject) return { outcome: 'allowed', provisional: { rule: { ...rule, tokenSubject: rule.tokenSubject }, key } };
+      if (decision.outcome === 'allowed' && rule.tokenSubject)
+        return { outcome: 'allowed', provisional: { rule: { ...rule, tokenSubject: rule.tokenSubject }, key } };
       return decision;
     } catch (error) {
       return this.storeFailed(rule, error);
@@ -177,7 +191,8 @@ export class RateLimiter {
 
   private currentLimits(): Promise<Limits> {
     const now = this.clock.nowMs();
-    if (this.limits && now - this.limits.loadedAtMs < LIMITS_MAX_AGE_MS && now >= this.limits.loadedAtMs) return Promise.resolve(this.limits.values);
+    if (this.limits && now - this.limits.loadedAtMs < LIMITS_MAX_AGE_MS && now >= this.limits.loadedAtMs)
+      return Promise.resolve(this.limits.values);
     // One read at a time, however many requests arrive while it runs.
     this.loading ??= this.reload(now).finally(() => (this.loading = null));
     return this.loading;
@@ -199,6 +214,8 @@ export class RateLimiter {
   }
 
   private reportFailure(error: unknown): void {
-    this.failures.say(`rate-limit counters unavailable (reads and webhooks pass; publish, sign-in and signed-in actions are refused): ${(error as Error).message}`);
+    this.failures.say(
+      `rate-limit counters unavailable (reads and webhooks pass; publish, sign-in and signed-in actions are refused): ${(error as Error).message}`,
+    );
   }
 }

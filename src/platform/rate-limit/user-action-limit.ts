@@ -1,4 +1,12 @@
-import { applyDecorators, type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata, UseInterceptors } from '@nestjs/common';
+import {
+  applyDecorators,
+  type CallHandler,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+  SetMetadata,
+  UseInterceptors,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { from, type Observable, switchMap } from 'rxjs';
@@ -34,6 +42,9 @@ export function UserActionLimit(bucket: UserActionBucket) {
   return applyDecorators(
     SetMetadata(USER_ACTION_BUCKET, bucket),
     UseInterceptors(UserActionLimitInterceptor),
-    ApiTooManyRequestsResponse({ type: ProblemDto, description: 'Over your per-user limit for this action; Retry-After says when to try again' }),
+    ApiTooManyRequestsResponse({
+      type: ProblemDto,
+      description: 'Over your per-user limit for this action; Retry-After says when to try again',
+    }),
   );
 }

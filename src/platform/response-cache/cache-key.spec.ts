@@ -30,14 +30,29 @@ describe('responseCacheKey', () => {
   it('never shares the answer to a caller who may see more, nor anything but the catalogue reads', () => {
     expect(responseCacheKey(get('/api/plugins', { authorization: 'Bearer x' }))).toBeNull();
     expect(responseCacheKey(get('/api/plugins', { authorization: '' }))).toBeNull();
-    for (const cookie of ['a=1; registry_session=jwt', 'registry_session =jwt', 'registry_session\t=jwt', 'a=1;registry_session = "jwt"', 'registry_session=']) {
+    for (const cookie of [
+      'a=1; registry_session=jwt',
+      'registry_session =jwt',
+      'registry_session\t=jwt',
+      'a=1;registry_session = "jwt"',
+      'registry_session=',
+    ]) {
       expect(responseCacheKey(get('/api/plugins', { cookie }))).toBeNull();
     }
     for (const cookie of ['other=1', 'registry_sessions=1', 'xregistry_session=1', 'Registry_Session=jwt', 'registry_session']) {
       expect(responseCacheKey(get('/api/plugins', { cookie }))).toBe('/api/plugins?');
     }
     expect(responseCacheKey({ ...get('/api/plugins'), method: 'POST' })).toBeNull();
-    for (const url of ['/api/plugins/md/stats', '/api/plugins/md/releases/1.0.0/manifest', '/api/plugins/md/releases/1.0.0/assets/a.zip', '/api/stats', '/api/auth/me', '/health/ready', '/feeds/releases', '/feeds/x/y.atom']) {
+    for (const url of [
+      '/api/plugins/md/stats',
+      '/api/plugins/md/releases/1.0.0/manifest',
+      '/api/plugins/md/releases/1.0.0/assets/a.zip',
+      '/api/stats',
+      '/api/auth/me',
+      '/health/ready',
+      '/feeds/releases',
+      '/feeds/x/y.atom',
+    ]) {
       expect(responseCacheKey(get(url))).toBeNull();
     }
   });

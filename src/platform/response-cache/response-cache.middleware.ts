@@ -15,7 +15,10 @@ function header(res: Response, name: string): string | null {
  * each shareable 200 answer it lets through (`mayShare`). A hit replays the stored bytes and
  * headers, ETag included, so `If-None-Match` gets a 304 either way.
  */
-export function responseCacheMiddleware(cache: ResponseCache, logHit: (req: Request, res: Response, startedAt: bigint) => void = () => undefined) {
+export function responseCacheMiddleware(
+  cache: ResponseCache,
+  logHit: (req: Request, res: Response, startedAt: bigint) => void = () => undefined,
+) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const startedAt = process.hrtime.bigint();
     const key = cache.enabled ? responseCacheKey(req) : null;
@@ -37,7 +40,12 @@ export function responseCacheMiddleware(cache: ResponseCache, logHit: (req: Requ
 
 /** Writes a stored answer straight to the socket: the hit path is the catalogue's hot path. */
 export function replay(req: IncomingMessage, res: ServerResponse, entry: CachedResponse): void {
-  const headers: Record<string, string> = { 'Content-Type': entry.contentType, 'Cache-Control': entry.cacheControl, ETag: entry.etag, 'X-Cache': 'hit' };
+  const headers: Record<string, string> = {
+    'Content-Type': entry.contentType,
+    'Cache-Control': entry.cacheControl,
+    ETag: entry.etag,
+    'X-Cache': 'hit',
+  };
   if (entry.vary) headers.Vary = entry.vary;
   if (entry.headers) Object.assign(headers, entry.headers);
   if (notModified(req.headers, { etag: entry.etag })) {
@@ -84,7 +92,14 @@ function captureAnswer(cache: ResponseCache, key: string, generation: string | n
     const contentType = header(res, 'Content-Type');
     const cacheControl = header(res, 'Cache-Control');
     if (cacheable && etag && contentType && mayShare(cacheControl, res.hasHeader('Set-Cookie'))) {
-      void cache.remember(key, generation, { body: body as string, etag, contentType, cacheControl: cacheControl ?? 'no-cache', vary: header(res, 'Vary'), ...replayedHeaders((name) => header(res, name)) });
+      void cache.remember(key, generation, {
+        body: body as string,
+        etag,
+        contentType,
+        cacheControl: cacheControl ?? 'no-cache',
+        vary: header(res, 'Vary'),
+        ...replayedHeaders((name) => header(res, name)),
+      });
     }
     return result;
   };

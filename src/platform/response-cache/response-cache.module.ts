@@ -18,7 +18,13 @@ function openResponseCache(config: AppConfig, redis: SharedRedis, clock: Clock):
   const now = () => clock.nowMs();
   if (config.responseCacheTtlSeconds === 0) return new ResponseCache(null, 0, log, now);
   const ttlMs = config.responseCacheTtlSeconds * 1000;
-  if (!redis.client) return new ResponseCache(new MemoryResponseStore({ maxEntries: MEMORY_MAX_ENTRIES, maxBytes: config.responseCacheMemoryMb * 1024 * 1024 }), ttlMs, log, now);
+  if (!redis.client)
+    return new ResponseCache(
+      new MemoryResponseStore({ maxEntries: MEMORY_MAX_ENTRIES, maxBytes: config.responseCacheMemoryMb * 1024 * 1024 }),
+      ttlMs,
+      log,
+      now,
+    );
   return new ResponseCache(new RedisResponseStore(redis.client, `${redis.prefix}:responses`), ttlMs, log, now);
 }
 

@@ -29,11 +29,26 @@ class RecordingStore implements ResponseCacheStore {
 
 const ISSUED = Date.parse('2026-11-28T00:00:00Z');
 const statement = signFreshnessStatement(
-  { slug: 'demo', version: '1.0.0', platform: 'universal', asset_sha256: null, issued_at: '2026-11-28T00:00:00Z', expires_at: '2026-11-28T01:00:00Z', tree_size: 3 },
+  {
+    slug: 'demo',
+    version: '1.0.0',
+    platform: 'universal',
+    asset_sha256: null,
+    issued_at: '2026-11-28T00:00:00Z',
+    expires_at: '2026-11-28T01:00:00Z',
+    tree_size: 3,
+  },
   keyA.privateKey,
   keyA.jwk.kid,
 );
-const answer = (headers?: Record<string, string>): CachedResponse => ({ body: '{}', etag: 'W/"1"', contentType: 'application/json', cacheControl: 'public, max-age=60', vary: null, ...(headers ? { headers } : {}) });
+const answer = (headers?: Record<string, string>): CachedResponse => ({
+  body: '{}',
+  etag: 'W/"1"',
+  contentType: 'application/json',
+  cacheControl: 'public, max-age=60',
+  vary: null,
+  ...(headers ? { headers } : {}),
+});
 
 describe('ResponseCache and freshness statements', () => {
   let now = ISSUED;

@@ -33,7 +33,8 @@ describe('setting definitions', () => {
     expect(checkSettingValue(flag, true)).toEqual({ ok: true, value: 1 });
     expect(checkSettingValue(flag, false)).toEqual({ ok: true, value: 0 });
     expect(checkSettingValue(flag, 0)).toEqual({ ok: true, value: 0 });
-    for (const bad of [2, '1', 'true', null, []]) expect(checkSettingValue(flag, bad)).toEqual({ ok: false, errors: [{ pointer: '', message: 'must be 0, 1, true or false' }] });
+    for (const bad of [2, '1', 'true', null, []])
+      expect(checkSettingValue(flag, bad)).toEqual({ ok: false, errors: [{ pointer: '', message: 'must be 0, 1, true or false' }] });
   });
 
   it('bounds integers', () => {
@@ -42,7 +43,10 @@ describe('setting definitions', () => {
     expect(checkSettingValue(budget, -1)).toMatchObject({ ok: false, errors: [{ message: 'must be at least 0' }] });
     expect(checkSettingValue(budget, 1.5)).toMatchObject({ ok: false, errors: [{ message: 'must be an integer' }] });
     expect(checkSettingValue(budget, '5')).toMatchObject({ ok: false, errors: [{ message: 'must be an integer' }] });
-    expect(checkSettingValue(SETTING_DEFINITIONS['ratelimit.publish_per_min'], 0)).toMatchObject({ ok: false, errors: [{ message: 'must be at least 1' }] });
+    expect(checkSettingValue(SETTING_DEFINITIONS['ratelimit.publish_per_min'], 0)).toMatchObject({
+      ok: false,
+      errors: [{ message: 'must be at least 1' }],
+    });
   });
 
   it('trims the site name and refuses blank, long or control-character names', () => {
@@ -50,7 +54,10 @@ describe('setting definitions', () => {
     expect(checkSettingValue(name, '  Acme  ')).toEqual({ ok: true, value: 'Acme' });
     expect(checkSettingValue(name, '   ')).toMatchObject({ ok: false, errors: [{ message: 'must not be blank' }] });
     expect(checkSettingValue(name, '')).toMatchObject({ ok: false, errors: [{ message: 'must be at least 1 character long' }] });
-    expect(checkSettingValue(name, 'x'.repeat(101))).toMatchObject({ ok: false, errors: [{ message: 'must be at most 100 characters long' }] });
+    expect(checkSettingValue(name, 'x'.repeat(101))).toMatchObject({
+      ok: false,
+      errors: [{ message: 'must be at most 100 characters long' }],
+    });
     expect(checkSettingValue(name, '😀'.repeat(100))).toMatchObject({ ok: true });
     expect(checkSettingValue(name, 'a\nb')).toMatchObject({ ok: false, errors: [{ message: 'must not contain control characters' }] });
   });
@@ -58,9 +65,20 @@ describe('setting definitions', () => {
   it('takes manifest candidates as up to 16 plain, distinct file names, each bad item at its own pointer', () => {
     const candidates = SETTING_DEFINITIONS['manifest.candidates'];
     expect(checkSettingValue(candidates, ['plugin.toml'])).toEqual({ ok: true, value: ['plugin.toml'] });
-    expect(checkSettingValue(candidates, [])).toMatchObject({ ok: false, errors: [{ pointer: '', message: 'must have at least 1 element' }] });
-    expect(checkSettingValue(candidates, Array.from({ length: 17 }, (_, i) => `m${i}.json`))).toMatchObject({ ok: false, errors: [{ message: 'must have at most 16 elements' }] });
-    expect(checkSettingValue(candidates, 'plugin.json')).toMatchObject({ ok: false, errors: [{ message: 'must be an array of file names' }] });
+    expect(checkSettingValue(candidates, [])).toMatchObject({
+      ok: false,
+      errors: [{ pointer: '', message: 'must have at least 1 element' }],
+    });
+    expect(
+      checkSettingValue(
+        candidates,
+        Array.from({ length: 17 }, (_, i) => `m${i}.json`),
+      ),
+    ).toMatchObject({ ok: false, errors: [{ message: 'must have at most 16 elements' }] });
+    expect(checkSettingValue(candidates, 'plugin.json')).toMatchObject({
+      ok: false,
+      errors: [{ message: 'must be an array of file names' }],
+    });
     expect(checkSettingValue(candidates, ['ok.json', 'dir/x.json', '..', 'ok.json', 7, ' pad', 'a\\b'])).toEqual({
       ok: false,
       errors: [
@@ -79,7 +97,16 @@ describe('setting definitions', () => {
       ok: true,
       changes: { 'manifest.require_release_asset': 0, 'hash.budget_bytes': 10 },
     });
-    expect(parseSettingsPatch({ 'hash.budget_bytes': -1, 'no.such': 1, 'a/b~c': 1, 'extension_fields.global': [], 'site.name': 'ok', 'manifest.candidates': ['x/y'] })).toEqual({
+    expect(
+      parseSettingsPatch({
+        'hash.budget_bytes': -1,
+        'no.such': 1,
+        'a/b~c': 1,
+        'extension_fields.global': [],
+        'site.name': 'ok',
+        'manifest.candidates': ['x/y'],
+      }),
+    ).toEqual({
       ok: false,
       errors: [
         { path: '/hash.budget_bytes', message: 'hash.budget_bytes: must be at least 0' },

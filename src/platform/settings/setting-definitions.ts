@@ -56,7 +56,8 @@ export const SETTING_DEFINITIONS = {
   'manifest.require_release_asset': flag({
     default: 1,
     public: false,
-    description: 'Strict mode: 1 rejects an ingest with no manifest candidate among the release assets; 0 falls back to the manifest in the repository at the tag',
+    description:
+      'Strict mode: 1 rejects an ingest with no manifest candidate among the release assets; 0 falls back to the manifest in the repository at the tag',
   }),
   'manifest.candidates': fileNames({
     default: DEFAULT_MANIFEST_ASSET_CANDIDATES,
@@ -78,7 +79,8 @@ export const SETTING_DEFINITIONS = {
     min: 1024,
     max: 64 * 1024 * 1024,
     public: false,
-    description: 'Largest icon, screenshot or README image (bytes) the registry fetches; a larger icon or screenshot is left out of its release with a warning',
+    description:
+      'Largest icon, screenshot or README image (bytes) the registry fetches; a larger icon or screenshot is left out of its release with a warning',
   }),
   'publish.claim_requires_repo_access': flag({
     default: 1,
@@ -88,7 +90,8 @@ export const SETTING_DEFINITIONS = {
   'signin.password_enabled': flag({
     default: 1,
     public: false,
-    description: 'Local accounts may sign in with a password (the fallback to passkeys); 0 turns password sign-in and setting passwords off. Passkeys and sign-in links always work',
+    description:
+      'Local accounts may sign in with a password (the fallback to passkeys); 0 turns password sign-in and setting passwords off. Passkeys and sign-in links always work',
   }),
   'site.name': text({ default: 'Plugin Registry', minLength: 1, maxLength: 100, public: true, description: "The site's display name" }),
   'webhooks.reconcile_interval_s': integer({
@@ -112,33 +115,78 @@ export const SETTING_DEFINITIONS = {
     public: false,
     description: "Pushes one user's tokens may have being ingested at once on one instance (a CI matrix pushes several versions together)",
   }),
-  'ratelimit.public_read_per_min': integer({ default: 1200, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'GET and HEAD requests per minute per client IP (health probes and /metrics excepted)' }),
+  'ratelimit.public_read_per_min': integer({
+    default: 1200,
+    min: 1,
+    max: RATE_LIMIT_MAX,
+    public: false,
+    description: 'GET and HEAD requests per minute per client IP (health probes and /metrics excepted)',
+  }),
   'ratelimit.publish_per_min': integer({
     default: 120,
     min: 1,
     max: RATE_LIMIT_MAX,
     public: false,
-    description: 'Publish and yank requests per minute per verified publisher token; requests whose token has not verified (none, malformed, unknown, expired, revoked) count per client IP',
+    description:
+      'Publish and yank requests per minute per verified publisher token; requests whose token has not verified (none, malformed, unknown, expired, revoked) count per client IP',
   }),
-  'ratelimit.webhook_per_min': integer({ default: 600, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves)' }),
-  'ratelimit.signin_per_min': integer({ default: 120, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP' }),
-  'ratelimit.wishlist_request_per_hour': integer({ default: 10, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Wishlist requests (POST /api/requests) one signed-in user may create per hour' }),
-  'ratelimit.wishlist_vote_per_min': integer({ default: 60, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Wishlist votes and vote removals one signed-in user may make per minute' }),
-  'ratelimit.submit_per_hour': integer({ default: 10, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour' }),
-  'ratelimit.subscription_ping_per_hour': integer({ default: 30, min: 1, max: RATE_LIMIT_MAX, public: false, description: 'Test pings of webhook subscriptions (POST /api/account/subscriptions/{id}/ping) one signed-in user may send per hour' }),
+  'ratelimit.webhook_per_min': integer({
+    default: 600,
+    min: 1,
+    max: RATE_LIMIT_MAX,
+    public: false,
+    description: 'Webhook deliveries per minute per client IP (a forge sends from few addresses: size it for every repository it serves)',
+  }),
+  'ratelimit.signin_per_min': integer({
+    default: 120,
+    min: 1,
+    max: RATE_LIMIT_MAX,
+    public: false,
+    description: 'Sign-in (/auth/*) and, counted apart, install-wizard (/api/init/*) requests per minute per client IP',
+  }),
+  'ratelimit.wishlist_request_per_hour': integer({
+    default: 10,
+    min: 1,
+    max: RATE_LIMIT_MAX,
+    public: false,
+    description: 'Wishlist requests (POST /api/requests) one signed-in user may create per hour',
+  }),
+  'ratelimit.wishlist_vote_per_min': integer({
+    default: 60,
+    min: 1,
+    max: RATE_LIMIT_MAX,
+    public: false,
+    description: 'Wishlist votes and vote removals one signed-in user may make per minute',
+  }),
+  'ratelimit.submit_per_hour': integer({
+    default: 10,
+    min: 1,
+    max: RATE_LIMIT_MAX,
+    public: false,
+    description: 'Repository submissions (POST /api/submit/oauth) one signed-in user may make per hour',
+  }),
+  'ratelimit.subscription_ping_per_hour': integer({
+    default: 30,
+    min: 1,
+    max: RATE_LIMIT_MAX,
+    public: false,
+    description: 'Test pings of webhook subscriptions (POST /api/account/subscriptions/{id}/ping) one signed-in user may send per hour',
+  }),
   'ratelimit.signin_failures_per_account': integer({
     default: 5,
     min: 1,
     max: RATE_LIMIT_MAX,
     public: false,
-    description: 'Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password',
+    description:
+      'Failed password sign-ins one local account may take in 15 minutes; past it, the account refuses every password (the right one too) until the window ends, answering as for a wrong password',
   }),
   'ratelimit.signin_failures_per_ip': integer({
     default: 30,
     min: 1,
     max: RATE_LIMIT_MAX,
     public: false,
-    description: 'Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends',
+    description:
+      'Failed sign-ins (password, passkey, sign-in link) from one client IP in 15 minutes; past it, sign-in from that address is answered 429 until the window ends',
   }),
   'ratelimit.password_checks_per_hour': integer({
     default: 20,
@@ -153,7 +201,8 @@ export const SETTING_DEFINITIONS = {
     min: 1,
     max: 24 * 3600,
     public: false,
-    description: "Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge)",
+    description:
+      "Seconds after an owner's or admin's reconcile of a plugin before that plugin can be reconciled again (each asks its forge)",
   }),
 };
 
@@ -231,7 +280,8 @@ function checkText(definition: TextDefinition, raw: unknown): SettingCheck {
   const value = raw.trim();
   if (CONTROL_CHARACTERS.test(value)) return fail('must not contain control characters');
   const length = characters(value);
-  if (length < definition.minLength) return fail(value === '' && raw !== '' ? 'must not be blank' : `must be at least ${plural(definition.minLength, 'character')} long`);
+  if (length < definition.minLength)
+    return fail(value === '' && raw !== '' ? 'must not be blank' : `must be at least ${plural(definition.minLength, 'character')} long`);
   if (length > definition.maxLength) return fail(`must be at most ${plural(definition.maxLength, 'character')} long`);
   return { ok: true, value };
 }

@@ -24,7 +24,10 @@ export class SettingsAdminController {
   @Patch()
   @ApiBody({ schema: settingsPatchSchema() })
   @ApiOkResponse({ schema: settingsSchema(), description: 'All settings after the change (audited settings.update)' })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'An unknown key or a bad value; `errors` has one entry per field at /<key>; nothing was written' })
+  @ApiBadRequestResponse({
+    type: ProblemDto,
+    description: 'An unknown key or a bad value; `errors` has one entry per field at /<key>; nothing was written',
+  })
   @ApiOperation({ summary: 'Change settings' })
   update(@Body() body: unknown, @Auth() auth: AuthContext, @Req() request: Request): Promise<SettingsDto> {
     return this.settings.update(body, { userId: auth.user.id, ip: clientIp(request) });

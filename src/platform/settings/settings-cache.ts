@@ -53,7 +53,8 @@ export class VersionedCache<T> {
     const loading = Promise.resolve()
       .then(() => this.source.load())
       .then((loaded) => {
-        if (generation === this.generation) this.snapshot = { version: loaded.version, loadedAtMs: this.clock.nowMs(), value: loaded.value };
+        if (generation === this.generation)
+          this.snapshot = { version: loaded.version, loadedAtMs: this.clock.nowMs(), value: loaded.value };
         return loaded.value;
       })
       .finally(() => {

@@ -23,7 +23,12 @@ export class SettingsChangeBus implements OnModuleInit, OnApplicationShutdown {
     if (!this.redis.client) return;
     // A subscribing connection of its own, patient where the shared one is quick to fail: it holds
     // the subscription until Redis answers and subscribes again after every reconnect.
-    const subscriber = this.redis.client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined, lazyConnect: false });
+    const subscriber = this.redis.client.duplicate({
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      commandTimeout: undefined,
+      lazyConnect: false,
+    });
     subscriber.on('error', () => undefined);
     subscriber.on('message', (channel: string) => {
       if (channel === this.channel) this.notify();

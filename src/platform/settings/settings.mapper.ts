@@ -3,7 +3,12 @@ import type { SettingDefinitionDto, SettingsDto } from './dto/settings.dto';
 import { defaultValue, type SettingDefinition, SETTING_DEFINITIONS, SETTING_KEYS, type SettingValues } from './setting-definitions';
 
 export function toSettingDefinitionDto(definition: SettingDefinition, config: Pick<AppConfig, 'hashBudgetBytes'>): SettingDefinitionDto {
-  const common = { type: definition.type, default: defaultValue(definition, config), public: definition.public, description: definition.description };
+  const common = {
+    type: definition.type,
+    default: defaultValue(definition, config),
+    public: definition.public,
+    description: definition.description,
+  };
   switch (definition.type) {
     case 'flag':
       return { ...common, values: [0, 1] };

@@ -134,7 +134,8 @@ export class SettingsService {
       const definition = SETTING_DEFINITIONS[key];
       const raw = stored.get(key);
       const checked = raw === undefined ? null : checkSettingValue(definition, raw);
-      if (checked && !checked.ok && warn) this.logger.warn(`stored setting ${key} is not valid (${checked.errors[0].message}); using its default`);
+      if (checked && !checked.ok && warn)
+        this.logger.warn(`stored setting ${key} is not valid (${checked.errors[0].message}); using its default`);
       values[key] = checked?.ok ? checked.value : defaultValue(definition, this.config);
     }
     return values as SettingValues;

@@ -2,7 +2,12 @@ import { DEFAULT_PRIMARY_COLOR, DEFAULT_SITE_NAME, toBrandingDto } from './brand
 
 describe('toBrandingDto', () => {
   it('falls back to the install wizard name, then the built-in name', () => {
-    expect(toBrandingDto(null, null)).toEqual({ siteName: DEFAULT_SITE_NAME, logoUrl: null, primaryColor: DEFAULT_PRIMARY_COLOR, links: [] });
+    expect(toBrandingDto(null, null)).toEqual({
+      siteName: DEFAULT_SITE_NAME,
+      logoUrl: null,
+      primaryColor: DEFAULT_PRIMARY_COLOR,
+      links: [],
+    });
     expect(toBrandingDto(null, 'Wizard').siteName).toBe('Wizard');
     expect(toBrandingDto({ siteName: null, logoUrl: null, primaryColor: null, links: [] }, 'Wizard').siteName).toBe('Wizard');
     expect(toBrandingDto({ siteName: 'Admin', logoUrl: null, primaryColor: null, links: [] }, 'Wizard').siteName).toBe('Admin');

@@ -36,7 +36,10 @@ export class BrandingService {
       const next: BrandingFields = {
         siteName: merged(input.siteName, stored.siteName),
         logoUrl: merged(input.logoUrl, stored.logoUrl),
-        primaryColor: merged(typeof input.primaryColor === 'string' ? input.primaryColor.toLowerCase() : input.primaryColor, stored.primaryColor),
+        primaryColor: merged(
+          typeof input.primaryColor === 'string' ? input.primaryColor.toLowerCase() : input.primaryColor,
+          stored.primaryColor,
+        ),
         links: input.links === undefined ? stored.links : (input.links ?? []).map((l) => ({ label: l.label, url: l.url })),
       };
       await this.branding.save(next, manager);

@@ -6,7 +6,6 @@ import type { I18nDto, UpdateI18nDto } from './dto/i18n.dto';
 import { DEFAULT_SITE_LANGUAGES, toI18nDto } from './i18n.mapper';
 import { I18nRepository } from './i18n.repository';
 
-
 @Injectable()
 export class I18nService {
   constructor(
@@ -25,7 +24,10 @@ export class I18nService {
       if (!after.locales.includes(after.defaultLocale)) {
         const path = input.defaultLocale === undefined ? '/locales' : '/defaultLocale';
         throw badRequest('validation-failed', 'the default locale must be one of the locales', [
-          { path, message: `${path.slice(1)}: the default locale ${JSON.stringify(after.defaultLocale)} must be one of the locales (${after.locales.join(', ')})` },
+          {
+            path,
+            message: `${path.slice(1)}: the default locale ${JSON.stringify(after.defaultLocale)} must be one of the locales (${after.locales.join(', ')})`,
+          },
         ]);
       }
       await this.languages.save(after, manager);

@@ -66,7 +66,9 @@ export class UsersRepository {
 
   async createLocal(input: { login: string; email: string | null; role: UserRole }, manager?: EntityManager): Promise<UserEntity> {
     const repo = this.repo(manager);
-    return repo.save(repo.create({ instance: LOCAL_INSTANCE, providerUserId: null, login: input.login, email: input.email, role: input.role }));
+    return repo.save(
+      repo.create({ instance: LOCAL_INSTANCE, providerUserId: null, login: input.login, email: input.email, role: input.role }),
+    );
   }
 
   /** Whether any account belongs to this forge instance name (signed in through it). */
@@ -119,7 +121,10 @@ export class UsersRepository {
   /** Which of these user ids exist. */
   async existingIds(ids: readonly string[], manager?: EntityManager): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows: { id: string }[] = await (manager ?? this.dataSource.manager).query('SELECT id FROM user_account WHERE id = ANY($1::uuid[])', [[...ids]]);
+    const rows: { id: string }[] = await (manager ?? this.dataSource.manager).query(
+      'SELECT id FROM user_account WHERE id = ANY($1::uuid[])',
+      [[...ids]],
+    );
     return new Set(rows.map((row) => row.id));
   }
 

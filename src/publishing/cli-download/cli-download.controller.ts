@@ -16,14 +16,20 @@ export class CliDownloadController {
   @Get('registry.js')
   @ApiOperation({ summary: 'Download the registry CLI as one JavaScript file', security: [] })
   @ApiOkResponse({
-    description: 'The `registry` author CLI (validate, publish, yank, unyank, deprecate, verify, latest, monitor, subscriptions) in one file for Node.js 20+, no node_modules: `node registry.js --help`',
+    description:
+      'The `registry` author CLI (validate, publish, yank, unyank, deprecate, verify, latest, monitor, subscriptions) in one file for Node.js 20+, no node_modules: `node registry.js --help`',
     content: { 'text/javascript': { schema: { type: 'string' } } },
   })
   @ApiNotFoundResponse(NOT_BUILT)
   script(@Res() response: Response): void {
     const bundle = this.downloads.bundle();
     // Headers only once the file is there: a 404 stays a plain problem answer.
-    response.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': CACHE_CONTROL, ETag: bundle.etag, 'Repr-Digest': bundle.reprDigest });
+    response.set({
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': CACHE_CONTROL,
+      ETag: bundle.etag,
+      'Repr-Digest': bundle.reprDigest,
+    });
     response.send(bundle.body);
   }
 

@@ -51,6 +51,13 @@ export class CliDownloadService {
     const body = readFileSync(this.file);
     const digest = createHash('sha256').update(body).digest();
     const sha256 = digest.toString('hex');
-    return { body, sha256, checksumLine: `${sha256}  ${CLI_FILE_NAME}\n`, etag: `"${sha256.slice(0, 32)}"`, checksumEtag: `"${sha256.slice(0, 32)}.sha256"`, reprDigest: `sha-256=:${digest.toString('base64')}:` };
+    return {
+      body,
+      sha256,
+      checksumLine: `${sha256}  ${CLI_FILE_NAME}\n`,
+      etag: `"${sha256.slice(0, 32)}"`,
+      checksumEtag: `"${sha256.slice(0, 32)}.sha256"`,
+      reprDigest: `sha-256=:${digest.toString('base64')}:`,
+    };
   }
 }

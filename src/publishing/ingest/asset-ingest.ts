@@ -35,12 +35,18 @@ export class AssetIngest {
     const mismatches: ProblemFieldError[] = [];
     fetched.forEach(({ asset, fetched: got }, index) => {
       if (asset.size !== undefined && asset.size !== got.size) {
-        mismatches.push({ path: `/assets/${index}/size`, message: `asset "${asset.name}": declared size ${asset.size} but ${got.size} bytes were fetched` });
+        mismatches.push({
+          path: `/assets/${index}/size`,
+          message: `asset "${asset.name}": declared size ${asset.size} but ${got.size} bytes were fetched`,
+        });
       }
       // An asset over the hash budget is not hashed, so a declared sha256 cannot be checked there.
       if (asset.sha256 !== undefined && got.hashed) {
         if (asset.sha256.toLowerCase() !== got.sha256) {
-          mismatches.push({ path: `/assets/${index}/sha256`, message: `asset "${asset.name}": declared sha256 ${asset.sha256.toLowerCase()} but the fetched bytes hash to ${got.sha256}` });
+          mismatches.push({
+            path: `/assets/${index}/sha256`,
+            message: `asset "${asset.name}": declared sha256 ${asset.sha256.toLowerCase()} but the fetched bytes hash to ${got.sha256}`,
+          });
         }
       }
     });

@@ -3,7 +3,9 @@ import { attestationProblems, MAX_ATTESTATION_BYTES } from './attestation';
 describe('attestationProblems', () => {
   it('accepts nothing, and an ordinary bundle', () => {
     expect(attestationProblems(null)).toEqual([]);
-    expect(attestationProblems({ mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json', verificationMaterial: { x: [1, 2] } })).toEqual([]);
+    expect(
+      attestationProblems({ mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json', verificationMaterial: { x: [1, 2] } }),
+    ).toEqual([]);
   });
 
   it('refuses a bundle nested deeper than 32 levels, without recursing into it', () => {
@@ -27,7 +29,10 @@ describe('attestationProblems', () => {
 
   it('names a value that has no canonical JSON form', () => {
     expect(attestationProblems({ n: 2 ** 60 })).toEqual([
-      { path: '/attestation/n', message: 'attestation/n: cannot be written as canonical JSON: integer 1152921504606847000 exceeds the I-JSON safe range ±(2^53-1)' },
+      {
+        path: '/attestation/n',
+        message: 'attestation/n: cannot be written as canonical JSON: integer 1152921504606847000 exceeds the I-JSON safe range ±(2^53-1)',
+      },
     ]);
   });
 });

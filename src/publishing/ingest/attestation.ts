@@ -28,9 +28,11 @@ function depthOf(value: unknown, limit: number): number {
 export function attestationProblems(attestation: unknown): ProblemFieldError[] {
   if (attestation === null || attestation === undefined) return [];
   const depth = depthOf(attestation, MAX_ATTESTATION_DEPTH);
-  if (depth > MAX_ATTESTATION_DEPTH) return [{ path: POINTER, message: `attestation: must nest at most ${MAX_ATTESTATION_DEPTH} levels deep` }];
+  if (depth > MAX_ATTESTATION_DEPTH)
+    return [{ path: POINTER, message: `attestation: must nest at most ${MAX_ATTESTATION_DEPTH} levels deep` }];
   const bytes = Buffer.byteLength(JSON.stringify(attestation), 'utf8');
-  if (bytes > MAX_ATTESTATION_BYTES) return [{ path: POINTER, message: `attestation: must be at most ${MAX_ATTESTATION_BYTES} bytes as JSON (got ${bytes})` }];
+  if (bytes > MAX_ATTESTATION_BYTES)
+    return [{ path: POINTER, message: `attestation: must be at most ${MAX_ATTESTATION_BYTES} bytes as JSON (got ${bytes})` }];
   const nul = nulCharacterPointers(attestation, POINTER);
   if (nul.length > 0) return nul.map((path) => ({ path, message: `${path.slice(1)}: must not contain NUL (U+0000) characters` }));
   try {

@@ -29,14 +29,25 @@ export class IngestAudit {
   constructor(private readonly audit: AuditService) {}
 
   /** Runs `work`; a failure the spec audits is recorded (outside any failed transaction), then rethrown. */
-  async audited<T>(operation: AuditedOperation, slug: string, actor: AuditActor, details: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
+  async audited<T>(
+    operation: AuditedOperation,
+    slug: string,
+    actor: AuditActor,
+    details: Record<string, unknown>,
+    work: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await work();
     } catch (error) {
       const action = failureAction(operation, error);
       if (action) {
         const failure = error as DomainError;
-        await this.audit.record({ action, actor, slug, details: { ...details, code: failure.code, detail: failure.detail, ...failure.extensions } });
+        await this.audit.record({
+          action,
+          actor,
+          slug,
+          details: { ...details, code: failure.code, detail: failure.detail, ...failure.extensions },
+        });
       }
       throw error;
     }

@@ -22,7 +22,11 @@ describe('IngestGate', () => {
     const b = deferred();
     const first = gate.run('alice', () => a.promise);
     await Promise.resolve();
-    await expect(gate.run('alice', () => Promise.resolve())).rejects.toMatchObject({ kind: 'rate-limited', code: 'ingest-busy', extensions: { retryAfter: 10 } });
+    await expect(gate.run('alice', () => Promise.resolve())).rejects.toMatchObject({
+      kind: 'rate-limited',
+      code: 'ingest-busy',
+      extensions: { retryAfter: 10 },
+    });
     const second = gate.run('bob', () => b.promise);
     await Promise.resolve();
     const refused = await gate.run('carol', () => Promise.resolve()).catch((error: unknown) => error);

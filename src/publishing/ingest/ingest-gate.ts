@@ -19,7 +19,10 @@ export class IngestGate {
   constructor(private readonly settings: SettingsService) {}
 
   async run<T>(userId: string, work: () => Promise<T>): Promise<T> {
-    const [instanceCap, userCap] = await Promise.all([this.settings.get('ingest.max_concurrent'), this.settings.get('ingest.max_concurrent_per_user')]);
+    const [instanceCap, userCap] = await Promise.all([
+      this.settings.get('ingest.max_concurrent'),
+      this.settings.get('ingest.max_concurrent_per_user'),
+    ]);
     const mine = this.perUser.get(userId) ?? 0;
     if (mine >= userCap) throw busy(`you have ${mine} push(es) being ingested already, the most one user may run at once`);
     if (this.running >= instanceCap) throw busy(`this instance is ingesting ${this.running} push(es), as many as it runs at once`);
@@ -37,5 +40,7 @@ export class IngestGate {
 }
 
 function busy(why: string): DomainError {
-  return new DomainError('rate-limited', 'ingest-busy', `${why}; try again in ${INGEST_BUSY_RETRY_AFTER_S} s`, undefined, { retryAfter: INGEST_BUSY_RETRY_AFTER_S });
+  return new DomainError('rate-limited', 'ingest-busy', `${why}; try again in ${INGEST_BUSY_RETRY_AFTER_S} s`, undefined, {
+    retryAfter: INGEST_BUSY_RETRY_AFTER_S,
+  });
 }

@@ -74,9 +74,17 @@ export class IngestProvenance {
     if (!isSigstoreBundle(input.attestation)) {
       if (required) {
         const message = `provenance: required: releases of kind "${input.kind}" need a Sigstore provenance bundle (attestation) that verifies`;
-        throw new DomainError('invalid', 'provenance-required', `releases of kind "${input.kind}" need verified provenance; nothing was recorded`, [{ path: POINTER, message }], { check: 'required' });
+        throw new DomainError(
+          'invalid',
+          'provenance-required',
+          `releases of kind "${input.kind}" need verified provenance; nothing was recorded`,
+          [{ path: POINTER, message }],
+          { check: 'required' },
+        );
       }
-      return { recorded: { status: input.attestation === null || input.attestation === undefined ? 'absent' : 'unverified', ...UNCHECKED } };
+      return {
+        recorded: { status: input.attestation === null || input.attestation === undefined ? 'absent' : 'unverified', ...UNCHECKED },
+      };
     }
     const location = forgeForUrl(input.repoUrl, this.forges.all());
     const forge = location?.forge ?? { type: 'github' as const, webUrl: 'https://github.com' };
@@ -106,13 +114,26 @@ export class IngestProvenance {
     );
     if (!outcome.ok) this.refuse(outcome);
     const { signer, signedAt } = pending.verified;
-    return { status: 'verified', repository: signer.repository, workflow: signer.workflow, ref: signer.ref, issuer: signer.issuer, signedAt };
+    return {
+      status: 'verified',
+      repository: signer.repository,
+      workflow: signer.workflow,
+      ref: signer.ref,
+      issuer: signer.issuer,
+      signedAt,
+    };
   }
 
   private refuse(outcome: ProvenanceFailure): never {
     const operatorRoot = this.roots.find((root) => root.source !== null && outcome.message.includes(root.name));
     if (operatorRoot) this.logger.warn(`provenance refused (${outcome.check}) by ${operatorRoot.name}, read from ${operatorRoot.source}`);
     const message = `provenance: ${outcome.check}: ${outcome.message}`;
-    throw new DomainError('invalid', 'provenance-invalid', `the provenance bundle failed the ${outcome.check} check; nothing was recorded`, [{ path: POINTER, message }], { check: outcome.check });
+    throw new DomainError(
+      'invalid',
+      'provenance-invalid',
+      `the provenance bundle failed the ${outcome.check} check; nothing was recorded`,
+      [{ path: POINTER, message }],
+      { check: outcome.check },
+    );
   }
 }

@@ -27,8 +27,30 @@ import { ReleaseRecorder } from './release-recorder';
  * background re-rendering of READMEs an older renderer produced.
  */
 @Module({
-  imports: [FetchPolicyModule, ImagesModule, PluginsModule, KindsModule, SettingsModule, ForgesModule, IntegrityModule, TokensModule, TransparencyLogModule],
-  providers: [AssetIngest, ReleaseImages, ReadmeIngest, ReadmeRerenderer, PublisherRights, ReleaseRecorder, IngestProvenance, IngestService, IngestAudit, IngestGate, PluginClaims],
+  imports: [
+    FetchPolicyModule,
+    ImagesModule,
+    PluginsModule,
+    KindsModule,
+    SettingsModule,
+    ForgesModule,
+    IntegrityModule,
+    TokensModule,
+    TransparencyLogModule,
+  ],
+  providers: [
+    AssetIngest,
+    ReleaseImages,
+    ReadmeIngest,
+    ReadmeRerenderer,
+    PublisherRights,
+    ReleaseRecorder,
+    IngestProvenance,
+    IngestService,
+    IngestAudit,
+    IngestGate,
+    PluginClaims,
+  ],
   exports: [ReleaseImages, IngestService, IngestAudit, IngestGate, FetchPolicyModule, PublisherRights, PluginClaims, ReadmeIngest],
 })
 export class IngestModule {}

@@ -43,7 +43,9 @@ describe('IngestService', () => {
   });
 
   it('takes plain data (a stored job survives a JSON round trip) and claims, then updates by plugin id', async () => {
-    const claim = request('piped', 'v1.0.0', { claim: { repoUrl: `${forge.url}/o/piped`, repoIdentity: 'o/piped', repoVerified: false, ownerId } });
+    const claim = request('piped', 'v1.0.0', {
+      claim: { repoUrl: `${forge.url}/o/piped`, repoIdentity: 'o/piped', repoVerified: false, ownerId },
+    });
     const first = await ingest.ingest(JSON.parse(JSON.stringify(claim)) as IngestRequest);
     expect(first).toEqual({ slug: 'piped', version: '1.0.0', claimed: true, warnings: expect.any(Array) });
 
@@ -70,7 +72,11 @@ describe('IngestService', () => {
   });
 
   it('leaves nothing behind when an asset cannot be fetched', async () => {
-    const broken = { ...request('broken-pipe', '1.0.0', { claim: { repoUrl: `${forge.url}/o/broken-pipe`, repoIdentity: 'o/broken-pipe', repoVerified: false, ownerId } }) };
+    const broken = {
+      ...request('broken-pipe', '1.0.0', {
+        claim: { repoUrl: `${forge.url}/o/broken-pipe`, repoIdentity: 'o/broken-pipe', repoVerified: false, ownerId },
+      }),
+    };
     broken.assets = [{ name: 'gone.tgz', url: `${forge.url}/nothing-here.tgz` }];
     await expect(ingest.ingest(broken)).rejects.toMatchObject({ kind: 'upstream-failed', extensions: { asset: 'gone.tgz' } });
     expect(await new PluginsRepository(app.database.dataSource).findBySlug('broken-pipe')).toBeNull();

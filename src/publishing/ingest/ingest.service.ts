@@ -30,7 +30,9 @@ const versionExists = (slug: string, key: string, existing: ReleaseEntity | null
     'version-exists',
     `version ${key} of "${slug}" is already published`,
     undefined,
-    existing ? { release: { version: existing.version, manifestSha256: existing.manifestSha256, publishedAt: existing.createdAt.toISOString() } } : {},
+    existing
+      ? { release: { version: existing.version, manifestSha256: existing.manifestSha256, publishedAt: existing.createdAt.toISOString() } }
+      : {},
   );
 /** Nobody hears it (the client is gone); a 400 keeps it out of the failure audit. */
 const abandoned = () => badRequest('client-disconnected', 'the client disconnected before the ingest finished; nothing was recorded');
@@ -76,7 +78,11 @@ export class IngestService {
         throw abandoned();
       }
       // The caller's fault (manifest, rights, a version that exists) is a rejection, not a failure.
-      if (error instanceof DomainError && ['bad-request', 'unauthorized', 'forbidden', 'not-found', 'conflict', 'invalid', 'gone'].includes(error.kind)) outcome = 'rejected';
+      if (
+        error instanceof DomainError &&
+        ['bad-request', 'unauthorized', 'forbidden', 'not-found', 'conflict', 'invalid', 'gone'].includes(error.kind)
+      )
+        outcome = 'rejected';
       throw error;
     } finally {
       pictureHold.release();
@@ -101,13 +107,22 @@ export class IngestService {
     const attestation = attestationProblems(request.attestation);
     if (!checked.ok || attestation.length > 0) {
       const violations = [...(checked.ok ? [] : checked.violations), ...attestation];
-      throw invalid(checked.ok ? 'attestation-invalid' : 'manifest-invalid', `the release has ${violations.length} violation(s)`, violations);
+      throw invalid(
+        checked.ok ? 'attestation-invalid' : 'manifest-invalid',
+        `the release has ${violations.length} violation(s)`,
+        violations,
+      );
     }
 
     const repoUrl = existing ? existing.repoUrl : (request.target as { claim: ClaimRequest }).claim.repoUrl;
     // Everything about the bundle that needs no asset is checked before any asset is fetched, so
     // a refused (or required but missing) bundle costs no download.
-    const pending = await this.provenance.verify({ attestation: request.attestation, kind: checked.manifest.kind, repoUrl, publishedBy: request.publishedBy });
+    const pending = await this.provenance.verify({
+      attestation: request.attestation,
+      kind: checked.manifest.kind,
+      repoUrl,
+      publishedBy: request.publishedBy,
+    });
     const stored = await this.assets.fetchAll(request.assets, request.abandon);
     if (request.abandon?.aborted) throw abandoned();
     // Needs the measured digests; before the READMEs and pictures, so a refusal wastes no more fetches.
@@ -167,13 +182,15 @@ export class IngestService {
       return await this.recorder.record(target, prepared);
     } catch (error) {
       const constraint = uniqueViolation(error);
-      if (constraint === 'uq_release_plugin_version_key') throw versionExists(prepared.slug, prepared.key, await this.racedRelease(target, prepared.key));
+      if (constraint === 'uq_release_plugin_version_key')
+        throw versionExists(prepared.slug, prepared.key, await this.racedRelease(target, prepared.key));
       if (!('claim' in target) || (constraint !== 'uq_plugin_slug' && constraint !== 'uq_plugin_repo_identity')) throw error;
       const winner = await this.claimWinner(target.claim, prepared.slug, constraint);
       try {
         return await this.recorder.record({ pluginId: winner.id }, prepared);
       } catch (retryError) {
-        if (uniqueViolation(retryError) === 'uq_release_plugin_version_key') throw versionExists(prepared.slug, prepared.key, await this.racedRelease({ pluginId: winner.id }, prepared.key));
+        if (uniqueViolation(retryError) === 'uq_release_plugin_version_key')
+          throw versionExists(prepared.slug, prepared.key, await this.racedRelease({ pluginId: winner.id }, prepared.key));
         throw retryError;
       }
     }
@@ -186,7 +203,8 @@ export class IngestService {
   }
 
   private async claimWinner(claim: ClaimRequest, slug: string, constraint: string): Promise<PluginEntity> {
-    const winner = constraint === 'uq_plugin_slug' ? await this.plugins.findBySlug(slug) : await this.plugins.findByRepoIdentity(claim.repoIdentity);
+    const winner =
+      constraint === 'uq_plugin_slug' ? await this.plugins.findBySlug(slug) : await this.plugins.findByRepoIdentity(claim.repoIdentity);
     const ownedByClaimer = winner ? await this.plugins.isOwner(winner.id, claim.ownerId) : false;
     if (winner && ownedByClaimer && winner.slug === slug && winner.repoIdentity === claim.repoIdentity) return winner;
     if (constraint === 'uq_plugin_repo_identity') throw conflict('repo-claimed', 'this repository is already claimed by another slug');
@@ -194,11 +212,24 @@ export class IngestService {
     throw conflict('slug-taken', `"${slug}" was claimed by another push for a different repository`);
   }
 
-  private async sign(slug: string, version: string, manifestSha256: string, assets: StoredAsset[], attestation: unknown | null): Promise<StoredIntegrity> {
+  private async sign(
+    slug: string,
+    version: string,
+    manifestSha256: string,
+    assets: StoredAsset[],
+    attestation: unknown | null,
+  ): Promise<StoredIntegrity> {
     // Assets past the hash budget are recorded but left out of the signed list; every signed
     // asset carries the attestation (spec), which is stored once, on the release.
-    const signed = assets.filter((a) => a.hashed).map((a) => ({ name: a.name, sha256: a.sha256!, size: a.size, contentType: a.contentType, arch: a.arch, os: a.os }));
-    const signature = await this.integrity.signRelease({ slug, version, manifest_sha256: manifestSha256, assets: signed.map((a) => ({ ...a, attestation })) });
+    const signed = assets
+      .filter((a) => a.hashed)
+      .map((a) => ({ name: a.name, sha256: a.sha256!, size: a.size, contentType: a.contentType, arch: a.arch, os: a.os }));
+    const signature = await this.integrity.signRelease({
+      slug,
+      version,
+      manifest_sha256: manifestSha256,
+      assets: signed.map((a) => ({ ...a, attestation })),
+    });
     return { jws: signature.jws, kid: signature.kid, assets: signed };
   }
 }

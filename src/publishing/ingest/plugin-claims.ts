@@ -32,15 +32,30 @@ export class PluginClaims {
    * Claims `slug` for the claimer without a release (an OAuth submit, whose first release arrives
    * by webhook): the same 403 and 409s as a push, and `plugin.claim` audited in the same transaction.
    */
-  async claimWithoutRelease(slug: string, name: string, claim: ClaimRequest, actor: AuditActor): Promise<{ plugin: PluginEntity; claimed: boolean }> {
+  async claimWithoutRelease(
+    slug: string,
+    name: string,
+    claim: ClaimRequest,
+    actor: AuditActor,
+  ): Promise<{ plugin: PluginEntity; claimed: boolean }> {
     const anchored = await this.existingAnchor(claim.repoIdentity, slug, claim.ownerId);
     if (anchored) return { plugin: anchored, claimed: false };
     const taken = await this.plugins.findBySlug(slug);
-    if (taken) throw (await this.plugins.isOwner(taken.id, claim.ownerId)) ? conflict('slug-taken', `"${slug}" is anchored to another repository`) : forbidden(`"${slug}" belongs to someone else`);
+    if (taken)
+      throw (await this.plugins.isOwner(taken.id, claim.ownerId))
+        ? conflict('slug-taken', `"${slug}" is anchored to another repository`)
+        : forbidden(`"${slug}" belongs to someone else`);
     try {
       const plugin = await this.dataSource.transaction(async (manager) => {
-        const inserted = await this.plugins.insertClaimed({ slug, name, repoUrl: claim.repoUrl, repoIdentity: claim.repoIdentity, repoVerified: claim.repoVerified }, claim.ownerId, manager);
-        await this.audit.record({ action: 'plugin.claim', actor, slug, details: { repoUrl: claim.repoUrl, repoVerified: claim.repoVerified, via: 'submit' } }, manager);
+        const inserted = await this.plugins.insertClaimed(
+          { slug, name, repoUrl: claim.repoUrl, repoIdentity: claim.repoIdentity, repoVerified: claim.repoVerified },
+          claim.ownerId,
+          manager,
+        );
+        await this.audit.record(
+          { action: 'plugin.claim', actor, slug, details: { repoUrl: claim.repoUrl, repoVerified: claim.repoVerified, via: 'submit' } },
+          manager,
+        );
         return inserted;
       });
       return { plugin, claimed: true };

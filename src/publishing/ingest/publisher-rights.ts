@@ -22,7 +22,11 @@ export class PublisherRights {
   /** `pluginId` null for a claim, where there is no owner yet. */
   async assertStillAllowed(publisher: Publisher, pluginId: string | null, manager: EntityManager): Promise<void> {
     if (publisher.tokenId && !(await this.tokens.isUsableLocked(publisher.tokenId, this.clock.now(), manager))) {
-      throw new DomainError('unauthorized', 'token-unusable', 'the publisher token was revoked or expired (or its owner disabled) while the request was under way');
+      throw new DomainError(
+        'unauthorized',
+        'token-unusable',
+        'the publisher token was revoked or expired (or its owner disabled) while the request was under way',
+      );
     }
     if (pluginId !== null && !(await this.plugins.isOwnerLocked(pluginId, publisher.userId, manager))) {
       throw forbidden('the token owner stopped owning this plugin while the request was under way');

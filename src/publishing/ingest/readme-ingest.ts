@@ -85,9 +85,13 @@ export class ReadmeIngest implements OnModuleDestroy {
   /** `{default: html}` for a single README, or one entry per locale of `readmes`; `abandon` cancels the reads under way. */
   async render(manifest: Manifest, repoUrl: string, tag: string, abandon?: AbortSignal): Promise<RenderedReadmes> {
     const located = forgeForUrl(repoUrl, this.forges.all());
-    const sources: [string, string][] = manifest.readmes ? Object.entries(manifest.readmes) : [['default', manifest.readme ?? DEFAULT_README]];
+    const sources: [string, string][] = manifest.readmes
+      ? Object.entries(manifest.readmes)
+      : [['default', manifest.readme ?? DEFAULT_README]];
     if (manifest.readmes && manifest.readme) sources.push(['default', manifest.readme]);
-    const outcomes = await mapBounded(sources, ASSET_CONCURRENCY, ([locale, source]) => this.renderOne(locale, source, located, tag, abandon));
+    const outcomes = await mapBounded(sources, ASSET_CONCURRENCY, ([locale, source]) =>
+      this.renderOne(locale, source, located, tag, abandon),
+    );
 
     const readmes: Record<string, ReadmeRendering> = {};
     const warnings = outcomes.flatMap((outcome) => outcome.warnings);
@@ -104,7 +108,9 @@ export class ReadmeIngest implements OnModuleDestroy {
       readmes[locale] = readme;
     }
     if (leftOut.length > 0) {
-      warnings.push(`README locales left out: ${leftOut.join(', ')} (a release's rendered READMEs may total at most ${mebibytes(MAX_README_HTML_BYTES)} of HTML)`);
+      warnings.push(
+        `README locales left out: ${leftOut.join(', ')} (a release's rendered READMEs may total at most ${mebibytes(MAX_README_HTML_BYTES)} of HTML)`,
+      );
     }
     for (const warning of warnings) this.logger.warn(`${repoUrl}@${tag}: ${warning}`);
     return { readmes, locales: sources.map(([locale]) => locale), warnings };
@@ -120,7 +126,13 @@ export class ReadmeIngest implements OnModuleDestroy {
     return (await this.pool.render({ markdown: stored.markdown, context: stored.context as ReadmeContextSpec })).html;
   }
 
-  private async renderOne(locale: string, source: string, located: Located, tag: string, abandon: AbortSignal | undefined): Promise<Outcome> {
+  private async renderOne(
+    locale: string,
+    source: string,
+    located: Located,
+    tag: string,
+    abandon: AbortSignal | undefined,
+  ): Promise<Outcome> {
     const name = `README ${source}${locale === 'default' ? '' : ` (${locale})`}`;
     try {
       const rendered = await this.fetchAndRender(source, located, tag, abandon);
@@ -140,7 +152,13 @@ export class ReadmeIngest implements OnModuleDestroy {
     const readmePath = source.replace(/^\.?\//, '');
     const { forge, repoPath } = located;
     const { markdown, foundAt } = await this.fetchAtTag(located, readmePath, tag, abandon);
-    const context: ReadmeContextSpec = { kind: 'forge', forge: { type: forge.type, webUrl: forge.webUrl, apiUrl: forge.apiUrl }, repoPath, tag: foundAt, readmePath };
+    const context: ReadmeContextSpec = {
+      kind: 'forge',
+      forge: { type: forge.type, webUrl: forge.webUrl, apiUrl: forge.apiUrl },
+      repoPath,
+      tag: foundAt,
+      readmePath,
+    };
     return this.renderKept(markdown, context);
   }
 
@@ -151,7 +169,12 @@ export class ReadmeIngest implements OnModuleDestroy {
   }
 
   /** Reads the file at the first candidate tag that has it; only "not found" moves on to the next. */
-  private async fetchAtTag(located: NonNullable<Located>, readmePath: string, tag: string, abandon: AbortSignal | undefined): Promise<{ markdown: string; foundAt: string }> {
+  private async fetchAtTag(
+    located: NonNullable<Located>,
+    readmePath: string,
+    tag: string,
+    abandon: AbortSignal | undefined,
+  ): Promise<{ markdown: string; foundAt: string }> {
     const candidates = readmeTagCandidates(tag);
     for (const candidate of candidates) {
       try {

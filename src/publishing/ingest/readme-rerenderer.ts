@@ -66,7 +66,9 @@ export class ReadmeRerenderer implements OnApplicationBootstrap, OnModuleDestroy
     }
     if (summary.rerendered > 0) await this.responses.invalidate();
     if (summary.rerendered || summary.failed) {
-      this.logger.log(`re-rendered ${summary.rerendered} README(s) with renderer version ${README_RENDER_VERSION}${summary.failed ? `; ${summary.failed} failed and keep their HTML until the next pass` : ''}`);
+      this.logger.log(
+        `re-rendered ${summary.rerendered} README(s) with renderer version ${README_RENDER_VERSION}${summary.failed ? `; ${summary.failed} failed and keep their HTML until the next pass` : ''}`,
+      );
     }
     return summary;
   }

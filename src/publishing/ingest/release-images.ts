@@ -57,7 +57,12 @@ export class ReleaseImages {
     const jobs: Job[] = [];
     if (manifest.icon) jobs.push({ name: 'icon', url: manifest.icon, plan: ICON_PLAN });
     (manifest.screenshots ?? []).forEach((shot, index) =>
-      jobs.push({ name: `screenshot ${index + 1}`, url: shot.url, plan: SCREENSHOT_PLAN, screenshot: { index, caption: shot.caption ?? null, alt: shot.alt ?? null } }),
+      jobs.push({
+        name: `screenshot ${index + 1}`,
+        url: shot.url,
+        plan: SCREENSHOT_PLAN,
+        screenshot: { index, caption: shot.caption ?? null, alt: shot.alt ?? null },
+      }),
     );
     const patience = this.pictures.patience();
     const outcomes = await mapBounded(jobs, ASSET_CONCURRENCY, (job) => this.fetchOne(job, hold, patience, abandon));
@@ -79,13 +84,20 @@ export class ReleaseImages {
   }
 
   /** The stored picture, or the warning that says why there is none. A failure to store it (the database) fails the fetch. */
-  private async fetchOne(job: Job, hold: PictureHold, patience: AbortSignal, abandon: AbortSignal | undefined): Promise<StoredPicture | string> {
+  private async fetchOne(
+    job: Job,
+    hold: PictureHold,
+    patience: AbortSignal,
+    abandon: AbortSignal | undefined,
+  ): Promise<StoredPicture | string> {
     let picture: EncodedPicture;
     try {
       picture = await this.pictures.fetchInTurn(job.url, job.plan, hold, patience, abandon);
     } catch (error) {
       if (error instanceof PictureFailure) {
-        return error.stage === 'refused' ? `${job.name} was left out: ${job.url} ${error.message}` : `${job.name} was left out: ${error.message}`;
+        return error.stage === 'refused'
+          ? `${job.name} was left out: ${job.url} ${error.message}`
+          : `${job.name} was left out: ${error.message}`;
       }
       this.logger.error(`${job.name} at ${job.url} failed unexpectedly`, error instanceof Error ? error.stack : String(error));
       return `${job.name} was left out: it could not be processed`;

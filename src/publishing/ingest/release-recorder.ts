@@ -79,7 +79,8 @@ export class ReleaseRecorder {
 
   private write(target: IngestTarget, release: PreparedRelease): Promise<{ plugin: PluginEntity; claimed: boolean }> {
     return this.dataSource.transaction(async (manager) => {
-      if (release.publisher) await this.rights.assertStillAllowed(release.publisher, 'pluginId' in target ? target.pluginId : null, manager);
+      if (release.publisher)
+        await this.rights.assertStillAllowed(release.publisher, 'pluginId' in target ? target.pluginId : null, manager);
       const claimed = 'claim' in target;
       const plugin = 'claim' in target ? await this.claim(target, release, manager) : await this.plugins.findById(target.pluginId, manager);
       if (!plugin) throw new DomainError('not-found', 'not-found', `"${release.slug}" no longer exists`);
@@ -145,12 +146,22 @@ export class ReleaseRecorder {
     });
   }
 
-  private async claim(target: Extract<IngestTarget, { claim: unknown }>, release: PreparedRelease, manager: EntityManager): Promise<PluginEntity> {
+  private async claim(
+    target: Extract<IngestTarget, { claim: unknown }>,
+    release: PreparedRelease,
+    manager: EntityManager,
+  ): Promise<PluginEntity> {
     const { repoUrl, repoIdentity, repoVerified, ownerId } = target.claim;
-    const plugin = await this.plugins.insertClaimed({ slug: release.slug, name: release.manifest.name, repoUrl, repoIdentity, repoVerified }, ownerId, manager);
-    await this.audit.record({ action: 'plugin.claim', actor: release.actor, slug: release.slug, details: { repoUrl, repoVerified, version: release.version } }, manager);
+    const plugin = await this.plugins.insertClaimed(
+      { slug: release.slug, name: release.manifest.name, repoUrl, repoIdentity, repoVerified },
+      ownerId,
+      manager,
+    );
+    await this.audit.record(
+      { action: 'plugin.claim', actor: release.actor, slug: release.slug, details: { repoUrl, repoVerified, version: release.version } },
+      manager,
+    );
     await release.onClaim?.(plugin.id, manager);
     return plugin;
   }
-
 }

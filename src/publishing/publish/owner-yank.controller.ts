@@ -17,11 +17,22 @@ export class OwnerYankController {
 
   @Post()
   @HttpCode(200)
-  @ApiOkResponse({ type: YankResultDto, description: 'Yanked, with the reason shown beside the release (or un-yanked with undo: true); audited plugin.yank / plugin.unyank' })
-  @ApiForbiddenResponse({ type: ProblemDto, description: 'Not an owner of the plugin (audited), or a cookie-authenticated change without Content-Type: application/json' })
+  @ApiOkResponse({
+    type: YankResultDto,
+    description: 'Yanked, with the reason shown beside the release (or un-yanked with undo: true); audited plugin.yank / plugin.unyank',
+  })
+  @ApiForbiddenResponse({
+    type: ProblemDto,
+    description: 'Not an owner of the plugin (audited), or a cookie-authenticated change without Content-Type: application/json',
+  })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'No such plugin or release' })
   @ApiOperation({ summary: 'Yank or restore a release of a plugin you own' })
-  yank(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Body() body: YankDto, @Req() request: Request): Promise<YankResultDto> {
+  yank(
+    @Auth() auth: AuthContext,
+    @Param('slug', SlugPipe) slug: string,
+    @Body() body: YankDto,
+    @Req() request: Request,
+  ): Promise<YankResultDto> {
     // @SignedIn() lets only sessions through.
     return this.publishing.yankAsOwner(auth as SessionAuthContext, slug, body, clientIp(request));
   }

@@ -32,8 +32,14 @@ export class PublishController {
   @ApiCreatedResponse({ type: PublishResultDto, description: 'Release recorded; claimed is true on the push that created the slug' })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'Bad body, or first push without a well-formed repoUrl (not audited)' })
   @ApiForbiddenResponse({ type: ProblemDto, description: 'Token scopes do not permit it (audited plugin.publish_denied)' })
-  @ApiConflictResponse({ type: ProblemDto, description: 'repoUrl claimed by another slug, or version already published (audited plugin.publish_conflict)' })
-  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'Manifest violations, every one listed in errors (audited plugin.publish_invalid)' })
+  @ApiConflictResponse({
+    type: ProblemDto,
+    description: 'repoUrl claimed by another slug, or version already published (audited plugin.publish_conflict)',
+  })
+  @ApiUnprocessableEntityResponse({
+    type: ProblemDto,
+    description: 'Manifest violations, every one listed in errors (audited plugin.publish_invalid)',
+  })
   @ApiBadGatewayResponse({ type: ProblemDto, description: 'Fetching or hashing an asset failed (audited plugin.publish_asset_fail)' })
   @ApiOperation({ summary: 'Publish a release' })
   publish(
@@ -53,7 +59,12 @@ export class PublishController {
   @ApiForbiddenResponse({ type: ProblemDto, description: 'Needs yank:<slug> or yank:* on an owned plugin' })
   @ApiNotFoundResponse({ type: ProblemDto })
   @ApiOperation({ summary: 'Yank or restore a release' })
-  yank(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Body() body: YankDto, @Req() request: Request): Promise<YankResultDto> {
+  yank(
+    @Auth() auth: AuthContext,
+    @Param('slug', SlugPipe) slug: string,
+    @Body() body: YankDto,
+    @Req() request: Request,
+  ): Promise<YankResultDto> {
     return this.publishing.yank(auth as PublisherTokenContext, slug, body, clientIp(request));
   }
 }

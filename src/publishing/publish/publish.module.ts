@@ -15,7 +15,18 @@ import { TransparencyLogModule } from '../../trust/transparency-log/transparency
 
 /** The CI push endpoint (token, scopes, claim rules) and yank (also an owner's, signed in); ingest itself is the IngestModule's. */
 @Module({
-  imports: [AuthModule, PluginsModule, ForgesModule, TokensModule, UsersModule, SettingsModule, IngestModule, RepositoryAccessModule, TrustedPublishingModule, TransparencyLogModule],
+  imports: [
+    AuthModule,
+    PluginsModule,
+    ForgesModule,
+    TokensModule,
+    UsersModule,
+    SettingsModule,
+    IngestModule,
+    RepositoryAccessModule,
+    TrustedPublishingModule,
+    TransparencyLogModule,
+  ],
   controllers: [PublishController, OwnerYankController],
   providers: [PublishService],
 })

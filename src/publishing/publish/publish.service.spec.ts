@@ -48,7 +48,9 @@ describe('PublishService', () => {
     repoUrl: `${forge.url}/team/${slug}`,
   });
   const actions = async (slug: string) =>
-    (await app.database.dataSource.query('SELECT action FROM audit_entry WHERE slug = $1 ORDER BY created_at', [slug])).map((r: { action: string }) => r.action);
+    (await app.database.dataSource.query('SELECT action FROM audit_entry WHERE slug = $1 ORDER BY created_at', [slug])).map(
+      (r: { action: string }) => r.action,
+    );
 
   it('claims with publish:*, then updates without a repoUrl', async () => {
     const auth = await tokenAuth('svc-owner', ['publish:*']);

@@ -72,7 +72,13 @@ export class PublishService {
   }
 
   /** `clientGone`: the push's client disconnected; its ingest is abandoned, recording nothing. */
-  async publish(auth: PublisherTokenContext, slug: string, body: PublishDto, ip: string | null, clientGone?: AbortSignal): Promise<PublishResultDto> {
+  async publish(
+    auth: PublisherTokenContext,
+    slug: string,
+    body: PublishDto,
+    ip: string | null,
+    clientGone?: AbortSignal,
+  ): Promise<PublishResultDto> {
     const actor = this.actor(auth, ip);
     const plugin = await this.plugins.findBySlug(slug);
     const ownership = await this.ownership(plugin, auth.user.id);
@@ -92,7 +98,8 @@ export class PublishService {
     return this.ingestAudit.audited('push', slug, actor, { version: body.version, operation: 'publish' }, async () => {
       // A token minted from a pending publisher claims that one new slug (trusted publishing).
       const pending = ownership === 'unclaimed' && pendingClaimOf(auth.token, slug) !== null;
-      if (!pending && !ScopeSet.fromStrings(auth.token.scopes).permits('publish', slug, ownership)) throw forbidden(denial(slug, ownership));
+      if (!pending && !ScopeSet.fromStrings(auth.token.scopes).permits('publish', slug, ownership))
+        throw forbidden(denial(slug, ownership));
       let target: IngestTarget;
       let onClaim: ClaimFollowUp | undefined;
       if (plugin) target = { pluginId: plugin.id };
@@ -123,10 +130,13 @@ export class PublishService {
    */
   private async claimTarget(auth: PublisherTokenContext, slug: string, body: PublishDto): Promise<IngestTarget> {
     if (!body.repoUrl) {
-      throw badRequest('validation-failed', 'the first push of a slug needs repoUrl', [{ path: '/repoUrl', message: 'repoUrl: is required on the first push' }]);
+      throw badRequest('validation-failed', 'the first push of a slug needs repoUrl', [
+        { path: '/repoUrl', message: 'repoUrl: is required on the first push' },
+      ]);
     }
     const repo = parseRepoUrl(body.repoUrl, { forges: this.forges.all() });
-    if (!repo.ok) throw badRequest('validation-failed', 'repoUrl is not a repository URL', [{ path: '/repoUrl', message: `repoUrl: ${repo.message}` }]);
+    if (!repo.ok)
+      throw badRequest('validation-failed', 'repoUrl is not a repository URL', [{ path: '/repoUrl', message: `repoUrl: ${repo.message}` }]);
     const anchored = await this.claims.existingAnchor(repo.identity, slug, auth.user.id);
     if (anchored) return { pluginId: anchored.id };
     const repoUrl = repo.url.toString();
@@ -164,18 +174,25 @@ export class PublishService {
     if (!release) throw notFound(`no release ${body.version} of "${plugin.slug}"`);
     const yank = !body.undo;
     // No answer from before the yank once it may be visible (ResponseCache.writing).
-    await this.responses.writing(() => this.dataSource.transaction(async (manager) => {
-      await this.rights.assertStillAllowed(publisher, plugin.id, manager);
-      await this.releases.setYanked(release.id, yank ? this.clock.now() : null, yank ? (body.reason ?? null) : null, manager);
-      await this.listing.recompute(plugin.id, manager);
-      await this.audit.record(
-        { action: yank ? 'plugin.yank' : 'plugin.unyank', actor, slug: plugin.slug, details: { version: release.version, reason: body.reason ?? null } },
-        manager,
-      );
-      // Last: the log's tail lock is held to commit (the plugin's row, written after it, is locked already).
-      const index = await this.log.append({ type: yank ? 'yank' : 'unyank', slug: plugin.slug, version: release.version }, manager);
-      await this.plugins.advanceLogSize(plugin.id, index, manager);
-    }));
+    await this.responses.writing(() =>
+      this.dataSource.transaction(async (manager) => {
+        await this.rights.assertStillAllowed(publisher, plugin.id, manager);
+        await this.releases.setYanked(release.id, yank ? this.clock.now() : null, yank ? (body.reason ?? null) : null, manager);
+        await this.listing.recompute(plugin.id, manager);
+        await this.audit.record(
+          {
+            action: yank ? 'plugin.yank' : 'plugin.unyank',
+            actor,
+            slug: plugin.slug,
+            details: { version: release.version, reason: body.reason ?? null },
+          },
+          manager,
+        );
+        // Last: the log's tail lock is held to commit (the plugin's row, written after it, is locked already).
+        const index = await this.log.append({ type: yank ? 'yank' : 'unyank', slug: plugin.slug, version: release.version }, manager);
+        await this.plugins.advanceLogSize(plugin.id, index, manager);
+      }),
+    );
     return { slug: plugin.slug, version: release.version, yanked: yank };
   }
 }

@@ -91,11 +91,17 @@ export class RepositoryAccess {
       return await readRepositoryDocument(location, accessToken, this.policy.text());
     } catch (error) {
       if (error instanceof AssetFetchError && error.status !== undefined && NOT_VISIBLE.has(error.status)) {
-        throw forbidden(`your ${forge.name} account cannot see ${repoPath} (${forge.name} answered ${error.status}); sign in again with ${forge.name} if your access changed`);
+        throw forbidden(
+          `your ${forge.name} account cannot see ${repoPath} (${forge.name} answered ${error.status}); sign in again with ${forge.name} if your access changed`,
+        );
       }
       const reason = error instanceof AssetFetchError ? error.message : 'its answer was not JSON';
       this.logger.warn(`repository check on ${forge.name} for ${repoPath} failed: ${reason}`);
-      throw new DomainError('unavailable', 'forge-unreachable', `${forge.name} could not be asked whether you administer ${repoPath}: ${reason}`);
+      throw new DomainError(
+        'unavailable',
+        'forge-unreachable',
+        `${forge.name} could not be asked whether you administer ${repoPath}: ${reason}`,
+      );
     }
   }
 }

@@ -1,5 +1,12 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBadGatewayResponse, ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiBadGatewayResponse,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import { type AuthContext, clientIp } from '../../platform/auth/auth-context';
 import { Auth, SignedIn } from '../../platform/auth/auth.decorators';
@@ -20,7 +27,10 @@ export class SubmitController {
   @Post('oauth')
   @HttpCode(200)
   @UserActionLimit('submit')
-  @ApiOkResponse({ type: SubmitResultDto, description: 'Slug claimed (or already yours); a new webhook secret, and whether the hook was installed' })
+  @ApiOkResponse({
+    type: SubmitResultDto,
+    description: 'Slug claimed (or already yours); a new webhook secret, and whether the hook was installed',
+  })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'repoUrl is not a repository on a forge you can sign in with' })
   @ApiConflictResponse({ type: ProblemDto, description: 'The repository anchors another slug, or the slug another repository' })
   @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'No manifest on the default branch, or one with violations' })

@@ -51,7 +51,12 @@ export class SubmitService {
     const ref = textAt(repository, 'default_branch') ?? 'HEAD';
     const manifest = await this.readManifest(located, accessToken, ref);
     const checked = checkManifest(manifest.text, manifest.fileName, await this.kinds.validationContext());
-    if (!checked.ok) throw invalid('manifest-invalid', `the manifest ${manifest.fileName} on ${ref} has ${checked.violations.length} violation(s)`, checked.violations);
+    if (!checked.ok)
+      throw invalid(
+        'manifest-invalid',
+        `the manifest ${manifest.fileName} on ${ref} has ${checked.violations.length} violation(s)`,
+        checked.violations,
+      );
 
     const slug = checked.manifest.name;
     const actor: AuditActor = { userId: auth.user.id, ip };
@@ -70,13 +75,21 @@ export class SubmitService {
     for (const fileName of MANIFEST_FILE_NAMES) {
       const request = fileContentsApiRequest(location.forge, location.repoPath, ref, fileName);
       try {
-        const fetched = await fetchText(request.url, { ...this.policy.text(), headers: { ...request.headers, Authorization: authorization } });
+        const fetched = await fetchText(request.url, {
+          ...this.policy.text(),
+          headers: { ...request.headers, Authorization: authorization },
+        });
         return { text: fetched.text, fileName };
       } catch (error) {
         if (error instanceof AssetFetchError && error.status === 404) continue;
-        throw upstreamFailed('forge-fetch-failed', error instanceof AssetFetchError ? error.message : `${location.forge.name} could not be read`);
+        throw upstreamFailed(
+          'forge-fetch-failed',
+          error instanceof AssetFetchError ? error.message : `${location.forge.name} could not be read`,
+        );
       }
     }
-    throw invalid('manifest-invalid', `${location.repoPath} has no manifest (${MANIFEST_FILE_NAMES.join(', ')}) on ${ref}`, [{ path: '', message: 'no manifest file in the repository' }]);
+    throw invalid('manifest-invalid', `${location.repoPath} has no manifest (${MANIFEST_FILE_NAMES.join(', ')}) on ${ref}`, [
+      { path: '', message: 'no manifest file in the repository' },
+    ]);
   }
 }

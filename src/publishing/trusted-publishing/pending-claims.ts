@@ -32,11 +32,13 @@ export class PendingClaims {
   async target(token: PublisherTokenEntity, slug: string, actor: AuditActor): Promise<{ target: IngestTarget; onClaim: ClaimFollowUp }> {
     const claim = pendingClaimOf(token, slug);
     const entry = claim ? await this.pending.findActiveById(claim.id) : null;
-    if (!entry || entry.userId !== token.userId || entry.slug !== slug) throw forbidden(`the pending publisher of "${slug}" was used, removed or displaced: claiming it needs a new one`);
+    if (!entry || entry.userId !== token.userId || entry.slug !== slug)
+      throw forbidden(`the pending publisher of "${slug}" was used, removed or displaced: claiming it needs a new one`);
     const anchored = await this.claims.existingAnchor(entry.repoIdentity, slug, entry.userId);
     if (anchored) return { target: { pluginId: anchored.id }, onClaim: async () => undefined };
     const onClaim: ClaimFollowUp = async (pluginId, manager) => {
-      if (!(await this.pending.consume(entry.id, manager))) throw conflict('slug-taken', `the pending publisher of "${slug}" was used by another push a moment ago`);
+      if (!(await this.pending.consume(entry.id, manager)))
+        throw conflict('slug-taken', `the pending publisher of "${slug}" was used by another push a moment ago`);
       const config = await this.publishers.insert(
         {
           pluginId,
@@ -51,8 +53,16 @@ export class PendingClaims {
         },
         manager,
       );
-      await this.audit.record({ action: 'trusted_publisher.add', actor, slug, details: { fromPending: entry.id, ...auditDetails(config) } }, manager);
+      await this.audit.record(
+        { action: 'trusted_publisher.add', actor, slug, details: { fromPending: entry.id, ...auditDetails(config) } },
+        manager,
+      );
     };
-    return { target: { claim: { repoUrl: entry.repoUrl, repoIdentity: entry.repoIdentity, repoVerified: entry.repoVerified, ownerId: entry.userId } }, onClaim };
+    return {
+      target: {
+        claim: { repoUrl: entry.repoUrl, repoIdentity: entry.repoIdentity, repoVerified: entry.repoVerified, ownerId: entry.userId },
+      },
+      onClaim,
+    };
   }
 }

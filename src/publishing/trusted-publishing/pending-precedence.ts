@@ -6,7 +6,8 @@ import type { PendingPublisherEntity } from './entities/pending-publisher.entity
 import { PendingPublishersRepository } from './pending-publishers.repository';
 import type { ResolvedIdentity } from './publisher-identity';
 
-export const pendingExists = (detail = 'a pending publisher already holds this slug or this repository') => conflict('pending-publisher-exists', detail);
+export const pendingExists = (detail = 'a pending publisher already holds this slug or this repository') =>
+  conflict('pending-publisher-exists', detail);
 
 /** What a new registration does about the active entries holding its slug and its repository. */
 export interface Precedence {
@@ -37,7 +38,8 @@ export class PendingPrecedence {
     if (holders.slug && holders.slug.id !== holder?.id) throw pendingExists(`a pending publisher already holds the slug "${slug}"`);
     if (!holder) return { verified, displace: null };
     if (holder.userId === userId) throw pendingExists(`your pending publisher for "${holder.slug}" already names ${path}: remove it first`);
-    if (holder.repoVerified) throw pendingExists(`another user who proved that they administer ${path} registered a pending publisher for it first`);
+    if (holder.repoVerified)
+      throw pendingExists(`another user who proved that they administer ${path} registered a pending publisher for it first`);
     if (verified || (await this.provesControl(userId, identity))) return { verified: true, displace: holder };
     const signIn = this.forges.signInCapable().some((forge) => forge.name === identity.forge.name);
     throw pendingExists(

@@ -1,5 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiBadGatewayResponse, ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiBadGatewayResponse,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import { type AuthContext, clientIp } from '../../platform/auth/auth-context';
 import { Auth, SignedIn } from '../../platform/auth/auth.decorators';
@@ -28,10 +39,19 @@ export class PendingPublishersController {
     description:
       "The first matching OIDC push claims the slug for you and turns this into its trusted publisher. Registered with proof that you administer the repository, it displaces another user's entry for the repository made without that proof",
   })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'Unknown forge instance (or one without oidcIssuer), bad slug, repository path or pattern' })
+  @ApiBadRequestResponse({
+    type: ProblemDto,
+    description: 'Unknown forge instance (or one without oidcIssuer), bad slug, repository path or pattern',
+  })
   @ApiForbiddenResponse({ type: ProblemDto, description: 'Claiming a repository on a sign-in instance needs proof that you administer it' })
-  @ApiConflictResponse({ type: ProblemDto, description: 'The slug exists, the repository anchors another slug, or another pending publisher holds either' })
-  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says' })
+  @ApiConflictResponse({
+    type: ProblemDto,
+    description: 'The slug exists, the repository anchors another slug, or another pending publisher holds either',
+  })
+  @ApiUnprocessableEntityResponse({
+    type: ProblemDto,
+    description: 'The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says',
+  })
   @ApiBadGatewayResponse({ type: ProblemDto, description: 'The forge could not be asked for the repository' })
   @ApiOperation({ summary: 'Add a pending trusted publisher' })
   add(@Auth() auth: AuthContext, @Body() body: CreatePendingPublisherDto, @Req() request: Request): Promise<PendingPublisherDto> {

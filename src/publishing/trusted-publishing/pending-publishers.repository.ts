@@ -37,9 +37,21 @@ export class PendingPublishersRepository {
   }
 
   /** The active entries holding the slug and the repository (the same entry, two, or none). */
-  async holders(slug: string, forge: string, repositoryId: string): Promise<{ slug: PendingPublisherEntity | null; repository: PendingPublisherEntity | null }> {
-    const rows = await this.repo().find({ where: [{ slug, status: 'active' }, { forge, repositoryId, status: 'active' }] });
-    return { slug: rows.find((row) => row.slug === slug) ?? null, repository: rows.find((row) => row.forge === forge && row.repositoryId === repositoryId) ?? null };
+  async holders(
+    slug: string,
+    forge: string,
+    repositoryId: string,
+  ): Promise<{ slug: PendingPublisherEntity | null; repository: PendingPublisherEntity | null }> {
+    const rows = await this.repo().find({
+      where: [
+        { slug, status: 'active' },
+        { forge, repositoryId, status: 'active' },
+      ],
+    });
+    return {
+      slug: rows.find((row) => row.slug === slug) ?? null,
+      repository: rows.find((row) => row.forge === forge && row.repositoryId === repositoryId) ?? null,
+    };
   }
 
   async insert(row: NewPendingPublisher, manager: EntityManager): Promise<PendingPublisherEntity> {
@@ -62,7 +74,10 @@ export class PendingPublishersRepository {
 
   /** Marks an active entry displaced, with why; false when it was no longer active. */
   async displace(id: string, reason: string, at: Date, manager: EntityManager): Promise<boolean> {
-    const result = await this.repo(manager).update({ id, status: 'active' }, { status: 'displaced', statusReason: reason, statusChangedAt: at });
+    const result = await this.repo(manager).update(
+      { id, status: 'active' },
+      { status: 'displaced', statusReason: reason, statusChangedAt: at },
+    );
     return (result.affected ?? 0) > 0;
   }
 

@@ -53,7 +53,8 @@ export class PendingPublishersService {
     // Checked early so a full list costs no forge call; the check that holds is the locked one below.
     await this.belowCap(userId);
     const checked = this.identities.check(input);
-    if (await this.plugins.findBySlug(input.slug)) throw conflict('slug-taken', `"${input.slug}" exists already: its owners add trusted publishers to it instead`);
+    if (await this.plugins.findBySlug(input.slug))
+      throw conflict('slug-taken', `"${input.slug}" exists already: its owners add trusted publishers to it instead`);
     await this.claims.existingAnchor(checked.repoIdentity, input.slug, userId);
     // The proof reads the repository record with the registrant's own token; the id is taken from it.
     const proof = await this.repositoryAccess.proveClaim(userId, checked.repoUrl);
@@ -84,10 +85,23 @@ export class PendingPublishersService {
           },
           manager,
         );
-        await this.audit.record({ action: 'trusted_publisher.add', actor, slug: input.slug, details: { pending: true, repoVerified: verified, ...auditDetails(inserted) } }, manager);
+        await this.audit.record(
+          {
+            action: 'trusted_publisher.add',
+            actor,
+            slug: input.slug,
+            details: { pending: true, repoVerified: verified, ...auditDetails(inserted) },
+          },
+          manager,
+        );
         if (displace && displaced) {
           await this.audit.record(
-            { action: 'trusted_publisher.displace', actor, slug: displace.slug, details: { pending: true, ...auditDetails(displace), userId: displace.userId, displacedBy: inserted.id, reason } },
+            {
+              action: 'trusted_publisher.displace',
+              actor,
+              slug: displace.slug,
+              details: { pending: true, ...auditDetails(displace), userId: displace.userId, displacedBy: inserted.id, reason },
+            },
             manager,
           );
         }
@@ -112,7 +126,12 @@ export class PendingPublishersService {
     await this.dataSource.transaction(async (manager) => {
       if (await this.pending.delete(row.id, manager)) {
         await this.audit.record(
-          { action: 'trusted_publisher.remove', actor: { userId: auth.user.id, ip }, slug: row.slug, details: { pending: true, ...auditDetails(row) } },
+          {
+            action: 'trusted_publisher.remove',
+            actor: { userId: auth.user.id, ip },
+            slug: row.slug,
+            details: { pending: true, ...auditDetails(row) },
+          },
           manager,
         );
       }

@@ -28,7 +28,8 @@ export interface ResolvedIdentity extends CheckedIdentity {
 /** Statuses with which a forge says the repository is not there (or not visible to whoever asked). */
 const ABSENT = new Set([404, 410]);
 
-const fieldError = (path: string, message: string) => badRequest('validation-failed', message, [{ path: `/${path}`, message: `${path}: ${message}` }]);
+const fieldError = (path: string, message: string) =>
+  badRequest('validation-failed', message, [{ path: `/${path}`, message: `${path}: ${message}` }]);
 
 /**
  * What a trusted or pending publisher names: checked against the configured instances, and the
@@ -47,7 +48,8 @@ export class PublisherIdentities {
   check(input: PublisherIdentityDto): CheckedIdentity {
     const forge = this.forges.byName(input.forge);
     if (!forge) throw fieldError('forge', `no forge instance "${input.forge}" is configured`);
-    if (!forge.oidcIssuer) throw fieldError('forge', `the instance "${forge.name}" has no oidcIssuer: its CI cannot publish without a token here`);
+    if (!forge.oidcIssuer)
+      throw fieldError('forge', `the instance "${forge.name}" has no oidcIssuer: its CI cannot publish without a token here`);
     const path = checkRepoPath(forge.type, input.repository.replace(/^\/+|\/+$/g, ''));
     if (!path.ok) throw fieldError('repository', path.message);
     const parsed = parseRepoUrl(`${forge.webUrl}/${path.value}`, { forges: this.forges.all() });
@@ -74,7 +76,11 @@ export class PublisherIdentities {
     const document = record ?? (await this.readRecord(forge, repositoryPath));
     const adapter = forgeAdapter(forge.type);
     const repositoryId = adapter.repositoryId(document);
-    if (!repositoryId) throw upstreamFailed('forge-fetch-failed', `${forge.name}'s record of ${repositoryPath} has no repository id; nothing was registered`);
+    if (!repositoryId)
+      throw upstreamFailed(
+        'forge-fetch-failed',
+        `${forge.name}'s record of ${repositoryPath} has no repository id; nothing was registered`,
+      );
     const currentPath = adapter.repositoryPath(document);
     if (currentPath !== null && currentPath.toLowerCase() !== repositoryPath.toLowerCase()) {
       const message = `${forge.name} knows this repository as ${currentPath} now (renamed or moved): register ${currentPath}, the path its CI jobs carry`;
@@ -96,7 +102,10 @@ export class PublisherIdentities {
         throw invalid('repository-not-found', message, [{ path: '/repository', message: `repository: ${message}` }]);
       }
       const reason = error instanceof AssetFetchError ? error.message : 'its answer was not JSON';
-      throw upstreamFailed('forge-fetch-failed', `${forge.name} could not be asked for the repository ${repoPath} (${reason}); nothing was registered, try again later`);
+      throw upstreamFailed(
+        'forge-fetch-failed',
+        `${forge.name} could not be asked for the repository ${repoPath} (${reason}); nothing was registered, try again later`,
+      );
     }
   }
 }

@@ -1,7 +1,13 @@
 import type { CiIdentity } from '../../platform/forges/forge-adapter';
 import { matchesIdentity, refMatches } from './publisher-match';
 
-const identity: CiIdentity = { repositoryId: '1', repository: 'Acme/Tool', workflow: '.github/workflows/release.yml', ref: 'refs/tags/v1.2.0', environment: 'Release' };
+const identity: CiIdentity = {
+  repositoryId: '1',
+  repository: 'Acme/Tool',
+  workflow: '.github/workflows/release.yml',
+  ref: 'refs/tags/v1.2.0',
+  environment: 'Release',
+};
 const base = { repositoryId: '1', repositoryPath: 'acme/tool', workflow: null, refPattern: null, environment: null };
 
 describe('matching a CI identity against a publisher', () => {

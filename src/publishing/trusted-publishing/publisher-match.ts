@@ -12,7 +12,10 @@ export interface PublisherRequirements {
 /** A ref pattern: `*` matches any run of characters (slashes too), everything else itself. */
 export function refMatches(pattern: string, ref: string | null): boolean {
   if (ref === null) return false;
-  const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${source}$`).test(ref);
 }
 

@@ -15,9 +15,18 @@ export class TokenExchangeController {
   constructor(private readonly exchange: TokenExchangeService) {}
 
   @Post('token')
-  @ApiCreatedResponse({ type: OidcTokenResultDto, description: 'A 15-minute publisher token for the plugins whose trusted publishers match the CI job' })
-  @ApiUnauthorizedResponse({ type: ProblemDto, description: 'The ID token does not verify: unknown issuer, signature, algorithm, audience, expiry, or a jti used before' })
-  @ApiForbiddenResponse({ type: ProblemDto, description: 'The ID token is valid but no trusted or pending publisher matches its repository, workflow, ref and environment' })
+  @ApiCreatedResponse({
+    type: OidcTokenResultDto,
+    description: 'A 15-minute publisher token for the plugins whose trusted publishers match the CI job',
+  })
+  @ApiUnauthorizedResponse({
+    type: ProblemDto,
+    description: 'The ID token does not verify: unknown issuer, signature, algorithm, audience, expiry, or a jti used before',
+  })
+  @ApiForbiddenResponse({
+    type: ProblemDto,
+    description: 'The ID token is valid but no trusted or pending publisher matches its repository, workflow, ref and environment',
+  })
   @ApiBadGatewayResponse({ type: ProblemDto, description: "The issuer's discovery document or key set could not be read (try again)" })
   @ApiOperation({ summary: 'Exchange a CI OIDC token for a publisher token' })
   @ApiPublic()

@@ -49,7 +49,12 @@ export class TokenExchangeService {
     const identity = adapter.ciIdentity(verified.claims);
     if (!identity) throw invalidIdToken(`the ID token does not name a repository the way ${adapter.label} CI tokens do`);
     const grant = await this.grants.grantFor(verified.forge.name, identity);
-    if (!grant) throw new DomainError('forbidden', 'no-trusted-publisher', `no trusted publisher on this registry matches ${describe(identity)} on ${verified.forge.name}`);
+    if (!grant)
+      throw new DomainError(
+        'forbidden',
+        'no-trusted-publisher',
+        `no trusted publisher on this registry matches ${describe(identity)} on ${verified.forge.name}`,
+      );
 
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + TRUSTED_TOKEN_LIFETIME_MS);
@@ -68,18 +73,36 @@ export class TokenExchangeService {
     const replayKey = createHash('sha256').update(`${verified.issuer}\n${verified.jti}`).digest('hex');
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.usedTokens.markUsed(replayKey, verified.usableUntil, now, manager))) {
-        throw new DomainError('unauthorized', 'oidc-token-replayed', 'this ID token was exchanged already; each one is good for a single exchange');
+        throw new DomainError(
+          'unauthorized',
+          'oidc-token-replayed',
+          'this ID token was exchanged already; each one is good for a single exchange',
+        );
       }
       const name = `trusted: ${verified.forge.name} ${identity.repository}`.slice(0, 100);
       const row = await this.tokens.insert(
-        { userId: grant.userId, name, prefix: plaintext.slice(0, TOKEN_DISPLAY_PREFIX_LENGTH), tokenSha256: hashPublisherToken(plaintext), scopes: grant.scopes, expiresAt, trusted: origin },
+        {
+          userId: grant.userId,
+          name,
+          prefix: plaintext.slice(0, TOKEN_DISPLAY_PREFIX_LENGTH),
+          tokenSha256: hashPublisherToken(plaintext),
+          scopes: grant.scopes,
+          expiresAt,
+          trusted: origin,
+        },
         manager,
       );
       await this.audit.record(
         {
           action: 'token.create',
           actor: { userId: grant.userId, ip },
-          details: { tokenId: row.id, name, scopes: grant.scopes, prefix: row.prefix, trusted: { ...origin, trustedPublisherIds: grant.trustedPublisherIds } },
+          details: {
+            tokenId: row.id,
+            name,
+            scopes: grant.scopes,
+            prefix: row.prefix,
+            trusted: { ...origin, trustedPublisherIds: grant.trustedPublisherIds },
+          },
         },
         manager,
       );

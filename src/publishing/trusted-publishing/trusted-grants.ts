@@ -42,15 +42,21 @@ export class TrustedGrants {
     }
     const found = await this.pending.forRepository(forge, identity.repositoryId);
     // A slug taken since registration is not claimed; the push would refuse it anyway.
-    const entry = found && matchesIdentity(found, identity) && !found.user?.disabledAt && !(await this.plugins.findBySlug(found.slug)) ? found : null;
+    const entry =
+      found && matchesIdentity(found, identity) && !found.user?.disabledAt && !(await this.plugins.findBySlug(found.slug)) ? found : null;
 
     // The repository owner: an owner of the plugin the repository anchors, claimed with proof (once
     // claimed, no pending entry can claim the repository again), else a pending registrant with proof.
     const anchor = this.anchorOf(forge, identity.repository);
-    const owner = usable.find((config) => config.plugin!.repoVerified && config.plugin!.repoIdentity === anchor)?.createdBy ?? (entry?.repoVerified ? entry.userId : undefined);
+    const owner =
+      usable.find((config) => config.plugin!.repoVerified && config.plugin!.repoIdentity === anchor)?.createdBy ??
+      (entry?.repoVerified ? entry.userId : undefined);
     let userId: string | null = owner ?? usable[0]?.createdBy ?? entry?.userId ?? null;
     const mine = usable.filter((config) => config.createdBy === userId);
-    const scopes = mine.flatMap((config) => [`publish:${config.plugin!.slug}`, ...(config.allowYank ? [`yank:${config.plugin!.slug}`] : [])]);
+    const scopes = mine.flatMap((config) => [
+      `publish:${config.plugin!.slug}`,
+      ...(config.allowYank ? [`yank:${config.plugin!.slug}`] : []),
+    ]);
 
     let pending: TrustedGrant['pending'] = null;
     if (entry && (userId === null || userId === entry.userId)) {

@@ -1,5 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiBadGatewayResponse, ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiBadGatewayResponse,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import { type AuthContext, clientIp } from '../../platform/auth/auth-context';
 import { Auth, SignedIn } from '../../platform/auth/auth.decorators';
@@ -25,14 +36,28 @@ export class TrustedPublishersController {
   }
 
   @Post()
-  @ApiCreatedResponse({ type: TrustedPublisherDto, description: 'CI jobs matching it can now exchange their OIDC ID token for a short-lived publisher token' })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'Unknown forge instance (or one without oidcIssuer), bad repository path or pattern' })
+  @ApiCreatedResponse({
+    type: TrustedPublisherDto,
+    description: 'CI jobs matching it can now exchange their OIDC ID token for a short-lived publisher token',
+  })
+  @ApiBadRequestResponse({
+    type: ProblemDto,
+    description: 'Unknown forge instance (or one without oidcIssuer), bad repository path or pattern',
+  })
   @ApiForbiddenResponse({ type: ProblemDto, description: 'Not an owner of the plugin' })
   @ApiConflictResponse({ type: ProblemDto, description: 'The plugin has 20 trusted publishers already' })
-  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: 'The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says' })
+  @ApiUnprocessableEntityResponse({
+    type: ProblemDto,
+    description: 'The forge has no such repository (or not under that path now), or repositoryId is not the id the forge says',
+  })
   @ApiBadGatewayResponse({ type: ProblemDto, description: 'The forge could not be asked for the repository' })
   @ApiOperation({ summary: 'Add a trusted publisher' })
-  add(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Body() body: CreateTrustedPublisherDto, @Req() request: Request): Promise<TrustedPublisherDto> {
+  add(
+    @Auth() auth: AuthContext,
+    @Param('slug', SlugPipe) slug: string,
+    @Body() body: CreateTrustedPublisherDto,
+    @Req() request: Request,
+  ): Promise<TrustedPublisherDto> {
     return this.publishers.add(auth, slug, body, clientIp(request));
   }
 
@@ -42,7 +67,12 @@ export class TrustedPublishersController {
   @ApiForbiddenResponse({ type: ProblemDto, description: 'Not an owner of the plugin' })
   @ApiNotFoundResponse({ type: ProblemDto })
   @ApiOperation({ summary: 'Remove a trusted publisher' })
-  remove(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string, @Param('id') id: string, @Req() request: Request): Promise<void> {
+  remove(
+    @Auth() auth: AuthContext,
+    @Param('slug', SlugPipe) slug: string,
+    @Param('id') id: string,
+    @Req() request: Request,
+  ): Promise<void> {
     return this.publishers.remove(auth, slug, id, clientIp(request));
   }
 }

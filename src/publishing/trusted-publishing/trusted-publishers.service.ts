@@ -31,7 +31,8 @@ export class TrustedPublishersService {
   private async ownedPlugin(auth: AuthContext, slug: string): Promise<PluginEntity> {
     const plugin = await this.plugins.findBySlug(slug);
     if (!plugin) throw notFound(`no plugin "${slug}"`);
-    if (!(await this.plugins.isOwner(plugin.id, auth.user.id))) throw forbidden(`only the owners of "${slug}" manage its trusted publishers`);
+    if (!(await this.plugins.isOwner(plugin.id, auth.user.id)))
+      throw forbidden(`only the owners of "${slug}" manage its trusted publishers`);
     return plugin;
   }
 
@@ -47,7 +48,8 @@ export class TrustedPublishersService {
     const identity = await this.identities.resolve(this.identities.check(input), input.repositoryId);
     const row = await this.dataSource.transaction(async (manager) => {
       // Ownership is held until the configuration is written, so an owner removed meanwhile adds nothing.
-      if (!(await this.plugins.isOwnerLocked(plugin.id, auth.user.id, manager))) throw forbidden(`only the owners of "${slug}" manage its trusted publishers`);
+      if (!(await this.plugins.isOwnerLocked(plugin.id, auth.user.id, manager)))
+        throw forbidden(`only the owners of "${slug}" manage its trusted publishers`);
       if ((await this.publishers.countForPlugin(plugin.id, manager)) >= MAX_TRUSTED_PUBLISHERS_PER_PLUGIN) {
         throw conflict('conflict', `a plugin has at most ${MAX_TRUSTED_PUBLISHERS_PER_PLUGIN} trusted publishers; remove one first`);
       }
@@ -65,7 +67,10 @@ export class TrustedPublishersService {
         },
         manager,
       );
-      await this.audit.record({ action: 'trusted_publisher.add', actor: { userId: auth.user.id, ip }, slug, details: auditDetails(inserted) }, manager);
+      await this.audit.record(
+        { action: 'trusted_publisher.add', actor: { userId: auth.user.id, ip }, slug, details: auditDetails(inserted) },
+        manager,
+      );
       return inserted;
     });
     return toTrustedPublisherDto(row, this.forges);
@@ -77,13 +82,24 @@ export class TrustedPublishersService {
     if (!row) throw notFound(`no such trusted publisher of "${slug}"`);
     await this.dataSource.transaction(async (manager) => {
       if (await this.publishers.delete(row.id, manager)) {
-        await this.audit.record({ action: 'trusted_publisher.remove', actor: { userId: auth.user.id, ip }, slug, details: auditDetails(row) }, manager);
+        await this.audit.record(
+          { action: 'trusted_publisher.remove', actor: { userId: auth.user.id, ip }, slug, details: auditDetails(row) },
+          manager,
+        );
       }
     });
   }
 }
 
-export function auditDetails(row: { id: string; forge: string; repositoryPath: string; repositoryId: string; workflow: string | null; refPattern: string | null; environment: string | null }) {
+export function auditDetails(row: {
+  id: string;
+  forge: string;
+  repositoryPath: string;
+  repositoryId: string;
+  workflow: string | null;
+  refPattern: string | null;
+  environment: string | null;
+}) {
   return {
     id: row.id,
     forge: row.forge,

@@ -28,5 +28,11 @@ export function toTrustedPublisherDto(row: TrustedPublisherEntity, forges: Forge
 }
 
 export function toPendingPublisherDto(row: PendingPublisherEntity, forges: ForgeRegistry): PendingPublisherDto {
-  return { ...identityView(row, forges), slug: row.slug, status: row.status, statusReason: row.statusReason, statusChangedAt: row.statusChangedAt?.getTime() ?? null };
+  return {
+    ...identityView(row, forges),
+    slug: row.slug,
+    status: row.status,
+    statusReason: row.statusReason,
+    statusChangedAt: row.statusChangedAt?.getTime() ?? null,
+  };
 }

@@ -18,7 +18,7 @@ export class DeliveriesController {
   constructor(private readonly deliveries: DeliveriesService) {}
 
   @Get('deliveries')
-  @ApiOkResponse({ type: DeliveryListDto, description: "Recent deliveries with their outcome and reason (owners and admins)" })
+  @ApiOkResponse({ type: DeliveryListDto, description: 'Recent deliveries with their outcome and reason (owners and admins)' })
   @ApiOperation({ summary: "List a plugin's webhook deliveries" })
   list(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string): Promise<DeliveryListDto> {
     return this.deliveries.list(auth, slug);
@@ -35,8 +35,14 @@ export class DeliveriesController {
 
   @Post('deliveries/reconcile')
   @HttpCode(200)
-  @ApiOkResponse({ type: ReconcileResultDto, description: "The forge's recent releases the registry lacks, queued as deliveries of source reconcile (owners and admins)" })
-  @ApiTooManyRequestsResponse({ type: ProblemDto, description: 'The plugin was reconciled less than `ratelimit.reconcile_cooldown_s` seconds ago; Retry-After says when it may be again' })
+  @ApiOkResponse({
+    type: ReconcileResultDto,
+    description: "The forge's recent releases the registry lacks, queued as deliveries of source reconcile (owners and admins)",
+  })
+  @ApiTooManyRequestsResponse({
+    type: ProblemDto,
+    description: 'The plugin was reconciled less than `ratelimit.reconcile_cooldown_s` seconds ago; Retry-After says when it may be again',
+  })
   @ApiOperation({ summary: 'Queue the forge releases the registry lacks' })
   reconcile(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string): Promise<ReconcileResultDto> {
     return this.deliveries.reconcile(auth, slug);
@@ -44,7 +50,10 @@ export class DeliveriesController {
 
   @Post('webhook-secret')
   @HttpCode(200)
-  @ApiOkResponse({ type: WebhookSecretDto, description: 'A new 64-hex-character secret, shown once (owners only); the old one stops working' })
+  @ApiOkResponse({
+    type: WebhookSecretDto,
+    description: 'A new 64-hex-character secret, shown once (owners only); the old one stops working',
+  })
   @ApiOperation({ summary: "Rotate a plugin's webhook secret" })
   rotateSecret(@Auth() auth: AuthContext, @Param('slug', SlugPipe) slug: string): Promise<WebhookSecretDto> {
     return this.deliveries.rotateSecret(auth, slug);

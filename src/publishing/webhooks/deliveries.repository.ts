@@ -2,7 +2,10 @@ import { type DataSource, type EntityManager, LessThan, LessThanOrEqual } from '
 import type { ProblemFieldError } from '../../common/errors/domain-error';
 import { type DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 
-export type NewDelivery = Pick<WebhookDeliveryEntity, 'pluginId' | 'provider' | 'deliveryId' | 'event' | 'source' | 'repoUrl' | 'tag' | 'assets' | 'payloadSha256'>;
+export type NewDelivery = Pick<
+  WebhookDeliveryEntity,
+  'pluginId' | 'provider' | 'deliveryId' | 'event' | 'source' | 'repoUrl' | 'tag' | 'assets' | 'payloadSha256'
+>;
 
 /** The admin-wide list's filters; absent means any. */
 export interface DeliveryFilter {
@@ -98,7 +101,12 @@ export class DeliveriesRepository {
 
   /** Queued deliveries due at `before` or earlier, oldest first (at most `limit`). */
   async queuedDueIds(before: Date, limit: number): Promise<string[]> {
-    const rows = await this.repo().find({ select: { id: true }, where: { status: 'queued', nextAttemptAt: LessThanOrEqual(before) }, order: { nextAttemptAt: 'ASC' }, take: limit });
+    const rows = await this.repo().find({
+      select: { id: true },
+      where: { status: 'queued', nextAttemptAt: LessThanOrEqual(before) },
+      order: { nextAttemptAt: 'ASC' },
+      take: limit,
+    });
     return rows.map((row) => row.id);
   }
 
@@ -130,7 +138,16 @@ export class DeliveriesRepository {
   async requeueFailed(id: string, pluginId: string, now: Date): Promise<boolean> {
     const result = await this.repo().update(
       { id, pluginId, status: 'failed' },
-      { status: 'queued', nextAttemptAt: now, attempts: 0, reason: null, detail: null, violations: null, finishedAt: null, lockedUntil: null },
+      {
+        status: 'queued',
+        nextAttemptAt: now,
+        attempts: 0,
+        reason: null,
+        detail: null,
+        violations: null,
+        finishedAt: null,
+        lockedUntil: null,
+      },
     );
     return (result.affected ?? 0) > 0;
   }

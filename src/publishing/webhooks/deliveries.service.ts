@@ -42,7 +42,8 @@ export class DeliveriesService {
     const plugin = await this.access.require(auth, slug);
     const delivery = await this.deliveries.findForPlugin(id, plugin.id);
     if (!delivery) throw notFound(`no delivery ${id} of "${slug}"`);
-    if (!(await this.deliveries.requeueFailed(id, plugin.id, this.clock.now()))) throw conflict('delivery-not-failed', `delivery ${id} is ${delivery.status}, not failed`);
+    if (!(await this.deliveries.requeueFailed(id, plugin.id, this.clock.now())))
+      throw conflict('delivery-not-failed', `delivery ${id} is ${delivery.status}, not failed`);
     await this.worker.enqueue([id]);
     return toDeliveryDto((await this.deliveries.findForPlugin(id, plugin.id))!);
   }

@@ -83,24 +83,43 @@ export class DeliveryProcessor {
       return failed('forge-fetch-failed', error.message);
     }
     if (error instanceof DomainError) {
-      if (error.code === 'version-exists') return { kind: 'done', outcome: { status: 'skipped', reason: 'version-exists', detail: error.detail, violations: null, version: null } };
+      if (error.code === 'version-exists')
+        return {
+          kind: 'done',
+          outcome: { status: 'skipped', reason: 'version-exists', detail: error.detail, violations: null, version: null },
+        };
       if (error.kind === 'upstream-failed') {
         const { reason, upstreamStatus } = error.extensions as { reason?: string; upstreamStatus?: number };
         if (isTransient(reason, upstreamStatus)) return { kind: 'retry', reason: error.code, detail: error.detail };
       }
       const violations = error.errors ? [...error.errors] : null;
-      const versionMismatch = error.code === 'manifest-invalid' && violations?.some((v) => v.path === '/version' && v.message.includes('release tag'));
+      const versionMismatch =
+        error.code === 'manifest-invalid' && violations?.some((v) => v.path === '/version' && v.message.includes('release tag'));
       return failed(versionMismatch ? 'version-mismatch' : error.code, error.detail, violations);
     }
     // The database went away mid-attempt (nothing was recorded): again as soon as it is back.
-    if (isDatabaseUnavailable(error)) return { kind: 'retry', reason: 'database-unavailable', detail: 'the database was unavailable; the delivery is tried again shortly', soon: true };
+    if (isDatabaseUnavailable(error))
+      return {
+        kind: 'retry',
+        reason: 'database-unavailable',
+        detail: 'the database was unavailable; the delivery is tried again shortly',
+        soon: true,
+      };
     // A programming error: worth another attempt; the worker gives up after its limit.
     return { kind: 'retry', reason: 'internal', detail: 'the ingest failed unexpectedly; it is retried' };
   }
 
   /** Every final failure is audited (no release ever fails silently); a missing manifest asset also as the spec names it. */
   async auditFailure(delivery: WebhookDeliveryEntity, outcome: DeliveryOutcome, slug: string | null): Promise<void> {
-    const details = { delivery: delivery.id, provider: delivery.provider, deliveryId: delivery.deliveryId, tag: delivery.tag, reason: outcome.reason, detail: outcome.detail, ...(outcome.violations ? { violations: outcome.violations } : {}) };
+    const details = {
+      delivery: delivery.id,
+      provider: delivery.provider,
+      deliveryId: delivery.deliveryId,
+      tag: delivery.tag,
+      reason: outcome.reason,
+      detail: outcome.detail,
+      ...(outcome.violations ? { violations: outcome.violations } : {}),
+    };
     if (outcome.reason === 'manifest-asset-missing') await this.audit.record({ action: 'plugin.manifest_asset_missing', slug, details });
     await this.audit.record({ action: 'webhook.delivery_failed', slug, details });
   }

@@ -71,7 +71,11 @@ export class DeliveryWorker {
     private readonly clock: Clock,
   ) {
     // Everything the next pass needs is in the database.
-    this.loop = new BackgroundLoop(() => this.runOnce(), options.pollIntervalMs, loopFailureLog(this.logger, 'processing webhook deliveries'));
+    this.loop = new BackgroundLoop(
+      () => this.runOnce(),
+      options.pollIntervalMs,
+      loopFailureLog(this.logger, 'processing webhook deliveries'),
+    );
   }
 
   /** Starts the queue (resuming unfinished deliveries) and, unless tests drive it, the polling. */
@@ -115,7 +119,11 @@ export class DeliveryWorker {
     await this.sweepLostJobs();
     await this.jobs.resumeLapsed(this.clock.now());
     while (!this.loop.isStopping) {
-      const claimed = await this.jobs.claim({ now: this.clock.now(), leaseMs: this.options.leaseMs, maxAttempts: this.options.maxAttempts });
+      const claimed = await this.jobs.claim({
+        now: this.clock.now(),
+        leaseMs: this.options.leaseMs,
+        maxAttempts: this.options.maxAttempts,
+      });
       if (!claimed) break;
       attempted += 1;
       await this.process(claimed);
@@ -152,13 +160,21 @@ export class DeliveryWorker {
       const delay = result.soon ? Math.min(backoff, DATABASE_RETRY_MS) : backoff;
       await this.deliveries.retryLater(delivery.id, new Date(now.getTime() + delay), result.reason, result.detail);
       await claimed.retry(delay);
-      this.logger.warn(`delivery ${delivery.id} (${delivery.tag}) hit ${result.reason}; attempt ${delivery.attempts + 1} in ${Math.round(delay / 1000)} s`);
+      this.logger.warn(
+        `delivery ${delivery.id} (${delivery.tag}) hit ${result.reason}; attempt ${delivery.attempts + 1} in ${Math.round(delay / 1000)} s`,
+      );
       return;
     }
     const outcome =
       result.kind === 'done'
         ? result.outcome
-        : { status: 'failed' as const, reason: result.reason, detail: `gave up after ${delivery.attempts} attempts: ${result.detail}`, violations: null, version: null };
+        : {
+            status: 'failed' as const,
+            reason: result.reason,
+            detail: `gave up after ${delivery.attempts} attempts: ${result.detail}`,
+            violations: null,
+            version: null,
+          };
     // Ingested in the background, where no API write empties the response cache: done here,
     // before the delivery says it succeeded.
     if (outcome.status === 'succeeded') await this.responses.invalidate();

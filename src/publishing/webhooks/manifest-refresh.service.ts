@@ -56,21 +56,32 @@ export class ManifestRefreshService {
     if (!shown || shown.yankedAt) throw conflict('no-release', `"${slug}" has no live release to read a manifest for`);
     const { version } = shown;
     const location = forgeForUrl(plugin.repoUrl, this.forges.all());
-    if (!location) throw conflict('repository-not-on-forge', `the repository of "${slug}" (${plugin.repoUrl}) is not on a configured forge instance`);
+    if (!location)
+      throw conflict('repository-not-on-forge', `the repository of "${slug}" (${plugin.repoUrl}) is not on a configured forge instance`);
 
     const found = await this.read(location, version);
     const checked = checkManifest(found.text, found.fileName, { ...(await this.kinds.validationContext()), tag: found.tag });
-    if (!checked.ok) throw invalid('manifest-invalid', `the manifest at ${found.tag} has ${checked.violations.length} violation(s)`, checked.violations);
+    if (!checked.ok)
+      throw invalid('manifest-invalid', `the manifest at ${found.tag} has ${checked.violations.length} violation(s)`, checked.violations);
     const kind = checked.manifest.kind;
     // A refresh must not move a release into a kind it could not have been published as.
     if (kind !== undefined && shown.provenanceStatus !== 'verified' && (await this.kinds.requiresProvenance(kind))) {
       const message = `kind: releases of kind "${kind}" need verified provenance; release ${version} was recorded as ${shown.provenanceStatus}`;
-      throw new DomainError('invalid', 'provenance-required', `the manifest at ${found.tag} moves "${slug}" into kind "${kind}", which requires verified provenance; nothing was changed`, [{ path: '/kind', message }], { check: 'required' });
+      throw new DomainError(
+        'invalid',
+        'provenance-required',
+        `the manifest at ${found.tag} moves "${slug}" into kind "${kind}", which requires verified provenance; nothing was changed`,
+        [{ path: '/kind', message }],
+        { check: 'required' },
+      );
     }
     // README and picture problems do not fail the refresh, as they do not fail a publish: they are audited.
     // The encodings count against the picture bounds (for this plugin) until they are stored.
     const hold = this.pictures.hold(`plugin:${plugin.id}`);
-    const [readme, pictures] = await Promise.all([this.readmes.render(checked.manifest, plugin.repoUrl, found.tag), this.pictures.fetch(checked.manifest, hold)])
+    const [readme, pictures] = await Promise.all([
+      this.readmes.render(checked.manifest, plugin.repoUrl, found.tag),
+      this.pictures.fetch(checked.manifest, hold),
+    ])
       .then(async (both) => {
         // Content-addressed: confirmed before the transaction, an encoding it then does not use is harmless.
         await this.images.confirm(both[1].encodings);
@@ -121,6 +132,10 @@ export class ManifestRefreshService {
   }
 
   private notFound(candidates: readonly string[], tags: readonly string[]): never {
-    throw new DomainError('invalid', 'manifest-not-found', `no manifest asset (${candidates.join(', ')}) on the release and no manifest file (${MANIFEST_FILE_NAMES.join(', ')}) in the repository at ${tags.join(' or ')}`);
+    throw new DomainError(
+      'invalid',
+      'manifest-not-found',
+      `no manifest asset (${candidates.join(', ')}) on the release and no manifest file (${MANIFEST_FILE_NAMES.join(', ')}) in the repository at ${tags.join(' or ')}`,
+    );
   }
 }

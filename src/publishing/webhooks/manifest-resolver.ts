@@ -37,12 +37,22 @@ export class ManifestResolver {
     const fromAsset = await this.fromAssets(assets, candidates);
     if (fromAsset) return { ...fromAsset, from: 'asset', assets: others };
     if ((await this.settings.get('manifest.require_release_asset')) === 1) {
-      throw new DeliveryFailure('manifest-asset-missing', `the release ${tag} has no manifest asset (one of ${candidates.join(', ')}) and manifest.require_release_asset is 1`);
+      throw new DeliveryFailure(
+        'manifest-asset-missing',
+        `the release ${tag} has no manifest asset (one of ${candidates.join(', ')}) and manifest.require_release_asset is 1`,
+      );
     }
-    if (!location) throw new DeliveryFailure('manifest-not-found', `the release ${tag} has no manifest asset, and its repository is not on a configured forge to read it from`);
+    if (!location)
+      throw new DeliveryFailure(
+        'manifest-not-found',
+        `the release ${tag} has no manifest asset, and its repository is not on a configured forge to read it from`,
+      );
     const fromTag = await this.fromRepository(location, tag);
     if (fromTag) return { ...fromTag, from: 'tag', assets: others };
-    throw new DeliveryFailure('manifest-not-found', `neither a manifest asset nor a manifest file (${MANIFEST_FILE_NAMES.join(', ')}) at tag ${tag}`);
+    throw new DeliveryFailure(
+      'manifest-not-found',
+      `neither a manifest asset nor a manifest file (${MANIFEST_FILE_NAMES.join(', ')}) at tag ${tag}`,
+    );
   }
 
   /** The asset names that may hold the manifest (setting `manifest.candidates`), first wins. */

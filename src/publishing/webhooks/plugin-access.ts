@@ -13,7 +13,8 @@ export class PluginAccess {
     const plugin = await this.plugins.findBySlug(slug);
     if (!plugin) throw notFound(`no plugin "${slug}"`);
     if (!ownersOnly && auth.user.role === 'admin') return plugin;
-    if (!(await this.plugins.isOwner(plugin.id, auth.user.id))) throw forbidden(`only the owners of "${slug}"${ownersOnly ? '' : ' and admins'} may do this`);
+    if (!(await this.plugins.isOwner(plugin.id, auth.user.id)))
+      throw forbidden(`only the owners of "${slug}"${ownersOnly ? '' : ' and admins'} may do this`);
     return plugin;
   }
 }

@@ -11,7 +11,12 @@ export class PluginWebhooksRepository {
 
   /** The sealed secret (a column never selected otherwise), or null when the plugin has none. */
   async sealedSecret(pluginId: string): Promise<Buffer | null> {
-    const row = await this.repo().createQueryBuilder('w').select('w.pluginId').addSelect('w.secretSealed').where('w.pluginId = :pluginId', { pluginId }).getOne();
+    const row = await this.repo()
+      .createQueryBuilder('w')
+      .select('w.pluginId')
+      .addSelect('w.secretSealed')
+      .where('w.pluginId = :pluginId', { pluginId })
+      .getOne();
     return row?.secretSealed ?? null;
   }
 

@@ -112,6 +112,8 @@ export class Reconciler {
     if (error.status !== 429 && error.retryAfterMs === undefined) return;
     const waitMs = error.retryAfterMs ?? DEFAULT_BACKOFF_MS;
     this.pausedUntil.set(forge, this.clock.nowMs() + waitMs);
-    this.logger.warn(`forge ${forge} asked to slow down (HTTP ${error.status}); reconciling its plugins resumes in ${Math.ceil(waitMs / 1000)} s`);
+    this.logger.warn(
+      `forge ${forge} asked to slow down (HTTP ${error.status}); reconciling its plugins resumes in ${Math.ceil(waitMs / 1000)} s`,
+    );
   }
 }

@@ -30,11 +30,19 @@ export interface WebhookReceipt {
 
 /** One answer for every verification failure, so a caller learns nothing about which step failed. */
 const unverified = () =>
-  new DomainError('unauthorized', 'webhook-unverified', "the delivery is not signed with the webhook secret of the plugin registered for the payload's repository");
+  new DomainError(
+    'unauthorized',
+    'webhook-unverified',
+    "the delivery is not signed with the webhook secret of the plugin registered for the payload's repository",
+  );
 
 /** No forge headers means no signature or token to check: unauthenticated, as the spec's 401 says. */
 const unrecognized = () =>
-  new DomainError('unauthorized', 'webhook-unrecognized', 'no forge webhook headers: expected X-GitHub-Event, X-Gitlab-Event, X-Gitea-Event or X-Forgejo-Event with its signature or token');
+  new DomainError(
+    'unauthorized',
+    'webhook-unrecognized',
+    'no forge webhook headers: expected X-GitHub-Event, X-Gitlab-Event, X-Gitea-Event or X-Forgejo-Event with its signature or token',
+  );
 
 /**
  * Receives a release webhook: finds the forge family from its headers, the plugin from the
@@ -56,7 +64,10 @@ export class WebhookReceiverService {
     private readonly worker: DeliveryWorker,
     private readonly clock: Clock,
   ) {
-    this.unqueued = new OccasionalWarning((message) => this.logger.warn(message), () => clock.nowMs());
+    this.unqueued = new OccasionalWarning(
+      (message) => this.logger.warn(message),
+      () => clock.nowMs(),
+    );
   }
 
   async receive(headers: WebhookHeaders, rawBody: Buffer | undefined): Promise<WebhookReceipt> {
@@ -89,11 +100,21 @@ export class WebhookReceiverService {
       },
       this.clock.now(),
     );
-    if (!stored) return { status: 200, body: { status: 'duplicate', detail: 'this delivery was received before; it is processed once', id: null } };
+    if (!stored)
+      return { status: 200, body: { status: 'duplicate', detail: 'this delivery was received before; it is processed once', id: null } };
     // Stored is what 202 promises: a job that cannot be queued now is queued by the worker's next
     // pass that gets through (the database went away between the two).
-    await this.worker.enqueue([stored.id]).catch((error: unknown) => this.unqueued.say(`deliveries stored but not queued yet, queued by the next pass that gets through (said at most once a minute): ${(error as Error).message}`));
-    return { status: 202, body: { status: 'queued', detail: `release ${event.tag} of "${plugin.slug}" is queued for ingest`, id: stored.id } };
+    await this.worker
+      .enqueue([stored.id])
+      .catch((error: unknown) =>
+        this.unqueued.say(
+          `deliveries stored but not queued yet, queued by the next pass that gets through (said at most once a minute): ${(error as Error).message}`,
+        ),
+      );
+    return {
+      status: 202,
+      body: { status: 'queued', detail: `release ${event.tag} of "${plugin.slug}" is queued for ingest`, id: stored.id },
+    };
   }
 
   private parse(rawBody: Buffer): unknown {

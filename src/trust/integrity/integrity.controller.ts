@@ -18,7 +18,11 @@ export class IntegrityController {
     description:
       'The current Ed25519 key, then the previous one, then (while its releases are re-signed after a rotation) the key being drained. Clients cache it and refresh once when a release names an unknown kid.',
   })
-  @ApiOkResponse({ type: KeySetDto, description: 'The key set (JWKS): current key first, then previous, then any key still draining (its releases are being re-signed), newest first.' })
+  @ApiOkResponse({
+    type: KeySetDto,
+    description:
+      'The key set (JWKS): current key first, then previous, then any key still draining (its releases are being re-signed), newest first.',
+  })
   @ApiPublic()
   @ApiReadLimited()
   async keySet(): Promise<KeySetDto> {

@@ -14,12 +14,29 @@ describe('integrity mapper', () => {
     const createdAt = new Date('2026-01-02T03:04:05.000Z');
     const times = { createdAt, demotedAt: createdAt, drainingAt: createdAt, drainedAt: null };
     const dto = toSigningKeyListDto([
-      { kid: 'k1', state: 'retired', publicJwk: keyA.jwk, ...times, retiredAt: new Date(createdAt.getTime() + 1), pending: 0, failed: 1, resigned: 7 },
+      {
+        kid: 'k1',
+        state: 'retired',
+        publicJwk: keyA.jwk,
+        ...times,
+        retiredAt: new Date(createdAt.getTime() + 1),
+        pending: 0,
+        failed: 1,
+        resigned: 7,
+      },
       { kid: 'k2', state: 'draining', publicJwk: keyB.jwk, ...times, retiredAt: null, pending: 3, failed: 0, resigned: 2 },
     ]);
     expect(dto).toEqual({
       keys: [
-        { kid: 'k1', state: 'retired', createdAt: createdAt.getTime(), retiredAt: createdAt.getTime() + 1, pending: 0, failed: 1, resigned: 7 },
+        {
+          kid: 'k1',
+          state: 'retired',
+          createdAt: createdAt.getTime(),
+          retiredAt: createdAt.getTime() + 1,
+          pending: 0,
+          failed: 1,
+          resigned: 7,
+        },
         { kid: 'k2', state: 'draining', createdAt: createdAt.getTime(), retiredAt: null, pending: 3, failed: 0, resigned: 2 },
       ],
     });
@@ -27,7 +44,21 @@ describe('integrity mapper', () => {
   });
 
   it('maps a rotation', () => {
-    const rotation = { kid: 'n', previousKid: 'c', drainingKid: 'p', retiredKids: ['d'], pending: 4, stillDraining: [{ kid: 'o', pending: 2 }] };
-    expect(toKeyRotationDto(rotation)).toEqual({ kid: 'n', previousKid: 'c', drainingKid: 'p', retiredKids: ['d'], pending: 4, stillDraining: [{ kid: 'o', pending: 2 }] });
+    const rotation = {
+      kid: 'n',
+      previousKid: 'c',
+      drainingKid: 'p',
+      retiredKids: ['d'],
+      pending: 4,
+      stillDraining: [{ kid: 'o', pending: 2 }],
+    };
+    expect(toKeyRotationDto(rotation)).toEqual({
+      kid: 'n',
+      previousKid: 'c',
+      drainingKid: 'p',
+      retiredKids: ['d'],
+      pending: 4,
+      stillDraining: [{ kid: 'o', pending: 2 }],
+    });
   });
 });

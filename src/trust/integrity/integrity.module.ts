@@ -43,14 +43,32 @@ export const RESIGN_WORKER_OPTIONS = Symbol('RESIGN_WORKER_OPTIONS');
     {
       provide: SigningKeyManager,
       inject: [SigningKeyRepository, ReleaseSignaturesRepository, APP_CONFIG, SigningKeyGenerator, TransparencyLog, Clock],
-      useFactory: (repository: SigningKeyRepository, signatures: ReleaseSignaturesRepository, config: AppConfig, generator: SigningKeyGenerator, log: TransparencyLog, clock: Clock) =>
-        new SigningKeyManager(repository, signatures, new KeyEncryption(config.keyEncryptionKey), generator, log, () => clock.now()),
+      useFactory: (
+        repository: SigningKeyRepository,
+        signatures: ReleaseSignaturesRepository,
+        config: AppConfig,
+        generator: SigningKeyGenerator,
+        log: TransparencyLog,
+        clock: Clock,
+      ) => new SigningKeyManager(repository, signatures, new KeyEncryption(config.keyEncryptionKey), generator, log, () => clock.now()),
     },
     {
       provide: ReleaseResigner,
       inject: [SigningKeyRepository, ReleaseSignaturesRepository, SigningKeyManager, Clock, ResponseCache],
-      useFactory: (keys: SigningKeyRepository, signatures: ReleaseSignaturesRepository, manager: SigningKeyManager, clock: Clock, responses: ResponseCache) =>
-        new ReleaseResigner(keys, signatures, manager, () => clock.now(), () => responses.beginWrite()),
+      useFactory: (
+        keys: SigningKeyRepository,
+        signatures: ReleaseSignaturesRepository,
+        manager: SigningKeyManager,
+        clock: Clock,
+        responses: ResponseCache,
+      ) =>
+        new ReleaseResigner(
+          keys,
+          signatures,
+          manager,
+          () => clock.now(),
+          () => responses.beginWrite(),
+        ),
     },
     { provide: RESIGN_WORKER_OPTIONS, useValue: DEFAULT_RESIGN_WORKER_OPTIONS },
     {

@@ -12,7 +12,10 @@ function serviceSigningWithKeyA(): { service: IntegrityService; signingKey: jest
   const signingKey = jest.fn(async () => ({ kid: keyA.jwk.kid, privateKey: keyA.privateKey }));
   const publishedKeys = jest.fn(async () => [keyA.jwk]);
   const manager = { signingKey, publishedKeys } as unknown as SigningKeyManager;
-  return { service: new IntegrityService(manager, {} as MirroredKeysRepository, { mirrorOf: null } as AppConfig, new SystemClock()), signingKey };
+  return {
+    service: new IntegrityService(manager, {} as MirroredKeysRepository, { mirrorOf: null } as AppConfig, new SystemClock()),
+    signingKey,
+  };
 }
 
 describe('IntegrityService.signRelease', () => {

@@ -20,6 +20,16 @@ export class MirroredKeysRepository {
   async replace(keys: readonly PublicJwk[], at: Date, manager: EntityManager): Promise<void> {
     await this.repo(manager).createQueryBuilder().delete().execute();
     if (!keys.length) return;
-    await this.repo(manager).insert(keys.map((jwk, position) => ({ kid: jwk.kid, jwk: jwk as unknown as Record<string, unknown>, position, fetchedAt: at }) as QueryDeepPartialEntity<MirroredKeyEntity>));
+    await this.repo(manager).insert(
+      keys.map(
+        (jwk, position) =>
+          ({
+            kid: jwk.kid,
+            jwk: jwk as unknown as Record<string, unknown>,
+            position,
+            fetchedAt: at,
+          }) as QueryDeepPartialEntity<MirroredKeyEntity>,
+      ),
+    );
   }
 }

@@ -113,7 +113,12 @@ describe('ReleaseResignWorker', () => {
   it('tells its listener after a pass that re-signed releases, and only then (served signatures changed)', async () => {
     const summaries: DrainSummary[] = [{ ...IDLE, resigned: 3, batches: 1 }, IDLE];
     const afterResign = jest.fn(() => Promise.resolve());
-    const worker = new ReleaseResignWorker({ drain: () => Promise.resolve(summaries.shift()!) } as unknown as ReleaseResigner, OPTIONS, quiet(), afterResign);
+    const worker = new ReleaseResignWorker(
+      { drain: () => Promise.resolve(summaries.shift()!) } as unknown as ReleaseResigner,
+      OPTIONS,
+      quiet(),
+      afterResign,
+    );
     await worker.runOnce();
     expect(afterResign).toHaveBeenCalledTimes(1);
     await worker.runOnce();

@@ -70,7 +70,9 @@ export class ReleaseResignWorker {
     });
     if (summary.resigned) await this.afterResign();
     if (summary.resigned || summary.failed) {
-      this.logger.log(`re-signed ${summary.resigned} release(s) with the current key${summary.failed ? `; ${summary.failed} could not be (their stored signature does not verify)` : ''}`);
+      this.logger.log(
+        `re-signed ${summary.resigned} release(s) with the current key${summary.failed ? `; ${summary.failed} could not be (their stored signature does not verify)` : ''}`,
+      );
     }
     for (const drain of summary.drains ?? []) {
       if (drain.state === 'retired') this.logger.log(`signing key ${drain.kid} is drained and left the key set`);

@@ -79,7 +79,10 @@ export class ReleaseResigner {
     // The releases' answers change (signature, log index, the plugin's log size): marked before
     // the commit, not for an idle pass, which must not empty the response cache.
     mark.end = await this.markCatalogueWrite();
-    await this.signatures.lockPlugins(em, rows.map((row) => row.releaseId));
+    await this.signatures.lockPlugins(
+      em,
+      rows.map((row) => row.releaseId),
+    );
     const current = await this.keyManager.signingKey(em, { create: false });
     const at = this.now();
     const perKid = new Map<string, { resigned: number; failed: number }>();
@@ -128,7 +131,10 @@ export class ReleaseResigner {
       await this.signatures.setLogIndex(em, release.releaseId, index);
       await this.signatures.advancePluginLogSize(em, release.releaseId, index);
     }
-    const totals = [...perKid.values()].reduce((sum, counts) => ({ resigned: sum.resigned + counts.resigned, failed: sum.failed + counts.failed }), { resigned: 0, failed: 0 });
+    const totals = [...perKid.values()].reduce(
+      (sum, counts) => ({ resigned: sum.resigned + counts.resigned, failed: sum.failed + counts.failed }),
+      { resigned: 0, failed: 0 },
+    );
     return { signedWith: current.kid, ...totals };
   }
 
@@ -143,7 +149,10 @@ export class ReleaseResigner {
       const published = await this.keys.findPublishedForUpdate(em);
       const draining = published.filter((key) => key.state === 'draining');
       if (draining.length === 0) return [];
-      const pendingByKid = await this.signatures.pendingCounts(draining.map((key) => key.kid), em);
+      const pendingByKid = await this.signatures.pendingCounts(
+        draining.map((key) => key.kid),
+        em,
+      );
       const currentKid = published.find((key) => key.state === 'current')?.kid ?? null;
       const at = this.now();
       const statuses: DrainStatus[] = [];

@@ -63,7 +63,12 @@ export class ReleaseSignaturesRepository {
    * Only while the release still names `fromKid`: the caller holds the row lock, so this is a
    * guard, not a race.
    */
-  async replaceSignature(manager: EntityManager, releaseId: string, fromKid: string, signature: { jws: string; kid: string }): Promise<boolean> {
+  async replaceSignature(
+    manager: EntityManager,
+    releaseId: string,
+    fromKid: string,
+    signature: { jws: string; kid: string },
+  ): Promise<boolean> {
     const rows: unknown[] = await this.run(
       manager,
       `UPDATE "release" SET "integrity" = "integrity" || jsonb_build_object('jws', $3::text, 'kid', $4::text)
@@ -83,7 +88,11 @@ export class ReleaseSignaturesRepository {
    */
   async lockPlugins(manager: EntityManager, releaseIds: readonly string[]): Promise<void> {
     if (releaseIds.length === 0) return;
-    await this.run(manager, 'SELECT 1 FROM "plugin" WHERE "id" IN (SELECT "plugin_id" FROM "release" WHERE "id" = ANY($1::uuid[])) ORDER BY "id" FOR NO KEY UPDATE', [[...releaseIds]]);
+    await this.run(
+      manager,
+      'SELECT 1 FROM "plugin" WHERE "id" IN (SELECT "plugin_id" FROM "release" WHERE "id" = ANY($1::uuid[])) ORDER BY "id" FOR NO KEY UPDATE',
+      [[...releaseIds]],
+    );
   }
 
   /**
@@ -92,7 +101,11 @@ export class ReleaseSignaturesRepository {
    * holds the entry that answer's `log_index` points at.
    */
   async advancePluginLogSize(manager: EntityManager, releaseId: string, logIndex: number): Promise<void> {
-    await this.run(manager, 'UPDATE "plugin" SET "log_size" = greatest("log_size", $2) WHERE "id" = (SELECT "plugin_id" FROM "release" WHERE "id" = $1)', [releaseId, String(logIndex + 1)]);
+    await this.run(
+      manager,
+      'UPDATE "plugin" SET "log_size" = greatest("log_size", $2) WHERE "id" = (SELECT "plugin_id" FROM "release" WHERE "id" = $1)',
+      [releaseId, String(logIndex + 1)],
+    );
   }
 
   /** Names the transparency-log entry of the signature the release now carries. */
@@ -113,7 +126,9 @@ export class ReleaseSignaturesRepository {
   async pendingCounts(kids: readonly string[], manager?: EntityManager): Promise<Map<string, number>> {
     if (kids.length === 0) return new Map();
     return countsByKid(
-      await this.run(manager, `SELECT r."integrity"->>'kid' AS "kid", count(*)::int AS "n" FROM "release" r WHERE ${CARRYING} GROUP BY 1`, [kids]),
+      await this.run(manager, `SELECT r."integrity"->>'kid' AS "kid", count(*)::int AS "n" FROM "release" r WHERE ${CARRYING} GROUP BY 1`, [
+        kids,
+      ]),
     );
   }
 

@@ -45,7 +45,10 @@ describe('resignCompactJws', () => {
     });
     // A payload edited after signing.
     const edited = Buffer.from(payload, 'base64url').toString('utf8').replace('"1.0.0"', '"6.6.6"');
-    expect(resign(`${header}.${base64urlEncode(Buffer.from(edited))}.${signature}`)).toMatchObject({ ok: false, reason: /does not verify/ });
+    expect(resign(`${header}.${base64urlEncode(Buffer.from(edited))}.${signature}`)).toMatchObject({
+      ok: false,
+      reason: /does not verify/,
+    });
     // Signed by another key (C) while naming A.
     const byC = signCompact({ alg: 'EdDSA', kid: keyA.jwk.kid }, Buffer.from(payload, 'base64url'), keyC.privateKey);
     expect(resign(byC)).toMatchObject({ ok: false, reason: /does not verify/ });

@@ -134,7 +134,10 @@ export class SigningKeyManager {
       }
       if (current) await this.repository.demote(em, current.kid, at);
       await this.repository.insertCurrent(em, row);
-      const stillPending = await this.signatures.pendingCounts(alreadyDraining.map((key) => key.kid), em);
+      const stillPending = await this.signatures.pendingCounts(
+        alreadyDraining.map((key) => key.kid),
+        em,
+      );
       const rotation: KeyRotation = {
         kid: row.kid,
         previousKid: current?.kid ?? null,

@@ -10,7 +10,11 @@ import { UPSTREAM_LOG_TRANSPORT, upstreamLogTransport } from './upstream-log-tra
  */
 @Module({
   providers: [
-    { provide: UPSTREAM_LOG_TRANSPORT, inject: [APP_CONFIG], useFactory: (config: AppConfig) => upstreamLogTransport(config.fetchAllowHosts, config.mirrorLogTimeoutMs) },
+    {
+      provide: UPSTREAM_LOG_TRANSPORT,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => upstreamLogTransport(config.fetchAllowHosts, config.mirrorLogTimeoutMs),
+    },
     UpstreamLog,
   ],
   exports: [UpstreamLog],

@@ -11,8 +11,21 @@ const MAX_FIELD_ERRORS = 50;
 /** The fetch failed: no answer in time is 504, anything else (refused, 5xx, too large) 502. */
 export function upstreamUnreadable(upstream: string, error: AssetFetchError): DomainError {
   const extensions = { upstream };
-  if (error.reason === 'timeout') return new DomainError('upstream-timeout', 'upstream-log-timeout', `upstream's transparency log did not answer in time: ${error.message}`, undefined, extensions);
-  return new DomainError('upstream-failed', 'upstream-log-failed', `upstream's transparency log could not be read: ${error.message}`, undefined, extensions);
+  if (error.reason === 'timeout')
+    return new DomainError(
+      'upstream-timeout',
+      'upstream-log-timeout',
+      `upstream's transparency log did not answer in time: ${error.message}`,
+      undefined,
+      extensions,
+    );
+  return new DomainError(
+    'upstream-failed',
+    'upstream-log-failed',
+    `upstream's transparency log could not be read: ${error.message}`,
+    undefined,
+    extensions,
+  );
 }
 
 /** An answer that is not what the route gives (not JSON, say): upstream is broken, not the reader's request. */
@@ -37,7 +50,10 @@ function fieldErrors(value: unknown): ProblemFieldError[] | undefined {
  */
 export function upstreamRefusal(upstream: string, status: number, body: Buffer): DomainError {
   const kind = PASSED_ON[status];
-  if (!kind) return new DomainError('upstream-failed', 'upstream-log-failed', `upstream's transparency log answered HTTP ${status}`, undefined, { upstream });
+  if (!kind)
+    return new DomainError('upstream-failed', 'upstream-log-failed', `upstream's transparency log answered HTTP ${status}`, undefined, {
+      upstream,
+    });
   let problem: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(body.toString('utf8'));
@@ -47,6 +63,7 @@ export function upstreamRefusal(upstream: string, status: number, body: Buffer):
   }
   const named = typeof problem.type === 'string' ? problem.type.slice(problem.type.lastIndexOf('/') + 1) : '';
   const code = PROBLEM_CATALOGUE[named]?.status === status ? named : DEFAULT_CODE[status]!;
-  const detail = typeof problem.detail === 'string' && problem.detail ? problem.detail.slice(0, MAX_DETAIL) : `upstream answered HTTP ${status}`;
+  const detail =
+    typeof problem.detail === 'string' && problem.detail ? problem.detail.slice(0, MAX_DETAIL) : `upstream answered HTTP ${status}`;
   return new DomainError(kind, code, detail, fieldErrors(problem.errors), { upstream });
 }

@@ -26,7 +26,13 @@ describe('UpstreamLog', () => {
   const clock = new ManualClock();
   let log: UpstreamLog;
 
-  const failure = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a refusal'); }, (error: unknown) => error as DomainError);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error('expected a refusal');
+      },
+      (error: unknown) => error as DomainError,
+    );
 
   beforeAll(async () => {
     upstream = await startHttpServer((req, res) => {
@@ -56,7 +62,8 @@ describe('UpstreamLog', () => {
     const held: ServerResponse[] = [];
     answer = (_req, res) => void held.push(res);
     const reached = async (count: number) => {
-      for (const until = Date.now() + 2000; held.length < count && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const until = Date.now() + 2000; held.length < count && Date.now() < until;)
+        await new Promise((resolve) => setTimeout(resolve, 5));
     };
     const older = log.checkpoint();
     await reached(1);
@@ -72,7 +79,10 @@ describe('UpstreamLog', () => {
   });
 
   it('keeps full tiles (immutable), reads a partial tile every time', async () => {
-    answer = (req, res) => void res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.alloc(req.url!.endsWith('.p/5') ? 5 * 32 : 8192, 7));
+    answer = (req, res) =>
+      void res
+        .writeHead(200, { 'Content-Type': 'application/octet-stream' })
+        .end(Buffer.alloc(req.url!.endsWith('.p/5') ? 5 * 32 : 8192, 7));
     for (let i = 0; i < 3; i++) {
       const full = await log.tile('tile/0/x001/002', { level: 0, width: null });
       expect(full.body).toEqual(Buffer.alloc(8192, 7));
@@ -86,9 +96,19 @@ describe('UpstreamLog', () => {
     const held: ServerResponse[] = [];
     answer = (_req, res) => void held.push(res);
     const proof = { index: 1, size: 4, leaf_hash: 'AA==', proof: [], entry: 'AA==' };
-    const asked = [log.inclusion(1, 4), log.inclusion(1, 4), log.inclusion(2, 4), log.tile('tile/1/000.p/2', { level: 1, width: 2 }), log.tile('tile/1/000.p/2', { level: 1, width: 2 })];
+    const asked = [
+      log.inclusion(1, 4),
+      log.inclusion(1, 4),
+      log.inclusion(2, 4),
+      log.tile('tile/1/000.p/2', { level: 1, width: 2 }),
+      log.tile('tile/1/000.p/2', { level: 1, width: 2 }),
+    ];
     while (held.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect([...paths].sort()).toEqual(['/api/log/proof/inclusion?index=1&size=4', '/api/log/proof/inclusion?index=2&size=4', '/log/tile/1/000.p/2']);
+    expect([...paths].sort()).toEqual([
+      '/api/log/proof/inclusion?index=1&size=4',
+      '/api/log/proof/inclusion?index=2&size=4',
+      '/log/tile/1/000.p/2',
+    ]);
     for (const res of held) {
       if (res.req.url!.startsWith('/log/')) res.writeHead(200).end(Buffer.alloc(64, 3));
       else res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(proof));
@@ -131,17 +151,34 @@ describe('UpstreamLog', () => {
   it("passes upstream's 400 on with its code, detail and field errors", async () => {
     answer = (_req, res) =>
       void res.writeHead(400, { 'Content-Type': 'application/problem+json' }).end(
-        JSON.stringify({ type: 'https://up.example/problems/validation-failed', title: 'Bad Request', status: 400, detail: 'index is not in the tree', errors: [{ path: '/index', message: 'index: must be less than the tree size, 3' }] }),
+        JSON.stringify({
+          type: 'https://up.example/problems/validation-failed',
+          title: 'Bad Request',
+          status: 400,
+          detail: 'index is not in the tree',
+          errors: [{ path: '/index', message: 'index: must be less than the tree size, 3' }],
+        }),
       );
     const error = await failure(log.inclusion(9));
     expect(paths).toEqual(['/api/log/proof/inclusion?index=9']);
-    expect(error).toMatchObject({ kind: 'bad-request', code: 'validation-failed', detail: 'index is not in the tree', errors: [{ path: '/index', message: 'index: must be less than the tree size, 3' }], extensions: { upstream: expect.any(String) } });
+    expect(error).toMatchObject({
+      kind: 'bad-request',
+      code: 'validation-failed',
+      detail: 'index is not in the tree',
+      errors: [{ path: '/index', message: 'index: must be less than the tree size, 3' }],
+      extensions: { upstream: expect.any(String) },
+    });
   });
 
   it('answers 502 for a server error, a refusal of the mirror itself, an oversized or a non-JSON answer; a head that failed is read again', async () => {
     answer = (_req, res) => void res.writeHead(503).end('down');
-    expect(await failure(log.checkpoint())).toMatchObject({ kind: 'upstream-failed', code: 'upstream-log-failed', detail: expect.stringContaining('HTTP 503') });
-    answer = (_req, res) => void res.writeHead(403, { 'Content-Type': 'application/problem+json' }).end('{"type":"x/forbidden","detail":"no"}');
+    expect(await failure(log.checkpoint())).toMatchObject({
+      kind: 'upstream-failed',
+      code: 'upstream-log-failed',
+      detail: expect.stringContaining('HTTP 503'),
+    });
+    answer = (_req, res) =>
+      void res.writeHead(403, { 'Content-Type': 'application/problem+json' }).end('{"type":"x/forbidden","detail":"no"}');
     expect(await failure(log.key())).toMatchObject({ kind: 'upstream-failed', detail: expect.stringContaining('HTTP 403') });
     answer = (_req, res) => void res.writeHead(200).end(Buffer.alloc(17 * 1024, 65));
     expect(await failure(log.checkpoint())).toMatchObject({ kind: 'upstream-failed', detail: expect.stringContaining('larger than') });

@@ -156,7 +156,8 @@ export class UpstreamLog {
     const kept = full ? this.tiles.get(path) : undefined;
     if (kept) return { body: kept, headers: FULL_TILE_HEADERS };
     const body = await this.read(`/log/${path}`, MAX_TILE_BYTES, 'application/octet-stream');
-    if (!tileShaped(body, tile.level, tile.width ?? TILE_WIDTH)) throw upstreamMalformed(this.upstream, `/log/${path} is not a tile of its width`);
+    if (!tileShaped(body, tile.level, tile.width ?? TILE_WIDTH))
+      throw upstreamMalformed(this.upstream, `/log/${path} is not a tile of its width`);
     if (!full) return { body, headers: PARTIAL_TILE_HEADERS };
     this.tiles.put(path, body);
     return { body, headers: FULL_TILE_HEADERS };

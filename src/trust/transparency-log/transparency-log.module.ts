@@ -11,7 +11,11 @@ import { TransparencyRepository } from './transparency.repository';
 @Module({
   providers: [
     repositoryProvider(TransparencyRepository),
-    { provide: TransparencyLog, inject: [TransparencyRepository], useFactory: (repository: TransparencyRepository) => new TransparencyLog(repository) },
+    {
+      provide: TransparencyLog,
+      inject: [TransparencyRepository],
+      useFactory: (repository: TransparencyRepository) => new TransparencyLog(repository),
+    },
   ],
   exports: [TransparencyLog, TransparencyRepository],
 })

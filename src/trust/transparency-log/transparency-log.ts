@@ -14,10 +14,15 @@ export class TransparencyLog {
   /** The new leaf's index. Throws (failing the caller's transaction) if the leaf or a node cannot be written. */
   async append(entry: LogEntry, manager: EntityManager, releaseId?: string | null): Promise<number> {
     const bytes = encodeLogEntry(entry);
-    const { index, nodes } = await this.repository.appendLeaf(manager, { entry: bytes, leafHash: leafHash(bytes), releaseId: releaseId ?? null });
+    const { index, nodes } = await this.repository.appendLeaf(manager, {
+      entry: bytes,
+      leafHash: leafHash(bytes),
+      releaseId: releaseId ?? null,
+    });
     // Each subtree the leaf completes joins a stored left sibling: one missing ends the chain early.
     const completed = completedBy(index + 1).length;
-    if (nodes !== completed) throw new Error(`transparency log: leaf ${index} completes ${completed} subtrees, ${nodes} written (a left sibling is missing)`);
+    if (nodes !== completed)
+      throw new Error(`transparency log: leaf ${index} completes ${completed} subtrees, ${nodes} written (a left sibling is missing)`);
     return index;
   }
 

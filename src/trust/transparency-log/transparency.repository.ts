@@ -77,7 +77,13 @@ const proofStatements = new Map<string, { label: string; text: string }>();
  * Leaves are a short `IN` list: a proof asks at most a few, and a list of scalars plans and binds
  * cheaper than an array.
  */
-function proofStatement(label: string, inclusion: boolean, withSize: boolean, leaves: number, upper: boolean): { label: string; text: string } {
+function proofStatement(
+  label: string,
+  inclusion: boolean,
+  withSize: boolean,
+  leaves: number,
+  upper: boolean,
+): { label: string; text: string } {
   const shape = `${label}_${withSize ? 's' : ''}${leaves}${upper ? 'n' : ''}`;
   const known = proofStatements.get(shape);
   if (known) return known;
@@ -150,7 +156,10 @@ export class TransparencyRepository {
 
   /** The number of committed leaves (as seen by `manager`'s transaction). */
   async size(manager?: EntityManager): Promise<number> {
-    const rows: { size: string }[] = await this.run(manager, 'SELECT coalesce(max("index") + 1, 0)::text AS "size" FROM "transparency_leaf"');
+    const rows: { size: string }[] = await this.run(
+      manager,
+      'SELECT coalesce(max("index") + 1, 0)::text AS "size" FROM "transparency_leaf"',
+    );
     return Number(rows[0].size);
   }
 
@@ -174,7 +183,12 @@ export class TransparencyRepository {
    * of the i-th asked, undefined if missing), and with `withSize` the head size (null without). The
    * leaf comes back null past the head.
    */
-  async findInclusion(index: number, nodes: readonly NodeId[], withSize: boolean, manager?: EntityManager): Promise<ProofRead & { leaf: StoredLeaf | null }> {
+  async findInclusion(
+    index: number,
+    nodes: readonly NodeId[],
+    withSize: boolean,
+    manager?: EntityManager,
+  ): Promise<ProofRead & { leaf: StoredLeaf | null }> {
     const rows = await this.proofRead(manager, 'log_inclusion', nodes, withSize, index);
     const leafRow = rows.find((row) => row.kind === 'leaf');
     const leaf = leafRow ? { index, entry: leafRow.entry!, leafHash: leafRow.hash! } : null;
@@ -191,7 +205,13 @@ export class TransparencyRepository {
    * leaf table by primary key, higher nodes by `unnest` against the node table's key, and the head
    * size with `withSize`.
    */
-  private proofRead(manager: EntityManager | undefined, label: string, nodes: readonly NodeId[], withSize: boolean, leafIndex: number | null): Promise<ProofRow[]> {
+  private proofRead(
+    manager: EntityManager | undefined,
+    label: string,
+    nodes: readonly NodeId[],
+    withSize: boolean,
+    leafIndex: number | null,
+  ): Promise<ProofRow[]> {
     const values: unknown[] = leafIndex === null ? [] : [String(leafIndex)];
     const upper: NodeId[] = [];
     for (const node of nodes) {
@@ -248,11 +268,18 @@ export class TransparencyRepository {
   async appendLeaf(manager: EntityManager, leaf: NewLeaf): Promise<{ index: number; nodes: number }> {
     const runner = manager.queryRunner;
     if (!runner) throw new Error('transparency log: an append runs inside a transaction');
-    if (leaf.releaseId !== null && !UUID.test(leaf.releaseId)) throw new Error(`transparency log: release id ${leaf.releaseId} is not a UUID`);
+    if (leaf.releaseId !== null && !UUID.test(leaf.releaseId))
+      throw new Error(`transparency log: release id ${leaf.releaseId} is not a UUID`);
     const client = (await runner.connect()) as PoolClient;
     // A simple query takes no parameters: the values are hex and a checked UUID, nothing to escape.
-    const statement = appendStatement(`decode('${hex(leaf.entry)}', 'hex')`, `decode('${hex(leaf.leafHash)}', 'hex')`, leaf.releaseId === null ? 'NULL::uuid' : `'${leaf.releaseId}'::uuid`);
-    const results = (await client.query(`SELECT pg_advisory_xact_lock(${TRANSPARENCY_LOG_LOCK}); ${statement}`)) as unknown as QueryResult[];
+    const statement = appendStatement(
+      `decode('${hex(leaf.entry)}', 'hex')`,
+      `decode('${hex(leaf.leafHash)}', 'hex')`,
+      leaf.releaseId === null ? 'NULL::uuid' : `'${leaf.releaseId}'::uuid`,
+    );
+    const results = (await client.query(
+      `SELECT pg_advisory_xact_lock(${TRANSPARENCY_LOG_LOCK}); ${statement}`,
+    )) as unknown as QueryResult[];
     const row = results[1]!.rows[0] as { index: string; nodes: number };
     return { index: Number(row.index), nodes: row.nodes };
   }

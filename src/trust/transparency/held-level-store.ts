@@ -51,7 +51,8 @@ export class HeldLevelStore {
     const nodes = Math.floor(hashes.byteLength / HASH_BYTES);
     const at = Math.floor(held.count / CHUNK_NODES);
     const offset = held.count % CHUNK_NODES;
-    if (offset + nodes > CHUNK_NODES) throw new RangeError(`held level ${level}: a write of ${nodes} nodes at ${held.count} crosses a chunk`);
+    if (offset + nodes > CHUNK_NODES)
+      throw new RangeError(`held level ${level}: a write of ${nodes} nodes at ${held.count} crosses a chunk`);
     const needed = (offset + nodes) * HASH_BYTES;
     let chunk = held.chunks[at];
     if (!chunk || chunk.byteLength < needed) {

@@ -12,11 +12,21 @@ const CONSISTENCY = '/api/log/proof/consistency';
 const LOG_NUMBER = /^(0|[1-9][0-9]{0,15})$/;
 
 /** The usual spelling of a query: only `names`, each once, each a whole number the DTO takes; null for anything else. */
-function plainNumbers<T extends string>(raw: Record<string, unknown>, names: readonly T[], required: readonly T[]): Partial<Record<T, number>> | null {
+function plainNumbers<T extends string>(
+  raw: Record<string, unknown>,
+  names: readonly T[],
+  required: readonly T[],
+): Partial<Record<T, number>> | null {
   const numbers: Partial<Record<T, number>> = {};
   for (const name in raw) {
     const value = raw[name];
-    if (!(names as readonly string[]).includes(name) || typeof value !== 'string' || !LOG_NUMBER.test(value) || Number(value) > MAX_LOG_NUMBER) return null;
+    if (
+      !(names as readonly string[]).includes(name) ||
+      typeof value !== 'string' ||
+      !LOG_NUMBER.test(value) ||
+      Number(value) > MAX_LOG_NUMBER
+    )
+      return null;
     numbers[name as T] = Number(value);
   }
   return required.every((name) => numbers[name] !== undefined) ? numbers : null;
@@ -52,14 +62,22 @@ export class LeanLogReads implements LeanReads {
   private async inclusion(req: LeanRequest): Promise<LeanAnswer> {
     const query =
       plainNumbers(req.query, ['index', 'size'], ['index']) ??
-      ((await this.validation.transform(req.query, { type: 'query', metatype: InclusionProofQueryDto, data: undefined })) as InclusionProofQueryDto);
+      ((await this.validation.transform(req.query, {
+        type: 'query',
+        metatype: InclusionProofQueryDto,
+        data: undefined,
+      })) as InclusionProofQueryDto);
     return { body: await this.log.inclusion(query.index!, query.size), headers: this.inclusionHeaders };
   }
 
   private async consistency(req: LeanRequest): Promise<LeanAnswer> {
     const query =
       plainNumbers(req.query, ['from', 'to'], ['from', 'to']) ??
-      ((await this.validation.transform(req.query, { type: 'query', metatype: ConsistencyProofQueryDto, data: undefined })) as ConsistencyProofQueryDto);
+      ((await this.validation.transform(req.query, {
+        type: 'query',
+        metatype: ConsistencyProofQueryDto,
+        data: undefined,
+      })) as ConsistencyProofQueryDto);
     return { body: await this.log.consistency(query.from!, query.to!), headers: this.consistencyHeaders };
   }
 }

@@ -22,7 +22,10 @@ export class LogFilesController {
   @ApiOperation({ summary: 'The signed checkpoint (tlog-tiles)', description: 'The same signed note as GET /api/log/head.' })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'The signed checkpoint note', content: { 'text/plain': { schema: { type: 'string' } } } })
-  @ApiNotFoundResponse({ type: ProblemDto, description: "On a mirror (MIRROR_OF), which serves its upstream's log: upstream's 404, passed on" })
+  @ApiNotFoundResponse({
+    type: ProblemDto,
+    description: "On a mirror (MIRROR_OF), which serves its upstream's log: upstream's 404, passed on",
+  })
   @ApiPublic()
   @ApiReadLimited()
   @ApiUpstreamLog()
@@ -34,7 +37,7 @@ export class LogFilesController {
   @ApiOperation({
     summary: 'A tile of the log (tlog-tiles)',
     description:
-      'tile/<L>/<N>[.p/<W>]: W (256 when full) hashes of tree level 8L from index 256N; tile/entries/<N>[.p/<W>]: those leaves\' entries as an entry bundle. Full tiles are immutable.',
+      "tile/<L>/<N>[.p/<W>]: W (256 when full) hashes of tree level 8L from index 256N; tile/entries/<N>[.p/<W>]: those leaves' entries as an entry bundle. Full tiles are immutable.",
   })
   @ApiParam({ name: 'path', description: 'The rest of the tile path, e.g. `0/x001/234.p/5` or `entries/000`', example: '0/000' })
   @ApiProduces('application/octet-stream')

@@ -38,7 +38,9 @@ export class LogTiles {
     try {
       tile = parseTilePath(path);
     } catch {
-      throw badRequest('validation-failed', 'not a tile path', [{ path: '/path', message: 'path: must be a C2SP tlog-tiles path, tile/<L>/<N>[.p/<W>] or tile/entries/<N>[.p/<W>]' }]);
+      throw badRequest('validation-failed', 'not a tile path', [
+        { path: '/path', message: 'path: must be a C2SP tlog-tiles path, tile/<L>/<N>[.p/<W>] or tile/entries/<N>[.p/<W>]' },
+      ]);
     }
     if (this.config.mirrorOf) return this.upstream.tile(path, tile);
     const width = tile.width ?? TILE_WIDTH;

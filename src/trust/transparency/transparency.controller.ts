@@ -3,11 +3,25 @@ import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation
 import { ApiReadLimited, ApiUpstreamLog } from '../../openapi/api-problems';
 import { ApiPublic } from '../../openapi/api-public';
 import { ProblemDto } from '../../openapi/problem.dto';
-import { ConsistencyProofDto, ConsistencyProofQueryDto, InclusionProofDto, InclusionProofQueryDto, LogEntryDto, LogEntryParamsDto, LogKeyDto } from './dto/log.dto';
+import {
+  ConsistencyProofDto,
+  ConsistencyProofQueryDto,
+  InclusionProofDto,
+  InclusionProofQueryDto,
+  LogEntryDto,
+  LogEntryParamsDto,
+  LogKeyDto,
+} from './dto/log.dto';
 import { TransparencyService } from './transparency.service';
 
-const NOTE_BODY = { description: 'The signed checkpoint: a C2SP signed note (origin, size, base64 root hash; then the signature line)', content: { 'text/plain': { schema: { type: 'string' } } } };
-const UPSTREAM_404 = { type: ProblemDto, description: "On a mirror (MIRROR_OF), which serves its upstream's log: upstream's 404, passed on" };
+const NOTE_BODY = {
+  description: 'The signed checkpoint: a C2SP signed note (origin, size, base64 root hash; then the signature line)',
+  content: { 'text/plain': { schema: { type: 'string' } } },
+};
+const UPSTREAM_404 = {
+  type: ProblemDto,
+  description: "On a mirror (MIRROR_OF), which serves its upstream's log: upstream's 404, passed on",
+};
 
 @ApiTags('transparency-log')
 @Controller('api/log')
@@ -34,7 +48,10 @@ export class TransparencyController {
 
   @Get('key')
   @Header('Cache-Control', 'public, max-age=300')
-  @ApiOperation({ summary: "The log's origin and note verifier keys", description: 'One verifier key per key of the published key set, current first: a checkpoint verifies with one of them.' })
+  @ApiOperation({
+    summary: "The log's origin and note verifier keys",
+    description: 'One verifier key per key of the published key set, current first: a checkpoint verifies with one of them.',
+  })
   @ApiOkResponse({ type: LogKeyDto })
   @ApiNotFoundResponse(UPSTREAM_404)
   @ApiPublic()
@@ -46,9 +63,15 @@ export class TransparencyController {
 
   @Get('proof/inclusion')
   @Header('Cache-Control', 'public, max-age=60')
-  @ApiOperation({ summary: 'An inclusion proof', description: 'RFC 9162 inclusion proof of leaf `index` in the tree of `size` leaves (default: the current head).' })
+  @ApiOperation({
+    summary: 'An inclusion proof',
+    description: 'RFC 9162 inclusion proof of leaf `index` in the tree of `size` leaves (default: the current head).',
+  })
   @ApiOkResponse({ type: InclusionProofDto })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'An index or size that is not a whole number, an index not below size, or a size past the head; `errors` names the field' })
+  @ApiBadRequestResponse({
+    type: ProblemDto,
+    description: 'An index or size that is not a whole number, an index not below size, or a size past the head; `errors` names the field',
+  })
   @ApiNotFoundResponse(UPSTREAM_404)
   @ApiPublic()
   @ApiReadLimited()
@@ -59,9 +82,15 @@ export class TransparencyController {
 
   @Get('proof/consistency')
   @Header('Cache-Control', 'public, max-age=300')
-  @ApiOperation({ summary: 'A consistency proof', description: 'RFC 9162 consistency proof that the tree of `from` leaves is a prefix of the tree of `to` leaves.' })
+  @ApiOperation({
+    summary: 'A consistency proof',
+    description: 'RFC 9162 consistency proof that the tree of `from` leaves is a prefix of the tree of `to` leaves.',
+  })
   @ApiOkResponse({ type: ConsistencyProofDto })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'A from or to that is not a whole number, from after to, or to past the head; `errors` names the field' })
+  @ApiBadRequestResponse({
+    type: ProblemDto,
+    description: 'A from or to that is not a whole number, from after to, or to past the head; `errors` names the field',
+  })
   @ApiNotFoundResponse(UPSTREAM_404)
   @ApiPublic()
   @ApiReadLimited()

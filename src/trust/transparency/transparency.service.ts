@@ -13,7 +13,9 @@ import { MissingProofNode, type ProofPlan, UpperTreeLevels } from './upper-tree-
 import { TransparencyRepository } from '../transparency-log/transparency.repository';
 
 function pastHead(field: string, value: number, head: number) {
-  return badRequest('validation-failed', `${field} is past the log's head`, [{ path: `/${field}`, message: `${field}: must be at most the head's size, ${head} (asked ${value})` }]);
+  return badRequest('validation-failed', `${field} is past the log's head`, [
+    { path: `/${field}`, message: `${field}: must be at most the head's size, ${head} (asked ${value})` },
+  ]);
 }
 
 /**
@@ -38,7 +40,10 @@ export class TransparencyService implements OnApplicationBootstrap, OnModuleDest
   ) {
     this.upper = new UpperTreeLevels(
       { size: () => repository.size(), levelHashes: (level, from, to) => repository.levelHashes(level, from, to) },
-      (error) => this.logger.warn(`could not read the log's upper levels (proofs read them per request meanwhile): ${error instanceof Error ? error.message : String(error)}`),
+      (error) =>
+        this.logger.warn(
+          `could not read the log's upper levels (proofs read them per request meanwhile): ${error instanceof Error ? error.message : String(error)}`,
+        ),
     );
   }
 
@@ -50,7 +55,9 @@ export class TransparencyService implements OnApplicationBootstrap, OnModuleDest
    */
   onApplicationBootstrap(): void {
     if (this.config.mirrorOf) return;
-    this.committedSize().catch((error: unknown) => this.logger.warn(`could not read the log's size at start: ${error instanceof Error ? error.message : String(error)}`));
+    this.committedSize().catch((error: unknown) =>
+      this.logger.warn(`could not read the log's size at start: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   /** Stops the fill before the pool closes. */
@@ -75,7 +82,9 @@ export class TransparencyService implements OnApplicationBootstrap, OnModuleDest
     const head = size === undefined ? await this.committedSize() : null;
     const treeSize = size ?? head!;
     if (index >= treeSize) {
-      throw badRequest('validation-failed', 'index is not in the tree', [{ path: '/index', message: `index: must be less than the tree size, ${treeSize}` }]);
+      throw badRequest('validation-failed', 'index is not in the tree', [
+        { path: '/index', message: `index: must be less than the tree size, ${treeSize}` },
+      ]);
     }
     const groups = inclusionProofNodes(index, treeSize);
     // The head is read with the proof unless a size at least this large was read just now.
@@ -95,7 +104,8 @@ export class TransparencyService implements OnApplicationBootstrap, OnModuleDest
 
   async consistency(from: number, to: number): Promise<ConsistencyProofDto> {
     if (this.config.mirrorOf) return this.upstream.consistency<ConsistencyProofDto>(from, to);
-    if (from > to) throw badRequest('validation-failed', 'from is after to', [{ path: '/from', message: `from: must be at most to (${to})` }]);
+    if (from > to)
+      throw badRequest('validation-failed', 'from is after to', [{ path: '/from', message: `from: must be at most to (${to})` }]);
     // RFC 9162 2.1.4: the empty tree and a tree itself need no proof.
     const groups = from === 0 || from === to ? [] : consistencyProofNodes(from, to);
     const plan = this.upper.plan(groups);
@@ -112,7 +122,13 @@ export class TransparencyService implements OnApplicationBootstrap, OnModuleDest
   }
 
   /** The proof's elements, base64; a node missing means the log is smaller than the size a read trusted: a 400 then. */
-  private async elements(field: string, asked: number, groups: NodeId[][], plan: ProofPlan, read: (Uint8Array | undefined)[]): Promise<string[]> {
+  private async elements(
+    field: string,
+    asked: number,
+    groups: NodeId[][],
+    plan: ProofPlan,
+    read: (Uint8Array | undefined)[],
+  ): Promise<string[]> {
     try {
       return this.upper.elements(groups, plan, read);
     } catch (error) {

@@ -63,10 +63,19 @@ function passkeys(): void {
         try {
           answer = await startRegistration({ optionsJSON: started.data.options as never });
         } catch (error) {
-          const cancelled = error instanceof WebAuthnError ? error.name === 'NotAllowedError' || error.code === 'ERROR_CEREMONY_ABORTED' : (error as Error).name === 'NotAllowedError';
-          return announce(status, cancelled ? t('account.passkeys.cancelled') : t('account.passkeys.failed', { reason: (error as Error).message }), 'error');
+          const cancelled =
+            error instanceof WebAuthnError
+              ? error.name === 'NotAllowedError' || error.code === 'ERROR_CEREMONY_ABORTED'
+              : (error as Error).name === 'NotAllowedError';
+          return announce(
+            status,
+            cancelled ? t('account.passkeys.cancelled') : t('account.passkeys.failed', { reason: (error as Error).message }),
+            'error',
+          );
         }
-        const added = await api.POST('/api/auth/me/passkeys', { body: { response: answer as unknown as Record<string, unknown>, ...(name ? { name } : {}) } });
+        const added = await api.POST('/api/auth/me/passkeys', {
+          body: { response: answer as unknown as Record<string, unknown>, ...(name ? { name } : {}) },
+        });
         if (!added.data) return announce(status, t('account.passkeys.failed', { reason: problemMessage(added.error) }), 'error');
         list?.append(passkeyItem(added.data));
         list?.removeAttribute('hidden');
@@ -123,7 +132,9 @@ function password(): void {
     void (async () => {
       try {
         const current = (form.elements.namedItem('currentPassword') as HTMLInputElement | null)?.value;
-        const { data, error } = await withStepUp(() => api.PUT('/api/auth/me/password', { body: { password: first, ...(current ? { currentPassword: current } : {}) } }));
+        const { data, error } = await withStepUp(() =>
+          api.PUT('/api/auth/me/password', { body: { password: first, ...(current ? { currentPassword: current } : {}) } }),
+        );
         if (!data) return announce(status, t('account.passkeys.failed', { reason: problemMessage(error) }), 'error');
         form.reset();
         const state = byId('password-state');

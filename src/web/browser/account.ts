@@ -139,7 +139,10 @@ function deprecations(): void {
     const message = (form.elements.namedItem('message') as HTMLTextAreaElement).value;
     const replacement = (form.elements.namedItem('replacement') as HTMLInputElement).value.trim();
     void busy(form.querySelector('button[type="submit"]'), async () => {
-      const { data, error } = await api.PUT('/api/plugins/{slug}/deprecation', { params: { path: { slug } }, body: { message, replacement: replacement || null } });
+      const { data, error } = await api.PUT('/api/plugins/{slug}/deprecation', {
+        params: { path: { slug } },
+        body: { message, replacement: replacement || null },
+      });
       if (!data) return announce(status, refusal(error), 'error');
       done(t('account.deprecation.done'));
     });
@@ -171,7 +174,9 @@ function yanks(): void {
     event.preventDefault();
     const version = form.dataset.version ?? '';
     const reason = (form.elements.namedItem('reason') as HTMLInputElement).value.trim();
-    void busy(form.querySelector('button[type="submit"]'), () => send(form.dataset.yank ?? '', version, reason ? { reason } : {}, t('account.releases.yankedDone', { version })));
+    void busy(form.querySelector('button[type="submit"]'), () =>
+      send(form.dataset.yank ?? '', version, reason ? { reason } : {}, t('account.releases.yankedDone', { version })),
+    );
   });
   document.addEventListener('click', (event) => {
     const button = (event.target as Element | null)?.closest<HTMLButtonElement>('[data-unyank]');

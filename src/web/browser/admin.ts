@@ -24,7 +24,9 @@ class LocalProblem {
 
 function control(form: HTMLFormElement, name: string): HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | null {
   const element = form.elements.namedItem(name);
-  return element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement ? element : null;
+  return element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement
+    ? element
+    : null;
 }
 
 function text(form: HTMLFormElement, name: string): string {
@@ -95,7 +97,11 @@ const kindBody = (form: HTMLFormElement) => ({
   extensionFields: json<never[]>(form, 'extensionFields'),
 });
 
-const pageBody = (form: HTMLFormElement) => ({ title: text(form, 'title'), markdown: control(form, 'markdown')?.value ?? '', published: checked(form, 'published') });
+const pageBody = (form: HTMLFormElement) => ({
+  title: text(form, 'title'),
+  markdown: control(form, 'markdown')?.value ?? '',
+  published: checked(form, 'published'),
+});
 
 const HANDLERS: Record<string, Handler> = {
   'plugin.verify': (_f, d) => api.POST('/api/admin/plugins/{slug}/verify', slugPath(d)),
@@ -103,20 +109,31 @@ const HANDLERS: Record<string, Handler> = {
   'plugin.feature': (_f, d) => api.POST('/api/admin/plugins/{slug}/feature', slugPath(d)),
   'plugin.unfeature': (_f, d) => api.POST('/api/admin/plugins/{slug}/unfeature', slugPath(d)),
   'plugin.refresh': (_f, d) => api.POST('/api/admin/plugins/{slug}/refresh-manifest', slugPath(d)),
-  'release.delete': (_f, d) => api.DELETE('/api/admin/plugins/{slug}/releases/{version}', { params: { path: { slug: d.slug ?? '', version: d.version ?? '' } } }),
-  'owner.add': async (f, d) => api.POST('/api/admin/plugins/{slug}/owners', { ...slugPath(d), body: { add: [await userIdOf(text(f, 'login'))] } }),
+  'release.delete': (_f, d) =>
+    api.DELETE('/api/admin/plugins/{slug}/releases/{version}', { params: { path: { slug: d.slug ?? '', version: d.version ?? '' } } }),
+  'owner.add': async (f, d) =>
+    api.POST('/api/admin/plugins/{slug}/owners', { ...slugPath(d), body: { add: [await userIdOf(text(f, 'login'))] } }),
   'owner.remove': (_f, d) => api.POST('/api/admin/plugins/{slug}/owners', { ...slugPath(d), body: { remove: [d.user ?? ''] } }),
-  'delivery.replay': (_f, d) => api.POST('/api/plugins/{slug}/deliveries/{id}/replay', { params: { path: { slug: d.slug ?? '', id: d.id ?? '' } } }),
+  'delivery.replay': (_f, d) =>
+    api.POST('/api/plugins/{slug}/deliveries/{id}/replay', { params: { path: { slug: d.slug ?? '', id: d.id ?? '' } } }),
   'kind.create': (f) => api.POST('/api/admin/kinds', { body: { key: text(f, 'key'), ...kindBody(f) } }),
   'kind.update': (f, d) => api.PUT('/api/admin/kinds/{key}', { params: { path: { key: d.key ?? '' } }, body: kindBody(f) }),
   'kind.delete': (_f, d) => api.DELETE('/api/admin/kinds/{key}', { params: { path: { key: d.key ?? '' } } }),
   'fields.update': (f) => api.PUT('/api/admin/extension-fields', { body: { fields: json<never[]>(f, 'extensionFields') } }),
-  'user.role': (f, d) => api.PATCH('/api/admin/users/{id}', { params: { path: { id: d.id ?? '' } }, body: { role: text(f, 'role') as 'user' | 'admin' } }),
+  'user.role': (f, d) =>
+    api.PATCH('/api/admin/users/{id}', { params: { path: { id: d.id ?? '' } }, body: { role: text(f, 'role') as 'user' | 'admin' } }),
   'user.disable': (_f, d) => api.PATCH('/api/admin/users/{id}', { params: { path: { id: d.id ?? '' } }, body: { disabled: true } }),
   'user.enable': (_f, d) => api.PATCH('/api/admin/users/{id}', { params: { path: { id: d.id ?? '' } }, body: { disabled: false } }),
   'settings.update': (f) => api.PATCH('/api/admin/settings', { body: typedSettings(f) as never }),
   'branding.update': (f) =>
-    api.PATCH('/api/admin/branding', { body: { siteName: text(f, 'siteName'), logoUrl: text(f, 'logoUrl') || null, primaryColor: text(f, 'primaryColor'), links: brandingLinks(control(f, 'links')?.value ?? '') } }),
+    api.PATCH('/api/admin/branding', {
+      body: {
+        siteName: text(f, 'siteName'),
+        logoUrl: text(f, 'logoUrl') || null,
+        primaryColor: text(f, 'primaryColor'),
+        links: brandingLinks(control(f, 'links')?.value ?? ''),
+      },
+    }),
   'i18n.update': (f) =>
     api.PATCH('/api/admin/i18n', {
       body: {
@@ -128,17 +145,26 @@ const HANDLERS: Record<string, Handler> = {
     }),
   'features.update': (f) =>
     api.PATCH('/api/admin/features', {
-      body: { flags: Object.fromEntries(Array.from(f.querySelectorAll<HTMLInputElement>('input[type=checkbox]')).map((box) => [box.name, box.checked])) },
+      body: {
+        flags: Object.fromEntries(
+          Array.from(f.querySelectorAll<HTMLInputElement>('input[type=checkbox]')).map((box) => [box.name, box.checked]),
+        ),
+      },
     }),
   'page.create': (f) => api.POST('/api/admin/pages', { body: { slug: text(f, 'slug'), locale: text(f, 'locale'), ...pageBody(f) } }),
-  'page.update': (f, d) => api.PUT('/api/admin/pages/{slug}', { params: { path: { slug: d.slug ?? '' }, query: { locale: d.locale ?? '' } }, body: pageBody(f) }),
-  'page.delete': (_f, d) => api.DELETE('/api/admin/pages/{slug}', { params: { path: { slug: d.slug ?? '' }, query: { locale: d.locale ?? '' } } }),
+  'page.update': (f, d) =>
+    api.PUT('/api/admin/pages/{slug}', { params: { path: { slug: d.slug ?? '' }, query: { locale: d.locale ?? '' } }, body: pageBody(f) }),
+  'page.delete': (_f, d) =>
+    api.DELETE('/api/admin/pages/{slug}', { params: { path: { slug: d.slug ?? '' }, query: { locale: d.locale ?? '' } } }),
   'keys.rotate': () => api.POST('/api/admin/keys/rotate'),
   'forge.create': (f) => api.POST('/api/admin/forges', { body: forgeBody(f) }),
   'forge.delete': (_f, d) => api.DELETE('/api/admin/forges/{name}', { params: { path: { name: d.name ?? '' } } }),
   'request.update': (f, d) => {
     const status = text(f, 'status') as 'open' | 'fulfilled' | 'closed';
-    return api.PATCH('/api/admin/requests/{id}', { params: { path: { id: d.id ?? '' } }, body: { status, ...(status === 'fulfilled' ? { plugin: text(f, 'plugin') } : {}) } });
+    return api.PATCH('/api/admin/requests/{id}', {
+      params: { path: { id: d.id ?? '' } },
+      body: { status, ...(status === 'fulfilled' ? { plugin: text(f, 'plugin') } : {}) },
+    });
   },
 };
 

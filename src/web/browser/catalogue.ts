@@ -9,7 +9,11 @@ type CatalogueQuery = NonNullable<paths['/api/plugins']['get']['parameters']['qu
 
 type FacetValue = components['schemas']['FacetValueDto'];
 
-const browseData = pageData<{ kindLabels?: Record<string, string>; facetLabels?: Record<string, string>; extParams?: { byKind: Record<string, string[]>; global: string[] } }>();
+const browseData = pageData<{
+  kindLabels?: Record<string, string>;
+  facetLabels?: Record<string, string>;
+  extParams?: { byKind: Record<string, string[]>; global: string[] };
+}>();
 /** The ext.<key> parameters each kind's search may carry (pages/catalogue/facet-nav.ts: a kind link drops the others). */
 const extParams = browseData?.extParams;
 /** Kind labels by key, which the browse page sends (a card names a kind by its label). */
@@ -38,17 +42,44 @@ function facetNav(params: URLSearchParams, facets: Record<string, FacetValue[]>)
     const current = params.get(param);
     const items = facets[dimension].map((v) =>
       v.value === current
-        ? el('li', { class: 'selected' }, el('span', { 'aria-current': 'true' }, `${label(dimension, v.value)} (${v.count}) `, el('span', { class: 'visually-hidden' }, t('facets.selected'))), ' ', el('a', { href: href(param, null) }, el('span', { 'aria-hidden': 'true' }, t('facets.clear')), el('span', { class: 'visually-hidden' }, t('facets.clearFilter', { dimension: facetLabels[dimension] }))))
+        ? el(
+            'li',
+            { class: 'selected' },
+            el(
+              'span',
+              { 'aria-current': 'true' },
+              `${label(dimension, v.value)} (${v.count}) `,
+              el('span', { class: 'visually-hidden' }, t('facets.selected')),
+            ),
+            ' ',
+            el(
+              'a',
+              { href: href(param, null) },
+              el('span', { 'aria-hidden': 'true' }, t('facets.clear')),
+              el('span', { class: 'visually-hidden' }, t('facets.clearFilter', { dimension: facetLabels[dimension] })),
+            ),
+          )
         : el('li', {}, el('a', { href: href(param, v.value) }, `${label(dimension, v.value)} (${v.count})`)),
     );
     return el('section', { class: 'facet' }, el('h3', { id: `facet-${index}` }, facetLabels[dimension]), el('ul', {}, ...items));
   });
-  return el('nav', { class: 'facets', id: 'facets', 'aria-labelledby': 'facets-heading' }, el('h2', { id: 'facets-heading' }, t('facets.heading')), ...sections);
+  return el(
+    'nav',
+    { class: 'facets', id: 'facets', 'aria-labelledby': 'facets-heading' },
+    el('h2', { id: 'facets-heading' }, t('facets.heading')),
+    ...sections,
+  );
 }
 
 /** The card the server renders (components/plugin-card-markup.ts), icon included, drawn in the page. */
 function pluginCard(plugin: CatalogueItem): Node {
-  return fromMarkup(pluginCardMarkup(plugin, { text: (key) => t(key), downloads: (count) => tCount('plugin.downloads', count), kindLabel: (key) => kindLabels[key] })) as Node;
+  return fromMarkup(
+    pluginCardMarkup(plugin, {
+      text: (key) => t(key),
+      downloads: (count) => tCount('plugin.downloads', count),
+      kindLabel: (key) => kindLabels[key],
+    }),
+  ) as Node;
 }
 
 /** The browse form's values as the API's query (q is `search`; `ext.<key>` ones ride along). */
@@ -72,7 +103,13 @@ function pager(params: URLSearchParams, page: number, pages: number): HTMLElemen
     next.set('page', String(target));
     return el('a', { href: `/plugins?${next.toString()}`, rel }, text);
   };
-  return el('nav', { class: 'pagination', 'aria-label': t('pagination.label') }, page > 1 ? link(page - 1, 'prev', t('pagination.previous')) : null, el('span', {}, t('pagination.page', { page, pages })), page < pages ? link(page + 1, 'next', t('pagination.next')) : null);
+  return el(
+    'nav',
+    { class: 'pagination', 'aria-label': t('pagination.label') },
+    page > 1 ? link(page - 1, 'prev', t('pagination.previous')) : null,
+    el('span', {}, t('pagination.page', { page, pages })),
+    page < pages ? link(page + 1, 'next', t('pagination.next')) : null,
+  );
 }
 
 /** `/plugins`: results follow the form as the visitor types, without a page load. */
@@ -91,7 +128,10 @@ function enhanceBrowse(form: HTMLFormElement): void {
       announce(count, `${t('browse.invalid')} ${problemMessage(error)}`, 'error');
       return;
     }
-    results.replaceChildren(data.plugins.length ? el('ul', { class: 'plugin-list' }, ...data.plugins.map(pluginCard)) : el('p', {}, t('browse.none')), pager(params, data.page, data.totalPages) ?? '');
+    results.replaceChildren(
+      data.plugins.length ? el('ul', { class: 'plugin-list' }, ...data.plugins.map(pluginCard)) : el('p', {}, t('browse.none')),
+      pager(params, data.page, data.totalPages) ?? '',
+    );
     const nav = data.facets ? facetNav(params, data.facets) : null;
     const shown = document.getElementById('facets');
     if (shown && nav) shown.replaceWith(nav);
@@ -108,7 +148,8 @@ function enhanceBrowse(form: HTMLFormElement): void {
     const target = event.target as HTMLElement;
     // Another kind has other fields to filter on: the server renders them.
     if (target instanceof HTMLSelectElement && target.name === 'kind') form.requestSubmit();
-    else if (!(target instanceof HTMLInputElement && (target.type === 'search' || target.type === 'text' || target.type === 'number'))) void update();
+    else if (!(target instanceof HTMLInputElement && (target.type === 'search' || target.type === 'text' || target.type === 'number')))
+      void update();
   });
 }
 
@@ -119,7 +160,13 @@ function enhanceBrowse(form: HTMLFormElement): void {
  * clears the box), and a click opens an option too. Without script it is a plain search field.
  */
 function enhanceSuggestions(input: HTMLInputElement): void {
-  const list = el('ul', { class: 'suggestions', id: 'search-suggestions', role: 'listbox', 'aria-label': t('browse.suggestionsLabel'), hidden: true });
+  const list = el('ul', {
+    class: 'suggestions',
+    id: 'search-suggestions',
+    role: 'listbox',
+    'aria-label': t('browse.suggestionsLabel'),
+    hidden: true,
+  });
   const status = el('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
   input.after(list, status);
   input.setAttribute('role', 'combobox');
@@ -157,7 +204,14 @@ function enhanceSuggestions(input: HTMLInputElement): void {
     if (q.length < 2) return close();
     const { data } = await api.GET('/api/plugins', { params: { query: { search: q, limit: 5 } } });
     if (asked !== latest || !data) return;
-    const found = data.plugins.map((p, i) => option(i, `/plugins/${encodeURIComponent(p.slug)}`, el('span', { class: 'name' }, p.name), p.description ? el('small', {}, ` — ${p.description}`) : null));
+    const found = data.plugins.map((p, i) =>
+      option(
+        i,
+        `/plugins/${encodeURIComponent(p.slug)}`,
+        el('span', { class: 'name' }, p.name),
+        p.description ? el('small', {}, ` — ${p.description}`) : null,
+      ),
+    );
     const all = option(found.length, `/plugins?q=${encodeURIComponent(q)}`, t('browse.allResults', { q }));
     all.classList.add('all');
     // A slower answer for the same words can arrive after the visitor has arrowed onto an option:

@@ -24,8 +24,15 @@ function passkeySignIn(): void {
         try {
           answer = await startAuthentication({ optionsJSON: started.data.options as never });
         } catch (error) {
-          const cancelled = error instanceof WebAuthnError ? error.code === 'ERROR_CEREMONY_ABORTED' || error.name === 'NotAllowedError' : (error as Error).name === 'NotAllowedError';
-          return announce(status, cancelled ? t('signIn.passkey.cancelled') : t('signIn.passkey.failed', { reason: (error as Error).message }), 'error');
+          const cancelled =
+            error instanceof WebAuthnError
+              ? error.code === 'ERROR_CEREMONY_ABORTED' || error.name === 'NotAllowedError'
+              : (error as Error).name === 'NotAllowedError';
+          return announce(
+            status,
+            cancelled ? t('signIn.passkey.cancelled') : t('signIn.passkey.failed', { reason: (error as Error).message }),
+            'error',
+          );
         }
         const finished = await api.POST('/api/auth/sign-in/passkey', { body: { response: answer as unknown as Record<string, unknown> } });
         if (!finished.data) return announce(status, t('signIn.passkey.failed', { reason: problemMessage(finished.error) }), 'error');

@@ -15,7 +15,13 @@ function subscribe(): void {
     const scope = value('scope');
     const target = value('target');
     const description = value('description');
-    const body = { url: value('url'), events, scope, ...(scope === 'plugin' || scope === 'kind' ? { target } : {}), ...(description ? { description } : {}) };
+    const body = {
+      url: value('url'),
+      events,
+      scope,
+      ...(scope === 'plugin' || scope === 'kind' ? { target } : {}),
+      ...(description ? { description } : {}),
+    };
     announce(status, t('status.working'), 'busy');
     void busy(form.querySelector('button[type="submit"]'), async () => {
       const { data, error } = await api.POST('/api/account/subscriptions', { body: body as never });
@@ -48,7 +54,13 @@ function actions(): void {
       void busy(button, async () => {
         const { data, error } = await api.POST('/api/account/subscriptions/{id}/ping', { params: { path: { id: pingSubscription } } });
         if (!data) return failed(error);
-        announce(status, t('account.subscriptions.pinged', { result: [data.responseStatus, data.detail, `(${data.durationMs} ms)`].filter((part) => part !== null).join(' ') }), data.ok ? 'ok' : 'error');
+        announce(
+          status,
+          t('account.subscriptions.pinged', {
+            result: [data.responseStatus, data.detail, `(${data.durationMs} ms)`].filter((part) => part !== null).join(' '),
+          }),
+          data.ok ? 'ok' : 'error',
+        );
       });
     } else if (enableSubscription) {
       void busy(button, async () => {
@@ -59,7 +71,9 @@ function actions(): void {
       });
     } else if (replayDelivery && subscription) {
       void busy(button, async () => {
-        const { data, error } = await api.POST('/api/account/subscriptions/{id}/deliveries/{deliveryId}/replay', { params: { path: { id: subscription, deliveryId: replayDelivery } } });
+        const { data, error } = await api.POST('/api/account/subscriptions/{id}/deliveries/{deliveryId}/replay', {
+          params: { path: { id: subscription, deliveryId: replayDelivery } },
+        });
         if (!data) return failed(error);
         announce(status, t('account.subscriptions.replayed'));
       });

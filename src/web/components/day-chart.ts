@@ -28,7 +28,10 @@ export function intlLocale(locale: string): string {
 
 /** A day as people read it in the page's language, in UTC (the series' days are UTC days). */
 function dayFormatter(locale: string, style: 'short' | 'long'): (day: string) => string {
-  const format = new Intl.DateTimeFormat(locale, style === 'short' ? { month: 'short', day: 'numeric', timeZone: 'UTC' } : { dateStyle: 'medium', timeZone: 'UTC' });
+  const format = new Intl.DateTimeFormat(
+    locale,
+    style === 'short' ? { month: 'short', day: 'numeric', timeZone: 'UTC' } : { dateStyle: 'medium', timeZone: 'UTC' },
+  );
   return (day) => format.format(new Date(dayStartMs(day)));
 }
 
@@ -45,8 +48,16 @@ export function dayChart(series: readonly DayValue[], options: DayChartOptions):
   const shortDay = dayFormatter(locale, 'short');
   const longDay = dayFormatter(locale, 'long');
   const summary = summarize(series);
-  const description = summary.first && summary.last ? t('chart.desc', { first: longDay(summary.first), last: longDay(summary.last) }) : t('chart.empty');
-  const svg = barChartSvg(series, { id: options.id, title: options.title, description, locale, formatDay: shortDay, emptyText: t('chart.empty') });
+  const description =
+    summary.first && summary.last ? t('chart.desc', { first: longDay(summary.first), last: longDay(summary.last) }) : t('chart.empty');
+  const svg = barChartSvg(series, {
+    id: options.id,
+    title: options.title,
+    description,
+    locale,
+    formatDay: shortDay,
+    emptyText: t('chart.empty'),
+  });
   const peak = summary.peak ? ` ${t('chart.peak', { day: longDay(summary.peak.day), value: numbers.format(summary.peak.value) })}` : '';
   const counted = series.filter((point) => point.value !== 0);
   const table = counted.length

@@ -9,8 +9,14 @@ export interface FeedLink {
 
 /** The routes of src/news/feeds (documented in docs/web.md#feeds). */
 export const catalogueFeed = (t: Translate): FeedLink => ({ href: '/feeds/releases.atom', title: t('feed.catalogue') });
-export const kindFeed = (t: Translate, key: string, label: string): FeedLink => ({ href: `/feeds/kinds/${encodeURIComponent(key)}.atom`, title: t('feed.kind', { label }) });
-export const pluginFeed = (t: Translate, slug: string, name: string): FeedLink => ({ href: `/feeds/plugins/${slug}.atom`, title: t('feed.plugin', { name }) });
+export const kindFeed = (t: Translate, key: string, label: string): FeedLink => ({
+  href: `/feeds/kinds/${encodeURIComponent(key)}.atom`,
+  title: t('feed.kind', { label }),
+});
+export const pluginFeed = (t: Translate, slug: string, name: string): FeedLink => ({
+  href: `/feeds/plugins/${slug}.atom`,
+  title: t('feed.plugin', { name }),
+});
 export const ownerFeed = (t: Translate, owner: { instance: string; login: string }): FeedLink => ({
   href: `/feeds/owners/${encodeURIComponent(owner.instance)}/${encodeURIComponent(owner.login)}.atom`,
   title: t('feed.owner', { login: owner.login }),

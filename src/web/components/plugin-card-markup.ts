@@ -24,7 +24,13 @@ export function pluginCardMarkup(plugin: CatalogueItem, words: CardWords): Marku
     'li',
     { class: 'plugin-card' },
     icon ? h('img', { class: 'card-icon', src: icon.url, width: '48', height: '48', alt: '', loading: 'lazy', decoding: 'async' }) : null,
-    h('h3', {}, h('a', { href: `/plugins/${encodeURIComponent(plugin.slug)}` }, plugin.name), version ? ' ' : null, version ? h('span', { class: 'version' }, version) : null),
+    h(
+      'h3',
+      {},
+      h('a', { href: `/plugins/${encodeURIComponent(plugin.slug)}` }, plugin.name),
+      version ? ' ' : null,
+      version ? h('span', { class: 'version' }, version) : null,
+    ),
     h(
       'p',
       { class: 'badges' },
@@ -33,6 +39,12 @@ export function pluginCardMarkup(plugin: CatalogueItem, words: CardWords): Marku
       plugin.deprecated ? h('span', { class: 'badge deprecated' }, words.text('badge.deprecated')) : null,
     ),
     plugin.description ? h('p', { class: 'description' }, plugin.description) : null,
-    h('p', { class: 'meta' }, plugin.kind ? h('a', { href: `/kinds/${encodeURIComponent(plugin.kind)}` }, words.kindLabel(plugin.kind) ?? plugin.kind) : null, plugin.kind ? ' · ' : null, words.downloads(plugin.downloads)),
+    h(
+      'p',
+      { class: 'meta' },
+      plugin.kind ? h('a', { href: `/kinds/${encodeURIComponent(plugin.kind)}` }, words.kindLabel(plugin.kind) ?? plugin.kind) : null,
+      plugin.kind ? ' · ' : null,
+      words.downloads(plugin.downloads),
+    ),
   );
 }

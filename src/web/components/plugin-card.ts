@@ -13,7 +13,13 @@ export function kindLabels(kinds: readonly { key: string; label: string }[] | un
 
 /** One plugin in a list, as the browse page's script draws it too (plugin-card-markup.ts). */
 export function pluginCard(plugin: CatalogueItem, t: Translate, kinds: KindLabels = new Map()): SafeHtml {
-  return markupHtml(pluginCardMarkup(plugin, { text: (key) => t(key), downloads: (count) => t.count('plugin.downloads', count), kindLabel: (key) => kinds.get(key) }));
+  return markupHtml(
+    pluginCardMarkup(plugin, {
+      text: (key) => t(key),
+      downloads: (count) => t.count('plugin.downloads', count),
+      kindLabel: (key) => kinds.get(key),
+    }),
+  );
 }
 
 export function pluginList(plugins: readonly CatalogueItem[], t: Translate, kinds?: KindLabels): SafeHtml {

@@ -6,7 +6,8 @@ export const ACCOUNT = bundle({
     'account.signIn.title': 'Sign in',
     'account.signIn.intro': 'Sign in with your account on a code forge. The registry reads only your name and avatar.',
     'account.signIn.with': 'Sign in with {label}',
-    'account.signIn.none': 'No sign-in with a forge is configured yet. An administrator adds one in the admin console (Settings, Forges), or in the FORGES configuration.',
+    'account.signIn.none':
+      'No sign-in with a forge is configured yet. An administrator adds one in the admin console (Settings, Forges), or in the FORGES configuration.',
     'account.signIn.already': 'You are signed in as {login}.',
     'account.signIn.toAccount': 'Go to your account',
     'account.signIn.setup': 'Set up this registry',
@@ -54,12 +55,14 @@ export const ACCOUNT = bundle({
     'account.deprecation.done': 'Deprecated.',
     'account.deprecation.undone': 'No longer deprecated.',
     'account.tokens.title': 'Publisher tokens',
-    'account.tokens.intro': 'A publisher token lets CI publish releases with the registry CLI (registry publish). It is shown once, when you create it.',
+    'account.tokens.intro':
+      'A publisher token lets CI publish releases with the registry CLI (registry publish). It is shown once, when you create it.',
     'account.tokens.none': 'No tokens yet.',
     'account.tokens.name': 'Name',
     'account.tokens.nameHint': 'Where the token is used, e.g. GitHub Actions',
     'account.tokens.scopes': 'Scopes',
-    'account.tokens.scopesHint': 'What the token may do. publish:* also claims new plugin names; a scope naming a plugin acts only while you own it.',
+    'account.tokens.scopesHint':
+      'What the token may do. publish:* also claims new plugin names; a scope naming a plugin acts only while you own it.',
     'account.tokens.scope.publishAll': 'publish:* (publish any of your plugins and claim new ones)',
     'account.tokens.scope.yankAll': 'yank:* (yank releases of any of your plugins)',
     'account.tokens.scope.publishOne': 'publish:{slug}',
@@ -79,7 +82,8 @@ export const ACCOUNT = bundle({
     'account.tokens.ciHint':
       'Store the token as the secret REGISTRY_TOKEN (on GitLab: a masked, protected CI/CD variable scoped to the environment "registry"), then publish with the workflow for your forge. Each builds your plugin in a job without the token, downloads the registry CLI in another and checks it against the SHA-256 pinned in it; only the publish job, which runs neither npm nor your code, gets the token:',
     'account.tokens.copySnippet': 'Copy the {forge} workflow',
-    'account.tokens.ciUnavailable': 'This registry has no CLI built, so it has no workflow to offer: ask its operator to run npm run build.',
+    'account.tokens.ciUnavailable':
+      'This registry has no CLI built, so it has no workflow to offer: ask its operator to run npm run build.',
     'account.tokens.prefix': 'Starts with',
     'account.tokens.status': 'Status',
     'account.tokens.status.active': 'active',
@@ -94,7 +98,8 @@ export const ACCOUNT = bundle({
     'account.tokens.revokeConfirm': 'Revoke the token "{name}"? Anything using it stops working.',
     'account.tokens.revoked': 'Token revoked.',
     'account.submit.title': 'Submit a plugin',
-    'account.submit.intro': 'Point the registry at a repository you administer. It reads the manifest on the default branch, claims the plugin name for you and installs a release webhook, so every release you publish on the forge reaches the registry.',
+    'account.submit.intro':
+      'Point the registry at a repository you administer. It reads the manifest on the default branch, claims the plugin name for you and installs a release webhook, so every release you publish on the forge reaches the registry.',
     'account.submit.signInFirst': 'Sign in first, allowing the registry to install the webhook:',
     'account.submit.hooksHint': 'To let the registry install the webhook itself, sign in again allowing it:',
     'account.submit.withHooks': 'Sign in with {label} (with webhook permission)',
@@ -105,22 +110,28 @@ export const ACCOUNT = bundle({
     'account.submit.done': 'Submitted: {slug} is yours.',
     'account.submit.open': 'Open the plugin page',
     'account.submit.installed': 'The release webhook is installed on the forge. Publish a release there and it appears here.',
-    'account.submit.manual': 'The registry could not install the webhook. Add it in the repository settings yourself (the secret is shown only now):',
+    'account.submit.manual':
+      'The registry could not install the webhook. Add it in the repository settings yourself (the secret is shown only now):',
     'account.submit.webhookUrl': 'Payload URL',
     'account.submit.webhookSecret': 'Secret',
-    'account.submit.noForge': 'Submitting a plugin here needs sign-in with a forge (GitHub, GitLab, Gitea or Forgejo) that this registry has OAuth credentials for: the registry asks the forge whether you administer the repository and installs its release webhook with your permission. No such forge is configured yet.',
+    'account.submit.noForge':
+      'Submitting a plugin here needs sign-in with a forge (GitHub, GitLab, Gitea or Forgejo) that this registry has OAuth credentials for: the registry asks the forge whether you administer the repository and installs its release webhook with your permission. No such forge is configured yet.',
     'account.submit.noForge.setup': 'The registry is not set up yet: the install wizard adds a forge.',
     'account.submit.noForge.admin': 'As an administrator you can add one now, effective at once.',
     'account.submit.noForge.addLink': 'Add a forge',
     'account.submit.noForge.ask': 'Ask the administrator of this registry to add one.',
-    'account.submit.noForge.ci': 'Plugins can still be published from CI with a publisher token: the registry publish command claims a new plugin name on its first push.',
+    'account.submit.noForge.ci':
+      'Plugins can still be published from CI with a publisher token: the registry publish command claims a new plugin name on its first push.',
     'account.submit.noForge.tokens': 'Create a publisher token',
-    'account.submit.steps': 'Content type: application/json. Events: releases (GitHub, Gitea, Forgejo) or tag pushes and releases (GitLab, where the secret goes in "Secret token").',
+    'account.submit.steps':
+      'Content type: application/json. Events: releases (GitHub, Gitea, Forgejo) or tag pushes and releases (GitLab, where the secret goes in "Secret token").',
     'account.subscriptions.title': 'Webhook subscriptions',
-    'account.subscriptions.intro': 'The registry POSTs events to your URLs, signed per Standard Webhooks with a secret shown once when you subscribe. A subscription whose deliveries fail for {days} days is disabled.',
+    'account.subscriptions.intro':
+      'The registry POSTs events to your URLs, signed per Standard Webhooks with a secret shown once when you subscribe. A subscription whose deliveries fail for {days} days is disabled.',
     'account.subscriptions.link': 'Manage your webhook subscriptions',
     'account.subscriptions.disabledNotice.one': '{count} of your webhook subscriptions is disabled because its deliveries kept failing.',
-    'account.subscriptions.disabledNotice.other': '{count} of your webhook subscriptions are disabled because their deliveries kept failing.',
+    'account.subscriptions.disabledNotice.other':
+      '{count} of your webhook subscriptions are disabled because their deliveries kept failing.',
     'account.subscriptions.none': 'No subscriptions yet.',
     'account.subscriptions.url': 'URL',
     'account.subscriptions.urlHint': 'https only; addresses on private networks are refused',
@@ -168,7 +179,8 @@ export const ACCOUNT = bundle({
     'account.signIn.title': 'Anmelden',
     'account.signIn.intro': 'Melden Sie sich mit Ihrem Konto bei einer Code-Plattform an. Die Registry liest nur Ihren Namen und Ihr Bild.',
     'account.signIn.with': 'Mit {label} anmelden',
-    'account.signIn.none': 'Noch ist keine Anmeldung über eine Plattform eingerichtet. Ein Administrator fügt eine in der Verwaltung hinzu (Einstellungen, Plattformen) oder in der Konfiguration FORGES.',
+    'account.signIn.none':
+      'Noch ist keine Anmeldung über eine Plattform eingerichtet. Ein Administrator fügt eine in der Verwaltung hinzu (Einstellungen, Plattformen) oder in der Konfiguration FORGES.',
     'account.signIn.already': 'Sie sind als {login} angemeldet.',
     'account.signIn.toAccount': 'Zu Ihrem Konto',
     'account.signIn.setup': 'Diese Registry einrichten',
@@ -216,12 +228,14 @@ export const ACCOUNT = bundle({
     'account.deprecation.done': 'Als veraltet markiert.',
     'account.deprecation.undone': 'Nicht mehr als veraltet markiert.',
     'account.tokens.title': 'Veröffentlichungs-Token',
-    'account.tokens.intro': 'Mit einem Veröffentlichungs-Token veröffentlicht CI Releases über die Registry-CLI (registry publish). Es wird nur einmal angezeigt, beim Erstellen.',
+    'account.tokens.intro':
+      'Mit einem Veröffentlichungs-Token veröffentlicht CI Releases über die Registry-CLI (registry publish). Es wird nur einmal angezeigt, beim Erstellen.',
     'account.tokens.none': 'Noch keine Token.',
     'account.tokens.name': 'Name',
     'account.tokens.nameHint': 'Wo das Token verwendet wird, z. B. GitHub Actions',
     'account.tokens.scopes': 'Berechtigungen',
-    'account.tokens.scopesHint': 'Was das Token darf. publish:* beansprucht auch neue Plugin-Namen; eine Berechtigung für ein Plugin gilt nur, solange es Ihnen gehört.',
+    'account.tokens.scopesHint':
+      'Was das Token darf. publish:* beansprucht auch neue Plugin-Namen; eine Berechtigung für ein Plugin gilt nur, solange es Ihnen gehört.',
     'account.tokens.scope.publishAll': 'publish:* (alle Ihre Plugins veröffentlichen und neue beanspruchen)',
     'account.tokens.scope.yankAll': 'yank:* (Releases aller Ihrer Plugins zurückziehen)',
     'account.tokens.scope.publishOne': 'publish:{slug}',
@@ -241,7 +255,8 @@ export const ACCOUNT = bundle({
     'account.tokens.ciHint':
       'Speichern Sie das Token als Secret REGISTRY_TOKEN (bei GitLab: eine maskierte, geschützte CI/CD-Variable mit dem Environment „registry“) und veröffentlichen Sie mit dem Workflow für Ihre Forge. Jeder baut Ihr Plugin in einem Job ohne das Token, lädt die Registry-CLI in einem weiteren und prüft sie gegen die darin festgelegte SHA-256; nur der Veröffentlichungs-Job, der weder npm noch Ihren Code ausführt, erhält das Token:',
     'account.tokens.copySnippet': 'Workflow für {forge} kopieren',
-    'account.tokens.ciUnavailable': 'Diese Registry hat keine gebaute CLI und kann daher keinen Workflow anbieten: Bitten Sie den Betreiber, npm run build auszuführen.',
+    'account.tokens.ciUnavailable':
+      'Diese Registry hat keine gebaute CLI und kann daher keinen Workflow anbieten: Bitten Sie den Betreiber, npm run build auszuführen.',
     'account.tokens.prefix': 'Beginnt mit',
     'account.tokens.status': 'Status',
     'account.tokens.status.active': 'aktiv',
@@ -256,7 +271,8 @@ export const ACCOUNT = bundle({
     'account.tokens.revokeConfirm': 'Token „{name}“ widerrufen? Alles, was es verwendet, hört auf zu funktionieren.',
     'account.tokens.revoked': 'Token widerrufen.',
     'account.submit.title': 'Plugin einreichen',
-    'account.submit.intro': 'Nennen Sie der Registry ein Repository, das Sie verwalten. Sie liest das Manifest im Standard-Branch, beansprucht den Plugin-Namen für Sie und richtet einen Release-Webhook ein, damit jedes Release auf der Plattform hier ankommt.',
+    'account.submit.intro':
+      'Nennen Sie der Registry ein Repository, das Sie verwalten. Sie liest das Manifest im Standard-Branch, beansprucht den Plugin-Namen für Sie und richtet einen Release-Webhook ein, damit jedes Release auf der Plattform hier ankommt.',
     'account.submit.signInFirst': 'Melden Sie sich zuerst an und erlauben Sie der Registry, den Webhook einzurichten:',
     'account.submit.hooksHint': 'Damit die Registry den Webhook selbst einrichten kann, melden Sie sich erneut mit dieser Erlaubnis an:',
     'account.submit.withHooks': 'Mit {label} anmelden (mit Webhook-Erlaubnis)',
@@ -266,23 +282,31 @@ export const ACCOUNT = bundle({
     'account.submit.failed': 'Die Registry hat abgelehnt: {reason}',
     'account.submit.done': 'Eingereicht: {slug} gehört Ihnen.',
     'account.submit.open': 'Plugin-Seite öffnen',
-    'account.submit.installed': 'Der Release-Webhook ist auf der Plattform eingerichtet. Veröffentlichen Sie dort ein Release, und es erscheint hier.',
-    'account.submit.manual': 'Die Registry konnte den Webhook nicht einrichten. Fügen Sie ihn selbst in den Repository-Einstellungen hinzu (das Secret wird nur jetzt angezeigt):',
+    'account.submit.installed':
+      'Der Release-Webhook ist auf der Plattform eingerichtet. Veröffentlichen Sie dort ein Release, und es erscheint hier.',
+    'account.submit.manual':
+      'Die Registry konnte den Webhook nicht einrichten. Fügen Sie ihn selbst in den Repository-Einstellungen hinzu (das Secret wird nur jetzt angezeigt):',
     'account.submit.webhookUrl': 'Payload-URL',
     'account.submit.webhookSecret': 'Secret',
-    'account.submit.noForge': 'Ein Plugin hier einzureichen setzt die Anmeldung über eine Plattform (GitHub, GitLab, Gitea oder Forgejo) voraus, für die diese Registry OAuth-Zugangsdaten hat: Die Registry fragt die Plattform, ob Sie das Repository verwalten, und richtet mit Ihrer Erlaubnis den Release-Webhook ein. Noch ist keine solche Plattform eingerichtet.',
+    'account.submit.noForge':
+      'Ein Plugin hier einzureichen setzt die Anmeldung über eine Plattform (GitHub, GitLab, Gitea oder Forgejo) voraus, für die diese Registry OAuth-Zugangsdaten hat: Die Registry fragt die Plattform, ob Sie das Repository verwalten, und richtet mit Ihrer Erlaubnis den Release-Webhook ein. Noch ist keine solche Plattform eingerichtet.',
     'account.submit.noForge.setup': 'Die Registry ist noch nicht eingerichtet: Der Einrichtungsassistent fügt eine Plattform hinzu.',
     'account.submit.noForge.admin': 'Als Administrator können Sie jetzt eine hinzufügen, sofort wirksam.',
     'account.submit.noForge.addLink': 'Plattform hinzufügen',
     'account.submit.noForge.ask': 'Bitten Sie den Administrator dieser Registry, eine hinzuzufügen.',
-    'account.submit.noForge.ci': 'Aus der CI lässt sich trotzdem mit einem Veröffentlichungs-Token veröffentlichen: Der Befehl registry publish beansprucht beim ersten Push einen neuen Plugin-Namen.',
+    'account.submit.noForge.ci':
+      'Aus der CI lässt sich trotzdem mit einem Veröffentlichungs-Token veröffentlichen: Der Befehl registry publish beansprucht beim ersten Push einen neuen Plugin-Namen.',
     'account.submit.noForge.tokens': 'Veröffentlichungs-Token anlegen',
-    'account.submit.steps': 'Content type: application/json. Ereignisse: Releases (GitHub, Gitea, Forgejo) bzw. Tag-Pushes und Releases (GitLab, dort gehört das Secret in „Secret token“).',
+    'account.submit.steps':
+      'Content type: application/json. Ereignisse: Releases (GitHub, Gitea, Forgejo) bzw. Tag-Pushes und Releases (GitLab, dort gehört das Secret in „Secret token“).',
     'account.subscriptions.title': 'Webhook-Abonnements',
-    'account.subscriptions.intro': 'Die Registry sendet Ereignisse per POST an Ihre URLs, signiert nach Standard Webhooks mit einem Geheimnis, das beim Abonnieren einmal angezeigt wird. Ein Abonnement, dessen Zustellungen {days} Tage lang scheitern, wird deaktiviert.',
+    'account.subscriptions.intro':
+      'Die Registry sendet Ereignisse per POST an Ihre URLs, signiert nach Standard Webhooks mit einem Geheimnis, das beim Abonnieren einmal angezeigt wird. Ein Abonnement, dessen Zustellungen {days} Tage lang scheitern, wird deaktiviert.',
     'account.subscriptions.link': 'Webhook-Abonnements verwalten',
-    'account.subscriptions.disabledNotice.one': '{count} Ihrer Webhook-Abonnements ist deaktiviert, weil seine Zustellungen immer wieder scheiterten.',
-    'account.subscriptions.disabledNotice.other': '{count} Ihrer Webhook-Abonnements sind deaktiviert, weil ihre Zustellungen immer wieder scheiterten.',
+    'account.subscriptions.disabledNotice.one':
+      '{count} Ihrer Webhook-Abonnements ist deaktiviert, weil seine Zustellungen immer wieder scheiterten.',
+    'account.subscriptions.disabledNotice.other':
+      '{count} Ihrer Webhook-Abonnements sind deaktiviert, weil ihre Zustellungen immer wieder scheiterten.',
     'account.subscriptions.none': 'Noch keine Abonnements.',
     'account.subscriptions.url': 'URL',
     'account.subscriptions.urlHint': 'nur https; Adressen in privaten Netzen werden abgelehnt',

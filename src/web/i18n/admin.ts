@@ -100,7 +100,8 @@ export const ADMIN = bundle({
     'admin.users.enableNamed': 'Enable {login}',
     'admin.settings.text': 'Operator settings, checked by the server against their declared types and bounds.',
     'admin.forges.title': 'Forges',
-    'admin.forges.text': 'The forge instances people sign in with and publish from. Added ones work at once on every server, without a restart; those from the FORGES configuration are read-only here.',
+    'admin.forges.text':
+      'The forge instances people sign in with and publish from. Added ones work at once on every server, without a restart; those from the FORGES configuration are read-only here.',
     'admin.forges.caption': 'Forge instances',
     'admin.forges.name': 'Name',
     'admin.forges.type': 'Type',
@@ -287,7 +288,8 @@ export const ADMIN = bundle({
     'admin.users.enableNamed': '{login} entsperren',
     'admin.settings.text': 'Betriebseinstellungen; der Server prüft Typ und Grenzen.',
     'admin.forges.title': 'Plattformen',
-    'admin.forges.text': 'Die Plattform-Instanzen, mit denen man sich anmeldet und veröffentlicht. Hinzugefügte wirken sofort auf allen Servern, ohne Neustart; die aus der Konfiguration FORGES sind hier nur lesbar.',
+    'admin.forges.text':
+      'Die Plattform-Instanzen, mit denen man sich anmeldet und veröffentlicht. Hinzugefügte wirken sofort auf allen Servern, ohne Neustart; die aus der Konfiguration FORGES sind hier nur lesbar.',
     'admin.forges.caption': 'Plattform-Instanzen',
     'admin.forges.name': 'Name',
     'admin.forges.type': 'Typ',
@@ -347,7 +349,8 @@ export const ADMIN = bundle({
     'admin.deliveries.plugin': 'Plugin',
     'admin.deliveries.total': 'Zustellungen: {count}',
     'admin.deliveries.none': 'Keine passenden Zustellungen.',
-    'admin.keys.text': 'Der aktuelle Schlüssel signiert neue Releases; frühere bleiben veröffentlicht, bis ihre Releases neu signiert sind.',
+    'admin.keys.text':
+      'Der aktuelle Schlüssel signiert neue Releases; frühere bleiben veröffentlicht, bis ihre Releases neu signiert sind.',
     'admin.keys.kid': 'Schlüssel-ID (kid)',
     'admin.keys.state': 'Status',
     'admin.keys.state.current': 'aktuell',

@@ -19,7 +19,8 @@ export const CATALOGUE = bundle({
     'home.browseAll': 'Browse all plugins',
     'home.empty': 'No plugins yet.',
     'home.setup.title': 'This registry is not set up yet',
-    'home.setup.text': 'It has no administrator, and nobody can sign in. The install wizard makes the first administrator, names the site and adds a forge to sign in with; it needs the bootstrap token the server printed at start.',
+    'home.setup.text':
+      'It has no administrator, and nobody can sign in. The install wizard makes the first administrator, names the site and adds a forge to sign in with; it needs the bootstrap token the server printed at start.',
     'home.setup.link': 'Set up this registry',
     'browse.title': 'Browse plugins',
     'browse.description': 'Search the catalogue by name, kind, category and tag.',
@@ -164,7 +165,8 @@ export const CATALOGUE = bundle({
     'home.browseAll': 'Alle Plugins durchsuchen',
     'home.empty': 'Noch keine Plugins.',
     'home.setup.title': 'Diese Registry ist noch nicht eingerichtet',
-    'home.setup.text': 'Sie hat keinen Administrator, und niemand kann sich anmelden. Der Einrichtungsassistent legt den ersten Administrator an, benennt die Seite und fügt eine Plattform zur Anmeldung hinzu; er braucht das Bootstrap-Token, das der Server beim Start ausgegeben hat.',
+    'home.setup.text':
+      'Sie hat keinen Administrator, und niemand kann sich anmelden. Der Einrichtungsassistent legt den ersten Administrator an, benennt die Seite und fügt eine Plattform zur Anmeldung hinzu; er braucht das Bootstrap-Token, das der Server beim Start ausgegeben hat.',
     'home.setup.link': 'Registry einrichten',
     'browse.title': 'Plugins durchsuchen',
     'browse.description': 'Den Katalog nach Name, Art, Kategorie und Schlagwort durchsuchen.',

@@ -17,7 +17,10 @@ function merge(locale: UiLocale): ReadonlyMap<string, string> {
   return map;
 }
 
-const MESSAGES: Record<UiLocale, ReadonlyMap<string, string>> = Object.fromEntries(UI_LOCALES.map((l) => [l, merge(l)])) as Record<UiLocale, ReadonlyMap<string, string>>;
+const MESSAGES: Record<UiLocale, ReadonlyMap<string, string>> = Object.fromEntries(UI_LOCALES.map((l) => [l, merge(l)])) as Record<
+  UiLocale,
+  ReadonlyMap<string, string>
+>;
 
 /** Looks up a UI string; `count` picks a counted message's plural form, `number` writes a number. */
 export interface Translate {

@@ -22,7 +22,8 @@ export const SIGN_IN = bundle({
     'signIn.error.password-hashing-busy': 'The registry is checking too many passwords right now. Try again in a moment.',
     'signIn.forges.title': 'With a code forge',
     'signIn.help.title': 'No way in yet?',
-    'signIn.help.text': 'An operator can print a one-time sign-in link for your account on the server. Once in, add a passkey on your account page.',
+    'signIn.help.text':
+      'An operator can print a one-time sign-in link for your account on the server. Once in, add a passkey on your account page.',
     'signIn.link.title': 'Sign-in link',
     'signIn.link.confirm': 'This one-time link signs you in to this registry. Continue to sign in; the link then works no more.',
     'signIn.link.continue': 'Continue signing in',
@@ -58,7 +59,8 @@ export const SIGN_IN = bundle({
     'account.password.isSet': 'You have a password, last set {date}.',
     'account.password.notSet': 'You have no password.',
     'account.password.current': 'Current password',
-    'account.password.currentHint': 'Not needed within 10 minutes of signing in (after a sign-in link, say) or of confirming with a passkey. Changing the password signs you out everywhere else.',
+    'account.password.currentHint':
+      'Not needed within 10 minutes of signing in (after a sign-in link, say) or of confirming with a passkey. Changing the password signs you out everywhere else.',
     'account.password.new': 'New password',
     'account.password.hint': 'At least 10 characters.',
     'account.password.confirm': 'Repeat the new password',
@@ -71,10 +73,12 @@ export const SIGN_IN = bundle({
     'signIn.intro': 'Melden Sie sich mit einem Passkey, einem Passwort oder Ihrem Konto bei einer Code-Plattform an.',
     'signIn.introLocal': 'Melden Sie sich mit einem Passkey oder einem Passwort an.',
     'signIn.passkey.title': 'Mit einem Passkey',
-    'signIn.passkey.intro': 'Nutzen Sie einen Passkey auf diesem Gerät, Ihrem Telefon oder einem Sicherheitsschlüssel. Kein Login einzutippen.',
+    'signIn.passkey.intro':
+      'Nutzen Sie einen Passkey auf diesem Gerät, Ihrem Telefon oder einem Sicherheitsschlüssel. Kein Login einzutippen.',
     'signIn.passkey.button': 'Mit einem Passkey anmelden',
     'signIn.passkey.noScript': 'Passkeys brauchen in diesem Browser JavaScript.',
-    'signIn.passkey.unsupported': 'Dieser Browser kann keine Passkeys nutzen. Melden Sie sich mit einem Passwort oder einem Anmeldelink an.',
+    'signIn.passkey.unsupported':
+      'Dieser Browser kann keine Passkeys nutzen. Melden Sie sich mit einem Passwort oder einem Anmeldelink an.',
     'signIn.passkey.failed': 'Der Passkey wurde nicht angenommen: {reason}',
     'signIn.passkey.cancelled': 'Die Anmeldung mit dem Passkey wurde abgebrochen oder hat zu lange gedauert.',
     'signIn.password.title': 'Mit einem Passwort',
@@ -87,9 +91,11 @@ export const SIGN_IN = bundle({
     'signIn.error.password-hashing-busy': 'Die Registry prüft gerade zu viele Passwörter. Versuchen Sie es gleich noch einmal.',
     'signIn.forges.title': 'Mit einer Code-Plattform',
     'signIn.help.title': 'Noch keinen Zugang?',
-    'signIn.help.text': 'Ein Betreiber kann auf dem Server einen einmaligen Anmeldelink für Ihr Konto ausgeben. Danach fügen Sie auf Ihrer Kontoseite einen Passkey hinzu.',
+    'signIn.help.text':
+      'Ein Betreiber kann auf dem Server einen einmaligen Anmeldelink für Ihr Konto ausgeben. Danach fügen Sie auf Ihrer Kontoseite einen Passkey hinzu.',
     'signIn.link.title': 'Anmeldelink',
-    'signIn.link.confirm': 'Dieser einmalige Link meldet Sie bei dieser Registry an. Fahren Sie fort, um sich anzumelden; danach gilt der Link nicht mehr.',
+    'signIn.link.confirm':
+      'Dieser einmalige Link meldet Sie bei dieser Registry an. Fahren Sie fort, um sich anzumelden; danach gilt der Link nicht mehr.',
     'signIn.link.continue': 'Weiter anmelden',
     'signIn.link.used': 'Dieser Anmeldelink wurde bereits benutzt. Jeder Link meldet nur einmal an.',
     'signIn.link.expired': 'Dieser Anmeldelink ist abgelaufen. Links gelten 15 Minuten.',
@@ -97,7 +103,8 @@ export const SIGN_IN = bundle({
     'signIn.link.again': 'Bitten Sie einen Betreiber um einen neuen:',
     'signIn.link.toSignIn': 'Andere Wege der Anmeldung',
     'account.passkeys.title': 'Passkeys',
-    'account.passkeys.intro': 'Passkeys melden Sie ohne Passwort an: mit der Bildschirmsperre dieses Geräts, Ihrem Telefon oder einem Sicherheitsschlüssel.',
+    'account.passkeys.intro':
+      'Passkeys melden Sie ohne Passwort an: mit der Bildschirmsperre dieses Geräts, Ihrem Telefon oder einem Sicherheitsschlüssel.',
     'account.passkeys.name': 'Name des neuen Passkeys',
     'account.passkeys.nameHint': 'Um Ihre Passkeys auseinanderzuhalten, zum Beispiel „Laptop“.',
     'account.passkeys.add': 'Passkey hinzufügen',
@@ -123,7 +130,8 @@ export const SIGN_IN = bundle({
     'account.password.isSet': 'Sie haben ein Passwort, zuletzt gesetzt am {date}.',
     'account.password.notSet': 'Sie haben kein Passwort.',
     'account.password.current': 'Aktuelles Passwort',
-    'account.password.currentHint': 'Innerhalb von 10 Minuten nach der Anmeldung (etwa nach einem Anmeldelink) oder einer Bestätigung mit einem Passkey nicht nötig. Eine Änderung meldet Sie überall sonst ab.',
+    'account.password.currentHint':
+      'Innerhalb von 10 Minuten nach der Anmeldung (etwa nach einem Anmeldelink) oder einer Bestätigung mit einem Passkey nicht nötig. Eine Änderung meldet Sie überall sonst ab.',
     'account.password.new': 'Neues Passwort',
     'account.password.hint': 'Mindestens 10 Zeichen.',
     'account.password.confirm': 'Neues Passwort wiederholen',

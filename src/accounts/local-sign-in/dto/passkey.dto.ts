@@ -5,7 +5,8 @@ export class PasskeyOptionsDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: "WebAuthn options as JSON (PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON): hand them to the browser's navigator.credentials (for instance with @simplewebauthn/browser). The challenge is good for one answer within 5 minutes.",
+    description:
+      "WebAuthn options as JSON (PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON): hand them to the browser's navigator.credentials (for instance with @simplewebauthn/browser). The challenge is good for one answer within 5 minutes.",
   })
   options: Record<string, unknown>;
 }
@@ -14,7 +15,8 @@ export class PasskeyAnswerDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: "The browser's answer as JSON (AuthenticationResponseJSON: id, rawId, type, response.clientDataJSON, authenticatorData, signature, userHandle)",
+    description:
+      "The browser's answer as JSON (AuthenticationResponseJSON: id, rawId, type, response.clientDataJSON, authenticatorData, signature, userHandle)",
   })
   @IsObject()
   response: Record<string, unknown>;

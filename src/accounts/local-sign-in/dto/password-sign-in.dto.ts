@@ -13,7 +13,10 @@ export class PasswordSignInDto {
   @Length(1, PASSWORD_MAX_LENGTH)
   password: string;
 
-  @ApiPropertyOptional({ description: 'HTML form posts only: the local path to go to once signed in (default /account)', example: '/admin' })
+  @ApiPropertyOptional({
+    description: 'HTML form posts only: the local path to go to once signed in (default /account)',
+    example: '/admin',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(500)

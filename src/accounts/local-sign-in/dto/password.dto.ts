@@ -3,12 +3,21 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../lib/password/password-hash';
 
 export class SetPasswordDto {
-  @ApiProperty({ description: `The new password: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, not the login`, minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, format: 'password' })
+  @ApiProperty({
+    description: `The new password: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, not the login`,
+    minLength: PASSWORD_MIN_LENGTH,
+    maxLength: PASSWORD_MAX_LENGTH,
+    format: 'password',
+  })
   @IsString()
   @MaxLength(PASSWORD_MAX_LENGTH * 4)
   password: string;
 
-  @ApiPropertyOptional({ description: 'The password the account has now: needed to change it, unless this session signed in less than 10 minutes ago (a sign-in link after a forgotten password)', format: 'password' })
+  @ApiPropertyOptional({
+    description:
+      'The password the account has now: needed to change it, unless this session signed in less than 10 minutes ago (a sign-in link after a forgotten password)',
+    format: 'password',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(PASSWORD_MAX_LENGTH * 4)

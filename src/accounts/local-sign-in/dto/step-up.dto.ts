@@ -7,7 +7,8 @@ export class StepUpDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    description: "The browser's answer (AuthenticationResponseJSON) to the options of POST /api/auth/me/step-up/options, from one of your own passkeys",
+    description:
+      "The browser's answer (AuthenticationResponseJSON) to the options of POST /api/auth/me/step-up/options, from one of your own passkeys",
   })
   @IsOptional()
   @IsObject()

@@ -25,7 +25,12 @@ export class PasskeyCredentialEntity {
   publicKey: Buffer;
 
   /** The signature counter last seen (0 for authenticators that keep none). */
-  @Column({ name: 'sign_count', type: 'bigint', default: 0, transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) } })
+  @Column({
+    name: 'sign_count',
+    type: 'bigint',
+    default: 0,
+    transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) },
+  })
   signCount: number;
 
   @Column({ type: 'jsonb', default: () => "'[]'" })

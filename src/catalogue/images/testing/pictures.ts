@@ -2,7 +2,12 @@ import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 /** A real picture of `width` × `height` in `format`, drawn by sharp (a two-colour gradient-free block). */
-export async function picture(format: 'png' | 'jpeg' | 'gif' | 'webp' | 'avif', width = 300, height = 200, options: { exif?: boolean } = {}): Promise<Buffer> {
+export async function picture(
+  format: 'png' | 'jpeg' | 'gif' | 'webp' | 'avif',
+  width = 300,
+  height = 200,
+  options: { exif?: boolean } = {},
+): Promise<Buffer> {
   let image = sharp({ create: { width, height, channels: 4, background: { r: 200, g: 40, b: 90, alpha: 1 } } });
   if (options.exif) image = image.withExif({ IFD0: { Copyright: 'secret-exif-marker', Make: 'TestCam' } });
   if (format === 'jpeg') return image.jpeg().toBuffer();
@@ -48,4 +53,6 @@ export function pngClaiming(width: number, height: number): Buffer {
   ]);
 }
 
-export const SVG = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
+export const SVG = Buffer.from(
+  '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+);

@@ -33,7 +33,9 @@ export class KindDto {
   @ApiProperty({ type: [ExtensionFieldDto] })
   extensionFields: ExtensionFieldDto[];
 
-  @ApiProperty({ description: 'Releases of this kind must carry a Sigstore provenance bundle that verifies at ingest (refused with 422 otherwise)' })
+  @ApiProperty({
+    description: 'Releases of this kind must carry a Sigstore provenance bundle that verifies at ingest (refused with 422 otherwise)',
+  })
   requireProvenance: boolean;
 }
 

@@ -22,7 +22,9 @@ export class DeprecationDto {
 
 /** The named query parameters of `GET /api/plugins`; `ext.<key>` ones are read beside them. */
 export class CatalogueQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ description: 'Words to find in the name (first), description and tags, category and kind; a word may be a prefix' })
+  @ApiPropertyOptional({
+    description: 'Words to find in the name (first), description and tags, category and kind; a word may be a prefix',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(100)
@@ -56,7 +58,10 @@ export class CatalogueQueryDto extends PageQueryDto {
   @IsIn(['1'], { message: 'verified: must be 1 (or left out)' })
   verified?: string;
 
-  @ApiPropertyOptional({ enum: CATALOGUE_SORTS, description: 'Default: relevance with search, else updated. Verified plugins lead every sort.' })
+  @ApiPropertyOptional({
+    enum: CATALOGUE_SORTS,
+    description: 'Default: relevance with search, else updated. Verified plugins lead every sort.',
+  })
   @IsOptional()
   @IsIn(CATALOGUE_SORTS)
   sort?: CatalogueSort;
@@ -108,7 +113,10 @@ export class CatalogueItemDto {
   @ApiProperty({ type: String, nullable: true })
   icon: string | null;
 
-  @ApiProperty({ type: ListImagesDto, description: 'Pictures served by this registry (additive to the spec): the icon, fetched and re-encoded at publish time' })
+  @ApiProperty({
+    type: ListImagesDto,
+    description: 'Pictures served by this registry (additive to the spec): the icon, fetched and re-encoded at publish time',
+  })
   images: ListImagesDto;
 
   @ApiProperty({ type: String, nullable: true })

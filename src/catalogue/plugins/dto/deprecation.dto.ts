@@ -6,7 +6,12 @@ import { DeprecationDto } from './catalogue.dto';
 
 /** `PUT /api/plugins/:slug/deprecation` (and the admin route): the mark's message and replacement. */
 export class DeprecatePluginDto {
-  @ApiProperty({ minLength: 1, maxLength: 500, description: 'One line: no control characters (newlines included)', example: 'Unmaintained; use markdown-pro instead' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 500,
+    description: 'One line: no control characters (newlines included)',
+    example: 'Unmaintained; use markdown-pro instead',
+  })
   @IsString()
   @Length(1, 500)
   @Matches(/\S/, { message: 'message: must not be blank' })

@@ -8,10 +8,17 @@ export const DEFAULT_SERIES_DAYS = 90;
 export const MAX_SERIES_DAYS = 366;
 
 /** Plain decimal digits become a number; anything else stays as sent, for the validators to refuse by name. */
-const decimalDigits = Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]{1,9}$/.test(value) ? Number(value) : value));
+const decimalDigits = Transform(({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^[0-9]{1,9}$/.test(value) ? Number(value) : value,
+);
 
 export class DownloadsQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_SERIES_DAYS, default: DEFAULT_SERIES_DAYS, description: 'How many UTC days, ending today' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_SERIES_DAYS,
+    default: DEFAULT_SERIES_DAYS,
+    description: 'How many UTC days, ending today',
+  })
   @IsOptional()
   @decimalDigits
   @IsInt({ message: 'days: must be a whole number' })

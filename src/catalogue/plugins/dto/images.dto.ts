@@ -2,7 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** One encoding of a picture, served by this registry. */
 export class ServedImageDto {
-  @ApiProperty({ description: 'Path on this registry, `/images/<sha256>.webp`: the hash of the bytes, so it never changes (cached for a year)', example: `/images/${'0'.repeat(64)}.webp` })
+  @ApiProperty({
+    description: 'Path on this registry, `/images/<sha256>.webp`: the hash of the bytes, so it never changes (cached for a year)',
+    example: `/images/${'0'.repeat(64)}.webp`,
+  })
   url: string;
 
   @ApiProperty({ description: 'Pixels' })
@@ -33,16 +36,23 @@ export class ServedScreenshotDto extends ServedPictureDto {
 export class ListImagesDto {
   @ApiPropertyOptional({
     type: () => ServedImageDto,
-    description: "The icon as this registry serves it (a 128 px square WebP); absent when the manifest names none or it could not be fetched. The manifest's own URL stays in `icon`.",
+    description:
+      "The icon as this registry serves it (a 128 px square WebP); absent when the manifest names none or it could not be fetched. The manifest's own URL stays in `icon`.",
   })
   icon?: ServedImageDto;
 }
 
 /** The detail's pictures: the icon at every width and the screenshots. */
 export class PluginImagesDto extends ListImagesDto {
-  @ApiPropertyOptional({ type: () => ServedPictureDto, description: 'The icon at 64, 128 and 256 px (squares), `url` being the 128 px one; absent when there is none' })
+  @ApiPropertyOptional({
+    type: () => ServedPictureDto,
+    description: 'The icon at 64, 128 and 256 px (squares), `url` being the 128 px one; absent when there is none',
+  })
   declare icon?: ServedPictureDto;
 
-  @ApiProperty({ type: [ServedScreenshotDto], description: 'Screenshots at up to 640 and 1280 px wide, never enlarged; `url` is the widest' })
+  @ApiProperty({
+    type: [ServedScreenshotDto],
+    description: 'Screenshots at up to 640 and 1280 px wide, never enlarged; `url` is the widest',
+  })
   screenshots: ServedScreenshotDto[];
 }

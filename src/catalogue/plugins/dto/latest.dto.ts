@@ -9,16 +9,27 @@ export const FRESHNESS_DESCRIPTION =
   'Signed freshness statement: a compact JWS (typ `registry-freshness+jws`, kid from /.well-known/registry-key.json) over `{slug, version, platform, asset_sha256, issued_at, expires_at, tree_size}`; issued anew every hour, or at half its lifetime (FRESHNESS_LIFETIME_SECONDS) when shorter. Also sent as the `Registry-Freshness` header. Null on a mirror, which signs nothing';
 
 export class LatestQueryDto {
-  @ApiPropertyOptional({ example: 'linux', description: 'linux, darwin (macos, mac, osx) or win32 (windows, win); without os and arch the User-Agent decides' })
+  @ApiPropertyOptional({
+    example: 'linux',
+    description: 'linux, darwin (macos, mac, osx) or win32 (windows, win); without os and arch the User-Agent decides',
+  })
   @IsOptional()
   @IsString()
-  @Satisfies('knownOs', (v) => typeof v === 'string' && normalizeOs(v) !== null, () => 'os: must be linux, darwin (macos, mac, osx) or win32 (windows, win)')
+  @Satisfies(
+    'knownOs',
+    (v) => typeof v === 'string' && normalizeOs(v) !== null,
+    () => 'os: must be linux, darwin (macos, mac, osx) or win32 (windows, win)',
+  )
   os?: string;
 
   @ApiPropertyOptional({ example: 'x64', description: 'x64 (amd64, x86_64), arm64 (aarch64), ia32 (x86, i386) or armhf (armv7)' })
   @IsOptional()
   @IsString()
-  @Satisfies('knownArch', (v) => typeof v === 'string' && normalizeArch(v) !== null, () => 'arch: must be x64 (amd64, x86_64), arm64 (aarch64), ia32 (x86, i386) or armhf (armv7)')
+  @Satisfies(
+    'knownArch',
+    (v) => typeof v === 'string' && normalizeArch(v) !== null,
+    () => 'arch: must be x64 (amd64, x86_64), arm64 (aarch64), ia32 (x86, i386) or armhf (armv7)',
+  )
   arch?: string;
 
   @ApiPropertyOptional({ enum: ['0', '1'], description: '1 lets a prerelease be the latest' })
@@ -26,11 +37,18 @@ export class LatestQueryDto {
   @IsIn(['0', '1'], { message: 'prerelease: must be 0 or 1' })
   prerelease?: string;
 
-  @ApiPropertyOptional({ example: '2.4.1', description: "The host runtime's version: releases whose min_runtime_version excludes it are passed over" })
+  @ApiPropertyOptional({
+    example: '2.4.1',
+    description: "The host runtime's version: releases whose min_runtime_version excludes it are passed over",
+  })
   @IsOptional()
   @IsString()
   @MaxLength(40)
-  @Satisfies('semverVersion', (v) => typeof v === 'string' && semver.valid(v) !== null, () => 'runtime: must be a semantic version such as 2.4.1')
+  @Satisfies(
+    'semverVersion',
+    (v) => typeof v === 'string' && semver.valid(v) !== null,
+    () => 'runtime: must be a semantic version such as 2.4.1',
+  )
   runtime?: string;
 }
 
@@ -72,7 +90,11 @@ export class LatestDto {
   @ApiProperty({ type: String, nullable: true, description: 'The platform key matched, or null for the universal fallback' })
   platform: string | null;
 
-  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/PlatformAssetDto' }, description: 'Every asset of the release by platform key' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { $ref: '#/components/schemas/PlatformAssetDto' },
+    description: 'Every asset of the release by platform key',
+  })
   platforms: Record<string, PlatformAssetDto>;
 
   @ApiProperty({ type: [SkippedReleaseDto], description: 'Newer releases passed over, and why' })

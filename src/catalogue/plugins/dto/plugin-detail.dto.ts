@@ -51,7 +51,11 @@ export class ReleaseSummaryDto {
   @ApiProperty({ description: 'Epoch ms' })
   createdAt: number;
 
-  @ApiProperty({ type: Number, nullable: true, description: "The transparency-log entry of the release's current signature (docs/transparency-log.md); null before the log" })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "The transparency-log entry of the release's current signature (docs/transparency-log.md); null before the log",
+  })
   log_index: number | null;
 }
 
@@ -75,7 +79,11 @@ export class PluginDetailDto extends CatalogueItemDto {
   @ApiProperty({ type: [ReleaseSummaryDto], description: 'Newest first by SemVer, yanked ones marked' })
   releases: ReleaseSummaryDto[];
 
-  @ApiProperty({ type: PluginImagesDto, description: "The shown release's icon and screenshots served by this registry (additive to the spec; the manifest's URLs stay in `icon` and `metadata.screenshots`)" })
+  @ApiProperty({
+    type: PluginImagesDto,
+    description:
+      "The shown release's icon and screenshots served by this registry (additive to the spec; the manifest's URLs stay in `icon` and `metadata.screenshots`)",
+  })
   declare images: PluginImagesDto;
 
   @ApiProperty({ type: String, nullable: true, description: "The latest release's README as sanitized HTML, in the chosen language" })

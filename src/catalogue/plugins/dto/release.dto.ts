@@ -12,7 +12,10 @@ export class ReleaseAssetDto {
   @ApiProperty({ description: 'Bytes actually streamed at ingest' })
   size: number;
 
-  @ApiProperty({ description: 'False when the asset was over the hash budget: it is not in the signed list (nor in integrity.assets) and cannot be verified' })
+  @ApiProperty({
+    description:
+      'False when the asset was over the hash budget: it is not in the signed list (nor in integrity.assets) and cannot be verified',
+  })
   hashed: boolean;
 }
 
@@ -35,12 +38,19 @@ export class IntegrityAssetDto {
   @ApiProperty({ example: 'linux' })
   os: string;
 
-  @ApiProperty({ type: Object, nullable: true, description: 'Build-provenance attestation bundle, as given (a Sigstore bundle is verified at ingest: see the release\'s `provenance`)' })
+  @ApiProperty({
+    type: Object,
+    nullable: true,
+    description: "Build-provenance attestation bundle, as given (a Sigstore bundle is verified at ingest: see the release's `provenance`)",
+  })
   attestation: unknown;
 }
 
 export class PublishedByDto {
-  @ApiProperty({ enum: ['trusted', 'token', 'webhook'], description: 'trusted: a CI job proven by its OIDC ID token (trusted publishing); token: a publisher token; webhook: a release webhook' })
+  @ApiProperty({
+    enum: ['trusted', 'token', 'webhook'],
+    description: 'trusted: a CI job proven by its OIDC ID token (trusted publishing); token: a publisher token; webhook: a release webhook',
+  })
   kind: 'trusted' | 'token' | 'webhook';
 
   @ApiPropertyOptional({ description: 'trusted only: the forge instance' })
@@ -68,27 +78,52 @@ export class ReleaseProvenanceDto {
   })
   status: 'verified' | 'unverified' | 'absent';
 
-  @ApiProperty({ type: String, nullable: true, description: "verified only: the repository URL the signing certificate names (the plugin's)", example: 'https://github.com/acme/app' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "verified only: the repository URL the signing certificate names (the plugin's)",
+    example: 'https://github.com/acme/app',
+  })
   repository: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'verified only: the workflow file (or GitLab CI configuration path) that built it', example: '.github/workflows/release.yml' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'verified only: the workflow file (or GitLab CI configuration path) that built it',
+    example: '.github/workflows/release.yml',
+  })
   workflow: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'verified only: the git ref the build ran at', example: 'refs/tags/v1.2.0' })
   ref: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: "verified only: the OIDC issuer that vouched for the CI job (Fulcio's issuer extension)" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "verified only: the OIDC issuer that vouched for the CI job (Fulcio's issuer extension)",
+  })
   issuer: string | null;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'verified only: epoch ms of the trusted time of the signature (transparency log integrated time, else the RFC 3161 timestamp)' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'verified only: epoch ms of the trusted time of the signature (transparency log integrated time, else the RFC 3161 timestamp)',
+  })
   signedAt: number | null;
 }
 
 export class ReleaseIntegrityDto {
-  @ApiProperty({ description: 'JWS compact serialization; header {alg: EdDSA, kid}, payload RFC 8785 {slug, version, manifest_sha256, assets}' })
+  @ApiProperty({
+    description: 'JWS compact serialization; header {alg: EdDSA, kid}, payload RFC 8785 {slug, version, manifest_sha256, assets}',
+  })
   jws: string;
 
-  @ApiProperty({ type: [IntegrityAssetDto], description: "Unsigned copy of the signed payload's assets, member for member and in the same order (assets over the hash budget are not in it); trust only the signed payload" })
+  @ApiProperty({
+    type: [IntegrityAssetDto],
+    description:
+      "Unsigned copy of the signed payload's assets, member for member and in the same order (assets over the hash budget are not in it); trust only the signed payload",
+  })
   assets: IntegrityAssetDto[];
 }
 
@@ -119,7 +154,10 @@ export class ReleaseDto {
   @ApiProperty({ type: PublishedByDto })
   publishedBy: PublishedByDto;
 
-  @ApiProperty({ type: ReleaseProvenanceDto, description: 'Additive to the spec: the attestation checked at ingest; the signed list carries the attestation itself, unchanged' })
+  @ApiProperty({
+    type: ReleaseProvenanceDto,
+    description: 'Additive to the spec: the attestation checked at ingest; the signed list carries the attestation itself, unchanged',
+  })
   provenance: ReleaseProvenanceDto;
 
   @ApiProperty({ type: String, nullable: true })
@@ -142,7 +180,11 @@ export class ReleaseDto {
 }
 
 export class LatestReleaseDto extends ReleaseDto {
-  @ApiProperty({ type: String, nullable: true, description: `${FRESHNESS_DESCRIPTION}. Here platform is \`"all"\` and asset_sha256 null: it vouches for the release as a whole` })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: `${FRESHNESS_DESCRIPTION}. Here platform is \`"all"\` and asset_sha256 null: it vouches for the release as a whole`,
+  })
   freshness: string | null;
 }
 

@@ -107,7 +107,9 @@ export class BitsetRelevance {
     }
     let position = 0;
     for (const standing of STANDINGS) {
-      const exactHere = exact.filter((doc) => this.standsAs(doc, standing)).sort((a, b) => this.orders.rank(ORDER_SLUG)[a] - this.orders.rank(ORDER_SLUG)[b]);
+      const exactHere = exact
+        .filter((doc) => this.standsAs(doc, standing))
+        .sort((a, b) => this.orders.rank(ORDER_SLUG)[a] - this.orders.rank(ORDER_SLUG)[b]);
       for (const doc of exactHere) {
         if (position >= from && position < to) docs.push(doc);
         position++;
@@ -117,7 +119,17 @@ export class BitsetRelevance {
         for (const covered of level < NAME_LEVELS ? [true, false] : [null]) {
           if (position >= to) break;
           const count = this.buildTier(level, standing, covered, exact);
-          if (position + count > from) docs.push(...pageInOrder(this.scratch.tier, count, this.orders.order(ORDER_SLUG), () => this.orders.rank(ORDER_SLUG), Math.max(0, from - position), Math.min(count, to - position)));
+          if (position + count > from)
+            docs.push(
+              ...pageInOrder(
+                this.scratch.tier,
+                count,
+                this.orders.order(ORDER_SLUG),
+                () => this.orders.rank(ORDER_SLUG),
+                Math.max(0, from - position),
+                Math.min(count, to - position),
+              ),
+            );
           position += count;
         }
       }
@@ -131,7 +143,13 @@ export class BitsetRelevance {
    * a score. Combinations are walked by score (equal scores merged, then by slug), each counted by
    * popcount, until the page is full. Null when the words' levels combine too many ways.
    */
-  relevanceOfWords(words: WordMatches[], filter: Int32Array | null, exactName: string, from: number, to: number): { docs: number[]; total: number } | null {
+  relevanceOfWords(
+    words: WordMatches[],
+    filter: Int32Array | null,
+    exactName: string,
+    from: number,
+    to: number,
+  ): { docs: number[]; total: number } | null {
     this.scratch.ensure();
     const used: number[][] = [];
     let combinations = 1;
@@ -179,7 +197,17 @@ export class BitsetRelevance {
       for (const group of groups) {
         if (position >= to) break;
         const count = this.buildGroup(group, match, standing, exact);
-        if (count > 0 && position + count > from) docs.push(...pageInOrder(this.scratch.tier, count, this.orders.order(ORDER_SLUG), () => this.orders.rank(ORDER_SLUG), Math.max(0, from - position), Math.min(count, to - position)));
+        if (count > 0 && position + count > from)
+          docs.push(
+            ...pageInOrder(
+              this.scratch.tier,
+              count,
+              this.orders.order(ORDER_SLUG),
+              () => this.orders.rank(ORDER_SLUG),
+              Math.max(0, from - position),
+              Math.min(count, to - position),
+            ),
+          );
         position += count;
       }
       if (position >= to) break;
@@ -191,7 +219,13 @@ export class BitsetRelevance {
   private combinations(used: number[][]): Combination[][] {
     let partial: Array<{ levels: number[]; score: number; nameHits: number }> = [{ levels: [], score: 0, nameHits: 0 }];
     for (const reached of used) {
-      partial = partial.flatMap((c) => reached.map((l) => ({ levels: [...c.levels, l], score: c.score + levelPoints(l), nameHits: c.nameHits + (l < NAME_LEVELS ? 1 : 0) })));
+      partial = partial.flatMap((c) =>
+        reached.map((l) => ({
+          levels: [...c.levels, l],
+          score: c.score + levelPoints(l),
+          nameHits: c.nameHits + (l < NAME_LEVELS ? 1 : 0),
+        })),
+      );
     }
     const all: Combination[] = partial.flatMap((c) => {
       const plain = { ...c, score: Math.min(c.score, SCORE_LIMIT - 1), covered: false };

@@ -117,7 +117,21 @@ export class DocumentTable {
   }
 
   approximateBytes(): number {
-    const typed = [this.verifiedNull, this.deprecated, this.deprecatedBits, this.featured, this.nameWords, this.nameLength, this.verifiedBits, ...this.nameWordsAtMost, this.released, this.created, this.forwardStart, this.forwardLength, this.arena];
+    const typed = [
+      this.verifiedNull,
+      this.deprecated,
+      this.deprecatedBits,
+      this.featured,
+      this.nameWords,
+      this.nameLength,
+      this.verifiedBits,
+      ...this.nameWordsAtMost,
+      this.released,
+      this.created,
+      this.forwardStart,
+      this.forwardLength,
+      this.arena,
+    ];
     let bytes = typed.reduce((sum, array) => sum + array.byteLength, 0) + this.free.length * 8;
     for (let id = 0; id < this.highWater; id++) {
       const pluginId = this.pluginIds[id];

@@ -52,7 +52,14 @@ export class FacetCounter {
     const dimensions = dimensionsOf(query, request);
     const limit = request.limit ?? FACET_LIMIT;
     const tagLimit = request.tagLimit ?? TAG_FACET_LIMIT;
-    const tops = dimensions.map((d) => new TopValues(this.terms.strings, d.name === TAGS ? tagLimit : limit, d.selected === undefined ? -1 : (this.terms.idOf(d.keyPrefix + d.selected) ?? -1)));
+    const tops = dimensions.map(
+      (d) =>
+        new TopValues(
+          this.terms.strings,
+          d.name === TAGS ? tagLimit : limit,
+          d.selected === undefined ? -1 : (this.terms.idOf(d.keyPrefix + d.selected) ?? -1),
+        ),
+    );
     // One set for the dimensions without a selection, one for each with.
     const groups: Array<{ query: CatalogueIndexQuery; members: number[] }> = [];
     const unselected = dimensions.flatMap((d, i) => (d.selected === undefined ? [i] : []));
@@ -74,7 +81,10 @@ export class FacetCounter {
   }
 
   approximateBytes(): number {
-    return [this.counts, this.touched, this.baseBits, this.baseList, this.nonZero].reduce((sum, a) => sum + a.byteLength, this.values.approximateBytes());
+    return [this.counts, this.touched, this.baseBits, this.baseList, this.nonZero].reduce(
+      (sum, a) => sum + a.byteLength,
+      this.values.approximateBytes(),
+    );
   }
 
   /** Offers each dimension's values with their counts in the set (zero counts left out). */

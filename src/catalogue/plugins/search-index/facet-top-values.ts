@@ -33,7 +33,9 @@ export class TopValues {
 
   /** Most documents first, then by value; the selected value at the end when it did not make the list. */
   values(valueAt: Int32Array, selected: string | undefined): FacetValue[] {
-    const order = this.heapTerms.map((t, i) => i).sort((a, b) => (this.worse(this.heapTerms[a], this.heapCounts[a], this.heapTerms[b], this.heapCounts[b]) ? 1 : -1));
+    const order = this.heapTerms
+      .map((t, i) => i)
+      .sort((a, b) => (this.worse(this.heapTerms[a], this.heapCounts[a], this.heapTerms[b], this.heapCounts[b]) ? 1 : -1));
     const top = order.map((i) => ({ value: this.strings[this.heapTerms[i]].slice(valueAt[this.heapTerms[i]]), count: this.heapCounts[i] }));
     // The selected value is always shown (with 0 when nothing carries it), so it can be cleared.
     if (selected !== undefined && !top.some((v) => v.value === selected)) top.push({ value: selected, count: this.selectedCount });
@@ -61,7 +63,8 @@ export class TopValues {
     const n = terms.length;
     for (;;) {
       let worst = i;
-      for (const child of [2 * i + 1, 2 * i + 2]) if (child < n && this.worse(terms[child], counts[child], terms[worst], counts[worst])) worst = child;
+      for (const child of [2 * i + 1, 2 * i + 2])
+        if (child < n && this.worse(terms[child], counts[child], terms[worst], counts[worst])) worst = child;
       if (worst === i) return;
       this.swap(i, worst);
       i = worst;

@@ -10,24 +10,43 @@ import type { CatalogueIndexQuery, SearchDocument } from './types';
 const distinct = (values: string[]): string[] => [...new Set(values)];
 
 /** The facets written the slow way: for each dimension, the query without its own filter, tallied value by value. */
-function naiveFacets(corpus: SearchDocument[], query: CatalogueIndexQuery, extensionKeys: string[], limit = FACET_LIMIT, tagLimit = TAG_FACET_LIMIT): FacetCounts {
+function naiveFacets(
+  corpus: SearchDocument[],
+  query: CatalogueIndexQuery,
+  extensionKeys: string[],
+  limit = FACET_LIMIT,
+  tagLimit = TAG_FACET_LIMIT,
+): FacetCounts {
   const dimensions: Array<{ name: string; selected?: string; without: CatalogueIndexQuery; values: (doc: SearchDocument) => string[] }> = [
     { name: 'kind', selected: query.kind, without: { ...query, kind: undefined }, values: (doc) => (doc.kind ? [doc.kind] : []) },
-    { name: 'category', selected: query.category, without: { ...query, category: undefined }, values: (doc) => (doc.category ? [doc.category] : []) },
+    {
+      name: 'category',
+      selected: query.category,
+      without: { ...query, category: undefined },
+      values: (doc) => (doc.category ? [doc.category] : []),
+    },
     { name: 'tags', selected: query.tag, without: { ...query, tag: undefined }, values: (doc) => distinct([...doc.tags]) },
     ...extensionKeys.map((key) => {
       const ext = { ...query.ext };
       delete ext[key];
-      return { name: `ext.${key}`, selected: query.ext?.[key], without: { ...query, ext }, values: (doc: SearchDocument) => distinct(extensionTexts(doc.extensions?.[key])) };
+      return {
+        name: `ext.${key}`,
+        selected: query.ext?.[key],
+        without: { ...query, ext },
+        values: (doc: SearchDocument) => distinct(extensionTexts(doc.extensions?.[key])),
+      };
     }),
   ];
   const facets: FacetCounts = {};
   for (const d of dimensions) {
     const counts = new Map<string, number>();
     for (const doc of naiveMatches(corpus, d.without)) for (const value of d.values(doc)) counts.set(value, (counts.get(value) ?? 0) + 1);
-    const all = [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    const all = [...counts]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     const top = all.slice(0, d.name === 'tags' ? tagLimit : limit);
-    if (d.selected !== undefined && !top.some((v) => v.value === d.selected)) top.push({ value: d.selected, count: counts.get(d.selected) ?? 0 });
+    if (d.selected !== undefined && !top.some((v) => v.value === d.selected))
+      top.push({ value: d.selected, count: counts.get(d.selected) ?? 0 });
     facets[d.name] = top;
   }
   return facets;
@@ -80,7 +99,10 @@ describe('facets on the hand-written catalogue', () => {
     expect(facets.category).toEqual([{ value: 'Looks', count: 6 }]);
     expect(facets['ext.stars']).toEqual([{ value: '3', count: 1 }]);
     // A selected value nothing carries is still listed, with 0, so the page can offer to clear it.
-    expect(index.facets(catalogueQuery('', { kind: 'nothing-like-this' }), { extensionKeys: [] }).kind.at(-1)).toEqual({ value: 'nothing-like-this', count: 0 });
+    expect(index.facets(catalogueQuery('', { kind: 'nothing-like-this' }), { extensionKeys: [] }).kind.at(-1)).toEqual({
+      value: 'nothing-like-this',
+      count: 0,
+    });
   });
 
   it('keeps the top values of each dimension', () => {
@@ -122,7 +144,10 @@ function randomCatalogue(seed: number, size: number): SearchDocument[] {
     category: rand() < 0.9 ? skewed(CATEGORIES) : null,
     kind: rand() < 0.95 ? skewed(KINDS) : null,
     tags: Array.from({ length: Math.floor(rand() * 4) }, () => skewed(TAGS)),
-    extensions: rand() < 0.85 ? { level: Math.floor(rand() * rand() * 5), beta: rand() < 0.3, os: rand() < 0.5 ? ['linux', 'mac'] : ['linux'] } : null,
+    extensions:
+      rand() < 0.85
+        ? { level: Math.floor(rand() * rand() * 5), beta: rand() < 0.3, os: rand() < 0.5 ? ['linux', 'mac'] : ['linux'] }
+        : null,
     readme: rand() < 0.3 ? `${skewed(WORDS)} readme` : '',
     featured: rand() < 0.2,
     verifiedAt: rand() < 0.1 ? 1 : null,
@@ -160,7 +185,18 @@ describe('facets on random catalogues agree with the slow reference on every pat
         if (q.level !== undefined) ext.level = q.level;
         if (q.beta !== undefined) ext.beta = q.beta;
         if (q.os !== undefined) ext.os = q.os;
-        const query: CatalogueIndexQuery = { words: q.words, search: q.words.join(' '), kind: q.kind, category: q.category, tag: q.tag, featured: q.featured, ext, sort: 'updated', offset: 0, limit: 10 };
+        const query: CatalogueIndexQuery = {
+          words: q.words,
+          search: q.words.join(' '),
+          kind: q.kind,
+          category: q.category,
+          tag: q.tag,
+          featured: q.featured,
+          ext,
+          sort: 'updated',
+          offset: 0,
+          limit: 10,
+        };
         const expected = naiveFacets(corpus, query, keys);
         for (const index of indexes) expect(index.facets(query, { extensionKeys: keys })).toEqual(expected);
       }),
@@ -201,14 +237,24 @@ describe('facets on random catalogues agree with the slow reference on every pat
 
   it('leaves out values whose last plugin left, and counts them again when one comes back', () => {
     // Many values, each in few plugins: a value dies when its plugins are removed or retagged.
-    const corpus = randomCatalogue(11, 1200).map((doc, i) => ({ ...doc, tags: [`only-${i % 400}`, ...doc.tags], kind: i % 3 ? doc.kind : `kind-${i % 50}` }));
+    const corpus = randomCatalogue(11, 1200).map((doc, i) => ({
+      ...doc,
+      tags: [`only-${i % 400}`, ...doc.tags],
+      kind: i % 3 ? doc.kind : `kind-${i % 50}`,
+    }));
     const live = new Map(corpus.map((doc) => [doc.id, doc]));
     const indexes = PATHS.map(([, options]) => {
       const index = new CatalogueSearchIndex(options);
       index.build(corpus);
       return index;
     });
-    const queries = [catalogueQuery(''), catalogueQuery('gam'), catalogueQuery('', { tag: 'only-7' }), catalogueQuery('', { kind: 'kind-3' }), catalogueQuery('', { ext: { os: 'mac' } })];
+    const queries = [
+      catalogueQuery(''),
+      catalogueQuery('gam'),
+      catalogueQuery('', { tag: 'only-7' }),
+      catalogueQuery('', { kind: 'kind-3' }),
+      catalogueQuery('', { ext: { os: 'mac' } }),
+    ];
     const check = () => {
       const docs = [...live.values()];
       for (const query of queries) {
@@ -230,7 +276,10 @@ describe('facets on random catalogues agree with the slow reference on every pat
       }
     });
     check();
-    for (const index of indexes) expect(index.facets(catalogueQuery(''), { extensionKeys: [], tagLimit: 500 }).tags.some((v) => /^only-(\d|1\d\d)$/.test(v.value))).toBe(false);
+    for (const index of indexes)
+      expect(
+        index.facets(catalogueQuery(''), { extensionKeys: [], tagLimit: 500 }).tags.some((v) => /^only-(\d|1\d\d)$/.test(v.value)),
+      ).toBe(false);
     // Some come back: the dead values they carry count again (counted in between, so they were dropped first).
     for (const doc of corpus.slice(0, 30)) {
       live.set(doc.id, doc);

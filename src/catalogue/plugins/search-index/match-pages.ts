@@ -48,7 +48,15 @@ export class MatchPages {
    * `deprecated_at IS NOT NULL`), then verified (`verified_at IS NULL`), then the exact name, then the score; a histogram of those numbers
    * finds the few that the page spans, and within each, documents order by slug.
    */
-  relevancePage(list: Int32Array, count: number, from: number, to: number, search: string | null, score: Uint16Array, nameHits: Uint8Array): string[] {
+  relevancePage(
+    list: Int32Array,
+    count: number,
+    from: number,
+    to: number,
+    search: string | null,
+    score: Uint16Array,
+    nameHits: Uint8Array,
+  ): string[] {
     const exactName = exactNameOf(search);
     const exactLength = exactName.length > 0 && exactName.length < 255 ? exactName.length : -1;
     this.ensureCapacity();
@@ -60,7 +68,11 @@ export class MatchPages {
       const doc = list[i];
       const covered = nameHits[doc] > 0 && nameHits[doc] >= docs.nameWords[doc] ? NAME_COVERED_BONUS : 0;
       const exact = docs.nameLength[doc] === exactLength && docs.names[doc] === exactName;
-      const key = (docs.deprecated[doc] ? 0 : CURRENT_BIT) | (docs.verifiedNull[doc] ? 0 : VERIFIED_BIT) | (exact ? EXACT_BIT : 0) | Math.min(score[doc] + covered, EXACT_BIT - 1);
+      const key =
+        (docs.deprecated[doc] ? 0 : CURRENT_BIT) |
+        (docs.verifiedNull[doc] ? 0 : VERIFIED_BIT) |
+        (exact ? EXACT_BIT : 0) |
+        Math.min(score[doc] + covered, EXACT_BIT - 1);
       stamp[doc] = epoch;
       bucket[doc] = key;
       histogram[key]++;

@@ -11,7 +11,15 @@ interface Merge {
  * Merges the sorted runs `from[i..middle)` and `from[j..high)` into `to[k..high)`, at most
  * `budget` elements of it; true when the merge is done (`state` says where it stopped).
  */
-function mergeSome(from: Int32Array, to: Int32Array, state: Merge, middle: number, high: number, compare: (a: number, b: number) => number, budget: number): boolean {
+function mergeSome(
+  from: Int32Array,
+  to: Int32Array,
+  state: Merge,
+  middle: number,
+  high: number,
+  compare: (a: number, b: number) => number,
+  budget: number,
+): boolean {
   let { i, j, k } = state;
   const stop = Math.min(high, k + budget);
   while (k < stop && i < middle && j < high) to[k++] = compare(from[i], from[j]) <= 0 ? from[i++] : from[j++];

@@ -75,7 +75,10 @@ export class QueryRunner {
       .filter((word) => word.length > 0);
     const sort = query.sort === 'relevance' && words.length === 0 ? 'updated' : query.sort;
     if (!words.length && !filters.length) {
-      return { ids: this.pluginIds(this.orders.order(ORDER_OF[sort as keyof typeof ORDER_OF]).subarray(offset, offset + limit)), total: this.docs.live };
+      return {
+        ids: this.pluginIds(this.orders.order(ORDER_OF[sort as keyof typeof ORDER_OF]).subarray(offset, offset + limit)),
+        total: this.docs.live,
+      };
     }
     this.ensureCapacity();
     let list: Int32Array;
@@ -104,7 +107,10 @@ export class QueryRunner {
     }
     if (offset >= count || limit === 0) return { ids: [], total: count };
     const to = Math.min(count, offset + limit);
-    const ids = sort === 'relevance' ? this.pages.relevancePage(list, count, offset, to, query.search ?? null, this.score, this.nameHits) : this.pages.sortedPage(list, count, ORDER_OF[sort], offset, to);
+    const ids =
+      sort === 'relevance'
+        ? this.pages.relevancePage(list, count, offset, to, query.search ?? null, this.score, this.nameHits)
+        : this.pages.sortedPage(list, count, ORDER_OF[sort], offset, to);
     return { ids, total: count };
   }
 
@@ -141,7 +147,14 @@ export class QueryRunner {
   }
 
   /** A broad search on bitsets; null when its words combine too many ways (then it goes document by document). */
-  private broad(matches: WordMatches[], filters: number[], sort: CatalogueIndexQuery['sort'], offset: number, limit: number, search: string | null): CatalogueIndexPage | null {
+  private broad(
+    matches: WordMatches[],
+    filters: number[],
+    sort: CatalogueIndexQuery['sort'],
+    offset: number,
+    limit: number,
+    search: string | null,
+  ): CatalogueIndexPage | null {
     const filter = this.bitsets.filterSet(filters);
     if (sort === 'relevance') {
       const ranked =
@@ -160,7 +173,9 @@ export class QueryRunner {
 
   approximateBytes(): number {
     const scratch = [this.stamp, this.progress, this.best, this.score, this.nameHits, this.firstWord, this.laterWord, this.filtered];
-    return scratch.reduce((sum, array) => sum + array.byteLength, 0) + this.bitsets.scratch.approximateBytes() + this.pages.approximateBytes();
+    return (
+      scratch.reduce((sum, array) => sum + array.byteLength, 0) + this.bitsets.scratch.approximateBytes() + this.pages.approximateBytes()
+    );
   }
 
   /** The filter keys' term ids, rarest first; null when one names nothing (the page is empty). */

@@ -4,7 +4,32 @@ import { naiveMatches, naiveSort } from './testing/naive-catalogue';
 import { catalogueQuery, type QueryOptions } from './testing/query-helpers';
 import type { CatalogueIndexQuery, SearchDocument } from './types';
 
-const TEXTS = ['', 'mark', 'markdown', 'mardown', 'ma', 'm', 'c', 'theme', 'thewe', 'colour dark', 'zebar', 'zoom5', 'docker lint', 'git', 'py', 'quokka', 'filler', 'a', 'data', 'tool', 'xylophone', 'lint markdown files', 'ünï', 'early'];
+const TEXTS = [
+  '',
+  'mark',
+  'markdown',
+  'mardown',
+  'ma',
+  'm',
+  'c',
+  'theme',
+  'thewe',
+  'colour dark',
+  'zebar',
+  'zoom5',
+  'docker lint',
+  'git',
+  'py',
+  'quokka',
+  'filler',
+  'a',
+  'data',
+  'tool',
+  'xylophone',
+  'lint markdown files',
+  'ünï',
+  'early',
+];
 const FILTERS: QueryOptions[] = [
   {},
   { category: 'Editors' },
@@ -55,8 +80,15 @@ describe.each([
     const narrow = new CatalogueSearchIndex({ broadShare: Infinity });
     narrow.build(corpus);
     for (const query of everyQuery(SOME_FILTERS).filter((q) => q.sort === 'relevance')) {
-      for (const window of [{ offset: 0, limit: 1000 }, { offset: 1, limit: 2 }]) {
-        expect({ query, window, page: index.query({ ...query, ...window }) }).toEqual({ query, window, page: narrow.query({ ...query, ...window }) });
+      for (const window of [
+        { offset: 0, limit: 1000 },
+        { offset: 1, limit: 2 },
+      ]) {
+        expect({ query, window, page: index.query({ ...query, ...window }) }).toEqual({
+          query,
+          window,
+          page: narrow.query({ ...query, ...window }),
+        });
       }
     }
   });
@@ -79,7 +111,11 @@ describe.each([
   });
 
   it('compares extension values as text: 5 and "5" alike, 5.0 not, array members, never objects or nulls', () => {
-    const slugs = (ext: Record<string, string>) => index.query(catalogueQuery('', { ext })).ids.map((id) => id.slice(3)).sort();
+    const slugs = (ext: Record<string, string>) =>
+      index
+        .query(catalogueQuery('', { ext }))
+        .ids.map((id) => id.slice(3))
+        .sort();
     expect(slugs({ stars: '5' })).toEqual(['markdown', 'markdown-lint', 'markdown-preview']);
     expect(slugs({ stars: '5.0' })).toEqual([]);
     expect(slugs({ mixed: '7' })).toEqual(['ext-values']);
@@ -104,7 +140,16 @@ function random(seed: number): () => number {
 
 describe('CatalogueSearchIndex, several broad words', () => {
   const [template] = catalogueCorpus();
-  const doc = (slug: string, name: string, description: string, tags: string[] = [], readme = ''): SearchDocument => ({ ...template, id: `id-${slug}`, slug, name, description, tags, readme, verifiedAt: null });
+  const doc = (slug: string, name: string, description: string, tags: string[] = [], readme = ''): SearchDocument => ({
+    ...template,
+    id: `id-${slug}`,
+    slug,
+    name,
+    description,
+    tags,
+    readme,
+    verifiedAt: null,
+  });
   const answers = (docs: SearchDocument[], text: string) =>
     [0, 1 / 8, Infinity].map((broadShare) => {
       const index = new CatalogueSearchIndex({ broadShare });
@@ -126,7 +171,16 @@ describe('CatalogueSearchIndex, several broad words', () => {
 describe('CatalogueSearchIndex, a broad later word', () => {
   it('scores the survivors from its level bitsets as from its postings', () => {
     const [template] = catalogueCorpus();
-    const doc = (slug: string, name: string, description: string, tags: string[] = [], readme = ''): SearchDocument => ({ ...template, id: `id-${slug}`, slug, name, description, tags, readme, verifiedAt: null });
+    const doc = (slug: string, name: string, description: string, tags: string[] = [], readme = ''): SearchDocument => ({
+      ...template,
+      id: `id-${slug}`,
+      slug,
+      name,
+      description,
+      tags,
+      readme,
+      verifiedAt: null,
+    });
     // "zeta" is rare, "alpha" broad: the second word is looked up in bitsets for the three survivors.
     const docs = [
       doc('zz-five', 'alphabet', 'zeta'),
@@ -151,7 +205,10 @@ describe('CatalogueSearchIndex kept current by upserts and removals', () => {
     const fresh = new CatalogueSearchIndex();
     fresh.build(docs);
     for (const query of everyQuery(SOME_FILTERS)) {
-      for (const window of [{ offset: 0, limit: 1000 }, { offset: 2, limit: 3 }]) {
+      for (const window of [
+        { offset: 0, limit: 1000 },
+        { offset: 2, limit: 3 },
+      ]) {
         const windowed = { ...query, ...window };
         expect({ windowed, page: incremental.query(windowed) }).toEqual({ windowed, page: fresh.query(windowed) });
       }

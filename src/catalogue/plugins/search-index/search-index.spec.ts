@@ -41,7 +41,18 @@ describe.each([
 
   describe('prefixes from two letters match word starts', () => {
     it('matches the start of any word, never its middle', () => {
-      expect(slugs('mark').sort()).toEqual(['mark-jump', 'marker-highlight', 'markdown', 'markdown-lint', 'markdown-preview', 'markdown-toc', 'markdownify', 'markup-tools'].sort());
+      expect(slugs('mark').sort()).toEqual(
+        [
+          'mark-jump',
+          'marker-highlight',
+          'markdown',
+          'markdown-lint',
+          'markdown-preview',
+          'markdown-toc',
+          'markdownify',
+          'markup-tools',
+        ].sort(),
+      );
       expect(slugs('mark')).not.toContain('remark-plugin');
       expect(slugs('git').sort()).toEqual(['git-blame', 'git-graph', 'github-actions', 'gitlab-ci']);
     });
@@ -116,7 +127,9 @@ describe.each([
       expect(slugs('dark quokka')).toEqual(['dark-theme']);
       expect(slugs('docker lint')).toEqual(['dockerfile-lint']);
       expect(slugs('python testing')).toEqual(['python-lint', 'pytest-runner']);
-      expect(slugs('looks theme').sort()).toEqual(['dark-theme', 'light-theme', 'park-theme', 'solarized-theme', 'theme-park', 'themer', 'zebra-stripes'].sort());
+      expect(slugs('looks theme').sort()).toEqual(
+        ['dark-theme', 'light-theme', 'park-theme', 'solarized-theme', 'theme-park', 'themer', 'zebra-stripes'].sort(),
+      );
     });
 
     it('returns nothing when one word names nothing', () => {
@@ -193,7 +206,10 @@ describe.each([
     });
 
     it('breaks ties by slug, ascending', () => {
-      const fillers = corpus.filter((doc) => doc.slug.startsWith('filler-')).map((doc) => doc.slug).sort();
+      const fillers = corpus
+        .filter((doc) => doc.slug.startsWith('filler-'))
+        .map((doc) => doc.slug)
+        .sort();
       expect(slugs('filler')).toEqual(fillers);
       expect(slugs('padding', { sort: 'updated' })).toEqual(fillers);
       expect(slugs('padding', { sort: 'name' })).toEqual(fillers);

@@ -50,7 +50,10 @@ export class CatalogueSearchIndex {
   }
 
   /** A new index holding `docs`, built in slices of `sliceMs` with the event loop free between them. */
-  static async buildInSlices(docs: Iterable<SearchDocument> | AsyncIterable<SearchDocument>, options: SlicedBuildOptions = {}): Promise<CatalogueSearchIndex> {
+  static async buildInSlices(
+    docs: Iterable<SearchDocument> | AsyncIterable<SearchDocument>,
+    options: SlicedBuildOptions = {},
+  ): Promise<CatalogueSearchIndex> {
     const sliceMs = options.sliceMs ?? 10;
     const pause = options.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
     const now = options.now ?? (() => performance.now());
@@ -133,7 +136,13 @@ export class CatalogueSearchIndex {
 
   /** The index's memory, approximately (typed arrays exactly, strings and maps by V8's usual sizes), for a metric. */
   approximateBytes(): number {
-    return this.terms.approximateBytes() + this.docs.approximateBytes() + this.orders.approximateBytes() + this.runner.approximateBytes() + this.facetCounter.approximateBytes();
+    return (
+      this.terms.approximateBytes() +
+      this.docs.approximateBytes() +
+      this.orders.approximateBytes() +
+      this.runner.approximateBytes() +
+      this.facetCounter.approximateBytes()
+    );
   }
 
   private beginBulk(): void {

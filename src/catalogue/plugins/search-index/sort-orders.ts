@@ -82,7 +82,12 @@ export class SortOrders {
    */
   changedOrders(id: number, doc: SearchDocument): number {
     const { docs } = this;
-    if (docs.slugs[id] !== doc.slug || docs.deprecated[id] !== (isDeprecated(doc) ? 1 : 0) || docs.verifiedNull[id] !== (doc.verifiedAt === null || doc.verifiedAt === undefined ? 1 : 0)) return ALL_ORDERS;
+    if (
+      docs.slugs[id] !== doc.slug ||
+      docs.deprecated[id] !== (isDeprecated(doc) ? 1 : 0) ||
+      docs.verifiedNull[id] !== (doc.verifiedAt === null || doc.verifiedAt === undefined ? 1 : 0)
+    )
+      return ALL_ORDERS;
     const released = docs.released[id] !== (toMillis(doc.latestReleaseAt) ?? -Infinity);
     let mask = 0;
     if (released) mask |= 1 << ORDER_UPDATED;
@@ -119,7 +124,10 @@ export class SortOrders {
   }
 
   compare(order: number, a: number, b: number): number {
-    const key = this.docs.deprecated[a] - this.docs.deprecated[b] || this.docs.verifiedNull[a] - this.docs.verifiedNull[b] || this.sortKey(order, a, b);
+    const key =
+      this.docs.deprecated[a] - this.docs.deprecated[b] ||
+      this.docs.verifiedNull[a] - this.docs.verifiedNull[b] ||
+      this.sortKey(order, a, b);
     if (key !== 0) return key;
     if (this.slugRank) return this.slugRank[a] - this.slugRank[b];
     const slugA = this.docs.slugs[a];

@@ -209,7 +209,18 @@ export class TermTable {
   /** Bytes held, approximately: typed arrays exactly, strings and map entries by V8's usual sizes. */
   approximateBytes(): number {
     let bytes = this.typos.byteLength + this.ids.byteLength;
-    for (const array of [this.df, this.upperDf, this.single, this.typoIndexed, this.vocab, this.seenBy, this.seenField, this.seenInReadme, this.keptBy]) bytes += array.byteLength;
+    for (const array of [
+      this.df,
+      this.upperDf,
+      this.single,
+      this.typoIndexed,
+      this.vocab,
+      this.seenBy,
+      this.seenField,
+      this.seenInReadme,
+      this.keptBy,
+    ])
+      bytes += array.byteLength;
     for (let id = 0; id < this.strings.length; id++) {
       // A string (header + one byte a character, rounded) and two array slots.
       bytes += 24 + this.strings[id].length + 16;

@@ -12,11 +12,17 @@ describe('searchWords and textWords', () => {
   });
 
   it('agrees with the regular expression on any text, astral letters and lone surrogates included', () => {
-    const unit = fc.oneof(fc.integer({ min: 0, max: 0x10ffff }).map((point) => String.fromCodePoint(point)), fc.constantFrom('-', ' ', 'É', 'ß', 'İ', '\ud800', '\udc00', '𝒜', '٣'));
+    const unit = fc.oneof(
+      fc.integer({ min: 0, max: 0x10ffff }).map((point) => String.fromCodePoint(point)),
+      fc.constantFrom('-', ' ', 'É', 'ß', 'İ', '\ud800', '\udc00', '𝒜', '٣'),
+    );
     fc.assert(
-      fc.property(fc.array(unit, { maxLength: 40 }).map((units) => units.join('')), (text) => {
-        expect(textWords(text)).toEqual(byRegex(text));
-      }),
+      fc.property(
+        fc.array(unit, { maxLength: 40 }).map((units) => units.join('')),
+        (text) => {
+          expect(textWords(text)).toEqual(byRegex(text));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

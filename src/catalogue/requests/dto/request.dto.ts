@@ -17,7 +17,6 @@ export class RequestQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(REQUEST_STATUSES)
   status?: (typeof REQUEST_STATUSES)[number];
-
 }
 
 export class CreateRequestDto {
@@ -47,7 +46,12 @@ export class UpdateRequestDto {
   @IsIn(REQUEST_STATUSES)
   status: (typeof REQUEST_STATUSES)[number];
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'mermaid-renderer', description: 'The slug of the plugin that fulfils the request' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'mermaid-renderer',
+    description: 'The slug of the plugin that fulfils the request',
+  })
   @ValidateIf((_object, value) => value !== undefined && value !== null)
   @IsString()
   @MaxLength(64)

@@ -41,7 +41,10 @@ function track(server: Server, scheme: string, raw: boolean): Promise<LoopbackSe
         get requests() {
           return requests;
         },
-        allClosed: () => Promise.all([...sockets].map((s) => new Promise((done) => (s.destroyed ? done(null) : s.once('close', done))))).then(() => undefined),
+        allClosed: () =>
+          Promise.all([...sockets].map((s) => new Promise((done) => (s.destroyed ? done(null) : s.once('close', done))))).then(
+            () => undefined,
+          ),
         close: () =>
           new Promise<void>((done) => {
             for (const socket of sockets) socket.destroy();
@@ -95,7 +98,12 @@ export function fixedLookup(...addresses: string[]): LookupFunction & { hostname
   const hostnames: string[] = [];
   const lookup: LookupFunction = (hostname, _options, callback) => {
     hostnames.push(hostname);
-    setImmediate(() => callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))));
+    setImmediate(() =>
+      callback(
+        null,
+        addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+      ),
+    );
   };
   return Object.assign(lookup, { hostnames });
 }

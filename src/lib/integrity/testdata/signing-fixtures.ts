@@ -43,7 +43,16 @@ export const ASSET_BYTES = new Uint8Array(Buffer.from('demo plugin archive conte
 export const OTHER_ASSET_BYTES = new Uint8Array(Buffer.from('second asset', 'utf8'));
 
 export function integrityAsset(name: string, bytes: Uint8Array, extra: Partial<IntegrityAsset> = {}): IntegrityAsset {
-  return { name, sha256: sha256Hex(bytes), size: bytes.length, contentType: 'application/zip', arch: 'any', os: 'any', attestation: null, ...extra };
+  return {
+    name,
+    sha256: sha256Hex(bytes),
+    size: bytes.length,
+    contentType: 'application/zip',
+    arch: 'any',
+    os: 'any',
+    attestation: null,
+    ...extra,
+  };
 }
 
 export function demoPayload(overrides: Partial<SignedPayload> = {}): SignedPayload {

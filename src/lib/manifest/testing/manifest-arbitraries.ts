@@ -94,7 +94,10 @@ const DIGITS = [...'0123456789'];
 const SLUG_REST = [...LOWER, ...DIGITS, '-'];
 
 const validName = patterned(LOWER, SLUG_REST, 64);
-const name = field(validName, fc.oneof(corrupt(validName, ['A', '_', '.', ' ', 'é']), fc.constant(''), textOver(64, LOWER), fc.constantFrom('1a', '-a')));
+const name = field(
+  validName,
+  fc.oneof(corrupt(validName, ['A', '_', '.', ' ', 'é']), fc.constant(''), textOver(64, LOWER), fc.constantFrom('1a', '-a')),
+);
 
 const validKind = patterned([...LOWER, ...DIGITS], SLUG_REST, 40);
 const kind = field(
@@ -113,7 +116,9 @@ const version = field(
   fc.oneof(fc.constantFrom('v1.2.3', '1.2', '', '1.2.3 ', 'latest', '1.2.3-', '1.2.3+'), fc.constant(`1.0.0-${'a'.repeat(35)}`)),
 );
 
-const validUrl = fc.tuple(fc.constantFrom('https://', 'http://'), patterned(['a', 'é'], ['a', '.', '/', 'é'], 30)).map(([scheme, rest]) => scheme + rest);
+const validUrl = fc
+  .tuple(fc.constantFrom('https://', 'http://'), patterned(['a', 'é'], ['a', '.', '/', 'é'], 30))
+  .map(([scheme, rest]) => scheme + rest);
 const url = field(validUrl, fc.constantFrom('ftp://example.com', 'https://', 'https:/x', '', 'HTTP://x', 'example.com'));
 
 /** Valid semver ranges only: semver validity is beyond the schema, so the schema comparison keeps it out. */
@@ -169,7 +174,10 @@ function specFields(range: fc.Arbitrary<string>): Record<string, fc.Arbitrary<un
 
 const EXTENSION_FIELDS: Record<string, fc.Arbitrary<unknown>> = {
   stars: fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.constant(2 ** 60), textWithin(4, ['a', '1']), fc.double({ noNaN: true })),
-  colors: field(fc.array(fc.constantFrom('dark', 'light'), { maxLength: 3 }), fc.array(fc.constantFrom('dark', 'neon', 'ultraviolet'), { minLength: 1, maxLength: 3 })),
+  colors: field(
+    fc.array(fc.constantFrom('dark', 'light'), { maxLength: 3 }),
+    fc.array(fc.constantFrom('dark', 'neon', 'ultraviolet'), { minLength: 1, maxLength: 3 }),
+  ),
   audience: field(fc.constantFrom('dev', 'ops'), fc.constant('qa')),
   beta: field(fc.boolean(), fc.constant('yes')),
   old: fc.boolean(),
@@ -191,7 +199,12 @@ export function manifestValue(semver: 'any' | 'valid-only'): fc.Arbitrary<Record
   const { name: nameField, version: versionField, ...optional } = specFields(range);
   const rarelyMissing = (value: fc.Arbitrary<unknown>) => fc.option(value, { freq: 20, nil: undefined });
   return fc
-    .tuple(rarelyMissing(nameField), rarelyMissing(versionField), someOf(optional, 6), fc.option(someOf(EXTENSION_FIELDS, 2), { freq: 2, nil: undefined }))
+    .tuple(
+      rarelyMissing(nameField),
+      rarelyMissing(versionField),
+      someOf(optional, 6),
+      fc.option(someOf(EXTENSION_FIELDS, 2), { freq: 2, nil: undefined }),
+    )
     .map(([manifestName, manifestVersion, rest, extensions]) => {
       const manifest: Record<string, unknown> = { ...rest, ...extensions };
       if (manifestName !== undefined) manifest.name = manifestName;

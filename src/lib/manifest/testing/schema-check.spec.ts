@@ -59,7 +59,13 @@ describe('schema-check (test-support JSON Schema subset)', () => {
 
   it('applies allOf and if/then/else', () => {
     const schema = {
-      allOf: [{ if: { required: ['kind'], properties: { kind: { const: 'theme' } } }, then: { required: ['colors'] }, else: { required: ['plain'] } }],
+      allOf: [
+        {
+          if: { required: ['kind'], properties: { kind: { const: 'theme' } } },
+          then: { required: ['colors'] },
+          else: { required: ['plain'] },
+        },
+      ],
     };
     expect(schemaAccepts(schema, { kind: 'theme', colors: [] })).toBe(true);
     expect(schemaAccepts(schema, { kind: 'theme' })).toBe(false);

@@ -86,10 +86,12 @@ export function schemaErrors(schema: Schema, value: unknown, at = ''): string[] 
   }
   if (Array.isArray(value)) {
     if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) fail(`more than ${schema.maxItems} items`);
-    if (schema.items !== undefined) value.forEach((item, index) => errors.push(...schemaErrors(schema.items as Schema, item, `${at}/${index}`)));
+    if (schema.items !== undefined)
+      value.forEach((item, index) => errors.push(...schemaErrors(schema.items as Schema, item, `${at}/${index}`)));
   }
   if (isObject(value)) {
-    if (typeof schema.maxProperties === 'number' && Object.keys(value).length > schema.maxProperties) fail(`more than ${schema.maxProperties} properties`);
+    if (typeof schema.maxProperties === 'number' && Object.keys(value).length > schema.maxProperties)
+      fail(`more than ${schema.maxProperties} properties`);
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
     const patterns = Object.entries((schema.patternProperties ?? {}) as Record<string, Schema>);
     for (const [key, member] of Object.entries(value)) {

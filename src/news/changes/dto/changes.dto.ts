@@ -28,15 +28,25 @@ export const CURSOR_PATTERN = /^(0|[1-9][0-9]{0,17})$/;
 /** A `limit` spelled in decimal digits, which the DTO reads as a number. */
 export const DECIMAL_DIGITS = /^[0-9]{1,9}$/;
 
-const decimalDigits = Transform(({ value }: { value: unknown }) => (typeof value === 'string' && DECIMAL_DIGITS.test(value) ? Number(value) : value));
+const decimalDigits = Transform(({ value }: { value: unknown }) =>
+  typeof value === 'string' && DECIMAL_DIGITS.test(value) ? Number(value) : value,
+);
 
 export class ChangesQueryDto {
-  @ApiPropertyOptional({ description: 'A cursor from an earlier answer\'s `next` (opaque); absent: from the start of the feed', example: '1234' })
+  @ApiPropertyOptional({
+    description: "A cursor from an earlier answer's `next` (opaque); absent: from the start of the feed",
+    example: '1234',
+  })
   @IsOptional()
   @Matches(CURSOR_PATTERN, { message: 'since: must be a cursor from an earlier answer' })
   since?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_CHANGES_LIMIT, default: DEFAULT_CHANGES_LIMIT, description: 'Most changes in one answer' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_CHANGES_LIMIT,
+    default: DEFAULT_CHANGES_LIMIT,
+    description: 'Most changes in one answer',
+  })
   @IsOptional()
   @decimalDigits
   @IsInt({ message: 'limit: must be a whole number' })
@@ -46,7 +56,7 @@ export class ChangesQueryDto {
 }
 
 export class ChangeDto {
-  @ApiProperty({ description: 'This change\'s cursor: asking `since` it answers the changes after it', example: '1234' })
+  @ApiProperty({ description: "This change's cursor: asking `since` it answers the changes after it", example: '1234' })
   cursor: string;
 
   @ApiProperty({ enum: CHANGE_TYPES })
@@ -61,7 +71,8 @@ export class ChangeDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'Public fields by type: `release.published` {kid}, `release.yanked` {reason}, `plugin.deprecated` {message, replacement}, `keys.changed` {reason: rotate|resign, kid?, resignedWith?}; otherwise {}',
+    description:
+      'Public fields by type: `release.published` {kid}, `release.yanked` {reason}, `plugin.deprecated` {message, replacement}, `keys.changed` {reason: rotate|resign, kid?, resignedWith?}; otherwise {}',
   })
   data: Record<string, unknown>;
 

@@ -6,7 +6,11 @@ import { EVENT_TYPES, SUBSCRIPTION_SCOPES, type SubscriptionScope } from '../eve
 export const MAX_URL_LENGTH = 2048;
 
 export class CreateSubscriptionDto {
-  @ApiProperty({ maxLength: MAX_URL_LENGTH, example: 'https://ci.example.com/hooks/registry', description: 'https; http, and private or loopback addresses, only for hosts in SUBSCRIPTION_ALLOW_HOSTS' })
+  @ApiProperty({
+    maxLength: MAX_URL_LENGTH,
+    example: 'https://ci.example.com/hooks/registry',
+    description: 'https; http, and private or loopback addresses, only for hosts in SUBSCRIPTION_ALLOW_HOSTS',
+  })
   @IsString()
   @Length(1, MAX_URL_LENGTH)
   url: string;
@@ -17,14 +21,23 @@ export class CreateSubscriptionDto {
   @MaxLength(100)
   description?: string;
 
-  @ApiProperty({ enum: EVENT_TYPES, isArray: true, example: ['release.published'], description: 'Operational events (webhook.delivery_failed, ingest.failed, key.rotated) are for admins only' })
+  @ApiProperty({
+    enum: EVENT_TYPES,
+    isArray: true,
+    example: ['release.published'],
+    description: 'Operational events (webhook.delivery_failed, ingest.failed, key.rotated) are for admins only',
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(EVENT_TYPES.length)
   @IsIn(EVENT_TYPES, { each: true })
   events: string[];
 
-  @ApiProperty({ enum: SUBSCRIPTION_SCOPES, description: 'plugin: one plugin (target its slug); kind: plugins of a kind (target its key); owned: plugins you own when the event happens; registry: every plugin (admins only)' })
+  @ApiProperty({
+    enum: SUBSCRIPTION_SCOPES,
+    description:
+      'plugin: one plugin (target its slug); kind: plugins of a kind (target its key); owned: plugins you own when the event happens; registry: every plugin (admins only)',
+  })
   @IsIn(SUBSCRIPTION_SCOPES)
   scope: SubscriptionScope;
 
@@ -54,7 +67,10 @@ export class SubscriptionDto {
   @ApiProperty({ type: String, nullable: true })
   target: string | null;
 
-  @ApiProperty({ enum: ['active', 'failing', 'disabled'], description: 'failing: its last delivery failed; disabled: nothing is delivered' })
+  @ApiProperty({
+    enum: ['active', 'failing', 'disabled'],
+    description: 'failing: its last delivery failed; disabled: nothing is delivered',
+  })
   status: 'active' | 'failing' | 'disabled';
 
   @ApiProperty({ type: Number, nullable: true, description: 'Epoch ms since deliveries have been failing without a success' })
@@ -105,7 +121,12 @@ export class SubscriptionDeliveryDto {
   @ApiProperty({ type: Number, nullable: true, description: "The last attempt's HTTP status; null when no answer came" })
   responseStatus: number | null;
 
-  @ApiProperty({ type: String, nullable: true, description: "Why the last attempt failed, in generic words (timeout, connection refused, refused address); null after a success. Never any of the receiver's answer." })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      "Why the last attempt failed, in generic words (timeout, connection refused, refused address); null after a success. Never any of the receiver's answer.",
+  })
   detail: string | null;
 
   @ApiProperty({ type: Number, nullable: true, description: 'How long the last attempt took, in milliseconds; null before one was made' })
@@ -133,7 +154,11 @@ export class PingResultDto {
   @ApiProperty({ type: Number, nullable: true, description: "The receiver's HTTP status; null when no answer came" })
   responseStatus: number | null;
 
-  @ApiProperty({ type: String, nullable: true, description: "Why the ping failed, in generic words; null when it succeeded. Never any of the receiver's answer." })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "Why the ping failed, in generic words; null when it succeeded. Never any of the receiver's answer.",
+  })
   detail: string | null;
 
   @ApiProperty({ description: 'How long the ping took, in milliseconds' })

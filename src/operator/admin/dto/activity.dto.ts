@@ -5,10 +5,17 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 export const DEFAULT_ACTIVITY_DAYS = 30;
 export const MAX_ACTIVITY_DAYS = 366;
 
-const decimalDigits = Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]{1,9}$/.test(value) ? Number(value) : value));
+const decimalDigits = Transform(({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^[0-9]{1,9}$/.test(value) ? Number(value) : value,
+);
 
 export class ActivityQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_ACTIVITY_DAYS, default: DEFAULT_ACTIVITY_DAYS, description: 'How many UTC days, ending today' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_ACTIVITY_DAYS,
+    default: DEFAULT_ACTIVITY_DAYS,
+    description: 'How many UTC days, ending today',
+  })
   @IsOptional()
   @decimalDigits
   @IsInt({ message: 'days: must be a whole number' })
@@ -46,6 +53,10 @@ export class ActivityDto {
   @ApiProperty({ type: ActivitySeriesDto, description: 'Webhook deliveries that failed for good (webhook.delivery_failed)' })
   failedDeliveries: ActivitySeriesDto;
 
-  @ApiProperty({ type: ActivitySeriesDto, description: 'CI pushes the ingest refused: invalid manifest, asset fetch failure, version conflict, no right to publish (plugin.publish_invalid, _asset_fail, _conflict, _denied)' })
+  @ApiProperty({
+    type: ActivitySeriesDto,
+    description:
+      'CI pushes the ingest refused: invalid manifest, asset fetch failure, version conflict, no right to publish (plugin.publish_invalid, _asset_fail, _conflict, _denied)',
+  })
   ingestErrors: ActivitySeriesDto;
 }

@@ -16,7 +16,6 @@ export class UserListQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(ROLES)
   role?: UserRole;
-
 }
 
 export class UpdateUserDto {

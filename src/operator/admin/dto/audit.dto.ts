@@ -34,7 +34,6 @@ export class AuditQueryDto extends PageQueryDto {
   @IsOptional()
   @Satisfies('isInstant', isInstant, instantMessage)
   to?: string;
-
 }
 
 export class AuditActorDto {

@@ -6,7 +6,11 @@ export const FORGE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
 
 /** A forge instance to add: its family, where it lives, and the OAuth application made there. */
 export class AddForgeDto {
-  @ApiProperty({ example: 'corp-gitlab', pattern: FORGE_NAME_PATTERN.source, description: 'The instance name, as in /auth/<name>/login and the callback URL' })
+  @ApiProperty({
+    example: 'corp-gitlab',
+    pattern: FORGE_NAME_PATTERN.source,
+    description: 'The instance name, as in /auth/<name>/login and the callback URL',
+  })
   @IsString()
   @Matches(FORGE_NAME_PATTERN, { message: 'name: lowercase letters, digits and -, starting with a letter (1-40)' })
   name: string;
@@ -15,7 +19,11 @@ export class AddForgeDto {
   @IsIn(FORGE_TYPES as unknown as string[], { message: `type: one of ${FORGE_TYPES.join(', ')}` })
   type: ForgeType;
 
-  @ApiProperty({ example: 'https://gitlab.corp.example', maxLength: 2048, description: 'The web address people open (an instance may live under a path)' })
+  @ApiProperty({
+    example: 'https://gitlab.corp.example',
+    maxLength: 2048,
+    description: 'The web address people open (an instance may live under a path)',
+  })
   @IsString()
   @MaxLength(2048)
   webUrl: string;
@@ -23,7 +31,8 @@ export class AddForgeDto {
   @ApiPropertyOptional({
     example: 'https://gitlab.corp.example/api/v4',
     maxLength: 2048,
-    description: 'The API root; when left out: https://api.github.com for github.com, <webUrl>/api/v3 for GitHub Enterprise, <webUrl>/api/v4 for GitLab, <webUrl>/api/v1 for Gitea and Forgejo',
+    description:
+      'The API root; when left out: https://api.github.com for github.com, <webUrl>/api/v3 for GitHub Enterprise, <webUrl>/api/v4 for GitLab, <webUrl>/api/v1 for Gitea and Forgejo',
   })
   @IsOptional()
   @IsString()
@@ -59,14 +68,18 @@ export class ForgeInstanceDto {
 
   @ApiProperty({
     enum: FORGE_SOURCES,
-    description: 'configuration: the FORGES variable (read-only); default: built in while FORGES is unset (an added instance of the same name or web URL takes its place); stored: added by an admin (removable)',
+    description:
+      'configuration: the FORGES variable (read-only); default: built in while FORGES is unset (an added instance of the same name or web URL takes its place); stored: added by an admin (removable)',
   })
   source: (typeof FORGE_SOURCES)[number];
 
   @ApiProperty({ description: 'Whether people can sign in with it (OAuth credentials present)' })
   signIn: boolean;
 
-  @ApiProperty({ example: 'https://registry.example/auth/corp-gitlab/callback', description: "The callback URL to register in the forge's OAuth application" })
+  @ApiProperty({
+    example: 'https://registry.example/auth/corp-gitlab/callback',
+    description: "The callback URL to register in the forge's OAuth application",
+  })
   callbackUrl: string;
 
   @ApiProperty({ type: Number, nullable: true, description: 'When an admin added it (epoch ms); null for configured instances' })

@@ -33,13 +33,18 @@ export class InitSettingsDto {
   // it at start, so a value stored here would be ignored. Say so instead of "not a known field".
   @ApiHideProperty()
   @IsOptional()
-  @Satisfies('configuredByEnvironment', () => false, () => 'baseUrl: is configured with the BASE_URL environment variable, not in the wizard')
+  @Satisfies(
+    'configuredByEnvironment',
+    () => false,
+    () => 'baseUrl: is configured with the BASE_URL environment variable, not in the wizard',
+  )
   baseUrl?: never;
 
   @ApiPropertyOptional({
     type: [AddForgeDto],
     maxItems: 20,
-    description: 'Forge instances to sign in with, live at once (no restart): the instances added through the wizard become exactly these. Secrets are stored encrypted and never returned.',
+    description:
+      'Forge instances to sign in with, live at once (no restart): the instances added through the wizard become exactly these. Secrets are stored encrypted and never returned.',
   })
   @IsOptional()
   @IsArray()

@@ -18,7 +18,10 @@ export class ProviderDto {
   @ApiProperty({ example: '/auth/github/login', description: 'Where a sign-in starts' })
   loginUrl: string;
 
-  @ApiProperty({ example: 'https://registry.example/auth/github/callback', description: "The callback URL to register in the forge's OAuth application" })
+  @ApiProperty({
+    example: 'https://registry.example/auth/github/callback',
+    description: "The callback URL to register in the forge's OAuth application",
+  })
   callbackUrl: string;
 }
 
@@ -26,6 +29,9 @@ export class ProviderListDto {
   @ApiProperty({ type: [ProviderDto], description: 'Configured instances with OAuth credentials, in FORGES order' })
   providers: ProviderDto[];
 
-  @ApiProperty({ example: 'https://registry.example/auth/{name}/callback', description: "The callback URL an instance named {name} registers at its forge" })
+  @ApiProperty({
+    example: 'https://registry.example/auth/{name}/callback',
+    description: 'The callback URL an instance named {name} registers at its forge',
+  })
   callbackUrlTemplate: string;
 }

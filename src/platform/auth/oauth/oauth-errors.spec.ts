@@ -9,9 +9,12 @@ describe('tokenErrorFromAnswer', () => {
     expect(error).toMatchObject({ code: 'invalid_grant', status: 400, message: 'used' });
   });
 
-  it.each([['<html>oops</html>'], [''], ['{"message":"no error field"}'], ['"invalid_grant"'], ['null']])('is null for a body that is no OAuth error: %s', (body) => {
-    expect(tokenErrorFromAnswer(body, 500)).toBeNull();
-  });
+  it.each([['<html>oops</html>'], [''], ['{"message":"no error field"}'], ['"invalid_grant"'], ['null']])(
+    'is null for a body that is no OAuth error: %s',
+    (body) => {
+      expect(tokenErrorFromAnswer(body, 500)).toBeNull();
+    },
+  );
 });
 
 describe('signInFailure', () => {
@@ -32,7 +35,10 @@ describe('signInFailure', () => {
 
   it('blames the forge for an unreachable token endpoint, and logs why without the body', () => {
     lines.length = 0;
-    const unreachable = new OAuth2Strategy.InternalOAuthError('Failed to obtain access token', Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }));
+    const unreachable = new OAuth2Strategy.InternalOAuthError(
+      'Failed to obtain access token',
+      Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
+    );
     expect(kindOf(classify(unreachable))).toBe('upstream-failed');
     expect(lines).toEqual(['signing in with forge failed at the forge: Failed to obtain access token (ECONNREFUSED)']);
   });

@@ -40,7 +40,8 @@ type TokenCallback = (error: unknown, accessToken?: string, refreshToken?: strin
  */
 export function withForgeTokenErrors<T extends OAuth2Strategy>(strategy: T): T {
   strategy.parseErrorResponse = tokenErrorFromAnswer;
-  const oauth2 = (strategy as unknown as { _oauth2: { getOAuthAccessToken(code: string, params: unknown, callback: TokenCallback): void } })._oauth2;
+  const oauth2 = (strategy as unknown as { _oauth2: { getOAuthAccessToken(code: string, params: unknown, callback: TokenCallback): void } })
+    ._oauth2;
   const exchange = oauth2.getOAuthAccessToken.bind(oauth2);
   oauth2.getOAuthAccessToken = (code, params, callback) =>
     exchange(code, params, (error, accessToken, refreshToken, results) => {
@@ -73,7 +74,11 @@ export function signInFailure(instance: string, error: unknown, log: (line: stri
   if (error instanceof DomainError) return error;
   if (error instanceof LocalSignInFailure) return error.cause instanceof Error ? error.cause : error;
   if (error instanceof OAuth2Strategy.TokenError && error.status < 500 && CODE_REJECTED.has(error.code)) {
-    return new DomainError('unauthorized', 'oauth-code-rejected', 'the forge did not accept this sign-in code (already used, expired or unknown); start again');
+    return new DomainError(
+      'unauthorized',
+      'oauth-code-rejected',
+      'the forge did not accept this sign-in code (already used, expired or unknown); start again',
+    );
   }
   if (error instanceof OAuth2Strategy.AuthorizationError) {
     return new DomainError('unauthorized', 'oauth-refused', 'the forge did not authorize this sign-in; start again');

@@ -55,7 +55,9 @@ export class OAuthService {
       if (this.built.delete(instance)) this.passport.unuse(instance);
       return false;
     }
-    const fingerprint = createHash('sha256').update(JSON.stringify([forge.type, forge.webUrl, forge.apiUrl, forge.clientId, forge.clientSecret])).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify([forge.type, forge.webUrl, forge.apiUrl, forge.clientId, forge.clientSecret]))
+      .digest('hex');
     if (this.built.get(instance) === fingerprint) return true;
     const callbackPath = `/auth/${forge.name}/callback`;
     const strategy = strategyFor(
@@ -90,13 +92,17 @@ export class OAuthService {
     if (!this.strategyFor(instance)) throw notFound(`no sign-in is configured for "${instance}"`);
     return new Promise((resolve, reject) => {
       response.once('finish', () => resolve(null));
-      this.passport.authenticate(instance, { session: false, ...(scope ? { scope } : {}) }, (error: unknown, user: UserEntity | false, info?: { message?: string }) => {
-        if (error) return reject(signInFailure(instance, error, (line) => this.logger.warn(line)));
-        if (!user) {
-          return reject(new DomainError('unauthorized', 'oauth-refused', info?.message ?? 'the sign-in was refused'));
-        }
-        resolve(user);
-      })(request, response, (error: unknown) => reject(error));
+      this.passport.authenticate(
+        instance,
+        { session: false, ...(scope ? { scope } : {}) },
+        (error: unknown, user: UserEntity | false, info?: { message?: string }) => {
+          if (error) return reject(signInFailure(instance, error, (line) => this.logger.warn(line)));
+          if (!user) {
+            return reject(new DomainError('unauthorized', 'oauth-refused', info?.message ?? 'the sign-in was refused'));
+          }
+          resolve(user);
+        },
+      )(request, response, (error: unknown) => reject(error));
     });
   }
 

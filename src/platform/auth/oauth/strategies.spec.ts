@@ -13,7 +13,13 @@ interface OAuth2Client {
 
 function exchange(strategy: OAuth2Strategy): Promise<TokenResult> {
   const client = (strategy as unknown as { _oauth2: OAuth2Client })._oauth2;
-  return new Promise((resolve) => client.getOAuthAccessToken('the-code', { grant_type: 'authorization_code', redirect_uri: 'https://registry.test/auth/corp/callback' }, (error, accessToken) => resolve({ error, accessToken })));
+  return new Promise((resolve) =>
+    client.getOAuthAccessToken(
+      'the-code',
+      { grant_type: 'authorization_code', redirect_uri: 'https://registry.test/auth/corp/callback' },
+      (error, accessToken) => resolve({ error, accessToken }),
+    ),
+  );
 }
 
 function profile(strategy: OAuth2Strategy): Promise<unknown> {
@@ -47,7 +53,11 @@ describe('OAuth token exchange and profile read under the fetch policy', () => {
       request.on('end', () => {
         bodies.push(body);
         response.setHeader('content-type', 'application/json');
-        response.end(request.url?.startsWith('/login/oauth/access_token') ? JSON.stringify({ access_token: 'issued', token_type: 'bearer' }) : JSON.stringify({ id: 7, login: 'ada' }));
+        response.end(
+          request.url?.startsWith('/login/oauth/access_token')
+            ? JSON.stringify({ access_token: 'issued', token_type: 'bearer' })
+            : JSON.stringify({ id: 7, login: 'ada' }),
+        );
       });
     });
     canary = await startRawServer((socket) => {
@@ -70,24 +80,39 @@ describe('OAuth token exchange and profile read under the fetch policy', () => {
     ['a metadata address', '169.254.169.254', /cloud metadata/],
     ['loopback', '127.0.0.1', /loopback/],
     ['a private address', '10.1.2.3', /private/],
-  ])('refuses a token exchange with a host that now resolves to %s (not allow-listed): the secret is never sent', async (_label, address, kind) => {
-    const lookup = fixedLookup(address);
-    const agents = policyAgents({ allowHosts: [], lookup });
-    const strategy = strategyFor(forgeAt(`https://forge.example.test:${canary.port}`), 'https://registry.test/auth/corp/callback', stateStore, verify, agents);
-    const result = await exchange(strategy);
-    expect(result.accessToken).toBeUndefined();
-    const error = refusal(result.error);
-    expect(error.reason).toBe('refused-address');
-    expect(error.message).toMatch(kind);
-    expect(error.message).not.toContain(address);
-    expect(lookup.hostnames).toEqual(['forge.example.test']);
-    expect(connections).toBe(0);
-  });
+  ])(
+    'refuses a token exchange with a host that now resolves to %s (not allow-listed): the secret is never sent',
+    async (_label, address, kind) => {
+      const lookup = fixedLookup(address);
+      const agents = policyAgents({ allowHosts: [], lookup });
+      const strategy = strategyFor(
+        forgeAt(`https://forge.example.test:${canary.port}`),
+        'https://registry.test/auth/corp/callback',
+        stateStore,
+        verify,
+        agents,
+      );
+      const result = await exchange(strategy);
+      expect(result.accessToken).toBeUndefined();
+      const error = refusal(result.error);
+      expect(error.reason).toBe('refused-address');
+      expect(error.message).toMatch(kind);
+      expect(error.message).not.toContain(address);
+      expect(lookup.hostnames).toEqual(['forge.example.test']);
+      expect(connections).toBe(0);
+    },
+  );
 
   it('refuses a literal metadata address without asking DNS, and the profile read too (GitHub strategy)', async () => {
     const lookup = fixedLookup('127.0.0.1');
     const agents = policyAgents({ allowHosts: [], lookup });
-    const strategy = strategyFor(forgeAt('https://169.254.169.254', 'github'), 'https://registry.test/auth/corp/callback', stateStore, verify, agents);
+    const strategy = strategyFor(
+      forgeAt('https://169.254.169.254', 'github'),
+      'https://registry.test/auth/corp/callback',
+      stateStore,
+      verify,
+      agents,
+    );
     expect(refusal((await exchange(strategy)).error).message).toMatch(/cloud metadata/);
     const profileError = await profile(strategy);
     expect(profileError).toBeInstanceOf(Error);
@@ -97,7 +122,13 @@ describe('OAuth token exchange and profile read under the fetch policy', () => {
   it('refuses plain http to a host that is not allow-listed', async () => {
     const lookup = fixedLookup('93.184.215.14');
     const agents = policyAgents({ allowHosts: [], lookup });
-    const strategy = strategyFor(forgeAt(`http://forge.example.test:${forge.port}`), 'https://registry.test/auth/corp/callback', stateStore, verify, agents);
+    const strategy = strategyFor(
+      forgeAt(`http://forge.example.test:${forge.port}`),
+      'https://registry.test/auth/corp/callback',
+      stateStore,
+      verify,
+      agents,
+    );
     expect(refusal((await exchange(strategy)).error).reason).toBe('refused-scheme');
     expect(bodies).toEqual([]);
   });
@@ -105,7 +136,13 @@ describe('OAuth token exchange and profile read under the fetch policy', () => {
   it('exchanges the code with an allow-listed host on a private address, through the vetted address only', async () => {
     const lookup = fixedLookup('127.0.0.1');
     const agents = policyAgents({ allowHosts: ['forge.example.test'], lookup });
-    const strategy = strategyFor(forgeAt(`http://forge.example.test:${forge.port}`), 'https://registry.test/auth/corp/callback', stateStore, verify, agents);
+    const strategy = strategyFor(
+      forgeAt(`http://forge.example.test:${forge.port}`),
+      'https://registry.test/auth/corp/callback',
+      stateStore,
+      verify,
+      agents,
+    );
     const result = await exchange(strategy);
     expect(result.error).toBeNull();
     expect(result.accessToken).toBe('issued');

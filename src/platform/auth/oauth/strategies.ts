@@ -99,7 +99,9 @@ export function strategyFor(
     verify(accessToken, profile, done as (error: Error | null, user?: unknown) => void);
   };
   if (urls.passportStrategy === 'github2') {
-    return withForgeTokenErrors(throughPolicy(new GitHubStrategy({ ...common, userProfileURL: urls.userURL }, onProfile) as unknown as OAuth2Strategy, agents));
+    return withForgeTokenErrors(
+      throughPolicy(new GitHubStrategy({ ...common, userProfileURL: urls.userURL }, onProfile) as unknown as OAuth2Strategy, agents),
+    );
   }
   return withForgeTokenErrors(throughPolicy(new ForgeOAuth2Strategy(common, urls.userURL, onProfile), agents));
 }

@@ -3,15 +3,30 @@ import { forgeForUrl } from './index';
 
 const github: ForgeInstanceConfig = { name: 'github', type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com' };
 const gitlab: ForgeInstanceConfig = { name: 'gitlab', type: 'gitlab', webUrl: 'https://gitlab.com', apiUrl: 'https://gitlab.com/api/v4' };
-const codeberg: ForgeInstanceConfig = { name: 'codeberg', type: 'gitea', webUrl: 'https://codeberg.org', apiUrl: 'https://codeberg.org/api/v1' };
-const hostRoot: ForgeInstanceConfig = { name: 'root', type: 'gitea', webUrl: 'https://host.example', apiUrl: 'https://host.example/api/v1' };
+const codeberg: ForgeInstanceConfig = {
+  name: 'codeberg',
+  type: 'gitea',
+  webUrl: 'https://codeberg.org',
+  apiUrl: 'https://codeberg.org/api/v1',
+};
+const hostRoot: ForgeInstanceConfig = {
+  name: 'root',
+  type: 'gitea',
+  webUrl: 'https://host.example',
+  apiUrl: 'https://host.example/api/v1',
+};
 const hostGitlab: ForgeInstanceConfig = {
   name: 'corp-gitlab',
   type: 'gitlab',
   webUrl: 'https://host.example/gitlab',
   apiUrl: 'https://host.example/gitlab/api/v4',
 };
-const ghe: ForgeInstanceConfig = { name: 'ghe', type: 'github', webUrl: 'https://ghe.example:8443', apiUrl: 'https://ghe.example:8443/api/v3' };
+const ghe: ForgeInstanceConfig = {
+  name: 'ghe',
+  type: 'github',
+  webUrl: 'https://ghe.example:8443',
+  apiUrl: 'https://ghe.example:8443/api/v3',
+};
 const FORGES = [github, gitlab, codeberg, hostRoot, hostGitlab, ghe];
 
 describe('forgeForUrl', () => {

@@ -20,7 +20,10 @@ const WHITESPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f-\u009f]/;
 const SEGMENT = /^[A-Za-z0-9_.~-]+$/;
 
 export function hostKeyOf(url: URL): string {
-  const host = url.hostname.toLowerCase().replace(/\.$/, '').replace(/^www\./, '');
+  const host = url.hostname
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^www\./, '');
   return url.port ? `${host}:${url.port}` : host;
 }
 

@@ -23,7 +23,9 @@ describe('rawFileUrl and blobUrl', () => {
   });
 
   it('build Gitea and Forgejo URLs', () => {
-    expect(rawFileUrl(gitea, 'acme/widget', 'v2.0.0', 'a b/ü.png')).toBe('https://codeberg.org/acme/widget/raw/tag/v2.0.0/a%20b/%C3%BC.png');
+    expect(rawFileUrl(gitea, 'acme/widget', 'v2.0.0', 'a b/ü.png')).toBe(
+      'https://codeberg.org/acme/widget/raw/tag/v2.0.0/a%20b/%C3%BC.png',
+    );
     expect(blobUrl(gitea, 'acme/widget', 'v2.0.0', 'README.md')).toBe('https://codeberg.org/acme/widget/src/tag/v2.0.0/README.md');
   });
 

@@ -1,7 +1,13 @@
 import { MemoryResponseStore } from './memory-store';
 import type { CachedResponse } from './store';
 
-const answer = (body: string): CachedResponse => ({ body, etag: `W/"${body}"`, contentType: 'application/json', cacheControl: 'public, max-age=30', vary: null });
+const answer = (body: string): CachedResponse => ({
+  body,
+  etag: `W/"${body}"`,
+  contentType: 'application/json',
+  cacheControl: 'public, max-age=30',
+  vary: null,
+});
 
 describe('MemoryResponseStore', () => {
   let now = 0;

@@ -150,7 +150,11 @@ export class MemoryResponseStore implements ResponseCacheStore {
     this.link(this.protectedSlots, slot);
     const maxEntries = Math.max(1, Math.floor(this.limits.maxEntries * PROTECTED_SHARE));
     const maxBytes = this.limits.maxBytes * PROTECTED_SHARE;
-    while (this.protectedSlots.head && this.protectedSlots.head !== slot && (this.protectedSlots.entries > maxEntries || this.protectedSlots.bytes > maxBytes)) {
+    while (
+      this.protectedSlots.head &&
+      this.protectedSlots.head !== slot &&
+      (this.protectedSlots.entries > maxEntries || this.protectedSlots.bytes > maxBytes)
+    ) {
       const demoted = this.protectedSlots.head;
       this.unlink(demoted);
       demoted.protected = false;

@@ -53,7 +53,9 @@ export function settingsPatchSchema(): SchemaObject {
 }
 
 export function settingsSchema(): SchemaObject {
-  const properties: Record<string, SchemaObject> = Object.fromEntries(SETTING_KEYS.map((key) => [key, valueSchema(SETTING_DEFINITIONS[key])]));
+  const properties: Record<string, SchemaObject> = Object.fromEntries(
+    SETTING_KEYS.map((key) => [key, valueSchema(SETTING_DEFINITIONS[key])]),
+  );
   properties.definitions = {
     type: 'object',
     description: 'For each key: type, default, bounds, whether it is public, description',

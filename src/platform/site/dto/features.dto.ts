@@ -6,7 +6,12 @@ import { FEATURE_NAMES, isFeatureName } from '../feature-flags';
 const FLAGS_EXAMPLE = Object.fromEntries(FEATURE_NAMES.map((name) => [name, true]));
 
 export class FeaturesDto {
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'boolean' }, example: FLAGS_EXAMPLE, description: 'Every declared flag and whether it is on' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'boolean' },
+    example: FLAGS_EXAMPLE,
+    description: 'Every declared flag and whether it is on',
+  })
   flags: Record<string, boolean>;
 }
 
@@ -25,7 +30,10 @@ export class UpdateFeaturesDto {
   @Satisfies(
     'knownFeatureFlags',
     (value) => unknownNames(value).length === 0,
-    (property, args) => `${property}: unknown flag ${unknownNames(args.value).map((n) => JSON.stringify(n)).join(', ')} (known: ${FEATURE_NAMES.join(', ')})`,
+    (property, args) =>
+      `${property}: unknown flag ${unknownNames(args.value)
+        .map((n) => JSON.stringify(n))
+        .join(', ')} (known: ${FEATURE_NAMES.join(', ')})`,
   )
   @Satisfies(
     'booleanFeatureFlags',

@@ -16,7 +16,10 @@ export class CiTemplatesController {
   constructor(private readonly templates: CiTemplatesService) {}
 
   @Get('api/ci/templates')
-  @ApiOperation({ summary: "Publish workflows for each CI system, with this registry's BASE_URL and the CLI's SHA-256 pinned", security: [] })
+  @ApiOperation({
+    summary: "Publish workflows for each CI system, with this registry's BASE_URL and the CLI's SHA-256 pinned",
+    security: [],
+  })
   @ApiOkResponse({ type: CiTemplatesDto })
   @ApiBadRequestResponse(BAD_AUTH)
   @ApiNotFoundResponse(NOT_BUILT)
@@ -27,7 +30,10 @@ export class CiTemplatesController {
 
   @Get('cli/ci/:file')
   @ApiOperation({ summary: 'One publish workflow as a YAML file: github-actions.yml, gitlab-ci.yml or forgejo-actions.yml', security: [] })
-  @ApiOkResponse({ description: "The workflow, with this registry's BASE_URL and the CLI's SHA-256 pinned", content: { 'application/yaml': { schema: { type: 'string' } } } })
+  @ApiOkResponse({
+    description: "The workflow, with this registry's BASE_URL and the CLI's SHA-256 pinned",
+    content: { 'application/yaml': { schema: { type: 'string' } } },
+  })
   @ApiBadRequestResponse(BAD_AUTH)
   @ApiNotFoundResponse(NOT_BUILT)
   file(@Param('file') file: string, @Query() query: CiTemplateQueryDto, @Res() response: Response): void {

@@ -7,7 +7,8 @@ const AUTHS: CiAuth[] = ['trusted', 'token'];
 export class CiTemplateQueryDto {
   @ApiPropertyOptional({
     enum: AUTHS,
-    description: 'How the publish job authenticates: trusted publishing (default; GitHub Actions and GitLab CI) or a publisher token in REGISTRY_TOKEN. Forgejo/Gitea templates always use a token',
+    description:
+      'How the publish job authenticates: trusted publishing (default; GitHub Actions and GitLab CI) or a publisher token in REGISTRY_TOKEN. Forgejo/Gitea templates always use a token',
   })
   @IsOptional()
   @IsIn(AUTHS, { message: 'auth: must be trusted or token' })

@@ -8,10 +8,25 @@ import { githubActions } from './github-actions';
 import { gitlabCi } from './gitlab-ci';
 import { CI_FORGES, type CiAuth, type CiForge, type CiTemplate, type TemplateValues } from './template-values';
 
-const FORGES: Record<CiForge, { title: string; file: string; path: string; render: (values: TemplateValues) => string; tokenOnly: boolean }> = {
-  github: { title: 'GitHub Actions', file: 'github-actions.yml', path: '.github/workflows/release.yml', render: githubActions, tokenOnly: false },
+const FORGES: Record<
+  CiForge,
+  { title: string; file: string; path: string; render: (values: TemplateValues) => string; tokenOnly: boolean }
+> = {
+  github: {
+    title: 'GitHub Actions',
+    file: 'github-actions.yml',
+    path: '.github/workflows/release.yml',
+    render: githubActions,
+    tokenOnly: false,
+  },
   gitlab: { title: 'GitLab CI', file: 'gitlab-ci.yml', path: '.gitlab-ci.yml', render: gitlabCi, tokenOnly: false },
-  forgejo: { title: 'Forgejo / Gitea Actions', file: 'forgejo-actions.yml', path: '.forgejo/workflows/release.yml', render: forgejoActions, tokenOnly: true },
+  forgejo: {
+    title: 'Forgejo / Gitea Actions',
+    file: 'forgejo-actions.yml',
+    path: '.forgejo/workflows/release.yml',
+    render: forgejoActions,
+    tokenOnly: true,
+  },
 };
 
 /**

@@ -6,7 +6,11 @@ import type { TemplateValues } from './template-values';
 /** The pin in the repository's examples: not a digest, so a job run from one unedited fails its check. */
 export const EXAMPLE_PIN = 'paste-the-sha256-of-your-registry-cli-here';
 
-const EXAMPLE: Omit<TemplateValues, 'auth'> = { baseUrl: 'https://plugins.example.org', oidcAudience: 'https://plugins.example.org', cliSha256: EXAMPLE_PIN };
+const EXAMPLE: Omit<TemplateValues, 'auth'> = {
+  baseUrl: 'https://plugins.example.org',
+  oidcAudience: 'https://plugins.example.org',
+  cliSha256: EXAMPLE_PIN,
+};
 
 const NOTE = [
   '# An example, rendered for https://plugins.example.org. Your registry serves this file filled in',

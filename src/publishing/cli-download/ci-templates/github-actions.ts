@@ -9,10 +9,13 @@ export function githubActions(values: TemplateValues): string {
         '# publisher (POST /api/plugins/<slug>/trusted-publishers with forge "github", repository',
         '# "<owner>/<repo>", workflow ".github/workflows/release.yml", optionally ref "refs/tags/v*" and',
         '# environment "release"); for a plugin that does not exist yet, register a pending publisher',
-        '# (POST /api/auth/me/pending-publishers). `registry publish` exchanges the publish job\'s OIDC ID',
+        "# (POST /api/auth/me/pending-publishers). `registry publish` exchanges the publish job's OIDC ID",
         '# token (id-token: write, that job only) for a 15-minute token.',
       ]
-    : ['# Set the repository secret REGISTRY_TOKEN to a publisher token scoped publish:<your-plugin>', '# (publish:* only for the very first push); only the publish job reads it.'];
+    : [
+        '# Set the repository secret REGISTRY_TOKEN to a publisher token scoped publish:<your-plugin>',
+        '# (publish:* only for the very first push); only the publish job reads it.',
+      ];
   return [
     '# .github/workflows/release.yml: on a published GitHub release, build the plugin and publish it',
     `# to the registry at ${inComment(values.baseUrl)}.`,
@@ -32,7 +35,7 @@ export function githubActions(values: TemplateValues): string {
     `  REGISTRY_CLI_SHA256: ${quoted(values.cliSha256)}`,
     'jobs:',
     '  build:',
-    '    # Your code and every dependency\'s install script run here: a read-only token, no secret,',
+    "    # Your code and every dependency's install script run here: a read-only token, no secret,",
     '    # no id-token, and the checkout keeps no credential in .git/config.',
     '    runs-on: ubuntu-latest',
     '    permissions:',

@@ -6,10 +6,15 @@ import { credentialsOf, repositoryCodeIn, workflowJobs, type CiJob } from './tes
 
 const RENDER: Record<CiForge, (values: TemplateValues) => string> = { github: githubActions, gitlab: gitlabCi, forgejo: forgejoActions };
 const PIN = 'a'.repeat(64);
-const CASES = (Object.keys(RENDER) as CiForge[]).flatMap((forge) => (['trusted', 'token'] as CiAuth[]).map((auth) => [forge, auth] as const));
+const CASES = (Object.keys(RENDER) as CiForge[]).flatMap((forge) =>
+  (['trusted', 'token'] as CiAuth[]).map((auth) => [forge, auth] as const),
+);
 
 function rendered(forge: CiForge, auth: CiAuth) {
-  return workflowJobs(forge, RENDER[forge]({ baseUrl: 'https://plugins.example.test', oidcAudience: 'registry-audience', cliSha256: PIN, auth }));
+  return workflowJobs(
+    forge,
+    RENDER[forge]({ baseUrl: 'https://plugins.example.test', oidcAudience: 'registry-audience', cliSha256: PIN, auth }),
+  );
 }
 
 function job(jobs: CiJob[], name: string): CiJob {
@@ -55,7 +60,10 @@ describe.each(CASES)('the %s template (%s) keeps the publish credential away fro
   });
 
   it('keeps the pin: a job without credentials fetches and checks the CLI, the publish job checks it again before running it', () => {
-    expect(forge === 'gitlab' ? document.variables : document.env).toEqual({ REGISTRY_URL: 'https://plugins.example.test', REGISTRY_CLI_SHA256: PIN });
+    expect(forge === 'gitlab' ? document.variables : document.env).toEqual({
+      REGISTRY_URL: 'https://plugins.example.test',
+      REGISTRY_CLI_SHA256: PIN,
+    });
     const fetcher = job(jobs, 'registry-cli');
     expect(credentialsOf(fetcher)).toEqual([]);
     expect(repositoryCodeIn(forge, fetcher).filter((reason) => !reason.startsWith('GIT_STRATEGY'))).toEqual([]);
@@ -73,7 +81,9 @@ describe.each(CASES)('the %s template (%s) keeps the publish credential away fro
     const publish = job(jobs, 'publish');
     const plain = at(publish, 'if [ -L "$file" ] || [ ! -f "$file" ]');
     expect(plain).toBeGreaterThanOrEqual(0);
-    const firstUse = Math.min(...['upload', 'attachment=@', 'registry.js publish'].map((text) => at(publish, text)).filter((index) => index >= 0));
+    const firstUse = Math.min(
+      ...['upload', 'attachment=@', 'registry.js publish'].map((text) => at(publish, text)).filter((index) => index >= 0),
+    );
     expect(plain).toBeLessThan(firstUse);
   });
 });
@@ -86,7 +96,14 @@ describe('the job-split check', () => {
     ).jobs[0];
     expect(credentialsOf(github)).toEqual(['id-token', 'id-token: write']);
     expect(repositoryCodeIn('github', github)).toEqual(['runs: npm ci && npm run build', 'uses: actions/checkout@v4']);
-    const gitlab = workflowJobs('gitlab', 'variables:\n  A: b\npublish:\n  environment: registry\n  script:\n    - node registry.js publish\n').jobs[0];
-    expect([gitlab.name, credentialsOf(gitlab), repositoryCodeIn('gitlab', gitlab)]).toEqual(['publish', ['environment'], ['GIT_STRATEGY: the default, a checkout']]);
+    const gitlab = workflowJobs(
+      'gitlab',
+      'variables:\n  A: b\npublish:\n  environment: registry\n  script:\n    - node registry.js publish\n',
+    ).jobs[0];
+    expect([gitlab.name, credentialsOf(gitlab), repositoryCodeIn('gitlab', gitlab)]).toEqual([
+      'publish',
+      ['environment'],
+      ['GIT_STRATEGY: the default, a checkout'],
+    ]);
   });
 });

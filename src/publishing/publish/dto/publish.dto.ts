@@ -22,7 +22,11 @@ import { MANIFEST_SOURCES, MAX_MANIFEST_BYTES } from '../../../lib/manifest';
 const VERSION_WITH_OPTIONAL_V = /^v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
 const MaxUtf8Bytes = (max: number) =>
-  Satisfies('maxUtf8Bytes', (v) => typeof v === 'string' && Buffer.byteLength(v, 'utf8') <= max, (p) => `${p}: must be at most ${max} bytes of UTF-8`);
+  Satisfies(
+    'maxUtf8Bytes',
+    (v) => typeof v === 'string' && Buffer.byteLength(v, 'utf8') <= max,
+    (p) => `${p}: must be at most ${max} bytes of UTF-8`,
+  );
 
 /** Any absolute http(s) URL as WHATWG parses it; which addresses may be fetched is the fetch policy's call. */
 function isHttpUrl(value: unknown): boolean {
@@ -107,7 +111,11 @@ export class PublishDto {
   @MaxLength(2048)
   repoUrl?: string;
 
-  @ApiPropertyOptional({ type: Object, description: 'Build-provenance attestation, kept as given in the signed list. A Sigstore bundle is verified at ingest (422 provenance-invalid when it does not verify); any other object is passed through as unverified' })
+  @ApiPropertyOptional({
+    type: Object,
+    description:
+      'Build-provenance attestation, kept as given in the signed list. A Sigstore bundle is verified at ingest (422 provenance-invalid when it does not verify); any other object is passed through as unverified',
+  })
   @IsOptional()
   @IsObject()
   attestation?: Record<string, unknown>;

@@ -15,7 +15,9 @@ export class SubmitResultDto {
   @ApiProperty({ example: 'https://registry.example/api/webhooks/release' })
   webhookUrl: string;
 
-  @ApiProperty({ description: 'The webhook secret (64 hex characters), shown this once, for manual setup when the hook could not be installed' })
+  @ApiProperty({
+    description: 'The webhook secret (64 hex characters), shown this once, for manual setup when the hook could not be installed',
+  })
   webhookSecret: string;
 
   @ApiProperty({ description: 'Whether the registry installed the release webhook on the forge itself' })

@@ -40,14 +40,24 @@ export class PublisherIdentityDto {
   @Matches(NO_CONTROL, { message: 'workflow: must not contain control characters' })
   workflow?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'refs/tags/v*', description: 'Only git refs matching this pattern (`*` matches any run of characters)' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'refs/tags/v*',
+    description: 'Only git refs matching this pattern (`*` matches any run of characters)',
+  })
   @IsOptional()
   @IsString()
   @Length(1, 255)
   @Matches(/^refs\/[^\s]+$/, { message: 'ref: must be a full git ref pattern such as refs/tags/v* or refs/heads/main' })
   ref?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'release', description: 'Only jobs running in this deployment environment' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'release',
+    description: 'Only jobs running in this deployment environment',
+  })
   @IsOptional()
   @IsString()
   @Length(1, 255)
@@ -115,7 +125,8 @@ export class PendingPublisherDto extends PublisherIdentityViewDto {
 
   @ApiProperty({
     enum: PENDING_PUBLISHER_STATUSES,
-    description: "active claims the slug at the first matching push; displaced lost the repository to its owner's registration (made with proof of control) and claims nothing",
+    description:
+      "active claims the slug at the first matching push; displaced lost the repository to its owner's registration (made with proof of control) and claims nothing",
   })
   status: PendingPublisherStatus;
 

@@ -55,7 +55,8 @@ export class IdTokenVerifier {
       throw invalidIdToken('the token is not a JWT');
     }
     const forge = this.forges.all().find((f) => f.oidcIssuer !== undefined && f.oidcIssuer === unverifiedIssuer);
-    if (!forge || typeof unverifiedIssuer !== 'string') throw invalidIdToken(`the issuer ${shown(unverifiedIssuer)} is not the OIDC issuer of a configured forge instance`);
+    if (!forge || typeof unverifiedIssuer !== 'string')
+      throw invalidIdToken(`the issuer ${shown(unverifiedIssuer)} is not the OIDC issuer of a configured forge instance`);
     const issuer = unverifiedIssuer;
     const now = this.clock.now();
     let payload: JWTPayload;
@@ -72,16 +73,25 @@ export class IdTokenVerifier {
       throw this.failure(error);
     }
     const nowSeconds = Math.floor(now.getTime() / 1000);
-    if (typeof payload.iat !== 'number' || payload.iat > nowSeconds + LEEWAY_SECONDS) throw invalidIdToken('the ID token was issued in the future (iat)');
-    if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 256) throw invalidIdToken('the ID token has no usable jti');
-    return { forge, issuer, claims: payload as VerifiedIdToken['claims'], jti: payload.jti, usableUntil: new Date((payload.exp! + LEEWAY_SECONDS) * 1000) };
+    if (typeof payload.iat !== 'number' || payload.iat > nowSeconds + LEEWAY_SECONDS)
+      throw invalidIdToken('the ID token was issued in the future (iat)');
+    if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 256)
+      throw invalidIdToken('the ID token has no usable jti');
+    return {
+      forge,
+      issuer,
+      claims: payload as VerifiedIdToken['claims'],
+      jti: payload.jti,
+      usableUntil: new Date((payload.exp! + LEEWAY_SECONDS) * 1000),
+    };
   }
 
   private failure(error: unknown): Error {
     if (error instanceof DomainError) return error;
     if (error instanceof errors.JWTExpired) return invalidIdToken('the ID token has expired');
     if (error instanceof errors.JWTClaimValidationFailed) return invalidIdToken(claimFailure(error));
-    if (error instanceof errors.JOSEAlgNotAllowed) return invalidIdToken(`the ID token's algorithm is not accepted (only ${ALLOWED_ALGORITHMS.join(', ')})`);
+    if (error instanceof errors.JOSEAlgNotAllowed)
+      return invalidIdToken(`the ID token's algorithm is not accepted (only ${ALLOWED_ALGORITHMS.join(', ')})`);
     if (error instanceof errors.JWSSignatureVerificationFailed) return invalidIdToken("the ID token's signature does not verify");
     if (error instanceof errors.JOSEError) return invalidIdToken(`the ID token is malformed (${error.code})`);
     return error instanceof Error ? error : new Error(String(error));

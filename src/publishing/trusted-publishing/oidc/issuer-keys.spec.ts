@@ -24,7 +24,14 @@ describe('IssuerKeys', () => {
     await issuer.newKey('RS256');
     clock = new ManualClock();
     const policy = {
-      text: () => ({ maxBytes: 1 << 20, allowHosts: [`127.0.0.1:${issuer.port}`], connectTimeoutMs: 2000, idleTimeoutMs: 2000, totalTimeoutMs: 5000, maxRedirects: 0 }),
+      text: () => ({
+        maxBytes: 1 << 20,
+        allowHosts: [`127.0.0.1:${issuer.port}`],
+        connectTimeoutMs: 2000,
+        idleTimeoutMs: 2000,
+        totalTimeoutMs: 5000,
+        maxRedirects: 0,
+      }),
     } as unknown as FetchPolicy;
     keys = new IssuerKeys(policy, clock);
   });

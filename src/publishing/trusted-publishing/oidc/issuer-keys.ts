@@ -40,7 +40,8 @@ export class IssuerKeys {
     const nowMs = this.clock.nowMs();
     let cached = this.cache.get(issuer);
     if (!cached) cached = await this.load(issuer);
-    else if (nowMs - cached.fetchedAtMs >= KEY_SET_TTL_MS) cached = await this.load(issuer).catch((error) => this.staleOnOutage(error, cached!));
+    else if (nowMs - cached.fetchedAtMs >= KEY_SET_TTL_MS)
+      cached = await this.load(issuer).catch((error) => this.staleOnOutage(error, cached!));
     try {
       return await cached.resolve(header, token);
     } catch (error) {
@@ -65,7 +66,8 @@ export class IssuerKeys {
 
   private keyError(error: unknown): Error {
     if (error instanceof errors.JWKSNoMatchingKey) return invalidIdToken("the ID token's key (kid) is not in its issuer's key set");
-    if (error instanceof errors.JWKSMultipleMatchingKeys) return invalidIdToken("the ID token's header matches several keys of its issuer; it must name one by kid");
+    if (error instanceof errors.JWKSMultipleMatchingKeys)
+      return invalidIdToken("the ID token's header matches several keys of its issuer; it must name one by kid");
     return error instanceof Error ? error : new Error(String(error));
   }
 

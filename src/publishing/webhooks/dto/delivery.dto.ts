@@ -34,7 +34,12 @@ export class DeliveryDto {
   @ApiProperty({ enum: DELIVERY_STATUSES })
   status: DeliveryStatus;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Why it failed or was skipped, a problem code: manifest-asset-missing, manifest-invalid, version-mismatch, asset-fetch-failed, ...' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Why it failed or was skipped, a problem code: manifest-asset-missing, manifest-invalid, version-mismatch, asset-fetch-failed, ...',
+  })
   reason: string | null;
 
   @ApiProperty({ type: String, nullable: true })

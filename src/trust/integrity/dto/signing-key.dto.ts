@@ -19,7 +19,10 @@ export class SigningKeyDto {
   @ApiProperty({ type: Number, nullable: true, description: 'When the key left the key set, epoch milliseconds.' })
   retiredAt: number | null;
 
-  @ApiProperty({ description: 'Releases still signed by this key that wait to be re-signed with the current key (draining and retired keys; 0 otherwise).' })
+  @ApiProperty({
+    description:
+      'Releases still signed by this key that wait to be re-signed with the current key (draining and retired keys; 0 otherwise).',
+  })
   pending: number;
 
   @ApiProperty({ description: 'Releases of this key that were not re-signed because their stored signature does not verify.' })
@@ -51,19 +54,26 @@ export class KeyRotationDto {
   @ApiProperty({ type: String, nullable: true, description: 'The key that became previous.' })
   previousKid: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The key that was previous and now drains: it stays in the key set until its releases are re-signed.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The key that was previous and now drains: it stays in the key set until its releases are re-signed.',
+  })
   drainingKid: string | null;
 
   @ApiProperty({ type: [String], description: 'Keys that left the key set: a drained key, or a previous key that signed no release.' })
   retiredKids: string[];
 
-  @ApiProperty({ description: 'Releases signed by the draining key that are still to be re-signed (in the background, or by `registry keys resign`).' })
+  @ApiProperty({
+    description: 'Releases signed by the draining key that are still to be re-signed (in the background, or by `registry keys resign`).',
+  })
   pending: number;
 
   @ApiProperty({
     type: () => DrainingKeyDto,
     isArray: true,
-    description: 'Keys an earlier rotation left draining: the rotation does not wait for them, they keep draining and stay in the key set until their releases are re-signed.',
+    description:
+      'Keys an earlier rotation left draining: the rotation does not wait for them, they keep draining and stay in the key set until their releases are re-signed.',
   })
   stillDraining: DrainingKeyDto[];
 }

@@ -6,7 +6,9 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 export const MAX_LOG_NUMBER = 2 ** 52;
 
 /** A whole number spelled in decimal digits becomes a number; anything else stays, for IsInt to refuse. */
-const decimal = Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]{1,16}$/.test(value) ? Number(value) : value));
+const decimal = Transform(({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^[0-9]{1,16}$/.test(value) ? Number(value) : value,
+);
 
 function logNumber(field: string, min: number): PropertyDecorator {
   return (target, key) => {
@@ -18,11 +20,15 @@ function logNumber(field: string, min: number): PropertyDecorator {
 }
 
 export class InclusionProofQueryDto {
-  @ApiProperty({ minimum: 0, description: 'The leaf index (a release\'s `log_index`)', example: 42 })
+  @ApiProperty({ minimum: 0, description: "The leaf index (a release's `log_index`)", example: 42 })
   @logNumber('index', 0)
   index: number;
 
-  @ApiPropertyOptional({ minimum: 1, description: 'The tree size to prove against (a checkpoint\'s size); absent: the current head\'s', example: 100 })
+  @ApiPropertyOptional({
+    minimum: 1,
+    description: "The tree size to prove against (a checkpoint's size); absent: the current head's",
+    example: 100,
+  })
   @IsOptional()
   @logNumber('size', 1)
   size?: number;
@@ -33,7 +39,7 @@ export class ConsistencyProofQueryDto {
   @logNumber('from', 0)
   from: number;
 
-  @ApiProperty({ minimum: 0, description: 'The newer tree size, at most the current head\'s', example: 100 })
+  @ApiProperty({ minimum: 0, description: "The newer tree size, at most the current head's", example: 100 })
   @logNumber('to', 0)
   to: number;
 }
@@ -45,12 +51,16 @@ export class LogEntryParamsDto {
 }
 
 export class LogKeyDto {
-  @ApiProperty({ description: 'The log\'s origin: the first line of every checkpoint, and the note key\'s name', example: 'registry.example.org/log' })
+  @ApiProperty({
+    description: "The log's origin: the first line of every checkpoint, and the note key's name",
+    example: 'registry.example.org/log',
+  })
   origin: string;
 
   @ApiProperty({
     type: [String],
-    description: 'C2SP signed-note verifier keys (`<origin>+<key hash hex>+<base64(0x01 || Ed25519 key)>`) of every key in the published key set, current first',
+    description:
+      'C2SP signed-note verifier keys (`<origin>+<key hash hex>+<base64(0x01 || Ed25519 key)>`) of every key in the published key set, current first',
   })
   verifier_keys: string[];
 }
@@ -68,7 +78,7 @@ export class InclusionProofDto {
   @ApiProperty({ type: [String], description: 'base64 hashes, RFC 9162 section 2.1.3.1 order (bottom up)' })
   proof: string[];
 
-  @ApiProperty({ description: 'base64 of the leaf\'s bytes: the entry as canonical JSON' })
+  @ApiProperty({ description: "base64 of the leaf's bytes: the entry as canonical JSON" })
   entry: string;
 }
 

@@ -18,7 +18,9 @@ interface ProblemLike {
 export function problemMessage(error: unknown, fallback = 'The request failed.'): string {
   if (!error || typeof error !== 'object') return fallback;
   const problem = error as ProblemLike;
-  const fields = (problem.errors ?? []).map((e) => [e.field ?? e.pointer, e.message ?? e.detail].filter(Boolean).join(': ')).filter(Boolean);
+  const fields = (problem.errors ?? [])
+    .map((e) => [e.field ?? e.pointer, e.message ?? e.detail].filter(Boolean).join(': '))
+    .filter(Boolean);
   const head = problem.detail ?? problem.title ?? fallback;
   return fields.length > 0 ? `${head} (${fields.join('; ')})` : head;
 }

@@ -51,7 +51,11 @@ export function announce(region: Element | null, text: string, kind: 'ok' | 'err
 export function formValues(form: HTMLFormElement): Record<string, string | boolean | string[]> {
   const values: Record<string, string | boolean | string[]> = {};
   for (const element of Array.from(form.elements)) {
-    if (!(element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement) || !element.name) continue;
+    if (
+      !(element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement) ||
+      !element.name
+    )
+      continue;
     if (element instanceof HTMLInputElement && element.type === 'checkbox') {
       if (element.value && element.value !== 'on') {
         const list = (values[element.name] as string[] | undefined) ?? [];

@@ -19,7 +19,9 @@ async function toggleVote(button: HTMLButtonElement, status: Element | null): Pr
   const voted = button.getAttribute('aria-pressed') === 'true';
   button.disabled = true;
   const options = { params: { path: { id } } };
-  const { data, error } = voted ? await api.DELETE('/api/requests/{id}/upvote', options) : await api.POST('/api/requests/{id}/upvote', options);
+  const { data, error } = voted
+    ? await api.DELETE('/api/requests/{id}/upvote', options)
+    : await api.POST('/api/requests/{id}/upvote', options);
   button.disabled = false;
   if (!data) return announce(status, problemMessage(error, t('wishlist.failed')), 'error');
   showVote(button, data);
@@ -34,7 +36,12 @@ function kindLabel(key: string): string {
 
 /** A new request's entry, as the server renders one (pages/catalogue/wishlist.pages.ts). */
 function requestItem(request: RequestDto): HTMLLIElement {
-  const button = el('button', { type: 'button', class: 'secondary vote', 'data-upvote': request.id, 'aria-describedby': `votes-${request.id}` });
+  const button = el('button', {
+    type: 'button',
+    class: 'secondary vote',
+    'data-upvote': request.id,
+    'aria-describedby': `votes-${request.id}`,
+  });
   showVote(button, request);
   return el(
     'li',
@@ -45,7 +52,13 @@ function requestItem(request: RequestDto): HTMLLIElement {
       { class: 'wish-body' },
       el('h3', {}, request.title),
       request.description ? el('p', {}, request.description) : null,
-      el('p', { class: 'meta' }, el('span', { class: 'badge' }, t(`wishlist.status.${request.status}`)), request.kind ? ' ' : null, request.kind ? el('a', { href: `/kinds/${encodeURIComponent(request.kind)}` }, kindLabel(request.kind)) : null),
+      el(
+        'p',
+        { class: 'meta' },
+        el('span', { class: 'badge' }, t(`wishlist.status.${request.status}`)),
+        request.kind ? ' ' : null,
+        request.kind ? el('a', { href: `/kinds/${encodeURIComponent(request.kind)}` }, kindLabel(request.kind)) : null,
+      ),
     ),
   );
 }
@@ -54,7 +67,11 @@ async function create(form: HTMLFormElement, status: Element | null): Promise<vo
   for (const message of Array.from(form.querySelectorAll<HTMLElement>('[data-error-for]'))) message.textContent = '';
   for (const field of Array.from(form.querySelectorAll('[aria-invalid]'))) field.removeAttribute('aria-invalid');
   const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | null)?.value.trim() ?? '';
-  const body = { title: value('title'), ...(value('description') ? { description: value('description') } : {}), ...(value('kind') ? { kind: value('kind') } : {}) };
+  const body = {
+    title: value('title'),
+    ...(value('description') ? { description: value('description') } : {}),
+    ...(value('kind') ? { kind: value('kind') } : {}),
+  };
   announce(status, t('status.working'), 'busy');
   const { data, error } = await api.POST('/api/requests', { body });
   if (!data) {

@@ -31,7 +31,8 @@ export const CREDENTIAL_CLIENT_STRINGS = [
 
 /** One passkey; the browser script builds the same item for a passkey added on the page. */
 function passkeyItem(passkey: Passkey, t: Translate): SafeHtml {
-  const used = passkey.lastUsedAt === null ? t('account.passkeys.neverUsed') : t('account.passkeys.lastUsed', { date: shortDate(passkey.lastUsedAt) });
+  const used =
+    passkey.lastUsedAt === null ? t('account.passkeys.neverUsed') : t('account.passkeys.lastUsed', { date: shortDate(passkey.lastUsedAt) });
   return html`<li class="passkey" data-passkey-id="${passkey.id}">
   <strong class="passkey-name">${passkey.name}</strong> <span class="passkey-facts">${t('account.passkeys.addedOn', { date: shortDate(passkey.createdAt) })}, ${used}</span>
   <span class="passkey-actions"><button type="button" class="secondary" data-rename-passkey="${passkey.id}" data-passkey-name="${passkey.name}" aria-label="${t('account.passkeys.renameLabel', { name: passkey.name })}">${t('account.passkeys.rename')}</button> <button type="button" class="danger" data-remove-passkey="${passkey.id}" data-passkey-name="${passkey.name}" aria-label="${t('account.passkeys.removeLabel', { name: passkey.name })}">${t('account.passkeys.remove')}</button></span>
@@ -63,18 +64,25 @@ export function passwordSection(status: PasswordStatus | undefined, login: strin
   if (!status.enabled) {
     return html`<section class="account-password" aria-labelledby="password-title"><h2 id="password-title">${t('account.password.title')}</h2><p>${t('account.password.off')}</p></section>`;
   }
-  const state = status.set && status.updatedAt !== null ? t('account.password.isSet', { date: shortDate(status.updatedAt) }) : t('account.password.notSet');
+  const state =
+    status.set && status.updatedAt !== null
+      ? t('account.password.isSet', { date: shortDate(status.updatedAt) })
+      : t('account.password.notSet');
   return html`<section class="account-password" aria-labelledby="password-title">
   <h2 id="password-title">${t('account.password.title')}</h2>
   <p>${t('account.password.intro')}</p>
   <p id="password-state">${state}</p>
   <form id="password-form" class="password-form" method="post" action="/account" novalidate>
     <input type="text" name="username" value="${login}" autocomplete="username" hidden>
-    ${status.set ? html`<div class="field">
+    ${
+      status.set
+        ? html`<div class="field">
       <label for="current-password">${t('account.password.current')}</label>
       <input id="current-password" name="currentPassword" type="password" maxlength="256" autocomplete="current-password" aria-describedby="current-password-hint">
       <small id="current-password-hint">${t('account.password.currentHint')}</small>
-    </div>` : null}
+    </div>`
+        : null
+    }
     <div class="field">
       <label for="new-password">${t('account.password.new')}</label>
       <input id="new-password" name="password" type="password" required minlength="10" maxlength="256" autocomplete="new-password" aria-describedby="new-password-hint">

@@ -11,7 +11,9 @@ function reason(delivery: Delivery): SafeHtml | null {
   if (!delivery.reason && !delivery.detail) return null;
   const violations = delivery.violations ?? [];
   return html`${delivery.reason ? html`<code>${delivery.reason}</code>` : null}${delivery.detail ? html` ${delivery.detail}` : null}${
-    violations.length > 0 ? html`<ul class="violations">${violations.map((v) => html`<li><code>${v.path || '/'}</code> ${v.message}</li>`)}</ul>` : null
+    violations.length > 0
+      ? html`<ul class="violations">${violations.map((v) => html`<li><code>${v.path || '/'}</code> ${v.message}</li>`)}</ul>`
+      : null
   }`;
 }
 
@@ -53,7 +55,12 @@ function deprecationForm(plugin: MyPlugin, t: Translate): SafeHtml {
 }
 
 /** "My plugins": each owned plugin with its releases (to yank) and recent webhook deliveries (null when webhooks are off). */
-export function pluginsSection(plugins: readonly MyPlugin[], deliveries: ReadonlyMap<string, Delivery[] | null>, releases: ReadonlyMap<string, ReleaseSummary[] | null>, t: Translate): SafeHtml {
+export function pluginsSection(
+  plugins: readonly MyPlugin[],
+  deliveries: ReadonlyMap<string, Delivery[] | null>,
+  releases: ReadonlyMap<string, ReleaseSummary[] | null>,
+  t: Translate,
+): SafeHtml {
   const items = plugins.map(
     (p) => html`<li class="account-plugin">
   <h3><a href="/plugins/${p.slug}">${p.name}</a> <span class="version">${p.latestVersion ?? t('account.plugins.unreleased')}</span>

@@ -68,7 +68,12 @@ function ciSnippets(templates: readonly CiTemplate[] | null, t: Translate): Safe
 }
 
 /** The publisher-token section: the create form, the once-only result, and the list (without revoked tokens). */
-export function tokensSection(tokens: readonly TokenListItem[], slugs: readonly string[], t: Translate, ciTemplates: readonly CiTemplate[] | null): SafeHtml {
+export function tokensSection(
+  tokens: readonly TokenListItem[],
+  slugs: readonly string[],
+  t: Translate,
+  ciTemplates: readonly CiTemplate[] | null,
+): SafeHtml {
   // A revoked token is gone for good; active and expired ones are worth seeing.
   const shown = tokens.filter((token) => token.status !== 'revoked');
   return html`<section class="account-tokens" aria-labelledby="tokens-title">

@@ -30,7 +30,10 @@ export class AccountPages {
     ]);
     const disabled = (subscriptions.data?.subscriptions ?? []).filter((s) => s.status === 'disabled').length;
     // A subscription disabled after days of failures is said here, where its owner looks.
-    const notice = disabled > 0 ? html`<p class="notice" id="subscriptions-disabled" role="status">${t.count('account.subscriptions.disabledNotice', disabled)} <a href="/account/subscriptions">${t('account.subscriptions.link')}</a></p>` : null;
+    const notice =
+      disabled > 0
+        ? html`<p class="notice" id="subscriptions-disabled" role="status">${t.count('account.subscriptions.disabledNotice', disabled)} <a href="/account/subscriptions">${t('account.subscriptions.link')}</a></p>`
+        : null;
     const owned = plugins.data?.plugins ?? [];
     const deliveries = new Map<string, Delivery[] | null>(
       await Promise.all(
@@ -67,13 +70,27 @@ ${notice}
 ${passkeysSection(passkeys.data?.passkeys ?? [], t)}
 ${passwordSection(password.data, me.login, t)}
 ${pluginsSection(owned, deliveries, releases, t)}
-${tokensSection(tokens.data?.tokens ?? [], owned.map((p) => p.slug), t, ci.data?.templates ?? null)}
+${tokensSection(
+  tokens.data?.tokens ?? [],
+  owned.map((p) => p.slug),
+  t,
+  ci.data?.templates ?? null,
+)}
 <section aria-labelledby="subscriptions-title"><h2 id="subscriptions-title">${t('account.subscriptions.title')}</h2><p><a href="/account/subscriptions">${t('account.subscriptions.link')}</a></p></section>`;
     return {
       title: t('account.title'),
       main,
       scripts: ['account', 'account-credentials'],
-      clientStrings: [...TOKEN_CLIENT_STRINGS, ...CREDENTIAL_CLIENT_STRINGS, 'account.signOut.failed', 'account.deliveries.replayed', 'account.deprecation.done', 'account.deprecation.undone', 'account.releases.yankedDone', 'account.releases.unyankedDone'],
+      clientStrings: [
+        ...TOKEN_CLIENT_STRINGS,
+        ...CREDENTIAL_CLIENT_STRINGS,
+        'account.signOut.failed',
+        'account.deliveries.replayed',
+        'account.deprecation.done',
+        'account.deprecation.undone',
+        'account.releases.yankedDone',
+        'account.releases.unyankedDone',
+      ],
     };
   }
 }

@@ -15,7 +15,20 @@ const STEPS = 5;
  * docs/decisions.md#forge-sign-in-sessions-and-the-install-wizard).
  */
 function forgesExample(): string {
-  return JSON.stringify([{ name: 'github', type: 'github', webUrl: 'https://github.com', apiUrl: 'https://api.github.com', clientId: '<client id>', clientSecret: '<client secret>' }], null, 2);
+  return JSON.stringify(
+    [
+      {
+        name: 'github',
+        type: 'github',
+        webUrl: 'https://github.com',
+        apiUrl: 'https://api.github.com',
+        clientId: '<client id>',
+        clientSecret: '<client secret>',
+      },
+    ],
+    null,
+    2,
+  );
 }
 
 /**
@@ -52,23 +65,37 @@ export class SetupPages {
     const template = callbackUrlTemplate ?? '';
     const main = html`<h1>${t('account.setup.title')}</h1>
 <p id="setup-intro">${t('account.setup.intro')}</p>
-${step(1, 'token', t('account.setup.token.title'), html`<form id="setup-token-form" method="post" novalidate>
+${step(
+  1,
+  'token',
+  t('account.setup.token.title'),
+  html`<form id="setup-token-form" method="post" novalidate>
   <div class="field">
     <label for="setup-token">${t('account.setup.token.label')}</label>
     <input id="setup-token" name="token" type="password" required autocomplete="off" spellcheck="false" aria-describedby="setup-token-hint">
     <small id="setup-token-hint">${t('account.setup.token.hint')}</small>
   </div>
   <button type="submit">${t('account.setup.continue')}</button>
-</form>`)}
-${step(2, 'site', t('account.setup.site.title'), html`<form id="setup-site-form" method="post" novalidate>
+</form>`,
+)}
+${step(
+  2,
+  'site',
+  t('account.setup.site.title'),
+  html`<form id="setup-site-form" method="post" novalidate>
   <div class="field">
     <label for="setup-site-name">${t('account.setup.site.name')}</label>
     <input id="setup-site-name" name="siteName" maxlength="100" value="${ctx.branding.siteName}" aria-describedby="setup-site-hint">
   </div>
   <p class="meta" id="setup-site-hint">${t('account.setup.site.baseUrl')}</p>
   <button type="submit">${t('account.setup.continue')}</button>
-</form>`)}
-${step(3, 'admin', t('account.setup.admin.title'), html`<form id="setup-admin-form" method="post" novalidate>
+</form>`,
+)}
+${step(
+  3,
+  'admin',
+  t('account.setup.admin.title'),
+  html`<form id="setup-admin-form" method="post" novalidate>
   <div class="field">
     <label for="setup-admin-login">${t('account.setup.admin.login')}</label>
     <input id="setup-admin-login" name="login" required maxlength="100" autocomplete="username" spellcheck="false">
@@ -78,14 +105,24 @@ ${step(3, 'admin', t('account.setup.admin.title'), html`<form id="setup-admin-fo
     <input id="setup-admin-email" name="email" type="email" maxlength="254" autocomplete="email">
   </div>
   <button type="submit">${t('account.setup.admin.create')}</button>
-</form>`)}
-${step(4, 'signin', t('account.setup.signin.title'), html`<p id="setup-done" class="status" data-kind="ok"></p>
+</form>`,
+)}
+${step(
+  4,
+  'signin',
+  t('account.setup.signin.title'),
+  html`<p id="setup-done" class="status" data-kind="ok"></p>
   <p>${t('account.setup.signin.intro')}</p>
   ${passkeysSection([], t)}
   ${passwordSection(password, '', t)}
   <p class="meta">${t('account.setup.signin.link')}</p>
-  <p><button type="button" id="setup-signin-continue">${t('account.setup.continue')}</button></p>`)}
-${step(5, 'forge', t('account.setup.forge.title'), html`<p>${t('account.setup.forge.intro')}</p>
+  <p><button type="button" id="setup-signin-continue">${t('account.setup.continue')}</button></p>`,
+)}
+${step(
+  5,
+  'forge',
+  t('account.setup.forge.title'),
+  html`<p>${t('account.setup.forge.intro')}</p>
   <p id="setup-forge-none"${providers.length > 0 ? html` hidden` : null}>${t('account.setup.forge.none')}</p>
   <div id="setup-forge-configured"${providers.length === 0 ? html` hidden` : null}>
     <p>${t('account.setup.forge.configured')}</p>
@@ -101,7 +138,8 @@ ${step(5, 'forge', t('account.setup.forge.title'), html`<p>${t('account.setup.fo
     <pre id="setup-forges">FORGES='${forgesExample()}'</pre>
     <button type="button" class="secondary" data-copy="#setup-forges">${t('action.copy')}</button>
   </details>
-  <p><button type="button" id="setup-finish">${providers.length > 0 ? t('account.setup.forge.finish') : t('account.setup.forge.skip')}</button></p>`)}
+  <p><button type="button" id="setup-finish">${providers.length > 0 ? t('account.setup.forge.finish') : t('account.setup.forge.skip')}</button></p>`,
+)}
 <section class="setup-step" id="setup-step-done" aria-labelledby="setup-step-done-title" hidden>
   <h2 id="setup-step-done-title" tabindex="-1">${t('account.setup.finished.title')}</h2>
   <p>${t('account.setup.finished.text')}</p>
@@ -112,7 +150,19 @@ ${step(5, 'forge', t('account.setup.forge.title'), html`<p>${t('account.setup.fo
       title: t('account.setup.title'),
       main,
       scripts: ['setup', 'account-credentials'],
-      clientStrings: [...CREDENTIAL_CLIENT_STRINGS, 'account.setup.done', 'account.setup.introSignedIn', 'account.setup.signin.needed', 'account.setup.forge.finish', 'account.setup.forge.added', 'account.setup.forge.callback', 'status.working', 'action.copied', 'nav.account', 'nav.admin'],
+      clientStrings: [
+        ...CREDENTIAL_CLIENT_STRINGS,
+        'account.setup.done',
+        'account.setup.introSignedIn',
+        'account.setup.signin.needed',
+        'account.setup.forge.finish',
+        'account.setup.forge.added',
+        'account.setup.forge.callback',
+        'status.working',
+        'action.copied',
+        'nav.account',
+        'nav.admin',
+      ],
     };
   }
 }

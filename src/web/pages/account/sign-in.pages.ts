@@ -25,7 +25,9 @@ function passkeySection(t: Translate): SafeHtml {
 }
 
 function passwordSection(t: Translate, error: string | null, next: string | null): SafeHtml {
-  const failure = error ? html`<p id="password-error" class="status" data-kind="error" role="alert">${t(`signIn.error.${error}`)}</p>` : null;
+  const failure = error
+    ? html`<p id="password-error" class="status" data-kind="error" role="alert">${t(`signIn.error.${error}`)}</p>`
+    : null;
   return html`<section class="sign-in-method" aria-labelledby="password-title">
   <h2 id="password-title">${t('signIn.password.title')}</h2>
   ${failure}
@@ -94,7 +96,8 @@ export class SignInPages {
   /** `/sign-in/link?error=`: where a refused sign-in link lands, saying why and what to do. */
   linkRefused(request: Request, response: Response): Promise<RenderedPage> {
     return this.renderer.render(request, response, async (ctx) => {
-      const reason = typeof ctx.request.query.error === 'string' && ctx.request.query.error in LINK_ERRORS ? ctx.request.query.error : 'unknown';
+      const reason =
+        typeof ctx.request.query.error === 'string' && ctx.request.query.error in LINK_ERRORS ? ctx.request.query.error : 'unknown';
       const { t } = ctx;
       const main = html`<section class="problem">
   <h1>${t('signIn.link.title')}</h1>
@@ -110,9 +113,14 @@ export class SignInPages {
   private async build(ctx: WebContext): Promise<PageOutcome> {
     const { t, me } = ctx;
     const query = ctx.request.query;
-    const [{ providers }, status, methods] = await Promise.all([signInProviders(ctx), ctx.api.GET('/api/init/status'), ctx.api.GET('/api/auth/sign-in/methods')]);
+    const [{ providers }, status, methods] = await Promise.all([
+      signInProviders(ctx),
+      ctx.api.GET('/api/init/status'),
+      ctx.api.GET('/api/auth/sign-in/methods'),
+    ]);
     // A fresh install has nobody to sign in yet: its first admin comes from the wizard.
-    const setup = status.data?.initialized === false ? html`<p><a class="button secondary" href="/setup">${t('account.signIn.setup')}</a></p>` : null;
+    const setup =
+      status.data?.initialized === false ? html`<p><a class="button secondary" href="/setup">${t('account.signIn.setup')}</a></p>` : null;
     const already = me
       ? html`<p class="status" data-kind="ok">${t('account.signIn.already', { login: me.login })} <a href="/account">${t('account.signIn.toAccount')}</a></p>`
       : null;

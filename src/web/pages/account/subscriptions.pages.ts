@@ -13,7 +13,15 @@ import { shortDate } from './providers';
 type Subscription = components['schemas']['SubscriptionDto'];
 type Delivery = components['schemas']['SubscriptionDeliveryDto'];
 
-const PUBLIC_EVENTS = ['release.published', 'release.yanked', 'release.unyanked', 'plugin.created', 'plugin.owners_changed', 'plugin.deprecated', 'plugin.undeprecated'];
+const PUBLIC_EVENTS = [
+  'release.published',
+  'release.yanked',
+  'release.unyanked',
+  'plugin.created',
+  'plugin.owners_changed',
+  'plugin.deprecated',
+  'plugin.undeprecated',
+];
 const ADMIN_EVENTS = ['webhook.delivery_failed', 'ingest.failed', 'key.rotated'];
 /** How many deliveries of each subscription the page shows. */
 const LOG_SIZE = 10;
@@ -55,9 +63,10 @@ function deliveryLog(subscription: Subscription, deliveries: readonly Delivery[]
 
 function subscriptionCard(subscription: Subscription, deliveries: readonly Delivery[], t: Translate): SafeHtml {
   const scope = t(`account.subscriptions.scope.${subscription.scope}`);
-  const enable = subscription.status === 'disabled'
-    ? html`<button type="button" data-enable-subscription="${subscription.id}" aria-label="${t('account.subscriptions.enableLabel', { url: subscription.url })}">${t('account.subscriptions.enable')}</button>`
-    : null;
+  const enable =
+    subscription.status === 'disabled'
+      ? html`<button type="button" data-enable-subscription="${subscription.id}" aria-label="${t('account.subscriptions.enableLabel', { url: subscription.url })}">${t('account.subscriptions.enable')}</button>`
+      : null;
   return html`<article class="subscription" data-subscription-id="${subscription.id}" aria-label="${subscription.url}">
   <h3><code>${subscription.url}</code></h3>
   <p><span class="badge subscription-${subscription.status}">${t(`account.subscriptions.status.${subscription.status}`)}</span>
@@ -127,7 +136,11 @@ export class SubscriptionsPages {
     if (!me) return { status: 401 };
     const list = (await api.GET('/api/account/subscriptions')).data?.subscriptions ?? [];
     const logs = await Promise.all(
-      list.map(async (s) => (await api.GET('/api/account/subscriptions/{id}/deliveries', { params: { path: { id: s.id }, query: { limit: LOG_SIZE } } })).data?.deliveries ?? []),
+      list.map(
+        async (s) =>
+          (await api.GET('/api/account/subscriptions/{id}/deliveries', { params: { path: { id: s.id }, query: { limit: LOG_SIZE } } })).data
+            ?.deliveries ?? [],
+      ),
     );
     const main = html`<h1>${t('account.subscriptions.title')}</h1>
 <p>${t('account.subscriptions.intro', { days: this.config.subscriptionDisableAfterDays })}</p>

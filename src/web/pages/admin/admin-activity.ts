@@ -26,7 +26,11 @@ export function activitySection(ctx: WebContext, activity: Activity | null): Saf
   const { t } = ctx;
   const numbers = new Intl.NumberFormat(intlLocale(ctx.locale));
   const days = activity.publishes.series.length;
-  const chart = (key: (typeof CHARTS)[number]['key'], audit: string, series: ActivitySeries) => html`<section class="activity-chart" aria-labelledby="activity-${key}-heading">
+  const chart = (
+    key: (typeof CHARTS)[number]['key'],
+    audit: string,
+    series: ActivitySeries,
+  ) => html`<section class="activity-chart" aria-labelledby="activity-${key}-heading">
 <h3 id="activity-${key}-heading">${t(`activity.${key}`)}</h3>
 ${dayChart(
   series.series.map((point) => ({ day: point.day, value: point.count })),

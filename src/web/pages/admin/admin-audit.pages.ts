@@ -90,12 +90,18 @@ export class AdminAuditPages {
     const slugText = queryText(request, 'slug');
     const slug = slugText && SLUG.test(slugText) ? slugText : undefined;
     const page = pageNumber(request);
-    const result = need(await api.GET('/api/admin/audit', { params: { query: { page, limit: PAGE_SIZE, ...(action ? { action } : {}), ...(slug ? { slug } : {}) } } }));
+    const result = need(
+      await api.GET('/api/admin/audit', {
+        params: { query: { page, limit: PAGE_SIZE, ...(action ? { action } : {}), ...(slug ? { slug } : {}) } },
+      }),
+    );
     const rows = result.entries.map((entry) => [
       when(entry.createdAt),
       html`<code>${entry.action}</code>`,
       entry.slug ? html`<a href="/admin/plugins/${entry.slug}">${entry.slug}</a>` : '—',
-      entry.actor.userId ? html`<code title="${entry.actor.userId}">${entry.actor.userId.slice(0, 8)}</code>${entry.actor.tokenId ? html` <span class="meta">${t('admin.audit.viaToken')}</span>` : null}` : '—',
+      entry.actor.userId
+        ? html`<code title="${entry.actor.userId}">${entry.actor.userId.slice(0, 8)}</code>${entry.actor.tokenId ? html` <span class="meta">${t('admin.audit.viaToken')}</span>` : null}`
+        : '—',
       entry.ip ?? '—',
       Object.keys(entry.details).length > 0 ? html`<code class="audit-details">${JSON.stringify(entry.details)}</code>` : null,
     ]);

@@ -56,7 +56,13 @@ export function actionButton(action: string, label: string, data: Readonly<Recor
 }
 
 /** A form whose fields admin.ts sends to the API as one change. */
-export function actionForm(action: string, data: Readonly<Record<string, string>>, body: SafeHtml, submit: string, options: ActionOptions & { className?: string } = {}): SafeHtml {
+export function actionForm(
+  action: string,
+  data: Readonly<Record<string, string>>,
+  body: SafeHtml,
+  submit: string,
+  options: ActionOptions & { className?: string } = {},
+): SafeHtml {
   return html`<form class="${options.className ?? 'admin-form'}" method="post" data-action="${action}"${dataAttributes(data)}${options.confirm ? html` data-confirm="${options.confirm}"` : null}>
 ${body}
 <p class="admin-submit"><button type="submit"${options.style ? html` class="${options.style}"` : null}>${submit}</button> <span class="status" role="status" aria-live="polite"></span></p>

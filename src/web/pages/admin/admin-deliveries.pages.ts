@@ -25,18 +25,37 @@ function deliveryCells(ctx: WebContext, slug: string, d: Delivery): HtmlValue[] 
     html`${d.reason ? html`<code>${d.reason}</code>` : null}${d.detail ? html` ${d.detail}` : null}${d.violations?.length ? html`<ul class="violations">${d.violations.map((v) => html`<li><code>${v.path}</code> ${v.message}</li>`)}</ul>` : null}`,
     String(d.attempts),
     when(d.createdAt),
-    d.status === 'failed' ? actionButton('delivery.replay', t('admin.plugin.replay'), { slug, id: d.id }, { style: 'secondary', ariaLabel: t('admin.plugin.replayNamed', { tag: d.tag }) }) : null,
+    d.status === 'failed'
+      ? actionButton(
+          'delivery.replay',
+          t('admin.plugin.replay'),
+          { slug, id: d.id },
+          { style: 'secondary', ariaLabel: t('admin.plugin.replayNamed', { tag: d.tag }) },
+        )
+      : null,
   ];
 }
 
 function deliveryHead(ctx: WebContext): string[] {
   const { t } = ctx;
-  return [t('admin.plugin.tag'), t('admin.plugin.status'), t('admin.plugin.reason'), t('admin.plugin.attempts'), t('admin.plugin.received'), t('admin.actions')];
+  return [
+    t('admin.plugin.tag'),
+    t('admin.plugin.status'),
+    t('admin.plugin.reason'),
+    t('admin.plugin.attempts'),
+    t('admin.plugin.received'),
+    t('admin.actions'),
+  ];
 }
 
 /** One plugin's deliveries as a table (its moderation page). */
 export function pluginDeliveryTable(ctx: WebContext, slug: string, deliveries: readonly Delivery[]): SafeHtml {
-  return dataTable(ctx.t('admin.plugin.deliveries'), deliveryHead(ctx), deliveries.map((d) => deliveryCells(ctx, slug, d)), ctx.t('admin.plugin.noDeliveries'));
+  return dataTable(
+    ctx.t('admin.plugin.deliveries'),
+    deliveryHead(ctx),
+    deliveries.map((d) => deliveryCells(ctx, slug, d)),
+    ctx.t('admin.plugin.noDeliveries'),
+  );
 }
 
 /** `/admin/deliveries`: every plugin's webhook deliveries, newest first, filtered by a plain GET form. */
@@ -54,7 +73,11 @@ export class AdminDeliveryPages {
     const slugText = queryText(request, 'slug');
     const slug = slugText && SLUG.test(slugText) ? slugText : undefined;
     const page = pageNumber(request);
-    const result = need(await api.GET('/api/admin/deliveries', { params: { query: { page, limit: PAGE_SIZE, ...(status ? { status } : {}), ...(slug ? { slug } : {}) } } }));
+    const result = need(
+      await api.GET('/api/admin/deliveries', {
+        params: { query: { page, limit: PAGE_SIZE, ...(status ? { status } : {}), ...(slug ? { slug } : {}) } },
+      }),
+    );
     const rows = result.deliveries.map((d) => [html`<a href="/admin/plugins/${d.slug}">${d.slug}</a>`, ...deliveryCells(ctx, d.slug, d)]);
     const body = html`<form class="admin-filters" method="get" action="/admin/deliveries">
 ${field('deliveries-status', t('admin.plugin.status'), html`<select id="deliveries-status" name="status"><option value="">${t('admin.any')}</option>${STATUS_NAMES.map((s) => html`<option value="${s}"${s === status ? html` selected` : null}>${s}</option>`)}</select>`)}

@@ -4,11 +4,29 @@ import type { WebContext } from '../../web-context';
 import type { PageOutcome } from '../../web-renderer';
 
 /** The console's sections, in the order the sub-navigation lists them. */
-export const ADMIN_SECTIONS = ['plugins', 'kinds', 'users', 'settings', 'site', 'pages', 'audit', 'deliveries', 'keys', 'requests'] as const;
+export const ADMIN_SECTIONS = [
+  'plugins',
+  'kinds',
+  'users',
+  'settings',
+  'site',
+  'pages',
+  'audit',
+  'deliveries',
+  'keys',
+  'requests',
+] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 
 /** The UI strings admin.ts (the browser bundle) reads on every console page. */
-const CLIENT_STRINGS = ['status.working', 'status.saved', 'admin.confirm', 'admin.failed', 'admin.owner.unknown', 'admin.json.invalid'] as const;
+const CLIENT_STRINGS = [
+  'status.working',
+  'status.saved',
+  'admin.confirm',
+  'admin.failed',
+  'admin.owner.unknown',
+  'admin.json.invalid',
+] as const;
 
 /** Anonymous visitors are asked to sign in, signed-in non-admins are refused; admins get null. */
 export function adminRefusal(ctx: WebContext): PageOutcome | null {
@@ -48,12 +66,19 @@ export async function asAdmin(ctx: WebContext, build: () => Promise<PageOutcome>
 
 function subNavigation(ctx: WebContext, current: AdminSection): SafeHtml {
   return html`<nav class="admin-nav" aria-label="${ctx.t('admin.nav.label')}"><ul>${ADMIN_SECTIONS.map(
-    (section) => html`<li><a href="/admin/${section}"${section === current ? html` aria-current="page"` : null}>${ctx.t(`admin.section.${section}`)}</a></li>`,
+    (section) =>
+      html`<li><a href="/admin/${section}"${section === current ? html` aria-current="page"` : null}>${ctx.t(`admin.section.${section}`)}</a></li>`,
   )}</ul></nav>`;
 }
 
 /** A console page: the sub-navigation, the heading, one live region for every change's outcome, the body. */
-export function adminPage(ctx: WebContext, section: AdminSection, title: string, body: SafeHtml, extraStrings: readonly string[] = []): PageSpec {
+export function adminPage(
+  ctx: WebContext,
+  section: AdminSection,
+  title: string,
+  body: SafeHtml,
+  extraStrings: readonly string[] = [],
+): PageSpec {
   const main = html`<div class="admin">
 ${subNavigation(ctx, section)}
 <div class="admin-body">

@@ -17,7 +17,12 @@ function fieldsJson(fields: readonly ExtensionField[]): string {
 }
 
 function fieldsInput(t: Translate, id: string, fields: readonly ExtensionField[]): SafeHtml {
-  return field(id, t('admin.kinds.fields'), html`<textarea id="${id}" name="extensionFields" rows="4" spellcheck="false" aria-describedby="${id}-hint">${fieldsJson(fields)}</textarea>`, t('admin.kinds.fields.hint'));
+  return field(
+    id,
+    t('admin.kinds.fields'),
+    html`<textarea id="${id}" name="extensionFields" rows="4" spellcheck="false" aria-describedby="${id}-hint">${fieldsJson(fields)}</textarea>`,
+    t('admin.kinds.fields.hint'),
+  );
 }
 
 function kindInputs(t: Translate, prefix: string, kind: AdminKind | null): SafeHtml {

@@ -15,6 +15,16 @@ import { AdminPageController } from './admin.controller';
 @Module({
   imports: [WebCoreModule],
   controllers: [AdminPageController],
-  providers: [AdminPluginPages, AdminKindPages, AdminUserPages, AdminSettingsPages, AdminCmsPages, AdminAuditPages, AdminKeyPages, AdminRequestPages, AdminDeliveryPages],
+  providers: [
+    AdminPluginPages,
+    AdminKindPages,
+    AdminUserPages,
+    AdminSettingsPages,
+    AdminCmsPages,
+    AdminAuditPages,
+    AdminKeyPages,
+    AdminRequestPages,
+    AdminDeliveryPages,
+  ],
 })
 export class AdminPagesModule {}

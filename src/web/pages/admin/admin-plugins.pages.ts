@@ -80,12 +80,30 @@ ${actionButton('plugin.refresh', t('admin.plugin.refresh'), s, { style: 'seconda
       html`<code>${r.version}</code>${r.prerelease ? html` <span class="badge">${t('admin.plugin.prerelease')}</span>` : null}${r.yanked ? html` <span class="badge yanked">${t('admin.plugin.yanked')}</span>` : null}`,
       r.downloads.toLocaleString('en'),
       when(r.createdAt),
-      actionButton('release.delete', t('action.delete'), { ...s, version: r.version }, { style: 'danger', confirm: t('admin.plugin.deleteRelease.confirm', { version: r.version }), ariaLabel: t('admin.plugin.deleteRelease', { version: r.version }) }),
+      actionButton(
+        'release.delete',
+        t('action.delete'),
+        { ...s, version: r.version },
+        {
+          style: 'danger',
+          confirm: t('admin.plugin.deleteRelease.confirm', { version: r.version }),
+          ariaLabel: t('admin.plugin.deleteRelease', { version: r.version }),
+        },
+      ),
     ]);
     const ownerRows = plugin.owners.map((o) => [
       o.login,
       o.instance,
-      actionButton('owner.remove', t('admin.plugin.owner.remove'), { ...s, user: o.userId }, { style: 'secondary', confirm: t('admin.plugin.owner.remove.confirm', { login: o.login }), ariaLabel: t('admin.plugin.owner.removeNamed', { login: o.login }) }),
+      actionButton(
+        'owner.remove',
+        t('admin.plugin.owner.remove'),
+        { ...s, user: o.userId },
+        {
+          style: 'secondary',
+          confirm: t('admin.plugin.owner.remove.confirm', { login: o.login }),
+          ariaLabel: t('admin.plugin.owner.removeNamed', { login: o.login }),
+        },
+      ),
     ]);
     const body = html`<p class="meta"><a href="/plugins/${plugin.slug}">${t('admin.plugin.publicPage')}</a> · <a href="${plugin.repoUrl}" rel="noopener">${plugin.repoUrl}</a>${plugin.latestVersion ? html` · ${t('admin.plugin.latest', { version: plugin.latestVersion })}` : null}${plugin.verifiedAt ? html` · ${t('admin.plugin.verifiedAt')} ${when(plugin.verifiedAt)}` : null}</p>
 ${state}

@@ -22,9 +22,12 @@ export class AdminRequestPages {
     const { t, api, request } = ctx;
     const status = STATUSES.find((s) => s === queryText(request, 'status'));
     const page = pageNumber(request);
-    const listed = await api.GET('/api/requests', { params: { query: { page, limit: PAGE_SIZE, sort: 'new', ...(status ? { status } : {}) } } });
+    const listed = await api.GET('/api/requests', {
+      params: { query: { page, limit: PAGE_SIZE, sort: 'new', ...(status ? { status } : {}) } },
+    });
     // The wishlist flag hides the public list; moderation then waits until it is on again.
-    if (listed.response.status === 404) return adminPage(ctx, 'requests', t('admin.section.requests'), html`<p>${t('admin.requests.off')}</p>`);
+    if (listed.response.status === 404)
+      return adminPage(ctx, 'requests', t('admin.section.requests'), html`<p>${t('admin.requests.off')}</p>`);
     const result = need(listed);
     const rows = result.requests.map((r) => {
       const id = `request-${r.id}`;
@@ -36,7 +39,13 @@ export class AdminRequestPages {
         t('action.save'),
         { className: 'admin-form inline' },
       );
-      return [html`<strong>${r.title}</strong>${r.description ? html`<br><span class="meta">${r.description}</span>` : null}`, r.kind ?? '—', String(r.votes), when(r.createdAt), form];
+      return [
+        html`<strong>${r.title}</strong>${r.description ? html`<br><span class="meta">${r.description}</span>` : null}`,
+        r.kind ?? '—',
+        String(r.votes),
+        when(r.createdAt),
+        form,
+      ];
     });
     const pages = Math.max(1, Math.ceil(result.total / result.limit));
     const body = html`<form class="admin-filters" method="get" action="/admin/requests">

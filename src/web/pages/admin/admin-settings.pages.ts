@@ -27,11 +27,26 @@ function settingInput(key: string, value: unknown, definition: Definition): Safe
     case 'flag':
       return html`<div class="field check"><label for="${id}"><input id="${id}" name="${key}" type="checkbox" data-type="flag"${value === 1 || value === true ? html` checked` : null} aria-describedby="${id}-hint"> <code>${key}</code></label><small id="${id}-hint">${hint}</small></div>`;
     case 'integer':
-      return field(id, key, html`<input id="${id}" name="${key}" type="number" inputmode="numeric" step="1" data-type="integer" required value="${String(value)}"${definition.min !== undefined ? html` min="${definition.min}"` : null}${definition.max !== undefined ? html` max="${definition.max}"` : null} aria-describedby="${id}-hint">`, hint);
+      return field(
+        id,
+        key,
+        html`<input id="${id}" name="${key}" type="number" inputmode="numeric" step="1" data-type="integer" required value="${String(value)}"${definition.min !== undefined ? html` min="${definition.min}"` : null}${definition.max !== undefined ? html` max="${definition.max}"` : null} aria-describedby="${id}-hint">`,
+        hint,
+      );
     case 'file-name[]':
-      return field(id, key, html`<textarea id="${id}" name="${key}" data-type="lines" rows="${Math.min(8, Math.max(3, Array.isArray(value) ? value.length : 3))}" spellcheck="false" aria-describedby="${id}-hint">${Array.isArray(value) ? value.join('\n') : ''}</textarea>`, hint);
+      return field(
+        id,
+        key,
+        html`<textarea id="${id}" name="${key}" data-type="lines" rows="${Math.min(8, Math.max(3, Array.isArray(value) ? value.length : 3))}" spellcheck="false" aria-describedby="${id}-hint">${Array.isArray(value) ? value.join('\n') : ''}</textarea>`,
+        hint,
+      );
     default:
-      return field(id, key, html`<input id="${id}" name="${key}" data-type="string" value="${String(value ?? '')}"${definition.maxLength ? html` maxlength="${definition.maxLength}"` : null} aria-describedby="${id}-hint">`, hint);
+      return field(
+        id,
+        key,
+        html`<input id="${id}" name="${key}" data-type="string" value="${String(value ?? '')}"${definition.maxLength ? html` maxlength="${definition.maxLength}"` : null} aria-describedby="${id}-hint">`,
+        hint,
+      );
   }
 }
 
@@ -48,10 +63,23 @@ function forgesSection(ctx: WebContext, forges: readonly ForgeInstance[], callba
     f.signIn ? t('admin.forges.signIn.yes') : t('admin.forges.signIn.no'),
     html`<code class="callback">${f.callbackUrl}</code>`,
     f.source === 'stored'
-      ? actionButton('forge.delete', t('admin.forges.remove'), { name: f.name }, { confirm: t('admin.forges.confirm'), style: 'danger', ariaLabel: t('admin.forges.removeLabel', { name: f.name }) })
+      ? actionButton(
+          'forge.delete',
+          t('admin.forges.remove'),
+          { name: f.name },
+          { confirm: t('admin.forges.confirm'), style: 'danger', ariaLabel: t('admin.forges.removeLabel', { name: f.name }) },
+        )
       : '',
   ]);
-  const head = [t('admin.forges.name'), t('admin.forges.type'), t('admin.forges.webUrl'), t('admin.forges.source'), t('admin.forges.signIn'), t('admin.forges.callback'), t('admin.forges.actions')];
+  const head = [
+    t('admin.forges.name'),
+    t('admin.forges.type'),
+    t('admin.forges.webUrl'),
+    t('admin.forges.source'),
+    t('admin.forges.signIn'),
+    t('admin.forges.callback'),
+    t('admin.forges.actions'),
+  ];
   return html`<section id="forges" aria-labelledby="admin-forges"><h2 id="admin-forges">${t('admin.forges.title')}</h2>
 <p>${t('admin.forges.text')}</p>
 ${dataTable(t('admin.forges.caption'), head, rows, t('admin.forges.none'))}
@@ -75,9 +103,15 @@ export class AdminSettingsPages {
 
   private async buildSettings(ctx: WebContext): Promise<PageOutcome> {
     const { t, api } = ctx;
-    const [settings, forges, providers] = await Promise.all([api.GET('/api/admin/settings'), api.GET('/api/admin/forges'), api.GET('/api/auth/providers')]);
+    const [settings, forges, providers] = await Promise.all([
+      api.GET('/api/admin/settings'),
+      api.GET('/api/admin/forges'),
+      api.GET('/api/auth/providers'),
+    ]);
     const { definitions, ...values } = need(settings);
-    const inputs = Object.entries(values as Record<string, unknown>).map(([key, value]) => settingInput(key, value, (definitions[key] ?? {}) as Definition));
+    const inputs = Object.entries(values as Record<string, unknown>).map(([key, value]) =>
+      settingInput(key, value, (definitions[key] ?? {}) as Definition),
+    );
     const body = html`<p>${t('admin.settings.text')}</p>
 ${actionForm('settings.update', {}, html`${inputs}`, t('action.save'))}
 ${forgesSection(ctx, need(forges).forges, providers.data?.callbackUrlTemplate ?? '')}`;
@@ -86,7 +120,11 @@ ${forgesSection(ctx, need(forges).forges, providers.data?.callbackUrlTemplate ??
 
   private async buildSite(ctx: WebContext): Promise<PageOutcome> {
     const { t, api } = ctx;
-    const [brandingResult, i18nResult, featuresResult] = await Promise.all([api.GET('/api/branding'), api.GET('/api/i18n'), api.GET('/api/features')]);
+    const [brandingResult, i18nResult, featuresResult] = await Promise.all([
+      api.GET('/api/branding'),
+      api.GET('/api/i18n'),
+      api.GET('/api/features'),
+    ]);
     const branding = need(brandingResult);
     const i18n = need(i18nResult);
     const flags = need(featuresResult).flags;

@@ -23,7 +23,11 @@ export class AdminUserPages {
     const search = queryText(request, 'search');
     const role = ROLES.find((r) => r === queryText(request, 'role'));
     const page = pageNumber(request);
-    const result = need(await api.GET('/api/admin/users', { params: { query: { page, limit: PAGE_SIZE, ...(search ? { search } : {}), ...(role ? { role } : {}) } } }));
+    const result = need(
+      await api.GET('/api/admin/users', {
+        params: { query: { page, limit: PAGE_SIZE, ...(search ? { search } : {}), ...(role ? { role } : {}) } },
+      }),
+    );
     const rows = result.users.map((user) => {
       const id = `role-${user.id}`;
       const roleForm = actionForm(
@@ -35,10 +39,24 @@ export class AdminUserPages {
       );
       const self = user.id === me?.id;
       const toggle = user.disabled
-        ? actionButton('user.enable', t('admin.users.enable'), { id: user.id }, { style: 'secondary', ariaLabel: t('admin.users.enableNamed', { login: user.login }) })
+        ? actionButton(
+            'user.enable',
+            t('admin.users.enable'),
+            { id: user.id },
+            { style: 'secondary', ariaLabel: t('admin.users.enableNamed', { login: user.login }) },
+          )
         : self
           ? null
-          : actionButton('user.disable', t('admin.users.disable'), { id: user.id }, { style: 'danger', confirm: t('admin.users.disable.confirm', { login: user.login }), ariaLabel: t('admin.users.disableNamed', { login: user.login }) });
+          : actionButton(
+              'user.disable',
+              t('admin.users.disable'),
+              { id: user.id },
+              {
+                style: 'danger',
+                confirm: t('admin.users.disable.confirm', { login: user.login }),
+                ariaLabel: t('admin.users.disableNamed', { login: user.login }),
+              },
+            );
       return [
         html`${user.login}${user.disabled ? html` <span class="badge yanked">${t('admin.users.disabled')}</span>` : null}<br><code class="meta">${user.id}</code>`,
         user.instance,

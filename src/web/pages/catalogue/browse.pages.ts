@@ -18,7 +18,24 @@ type FieldDto = components['schemas']['ExtensionFieldDto'];
 const SORTS = ['updated', 'new', 'name', 'featured'] as const;
 const PAGE_SIZE = 20;
 /** The strings browser/catalogue.ts renders results and suggestions with. */
-export const BROWSE_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, 'facets.heading', 'facets.clear', 'facets.clearFilter', 'facets.selected', ...pluralKeys('browse.count'), 'browse.none', 'browse.invalid', 'badge.verified', 'badge.featured', 'badge.deprecated', ...pluralKeys('plugin.downloads'), 'pagination.label', 'pagination.previous', 'pagination.next', 'pagination.page'];
+export const BROWSE_CLIENT_STRINGS = [
+  ...SUGGEST_CLIENT_STRINGS,
+  'facets.heading',
+  'facets.clear',
+  'facets.clearFilter',
+  'facets.selected',
+  ...pluralKeys('browse.count'),
+  'browse.none',
+  'browse.invalid',
+  'badge.verified',
+  'badge.featured',
+  'badge.deprecated',
+  ...pluralKeys('plugin.downloads'),
+  'pagination.label',
+  'pagination.previous',
+  'pagination.next',
+  'pagination.page',
+];
 
 /** The browse form's values as the visitor sent them (strings only; repeated ones: the first). */
 interface BrowseForm {
@@ -85,9 +102,14 @@ function fieldInput(field: FieldDto, value: string, t: Translate): SafeHtml {
   const options = (values: readonly { value: string; label: string }[]) =>
     html`<select id="${id}" name="${name}"><option value="">${t('browse.any')}</option>${values.map((o) => html`<option value="${o.value}"${o.value === value ? html` selected` : null}>${o.label}</option>`)}</select>`;
   let control: SafeHtml;
-  if (field.type === 'boolean') control = options([{ value: 'true', label: t('browse.yes') }, { value: 'false', label: t('browse.no') }]);
+  if (field.type === 'boolean')
+    control = options([
+      { value: 'true', label: t('browse.yes') },
+      { value: 'false', label: t('browse.no') },
+    ]);
   else if (field.enum?.length) control = options(field.enum.map((v) => ({ value: String(v), label: String(v) })));
-  else control = html`<input id="${id}" name="${name}" type="${field.type === 'number' ? 'number' : 'text'}" value="${value}"${field.type === 'number' ? html` step="any"` : null}>`;
+  else
+    control = html`<input id="${id}" name="${name}" type="${field.type === 'number' ? 'number' : 'text'}" value="${value}"${field.type === 'number' ? html` step="any"` : null}>`;
   return html`<div class="field"><label for="${id}">${field.key}</label>${control}</div>`;
 }
 
@@ -121,7 +143,8 @@ export class BrowsePages {
       html`<div class="field check"><input id="filter-${name}" name="${name}" type="checkbox" value="1"${form[name] ? html` checked` : null}><label for="filter-${name}">${label}</label></div>`;
     // Open when the visitor set one of them, so a filter in force is never out of sight.
     const moreOpen = Boolean(form.category || form.tag || form.verified || form.featured || form.sort);
-    const sortOption = (value: string, label: string) => html`<option value="${value}"${form.sort === value ? html` selected` : null}>${label}</option>`;
+    const sortOption = (value: string, label: string) =>
+      html`<option value="${value}"${form.sort === value ? html` selected` : null}>${label}</option>`;
     const labels = Object.fromEntries(kindList.map((k) => [k.key, k.label]));
     const extParams: ExtParams = {
       byKind: Object.fromEntries(kindList.map((k) => [k.key, (k.extensionFields ?? []).map((f) => `ext.${f.key}`)])),
@@ -162,7 +185,16 @@ ${facetNav(pageUrl(ctx.request.originalUrl), result.data?.facets, selected, fiel
       main,
       scripts: CATALOGUE_SCRIPTS,
       clientStrings: BROWSE_CLIENT_STRINGS,
-      clientData: { kindLabels: labels, extParams, facetLabels: { kind: t('browse.kind'), category: t('browse.category'), tags: t('browse.tag'), ...Object.fromEntries(fields.map((f) => [`ext.${f.key}`, f.label ?? f.key])) } },
+      clientData: {
+        kindLabels: labels,
+        extParams,
+        facetLabels: {
+          kind: t('browse.kind'),
+          category: t('browse.category'),
+          tags: t('browse.tag'),
+          ...Object.fromEntries(fields.map((f) => [`ext.${f.key}`, f.label ?? f.key])),
+        },
+      },
       alternates: [catalogueFeed(t), ...kindList.filter((k) => k.key === form.kind).map((k) => kindFeed(t, k.key, k.label))],
     };
   }

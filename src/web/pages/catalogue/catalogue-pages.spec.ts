@@ -4,12 +4,36 @@ import { shiftHeadings, signingKid } from './plugin-sections';
 
 describe('catalogue pages: the pure parts', () => {
   it('reads the browse form from a query, keeping only what the API understands', () => {
-    const form = readBrowseForm({ q: ' dark ', kind: 'theme', verified: '1', featured: 'yes', sort: 'bogus', page: '3', 'ext.dark': 'true', 'ext.mood': '', tag: ['a', 'b'] });
-    expect(form).toEqual({ q: 'dark', kind: 'theme', category: '', tag: 'a', verified: true, featured: false, sort: '', page: 3, ext: { 'ext.dark': 'true' } });
+    const form = readBrowseForm({
+      q: ' dark ',
+      kind: 'theme',
+      verified: '1',
+      featured: 'yes',
+      sort: 'bogus',
+      page: '3',
+      'ext.dark': 'true',
+      'ext.mood': '',
+      tag: ['a', 'b'],
+    });
+    expect(form).toEqual({
+      q: 'dark',
+      kind: 'theme',
+      category: '',
+      tag: 'a',
+      verified: true,
+      featured: false,
+      sort: '',
+      page: 3,
+      ext: { 'ext.dark': 'true' },
+    });
   });
 
   it('asks the API for declared ext.* fields only, with the named parameters typed', () => {
-    const fields = filterFields([{ key: 'theme', label: 'Themes', description: null, extensionFields: [{ key: 'dark', type: 'boolean' }], requireProvenance: false }], [{ key: 'stars', type: 'number' }], 'theme');
+    const fields = filterFields(
+      [{ key: 'theme', label: 'Themes', description: null, extensionFields: [{ key: 'dark', type: 'boolean' }], requireProvenance: false }],
+      [{ key: 'stars', type: 'number' }],
+      'theme',
+    );
     expect(fields.map((f) => f.key)).toEqual(['dark', 'stars']);
     const form = readBrowseForm({ q: 'x', 'ext.dark': 'true', 'ext.undeclared': '1' });
     expect(catalogueQuery(form, fields)).toEqual({ search: 'x', page: 1, limit: 20, facets: '1', 'ext.dark': 'true' });
@@ -20,7 +44,14 @@ describe('catalogue pages: the pure parts', () => {
     expect(safeUrl('data:text/html,x')).toBeNull();
     expect(safeUrl('https://example.com/a')).toBe('https://example.com/a');
     expect([pageNumber('0'), pageNumber('x'), pageNumber('7'), pageNumber(undefined)]).toEqual([1, 1, 7, 1]);
-    expect([apiLocale('pt-BR'), apiLocale('de'), apiLocale('zh-Hant'), apiLocale('pt_br'), apiLocale('"><'), apiLocale('a--b')]).toEqual(['pt-BR', 'de', 'zh-Hant', 'pt-BR', null, null]);
+    expect([apiLocale('pt-BR'), apiLocale('de'), apiLocale('zh-Hant'), apiLocale('pt_br'), apiLocale('"><'), apiLocale('a--b')]).toEqual([
+      'pt-BR',
+      'de',
+      'zh-Hant',
+      'pt-BR',
+      null,
+      null,
+    ]);
   });
 
   it('moves README headings below the page’s own and reads the kid from a JWS header', () => {

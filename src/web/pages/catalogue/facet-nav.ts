@@ -39,7 +39,15 @@ export function facetHref(url: URL, param: string, value: string | null, extPara
  * value); the selected value is marked and offers a link that clears it. Extension fields are
  * shown only when the page can filter on them (the chosen kind's fields and the global ones).
  */
-export function facetNav(url: URL, facets: Record<string, FacetValue[]> | undefined, selected: Record<string, string>, fields: readonly FieldDto[], kindLabels: Record<string, string>, t: Translate, extParams?: ExtParams): SafeHtml | null {
+export function facetNav(
+  url: URL,
+  facets: Record<string, FacetValue[]> | undefined,
+  selected: Record<string, string>,
+  fields: readonly FieldDto[],
+  kindLabels: Record<string, string>,
+  t: Translate,
+  extParams?: ExtParams,
+): SafeHtml | null {
   if (!facets) return null;
   const labels: Record<string, string> = { kind: t('browse.kind'), category: t('browse.category'), tags: t('browse.tag') };
   for (const field of fields) labels[`ext.${field.key}`] = field.label ?? field.key;

@@ -28,10 +28,13 @@ export class KindPages {
     if (!plugins.data) failed(plugins.response);
     const fields = [...kind.extensionFields, ...kinds.data.extensionFields];
     const fieldTable = fields.length
-      ? scrollRegion(t('kind.fields'), html`<table class="fields">
+      ? scrollRegion(
+          t('kind.fields'),
+          html`<table class="fields">
   <thead><tr><th scope="col">${t('kind.field')}</th><th scope="col">${t('kind.type')}</th><th scope="col">${t('kind.required')}</th><th scope="col">${t('kind.allowed')}</th></tr></thead>
   <tbody>${fields.map((f) => html`<tr><th scope="row"><code>${f.key}</code></th><td><code>${f.type}</code></td><td>${f.required ? t('browse.yes') : t('browse.no')}</td><td>${f.enum?.length ? f.enum.join(', ') : '—'}</td></tr>`)}</tbody>
-</table>`)
+</table>`,
+        )
       : html`<p>${t('kind.noFields')}</p>`;
     const feed = kindFeed(t, kind.key, kind.label);
     const main = html`<h1>${kind.label}</h1>
@@ -42,6 +45,13 @@ ${kind.description ? html`<p class="lead">${kind.description}</p>` : null}
 ${plugins.data.plugins.length ? pluginList(plugins.data.plugins, t, kindLabels(kinds.data.kinds)) : html`<p>${t('kind.none')}</p>`}
 ${pagination(pageUrl(ctx.request.originalUrl), plugins.data.page, plugins.data.totalPages, t)}
 </section>`;
-    return { title: t('kind.title', { label: kind.label }), description: kind.description ?? t('kind.title', { label: kind.label }), main, scripts: CATALOGUE_SCRIPTS, clientStrings: SUGGEST_CLIENT_STRINGS, alternates: [feed] };
+    return {
+      title: t('kind.title', { label: kind.label }),
+      description: kind.description ?? t('kind.title', { label: kind.label }),
+      main,
+      scripts: CATALOGUE_SCRIPTS,
+      clientStrings: SUGGEST_CLIENT_STRINGS,
+      alternates: [feed],
+    };
   }
 }

@@ -22,7 +22,8 @@ export function signingKid(jws: string): string | null {
 
 /** The visitor's download (their platform's asset, else the universal one) and every platform's. */
 export function downloadSection(latest: Latest | null, t: Translate): SafeHtml {
-  if (!latest || Object.keys(latest.platforms).length === 0) return html`<section aria-labelledby="download-heading"><h2 id="download-heading">${t('plugin.download')}</h2><p>${t('plugin.noRelease')}</p></section>`;
+  if (!latest || Object.keys(latest.platforms).length === 0)
+    return html`<section aria-labelledby="download-heading"><h2 id="download-heading">${t('plugin.download')}</h2><p>${t('plugin.noRelease')}</p></section>`;
   const chosen = latest.download_url
     ? html`<p><a class="button download" href="${latest.download_url}" download>${latest.platform ? t('plugin.downloadFor', { platform: latest.platform }) : t('plugin.downloadUniversal', { version: latest.version })}</a></p>`
     : html`<p>${t('plugin.noBuild')}</p>`;
@@ -31,10 +32,13 @@ export function downloadSection(latest: Latest | null, t: Translate): SafeHtml {
   <h2 id="download-heading">${t('plugin.download')} <span class="version">${latest.version}</span></h2>
   ${chosen}
   <h3>${t('plugin.platforms')}</h3>
-  ${scrollRegion(t('plugin.platforms'), html`<table class="platforms">
+  ${scrollRegion(
+    t('plugin.platforms'),
+    html`<table class="platforms">
     <thead><tr><th scope="col">${t('plugin.platform')}</th><th scope="col">${t('plugin.file')}</th><th scope="col">${t('plugin.size')}</th></tr></thead>
     <tbody>${rows.map(([key, asset]) => html`<tr${key === latest.platform ? html` class="current"` : null}><th scope="row">${key}</th><td><a href="${asset.download_url}" download>${asset.name}</a></td><td>${formatBytes(asset.size)}</td></tr>`)}</tbody>
-  </table>`)}
+  </table>`,
+  )}
 </section>`;
 }
 
@@ -65,10 +69,13 @@ export function integritySection(slug: string, release: Release | null, origin: 
   <p>${release.integrity ? t('plugin.integrityText', { version: release.version }) : t('plugin.unsigned')}</p>
   ${kid ? html`<p class="kid">${t('plugin.kid')}: <code>${kid}</code></p>` : null}
   ${provenanceLine(release, locale, t)}
-  ${scrollRegion(t('plugin.integrity'), html`<table class="hashes">
+  ${scrollRegion(
+    t('plugin.integrity'),
+    html`<table class="hashes">
     <thead><tr><th scope="col">${t('plugin.file')}</th><th scope="col">SHA-256</th></tr></thead>
     <tbody>${release.assets.map((a) => html`<tr><th scope="row">${a.name}</th><td><code class="sha">${hashes.get(a.name) ?? t('plugin.notHashed')}</code></td></tr>`)}</tbody>
-  </table>`)}
+  </table>`,
+  )}
   <p>${t('plugin.verifyHow')}</p>
   <div class="snippet"><pre><code id="verify-command">${command}</code></pre><button type="button" class="secondary" data-copy="#verify-command">${t('action.copy')}</button></div>
   <p><a href="/.well-known/registry-key.json">${t('plugin.keySet')}</a></p>
@@ -80,7 +87,10 @@ export function integritySection(slug: string, release: Release | null, origin: 
  * section's h2), so the page's outline stays in order; only tag names change.
  */
 export function shiftHeadings(sanitized: string, by: number): string {
-  return sanitized.replace(/<(\/?)h([1-6])(?=[\s>])/gi, (_tag, slash: string, level: string) => `<${slash}h${Math.min(6, Number(level) + by)}`);
+  return sanitized.replace(
+    /<(\/?)h([1-6])(?=[\s>])/gi,
+    (_tag, slash: string, level: string) => `<${slash}h${Math.min(6, Number(level) + by)}`,
+  );
 }
 
 /** The README in the chosen language, with links to the others it is written in. */
@@ -88,11 +98,14 @@ export function readmeSection(plugin: PluginDetail, t: Translate): SafeHtml {
   const switcher =
     plugin.readmeAvailableLocales.length > 1
       ? html`<nav class="readme-locales" aria-label="${t('plugin.readmeLanguage')}"><ul>${plugin.readmeAvailableLocales.map(
-          (l) => html`<li><a href="/plugins/${plugin.slug}?locale=${encodeURIComponent(l)}" hreflang="${l}" lang="${l}"${l === plugin.readmeLocale ? html` aria-current="true"` : null}>${l}</a></li>`,
+          (l) =>
+            html`<li><a href="/plugins/${plugin.slug}?locale=${encodeURIComponent(l)}" hreflang="${l}" lang="${l}"${l === plugin.readmeLocale ? html` aria-current="true"` : null}>${l}</a></li>`,
         )}</ul></nav>`
       : null;
   // readmeHtml was rendered from markdown and sanitized by the API at ingest.
-  const body = plugin.readmeHtml ? html`<div class="readme"${plugin.readmeLocale ? html` lang="${plugin.readmeLocale}"` : null}>${focusableScrollers(shiftHeadings(plugin.readmeHtml, 2), t)}</div>` : html`<p>${t('plugin.noReadme')}</p>`;
+  const body = plugin.readmeHtml
+    ? html`<div class="readme"${plugin.readmeLocale ? html` lang="${plugin.readmeLocale}"` : null}>${focusableScrollers(shiftHeadings(plugin.readmeHtml, 2), t)}</div>`
+    : html`<p>${t('plugin.noReadme')}</p>`;
   return html`<section aria-labelledby="readme-heading"><h2 id="readme-heading">${t('plugin.readme')}</h2>${switcher}${body}</section>`;
 }
 
@@ -153,7 +166,8 @@ export function screenshotsSection(plugin: PluginDetail, t: Translate): SafeHtml
   }${
     linked.length
       ? html`<ol class="screenshots">${linked.map(
-          (s) => html`<li><a href="${s.url}" rel="noopener nofollow">${s.caption || s.alt || t('plugin.screenshot', { n: s.i + 1 })}</a>${s.caption && s.alt ? html` <span class="meta">${s.alt}</span>` : null}</li>`,
+          (s) =>
+            html`<li><a href="${s.url}" rel="noopener nofollow">${s.caption || s.alt || t('plugin.screenshot', { n: s.i + 1 })}</a>${s.caption && s.alt ? html` <span class="meta">${s.alt}</span>` : null}</li>`,
         )}</ol>`
       : null
   }</section>`;
@@ -161,11 +175,15 @@ export function screenshotsSection(plugin: PluginDetail, t: Translate): SafeHtml
 
 export function versionsSection(plugin: PluginDetail, locale: string, t: Translate): SafeHtml | null {
   if (plugin.releases.length === 0) return null;
-  return html`<section aria-labelledby="versions-heading"><h2 id="versions-heading">${t('plugin.versions')}</h2>${scrollRegion(t('plugin.versions'), html`<table class="versions">
+  return html`<section aria-labelledby="versions-heading"><h2 id="versions-heading">${t('plugin.versions')}</h2>${scrollRegion(
+    t('plugin.versions'),
+    html`<table class="versions">
   <thead><tr><th scope="col">${t('plugin.versionColumn')}</th><th scope="col">${t('plugin.released')}</th><th scope="col">${t('plugin.minRuntime')}</th><th scope="col">${t('plugin.downloadCount')}</th></tr></thead>
   <tbody>${plugin.releases.map(
-    (r) => html`<tr${r.yanked ? html` class="yanked"` : null}><th scope="row"><span class="number">${r.version}</span> ${r.prerelease ? html`<span class="badge">${t('plugin.prerelease')}</span>` : null}${r.yanked ? html`<span class="badge yanked" title="${r.yankReason ?? ''}">${t('plugin.yanked')}</span>${r.yankReason ? html`<br><span class="meta">${r.yankReason}</span>` : null}` : null}</th><td>${formatDate(r.createdAt, locale)}</td><td>${r.minRuntimeVersion ?? '—'}</td><td>${t.number(r.downloads)}</td></tr>`,
-  )}</tbody></table>`)}</section>`;
+    (r) =>
+      html`<tr${r.yanked ? html` class="yanked"` : null}><th scope="row"><span class="number">${r.version}</span> ${r.prerelease ? html`<span class="badge">${t('plugin.prerelease')}</span>` : null}${r.yanked ? html`<span class="badge yanked" title="${r.yankReason ?? ''}">${t('plugin.yanked')}</span>${r.yankReason ? html`<br><span class="meta">${r.yankReason}</span>` : null}` : null}</th><td>${formatDate(r.createdAt, locale)}</td><td>${r.minRuntimeVersion ?? '—'}</td><td>${t.number(r.downloads)}</td></tr>`,
+  )}</tbody></table>`,
+  )}</section>`;
 }
 
 /** The repository's figures the forge told: what it did not tell is left out, and with nothing told, the section. */
@@ -205,7 +223,12 @@ export function extensionFacts(plugin: PluginDetail, kinds: KindList | null, t: 
   const values = plugin.extensions ?? {};
   const declared = [...(kinds?.kinds.find((k) => k.key === plugin.kind)?.extensionFields ?? []), ...(kinds?.extensionFields ?? [])];
   const known = new Set(declared.map((f) => f.key));
-  const fields = [...declared, ...Object.keys(values).filter((key) => !known.has(key)).map((key) => ({ key }))];
+  const fields = [
+    ...declared,
+    ...Object.keys(values)
+      .filter((key) => !known.has(key))
+      .map((key) => ({ key })),
+  ];
   return fields
     .filter((field) => values[field.key] !== undefined && values[field.key] !== null)
     .map((field) => html`<dt>${fieldLabel(field)}</dt><dd>${extensionValue(values[field.key], t)}</dd>`);
@@ -225,5 +248,8 @@ export function linksSection(plugin: PluginDetail, stats: ProviderStats | null, 
   ];
   return html`<section aria-labelledby="links-heading"><h2 id="links-heading">${t('plugin.links')}</h2><ul class="links">${links
     .filter((entry): entry is [string, string] => entry[1] !== null)
-    .map(([key, url]) => html`<li><a href="${url}" rel="noopener"${key === 'plugin.link.repo' ? html` class="repo"` : null}>${t(key)}</a></li>`)}</ul></section>`;
+    .map(
+      ([key, url]) =>
+        html`<li><a href="${url}" rel="noopener"${key === 'plugin.link.repo' ? html` class="repo"` : null}>${t(key)}</a></li>`,
+    )}</ul></section>`;
 }

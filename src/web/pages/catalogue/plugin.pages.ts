@@ -8,7 +8,18 @@ import type { WebContext } from '../../web-context';
 import { WebRenderer, type PageOutcome, type RenderedPage } from '../../web-renderer';
 import { apiLocale, failed, formatDate, missing, safeUrl, CATALOGUE_SCRIPTS, SUGGEST_CLIENT_STRINGS } from './catalogue-parts';
 import { downloadsChartSection, PLUGIN_CHART_DAYS } from './plugin-downloads';
-import { type Latest, downloadSection, extensionFacts, integritySection, linksSection, pluginIcon, readmeSection, screenshotsSection, statsSection, versionsSection } from './plugin-sections';
+import {
+  type Latest,
+  downloadSection,
+  extensionFacts,
+  integritySection,
+  linksSection,
+  pluginIcon,
+  readmeSection,
+  screenshotsSection,
+  statsSection,
+  versionsSection,
+} from './plugin-sections';
 
 type PluginDetail = components['schemas']['PluginDetailDto'];
 
@@ -21,7 +32,9 @@ function deprecationNotice(deprecated: PluginDetail['deprecated'], locale: strin
   <h2 id="deprecated-heading">${t('plugin.deprecated.title')}</h2>
   <p class="deprecation-message">${deprecated.message}</p>
   <p>${t('plugin.deprecated.since', { date: formatDate(deprecated.since, locale) })}${
-    deprecated.replacement ? html` ${before}<a href="/plugins/${deprecated.replacement}" class="deprecation-replacement">${deprecated.replacement}</a>${after}` : null
+    deprecated.replacement
+      ? html` ${before}<a href="/plugins/${deprecated.replacement}" class="deprecation-replacement">${deprecated.replacement}</a>${after}`
+      : null
   }</p>
 </section>`;
 }
@@ -49,7 +62,11 @@ export class PluginPages {
     const platform = platformFromUserAgent(request.headers['user-agent']);
     const target = { ...(platform.os ? { os: platform.os } : {}), ...(platform.arch ? { arch: platform.arch } : {}) };
     const [latest, release, stats, kinds, downloads] = await Promise.all([
-      version ? api.GET('/api/plugins/{slug}/latest', { params: { path: { slug }, query: { ...target, ...(plugin.latestVersion ? {} : { prerelease: '1' as const }) } } }) : null,
+      version
+        ? api.GET('/api/plugins/{slug}/latest', {
+            params: { path: { slug }, query: { ...target, ...(plugin.latestVersion ? {} : { prerelease: '1' as const }) } },
+          })
+        : null,
       version ? api.GET('/api/plugins/{slug}/releases/{version}', { params: { path: { slug, version } } }) : null,
       api.GET('/api/plugins/{slug}/stats', { params: { path: { slug } } }),
       api.GET('/api/kinds'),
@@ -59,7 +76,19 @@ export class PluginPages {
     const kindLabel = kinds.data?.kinds.find((k) => k.key === plugin.kind)?.label ?? plugin.kind;
     // A 422 (no asset for this platform, none universal) still lists every platform.
     const unmatched = latest?.response.status === 422 ? (latest.error as Partial<Latest>) : null;
-    const latestData: Latest | null = latest?.data ?? (unmatched ? { slug, version: unmatched.version ?? version ?? '', download_url: '', platform: null, platforms: unmatched.platforms ?? {}, skipped: [], freshness: null } : null);
+    const latestData: Latest | null =
+      latest?.data ??
+      (unmatched
+        ? {
+            slug,
+            version: unmatched.version ?? version ?? '',
+            download_url: '',
+            platform: null,
+            platforms: unmatched.platforms ?? {},
+            skipped: [],
+            freshness: null,
+          }
+        : null);
     const latestRelease = plugin.releases.find((r) => r.version === version);
     const origin = `${request.protocol}://${request.get('host') ?? 'localhost'}`;
     const facts = html`<dl class="facts">
@@ -102,7 +131,9 @@ ${deprecationNotice(plugin.deprecated, ctx.locale, t)}
       description: plugin.description ?? t('plugin.version', { version: version ?? '' }),
       ogType: 'article',
       // The icon as served here (the largest square), else the manifest's own URL.
-      ogImage: plugin.images?.icon ? `${origin}${plugin.images.icon.variants[plugin.images.icon.variants.length - 1].url}` : safeUrl(plugin.icon),
+      ogImage: plugin.images?.icon
+        ? `${origin}${plugin.images.icon.variants[plugin.images.icon.variants.length - 1].url}`
+        : safeUrl(plugin.icon),
       main,
       scripts: CATALOGUE_SCRIPTS,
       clientStrings: SUGGEST_CLIENT_STRINGS,

@@ -13,7 +13,16 @@ type RequestDto = components['schemas']['RequestDto'];
 
 const PAGE_SIZE = 20;
 /** The strings browser/catalogue.ts shows after a vote or a new request. */
-export const WISHLIST_CLIENT_STRINGS = [...SUGGEST_CLIENT_STRINGS, ...pluralKeys('wishlist.votes'), 'wishlist.upvote', 'wishlist.voted', 'wishlist.created', 'wishlist.failed', 'wishlist.status.open', 'status.working'];
+export const WISHLIST_CLIENT_STRINGS = [
+  ...SUGGEST_CLIENT_STRINGS,
+  ...pluralKeys('wishlist.votes'),
+  'wishlist.upvote',
+  'wishlist.voted',
+  'wishlist.created',
+  'wishlist.failed',
+  'wishlist.status.open',
+  'status.working',
+];
 
 function requestItem(request: RequestDto, signedIn: boolean, t: Translate, kinds: KindLabels): SafeHtml {
   const votes = html`<span class="votes" id="votes-${request.id}">${t.count('wishlist.votes', request.votes)}</span>`;
@@ -59,7 +68,10 @@ export class WishlistPages {
     const { api, t, me } = ctx;
     if (ctx.features.requests === false) return { status: 404 };
     const page = pageNumber(ctx.request.query.page);
-    const [list, kinds] = await Promise.all([api.GET('/api/requests', { params: { query: { page, limit: PAGE_SIZE } } }), api.GET('/api/kinds')]);
+    const [list, kinds] = await Promise.all([
+      api.GET('/api/requests', { params: { query: { page, limit: PAGE_SIZE } } }),
+      api.GET('/api/kinds'),
+    ]);
     const labels = kindLabels(kinds.data?.kinds);
     if (!list.data) return missing(list.response.status) ? { status: 404 } : failed(list.response);
     const pages = Math.max(1, Math.ceil(list.data.total / list.data.limit));
@@ -72,6 +84,12 @@ ${me ? createForm(kinds.data?.kinds ?? [], t) : html`<p><a href="/sign-in">${t('
 ${list.data.requests.length ? html`<ol class="wishes" id="wishes">${list.data.requests.map((r) => requestItem(r, me !== null, t, labels))}</ol>` : html`<p id="wishes-empty">${t('wishlist.empty')}</p>`}
 ${pagination(pageUrl(ctx.request.originalUrl), list.data.page, pages, t)}
 </section>`;
-    return { title: t('wishlist.title'), description: t('wishlist.description'), main, scripts: CATALOGUE_SCRIPTS, clientStrings: WISHLIST_CLIENT_STRINGS };
+    return {
+      title: t('wishlist.title'),
+      description: t('wishlist.description'),
+      main,
+      scripts: CATALOGUE_SCRIPTS,
+      clientStrings: WISHLIST_CLIENT_STRINGS,
+    };
   }
 }

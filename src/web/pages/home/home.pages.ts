@@ -58,6 +58,13 @@ ${section(t('home.verified'), verified.data)}
 ${section(t('home.recent'), recent.data) ?? html`<p>${t('home.empty')}</p>`}
 ${kindList.length > 0 ? html`<section><h2>${t('home.kinds')}</h2><ul class="kinds">${kindList.map((k) => html`<li><a href="/kinds/${k.key}">${k.label}</a>${k.description ? html` <span>${k.description}</span>` : null}</li>`)}</ul></section>` : null}
 <p><a class="button" href="/plugins">${t('home.browseAll')}</a> ${feedAnchor(catalogueFeed(t))}</p>`;
-    return { title: '', description: t('home.tagline'), main, scripts: CATALOGUE_SCRIPTS, clientStrings: SUGGEST_CLIENT_STRINGS, alternates: [catalogueFeed(t)] };
+    return {
+      title: '',
+      description: t('home.tagline'),
+      main,
+      scripts: CATALOGUE_SCRIPTS,
+      clientStrings: SUGGEST_CLIENT_STRINGS,
+      alternates: [catalogueFeed(t)],
+    };
   }
 }

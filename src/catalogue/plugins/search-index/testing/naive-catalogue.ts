@@ -19,7 +19,13 @@ function readmeWords(readme: string): string[] {
   return distinct;
 }
 
-const upperWords = (doc: SearchDocument): string[] => [...words(doc.name), ...words(doc.description), ...doc.tags.flatMap(words), ...words(doc.category), ...words(doc.kind)];
+const upperWords = (doc: SearchDocument): string[] => [
+  ...words(doc.name),
+  ...words(doc.description),
+  ...doc.tags.flatMap(words),
+  ...words(doc.category),
+  ...words(doc.kind),
+];
 
 export function extensionTexts(value: unknown): string[] {
   const scalar = (v: unknown) => (typeof v === 'string' ? [v] : typeof v === 'number' || typeof v === 'boolean' ? [String(v)] : []);
@@ -31,7 +37,10 @@ const tokenCache = new WeakMap<SearchDocument[], { upper: Set<string>; all: Map<
 function tokens(corpus: SearchDocument[]): { upper: Set<string>; all: Map<SearchDocument, Set<string>> } {
   let cached = tokenCache.get(corpus);
   if (!cached) {
-    cached = { upper: new Set(corpus.flatMap(upperWords)), all: new Map(corpus.map((doc) => [doc, new Set([...upperWords(doc), ...readmeWords(doc.readme)])])) };
+    cached = {
+      upper: new Set(corpus.flatMap(upperWords)),
+      all: new Map(corpus.map((doc) => [doc, new Set([...upperWords(doc), ...readmeWords(doc.readme)])])),
+    };
     tokenCache.set(corpus, cached);
   }
   return cached;
@@ -75,5 +84,11 @@ export function naiveSort(docs: SearchDocument[], sort: 'updated' | 'new' | 'nam
         return Number(b.featured) - Number(a.featured) || descending(millis(a.latestReleaseAt), millis(b.latestReleaseAt));
     }
   };
-  return [...docs].sort((a, b) => Number(a.deprecatedAt != null) - Number(b.deprecatedAt != null) || Number(a.verifiedAt == null) - Number(b.verifiedAt == null) || key(a, b) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  return [...docs].sort(
+    (a, b) =>
+      Number(a.deprecatedAt != null) - Number(b.deprecatedAt != null) ||
+      Number(a.verifiedAt == null) - Number(b.verifiedAt == null) ||
+      key(a, b) ||
+      (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0),
+  );
 }

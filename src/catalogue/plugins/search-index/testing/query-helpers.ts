@@ -16,4 +16,5 @@ export function search(index: CatalogueSearchIndex, text: string, options: Query
   return { slugs: page.ids.map((id) => id.replace(/^id-/, '')), total: page.total };
 }
 
-export const slugsOf = (index: CatalogueSearchIndex, text: string, options: QueryOptions = {}): string[] => search(index, text, options).slugs;
+export const slugsOf = (index: CatalogueSearchIndex, text: string, options: QueryOptions = {}): string[] =>
+  search(index, text, options).slugs;

@@ -13,7 +13,18 @@ export interface CiJob {
   actions: { uses: string; with: Json }[];
 }
 
-const GITLAB_KEYWORDS = new Set(['variables', 'stages', 'default', 'include', 'workflow', 'image', 'services', 'cache', 'before_script', 'after_script']);
+const GITLAB_KEYWORDS = new Set([
+  'variables',
+  'stages',
+  'default',
+  'include',
+  'workflow',
+  'image',
+  'services',
+  'cache',
+  'before_script',
+  'after_script',
+]);
 
 function asList(value: unknown): string[] {
   if (value === undefined) return [];
@@ -31,7 +42,12 @@ export function workflowJobs(forge: CiForge, content: string): { document: Json;
       .filter(([name, body]) => !GITLAB_KEYWORDS.has(name) && !name.startsWith('.') && typeof body === 'object' && body !== null)
       .map(([name, body]) => {
         const job = body as Json;
-        return { name, body: job, commands: [...asList(job.before_script), ...asList(job.script), ...asList(job.after_script)], actions: [] };
+        return {
+          name,
+          body: job,
+          commands: [...asList(job.before_script), ...asList(job.script), ...asList(job.after_script)],
+          actions: [],
+        };
       });
     return { document, jobs };
   }
@@ -41,7 +57,9 @@ export function workflowJobs(forge: CiForge, content: string): { document: Json;
       name,
       body,
       commands: steps.filter((step) => typeof step.run === 'string').map((step) => step.run as string),
-      actions: steps.filter((step) => typeof step.uses === 'string').map((step) => ({ uses: step.uses as string, with: (step.with ?? {}) as Json })),
+      actions: steps
+        .filter((step) => typeof step.uses === 'string')
+        .map((step) => ({ uses: step.uses as string, with: (step.with ?? {}) as Json })),
     };
   });
   return { document, jobs };
