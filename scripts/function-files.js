@@ -3,11 +3,13 @@
 // PostgreSQL database: `DATABASE_URL=postgres://... node scripts/function-files.js`. For after a
 // migration that changed a function or a trigger: PostgreSQL prints a trigger's WHEN clause as it
 // reparsed it, which may differ from what the migration wrote, and the files hold what it prints.
+// `node scripts/function-files.js --hashes` prints each file's SHA-256, for the migration that
+// applies it (applyFunctionFiles), and needs no database.
 require('./ts-register');
 const fs = require('node:fs');
 const path = require('node:path');
 const { Client } = require('pg');
-const { FUNCTION_FILES, functionFileFrom } = require('../src/database/trigger-functions');
+const { FUNCTION_FILES, functionFileFrom, functionFileHash } = require('../src/database/trigger-functions');
 
 const FUNCTIONS = `SELECT p.proname AS name, pg_get_functiondef(p.oid) AS definition,
     coalesce((SELECT array_agg(pg_get_triggerdef(t.oid) ORDER BY t.tgname) FROM pg_trigger t WHERE t.tgfoid = p.oid AND NOT t.tgisinternal), '{}') AS triggers
@@ -15,6 +17,10 @@ const FUNCTIONS = `SELECT p.proname AS name, pg_get_functiondef(p.oid) AS defini
   WHERE n.nspname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`;
 
 async function main() {
+  if (process.argv.includes('--hashes')) {
+    for (const name of Object.keys(FUNCTION_FILES)) process.stdout.write(`${name}: '${functionFileHash(name)}',\n`);
+    return;
+  }
   if (!process.env.DATABASE_URL) throw new Error('set DATABASE_URL to a migrated PostgreSQL database');
   const client = new Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();

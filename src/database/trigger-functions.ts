@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QueryRunner } from 'typeorm';
@@ -7,7 +8,7 @@ import type { QueryRunner } from 'typeorm';
  * trigger calls), each with its current definition in one SQL file beside the feature that owns it,
  * `src/<wing>/<feature>/sql/<name>.sql`: the function as `pg_get_functiondef` gives it back, then
  * the triggers that run it as `pg_get_triggerdef` does (`functionFileFrom`). To change one,
- * edit its file and add a migration that calls `applyFunctionFiles` with its name: a test holds a
+ * edit its file and add a migration that calls `applyFunctionFiles` with its name and hash: a test holds a
  * migrated database's definitions to these files, so a file changed without a migration (or a
  * migration that replaces a function some other way) fails it. The migrations from before the
  * files keep the text they applied; the last of them left what the files say.
@@ -49,15 +50,23 @@ export function functionFileText(name: FunctionName): string {
   return readFileSync(join(__dirname, '..', FUNCTION_FILES[name], 'sql', `${name}.sql`), 'utf8');
 }
 
+/** The SHA-256 of a function's file as it is now: what a migration that applies it names. */
+export function functionFileHash(name: FunctionName): string {
+  return createHash('sha256').update(functionFileText(name)).digest('hex');
+}
+
 /**
- * Applies the files' current text: each function replaced, each of its triggers dropped and
- * created again (a constraint trigger has no OR REPLACE). Bodies are not checked at creation, as
- * pg_dump restores them: a migration written earlier applies the text of today's file, which may
- * name a column that a later migration adds (the check happens when the function runs).
+ * Applies functions' files, each named with the SHA-256 of its text when the migration was written
+ * (`functionFileHash`, or `node scripts/function-files.js --hashes`): each function replaced, each of
+ * its triggers dropped and created again (a constraint trigger has no OR REPLACE). A file whose text
+ * has changed since is left alone: a later migration applies it as it is now, and running today's
+ * text at an earlier step could name a column that does not exist yet (a trigger's WHEN is checked
+ * at creation). Bodies are not checked at creation either way, as pg_dump restores them.
  */
-export async function applyFunctionFiles(queryRunner: QueryRunner, names: readonly FunctionName[]): Promise<void> {
+export async function applyFunctionFiles(queryRunner: QueryRunner, files: Partial<Record<FunctionName, string>>): Promise<void> {
   await queryRunner.query(`SELECT set_config('check_function_bodies', 'off', true)`);
-  for (const name of names) {
+  for (const [name, sha256] of Object.entries(files) as [FunctionName, string][]) {
+    if (functionFileHash(name) !== sha256) continue;
     const text = functionFileText(name);
     const end = text.indexOf('$function$;', text.indexOf('$function$') + 1);
     if (end < 0) throw new Error(`${name}.sql: no function body`);

@@ -8,6 +8,7 @@ import {
   applyFunctionFiles,
   FUNCTION_FILES,
   functionFileFrom,
+  functionFileHash,
   functionFileText,
   type FunctionName,
 } from '../../src/database/trigger-functions';
@@ -31,6 +32,8 @@ describe('database functions and their files', () => {
   let reapplied: typeof functions;
   let shapes: unknown[];
   let reappliedShapes: unknown[];
+  /** bump_settings_version changed by hand, then applied with a hash of another text, then with its file's own. */
+  let byHand: { changed: string; afterStale: string; afterCurrent: string };
 
   beforeAll(async () => {
     database = await openMigrationTarget();
@@ -39,16 +42,35 @@ describe('database functions and their files', () => {
       functions = await migrated.query(OUR_FUNCTIONS);
       shapes = await migrated.query(TRIGGER_SHAPES);
       // What a migration that changes a function runs: every file applied again, in one transaction.
+      const names = Object.keys(FUNCTION_FILES) as FunctionName[];
       const runner = migrated.createQueryRunner();
       try {
         await runner.startTransaction();
-        await applyFunctionFiles(runner, Object.keys(FUNCTION_FILES) as FunctionName[]);
+        await applyFunctionFiles(runner, Object.fromEntries(names.map((name) => [name, functionFileHash(name)])));
         await runner.commitTransaction();
       } finally {
         await runner.release();
       }
       reapplied = await migrated.query(OUR_FUNCTIONS);
       reappliedShapes = await migrated.query(TRIGGER_SHAPES);
+      const body = async () =>
+        ((await migrated.query(`SELECT pg_get_functiondef('bump_settings_version'::regproc) AS d`)) as { d: string }[])[0].d;
+      const file = functionFileText('bump_settings_version');
+      const functionOnly = file.slice(0, file.indexOf('$function$;') + '$function$'.length);
+      await migrated.query(functionOnly.replace('RETURN NULL;', 'RETURN NULL; -- by hand'));
+      const changed = await body();
+      const apply = async (sha256: string) => {
+        const r = migrated.createQueryRunner();
+        try {
+          await applyFunctionFiles(r, { bump_settings_version: sha256 });
+        } finally {
+          await r.release();
+        }
+      };
+      await apply('0'.repeat(64));
+      const afterStale = await body();
+      await apply(functionFileHash('bump_settings_version'));
+      byHand = { changed, afterStale, afterCurrent: await body() };
     } finally {
       await migrated.destroy();
     }
@@ -71,6 +93,12 @@ describe('database functions and their files', () => {
     );
     expect(reappliedShapes).toEqual(shapes);
     expect(reapplied.map((f) => f.triggers.length)).toEqual(functions.map((f) => f.triggers.length));
+  });
+
+  it('leaves a file whose text changed since the migration named its hash (a later migration applies it)', () => {
+    expect(byHand.changed).toContain('-- by hand');
+    expect(byHand.afterStale).toBe(byHand.changed);
+    expect(byHand.afterCurrent).not.toContain('-- by hand');
   });
 
   it('reads every file as one CREATE OR REPLACE FUNCTION of the function it is named after', () => {
