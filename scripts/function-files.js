@@ -9,12 +9,7 @@ require('./ts-register');
 const fs = require('node:fs');
 const path = require('node:path');
 const { Client } = require('pg');
-const { FUNCTION_FILES, functionFileFrom, functionFileHash } = require('../src/database/trigger-functions');
-
-const FUNCTIONS = `SELECT p.proname AS name, pg_get_functiondef(p.oid) AS definition,
-    coalesce((SELECT array_agg(pg_get_triggerdef(t.oid) ORDER BY t.tgname) FROM pg_trigger t WHERE t.tgfoid = p.oid AND NOT t.tgisinternal), '{}') AS triggers
-  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-  WHERE n.nspname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`;
+const { DATABASE_FUNCTIONS_SQL, FUNCTION_FILES, functionFileFrom, functionFileHash } = require('../src/database/trigger-functions');
 
 async function main() {
   if (process.argv.includes('--hashes')) {
@@ -25,7 +20,7 @@ async function main() {
   const client = new Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
-    for (const { name, definition, triggers } of (await client.query(FUNCTIONS)).rows) {
+    for (const { name, definition, triggers } of (await client.query(DATABASE_FUNCTIONS_SQL)).rows) {
       const owner = FUNCTION_FILES[name];
       if (!owner)
         throw new Error(`${name}: not in FUNCTION_FILES (src/database/trigger-functions.ts): add it with the feature that owns it`);

@@ -37,6 +37,13 @@ export const FUNCTION_FILES = {
 
 export type FunctionName = keyof typeof FUNCTION_FILES;
 
+/** Our functions in a database (an extension's, pgcrypto's or pg_trgm's, are its own), each with the triggers that run it. */
+export const DATABASE_FUNCTIONS_SQL = `SELECT p.proname AS name, pg_get_functiondef(p.oid) AS definition,
+    coalesce((SELECT array_agg(pg_get_triggerdef(t.oid) ORDER BY t.tgname) FROM pg_trigger t WHERE t.tgfoid = p.oid AND NOT t.tgisinternal), '{}') AS triggers
+  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+  WHERE n.nspname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
+  ORDER BY p.proname`;
+
 /** A function's file as it reads when it holds what the database holds. */
 export function functionFileFrom(definition: string, triggers: readonly string[]): string {
   return `${definition.trim()};\n${triggers.length ? `\n${triggers.map((trigger) => `${trigger};`).join('\n')}\n` : ''}`;

@@ -6,6 +6,7 @@
 import { MIGRATIONS } from '../../src/database/migrations';
 import {
   applyFunctionFiles,
+  DATABASE_FUNCTIONS_SQL,
   FUNCTION_FILES,
   functionFileFrom,
   functionFileHash,
@@ -14,17 +15,10 @@ import {
 } from '../../src/database/trigger-functions';
 import { openMigrationTarget, type MigrationTarget } from '../support/migration-target';
 
-/** Extensions' functions (pgcrypto, pg_trgm) are theirs, not ours. */
 /** What a trigger is, short of its WHEN clause's text (PostgreSQL prints a reparsed clause differently: an IN list comes back as ANY of a cast array). */
 const TRIGGER_SHAPES = `SELECT t.tgname AS name, t.tgrelid::regclass::text AS "table", t.tgfoid::regproc::text AS function, t.tgtype AS type,
     t.tgdeferrable AS deferrable, t.tginitdeferred AS deferred, t.tgqual IS NOT NULL AS "when"
   FROM pg_trigger t WHERE NOT t.tgisinternal ORDER BY t.tgname`;
-
-const OUR_FUNCTIONS = `SELECT p.proname AS name, pg_get_functiondef(p.oid) AS definition,
-    coalesce((SELECT array_agg(pg_get_triggerdef(t.oid) ORDER BY t.tgname) FROM pg_trigger t WHERE t.tgfoid = p.oid AND NOT t.tgisinternal), '{}') AS triggers
-  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-  WHERE n.nspname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
-  ORDER BY p.proname`;
 
 describe('database functions and their files', () => {
   let database: MigrationTarget;
@@ -39,7 +33,7 @@ describe('database functions and their files', () => {
     database = await openMigrationTarget();
     const migrated = await database.migrated(MIGRATIONS.length);
     try {
-      functions = await migrated.query(OUR_FUNCTIONS);
+      functions = await migrated.query(DATABASE_FUNCTIONS_SQL);
       shapes = await migrated.query(TRIGGER_SHAPES);
       // What a migration that changes a function runs: every file applied again, in one transaction.
       const names = Object.keys(FUNCTION_FILES) as FunctionName[];
@@ -51,7 +45,7 @@ describe('database functions and their files', () => {
       } finally {
         await runner.release();
       }
-      reapplied = await migrated.query(OUR_FUNCTIONS);
+      reapplied = await migrated.query(DATABASE_FUNCTIONS_SQL);
       reappliedShapes = await migrated.query(TRIGGER_SHAPES);
       const body = async () =>
         ((await migrated.query(`SELECT pg_get_functiondef('bump_settings_version'::regproc) AS d`)) as { d: string }[])[0].d;
