@@ -1535,59 +1535,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/pages/{slug}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read a content page */
-        get: operations["PagesController_read"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/pages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List content pages */
-        get: operations["AdminPagesController_list"];
-        put?: never;
-        /** Create a content page */
-        post: operations["AdminPagesController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/pages/{slug}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Replace a content page */
-        put: operations["AdminPagesController_update"];
-        post?: never;
-        /** Delete a content page */
-        delete: operations["AdminPagesController_delete"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/branding": {
         parameters: {
             query?: never;
@@ -1688,6 +1635,59 @@ export interface paths {
         head?: never;
         /** Turn features on or off */
         patch: operations["AdminSiteController_updateFeatures"];
+        trace?: never;
+    };
+    "/api/pages/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a content page */
+        get: operations["PagesController_read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List content pages */
+        get: operations["AdminPagesController_list"];
+        put?: never;
+        /** Create a content page */
+        post: operations["AdminPagesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/pages/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a content page */
+        put: operations["AdminPagesController_update"];
+        post?: never;
+        /** Delete a content page */
+        delete: operations["AdminPagesController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/requests": {
@@ -3519,58 +3519,6 @@ export interface components {
             /** @description Configured instances first (FORGES order), then stored ones, oldest first */
             forges: components["schemas"]["ForgeInstanceDto"][];
         };
-        PageDto: {
-            /** @example about */
-            slug: string;
-            /** @example About this registry */
-            title: string;
-            /** @description The markdown rendered and sanitized (no scripts, no raw HTML; relative links dropped) */
-            html: string;
-            /**
-             * @description The locale served, after resolution
-             * @example en
-             */
-            locale: string;
-            /** @description Epoch ms */
-            updatedAt: number;
-        };
-        AdminPageDto: {
-            /** @example about */
-            slug: string;
-            /** @example en */
-            locale: string;
-            title: string;
-            markdown: string;
-            published: boolean;
-            /** @description Epoch ms */
-            createdAt: number;
-            /** @description Epoch ms */
-            updatedAt: number;
-        };
-        AdminPageListDto: {
-            /** @description Every page in every locale, published or not, by slug then locale */
-            pages: components["schemas"]["AdminPageDto"][];
-        };
-        CreatePageDto: {
-            /** @example About this registry */
-            title: string;
-            /** @description CommonMark; raw HTML is shown as text */
-            markdown: string;
-            /** @description Unpublished pages are 404 to the public */
-            published: boolean;
-            /** @example about */
-            slug: string;
-            /** @example en */
-            locale: string;
-        };
-        UpdatePageDto: {
-            /** @example About this registry */
-            title: string;
-            /** @description CommonMark; raw HTML is shown as text */
-            markdown: string;
-            /** @description Unpublished pages are 404 to the public */
-            published: boolean;
-        };
         BrandingLinkDto: {
             /** @example Documentation */
             label: string;
@@ -3649,6 +3597,58 @@ export interface components {
             flags: {
                 [key: string]: boolean;
             };
+        };
+        PageDto: {
+            /** @example about */
+            slug: string;
+            /** @example About this registry */
+            title: string;
+            /** @description The markdown rendered and sanitized (no scripts, no raw HTML; relative links dropped) */
+            html: string;
+            /**
+             * @description The locale served, after resolution
+             * @example en
+             */
+            locale: string;
+            /** @description Epoch ms */
+            updatedAt: number;
+        };
+        AdminPageDto: {
+            /** @example about */
+            slug: string;
+            /** @example en */
+            locale: string;
+            title: string;
+            markdown: string;
+            published: boolean;
+            /** @description Epoch ms */
+            createdAt: number;
+            /** @description Epoch ms */
+            updatedAt: number;
+        };
+        AdminPageListDto: {
+            /** @description Every page in every locale, published or not, by slug then locale */
+            pages: components["schemas"]["AdminPageDto"][];
+        };
+        CreatePageDto: {
+            /** @example About this registry */
+            title: string;
+            /** @description CommonMark; raw HTML is shown as text */
+            markdown: string;
+            /** @description Unpublished pages are 404 to the public */
+            published: boolean;
+            /** @example about */
+            slug: string;
+            /** @example en */
+            locale: string;
+        };
+        UpdatePageDto: {
+            /** @example About this registry */
+            title: string;
+            /** @description CommonMark; raw HTML is shown as text */
+            markdown: string;
+            /** @description Unpublished pages are 404 to the public */
+            published: boolean;
         };
         RequestDto: {
             /** Format: uuid */
@@ -8896,6 +8896,242 @@ export interface operations {
             };
         };
     };
+    SiteController_getBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandingDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    SiteController_getI18n: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["I18nDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    SiteController_getFeatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeaturesDto"];
+                };
+            };
+            /** @description Over the public read limit of the client address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AdminSiteController_updateBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBrandingDto"];
+            };
+        };
+        responses: {
+            /** @description The new branding (audited branding.update with before and after) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandingDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AdminSiteController_updateI18n: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateI18nDto"];
+            };
+        };
+        responses: {
+            /** @description The new languages (audited i18n.update with before and after) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["I18nDto"];
+                };
+            };
+            /** @description A bad locale code, or a default that is not among the locales */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    AdminSiteController_updateFeatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFeaturesDto"];
+            };
+        };
+        responses: {
+            /** @description Every flag after the change (audited features.update with before and after) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeaturesDto"];
+                };
+            };
+            /** @description An unknown flag, or a value that is not true or false */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     PagesController_read: {
         parameters: {
             query?: {
@@ -9128,242 +9364,6 @@ export interface operations {
             };
             /** @description No such page in that locale */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    SiteController_getBranding: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BrandingDto"];
-                };
-            };
-            /** @description Over the public read limit of the client address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    SiteController_getI18n: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["I18nDto"];
-                };
-            };
-            /** @description Over the public read limit of the client address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    SiteController_getFeatures: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FeaturesDto"];
-                };
-            };
-            /** @description Over the public read limit of the client address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    AdminSiteController_updateBranding: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateBrandingDto"];
-            };
-        };
-        responses: {
-            /** @description The new branding (audited branding.update with before and after) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BrandingDto"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Not an admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    AdminSiteController_updateI18n: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateI18nDto"];
-            };
-        };
-        responses: {
-            /** @description The new languages (audited i18n.update with before and after) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["I18nDto"];
-                };
-            };
-            /** @description A bad locale code, or a default that is not among the locales */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Not an admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-        };
-    };
-    AdminSiteController_updateFeatures: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateFeaturesDto"];
-            };
-        };
-        responses: {
-            /** @description Every flag after the change (audited features.update with before and after) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FeaturesDto"];
-                };
-            };
-            /** @description An unknown flag, or a value that is not true or false */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Not signed in */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDto"];
-                };
-            };
-            /** @description Not an admin */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
