@@ -14,7 +14,7 @@ import { SiteController } from './site.controller';
 
 /**
  * The site as a whole: its branding, its languages and its feature flags. Modules that put
- * endpoints behind a flag import this one for `@Feature(...)`; feeds and pages read the branding.
+ * endpoints behind a flag import this one for `@Feature(...)`; feeds read the branding, CMS pages the languages.
  */
 @Module({
   imports: [AuthModule, SettingsModule],
