@@ -57,9 +57,31 @@ export function functionFileText(name: FunctionName): string {
   return readFileSync(join(__dirname, '..', FUNCTION_FILES[name], 'sql', `${name}.sql`), 'utf8');
 }
 
+const sha256Of = (text: string) => createHash('sha256').update(text).digest('hex');
+
 /** The SHA-256 of a function's file as it is now: what a migration that applies it names. */
 export function functionFileHash(name: FunctionName): string {
-  return createHash('sha256').update(functionFileText(name)).digest('hex');
+  return sha256Of(functionFileText(name));
+}
+
+/** A file's statements: the function's, then each trigger's with its name and table. */
+export function functionFileStatements(
+  name: FunctionName,
+  text: string,
+): { fn: string; triggers: { name: string; table: string; sql: string }[] } {
+  const end = text.indexOf('$function$;', text.indexOf('$function$') + 1);
+  if (end < 0) throw new Error(`${name}.sql: no function body`);
+  const lines = text
+    .slice(end + '$function$;'.length)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const triggers = lines.map((line) => {
+    const trigger = TRIGGER_LINE.exec(line);
+    if (!trigger) throw new Error(`${name}.sql: not a trigger: ${line.slice(0, 80)}`);
+    return { name: trigger[1], table: trigger[2], sql: line.replace(/;$/, '') };
+  });
+  return { fn: text.slice(0, end + '$function$'.length), triggers };
 }
 
 /**
@@ -73,20 +95,13 @@ export function functionFileHash(name: FunctionName): string {
 export async function applyFunctionFiles(queryRunner: QueryRunner, files: Partial<Record<FunctionName, string>>): Promise<void> {
   await queryRunner.query(`SELECT set_config('check_function_bodies', 'off', true)`);
   for (const [name, sha256] of Object.entries(files) as [FunctionName, string][]) {
-    if (functionFileHash(name) !== sha256) continue;
     const text = functionFileText(name);
-    const end = text.indexOf('$function$;', text.indexOf('$function$') + 1);
-    if (end < 0) throw new Error(`${name}.sql: no function body`);
-    await queryRunner.query(text.slice(0, end + '$function$'.length));
-    for (const line of text
-      .slice(end + '$function$;'.length)
-      .split('\n')
-      .map((l) => l.trim())
-      .filter(Boolean)) {
-      const trigger = TRIGGER_LINE.exec(line);
-      if (!trigger) throw new Error(`${name}.sql: not a trigger: ${line.slice(0, 80)}`);
-      await queryRunner.query(`DROP TRIGGER IF EXISTS ${trigger[1]} ON ${trigger[2]}`);
-      await queryRunner.query(line.replace(/;$/, ''));
+    if (sha256Of(text) !== sha256) continue;
+    const { fn, triggers } = functionFileStatements(name, text);
+    await queryRunner.query(fn);
+    for (const trigger of triggers) {
+      await queryRunner.query(`DROP TRIGGER IF EXISTS ${trigger.name} ON ${trigger.table}`);
+      await queryRunner.query(trigger.sql);
     }
   }
   await queryRunner.query(`SELECT set_config('check_function_bodies', 'on', true)`);

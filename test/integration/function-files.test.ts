@@ -10,6 +10,7 @@ import {
   FUNCTION_FILES,
   functionFileFrom,
   functionFileHash,
+  functionFileStatements,
   functionFileText,
   type FunctionName,
 } from '../../src/database/trigger-functions';
@@ -49,9 +50,8 @@ describe('database functions and their files', () => {
       reappliedShapes = await migrated.query(TRIGGER_SHAPES);
       const body = async () =>
         ((await migrated.query(`SELECT pg_get_functiondef('bump_settings_version'::regproc) AS d`)) as { d: string }[])[0].d;
-      const file = functionFileText('bump_settings_version');
-      const functionOnly = file.slice(0, file.indexOf('$function$;') + '$function$'.length);
-      await migrated.query(functionOnly.replace('RETURN NULL;', 'RETURN NULL; -- by hand'));
+      const { fn } = functionFileStatements('bump_settings_version', functionFileText('bump_settings_version'));
+      await migrated.query(fn.replace('RETURN NULL;', 'RETURN NULL; -- by hand'));
       const changed = await body();
       const apply = async (sha256: string) => {
         const r = migrated.createQueryRunner();
